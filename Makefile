@@ -1,0 +1,32 @@
+# Two commands do all set-up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint bench schema clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/gpuviz $(SCENARIO)
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
+	$(VENV)/bin/ruff check gpuviz tests benchmarks
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check gpuviz tests benchmarks
+
+bench: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/run_all.py
+
+schema: $(STAMP)
+	$(VENV)/bin/gpuviz schema > gpuviz/resources/scenario.schema.json
+
+clean:
+	rm -rf $(VENV) build *.egg-info

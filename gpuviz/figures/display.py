@@ -1,0 +1,299 @@
+"""The display list: a Qt-free description of a figure in millimetres.
+
+A figure is a tree of immutable items. The screen painter and the SVG writer both walk the same
+tree, so what is shown is what is exported. Every item a user can point at carries a ``key``
+(``"lane:3"``, ``"sector:12"``, ``"tile:2,5"``): hover, selection and linking use it, and it
+becomes the SVG element's identity. Many similar shapes go into one batched item (``Rects``,
+``Segments``) or one ``Image``, never thousands of items.
+
+Build figures with :class:`Canvas`::
+
+    c = Canvas()
+    with c.group("lane:3"):
+        c.rect(0, 0, 4, 4, theme.fill("valid"))
+    fig = c.figure(width=40, height=10, background=theme.background, title="lanes")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+import numpy as np
+
+Anchor = Literal["start", "middle", "end"]
+Baseline = Literal["alphabetic", "middle", "hanging"]
+Hatch = Literal["diagonal", "cross", "dots", "horizontal"]
+PT_TO_MM = 25.4 / 72.0
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a shape is filled and outlined. Colours are ``#rrggbb`` strings from a theme."""
+
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.0  # mm
+    dash: tuple[float, ...] | None = None  # mm, on/off
+    opacity: float = 1.0
+    hatch: Hatch | None = None  # drawn over the fill in ``hatch_color``
+    hatch_color: str | None = None
+
+    def with_stroke(self, color: str | None, width: float) -> Style:
+        return Style(self.fill, color, width, self.dash, self.opacity, self.hatch, self.hatch_color)
+
+    def with_opacity(self, opacity: float) -> Style:
+        return Style(self.fill, self.stroke, self.stroke_width, self.dash, opacity,
+                     self.hatch, self.hatch_color)
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    style: Style
+    key: str | None = None
+    radius: float = 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class Rects:
+    """Many rectangles of one style: ``xywh`` is an (N, 4) float array in mm."""
+
+    xywh: np.ndarray
+    style: Style
+    keys: tuple[str | None, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    style: Style
+    key: str | None = None
+
+
+@dataclass(frozen=True)
+class Polyline:
+    """An open (or, with ``closed``, a filled) path through points; optional arrow heads."""
+
+    points: tuple[tuple[float, float], ...]
+    style: Style
+    key: str | None = None
+    closed: bool = False
+    arrow_end: bool = False
+    arrow_start: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class Segments:
+    """Many straight segments of one style: ``xyxy`` is an (N, 4) float array in mm."""
+
+    xyxy: np.ndarray
+    style: Style
+    keys: tuple[str | None, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float
+    y: float
+    text: str
+    size: float  # points
+    color: str
+    anchor: Anchor = "start"
+    baseline: Baseline = "alphabetic"
+    font: Literal["sans", "mono"] = "sans"
+    bold: bool = False
+    rotate: float = 0.0  # degrees, clockwise, about (x, y)
+    key: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Image:
+    """A dense grid drawn as pixels (nearest-neighbour): ``rgb`` is (rows, cols, 3) uint8."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    rgb: np.ndarray
+    key: str | None = None
+
+
+@dataclass(frozen=True)
+class Group:
+    """Items that belong together; a keyed group is one pointable thing (all its children)."""
+
+    items: tuple[Item, ...]
+    key: str | None = None
+    name: str | None = None  # a readable layer name for SVG editors (e.g. "lanes")
+
+
+Item = Union[Rect, Rects, Circle, Polyline, Segments, Text, Image, Group]
+
+
+@dataclass(frozen=True)
+class Figure:
+    width: float  # mm
+    height: float  # mm
+    background: str
+    items: tuple[Item, ...]
+    title: str = ""
+    description: str = ""
+
+    def keys(self) -> list[str]:
+        """Every key in the figure, in drawing order (duplicates kept)."""
+        out: list[str] = []
+        for item in walk(self.items):
+            if isinstance(item, (Rects, Segments)) and item.keys:
+                out.extend(k for k in item.keys if k)
+            elif getattr(item, "key", None):
+                out.append(item.key)
+        return out
+
+    def texts(self) -> list[str]:
+        return [item.text for item in walk(self.items) if isinstance(item, Text)]
+
+
+def walk(items: Sequence[Item]) -> Iterator[Item]:
+    for item in items:
+        yield item
+        if isinstance(item, Group):
+            yield from walk(item.items)
+
+
+class Canvas:
+    """A mutable builder for a :class:`Figure`; the figure it makes is immutable."""
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[list[Item], str | None, str | None]] = [([], None, None)]
+
+    @property
+    def _items(self) -> list[Item]:
+        return self._stack[-1][0]
+
+    def add(self, item: Item) -> Item:
+        self._items.append(item)
+        return item
+
+    @contextmanager
+    def group(self, key: str | None = None, name: str | None = None) -> Iterator[None]:
+        self._stack.append(([], key, name))
+        try:
+            yield
+        finally:
+            items, gkey, gname = self._stack.pop()
+            if items:
+                self._items.append(Group(tuple(items), gkey, gname))
+
+    def rect(self, x: float, y: float, w: float, h: float, style: Style,
+             key: str | None = None, radius: float = 0.0) -> Rect:
+        return self.add(Rect(float(x), float(y), float(w), float(h), style, key, radius))
+
+    def rects(self, xywh: Sequence[Sequence[float]] | np.ndarray, style: Style,
+              keys: Sequence[str | None] | None = None) -> Rects | None:
+        arr = np.asarray(xywh, dtype=float).reshape(-1, 4)
+        if not len(arr):
+            return None
+        return self.add(Rects(arr, style, tuple(keys) if keys is not None else None))
+
+    def circle(self, cx: float, cy: float, r: float, style: Style, key: str | None = None) -> Circle:
+        return self.add(Circle(float(cx), float(cy), float(r), style, key))
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, style: Style,
+             key: str | None = None, arrow: bool = False) -> Polyline:
+        return self.add(Polyline(((float(x1), float(y1)), (float(x2), float(y2))), style, key,
+                                 arrow_end=arrow))
+
+    def polyline(self, points: Sequence[tuple[float, float]], style: Style, key: str | None = None,
+                 closed: bool = False, arrow_end: bool = False) -> Polyline:
+        pts = tuple((float(x), float(y)) for x, y in points)
+        return self.add(Polyline(pts, style, key, closed, arrow_end))
+
+    def segments(self, xyxy: Sequence[Sequence[float]] | np.ndarray, style: Style,
+                 keys: Sequence[str | None] | None = None) -> Segments | None:
+        arr = np.asarray(xyxy, dtype=float).reshape(-1, 4)
+        if not len(arr):
+            return None
+        return self.add(Segments(arr, style, tuple(keys) if keys is not None else None))
+
+    def text(self, x: float, y: float, text: str, size: float, color: str, *,
+             anchor: Anchor = "start", baseline: Baseline = "alphabetic",
+             font: Literal["sans", "mono"] = "sans", bold: bool = False, rotate: float = 0.0,
+             key: str | None = None) -> Text:
+        return self.add(Text(float(x), float(y), str(text), float(size), color, anchor, baseline,
+                             font, bold, float(rotate), key))
+
+    def image(self, x: float, y: float, w: float, h: float, rgb: np.ndarray,
+              key: str | None = None) -> Image:
+        return self.add(Image(float(x), float(y), float(w), float(h),
+                              np.ascontiguousarray(rgb, dtype=np.uint8), key))
+
+    def figure(self, width: float, height: float, background: str, title: str = "",
+               description: str = "") -> Figure:
+        if len(self._stack) != 1:
+            raise RuntimeError("figure() called inside an open group")
+        return Figure(float(width), float(height), background, tuple(self._items), title, description)
+
+
+def key_at(figure: Figure, x: float, y: float) -> str | None:
+    """The key of the topmost pointable shape under (x, y) mm, or None."""
+    return _key_at(figure.items, x, y, None)
+
+
+def _key_at(items: Sequence[Item], x: float, y: float, inherited: str | None) -> str | None:
+    for item in reversed(items):
+        if isinstance(item, Group):
+            found = _key_at(item.items, x, y, item.key or inherited)
+            if found:
+                return found
+            continue
+        own = getattr(item, "key", None)
+        if isinstance(item, Rects):
+            if item.keys is None and inherited is None:
+                continue
+            a = item.xywh
+            inside = (x >= a[:, 0]) & (x <= a[:, 0] + a[:, 2]) & (y >= a[:, 1]) & (y <= a[:, 1] + a[:, 3])
+            hits = np.flatnonzero(inside)
+            if len(hits):
+                i = int(hits[-1])
+                return (item.keys[i] if item.keys else None) or inherited
+            continue
+        if own is None and inherited is None:
+            continue
+        if _contains(item, x, y):
+            return own or inherited
+    return None
+
+
+def _contains(item: Item, x: float, y: float) -> bool:
+    if isinstance(item, (Rect, Image)):
+        return item.x <= x <= item.x + item.w and item.y <= y <= item.y + item.h
+    if isinstance(item, Circle):
+        return (x - item.cx) ** 2 + (y - item.cy) ** 2 <= item.r ** 2
+    if isinstance(item, Polyline):
+        xs = [p[0] for p in item.points]
+        ys = [p[1] for p in item.points]
+        pad = max(item.style.stroke_width, 0.8)
+        return min(xs) - pad <= x <= max(xs) + pad and min(ys) - pad <= y <= max(ys) + pad
+    if isinstance(item, Text):
+        h = item.size * PT_TO_MM
+        w = 0.55 * h * len(item.text)
+        x0 = {"start": item.x, "middle": item.x - w / 2, "end": item.x - w}[item.anchor]
+        return x0 <= x <= x0 + w and item.y - h <= y <= item.y + 0.3 * h
+    return False
+
+
+def text_width(text: str, size_pt: float, font: Literal["sans", "mono"] = "sans") -> float:
+    """A conservative width estimate in mm for layout budgets (never measured from a font).
+
+    Layout must not depend on measured text, but it may reserve room by this upper bound:
+    0.62 em per character for sans, 0.6 em for the monospace face."""
+    em = size_pt * PT_TO_MM
+    return len(text) * em * (0.6 if font == "mono" else 0.62)

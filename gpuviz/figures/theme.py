@@ -1,0 +1,163 @@
+"""Themes: every colour, type size and line width a figure uses comes from here.
+
+Figures ask for *roles* (``theme.fill("masked")``, ``theme.color("accent")``), never literal
+colours. Categorical colours are the Okabe–Ito palette, which stays distinguishable with the
+common colour-vision deficiencies. The ``print`` theme adds hatching to the roles that carry
+meaning, so a grayscale print still tells valid from masked and hit from miss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+from gpuviz.figures.display import Hatch, Style
+
+OKABE_ITO = (
+    "#0072B2",  # blue
+    "#E69F00",  # orange
+    "#009E73",  # bluish green
+    "#D55E00",  # vermillion
+    "#56B4E9",  # sky blue
+    "#CC79A7",  # reddish purple
+    "#F0E442",  # yellow
+    "#000000",  # black
+)
+
+#: Every semantic role a figure may fill with. Each theme gives each role a colour.
+ROLES = (
+    "valid", "masked", "absent", "selected", "used", "unused",
+    "hit", "miss", "load", "compute", "wait", "owned", "free",
+    "conflict", "broadcast", "linear", "swizzled", "active", "inactive", "faded",
+    "a_operand", "b_operand", "c_output", "warn", "ok",
+)
+
+
+@dataclass(frozen=True)
+class Theme:
+    name: str
+    background: str
+    surface: str  # a panel's ground, slightly off the background
+    foreground: str
+    muted: str
+    grid: str
+    outline: str
+    accent: str  # selection and highlight
+    palette: tuple[str, ...]
+    roles: Mapping[str, str]
+    hatches: Mapping[str, Hatch] = field(default_factory=lambda: MappingProxyType({}))
+    # type sizes in points and line widths in mm
+    text_pt: float = 7.5
+    small_pt: float = 6.0
+    title_pt: float = 9.0
+    thin_mm: float = 0.15
+    line_mm: float = 0.3
+    thick_mm: float = 0.6
+
+    def color(self, name: str) -> str:
+        """A named colour: a structural token (``foreground``, ``accent`` …) or a role."""
+        if name in self.roles:
+            return self.roles[name]
+        value = getattr(self, name, None)
+        if isinstance(value, str) and value.startswith("#"):
+            return value
+        raise KeyError(f"theme {self.name!r} has no colour {name!r}")
+
+    def category(self, index: int) -> str:
+        return self.palette[index % len(self.palette)]
+
+    def fill(self, role: str, *, outline: bool = True) -> Style:
+        """The style of a cell that shows ``role``: fill, hatch where the theme hatches it,
+        and a thin outline."""
+        hatch = self.hatches.get(role)
+        return Style(
+            fill=self.color(role),
+            stroke=self.outline if outline else None,
+            stroke_width=self.thin_mm if outline else 0.0,
+            hatch=hatch,
+            hatch_color=self.foreground if hatch else None,
+        )
+
+    def stroke(self, name: str = "foreground", width: float | None = None,
+               dash: tuple[float, ...] | None = None) -> Style:
+        return Style(stroke=self.color(name), stroke_width=self.line_mm if width is None else width,
+                     dash=dash)
+
+    def highlight(self) -> Style:
+        """The outline drawn around a selected thing."""
+        return Style(stroke=self.accent, stroke_width=self.thick_mm)
+
+
+def _roles(**kw: str) -> Mapping[str, str]:
+    missing = set(ROLES) - set(kw)
+    if missing:
+        raise ValueError(f"roles without a colour: {sorted(missing)}")
+    return MappingProxyType(dict(kw))
+
+
+SCREEN = Theme(
+    name="screen", background="#FFFFFF", surface="#F4F5F7", foreground="#1B1F24",
+    muted="#5F6B7A", grid="#D5D9DF", outline="#8A94A3", accent="#D55E00", palette=OKABE_ITO,
+    roles=_roles(
+        valid="#0072B2", masked="#E4E7EB", absent="#FFFFFF", selected="#D55E00",
+        used="#0072B2", unused="#FFFFFF", hit="#009E73", miss="#D55E00", load="#56B4E9",
+        compute="#E69F00", wait="#CC79A7", owned="#CFE3F3", free="#FFFFFF", conflict="#D55E00",
+        broadcast="#009E73", linear="#E69F00", swizzled="#0072B2", active="#0072B2",
+        inactive="#E4E7EB", faded="#C9D3DE", a_operand="#E69F00", b_operand="#56B4E9",
+        c_output="#009E73", warn="#D55E00", ok="#009E73",
+    ),
+)
+
+DARK = Theme(
+    name="dark", background="#16191D", surface="#20252B", foreground="#E8ECF1",
+    muted="#9AA5B4", grid="#39414B", outline="#6C7787", accent="#F0A050",
+    palette=("#56B4E9", "#E69F00", "#009E73", "#F07F3C", "#9AD0F0", "#E08FC0", "#F0E442", "#FFFFFF"),
+    roles=_roles(
+        valid="#56B4E9", masked="#2C333B", absent="#16191D", selected="#F0A050",
+        used="#56B4E9", unused="#16191D", hit="#2BBF8F", miss="#F07F3C", load="#3C88B8",
+        compute="#C98A10", wait="#B06A94", owned="#24435A", free="#16191D", conflict="#F07F3C",
+        broadcast="#2BBF8F", linear="#E69F00", swizzled="#56B4E9", active="#56B4E9",
+        inactive="#2C333B", faded="#3A4450", a_operand="#E69F00", b_operand="#56B4E9",
+        c_output="#2BBF8F", warn="#F07F3C", ok="#2BBF8F",
+    ),
+)
+
+# Print: white ground, black ink, and meaning carried by lightness steps plus hatching, so a
+# grayscale copy keeps every distinction.
+PRINT = Theme(
+    name="print", background="#FFFFFF", surface="#FFFFFF", foreground="#000000",
+    muted="#4D4D4D", grid="#BFBFBF", outline="#000000", accent="#000000", palette=OKABE_ITO,
+    roles=_roles(
+        valid="#7FA9CF", masked="#FFFFFF", absent="#FFFFFF", selected="#000000",
+        used="#7FA9CF", unused="#FFFFFF", hit="#8CCFB9", miss="#E8A27A", load="#BFDDF3",
+        compute="#F2CF80", wait="#FFFFFF", owned="#E6EEF5", free="#FFFFFF", conflict="#E8A27A",
+        broadcast="#8CCFB9", linear="#F2CF80", swizzled="#7FA9CF", active="#7FA9CF",
+        inactive="#FFFFFF", faded="#E0E0E0", a_operand="#F2CF80", b_operand="#BFDDF3",
+        c_output="#8CCFB9", warn="#E8A27A", ok="#8CCFB9",
+    ),
+    hatches=MappingProxyType({
+        "masked": "diagonal", "miss": "cross", "wait": "diagonal", "conflict": "cross",
+        "inactive": "diagonal", "warn": "cross",
+    }),
+    line_mm=0.25, thin_mm=0.12, thick_mm=0.5,
+)
+
+# Presentation: large type, thick lines, high contrast, for a projector at the back of a room.
+PRESENTATION = Theme(
+    name="presentation", background="#FFFFFF", surface="#F2F2F2", foreground="#000000",
+    muted="#333333", grid="#B0B0B0", outline="#333333", accent="#D55E00", palette=OKABE_ITO,
+    roles=SCREEN.roles, text_pt=9.5, small_pt=8.0, title_pt=12.0,
+    thin_mm=0.25, line_mm=0.45, thick_mm=0.9,
+)
+
+THEMES: Mapping[str, Theme] = MappingProxyType(
+    {t.name: t for t in (SCREEN, PRINT, DARK, PRESENTATION)}
+)
+
+
+def theme(name: str) -> Theme:
+    try:
+        return THEMES[name]
+    except KeyError:
+        raise KeyError(f"unknown theme {name!r}; choose one of {', '.join(THEMES)}") from None

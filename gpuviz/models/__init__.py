@@ -1,0 +1,1 @@
+"""Exact, deterministic, Qt-free models: one module per panel id (parameters -> result)."""

@@ -1,0 +1,64 @@
+"""The one panel registry: every panel id, its title, and where its model, figure and dock live.
+
+Adding a panel = one ``Panel(...)`` line here plus the modules it names (DESIGN.md, "One panel,
+end to end"). Modules are named by dotted path and imported on first use, so that reading the
+registry costs nothing and the command line never imports Qt.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Panel:
+    id: str
+    title: str
+    summary: str
+
+    @property
+    def model(self) -> ModuleType:
+        return _module(f"gpuviz.models.{self.id}")
+
+    @property
+    def figure(self) -> ModuleType:
+        return _module(f"gpuviz.figures.{self.id}")
+
+    @property
+    def dock_module(self) -> str:
+        return f"gpuviz.ui.panels.{self.id}"
+
+    @property
+    def params_type(self) -> type:
+        """The frozen dataclass that is this panel's scenario section."""
+        return self.model.PARAMS
+
+    def compute(self, params: Any) -> Any:
+        return self.model.compute(params)
+
+
+@cache
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(name)
+
+
+PANELS: tuple[Panel, ...] = (
+    Panel("launch", "Launch: grid, blocks, warps", "Grid / block / warp explorer with tile and wave quantization"),
+    # memory access panels
+    # reuse panels
+    # time and synchronization panels
+    # SIMT execution panels
+)
+
+PANEL_IDS: tuple[str, ...] = tuple(p.id for p in PANELS)
+
+
+def panel(panel_id: str) -> Panel:
+    for p in PANELS:
+        if p.id == panel_id:
+            return p
+    raise KeyError(panel_id)
