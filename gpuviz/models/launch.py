@@ -1,0 +1,229 @@
+"""Launch explorer: which thread owns which index, which warps exist, which lanes are masked.
+
+Rules (seed "GPU Architecture and CUDA Programming", *Follow one thread from launch to output*;
+CUDA C++ Programming Guide, *Thread Hierarchy*):
+
+- A block's linear thread id is ``x + y·Bx + z·Bx·By`` (x varies fastest). Consecutive linear ids
+  form a warp of ``warp_size`` lanes, whatever shape the block is drawn in.
+- A block of T threads has ⌈T / warp_size⌉ warps; lanes past T in the last warp do not exist.
+- A thread is *valid* when its global coordinate lies inside the problem extent; the others are
+  masked by the bounds guard (``if (i < n)``) but still occupy their lanes.
+- The global index of a valid thread is its global coordinate flattened over the extent, x fastest;
+  for a 1-D launch that is ``blockIdx.x·blockDim.x + threadIdx.x``.
+- Dispatch waves are an illustration, not a CUDA scheduling guarantee: blocks in linear order fill
+  ``sm_count × slots_per_sm`` slots per wave, round-robin over the SMs.
+- Tile quantization: an M×N output covered by TM×TN tiles needs ⌈M/TM⌉·⌈N/TN⌉ tiles, each with
+  TM·TN output slots; wave quantization puts those tiles on ``sm_count × blocks_per_sm`` slots.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gpuviz.models.params import param
+
+MAX_BLOCK_THREADS = 1024
+MAX_GRID_BLOCKS = 1 << 20  # beyond this even an aggregated drawing stops being useful
+
+
+@dataclass(frozen=True)
+class QuantizationParams:
+    matrix_m: int = param(33, doc="Rows of the output matrix.", minimum=1, maximum=1 << 20)
+    matrix_n: int = param(33, doc="Columns of the output matrix.", minimum=1, maximum=1 << 20)
+    tile_m: int = param(32, doc="Rows of one output tile.", minimum=1, maximum=4096)
+    tile_n: int = param(32, doc="Columns of one output tile.", minimum=1, maximum=4096)
+    sm_count: int = param(132, doc="SMs the tiles are spread over (132 on H100 SXM).",
+                          minimum=1, maximum=1024)
+    blocks_per_sm: int = param(1, doc="Tiles resident on one SM at a time.", minimum=1, maximum=64)
+
+
+@dataclass(frozen=True)
+class LaunchParams:
+    n: int | None = param(130, doc="Problem size of a 1-D launch (valid indices 0 … n−1).",
+                          minimum=1, maximum=1 << 40)
+    extent: tuple[int, ...] | None = param(
+        None, doc="Problem extent (x, y, z) of a multi-dimensional launch; replaces n.",
+        minimum=1, maximum=1 << 31, length=(1, 3))
+    grid: tuple[int, ...] | None = param(
+        None, doc="Blocks per dimension (x, y, z); by default just enough to cover the extent.",
+        minimum=1, maximum=(1 << 31) - 1, length=(1, 3))
+    block: tuple[int, ...] = param((64,), doc="Threads per block in (x, y, z).",
+                                   minimum=1, maximum=1024, length=(1, 3))
+    warp_size: int = param(32, doc="Lanes per warp: 32 on NVIDIA, 64 for AMD CDNA wavefronts.",
+                           choices=(32, 64))
+    sm_count: int = param(2, doc="Synthetic SMs in the dispatch illustration.", minimum=1, maximum=64)
+    slots_per_sm: int = param(2, doc="Block slots per synthetic SM.", minimum=1, maximum=32)
+    selected_block: int = param(0, doc="Linear id of the selected block (x fastest).", minimum=0)
+    selected_warp: int = param(0, doc="Warp of the selected block whose lanes are shown.", minimum=0)
+    quantization: QuantizationParams = param(doc="Tile and wave quantization of a matrix output.",
+                                             default_factory=QuantizationParams)
+
+
+PARAMS = LaunchParams
+
+
+@dataclass(frozen=True)
+class Lane:
+    lane: int
+    tid: int  # linear thread id within the block
+    thread: tuple[int, int, int]  # threadIdx
+    global_coord: tuple[int, int, int]
+    global_index: int | None  # None when masked
+    exists: bool  # False for lanes past the end of the block
+    valid: bool
+
+
+@dataclass(frozen=True)
+class LaunchResult:
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    extent: tuple[int, int, int]
+    warp_size: int
+    blocks: int
+    threads_per_block: int
+    threads_launched: int
+    valid_threads: int
+    warps_per_block: int
+    warps_launched: int
+    slots_per_wave: int
+    waves: int
+    selected_block: int
+    selected_block_idx: tuple[int, int, int]
+    selected_block_wave: int
+    selected_block_sm: int
+    selected_block_valid: int
+    selected_warp: int
+    active_lanes: tuple[int, ...]
+    masked_lanes: tuple[int, ...]
+    lanes: tuple[Lane, ...]
+    warp_valid_lanes: tuple[int, ...]  # valid lanes per warp of the selected block
+    tiles: int
+    tiles_m: int
+    tiles_n: int
+    tile_slots: int
+    tile_valid: int
+    tile_slots_per_wave: int
+    wave_count: int
+    last_wave_fill: float
+    _block_valid: np.ndarray = field(repr=False, compare=False)  # valid threads per block
+
+
+def _pad3(values: tuple[int, ...], fill: int = 1) -> tuple[int, int, int]:
+    v = tuple(int(x) for x in values) + (fill,) * (3 - len(values))
+    return v[0], v[1], v[2]
+
+
+def resolve_shape(p: LaunchParams) -> tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]]:
+    """(grid, block, extent) as 3-tuples, filling whichever of grid and extent was left out."""
+    block = _pad3(p.block)
+    if p.extent is not None:
+        extent = _pad3(p.extent)
+    elif p.n is not None:
+        extent = (int(p.n), 1, 1)
+    else:
+        extent = None
+    if p.grid is not None:
+        grid = _pad3(p.grid)
+    elif extent is not None:
+        grid = tuple(-(-e // b) for e, b in zip(extent, block, strict=True))
+    else:
+        grid = (1, 1, 1)
+    if extent is None:
+        extent = tuple(g * b for g, b in zip(grid, block, strict=True))
+    return grid, block, extent  # type: ignore[return-value]
+
+
+def problems(p: LaunchParams) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    if p.n is not None and p.extent is not None:
+        out.append(("extent", "give either n (a 1-D launch) or extent, not both"))
+    if p.n is None and p.extent is None and p.grid is None:
+        out.append(("n", "say how big the problem is: give n, extent or grid"))
+    threads = int(np.prod(p.block))
+    if threads > MAX_BLOCK_THREADS:
+        out.append(("block", f"a block holds at most {MAX_BLOCK_THREADS} threads; "
+                             f"{' × '.join(map(str, p.block))} = {threads}"))
+    if len(p.block) == 3 and p.block[2] > 64:
+        out.append(("block[2]", "blockDim.z is at most 64"))
+    if out:
+        return out
+    grid, block, _ = resolve_shape(p)
+    if grid[1] > 65535 or grid[2] > 65535:
+        out.append(("grid", "gridDim.y and gridDim.z are at most 65535"))
+    blocks = grid[0] * grid[1] * grid[2]
+    if blocks > MAX_GRID_BLOCKS:
+        out.append(("grid" if p.grid is not None else ("extent" if p.extent is not None else "n"),
+                    f"this launch has {blocks:,} blocks; drawing more than {MAX_GRID_BLOCKS:,} "
+                    "blocks would need millions of items — use a smaller problem or larger blocks"))
+        return out
+    if p.selected_block >= blocks:
+        out.append(("selected_block", f"block {p.selected_block} does not exist; "
+                                      f"this launch has blocks 0 … {blocks - 1}"))
+    wpb = -(-threads // p.warp_size)
+    if p.selected_warp >= wpb:
+        out.append(("selected_warp", f"warp {p.selected_warp} does not exist; a block of "
+                                     f"{threads} threads has warps 0 … {wpb - 1}"))
+    return out
+
+
+def compute(p: LaunchParams) -> LaunchResult:
+    grid, block, extent = resolve_shape(p)
+    bx, by, bz = block
+    threads_per_block = bx * by * bz
+    blocks = grid[0] * grid[1] * grid[2]
+    ws = p.warp_size
+    warps_per_block = -(-threads_per_block // ws)
+
+    # Validity separates per dimension, so per-block valid counts are a product of clipped spans.
+    ids = np.arange(blocks, dtype=np.int64)
+    bidx = (ids % grid[0], (ids // grid[0]) % grid[1], ids // (grid[0] * grid[1]))
+    spans = [np.clip(extent[d] - bidx[d] * block[d], 0, block[d]) for d in range(3)]
+    block_valid = spans[0] * spans[1] * spans[2]
+    valid_threads = int(np.prod([min(extent[d], grid[d] * block[d]) for d in range(3)]))
+
+    slots = p.sm_count * p.slots_per_sm
+    waves = -(-blocks // slots)
+    sel = min(p.selected_block, blocks - 1)
+    sel_idx = (int(bidx[0][sel]), int(bidx[1][sel]), int(bidx[2][sel]))
+    warp = min(p.selected_warp, warps_per_block - 1)
+
+    lanes = []
+    for lane in range(ws):
+        tid = warp * ws + lane
+        exists = tid < threads_per_block
+        t = (tid % bx, (tid // bx) % by, tid // (bx * by))
+        g = tuple(sel_idx[d] * block[d] + t[d] for d in range(3))
+        valid = exists and all(g[d] < extent[d] for d in range(3))
+        gi = g[0] + g[1] * extent[0] + g[2] * extent[0] * extent[1] if valid else None
+        lanes.append(Lane(lane, tid, t, g, gi, exists, valid))  # type: ignore[arg-type]
+
+    warp_valid = []
+    for w in range(warps_per_block):
+        tids = np.arange(w * ws, min((w + 1) * ws, threads_per_block))
+        tx, ty, tz = tids % bx, (tids // bx) % by, tids // (bx * by)
+        ok = ((sel_idx[0] * bx + tx < extent[0]) & (sel_idx[1] * by + ty < extent[1])
+              & (sel_idx[2] * bz + tz < extent[2]))
+        warp_valid.append(int(ok.sum()))
+
+    q = p.quantization
+    tiles_m, tiles_n = -(-q.matrix_m // q.tile_m), -(-q.matrix_n // q.tile_n)
+    tiles = tiles_m * tiles_n
+    per_wave = q.sm_count * q.blocks_per_sm
+    wave_count = -(-tiles // per_wave)
+    last_fill = (tiles - (wave_count - 1) * per_wave) / per_wave
+
+    return LaunchResult(
+        grid=grid, block=block, extent=extent, warp_size=ws, blocks=blocks,
+        threads_per_block=threads_per_block, threads_launched=blocks * threads_per_block,
+        valid_threads=valid_threads, warps_per_block=warps_per_block,
+        warps_launched=blocks * warps_per_block, slots_per_wave=slots, waves=waves,
+        selected_block=sel, selected_block_idx=sel_idx, selected_block_wave=sel // slots,
+        selected_block_sm=(sel % slots) % p.sm_count, selected_block_valid=int(block_valid[sel]),
+        selected_warp=warp,
+        active_lanes=tuple(ln.lane for ln in lanes if ln.valid),
+        masked_lanes=tuple(ln.lane for ln in lanes if not ln.valid),
+        lanes=tuple(lanes), warp_valid_lanes=tuple(warp_valid),
+        tiles=tiles, tiles_m=tiles_m, tiles_n=tiles_n, tile_slots=tiles * q.tile_m * q.tile_n,
+        tile_valid=q.matrix_m * q.matrix_n, tile_slots_per_wave=per_wave, wave_count=wave_count,
+        last_wave_fill=last_fill, _block_valid=block_valid,
+    )

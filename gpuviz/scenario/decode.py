@@ -1,0 +1,188 @@
+"""Reading JSON values into a panel's frozen parameter dataclass, and back.
+
+The decoder is driven entirely by the dataclass: field types, defaults and the ``param``
+metadata (doc, minimum, maximum, choices, length). It collects every problem with its JSON path
+instead of stopping at the first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from typing import Any
+
+from gpuviz.scenario.problems import Problem, describe, did_you_mean, join
+
+_BAD = object()
+
+
+def field_types(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _is_optional(tp: Any) -> tuple[bool, Any]:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1 and len(typing.get_args(tp)) == 2:
+            return True, args[0]
+    return False, tp
+
+
+def decode_dataclass(cls: type, value: Any, path: str, problems: list[Problem]) -> Any:
+    """An instance of ``cls`` from a JSON object, or ``_BAD`` after recording problems."""
+    if not isinstance(value, dict):
+        problems.append(Problem(path, f"expected an object of settings, got {describe(value)}"))
+        return _BAD
+    hints = field_types(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    ok = True
+    for key, raw in value.items():
+        if key not in fields:
+            problems.append(Problem(join(path, key), "unknown setting" + did_you_mean(key, fields)
+                                    + f" (known: {', '.join(fields)})"))
+            ok = False
+            continue
+        decoded = decode_value(hints[key], raw, join(path, key), fields[key].metadata, problems)
+        if decoded is _BAD:
+            ok = False
+        else:
+            kwargs[key] = decoded
+    return cls(**kwargs) if ok else _BAD
+
+
+def decode_value(tp: Any, raw: Any, path: str, meta: Any, problems: list[Problem]) -> Any:
+    optional, inner = _is_optional(tp)
+    if raw is None:
+        if optional:
+            return None
+        problems.append(Problem(path, f"must not be null; expected {_expected(inner)}"))
+        return _BAD
+    if dataclasses.is_dataclass(inner):
+        return decode_dataclass(inner, raw, path, problems)
+    if typing.get_origin(inner) is tuple:
+        return _decode_tuple(inner, raw, path, meta, problems)
+    return _decode_scalar(inner, raw, path, meta, problems)
+
+
+def _expected(tp: Any) -> str:
+    if tp is bool:
+        return "true or false"
+    if tp is int:
+        return "a whole number"
+    if tp is float:
+        return "a number"
+    if tp is str:
+        return "a string"
+    if typing.get_origin(tp) is tuple:
+        return f"a list of {_expected(typing.get_args(tp)[0])}s"
+    if dataclasses.is_dataclass(tp):
+        return "an object"
+    return str(tp)
+
+
+def _decode_scalar(tp: Any, raw: Any, path: str, meta: Any, problems: list[Problem]) -> Any:
+    if tp is bool:
+        if not isinstance(raw, bool):
+            problems.append(Problem(path, f"expected true or false, got {describe(raw)}"))
+            return _BAD
+        return raw
+    if tp is int:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or (
+            isinstance(raw, float) and not raw.is_integer()
+        ):
+            problems.append(Problem(path, f"expected a whole number, got {describe(raw)}"))
+            return _BAD
+        raw = int(raw)
+    elif tp is float:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not math.isfinite(raw):
+            problems.append(Problem(path, f"expected a number, got {describe(raw)}"))
+            return _BAD
+        raw = float(raw)
+    elif tp is str:
+        if not isinstance(raw, str):
+            problems.append(Problem(path, f"expected a string, got {describe(raw)}"))
+            return _BAD
+    else:
+        raise TypeError(f"unsupported parameter type {tp!r} at {path}")
+    return raw if _in_range(raw, path, meta, problems) else _BAD
+
+
+def _in_range(v: Any, path: str, meta: Any, problems: list[Problem]) -> bool:
+    lo, hi, choices = meta.get("minimum"), meta.get("maximum"), meta.get("choices")
+    if choices is not None and v not in choices:
+        shown = ", ".join(repr(c) if isinstance(c, str) else str(c) for c in choices)
+        hint = did_you_mean(v, [str(c) for c in choices]) if isinstance(v, str) else ""
+        problems.append(Problem(path, f"must be one of {shown}; got {v!r}{hint}"))
+        return False
+    if lo is not None and v < lo:
+        problems.append(Problem(path, f"must be at least {lo}, got {v}"))
+        return False
+    if hi is not None and v > hi:
+        problems.append(Problem(path, f"must be at most {hi}, got {v}"))
+        return False
+    return True
+
+
+def _decode_tuple(tp: Any, raw: Any, path: str, meta: Any, problems: list[Problem]) -> Any:
+    args = typing.get_args(tp)
+    item_tp = args[0]
+    if not isinstance(raw, list):
+        problems.append(Problem(path, f"expected {_expected(tp)}, got {describe(raw)}"))
+        return _BAD
+    length = meta.get("length") if meta else None
+    if length is not None:
+        lo, hi = (length, length) if isinstance(length, int) else length
+        if not lo <= len(raw) <= hi:
+            want = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+            problems.append(Problem(path, f"expected {want} entries, got {len(raw)}"))
+            return _BAD
+    items = []
+    ok = True
+    item_meta = meta if not dataclasses.is_dataclass(item_tp) else {}
+    for i, item in enumerate(raw):
+        v = decode_value(item_tp, item, join(path, i), item_meta or {}, problems)
+        ok = ok and v is not _BAD
+        items.append(v)
+    return tuple(items) if ok else _BAD
+
+
+def encode(value: Any) -> Any:
+    """JSON data for a parameter dataclass (all fields, defaults included)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple):
+        return [encode(v) for v in value]
+    return value
+
+
+def encode_changes(base: Any, changed: Any) -> dict[str, Any]:
+    """The fields of ``changed`` that differ from ``base`` (nested objects compared deeply)."""
+    a, b = encode(base), encode(changed)
+    return _diff(a, b)
+
+
+def _diff(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in b.items():
+        if isinstance(v, dict) and isinstance(a.get(k), dict):
+            sub = _diff(a[k], v)
+            if sub:
+                out[k] = sub
+        elif a.get(k) != v:
+            out[k] = v
+    return out
+
+
+def merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """Deep merge of partial JSON ``changes`` over ``base``."""
+    out = dict(base)
+    for k, v in changes.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = merge(out[k], v)
+        else:
+            out[k] = v
+    return out

@@ -1,0 +1,64 @@
+"""The scenario: one JSON file with a title, an architecture, one section per panel id, the
+panels to show, and the steps a lecturer walks through.
+
+A step's ``changes`` are partial sections. Steps accumulate: the state at step k is the scenario
+with the changes of steps 0 … k applied in order, so a lecture can build up one change at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+from gpuviz.models.arch import DEFAULT_ARCH
+from gpuviz.registry import panel
+
+FORMAT_VERSION = 1
+SELECTION_KEY = re.compile(r"^[a-z_]+:[A-Za-z0-9_,.\-]*$")
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str
+    caption: str = ""
+    changes: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
+    focus: str | None = None
+    select: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    title: str = "Untitled scenario"
+    description: str = ""
+    arch: str = DEFAULT_ARCH
+    panels: tuple[str, ...] = ("launch",)
+    sections: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    steps: tuple[Step, ...] = ()
+    # the partial JSON each step's sections were decoded from, kept for saving
+    _step_sections: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)
+
+    def section(self, panel_id: str) -> Any:
+        """The panel's parameters: this scenario's section, or the defaults."""
+        if panel_id in self.sections:
+            return self.sections[panel_id]
+        return panel(panel_id).params_type()
+
+    def with_section(self, panel_id: str, params: Any) -> Scenario:
+        sections = dict(self.sections)
+        sections[panel_id] = params
+        return replace(self, sections=MappingProxyType(sections))
+
+    def at_step(self, k: int) -> Scenario:
+        """The scenario as it stands after steps 0 … k (k = -1: before any step)."""
+        if k < 0 or not self._step_sections:
+            return self
+        k = min(k, len(self._step_sections) - 1)
+        return replace(self, sections=self._step_sections[k])
+
+    def step_selection(self, k: int) -> frozenset[str]:
+        if 0 <= k < len(self.steps):
+            return frozenset(self.steps[k].select)
+        return frozenset()
