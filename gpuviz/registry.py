@@ -51,9 +51,12 @@ PANELS: tuple[Panel, ...] = (
     # memory access panels
     # reuse panels
     # time and synchronization panels
-    Panel("pipeline", "Pipeline: buffer ownership over time", "Load and compute lanes, slot ownership bands and named waits"),
-    Panel("barrier", "Barriers: producer and consumer", "The two barriers of a tiled kernel under an explicit interleaving"),
-    Panel("reduction", "Reduction: warp shuffle tree", "Partial-sum ownership and contributor sets of a shuffle reduction"),
+    Panel("pipeline", "Pipeline: buffer ownership over time",
+          "Load and compute lanes, slot ownership bands and named waits"),
+    Panel("barrier", "Barriers: producer and consumer",
+          "The two barriers of a tiled kernel under an explicit interleaving"),
+    Panel("reduction", "Reduction: warp shuffle tree",
+          "Partial-sum ownership and contributor sets of a shuffle reduction"),
     # SIMT execution panels
 )
 
