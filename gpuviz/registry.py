@@ -50,6 +50,10 @@ PANELS: tuple[Panel, ...] = (
     Panel("launch", "Launch: grid, blocks, warps", "Grid / block / warp explorer with tile and wave quantization"),
     # memory access panels
     # reuse panels
+    Panel("gemm", "GEMM: matrix multiplication as reuse",
+          "Who owns which output, and what each owner loads, reads and reuses"),
+    Panel("traversal", "Traversal: output-tile order and cache reuse",
+          "Tile orders through an LRU cache: hits, loads and misses against capacity"),
     # time and synchronization panels
     Panel("pipeline", "Pipeline: buffer ownership over time",
           "Load and compute lanes, slot ownership bands and named waits"),

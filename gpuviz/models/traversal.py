@@ -1,0 +1,475 @@
+"""Output-tile traversal order and operand reuse through an LRU cache.
+
+Seed: "Reuse also depends on the route through output tiles". Output tile (i, j) of C needs the
+A row panel i and the B column panel j, each ``k_tiles`` tiles deep along K: A tiles (i, kk) and
+B tiles (kk, j) for kk = 0 … k_tiles − 1 (with the default ``k_tiles = 1`` K folds away and each
+panel is one tile). Two C tiles in one row share their A tiles; two in one column share their B
+tiles, so the visiting order decides how much a cache can reuse.
+
+Orders over a ``rows × cols`` grid of output tiles (any size):
+
+* ``row-major`` / ``column-major``;
+* ``hilbert`` — the generalised Hilbert curve for rectangles ("gilbert", J. Červený), which
+  visits every tile once and always steps to a 4-neighbour; of its two orientations the one
+  along the longer side is used unless only the other keeps every step 4-neighbour;
+* ``grouped`` — Triton's GROUP_M swizzle: blocks of ``group_m`` tile rows are walked column by
+  column, ``pid_m = first_m + (pid % (group_m·cols)) % group_size_m``,
+  ``pid_n = (pid % (group_m·cols)) // group_size_m``;
+* ``explicit`` — a list of linear tile numbers ``i·cols + j`` from the scenario, which must be a
+  permutation of all tiles.
+
+The cache experiment: ``in_flight`` output tiles run at once (think: one per SM). Step s runs
+the tiles ``order[s·P : (s+1)·P]`` with P = in_flight; within a step all of them walk K together,
+so for kk = 0, 1, … each tile of the step in turn requests A(i, kk) then B(kk, j). Requests go
+to one LRU cache counted in tiles (``capacity``, or unbounded): a request for a resident tile is
+a hit and refreshes it; any other request is a miss, loads the tile (counted in tiles) and, when
+the cache is full, evicts the least recently used tile.
+
+LRU has the inclusion property, so one pass computes each request's stack distance (how many
+distinct tiles were used since its previous use); a request hits in a cache of capacity C exactly
+when its stack distance is below C. That gives per-step hits and loads for any capacity and the
+whole sweep (misses against capacity, for every order) from one pass per order.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from gpuviz.models.params import param
+
+ORDERS = ("row-major", "column-major", "hilbert", "grouped", "explicit")
+SWEEP_ORDERS = ("row-major", "column-major", "hilbert", "grouped")
+MAX_TILES = 1 << 18
+SWEEP_POINTS = 32
+COLD = np.iinfo(np.int64).max  # stack distance of a first use: a miss at any capacity
+_CHUNK = 1 << 14  # requests between two polls of a cancel check
+
+
+@dataclass(frozen=True)
+class TraversalParams:
+    rows: int = param(8, doc="Output tile rows (M / tile height).", minimum=1, maximum=1024)
+    cols: int = param(12, doc="Output tile columns (N / tile width).", minimum=1, maximum=1024)
+    order: str = param("row-major", doc="The order in which output tiles are visited.",
+                       choices=ORDERS)
+    compare_order: str = param("none", doc="A second order drawn beside the first on the same "
+                               "grid and cache ('none' for one).", choices=("none", *ORDERS))
+    group_m: int = param(4, doc="Tile rows per group of the grouped (Triton GROUP_M) order.",
+                         minimum=1, maximum=1024)
+    explicit: tuple[int, ...] = param((), doc="The explicit order: every linear tile number "
+                                      "row·cols + col exactly once.", minimum=0)
+    k_tiles: int = param(1, doc="Depth of each A row panel and B column panel in tiles along K "
+                         "(1 folds K away).", minimum=1, maximum=64)
+    in_flight: int = param(1, doc="Output tiles processed at once (think: SMs).", minimum=1,
+                           maximum=4096)
+    capacity: int | None = param(8, doc="LRU cache capacity in tiles; empty for unbounded.",
+                                 minimum=1, maximum=1_000_000)
+    sweep: bool = param(True, doc="Also compute misses against capacity for every order.")
+    sweep_capacities: tuple[int, ...] = param((), doc="Capacities of the sweep; empty for "
+                                              "32 spread up to every tile fitting.", minimum=1)
+
+
+PARAMS = TraversalParams
+
+
+@dataclass(frozen=True)
+class OrderRun:
+    """One order through the cache: what each step hit and loaded."""
+
+    order_name: str
+    order: np.ndarray  # (tiles, 2) int: the (row, col) visited at each position
+    loads_per_step: np.ndarray
+    hits_per_step: np.ndarray
+    cumulative_loads: np.ndarray
+    a_loads: int
+    b_loads: int
+    hits: int
+    misses: int
+    _accesses: np.ndarray  # tile id of every request, in time order
+    _access_step: np.ndarray  # the step that made each request
+    _stack_distance: np.ndarray  # per request; COLD for a first use
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    capacities: tuple[int, ...]
+    misses_by_order: dict[str, tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class TraversalResult:
+    rows: int
+    cols: int
+    k_tiles: int
+    in_flight: int
+    capacity: int | None
+    group_m: int
+    steps: int
+    accesses: int
+    distinct_tiles: int
+    order_name: str
+    order: np.ndarray
+    loads_per_step: np.ndarray
+    hits_per_step: np.ndarray
+    cumulative_loads: np.ndarray
+    a_loads: int
+    b_loads: int
+    hits: int
+    misses: int
+    compare: OrderRun | None
+    capacities: tuple[int, ...]
+    misses_by_order: dict[str, tuple[int, ...]]
+    _main: OrderRun
+
+
+# --------------------------------------------------------------------------- orders
+
+
+def _sgn(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def _gilbert(x: int, y: int, ax: int, ay: int, bx: int, by: int, out: list) -> None:
+    """Červený's generalised Hilbert recursion: fill the rectangle spanned by the major vector
+    (ax, ay) and the minor vector (bx, by) starting at (x, y); points are (x=col, y=row)."""
+    w = abs(ax + ay)
+    h = abs(bx + by)
+    dax, day = _sgn(ax), _sgn(ay)
+    dbx, dby = _sgn(bx), _sgn(by)
+    if h == 1:
+        for _ in range(w):
+            out.append((x, y))
+            x, y = x + dax, y + day
+        return
+    if w == 1:
+        for _ in range(h):
+            out.append((x, y))
+            x, y = x + dbx, y + dby
+        return
+    ax2, ay2 = ax // 2, ay // 2
+    bx2, by2 = bx // 2, by // 2
+    w2 = abs(ax2 + ay2)
+    h2 = abs(bx2 + by2)
+    if 2 * w > 3 * h:
+        if w2 % 2 and w > 2:  # an even first half keeps the halves' ends adjacent
+            ax2, ay2 = ax2 + dax, ay2 + day
+        _gilbert(x, y, ax2, ay2, bx, by, out)
+        _gilbert(x + ax2, y + ay2, ax - ax2, ay - ay2, bx, by, out)
+    else:
+        if h2 % 2 and h > 2:
+            bx2, by2 = bx2 + dbx, by2 + dby
+        _gilbert(x, y, bx2, by2, ax2, ay2, out)
+        _gilbert(x + bx2, y + by2, ax, ay, bx - bx2, by - by2, out)
+        _gilbert(x + (ax - dax) + (bx2 - dbx), y + (ay - day) + (by2 - dby),
+                 -bx2, -by2, -(ax - ax2), -(ay - ay2), out)
+
+
+def _four_connected(path: np.ndarray) -> bool:
+    return bool(np.all(np.abs(np.diff(path, axis=0)).sum(axis=1) == 1)) if len(path) > 1 else True
+
+
+def hilbert_order(rows: int, cols: int) -> np.ndarray:
+    """(rows·cols, 2) array of (row, col): a generalised Hilbert curve whose every step moves
+    to a 4-neighbour."""
+    candidates = []
+    for along_cols in (cols >= rows, cols < rows):
+        pts: list[tuple[int, int]] = []
+        if along_cols:
+            _gilbert(0, 0, cols, 0, 0, rows, pts)
+        else:
+            _gilbert(0, 0, 0, rows, cols, 0, pts)
+        path = np.array([(y, x) for x, y in pts], dtype=np.int64).reshape(-1, 2)
+        if _four_connected(path):
+            return path
+        candidates.append(path)
+    return candidates[0]
+
+
+def grouped_order(rows: int, cols: int, group_m: int) -> np.ndarray:
+    """Triton's grouped launch order (GROUP_M) as (row, col) per program id."""
+    pid = np.arange(rows * cols, dtype=np.int64)
+    in_group = group_m * cols
+    first_m = (pid // in_group) * group_m
+    size_m = np.minimum(rows - first_m, group_m)
+    local = pid % in_group
+    return np.stack([first_m + local % size_m, local // size_m], axis=1)
+
+
+def tile_order(name: str, rows: int, cols: int, group_m: int = 4,
+               explicit: tuple[int, ...] = ()) -> np.ndarray:
+    """The (row, col) of every output tile in visiting order."""
+    if name == "row-major":
+        r, c = np.divmod(np.arange(rows * cols, dtype=np.int64), cols)
+    elif name == "column-major":
+        c, r = np.divmod(np.arange(rows * cols, dtype=np.int64), rows)
+    elif name == "hilbert":
+        return hilbert_order(rows, cols)
+    elif name == "grouped":
+        return grouped_order(rows, cols, group_m)
+    elif name == "explicit":
+        r, c = np.divmod(np.asarray(explicit, dtype=np.int64), cols)
+    else:
+        raise ValueError(f"unknown order {name!r}")
+    return np.stack([r, c], axis=1)
+
+
+# --------------------------------------------------------------------------- cache
+
+
+def a_tile_id(row: int | np.ndarray, kk: int | np.ndarray, k_tiles: int):
+    return row * k_tiles + kk
+
+
+def b_tile_id(col: int | np.ndarray, kk: int | np.ndarray, rows: int, k_tiles: int):
+    return rows * k_tiles + col * k_tiles + kk
+
+
+def request_stream(order: np.ndarray, rows: int, k_tiles: int,
+                   in_flight: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every tile request in time order and the step that makes it (see the module rule)."""
+    n = len(order)
+    steps = -(-n // in_flight)
+    padded = np.full((steps * in_flight, 2), -1, dtype=np.int64)
+    padded[:n] = order
+    wave = padded.reshape(steps, 1, in_flight, 2)
+    kk = np.arange(k_tiles, dtype=np.int64).reshape(1, k_tiles, 1)
+    a = a_tile_id(wave[..., 0], kk, k_tiles)
+    b = b_tile_id(wave[..., 1], kk, rows, k_tiles)
+    ids = np.stack([a, b], axis=-1)  # (steps, k_tiles, in_flight, 2)
+    valid = np.broadcast_to((wave[..., 0] >= 0)[..., None], ids.shape)
+    step = np.broadcast_to(np.arange(steps, dtype=np.int64).reshape(steps, 1, 1, 1), ids.shape)
+    return ids[valid], step[valid]
+
+
+def stack_distances(requests: np.ndarray,
+                    cancelled: Callable[[], bool] | None = None) -> np.ndarray | None:
+    """LRU stack distance of each request (0 = the most recently used tile); COLD for a first
+    use. None when ``cancelled`` reports true part-way."""
+    stack: list[int] = []  # most recently used first
+    seen: set[int] = set()
+    out: list[int] = []
+    record = out.append
+    index, insert, remember = stack.index, stack.insert, seen.add
+    cold = int(COLD)
+    flat = requests.tolist()
+    for lo in range(0, len(flat), _CHUNK):
+        if cancelled is not None and cancelled():
+            return None
+        for tile in flat[lo:lo + _CHUNK]:
+            if tile in seen:
+                d = index(tile)
+                record(d)
+                if d:
+                    del stack[d]
+                    insert(0, tile)
+            else:
+                record(cold)
+                remember(tile)
+                insert(0, tile)
+    return np.array(out, dtype=np.int64)
+
+
+def _run(name: str, order: np.ndarray, params: TraversalParams,
+         distances: np.ndarray | None = None) -> OrderRun:
+    requests, step = request_stream(order, params.rows, params.k_tiles, params.in_flight)
+    sd = stack_distances(requests) if distances is None else distances
+    capacity = COLD if params.capacity is None else params.capacity
+    miss = sd >= capacity
+    steps = int(step[-1]) + 1 if len(step) else 0
+    loads = np.bincount(step[miss], minlength=steps)
+    hits = np.bincount(step[~miss], minlength=steps)
+    is_a = requests < params.rows * params.k_tiles
+    return OrderRun(
+        order_name=name, order=order, loads_per_step=loads, hits_per_step=hits,
+        cumulative_loads=np.cumsum(loads), a_loads=int(np.count_nonzero(miss & is_a)),
+        b_loads=int(np.count_nonzero(miss & ~is_a)), hits=int(np.count_nonzero(~miss)),
+        misses=int(np.count_nonzero(miss)), _accesses=requests, _access_step=step,
+        _stack_distance=sd,
+    )
+
+
+def misses_at(distances: np.ndarray, capacities: np.ndarray) -> np.ndarray:
+    """Misses of one request stream for each capacity (LRU inclusion: distance ≥ capacity)."""
+    finite = np.sort(distances[distances != COLD])
+    cold = len(distances) - len(finite)
+    return cold + len(finite) - np.searchsorted(finite, capacities, side="left")
+
+
+def distinct_tiles(params: TraversalParams) -> int:
+    return (params.rows + params.cols) * params.k_tiles
+
+
+def sweep_capacities(params: TraversalParams) -> tuple[int, ...]:
+    """The sweep's capacities: the scenario's, or up to 32 spread from 1 to every tile fitting."""
+    if params.sweep_capacities:
+        return tuple(sorted(set(params.sweep_capacities)))
+    top = distinct_tiles(params)
+    return tuple(int(v) for v in np.unique(np.linspace(1, top, SWEEP_POINTS).round()))
+
+
+def sweep_orders(params: TraversalParams) -> tuple[str, ...]:
+    names = list(SWEEP_ORDERS)
+    if "explicit" in (params.order, params.compare_order):
+        names.append("explicit")
+    return tuple(names)
+
+
+def sweep(params: TraversalParams, progress: Callable[[int, int], None] | None = None,
+          cancelled: Callable[[], bool] | None = None,
+          known: dict[str, np.ndarray] | None = None) -> SweepResult | None:
+    """Misses against capacity for every order. ``progress(done, total)`` is called after each
+    order; ``cancelled()`` is polled while working and stops the sweep (None is returned).
+    ``known`` maps order names to stack distances already computed for these parameters."""
+    capacities = sweep_capacities(params)
+    caps = np.asarray(capacities, dtype=np.int64)
+    names = sweep_orders(params)
+    out: dict[str, tuple[int, ...]] = {}
+    for done, name in enumerate(names):
+        if cancelled is not None and cancelled():
+            return None
+        sd = (known or {}).get(name)
+        if sd is None:
+            order = tile_order(name, params.rows, params.cols, params.group_m, params.explicit)
+            requests, _ = request_stream(order, params.rows, params.k_tiles, params.in_flight)
+            sd = stack_distances(requests, cancelled)
+            if sd is None:
+                return None
+        out[name] = tuple(int(v) for v in misses_at(sd, caps))
+        if progress is not None:
+            progress(done + 1, len(names))
+    return SweepResult(capacities, out)
+
+
+def problems(params: TraversalParams) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    tiles = params.rows * params.cols
+    if tiles > MAX_TILES:
+        found.append(("rows", f"The grid has {tiles} tiles; at most {MAX_TILES} are supported."))
+    if "explicit" in (params.order, params.compare_order):
+        given = np.asarray(params.explicit, dtype=np.int64)
+        if len(given) != tiles or not np.array_equal(np.sort(given), np.arange(tiles)):
+            out_of_range = sorted({int(v) for v in given if v >= tiles})[:3]
+            seen, dup = set(), []
+            for v in params.explicit:
+                if v in seen and len(dup) < 3:
+                    dup.append(v)
+                seen.add(v)
+            detail = []
+            if out_of_range:
+                detail.append(f"{out_of_range} are not tiles of a {params.rows}×{params.cols} grid")
+            if dup:
+                detail.append(f"{dup} appear more than once")
+            if len(given) != tiles:
+                detail.append(f"it lists {len(given)} tiles, the grid has {tiles}")
+            found.append(("explicit", "The explicit order must list every tile number "
+                          f"0–{tiles - 1} exactly once: " + "; ".join(detail) + "."))
+    return found
+
+
+def compute(params: TraversalParams, progress: Callable[[int, int], None] | None = None,
+            cancelled: Callable[[], bool] | None = None) -> TraversalResult:
+    main = _run(params.order, tile_order(params.order, params.rows, params.cols,
+                                         params.group_m, params.explicit), params)
+    compare = None
+    if params.compare_order != "none":
+        compare = _run(params.compare_order,
+                       tile_order(params.compare_order, params.rows, params.cols,
+                                  params.group_m, params.explicit), params)
+    capacities: tuple[int, ...] = ()
+    misses_by_order: dict[str, tuple[int, ...]] = {}
+    if params.sweep:
+        known = {main.order_name: main._stack_distance}
+        if compare is not None:
+            known[compare.order_name] = compare._stack_distance
+        result = sweep(params, progress, cancelled, known)
+        if result is not None:
+            capacities, misses_by_order = result.capacities, result.misses_by_order
+    return TraversalResult(
+        rows=params.rows, cols=params.cols, k_tiles=params.k_tiles, in_flight=params.in_flight,
+        capacity=params.capacity, group_m=params.group_m,
+        steps=len(main.loads_per_step), accesses=len(main._accesses),
+        distinct_tiles=distinct_tiles(params), order_name=main.order_name, order=main.order,
+        loads_per_step=main.loads_per_step, hits_per_step=main.hits_per_step,
+        cumulative_loads=main.cumulative_loads, a_loads=main.a_loads, b_loads=main.b_loads,
+        hits=main.hits, misses=main.misses, compare=compare, capacities=capacities,
+        misses_by_order=misses_by_order, _main=main,
+    )
+
+
+def without_sweep(params: TraversalParams) -> TraversalParams:
+    return replace(params, sweep=False)
+
+
+# --------------------------------------------------------------------------- state at a step
+
+
+@dataclass(frozen=True)
+class StepState:
+    """The cache after ``step`` steps (0 = before the first)."""
+
+    step: int
+    visited: int  # output tiles finished
+    a_resident: np.ndarray  # (rows, k_tiles) bool
+    b_resident: np.ndarray  # (k_tiles, cols) bool
+    a_loaded: np.ndarray  # (rows, k_tiles) bool: missed (loaded) during this step
+    b_loaded: np.ndarray
+    a_hit: np.ndarray  # (rows, k_tiles) bool: hit during this step
+    b_hit: np.ndarray
+    hits: int  # during this step
+    loads: int
+
+
+def state_after(run: OrderRun, rows: int, cols: int, k_tiles: int, in_flight: int,
+                capacity: int | None, step: int) -> StepState:
+    """Which A and B tiles are resident after ``step`` steps, and what that step hit and loaded.
+
+    The resident set of an LRU cache of capacity C is the C most recently used distinct tiles."""
+    steps = len(run.loads_per_step)
+    step = max(0, min(step, steps))
+    end = int(np.searchsorted(run._access_step, step, side="left"))
+    start = int(np.searchsorted(run._access_step, step - 1, side="left")) if step else end
+    n_ids = (rows + cols) * k_tiles
+    last = np.full(n_ids, -1, dtype=np.int64)
+    tiles_used, from_end = np.unique(run._accesses[:end][::-1], return_index=True)
+    last[tiles_used] = end - 1 - from_end  # the latest use of each tile
+    used = np.flatnonzero(last >= 0)
+    if capacity is not None and len(used) > capacity:
+        used = used[np.argsort(-last[used], kind="stable")[:capacity]]
+    resident = np.zeros(n_ids, dtype=bool)
+    resident[used] = True
+    cap = COLD if capacity is None else capacity
+    sd = run._stack_distance[start:end]
+    ids = run._accesses[start:end]
+    loaded = np.zeros(n_ids, dtype=bool)
+    hit = np.zeros(n_ids, dtype=bool)
+    loaded[ids[sd >= cap]] = True
+    hit[ids[sd < cap]] = True
+    na = rows * k_tiles
+
+    def split(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return v[:na].reshape(rows, k_tiles), v[na:].reshape(cols, k_tiles).T
+
+    ar, br = split(resident)
+    al, bl = split(loaded)
+    ah, bh = split(hit)
+    return StepState(step=step, visited=min(step * in_flight, len(run.order)), a_resident=ar,
+                     b_resident=br, a_loaded=al, b_loaded=bl, a_hit=ah & ~al, b_hit=bh & ~bl,
+                     hits=int(np.count_nonzero(sd < cap)), loads=int(np.count_nonzero(sd >= cap)))
+
+
+def multiply_in_order(a: np.ndarray, b: np.ndarray, tile_m: int, tile_n: int, tile_k: int,
+                      order: np.ndarray) -> np.ndarray:
+    """C = A·B computed output tile by output tile in the given order, each tile accumulating
+    its K tiles in K order: the order changes when a tile is computed, never what it sums."""
+    m, k = a.shape
+    n = b.shape[1]
+    c = np.zeros((m, n), dtype=np.result_type(a, b))
+    for i, j in np.asarray(order).tolist():
+        rs = slice(i * tile_m, min((i + 1) * tile_m, m))
+        cs = slice(j * tile_n, min((j + 1) * tile_n, n))
+        acc = np.zeros((rs.stop - rs.start, cs.stop - cs.start), dtype=c.dtype)
+        for k0 in range(0, k, tile_k):
+            ks = slice(k0, min(k0 + tile_k, k))
+            acc += a[rs, ks] @ b[ks, cs]
+        c[rs, cs] = acc
+    return c
