@@ -49,6 +49,12 @@ def _module(name: str) -> ModuleType:
 PANELS: tuple[Panel, ...] = (
     Panel("launch", "Launch: grid, blocks, warps", "Grid / block / warp explorer with tile and wave quantization"),
     # memory access panels
+    Panel("sectors", "Sectors: one warp's global load",
+          "Lanes to the 32-byte sectors and 128-byte lines their addresses touch"),
+    Panel("banks", "Banks: shared-memory bank queues",
+          "Which bank serves each lane's word, broadcasts, and the service rounds"),
+    Panel("swizzle", "Swizzle: XOR layout of a 1024-byte region",
+          "Logical and physical 16-byte chunks and the banks one reader per row hits"),
     # reuse panels
     Panel("gemm", "GEMM: matrix multiplication as reuse",
           "Who owns which output, and what each owner loads, reads and reuses"),
