@@ -373,3 +373,29 @@ class _Evaluator:
                 raise ExprError(f"the result of '{sym}' is too large (beyond ±2**62) "
                                 "for some lanes", pos)
         return fn(left, right)
+
+
+def lane_environment(
+    lanes: np.ndarray,
+    *,
+    warp: int = 0,
+    warp_size: int = 32,
+    block_idx: tuple[int, int, int] = (0, 0, 0),
+    block_dim: tuple[int, int, int] = (32, 1, 1),
+) -> dict[str, np.ndarray]:
+    """The values of :data:`LANE_NAMES` for the given lanes of one warp.
+
+    ``tid`` is the linear thread id within the block (``warp · warp_size + lane``) and
+    ``threadIdx`` unflattens it with x fastest (CUDA C++ Programming Guide, *Thread Hierarchy*)."""
+    lane = np.asarray(lanes, dtype=np.int64)
+    tid = warp * warp_size + lane
+    bx, by, _ = block_dim
+    const = np.zeros_like(lane)
+    return {
+        "lane": lane, "warp": const + warp, "tid": tid,
+        "threadIdx.x": tid % bx, "threadIdx.y": (tid // bx) % by, "threadIdx.z": tid // (bx * by),
+        "blockIdx.x": const + block_idx[0], "blockIdx.y": const + block_idx[1],
+        "blockIdx.z": const + block_idx[2],
+        "blockDim.x": const + block_dim[0], "blockDim.y": const + block_dim[1],
+        "blockDim.z": const + block_dim[2],
+    }

@@ -1,0 +1,250 @@
+"""Shared-memory bank queues: which bank serves each lane's word, and in how many rounds.
+
+Rule for 4-byte accesses (seed "GPU Architecture and CUDA Programming", *Shared memory is a banked
+service*; seed "SIMT and GPUs", *Details that bite*; CUDA C++ Programming Guide, *Shared Memory*
+for compute capability 5.x and later): shared memory has 32 banks of 4 bytes and successive 4-byte
+words map to successive banks, ``bank = word mod 32``. Different words in one bank are served
+one after another; any number of lanes reading the *same* word are served together (broadcast).
+A warp's request therefore takes as many service rounds as the largest number of distinct words
+any one bank must deliver — the ``conflict_degree``.
+
+Rule for 8- and 16-byte accesses (CUDA C++ Programming Guide, *Shared Memory* for compute
+capability 2.x/3.x, "64-bit accesses" and "128-bit accesses"; NVIDIA Nsight Compute, shared-memory
+*wavefronts*): one wavefront delivers at most 32 banks × 4 bytes = 128 bytes, so the warp is served
+in phases of 128 / access_bytes lanes — two half-warps (lanes 0–15, 16–31) for 8 bytes, four
+quarter-warps (lanes 0–7, 8–15, …) for 16 bytes. Each lane's element covers access_bytes / 4
+consecutive words (and as many banks). Within one phase the 4-byte rule applies; the phases are
+served one after another, so ``rounds`` is the sum over phases of each phase's largest bank queue.
+This is the model the figure draws; a real GPU can merge or split phases in ways this rule does
+not describe, and rounds are not measured cycles.
+
+Addresses: the pattern gives each lane an element index; its byte address is
+``index · access_bytes``, optionally passed through the XOR swizzle of the ``swizzle`` panel
+(:func:`gpuviz.models.swizzle.apply_swizzle`, applied to every word's byte address), so that both
+figures agree on where a word lives.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gpuviz.models.expr import LANE_NAMES, ExprError, evaluate, lane_environment, parse
+from gpuviz.models.params import param
+from gpuviz.models.swizzle import (
+    MODES,
+    SwizzleSpec,
+    apply_swizzle,
+    formula,
+    spec_problems,
+    swizzle_bms,
+)
+
+WARP_LANES = 32
+BANKS = 32
+BANK_BYTES = 4
+MAX_ELEMENT = 1 << 24  # 64 MiB of 4-byte words: far beyond any shared memory, still exact
+
+PATTERN_KINDS = ("stride", "column", "broadcast", "explicit", "expression")
+
+
+@dataclass(frozen=True)
+class BankPattern:
+    kind: str = param("stride", doc="How lanes choose their element: stride (start + lane·stride), "
+                                    "column (lane i reads row i of a row-major array), broadcast "
+                                    "(one element), explicit, or an expression.",
+                      choices=PATTERN_KINDS)
+    stride: int = param(1, doc="Elements between neighbouring lanes (kind stride).",
+                        minimum=0, maximum=4096)
+    start: int = param(0, doc="Element read by lane 0 (kind stride).", minimum=0,
+                       maximum=1 << 20)
+    row_width: int = param(32, doc="Elements per row of the row-major array (kind column).",
+                           minimum=1, maximum=4096)
+    padding: int = param(0, doc="Unused elements added to each row (kind column): a row takes "
+                                "row_width + padding elements.", minimum=0, maximum=256)
+    column: int = param(0, doc="The column every lane reads, lane i in row i (kind column).",
+                        minimum=0, maximum=4095)
+    index: int = param(0, doc="The element every lane reads (kind broadcast).",
+                       minimum=0, maximum=1 << 20)
+    indices: tuple[int, ...] | None = param(
+        None, doc="Element read by each of the 32 lanes (kind explicit).",
+        minimum=0, maximum=MAX_ELEMENT, length=WARP_LANES)
+    expression: str | None = param(
+        None, doc="Element index of each lane, e.g. 'lane * 33' or '(lane % 8) * 32 + lane // 8'; "
+                  "names: " + ", ".join(LANE_NAMES) + " (kind expression).")
+
+
+@dataclass(frozen=True)
+class BankSwizzle(SwizzleSpec):
+    mode: str = param("none", doc="XOR swizzle of the addresses, as in the swizzle panel: none, a "
+                                  "TMA preset (128B, 64B, 32B) or custom Swizzle⟨bits, base, "
+                                  "shift⟩.", choices=MODES)
+
+
+@dataclass(frozen=True)
+class BanksParams:
+    access_bytes: int = param(4, doc="Bytes each lane reads: 4 (one word), 8 (served in two "
+                                     "half-warp phases) or 16 (four quarter-warp phases).",
+                              choices=(4, 8, 16))
+    pattern: BankPattern = param(doc="Which element each lane reads.",  # noqa: RUF009
+                                 default_factory=BankPattern)
+    swizzle: BankSwizzle = param(doc="Optional XOR swizzle of the byte addresses.",  # noqa: RUF009
+                                 default_factory=BankSwizzle)
+    active_lanes: tuple[int, ...] = param(
+        tuple(range(WARP_LANES)), doc="Lanes that take part in the access (others are masked).",
+        minimum=0, maximum=WARP_LANES - 1, length=(0, WARP_LANES))
+
+
+PARAMS = BanksParams
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One distinct word in one bank's queue, served in one round to all its readers."""
+
+    bank: int
+    word: int
+    lanes: tuple[int, ...]
+    phase: int
+    round: int  # 1-based, over the whole request
+
+
+@dataclass(frozen=True)
+class BroadcastGroup:
+    word: int
+    lanes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BanksResult:
+    access_bytes: int
+    words_per_lane: int
+    active_lanes: tuple[int, ...]
+    rounds: int
+    conflict_degree: int
+    distinct_words: int
+    phases: int
+    phase_lanes: tuple[tuple[int, int], ...]  # [first, last] lane of each phase
+    phase_rounds: tuple[int, ...]
+    element_of_lane: tuple[int | None, ...]
+    word_of_lane: tuple[int | None, ...]  # first (physical) word of each lane
+    bank_of_lane: tuple[int | None, ...]
+    words_of_lane: tuple[tuple[int, ...] | None, ...]
+    broadcast_groups: tuple[BroadcastGroup, ...]
+    slots: tuple[Slot, ...]
+    swizzle_formula: str | None
+    _queue_depth: np.ndarray = field(repr=False, compare=False)  # distinct words per bank
+
+
+def element_indices(p: BanksParams) -> np.ndarray:
+    lanes = np.arange(WARP_LANES, dtype=np.int64)
+    pat = p.pattern
+    if pat.kind == "stride":
+        return pat.start + lanes * pat.stride
+    if pat.kind == "column":
+        return lanes * (pat.row_width + pat.padding) + pat.column
+    if pat.kind == "broadcast":
+        return np.full(WARP_LANES, pat.index, dtype=np.int64)
+    if pat.kind == "explicit":
+        return np.asarray(pat.indices, dtype=np.int64)
+    if pat.kind == "expression":
+        out = evaluate(parse(pat.expression or "", LANE_NAMES), lane_environment(lanes))
+        return np.broadcast_to(out, lanes.shape).astype(np.int64)
+    raise ValueError(pat.kind)
+
+
+def problems(p: BanksParams) -> list[tuple[str, str]]:
+    out = spec_problems(p.swizzle, "swizzle.")
+    pat = p.pattern
+    if len(set(p.active_lanes)) != len(p.active_lanes):
+        out.append(("active_lanes", "a lane is listed twice"))
+    if pat.kind == "column" and pat.column >= pat.row_width:
+        out.append(("pattern.column", f"column {pat.column} is outside a row of "
+                                      f"{pat.row_width} elements (0…{pat.row_width - 1})"))
+    if pat.kind == "explicit" and pat.indices is None:
+        out.append(("pattern.indices", "give the element each of the 32 lanes reads"))
+    if pat.kind == "expression":
+        if not pat.expression:
+            out.append(("pattern.expression", "write the element index of each lane, "
+                                              "e.g. 'lane * 33'"))
+        else:
+            try:
+                idx = element_indices(p)
+            except ExprError as e:
+                out.append(("pattern.expression", str(e)))
+            else:
+                bad = np.flatnonzero((idx < 0) | (idx > MAX_ELEMENT))
+                if len(bad):
+                    out.append(("pattern.expression",
+                                f"lane {int(bad[0])} gets element {int(idx[bad[0]])}, outside "
+                                f"0…{MAX_ELEMENT}"))
+    return out
+
+
+def compute(p: BanksParams) -> BanksResult:
+    w = p.access_bytes // BANK_BYTES
+    phase_size = WARP_LANES // w
+    idx = element_indices(p)
+    active = np.array(sorted(set(p.active_lanes)), dtype=np.int64)
+    # (lane, k) → the k-th word of the lane's element, through the swizzle
+    logical_bytes = idx[:, None] * p.access_bytes + np.arange(w)[None, :] * BANK_BYTES
+    words = apply_swizzle(logical_bytes, p.swizzle) // BANK_BYTES  # (32, w)
+    banks = words % BANKS
+
+    slots: list[Slot] = []
+    phase_rounds: list[int] = []
+    depth = np.zeros(BANKS, dtype=np.int64)
+    conflict = 0
+    offset = 0
+    groups: list[BroadcastGroup] = []
+    n_phases = w
+    for ph in range(n_phases):
+        lanes_here = active[(active // phase_size) == ph]
+        if not len(lanes_here):
+            phase_rounds.append(0)
+            continue
+        # Distinct words per bank, each with its readers, in order of first reader.
+        readers: dict[int, list[int]] = {}
+        for lane in lanes_here.tolist():
+            for k in range(w):
+                readers.setdefault(int(words[lane, k]), []).append(lane)
+        per_bank: dict[int, list[int]] = {}
+        for word in readers:
+            per_bank.setdefault(word % BANKS, []).append(word)
+        rounds_here = max(len(v) for v in per_bank.values())
+        conflict = max(conflict, rounds_here)
+        for bank, ws in per_bank.items():
+            depth[bank] += len(ws)
+            for i, word in enumerate(ws):
+                slots.append(Slot(bank, word, tuple(readers[word]), ph, offset + i + 1))
+        firsts: dict[int, list[int]] = {}
+        for lane in lanes_here.tolist():
+            firsts.setdefault(int(words[lane, 0]), []).append(lane)
+        groups.extend(BroadcastGroup(word, tuple(ls)) for word, ls in firsts.items()
+                      if len(ls) > 1)
+        phase_rounds.append(rounds_here)
+        offset += rounds_here
+
+    slots.sort(key=lambda s: (s.round, s.bank))
+    is_active = np.zeros(WARP_LANES, dtype=bool)
+    is_active[active] = True
+
+    def per_lane(values: np.ndarray) -> tuple[int | None, ...]:
+        return tuple(int(v) if ok else None for v, ok in zip(values, is_active, strict=True))
+
+    b, m, s = swizzle_bms(p.swizzle)
+    return BanksResult(
+        access_bytes=p.access_bytes, words_per_lane=w,
+        active_lanes=tuple(int(x) for x in active),
+        rounds=offset, conflict_degree=conflict,
+        distinct_words=len({sl.word for sl in slots}),
+        phases=n_phases,
+        phase_lanes=tuple((ph * phase_size, (ph + 1) * phase_size - 1) for ph in range(n_phases)),
+        phase_rounds=tuple(phase_rounds),
+        element_of_lane=per_lane(idx), word_of_lane=per_lane(words[:, 0]),
+        bank_of_lane=per_lane(banks[:, 0]),
+        words_of_lane=tuple(tuple(int(x) for x in words[i]) if is_active[i] else None
+                            for i in range(WARP_LANES)),
+        broadcast_groups=tuple(groups), slots=tuple(slots),
+        swizzle_formula=formula(b, m, s).replace("offset", "address") if b else None,
+        _queue_depth=depth,
+    )
