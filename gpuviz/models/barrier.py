@@ -266,11 +266,11 @@ def compute(params: BarrierParams) -> BarrierResult:
     returned = tuple(t for t in range(n) if state[t] == "returned")
     broken = bool(returned) and (params.first_barrier or params.second_barrier)
     if broken:
-        contract = (f"threads {_span(list(returned))} returned before the block's barriers; the "
+        contract = (f"{_threads(returned)} returned before the block's barriers; the "
                     f"barriers are no longer reached by the whole block, which breaks its "
                     f"cooperation contract")
     elif returned:
-        contract = f"threads {_span(list(returned))} returned early; no barrier is used"
+        contract = f"{_threads(returned)} returned early; no barrier is used"
     else:
         contract = "every thread reaches every barrier"
     expected = tuple(
@@ -299,3 +299,7 @@ def _span(threads: list[int]) -> str:
     if len(threads) > 2 and threads == list(range(threads[0], threads[-1] + 1)):
         return f"{threads[0]}–{threads[-1]}"
     return ", ".join(str(t) for t in threads)
+
+
+def _threads(threads: tuple[int, ...]) -> str:
+    return f"thread{'s' * (len(threads) != 1)} {_span(list(threads))}"
