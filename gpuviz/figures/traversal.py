@@ -1,0 +1,301 @@
+"""Output-tile traversal: the path over the tile grid, the A row and B column tiles resident in
+the LRU cache at a step, what that step hit and loaded, and the sweep of misses against capacity.
+
+The selection may hold ``frame:<n>``: show the state after n steps (0 = before the first step;
+absent = after the last). :func:`frame_count` says how many frames a playback has.
+
+Keys: ``tile:r,c`` (output tiles, in every grid drawn), ``atile:r,kk`` and ``btile:kk,c`` (the
+A row and B column tiles beside a grid), ``grid:<order>`` (a grid too dense to draw cell by cell,
+drawn as an image), ``path:<order>`` (the visiting path), ``run:<order>`` (one order's panel),
+``plot:sweep`` and ``plot:loads`` (the plots) and ``series:<label>`` (their lines).
+Selecting ``tile:r,c`` outlines that tile and the A and B tiles it needs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
+from gpuviz.figures.plot import Mark, Series, line_plot
+from gpuviz.figures.theme import Theme
+from gpuviz.models.traversal import SWEEP_ORDERS, OrderRun, StepState, TraversalResult, state_after
+
+WIDTH = 176.0
+MARGIN = 6.0
+GRID_MAX_H = 78.0
+MAX_CELL = 7.0
+VECTOR_MIN_CELL = 1.2  # below this a grid is drawn as an image
+NUMBER_MIN_CELL = 4.5
+SHADES = 6
+
+
+def frame_count(result: TraversalResult) -> int:
+    """Frames of a playback: before the first step, then after each step."""
+    return result.steps + 1
+
+
+def _frame(result: TraversalResult, selection: frozenset[str]) -> int:
+    for key in sorted(selection):
+        if key.startswith("frame:"):
+            try:
+                return max(0, min(int(key[6:]), result.steps))
+            except ValueError:
+                continue
+    return result.steps
+
+
+def _selected_tile(selection: frozenset[str], rows: int, cols: int) -> tuple[int, int] | None:
+    for key in sorted(selection):
+        if key.startswith("tile:"):
+            try:
+                r, c = (int(v) for v in key[5:].split(","))
+            except ValueError:
+                continue
+            if 0 <= r < rows and 0 <= c < cols:
+                return r, c
+    return None
+
+
+def _hex(rgb: np.ndarray) -> str:
+    r, g, b = (int(v) for v in np.clip(np.rint(rgb), 0, 255))
+    return f"#{r:02X}{g:02X}{b:02X}"
+
+
+def _rgb(color: str) -> np.ndarray:
+    return np.array([int(color[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)
+
+
+def _shades(theme: Theme) -> list[str]:
+    """Visit-order shades from the theme's 'owned' tint towards its 'valid' colour."""
+    lo, hi = _rgb(theme.color("owned")), _rgb(theme.color("valid"))
+    return [_hex(lo + (hi - lo) * (0.15 + 0.6 * i / (SHADES - 1))) for i in range(SHADES)]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _current_style(theme: Theme, outline: bool) -> Style:
+    return Style(fill=theme.color("c_output"), stroke=theme.foreground if outline else None,
+                 stroke_width=theme.line_mm if outline else 0.0)
+
+
+def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepState,
+               x0: float, y0: float, width: float, selected: tuple[int, int] | None,
+               theme: Theme) -> float:
+    rows, cols, kt = result.rows, result.cols, result.k_tiles
+    size, small = theme.text_pt, theme.small_pt
+    em = small * PT_TO_MM
+    fg, muted = theme.foreground, theme.muted
+    c.text(x0, y0 + 3.0, run.order_name, size, fg, bold=True)
+    top = y0 + 6.0
+    gap = 1.5
+    cell = min(MAX_CELL, (width - gap) / (cols + kt), (GRID_MAX_H - gap) / (rows + kt))
+    gx, gy = x0 + kt * cell + gap, top + kt * cell + gap
+    vector = cell >= VECTOR_MIN_CELL
+    outline = cell >= 2.0
+    n_tiles = rows * cols
+    position = np.empty(n_tiles, dtype=np.int64)  # visit position of each tile
+    flat = run.order[:, 0] * cols + run.order[:, 1]
+    position[flat] = np.arange(n_tiles)
+    done = state.visited
+    current_lo = max(0, done - result.in_flight) if state.step else 0
+    shades = _shades(theme)
+    shade_of = np.minimum(position * SHADES // max(n_tiles, 1), SHADES - 1)
+
+    with c.group(f"run:{run.order_name}", name=run.order_name):
+        # The output tile grid: visited tiles graded by visit order, the current step's tiles
+        # in the output colour, the rest blank.
+        if vector:
+            rr, cc = np.divmod(np.arange(n_tiles), cols)
+            xywh = np.stack([gx + cc * cell, gy + rr * cell, np.full(n_tiles, cell),
+                             np.full(n_tiles, cell)], axis=1)
+            keys = [f"tile:{r},{k}" for r, k in zip(rr.tolist(), cc.tolist(), strict=True)]
+            pending = position >= done
+            current = (position >= current_lo) & (position < done)
+            groups = [(pending, theme.fill("absent", outline=outline))]
+            for s in range(SHADES):
+                groups.append(((~pending) & (~current) & (shade_of == s),
+                               Style(fill=shades[s], stroke=theme.outline if outline else None,
+                                     stroke_width=theme.thin_mm if outline else 0.0)))
+            groups.append((current, _current_style(theme, outline)))
+            for mask, style in groups:
+                idx = np.flatnonzero(mask)
+                if len(idx):
+                    c.rects(xywh[idx], style, [keys[i] for i in idx])
+        else:
+            rgb = np.empty((n_tiles, 3), dtype=float)
+            shade_rgb = np.array([_rgb(s) for s in shades])
+            rgb[:] = shade_rgb[shade_of]
+            rgb[position >= done] = _rgb(theme.color("absent"))
+            rgb[(position >= current_lo) & (position < done)] = _rgb(theme.foreground)
+            c.image(gx, gy, cols * cell, rows * cell,
+                    rgb.reshape(rows, cols, 3).round().astype(np.uint8),
+                    key=f"grid:{run.order_name}")
+            c.rect(gx, gy, cols * cell, rows * cell, theme.stroke("outline", theme.thin_mm))
+        numbered = vector and cell >= NUMBER_MIN_CELL and n_tiles <= 900
+        if numbered:
+            # Visit numbers sit in the cell's upper left so the path through the centres stays
+            # readable.
+            for t, (r, k) in enumerate(run.order.tolist()):
+                c.text(gx + k * cell + 0.5, gy + r * cell + small * PT_TO_MM * 0.85, str(t),
+                       small * 0.85, fg if t < done else muted)
+        if vector and n_tiles > 1:
+            centres = [(gx + (k + 0.5) * cell, gy + (r + 0.5) * cell)
+                       for r, k in run.order.tolist()]
+            if not numbered:
+                c.polyline(centres, theme.stroke("muted", theme.thin_mm, dash=(0.6, 0.6)),
+                           key=f"path:{run.order_name}")
+            if done > 1:
+                c.polyline(centres[:done], theme.stroke("foreground", theme.line_mm),
+                           key=f"path:{run.order_name}", arrow_end=True)
+
+        # A row tiles to the left, B column tiles above, lit while resident.
+        def strip(mask_res, mask_load, mask_hit, role, prefix, x, y, nr, nc):
+            base = np.stack(np.divmod(np.arange(nr * nc), nc), axis=1)
+            xywh = np.stack([x + base[:, 1] * cell, y + base[:, 0] * cell,
+                             np.full(len(base), cell), np.full(len(base), cell)], axis=1)
+            keys = [f"{prefix}:{i},{j}" for i, j in base.tolist()]
+            res = mask_res.reshape(-1)
+            for mask, style in ((~res, theme.fill("absent", outline=outline)),
+                                (res, theme.fill(role, outline=outline))):
+                idx = np.flatnonzero(mask)
+                if len(idx):
+                    c.rects(xywh[idx], style, [keys[i] for i in idx])
+            # This step's requests: a square for a miss (a load), a dot for a hit; shapes as
+            # well as colours, so grayscale keeps them apart.
+            loaded = np.flatnonzero(mask_load.reshape(-1))
+            hit = np.flatnonzero(mask_hit.reshape(-1))
+            if not outline:
+                for idx, role_ in ((loaded, "miss"), (hit, "hit")):
+                    if len(idx):
+                        c.rects(xywh[idx], theme.fill(role_, outline=False),
+                                [keys[i] for i in idx])
+                return
+            inset = cell * 0.22
+            if len(loaded):
+                c.rects(xywh[loaded] + np.array([inset, inset, -2 * inset, -2 * inset]),
+                        theme.fill("miss"))
+            dot = Style(fill=theme.color("hit"), stroke=theme.foreground,
+                        stroke_width=theme.thin_mm)
+            for i in hit.tolist():
+                c.circle(xywh[i, 0] + cell / 2, xywh[i, 1] + cell / 2, cell * 0.2, dot)
+
+        strip(state.a_resident, state.a_loaded, state.a_hit, "a_operand", "atile",
+              x0, gy, rows, kt)
+        strip(state.b_resident, state.b_loaded, state.b_hit, "b_operand", "btile",
+              gx, top, kt, cols)
+        if selected is not None:
+            r, k = selected
+            hl = theme.highlight()
+            c.rect(gx + k * cell, gy + r * cell, cell, cell, hl)
+            c.rect(x0, gy + r * cell, kt * cell, cell, hl)
+            c.rect(gx + k * cell, top, cell, kt * cell, hl)
+
+        bottom = gy + rows * cell
+        ty = bottom + em * 1.5
+        so_far = int(run.cumulative_loads[state.step - 1]) if state.step else 0
+        lines = (
+            (f"after step {state.step} of {result.steps}: {_count(state.hits, 'hit')}, "
+             f"{_count(state.loads, 'load')} in this step", True),
+            (f"{so_far} loads so far; whole order: {run.misses} loads "
+             f"(A {run.a_loads}, B {run.b_loads}), {run.hits} hits", False),
+        )
+        for text, bold in lines:
+            c.text(x0, ty, text, small, fg if bold else muted, bold=bold)
+            ty += em * 1.2
+    return ty
+
+
+def _legend(c: Canvas, x: float, y: float, theme: Theme) -> float:
+    small = theme.small_pt
+    em = small * PT_TO_MM
+    sw = em * 1.0
+    items = (
+        (_current_style(theme, True), "tiles of this step"),
+        (Style(fill=_shades(theme)[-2], stroke=theme.outline, stroke_width=theme.thin_mm),
+         "done (darker = later)"),
+        (theme.fill("a_operand"), "A tile resident"),
+        (theme.fill("b_operand"), "B tile resident"),
+        (theme.fill("miss"), "loaded in this step (miss)"),
+        (None, "hit in this step"),
+    )
+    lx, ly = x, y
+    for style, label in items:
+        step = sw + em * 0.5 + text_width(label, small) + em * 1.5
+        if lx + step > WIDTH - MARGIN:
+            lx, ly = x, ly + em * 1.4
+        if style is None:
+            c.circle(lx + sw / 2, ly - em * 0.3, sw * 0.4,
+                     Style(fill=theme.color("hit"), stroke=theme.foreground,
+                           stroke_width=theme.thin_mm))
+        else:
+            c.rect(lx, ly - em * 0.8, sw, sw, style)
+        c.text(lx + sw + em * 0.5, ly, label, small, theme.muted)
+        lx += step
+    return ly + em * 1.4
+
+
+def build(result: TraversalResult, selection: frozenset[str], theme: Theme) -> Figure:
+    c = Canvas()
+    frame = _frame(result, selection)
+    selected = _selected_tile(selection, result.rows, result.cols)
+    fg, muted = theme.foreground, theme.muted
+    em = theme.small_pt * PT_TO_MM
+    cap = "unbounded" if result.capacity is None else f"{result.capacity} tiles"
+    depth = ("K folded away (k_tiles = 1)" if result.k_tiles == 1
+             else f"each panel {result.k_tiles} tiles deep along K")
+    c.text(MARGIN, 6.0, "Output-tile order and cache reuse", theme.title_pt, fg, bold=True)
+    c.text(MARGIN, 6.0 + em * 1.6,
+           f"{result.rows} × {result.cols} output tiles; tile (i, j) needs A row panel i and "
+           f"B column panel j; {depth}.", theme.small_pt, muted)
+    c.text(MARGIN, 6.0 + em * 2.8,
+           f"{result.in_flight} tile{'s' if result.in_flight > 1 else ''} in flight per step; "
+           f"LRU cache of {cap}; loads counted in tiles.", theme.small_pt, muted)
+    y = 6.0 + em * 3.6
+    runs = [result._main] + ([result.compare] if result.compare is not None else [])
+    gap = 8.0
+    width = (WIDTH - 2 * MARGIN - gap * (len(runs) - 1)) / len(runs)
+    bottom = y
+    for i, run in enumerate(runs):
+        state = state_after(run, result.rows, result.cols, result.k_tiles, result.in_flight,
+                            result.capacity, frame)
+        bottom = max(bottom, _run_panel(c, result, run, state, MARGIN + i * (width + gap), y,
+                                        width, selected, theme))
+    with c.group(name="legend"):
+        bottom = _legend(c, MARGIN, bottom + em * 0.6, theme)
+
+    plot_y = bottom + 2.0
+    plot_w, plot_h = (WIDTH - 2 * MARGIN - gap) / 2, 52.0
+    # Cumulative loads against step, for each order drawn.
+    steps = np.arange(1, result.steps + 1)
+    series = [Series(run.order_name, steps.tolist(), run.cumulative_loads.tolist(),
+                     SWEEP_ORDERS.index(run.order_name) if run.order_name in SWEEP_ORDERS
+                     else 4) for run in runs]
+    marks = ()
+    if frame > 0:
+        marks = (Mark(frame, float(result.cumulative_loads[frame - 1]), ""),)
+    c.text(MARGIN, plot_y + 3.0, "Loads so far, step by step", theme.text_pt, fg, bold=True)
+    line_plot(c, MARGIN, plot_y + 4.0, plot_w, plot_h, series, theme, x_label="step",
+              y_label="cumulative loads (tiles)", marks=marks, key="plot:loads")
+    sx = MARGIN + plot_w + gap
+    c.text(sx, plot_y + 3.0, "Sweep: misses against cache capacity", theme.text_pt, fg,
+           bold=True)
+    if result.capacities:
+        sweep = [Series(name, list(result.capacities), list(vals),
+                        SWEEP_ORDERS.index(name) if name in SWEEP_ORDERS else 4,
+                        markers=len(result.capacities) <= 40)
+                 for name, vals in result.misses_by_order.items()]
+        marks = ()
+        if result.capacity in result.capacities:
+            i = result.capacities.index(result.capacity)
+            marks = (Mark(result.capacity, result.misses_by_order[result.order_name][i], ""),)
+        line_plot(c, sx, plot_y + 4.0, plot_w, plot_h, sweep, theme,
+                  x_label="cache capacity (tiles)", y_label="misses (tile loads)", marks=marks,
+                  key="plot:sweep")
+    else:
+        c.text(sx, plot_y + 10.0, "(sweep not computed: turn on 'sweep')", theme.small_pt, muted)
+    end = plot_y + 4.0 + plot_h + 2.0
+    return c.figure(WIDTH, end, theme.background, title="Traversal: output-tile order and reuse",
+                    description=f"{result.order_name} order over {result.rows} × {result.cols} "
+                    f"tiles, state after step {frame} of {result.steps}.")
