@@ -297,3 +297,15 @@ def text_width(text: str, size_pt: float, font: Literal["sans", "mono"] = "sans"
     0.62 em per character for sans, 0.6 em for the monospace face."""
     em = size_pt * PT_TO_MM
     return len(text) * em * (0.6 if font == "mono" else 0.62)
+
+
+def arrow_head(points: Sequence[tuple[float, float]], width: float) -> tuple[tuple[float, float], ...]:
+    """The triangle of an arrow head at the last point of a polyline, ``width`` mm across."""
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    dx, dy = x2 - x1, y2 - y1
+    length = (dx * dx + dy * dy) ** 0.5 or 1.0
+    ux, uy = dx / length, dy / length
+    back = width * 1.4
+    bx, by = x2 - ux * back, y2 - uy * back
+    nx, ny = -uy * width / 2, ux * width / 2
+    return ((x2, y2), (bx + nx, by + ny), (bx - nx, by - ny))

@@ -85,6 +85,8 @@ class LaunchResult:
     valid_threads: int
     warps_per_block: int
     warps_launched: int
+    sm_count: int
+    slots_per_sm: int
     slots_per_wave: int
     waves: int
     selected_block: int
@@ -97,6 +99,8 @@ class LaunchResult:
     masked_lanes: tuple[int, ...]
     lanes: tuple[Lane, ...]
     warp_valid_lanes: tuple[int, ...]  # valid lanes per warp of the selected block
+    matrix: tuple[int, int]
+    tile: tuple[int, int]
     tiles: int
     tiles_m: int
     tiles_n: int
@@ -216,14 +220,15 @@ def compute(p: LaunchParams) -> LaunchResult:
         grid=grid, block=block, extent=extent, warp_size=ws, blocks=blocks,
         threads_per_block=threads_per_block, threads_launched=blocks * threads_per_block,
         valid_threads=valid_threads, warps_per_block=warps_per_block,
-        warps_launched=blocks * warps_per_block, slots_per_wave=slots, waves=waves,
+        warps_launched=blocks * warps_per_block, sm_count=p.sm_count,
+        slots_per_sm=p.slots_per_sm, slots_per_wave=slots, waves=waves,
         selected_block=sel, selected_block_idx=sel_idx, selected_block_wave=sel // slots,
         selected_block_sm=(sel % slots) % p.sm_count, selected_block_valid=int(block_valid[sel]),
         selected_warp=warp,
         active_lanes=tuple(ln.lane for ln in lanes if ln.valid),
         masked_lanes=tuple(ln.lane for ln in lanes if not ln.valid),
         lanes=tuple(lanes), warp_valid_lanes=tuple(warp_valid),
-        tiles=tiles, tiles_m=tiles_m, tiles_n=tiles_n, tile_slots=tiles * q.tile_m * q.tile_n,
+        matrix=(q.matrix_m, q.matrix_n), tile=(q.tile_m, q.tile_n), tiles=tiles, tiles_m=tiles_m, tiles_n=tiles_n, tile_slots=tiles * q.tile_m * q.tile_n,
         tile_valid=q.matrix_m * q.matrix_n, tile_slots_per_wave=per_wave, wave_count=wave_count,
         last_wave_fill=last_fill, _block_valid=block_valid,
     )

@@ -151,6 +151,14 @@ def _string(raw: dict[str, Any], key: str, default: str, problems: list[Problem]
     return value
 
 
+def decode_section(pid: str, raw: Any, path: str | None = None) -> tuple[Any | None, list[Problem]]:
+    """A panel section from JSON data, checked as a scenario file's would be: the params, or
+    None and the problems (paths start at ``path``, by default the panel id)."""
+    problems: list[Problem] = []
+    params = _section(pid, raw, path or pid, problems)
+    return params, problems
+
+
 def _section(pid: str, raw: Any, path: str, problems: list[Problem]) -> Any | None:
     p = panel(pid)
     before = len(problems)
@@ -297,6 +305,9 @@ def write_atomic(path: Path, data: bytes) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -308,5 +319,5 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-__all__ = ["dumps_scenario", "encode_changes", "load_scenario", "loads_scenario",
+__all__ = ["decode_section", "dumps_scenario", "encode_changes", "load_scenario", "loads_scenario",
            "save_scenario", "to_json", "write_atomic"]

@@ -1,0 +1,5 @@
+import sys
+
+from gpuviz.cli import main
+
+sys.exit(main())

@@ -1,0 +1,213 @@
+"""The one Qt painter of figures: used by the docks on screen and by PDF/PNG export.
+
+Coordinates are millimetres; the painter is scaled once. Pens and brushes are cached per
+style, batched items become one ``drawRects``/``drawLines`` call, and dense grids are one image
+drawn without smoothing (PLATFORM-NOTES.md: painting many cells).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontDatabase,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPen,
+    QPolygonF,
+)
+
+from gpuviz.figures.display import (
+    PT_TO_MM,
+    Circle,
+    Figure,
+    Group,
+    Image,
+    Item,
+    Polyline,
+    Rect,
+    Rects,
+    Segments,
+    Style,
+    Text,
+    arrow_head,
+)
+
+SANS_FAMILY = "Inter"
+MONO_FAMILY = "Noto Sans Mono"
+_HATCH = {
+    "diagonal": Qt.BrushStyle.BDiagPattern,
+    "cross": Qt.BrushStyle.DiagCrossPattern,
+    "horizontal": Qt.BrushStyle.HorPattern,
+    "dots": Qt.BrushStyle.Dense6Pattern,
+}
+_registered = False
+
+
+def register_fonts() -> None:
+    """Register the bundled fonts with Qt (needs a QGuiApplication); idempotent."""
+    global _registered
+    if _registered:
+        return
+    folder = resources.files("gpuviz") / "resources" / "fonts"
+    for entry in folder.iterdir():
+        if entry.name.endswith((".otf", ".ttf")):
+            QFontDatabase.addApplicationFontFromData(entry.read_bytes())
+    _registered = True
+
+
+@lru_cache(maxsize=512)
+def _pen(color: str | None, width: float, dash: tuple[float, ...] | None) -> QPen:
+    if not color or width <= 0:
+        return QPen(Qt.PenStyle.NoPen)
+    pen = QPen(QColor(color))
+    pen.setWidthF(width)
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+    if dash:
+        pen.setDashPattern([d / width for d in dash])
+    return pen
+
+
+@lru_cache(maxsize=512)
+def _brush(color: str | None) -> QBrush:
+    return QBrush(QColor(color)) if color else QBrush(Qt.BrushStyle.NoBrush)
+
+
+@lru_cache(maxsize=64)
+def _hatch_brush(kind: str, color: str) -> QBrush:
+    return QBrush(QColor(color), _HATCH[kind])
+
+
+def _apply(p: QPainter, style: Style, closed: bool = True) -> None:
+    p.setPen(_pen(style.stroke, style.stroke_width, style.dash))
+    p.setBrush(_brush(style.fill) if closed else _brush(None))
+    p.setOpacity(style.opacity)
+
+
+def paint_figure(p: QPainter, figure: Figure, target: QRectF) -> float:
+    """Paint ``figure`` scaled uniformly into ``target`` (device units), centred. Returns the
+    scale in device units per millimetre, so callers can map pointer positions back to mm."""
+    scale = min(target.width() / figure.width, target.height() / figure.height)
+    ox = target.x() + (target.width() - figure.width * scale) / 2
+    oy = target.y() + (target.height() - figure.height * scale) / 2
+    p.save()
+    p.translate(ox, oy)
+    p.scale(scale, scale)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+    p.fillRect(QRectF(0, 0, figure.width, figure.height), QColor(figure.background))
+    dpi = p.device().logicalDpiY() if p.device() is not None else 96
+    painter = _Painter(p, dpi)
+    for item in figure.items:
+        painter.item(item)
+    p.restore()
+    return scale
+
+
+class _Painter:
+    def __init__(self, p: QPainter, dpi: float) -> None:
+        self.p = p
+        self.dpi = dpi
+
+    def item(self, item: Item) -> None:
+        p = self.p
+        if isinstance(item, Group):
+            for child in item.items:
+                self.item(child)
+        elif isinstance(item, Rect):
+            _apply(p, item.style)
+            r = QRectF(item.x, item.y, item.w, item.h)
+            if item.radius:
+                p.drawRoundedRect(r, item.radius, item.radius)
+            else:
+                p.drawRect(r)
+            self._hatch(item.style, [r])
+        elif isinstance(item, Rects):
+            _apply(p, item.style)
+            rects = [QRectF(*row) for row in item.xywh.tolist()]
+            p.drawRects(rects)
+            self._hatch(item.style, rects)
+        elif isinstance(item, Circle):
+            _apply(p, item.style)
+            p.drawEllipse(QPointF(item.cx, item.cy), item.r, item.r)
+        elif isinstance(item, Polyline):
+            self.polyline(item)
+        elif isinstance(item, Segments):
+            _apply(p, item.style, closed=False)
+            p.drawLines([QLineF(*row) for row in item.xyxy.tolist()])
+        elif isinstance(item, Text):
+            self.text(item)
+        elif isinstance(item, Image):
+            self.image(item)
+
+    def _hatch(self, style: Style, rects: list[QRectF]) -> None:
+        if not style.hatch:
+            return
+        p = self.p
+        p.setPen(Qt.PenStyle.NoPen)
+        brush = _hatch_brush(style.hatch, style.hatch_color or "#000000")
+        p.setBrush(brush)
+        p.drawRects(rects)
+
+    def polyline(self, item: Polyline) -> None:
+        p = self.p
+        _apply(p, item.style, closed=item.closed)
+        poly = QPolygonF([QPointF(x, y) for x, y in item.points])
+        if item.closed:
+            p.drawPolygon(poly)
+        else:
+            p.drawPolyline(poly)
+        heads = []
+        if item.arrow_end:
+            heads.append(arrow_head(item.points, item.style.stroke_width * 4 + 0.6))
+        if item.arrow_start:
+            heads.append(arrow_head(item.points[::-1], item.style.stroke_width * 4 + 0.6))
+        for head in heads:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(_brush(item.style.stroke))
+            p.drawPolygon(QPolygonF([QPointF(x, y) for x, y in head]))
+
+    def text(self, t: Text) -> None:
+        p = self.p
+        font = _font(t.font, t.bold, round(t.size * PT_TO_MM * 72.0 / self.dpi, 4))
+        p.setFont(font)
+        p.setPen(_pen(t.color, 0.1, None))
+        p.setOpacity(1.0)
+        fm = QFontMetricsF(font)
+        w = fm.horizontalAdvance(t.text)
+        dx = {"start": 0.0, "middle": -w / 2, "end": -w}[t.anchor]
+        dy = {"alphabetic": 0.0, "middle": (fm.ascent() - fm.descent()) / 2,
+              "hanging": fm.ascent()}[t.baseline]
+        if t.rotate:
+            p.save()
+            p.translate(t.x, t.y)
+            p.rotate(t.rotate)
+            p.drawText(QPointF(dx, dy), t.text)
+            p.restore()
+        else:
+            p.drawText(QPointF(t.x + dx, t.y + dy), t.text)
+
+    def image(self, item: Image) -> None:
+        rgb = np.ascontiguousarray(item.rgb, dtype=np.uint8)
+        h, w, _ = rgb.shape
+        img = QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888)
+        self.p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        self.p.setOpacity(1.0)
+        self.p.drawImage(QRectF(item.x, item.y, item.w, item.h), img)
+
+
+@lru_cache(maxsize=64)
+def _font(kind: str, bold: bool, point_size: float) -> QFont:
+    font = QFont(MONO_FAMILY if kind == "mono" else SANS_FAMILY)
+    font.setPointSizeF(max(point_size, 0.1))
+    font.setBold(bold)
+    font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+    return font

@@ -1,0 +1,206 @@
+"""Figure -> SVG text, without Qt.
+
+Text stays text (in the bundled Inter / Noto Sans Mono, named first), shapes stay vectors, the
+document has a physical size in millimetres, and every keyed shape becomes an element with an
+``id`` and a ``data-key`` an author can find in Inkscape. Numbers are printed with a fixed
+format and nothing depends on time or randomness, so the same figure gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from xml.sax.saxutils import escape, quoteattr
+
+from gpuviz.export.png import encode_png
+from gpuviz.figures.display import (
+    PT_TO_MM,
+    Circle,
+    Figure,
+    Group,
+    Image,
+    Item,
+    Polyline,
+    Rect,
+    Rects,
+    Segments,
+    Style,
+    Text,
+    arrow_head,
+)
+
+SANS = "Inter, 'Helvetica Neue', Arial, sans-serif"
+MONO = "'Noto Sans Mono', 'DejaVu Sans Mono', monospace"
+_BASELINE = {"alphabetic": None, "middle": "central", "hanging": "hanging"}
+
+
+def n(v: float) -> str:
+    """A coordinate in a fixed format: three decimals at most, no trailing zeros, no -0."""
+    s = f"{v:.3f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.ids: dict[str, int] = {}
+        self.patterns: dict[tuple[str, str], str] = {}
+
+    def ident(self, key: str | None) -> str:
+        if not key:
+            return ""
+        base = re.sub(r"[^A-Za-z0-9_-]", "-", key)
+        if not base[0].isalpha():
+            base = "k-" + base
+        count = self.ids.get(base, 0) + 1
+        self.ids[base] = count
+        ident = base if count == 1 else f"{base}--{count}"
+        return f" id={quoteattr(ident)} data-key={quoteattr(key)}"
+
+    def paint(self, style: Style, closed: bool = True) -> str:
+        parts = []
+        if closed and style.fill:
+            parts.append(f'fill="{style.fill}"')
+        else:
+            parts.append('fill="none"')
+        if style.stroke and style.stroke_width > 0:
+            parts.append(f'stroke="{style.stroke}" stroke-width="{n(style.stroke_width)}"')
+            if style.dash:
+                parts.append(f'stroke-dasharray="{" ".join(n(d) for d in style.dash)}"')
+        if style.opacity < 1:
+            parts.append(f'opacity="{n(style.opacity)}"')
+        return " ".join(parts)
+
+    def hatch_fill(self, style: Style) -> str | None:
+        if not style.hatch:
+            return None
+        key = (style.hatch, style.hatch_color or "#000000")
+        if key not in self.patterns:
+            self.patterns[key] = f"hatch-{key[0]}-{key[1].lstrip('#').lower()}"
+        return f'fill="url(#{self.patterns[key]})"'
+
+    def item(self, item: Item, indent: str) -> None:
+        o = self.out
+        if isinstance(item, Group):
+            name = f" inkscape:label={quoteattr(item.name)}" if item.name else ""
+            o.append(f"{indent}<g{self.ident(item.key)}{name}>")
+            for child in item.items:
+                self.item(child, indent + "  ")
+            o.append(f"{indent}</g>")
+        elif isinstance(item, Rect):
+            r = f' rx="{n(item.radius)}"' if item.radius else ""
+            geom = f'x="{n(item.x)}" y="{n(item.y)}" width="{n(item.w)}" height="{n(item.h)}"{r}'
+            o.append(f"{indent}<rect{self.ident(item.key)} {geom} {self.paint(item.style)}/>")
+            hatch = self.hatch_fill(item.style)
+            if hatch:
+                o.append(f'{indent}<rect {geom} {hatch} stroke="none"/>')
+        elif isinstance(item, Rects):
+            self.rects(item, indent)
+        elif isinstance(item, Circle):
+            o.append(f'{indent}<circle{self.ident(item.key)} cx="{n(item.cx)}" cy="{n(item.cy)}" '
+                     f'r="{n(item.r)}" {self.paint(item.style)}/>')
+        elif isinstance(item, Polyline):
+            self.polyline(item, indent)
+        elif isinstance(item, Segments):
+            self.segments(item, indent)
+        elif isinstance(item, Text):
+            self.text(item, indent)
+        elif isinstance(item, Image):
+            png = base64.b64encode(encode_png(item.rgb)).decode("ascii")
+            o.append(f'{indent}<image{self.ident(item.key)} x="{n(item.x)}" y="{n(item.y)}" '
+                     f'width="{n(item.w)}" height="{n(item.h)}" preserveAspectRatio="none" '
+                     f'style="image-rendering:pixelated" href="data:image/png;base64,{png}"/>')
+        else:  # pragma: no cover - the display list is closed
+            raise TypeError(type(item).__name__)
+
+    def rects(self, item: Rects, indent: str) -> None:
+        hatch = self.hatch_fill(item.style)
+        if item.keys is None:
+            d = "".join(f"M{n(x)} {n(y)}h{n(w)}v{n(h)}h{n(-w)}z" for x, y, w, h in item.xywh)
+            self.out.append(f'{indent}<path d="{d}" {self.paint(item.style)}/>')
+            if hatch:
+                self.out.append(f'{indent}<path d="{d}" {hatch} stroke="none"/>')
+            return
+        for (x, y, w, h), key in zip(item.xywh, item.keys, strict=True):
+            geom = f'x="{n(x)}" y="{n(y)}" width="{n(w)}" height="{n(h)}"'
+            self.out.append(f"{indent}<rect{self.ident(key)} {geom} {self.paint(item.style)}/>")
+            if hatch:
+                self.out.append(f'{indent}<rect {geom} {hatch} stroke="none"/>')
+
+    def polyline(self, item: Polyline, indent: str) -> None:
+        pts = " ".join(f"{n(x)},{n(y)}" for x, y in item.points)
+        tag = "polygon" if item.closed else "polyline"
+        self.out.append(f'{indent}<{tag}{self.ident(item.key)} points="{pts}" '
+                        f'{self.paint(item.style, closed=item.closed)}/>')
+        if item.closed:
+            hatch = self.hatch_fill(item.style)
+            if hatch:
+                self.out.append(f'{indent}<polygon points="{pts}" {hatch} stroke="none"/>')
+        heads = []
+        if item.arrow_end:
+            heads.append(arrow_head(item.points, item.style.stroke_width * 4 + 0.6))
+        if item.arrow_start:
+            heads.append(arrow_head(item.points[::-1], item.style.stroke_width * 4 + 0.6))
+        for head in heads:
+            hp = " ".join(f"{n(x)},{n(y)}" for x, y in head)
+            self.out.append(f'{indent}<polygon points="{hp}" fill="{item.style.stroke}"/>')
+
+    def segments(self, item: Segments, indent: str) -> None:
+        if item.keys is None:
+            d = "".join(f"M{n(a)} {n(b)}L{n(c)} {n(e)}" for a, b, c, e in item.xyxy)
+            self.out.append(f'{indent}<path d="{d}" {self.paint(item.style, closed=False)}/>')
+            return
+        for (a, b, c, e), key in zip(item.xyxy, item.keys, strict=True):
+            self.out.append(f'{indent}<line{self.ident(key)} x1="{n(a)}" y1="{n(b)}" x2="{n(c)}" '
+                            f'y2="{n(e)}" {self.paint(item.style, closed=False)}/>')
+
+    def text(self, t: Text, indent: str) -> None:
+        attrs = [f'x="{n(t.x)}" y="{n(t.y)}"', f'font-size="{n(t.size * PT_TO_MM)}"',
+                 f'font-family="{SANS if t.font == "sans" else MONO}"', f'fill="{t.color}"']
+        if t.anchor != "start":
+            attrs.append(f'text-anchor="{t.anchor}"')
+        if _BASELINE[t.baseline]:
+            attrs.append(f'dominant-baseline="{_BASELINE[t.baseline]}"')
+        if t.bold:
+            attrs.append('font-weight="bold"')
+        if t.rotate:
+            attrs.append(f'transform="rotate({n(t.rotate)} {n(t.x)} {n(t.y)})"')
+        self.out.append(f"{indent}<text{self.ident(t.key)} {' '.join(attrs)}>{escape(t.text)}</text>")
+
+    def defs(self) -> list[str]:
+        out = []
+        for (kind, color), ident in sorted(self.patterns.items(), key=lambda kv: kv[1]):
+            lines = {
+                "diagonal": '<path d="M-0.5,0.5 l1,-1 M0,2 l2,-2 M1.5,2.5 l1,-1"',
+                "cross": '<path d="M0,0 l2,2 M2,0 l-2,2"',
+                "horizontal": '<path d="M0,1 h2"',
+                "dots": '<circle cx="1" cy="1" r="0.25"',
+            }[kind]
+            paint = f'fill="{color}"' if kind == "dots" else f'stroke="{color}" stroke-width="0.18" fill="none"'
+            out.append(f'    <pattern id="{ident}" width="2" height="2" patternUnits="userSpaceOnUse">'
+                       f"{lines} {paint}/></pattern>")
+        return out
+
+
+def figure_to_svg(figure: Figure, width_mm: float | None = None) -> str:
+    """SVG text for ``figure``; ``width_mm`` scales it uniformly to a physical width."""
+    scale = (width_mm / figure.width) if width_mm else 1.0
+    w = _Writer()
+    for item in figure.items:
+        w.item(item, "  ")
+    head = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" '
+        f'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" version="1.1" '
+        f'width="{n(figure.width * scale)}mm" height="{n(figure.height * scale)}mm" '
+        f'viewBox="0 0 {n(figure.width)} {n(figure.height)}">',
+    ]
+    if figure.title:
+        head.append(f"  <title>{escape(figure.title)}</title>")
+    if figure.description:
+        head.append(f"  <desc>{escape(figure.description)}</desc>")
+    defs = w.defs()
+    if defs:
+        head += ["  <defs>", *defs, "  </defs>"]
+    head.append(f'  <rect width="{n(figure.width)}" height="{n(figure.height)}" fill="{figure.background}"/>')
+    return "\n".join([*head, *w.out, "</svg>", ""])

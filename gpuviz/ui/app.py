@@ -1,0 +1,45 @@
+"""Starting the application: `gpuviz [SCENARIO]`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from gpuviz import __version__
+from gpuviz.export.qt_painter import register_fonts
+from gpuviz.scenario import ScenarioError, default_scenario_path, load_scenario
+from gpuviz.ui.document import Document
+from gpuviz.ui.main_window import MainWindow
+
+
+def create_window(path: str | Path | None = None) -> tuple[MainWindow, ScenarioError | None]:
+    """The main window on ``path`` (or the default scenario when ``path`` is None or cannot be
+    read; the error is returned so the caller can show it once the window is up)."""
+    error = None
+    scenario, opened = None, None
+    if path is not None:
+        try:
+            scenario, opened = load_scenario(path), Path(path)
+        except ScenarioError as err:
+            error = err
+    if scenario is None:
+        opened = default_scenario_path()
+        scenario = load_scenario(opened)
+    return MainWindow(Document(scenario, opened)), error
+
+
+def run_app(path: str | None = None) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName("gpuviz")
+    app.setApplicationName("gpuviz")
+    app.setApplicationVersion(__version__)
+    register_fonts()
+    window, error = create_window(path)
+    window.show()
+    if error is not None:
+        for line in error.lines():
+            print(line, file=sys.stderr)
+        window.show_error(f"Cannot open {Path(error.source).name}", error)
+    return app.exec()

@@ -1,0 +1,183 @@
+"""The document: the one mutable thing in the application.
+
+It holds the current immutable :class:`Scenario`, the file it came from, the shared selection
+(keys such as ``lane:3``), the current step and the playback frame, and an undo stack whose
+commands swap whole scenarios. It emits one signal, ``changed(what)``, naming what changed:
+``"scenario"``, ``"section:<panel id>"``, ``"selection"``, ``"step"``, ``"frame"``, ``"path"``
+or ``"clean"``.
+
+Steps: the document shows ``scenario.at_step(step)``. Editing a parameter while a step is shown
+applies the edit on top of that step's state and leaves step mode, so "what if" exploration
+during a lecture starts from what the room is looking at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from gpuviz.scenario import Scenario, save_scenario
+from gpuviz.scenario.decode import encode_changes
+
+_MERGE_ID = 0x6770
+
+
+class _SwapScenario(QUndoCommand):
+    def __init__(self, doc: Document, before: Scenario, after: Scenario, text: str,
+                 merge_key: str | None, before_step: int):
+        super().__init__(text)
+        self.doc, self.before, self.after = doc, before, after
+        self.merge_key = merge_key
+        self.before_step = before_step
+
+    def redo(self) -> None:
+        self.doc._set(self.after, -1)
+
+    def undo(self) -> None:
+        self.doc._set(self.before, self.before_step)
+
+    def id(self) -> int:
+        return _MERGE_ID if self.merge_key else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        # consecutive edits of one field (a dragged slider) become one undo step
+        if isinstance(other, _SwapScenario) and other.merge_key == self.merge_key:
+            self.after = other.after
+            return True
+        return False
+
+
+class Document(QObject):
+    changed = Signal(str)
+
+    def __init__(self, scenario: Scenario, path: Path | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self._scenario = scenario
+        self._path = path
+        self._step = -1
+        self._selection: frozenset[str] = frozenset()
+        self._frame: int | None = None
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda _clean: self.changed.emit("clean"))
+
+    # --- reading -------------------------------------------------------------------------
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario as a file would save it."""
+        return self._scenario
+
+    @property
+    def shown(self) -> Scenario:
+        """The scenario as shown: at the current step, if one is selected."""
+        return self._scenario.at_step(self._step)
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def step(self) -> int:
+        return self._step
+
+    @property
+    def selection(self) -> frozenset[str]:
+        keys = self._selection | self._scenario.step_selection(self._step)
+        if self._frame is not None:
+            keys |= {f"frame:{self._frame}"}
+        return keys
+
+    @property
+    def frame(self) -> int | None:
+        return self._frame
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    # --- editing (undoable) ----------------------------------------------------------------
+    def edit_section(self, panel_id: str, params: Any, text: str | None = None,
+                     merge_key: str | None = None) -> None:
+        """Replace one panel's parameters (undoable). ``merge_key`` merges a run of edits of the
+        same control into one undo step."""
+        base = self.shown
+        if base.section(panel_id) == params and panel_id in base.sections:
+            return
+        after = _leave_steps(self._scenario, base).with_section(panel_id, params)
+        if text is None:
+            changed = encode_changes(base.section(panel_id), params)
+            text = f"Change {panel_id} " + ", ".join(changed) if changed else f"Change {panel_id}"
+        self.undo_stack.push(_SwapScenario(self, self._scenario, after, text,
+                                           f"{panel_id}:{merge_key}" if merge_key else None,
+                                           self._step))
+
+    def set_panels(self, panels: tuple[str, ...]) -> None:
+        if panels == self._scenario.panels:
+            return
+        self.undo_stack.push(_SwapScenario(self, self._scenario,
+                                           replace(self._scenario, panels=panels),
+                                           "Change shown panels", None, self._step))
+
+    def _set(self, scenario: Scenario, step: int) -> None:
+        old = self.shown
+        self._scenario = scenario
+        self._step = step
+        new = self.shown
+        for pid in set(old.sections) | set(new.sections):
+            if old.section(pid) != new.section(pid):
+                self.changed.emit(f"section:{pid}")
+        self.changed.emit("scenario")
+
+    # --- not undoable: where we are looking ---------------------------------------------------
+    def replace_scenario(self, scenario: Scenario, path: Path | None) -> None:
+        """A newly opened file: a fresh history."""
+        self._scenario = scenario
+        self._path = path
+        self._step = -1
+        self._selection = frozenset()
+        self._frame = None
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self.changed.emit("path")
+        self.changed.emit("scenario")
+
+    def select(self, keys: frozenset[str] | set[str]) -> None:
+        keys = frozenset(keys)
+        if keys != self._selection:
+            self._selection = keys
+            self.changed.emit("selection")
+
+    def go_to_step(self, k: int) -> None:
+        k = max(-1, min(k, len(self._scenario.steps) - 1))
+        if k != self._step:
+            old = self.shown
+            self._step = k
+            new = self.shown
+            for pid in set(old.sections) | set(new.sections):
+                if old.section(pid) != new.section(pid):
+                    self.changed.emit(f"section:{pid}")
+            self.changed.emit("step")
+
+    def set_frame(self, frame: int | None) -> None:
+        if frame != self._frame:
+            self._frame = frame
+            self.changed.emit("frame")
+
+    def save(self, path: Path | None = None) -> Path:
+        target = Path(path) if path is not None else self._path
+        if target is None:
+            raise ValueError("no file name yet; use Save As")
+        save_scenario(self._scenario, target)
+        self._path = target
+        self.undo_stack.setClean()
+        self.changed.emit("path")
+        return target
+
+
+def _leave_steps(scenario: Scenario, shown: Scenario) -> Scenario:
+    """The scenario whose own sections are what is shown (steps kept for the lecture)."""
+    if shown is scenario:
+        return scenario
+    return replace(scenario, sections=shown.sections)

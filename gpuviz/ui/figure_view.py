@@ -1,0 +1,109 @@
+"""A widget that shows one Figure, fitted to its size, with zoom, pan, hover and click by key."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from gpuviz.export.qt_painter import paint_figure
+from gpuviz.figures.display import Figure, key_at
+
+
+class FigureView(QWidget):
+    keyClicked = Signal(str)
+    keyHovered = Signal(str)  # "" when nothing is under the pointer
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._figure: Figure | None = None
+        self._zoom = 1.0
+        self._pan = QPointF(0, 0)
+        self._drag: QPointF | None = None
+        self._hover = ""
+        self._scale = 1.0
+        self._origin = QPointF(0, 0)
+        self.setMouseTracking(True)
+        self.setMinimumSize(240, 160)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+
+    def figure(self) -> Figure | None:
+        return self._figure
+
+    def set_figure(self, figure: Figure) -> None:
+        self._figure = figure
+        self.update()
+
+    def reset_view(self) -> None:
+        self._zoom, self._pan = 1.0, QPointF(0, 0)
+        self.update()
+
+    def _target(self) -> QRectF:
+        r = QRectF(self.rect()).adjusted(4, 4, -4, -4)
+        w, h = r.width() * self._zoom, r.height() * self._zoom
+        return QRectF(r.x() + (r.width() - w) / 2 + self._pan.x(),
+                      r.y() + (r.height() - h) / 2 + self._pan.y(), w, h)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        if self._figure is None:
+            p.fillRect(self.rect(), self.palette().window())
+            p.end()
+            return
+        p.fillRect(self.rect(), QColor(self._figure.background))
+        target = self._target()
+        self._scale = paint_figure(p, self._figure, target)
+        fw, fh = self._figure.width * self._scale, self._figure.height * self._scale
+        self._origin = QPointF(target.x() + (target.width() - fw) / 2,
+                               target.y() + (target.height() - fh) / 2)
+        p.end()
+
+    def mm_at(self, pos: QPointF) -> tuple[float, float]:
+        return ((pos.x() - self._origin.x()) / self._scale, (pos.y() - self._origin.y()) / self._scale)
+
+    def key_at(self, pos: QPointF) -> str:
+        if self._figure is None or self._scale <= 0:
+            return ""
+        x, y = self.mm_at(pos)
+        return key_at(self._figure, x, y) or ""
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._drag is not None:
+            self._pan += event.position() - self._drag
+            self._drag = event.position()
+            self.update()
+            return
+        key = self.key_at(event.position())
+        if key != self._hover:
+            self._hover = key
+            self.keyHovered.emit(key)
+            self.setCursor(Qt.CursorShape.PointingHandCursor if key else Qt.CursorShape.ArrowCursor)
+            if key:
+                QToolTip.showText(event.globalPosition().toPoint(), key, self)
+            else:
+                QToolTip.hideText()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.MiddleButton or (
+            event.button() == Qt.MouseButton.LeftButton
+            and event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        ):
+            self._drag = event.position()
+            return
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.keyClicked.emit(self.key_at(event.position()))
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        self._drag = None
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        self.reset_view()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            event.ignore()
+            return
+        factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
+        self._zoom = max(0.5, min(8.0, self._zoom * factor))
+        self.update()

@@ -1,0 +1,140 @@
+"""One dock per registered panel: generated controls on the left, the figure on the right.
+
+The dock never computes anything itself: it asks the scenario layer for the panel's result and
+the figure module for its display list, and repaints only when what it shows has changed. A
+burst of changes (a dragged control) is coalesced into one redraw on the next event-loop turn.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from types import ModuleType
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QDockWidget, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
+
+from gpuviz.figures.display import Canvas, Figure
+from gpuviz.figures.theme import Theme
+from gpuviz.registry import Panel
+from gpuviz.scenario.compute import compute_all, effective_params
+from gpuviz.ui.document import Document
+from gpuviz.ui.figure_view import FigureView
+from gpuviz.ui.param_form import ParamForm
+
+
+class PanelDock(QDockWidget):
+    hovered = Signal(str)
+
+    def __init__(self, panel: Panel, document: Document, theme: Theme, parent: QWidget | None = None):
+        super().__init__(panel.title, parent)
+        self.panel = panel
+        self.document = document
+        self.theme = theme
+        self.setObjectName(f"dock-{panel.id}")
+        self.extras: ModuleType | None = _panel_module(panel)
+        self.form = ParamForm(panel.id, panel.params_type)
+        self.form.edited.connect(self._on_edited)
+        self.view = FigureView()
+        self.view.setObjectName(f"figure-{panel.id}")
+        self.view.keyClicked.connect(self._on_key_clicked)
+        self.view.keyHovered.connect(self.hovered.emit)
+
+        controls = QWidget()
+        lay = QVBoxLayout(controls)
+        lay.setContentsMargins(6, 6, 6, 6)
+        summary = QLabel(panel.summary)
+        summary.setWordWrap(True)
+        lay.addWidget(summary)
+        lay.addWidget(self.form)
+        if self.extras is not None and hasattr(self.extras, "extra_widgets"):
+            for w in self.extras.extra_widgets(self):
+                lay.addWidget(w)
+        lay.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidget(controls)
+        scroll.setWidgetResizable(True)
+        scroll.setMinimumWidth(250)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(scroll)
+        splitter.addWidget(self.view)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([280, 900])
+        self.setWidget(splitter)
+
+        self._shown_key: object = None
+        self._pending = False
+        self.last_redraw_ms = 0.0
+        document.changed.connect(self._on_document_changed)
+        self.visibilityChanged.connect(lambda visible: visible and self.schedule_refresh())
+        self._sync_form()
+        self.schedule_refresh()
+
+    # --- document -> view ------------------------------------------------------------------
+    def _on_document_changed(self, what: str) -> None:
+        if what in ("scenario", "step", "path") or what == f"section:{self.panel.id}":
+            self._sync_form()
+        if what in ("scenario", "step", "path", "selection", "frame") or what.startswith("section:"):
+            self.schedule_refresh()
+
+    def _sync_form(self) -> None:
+        self.form.set_params(self.document.shown.section(self.panel.id))
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.schedule_refresh()
+
+    def schedule_refresh(self) -> None:
+        if not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self.refresh)
+
+    def refresh(self) -> None:
+        self._pending = False
+        if not self.isVisible() and self.parent() is not None:
+            return
+        scenario = self.document.shown
+        try:
+            params = effective_params(scenario, self.panel.id)
+            key = (params, self.document.selection, self.theme.name)
+            if key == self._shown_key:
+                return
+            start = time.perf_counter()
+            result = compute_all(scenario, (self.panel.id,))[self.panel.id]
+            figure = self.panel.figure.build(result, self.document.selection, self.theme)
+        except Exception as exc:  # a model bug must not take the window down
+            figure = _error_figure(self.theme, f"{type(exc).__name__}: {exc}")
+            key = None
+            start = time.perf_counter()
+        self._shown_key = key
+        self.view.set_figure(figure)
+        self.view.repaint()
+        self.last_redraw_ms = (time.perf_counter() - start) * 1000
+
+    def current_figure(self) -> Figure | None:
+        return self.view.figure()
+
+    # --- view -> document ------------------------------------------------------------------
+    def _on_edited(self, params: object, fields: str) -> None:
+        self.document.edit_section(self.panel.id, params, merge_key=fields or None)
+
+    def _on_key_clicked(self, key: str) -> None:
+        if key and self.extras is not None and hasattr(self.extras, "activate"):
+            self.extras.activate(self.document, key)
+        self.document.select({key} if key else set())
+
+
+def _panel_module(panel: Panel) -> ModuleType | None:
+    try:
+        return importlib.import_module(panel.dock_module)
+    except ModuleNotFoundError as e:
+        if e.name == panel.dock_module:
+            return None
+        raise
+
+
+def _error_figure(theme: Theme, message: str) -> Figure:
+    c = Canvas()
+    c.text(5, 10, "This panel could not be drawn:", theme.text_pt, theme.color("warn"), bold=True)
+    c.text(5, 16, message[:160], theme.small_pt, theme.foreground)
+    return c.figure(160, 24, theme.background, title="error")

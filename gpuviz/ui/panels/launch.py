@@ -1,0 +1,23 @@
+"""Launch dock: clicking a block selects it (and its warp 0); clicking a warp selects that warp.
+
+The selection is a parameter of the launch section (``selected_block``, ``selected_warp``), so it
+is undoable, saved with the scenario, and seen by linked panels (``sectors`` follows the warp).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gpuviz.ui.document import Document
+
+
+def activate(document: Document, key: str) -> None:
+    kind, _, value = key.partition(":")
+    params = document.shown.section("launch")
+    if kind == "block":
+        new = replace(params, selected_block=int(value), selected_warp=0)
+        document.edit_section("launch", new, text=f"Select block {value}")
+    elif kind == "warp":
+        block, warp = (int(v) for v in value.split(","))
+        new = replace(params, selected_block=block, selected_warp=warp)
+        document.edit_section("launch", new, text=f"Select warp {warp} of block {block}")

@@ -1,0 +1,331 @@
+"""Controls generated from a panel's parameter dataclass: one editor per field, ranges and
+documentation from its ``param`` metadata. Every edit is validated exactly as a scenario file
+would be; a rejected edit shows its message under the form and changes nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuviz.scenario.decode import _is_optional, encode, field_types
+from gpuviz.scenario.io import decode_section
+
+INT32 = (1 << 31) - 1
+
+
+class _Editor(QObject):
+    changed = Signal()
+    widget: QWidget
+
+    def get(self) -> Any:
+        raise NotImplementedError
+
+    def set(self, value: Any) -> None:
+        raise NotImplementedError
+
+
+class _IntEditor(_Editor):
+    def __init__(self, meta: Any):
+        super().__init__()
+        lo = meta.get("minimum")
+        hi = meta.get("maximum")
+        if (lo is None or lo >= -INT32) and (hi is None or hi <= INT32):
+            box = QSpinBox()
+            box.setRange(int(lo) if lo is not None else -INT32, int(hi) if hi is not None else INT32)
+            box.setKeyboardTracking(False)
+            box.setGroupSeparatorShown(True)
+            box.valueChanged.connect(lambda _v: self.changed.emit())
+            self.widget, self._spin = box, True
+        else:
+            edit = QLineEdit()
+            edit.editingFinished.connect(self.changed.emit)
+            self.widget, self._spin = edit, False
+
+    def get(self) -> Any:
+        if self._spin:
+            return self.widget.value()
+        text = self.widget.text().replace(",", "").replace("_", "").strip()
+        try:
+            return int(text)
+        except ValueError:
+            return text
+
+    def set(self, value: Any) -> None:
+        if self._spin:
+            self.widget.setValue(int(value))
+        else:
+            self.widget.setText(str(value))
+
+
+class _FloatEditor(_Editor):
+    def __init__(self, meta: Any):
+        super().__init__()
+        box = QDoubleSpinBox()
+        box.setDecimals(3)
+        box.setRange(meta.get("minimum") if meta.get("minimum") is not None else -1e12,
+                     meta.get("maximum") if meta.get("maximum") is not None else 1e12)
+        box.setKeyboardTracking(False)
+        box.valueChanged.connect(lambda _v: self.changed.emit())
+        self.widget = box
+
+    def get(self) -> Any:
+        return self.widget.value()
+
+    def set(self, value: Any) -> None:
+        self.widget.setValue(float(value))
+
+
+class _BoolEditor(_Editor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.widget = QCheckBox()
+        self.widget.toggled.connect(lambda _v: self.changed.emit())
+
+    def get(self) -> Any:
+        return self.widget.isChecked()
+
+    def set(self, value: Any) -> None:
+        self.widget.setChecked(bool(value))
+
+
+class _ChoiceEditor(_Editor):
+    def __init__(self, choices: tuple[Any, ...]):
+        super().__init__()
+        self.choices = choices
+        box = QComboBox()
+        for c in choices:
+            box.addItem(str(c))
+        box.currentIndexChanged.connect(lambda _i: self.changed.emit())
+        self.widget = box
+
+    def get(self) -> Any:
+        return self.choices[max(0, self.widget.currentIndex())]
+
+    def set(self, value: Any) -> None:
+        if value in self.choices:
+            self.widget.setCurrentIndex(self.choices.index(value))
+
+
+class _TextEditor(_Editor):
+    """Strings, and lists of numbers or strings written as ``64, 1, 1``."""
+
+    def __init__(self, kind: str):
+        super().__init__()
+        self.kind = kind  # "str", "int-list", "float-list", "str-list"
+        self.widget = QLineEdit()
+        self.widget.editingFinished.connect(self.changed.emit)
+
+    def get(self) -> Any:
+        text = self.widget.text()
+        if self.kind == "str":
+            return text
+        parts = [t.strip() for t in text.replace(";", ",").split(",") if t.strip()]
+        if self.kind == "str-list":
+            return parts
+        out = []
+        for t in parts:
+            try:
+                out.append(int(t) if self.kind == "int-list" else float(t))
+            except ValueError:
+                out.append(t)
+        return out
+
+    def set(self, value: Any) -> None:
+        if self.kind == "str":
+            self.widget.setText(str(value))
+        else:
+            self.widget.setText(", ".join(str(v) for v in value))
+
+
+class _OptionalEditor(_Editor):
+    def __init__(self, inner: _Editor, default_json: Any):
+        super().__init__()
+        self.inner = inner
+        self.default_json = default_json
+        self.check = QCheckBox()
+        self.check.setToolTip("set this value (unchecked: automatic)")
+        box = QWidget()
+        lay = QHBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.check)
+        lay.addWidget(inner.widget, 1)
+        self.widget = box
+        self.check.toggled.connect(self._toggled)
+        inner.changed.connect(self.changed.emit)
+
+    def _toggled(self, on: bool) -> None:
+        self.inner.widget.setEnabled(on)
+        self.changed.emit()
+
+    def get(self) -> Any:
+        return self.inner.get() if self.check.isChecked() else None
+
+    def set(self, value: Any) -> None:
+        self.check.blockSignals(True)
+        self.check.setChecked(value is not None)
+        self.check.blockSignals(False)
+        self.inner.widget.setEnabled(value is not None)
+        if value is not None:
+            self.inner.set(value)
+        elif self.default_json is not None:
+            self.inner.set(self.default_json)
+
+
+class _JsonEditor(_Editor):
+    """Lists of objects (a CFG's nodes, an explicit tile order): edited as JSON text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.text = QPlainTextEdit()
+        self.text.setMaximumHeight(110)
+        apply = QPushButton("Apply")
+        apply.clicked.connect(self.changed.emit)
+        lay.addWidget(self.text)
+        lay.addWidget(apply)
+        self.widget = box
+
+    def get(self) -> Any:
+        try:
+            return json.loads(self.text.toPlainText())
+        except json.JSONDecodeError:
+            return self.text.toPlainText()
+
+    def set(self, value: Any) -> None:
+        self.text.setPlainText(json.dumps(value))
+
+
+class _GroupEditor(_Editor):
+    def __init__(self, cls: type, title: str | None):
+        super().__init__()
+        self.editors: dict[str, _Editor] = {}
+        container = QGroupBox(title) if title else QWidget()
+        form = QFormLayout(container)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        if not title:
+            form.setContentsMargins(0, 0, 0, 0)
+        hints = field_types(cls)
+        defaults = encode(cls())
+        for f in dataclasses.fields(cls):
+            editor = _editor_for(hints[f.name], f.metadata, f.name, defaults.get(f.name))
+            editor.changed.connect(self.changed.emit)
+            editor.field_name = f.name  # type: ignore[attr-defined]
+            doc = f.metadata.get("doc", "")
+            editor.widget.setToolTip(doc)
+            editor.widget.setObjectName(f"param-{f.name}")
+            if isinstance(editor, _GroupEditor):
+                form.addRow(editor.widget)
+            else:
+                label = QLabel(f.name.replace("_", " "))
+                label.setToolTip(doc)
+                form.addRow(label, editor.widget)
+            self.editors[f.name] = editor
+        self.widget = container
+
+    def get(self) -> Any:
+        return {name: e.get() for name, e in self.editors.items()}
+
+    def set(self, value: Any) -> None:
+        for name, e in self.editors.items():
+            if name in value:
+                e.set(value[name])
+
+
+def _editor_for(tp: Any, meta: Any, name: str, default_json: Any) -> _Editor:
+    optional, inner = _is_optional(tp)
+    if optional:
+        return _OptionalEditor(_editor_for(inner, meta, name, None), default_json)
+    if dataclasses.is_dataclass(inner):
+        return _GroupEditor(inner, name.replace("_", " "))
+    if typing.get_origin(inner) is tuple:
+        item = typing.get_args(inner)[0]
+        if dataclasses.is_dataclass(item):
+            return _JsonEditor()
+        return _TextEditor({int: "int-list", float: "float-list"}.get(item, "str-list"))
+    if meta.get("choices") is not None:
+        return _ChoiceEditor(meta["choices"])
+    if inner is bool:
+        return _BoolEditor()
+    if inner is int:
+        return _IntEditor(meta)
+    if inner is float:
+        return _FloatEditor(meta)
+    return _TextEditor("str")
+
+
+class ParamForm(QWidget):
+    """Edits one panel's section. ``edited(params, field)`` fires after a valid edit."""
+
+    edited = Signal(object, str)
+
+    def __init__(self, panel_id: str, params_type: type, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.panel_id = panel_id
+        self._root = _GroupEditor(params_type, None)
+        self._root.changed.connect(self._on_change)
+        self._message = QLabel()
+        self._message.setWordWrap(True)
+        self._message.setObjectName("param-problems")
+        self._message.setStyleSheet("color: #B00020;")
+        self._message.hide()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self._root.widget)
+        lay.addWidget(self._message)
+        lay.addStretch(1)
+        self._current: Any = params_type()
+        self._updating = False
+
+    def editor(self, name: str) -> QWidget:
+        return self._root.editors[name].widget
+
+    def problems_text(self) -> str:
+        return self._message.text() if self._message.isVisible() else ""
+
+    def set_params(self, params: Any) -> None:
+        self._current = params
+        self._updating = True
+        try:
+            for w in self.findChildren(QWidget):
+                w.blockSignals(True)
+            self._root.set(encode(params))
+        finally:
+            for w in self.findChildren(QWidget):
+                w.blockSignals(False)
+            self._updating = False
+        self._message.hide()
+
+    def _on_change(self) -> None:
+        if self._updating:
+            return
+        raw = self._root.get()
+        params, problems = decode_section(self.panel_id, raw)
+        if params is None:
+            self._message.setText("\n".join(f"{p.path}: {p.message}" for p in problems))
+            self._message.show()
+            return
+        self._message.hide()
+        changed = [k for k, v in encode(params).items() if encode(self._current).get(k) != v]
+        self._current = params
+        self.edited.emit(params, ",".join(changed))
