@@ -152,7 +152,7 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme) -> F
             for j in range(k + 1):
                 for m in range(min(result.active_prefix[j], WARP)):
                     s = set(result.contributors[j][m])
-                    if s and s <= members and (j == k or m != lane or j == 0):
+                    if s and s <= members:
                         cells.append((LEFT + m * cell_w, row_y[j] - 0.2, cell_w, CELL_H + 0.4))
             c.rects(cells, Style(stroke=theme.accent, stroke_width=theme.line_mm), None)
             c.rect(LEFT + lane * cell_w, row_y[k] - 0.2, cell_w, CELL_H + 0.4, hl, key=key)

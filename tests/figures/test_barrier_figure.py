@@ -1,0 +1,58 @@
+"""Structure of the barrier figure: keys, hazards, playback state, themes."""
+
+from dataclasses import replace
+
+import pytest
+
+from gpuviz.figures import barrier as fig
+from gpuviz.figures.display import Rect, walk
+from gpuviz.figures.theme import SCREEN, THEMES
+from gpuviz.models.barrier import BarrierParams, compute
+
+SAFE = compute(BarrierParams())
+MISSING_SECOND = compute(replace(BarrierParams(), second_barrier=False))
+
+
+def test_threads_slots_and_events_have_keys():
+    keys = set(fig.build(SAFE, frozenset(), SCREEN).keys())
+    assert {f"thread:{t}" for t in range(4)} <= keys
+    assert {f"slot:{a}" for a in range(4)} <= keys
+    assert {f"event:{e.index}" for e in SAFE.events} <= keys
+
+
+def test_hazards_are_listed_with_threads_and_slot():
+    figure = fig.build(MISSING_SECOND, frozenset(), SCREEN)
+    texts = figure.texts()
+    assert "Unsafe: 1 hazard" in texts
+    assert any("thread 3 overwrote slot 3" in t for t in texts)
+    assert "hazard:0" in set(figure.keys())
+
+
+def test_safe_schedule_says_so():
+    assert any(t.startswith("Safe:") for t in fig.build(SAFE, frozenset(), SCREEN).texts())
+
+
+def test_frame_shows_the_shared_tile_at_that_step():
+    assert fig.frame_count(SAFE) == len(SAFE.events) + 1
+    before = fig.build(SAFE, frozenset({"frame:0"}), SCREEN).texts()
+    assert before.count("—") == 4  # nothing written yet
+    after_one = fig.build(SAFE, frozenset({"frame:1"}), SCREEN).texts()
+    assert after_one.count("—") == 3 and "1" in after_one
+
+
+def test_selected_slot_is_highlighted():
+    figure = fig.build(SAFE, frozenset({"slot:2"}), SCREEN)
+    assert [i for i in walk(figure.items)
+            if isinstance(i, Rect) and i.key == "slot:2" and i.style == SCREEN.highlight()]
+
+
+def test_early_return_names_the_broken_contract():
+    r = compute(replace(BarrierParams(), valid_threads=3, early_return=True))
+    texts = " ".join(fig.build(r, frozenset(), SCREEN).texts())
+    assert "barrier contract broken" in texts and "thread 3 returned" in texts
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_every_theme_builds(name):
+    figure = fig.build(MISSING_SECOND, frozenset({"thread:1", "frame:9"}), THEMES[name])
+    assert 120 <= figure.width <= 180

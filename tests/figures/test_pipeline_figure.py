@@ -1,0 +1,49 @@
+"""Structure of the pipeline figure: keys, highlight, playback cursor, themes, numbers."""
+
+import pytest
+
+from gpuviz.figures import pipeline as fig
+from gpuviz.figures.display import Rect, Rects, walk
+from gpuviz.figures.theme import SCREEN, THEMES
+from gpuviz.models.pipeline import PipelineParams, compute
+
+RESULT = compute(PipelineParams(tiles=6, buffers=2, load_time=2, compute_time=3,
+                                prefetch_distance=2))
+
+
+def test_every_tile_slot_and_wait_has_a_key():
+    keys = set(fig.build(RESULT, frozenset(), SCREEN).keys())
+    assert {f"tile:{i}" for i in range(6)} <= keys
+    assert {"buffer:0", "buffer:1"} <= keys
+    assert {f"wait:{j}" for j in range(len(RESULT.waits))} <= keys
+
+
+def test_selected_tile_is_outlined_in_the_highlight_style():
+    figure = fig.build(RESULT, frozenset({"tile:2"}), SCREEN)
+    outlined = [i for i in walk(figure.items)
+                if isinstance(i, Rect) and i.key == "tile:2" and i.style == SCREEN.highlight()]
+    assert len(outlined) == 3  # load bar, compute bar, ownership band
+
+
+def test_texts_carry_the_total_and_the_wait_names():
+    texts = " ".join(fig.build(RESULT, frozenset(), SCREEN).texts())
+    assert "total 20" in texts
+    assert "load waits for slot" in texts and "loaded tile waits" in texts
+
+
+def test_frame_places_the_cursor_and_fades_the_future():
+    assert fig.frame_count(RESULT) == len(RESULT.event_times)
+    figure = fig.build(RESULT, frozenset({"frame:3"}), SCREEN)
+    t = RESULT.event_times[3]
+    assert any(f"t = {t:g}" == s for s in figure.texts())
+    faded = [i for i in walk(figure.items) if isinstance(i, Rects) and i.style.opacity < 1]
+    assert faded
+    final = fig.build(RESULT, frozenset(), SCREEN)
+    assert not [i for i in walk(final.items) if isinstance(i, Rects) and i.style.opacity < 1]
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_every_theme_builds(name):
+    figure = fig.build(RESULT, frozenset({"tile:1", "frame:5"}), THEMES[name])
+    assert 120 <= figure.width <= 180 and figure.height > 20
+
