@@ -71,6 +71,10 @@ def _shades(theme: Theme) -> list[str]:
     return [_hex(lo + (hi - lo) * (0.15 + 0.6 * i / (SHADES - 1))) for i in range(SHADES)]
 
 
+def _color_index(order_name: str) -> int:
+    return SWEEP_ORDERS.index(order_name) if order_name in SWEEP_ORDERS else 4
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
@@ -147,8 +151,13 @@ def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepSta
                 c.polyline(centres, theme.stroke("muted", theme.thin_mm, dash=(0.6, 0.6)),
                            key=f"path:{run.order_name}")
             if done > 1:
-                c.polyline(centres[:done], theme.stroke("foreground", theme.line_mm),
-                           key=f"path:{run.order_name}", arrow_end=True)
+                # The path so far stays light; this step's stretch is drawn strongly.
+                c.polyline(centres[:done], theme.stroke("muted", theme.thin_mm * 1.5),
+                           key=f"path:{run.order_name}")
+                recent = centres[max(0, current_lo - 1):done]
+                if len(recent) > 1:
+                    c.polyline(recent, theme.stroke("foreground", theme.line_mm),
+                               key=f"path:{run.order_name}", arrow_end=True)
 
         # A row tiles to the left, B column tiles above, lit while resident.
         def strip(mask_res, mask_load, mask_hit, role, prefix, x, y, nr, nc):
@@ -268,10 +277,13 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme) -> F
     plot_y = bottom + 2.0
     plot_w, plot_h = (WIDTH - 2 * MARGIN - gap) / 2, 52.0
     # Cumulative loads against step, for each order drawn.
-    steps = np.arange(1, result.steps + 1)
-    series = [Series(run.order_name, steps.tolist(), run.cumulative_loads.tolist(),
-                     SWEEP_ORDERS.index(run.order_name) if run.order_name in SWEEP_ORDERS
-                     else 4) for run in runs]
+    # Every order of the sweep when it was computed (same colours and dashes as the sweep
+    # plot), else the orders drawn above.
+    steps = list(range(1, result.steps + 1))
+    curves = dict(result.cumulative_loads_by_order) or {
+        run.order_name: tuple(run.cumulative_loads.tolist()) for run in runs}
+    series = [Series(name, steps, list(vals), _color_index(name))
+              for name, vals in curves.items()]
     marks = ()
     if frame > 0:
         marks = (Mark(frame, float(result.cumulative_loads[frame - 1]), ""),)
@@ -282,8 +294,7 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme) -> F
     c.text(sx, plot_y + 3.0, "Sweep: misses against cache capacity", theme.text_pt, fg,
            bold=True)
     if result.capacities:
-        sweep = [Series(name, list(result.capacities), list(vals),
-                        SWEEP_ORDERS.index(name) if name in SWEEP_ORDERS else 4,
+        sweep = [Series(name, list(result.capacities), list(vals), _color_index(name),
                         markers=len(result.capacities) <= 40)
                  for name, vals in result.misses_by_order.items()]
         marks = ()

@@ -94,6 +94,8 @@ class OrderRun:
 class SweepResult:
     capacities: tuple[int, ...]
     misses_by_order: dict[str, tuple[int, ...]]
+    # loads so far after each step, at the scenario's own capacity
+    cumulative_loads_by_order: dict[str, tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,7 @@ class TraversalResult:
     compare: OrderRun | None
     capacities: tuple[int, ...]
     misses_by_order: dict[str, tuple[int, ...]]
+    cumulative_loads_by_order: dict[str, tuple[int, ...]]
     _main: OrderRun
 
 
@@ -324,6 +327,12 @@ def sweep(params: TraversalParams, progress: Callable[[int, int], None] | None =
     caps = np.asarray(capacities, dtype=np.int64)
     names = sweep_orders(params)
     out: dict[str, tuple[int, ...]] = {}
+    cumulative: dict[str, tuple[int, ...]] = {}
+    # Which step makes each request depends only on positions in the order, not on the tiles.
+    _, step = request_stream(tile_order("row-major", params.rows, params.cols), params.rows,
+                             params.k_tiles, params.in_flight)
+    steps = int(step[-1]) + 1
+    capacity = COLD if params.capacity is None else params.capacity
     for done, name in enumerate(names):
         if cancelled is not None and cancelled():
             return None
@@ -335,9 +344,11 @@ def sweep(params: TraversalParams, progress: Callable[[int, int], None] | None =
             if sd is None:
                 return None
         out[name] = tuple(int(v) for v in misses_at(sd, caps))
+        loads = np.bincount(step[sd >= capacity], minlength=steps)
+        cumulative[name] = tuple(int(v) for v in np.cumsum(loads))
         if progress is not None:
             progress(done + 1, len(names))
-    return SweepResult(capacities, out)
+    return SweepResult(capacities, out, cumulative)
 
 
 def problems(params: TraversalParams) -> list[tuple[str, str]]:
@@ -377,6 +388,7 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
                                   params.group_m, params.explicit), params)
     capacities: tuple[int, ...] = ()
     misses_by_order: dict[str, tuple[int, ...]] = {}
+    cumulative_by_order: dict[str, tuple[int, ...]] = {}
     if params.sweep:
         known = {main.order_name: main._stack_distance}
         if compare is not None:
@@ -384,6 +396,7 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
         result = sweep(params, progress, cancelled, known)
         if result is not None:
             capacities, misses_by_order = result.capacities, result.misses_by_order
+            cumulative_by_order = result.cumulative_loads_by_order
     return TraversalResult(
         rows=params.rows, cols=params.cols, k_tiles=params.k_tiles, in_flight=params.in_flight,
         capacity=params.capacity, group_m=params.group_m,
@@ -392,7 +405,8 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
         loads_per_step=main.loads_per_step, hits_per_step=main.hits_per_step,
         cumulative_loads=main.cumulative_loads, a_loads=main.a_loads, b_loads=main.b_loads,
         hits=main.hits, misses=main.misses, compare=compare, capacities=capacities,
-        misses_by_order=misses_by_order, _main=main,
+        misses_by_order=misses_by_order, cumulative_loads_by_order=cumulative_by_order,
+        _main=main,
     )
 
 
