@@ -1,0 +1,42 @@
+"""Every playback frame of a panel as a numbered sequence of files, for slides and animations.
+
+Frames reach a figure as the selection key ``frame:<n>`` (see ``gpuviz.figures.scene``); this
+module walks n over the panel's frames and writes each through the single-figure export
+(``gpuviz.export.files.export_figure``), so a frame file is byte-identical to exporting that one
+frame by hand. Files are named ``<stem>-<panel>-0001.<fmt>`` … numbered from 1, zero-padded to
+at least four digits so that a file listing sorts in playback order.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gpuviz.export.files import export_figure
+from gpuviz.figures.scene import frame_count
+from gpuviz.scenario.document import Scenario
+
+
+def frame_file_name(stem: str, panel_id: str, frame: int, total: int, fmt: str) -> str:
+    """The file name of 0-based ``frame`` out of ``total`` frames."""
+    digits = max(4, len(str(total)))
+    return f"{stem}-{panel_id}-{frame + 1:0{digits}d}.{fmt}"
+
+
+def export_sequence(scenario: Scenario, panel_id: str, out_dir: Path, stem: str, *,
+                    fmt: str = "svg", theme_name: str = "screen", size: str = "natural",
+                    dpi: int = 200, selection: frozenset[str] = frozenset()) -> list[Path]:
+    """Write one file per frame into ``out_dir`` (created); returns the paths in frame order.
+
+    A ``frame:`` key already in ``selection`` (a scenario step may carry one) is replaced by each
+    frame in turn; every other selected key stays highlighted in every frame."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    kept = frozenset(k for k in selection if not k.startswith("frame:"))
+    total = frame_count(scenario, panel_id)
+    paths: list[Path] = []
+    for n in range(total):
+        path = out_dir / frame_file_name(stem, panel_id, n, total, fmt)
+        export_figure(scenario, panel_id, path, fmt=fmt, theme_name=theme_name, size=size,
+                      dpi=dpi, selection=kept | {f"frame:{n}"})
+        paths.append(path)
+    return paths
