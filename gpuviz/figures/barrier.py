@@ -34,13 +34,9 @@ def frame_count(result: BarrierResult) -> int:
 
 
 def frame_of(selection: frozenset[str]) -> int | None:
-    for key in selection:
-        if key.startswith("frame:"):
-            try:
-                return int(key[6:])
-            except ValueError:
-                return None
-    return None
+    """The playback frame carried by the selection; the earliest if several are present."""
+    frames = [int(k[6:]) for k in selection if k.startswith("frame:") and k[6:].isdigit()]
+    return min(frames) if frames else None
 
 
 def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Figure:

@@ -145,3 +145,27 @@ def test_frame_count_for_takes_the_longest_animation(scenario_path):
     assert frame_count_for(s, ["reduction"]) == 6
     p = load_scenario(scenario_path("pipeline-double-buffer.json"))
     assert frame_count_for(p, ["pipeline"]) == len(compute_all(p)["pipeline"].event_times)
+
+
+@pytest.mark.parametrize(("name", "panel", "summary"), [
+    ("pipeline-two-ahead.json", "pipeline", "load waits for a slot: 4"),
+    ("barrier-missing-second.json", "barrier", "thread 3 overwrote slot 3"),
+    ("reduction-block.json", "reduction", "Lane 0 holds 5050"),
+])
+def test_clock_drives_the_panel_docks(make_main_window, scenario_path, qtbot, name, panel,
+                                      summary):
+    from PySide6.QtWidgets import QLabel
+
+    window = make_main_window(scenario_path(name))
+    dock = window.dock(panel)
+    label = dock.findChild(QLabel, f"{panel}-summary")
+    assert summary in label.text()
+    clock = PlaybackClock(frame_count=frame_count_for(window.document.shown, [panel]))
+    clock.frameChanged.connect(window.document.set_frame)
+    clock.seek(1)
+    qtbot.waitUntil(lambda: "frame:1" in window.document.selection, timeout=2000)
+    dock.refresh()
+    figure = dock.current_figure()
+    assert figure is not None and figure.height > 20
+    assert dock.last_redraw_ms < 1000
+    clock.deleteLater()

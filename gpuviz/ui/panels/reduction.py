@@ -1,0 +1,38 @@
+"""Reduction dock: the result, the exact sum and the float32 orders under the controls, and
+any flag the variant raises (reads outside the mask, uninitialised shared entries)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QWidget
+
+from gpuviz.models.reduction import ReductionResult
+from gpuviz.scenario.compute import compute_all
+
+
+def _number(value: float) -> str:
+    return f"{value:.10g}"
+
+
+def summary_text(result: ReductionResult) -> str:
+    value = "undefined" if result.result is None else _number(result.result)
+    lines = [f"Lane 0 holds {value} (exact sum {_number(result.exact_sum)})"]
+    lines += list(result.flags)
+    if result.order_dependent:
+        lines.append(f"float32 tree {_number(result.float32_tree_sum)} vs left to right "
+                     f"{_number(result.float32_sequential_sum)}")
+    return "\n".join(lines)
+
+
+def extra_widgets(dock) -> list[QWidget]:
+    label = QLabel()
+    label.setObjectName("reduction-summary")
+    label.setWordWrap(True)
+
+    def refresh(what: str = "scenario") -> None:
+        if what in ("scenario", "step", "path", "section:reduction"):
+            result = compute_all(dock.document.shown, ("reduction",))["reduction"]
+            label.setText(summary_text(result))
+
+    dock.document.changed.connect(refresh)
+    refresh()
+    return [label]
