@@ -117,6 +117,7 @@ class BroadcastGroup:
 @dataclass(frozen=True)
 class BanksResult:
     access_bytes: int
+    pattern: str  # the pattern in words, e.g. "lane i reads row i, column 0 of rows of 33"
     words_per_lane: int
     active_lanes: tuple[int, ...]
     rounds: int
@@ -180,6 +181,22 @@ def problems(p: BanksParams) -> list[tuple[str, str]]:
     return out
 
 
+def describe_pattern(pat: BankPattern) -> str:
+    if pat.kind == "stride":
+        start = f"{pat.start} + " if pat.start else ""
+        step = "i" if pat.stride == 1 else f"{pat.stride}·i"
+        return f"lane i reads element {start}{step}"
+    if pat.kind == "column":
+        row = pat.row_width + pat.padding
+        pad = f" ({pat.row_width} + {pat.padding} padding)" if pat.padding else ""
+        return f"lane i reads [i][{pat.column}] of rows of {row} elements{pad}"
+    if pat.kind == "broadcast":
+        return f"every lane reads element {pat.index}"
+    if pat.kind == "explicit":
+        return "each lane reads its listed element"
+    return f"lane i reads element {pat.expression}"
+
+
 def compute(p: BanksParams) -> BanksResult:
     w = p.access_bytes // BANK_BYTES
     phase_size = WARP_LANES // w
@@ -233,7 +250,7 @@ def compute(p: BanksParams) -> BanksResult:
 
     b, m, s = swizzle_bms(p.swizzle)
     return BanksResult(
-        access_bytes=p.access_bytes, words_per_lane=w,
+        access_bytes=p.access_bytes, pattern=describe_pattern(p.pattern), words_per_lane=w,
         active_lanes=tuple(int(x) for x in active),
         rounds=offset, conflict_degree=conflict,
         distinct_words=len({sl.word for sl in slots}),

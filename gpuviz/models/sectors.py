@@ -91,6 +91,11 @@ PARAMS = SectorsParams
 class SectorsResult:
     element_bytes: int
     base_offset: int
+    pattern: str  # the pattern in words, e.g. "lane i reads element 8·i"
+    stride: int | None  # the element stride, for the stride pattern
+    follows_launch: bool
+    warp: int
+    block_idx: tuple[int, ...]
     active_lanes: tuple[int, ...]
     sector_count: int
     sectors: tuple[int, ...]  # address // 32, sorted
@@ -198,6 +203,21 @@ def link(p: SectorsParams, upstream: dict[str, object]) -> SectorsParams:
     )
 
 
+def describe_pattern(pat: SectorPattern) -> str:
+    if pat.kind == "stride":
+        return "lane i reads element i" if pat.stride == 1 else \
+            f"lane i reads element {pat.stride}·i"
+    if pat.kind == "reversed":
+        return "lane i reads element 31 − i"
+    if pat.kind == "permutation":
+        return "each lane reads one of elements 0…31, permuted"
+    if pat.kind == "broadcast":
+        return f"every lane reads element {pat.index}"
+    if pat.kind == "explicit":
+        return "each lane reads its listed byte offset"
+    return f"lane i reads element {pat.expression}"
+
+
 def _footprint(addresses: np.ndarray, size: int) -> tuple[np.ndarray, int]:
     """(sorted distinct sectors, distinct bytes) of aligned element reads at ``addresses``."""
     if addresses.size == 0:
@@ -249,7 +269,9 @@ def compute(p: SectorsParams) -> SectorsResult:
     lane_addresses = tuple(int(a) if ok else None for a, ok in zip(addresses, is_active,
                                                                     strict=True))
     return SectorsResult(
-        element_bytes=size, base_offset=p.base_offset,
+        element_bytes=size, base_offset=p.base_offset, pattern=describe_pattern(p.pattern),
+        stride=p.pattern.stride if p.pattern.kind == "stride" else None,
+        follows_launch=p.follow_launch, warp=p.warp, block_idx=tuple(p.block_idx),
         active_lanes=tuple(int(x) for x in active),
         sector_count=len(sectors), sectors=tuple(int(s) for s in sectors),
         line_count=len(lines), lines=tuple(int(x) for x in lines),
