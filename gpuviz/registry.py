@@ -68,6 +68,12 @@ PANELS: tuple[Panel, ...] = (
     Panel("reduction", "Reduction: warp shuffle tree",
           "Partial-sum ownership and contributor sets of a shuffle reduction"),
     # SIMT execution panels
+    Panel("occupancy", "Occupancy: resident warps per SM",
+          "Blocks per SM limited by warp slots, registers, shared memory and the block limit"),
+    Panel("scheduler", "Scheduler: latency hiding, cycle by cycle",
+          "One warp scheduler issuing from ready warps under GTO or loose round-robin"),
+    Panel("divergence", "Divergence: reconvergence stack",
+          "Immediate post-dominators, the pre-Volta SIMT stack and lane efficiency"),
 )
 
 PANEL_IDS: tuple[str, ...] = tuple(p.id for p in PANELS)

@@ -1,0 +1,348 @@
+"""Branch divergence: immediate post-dominators, the pre-Volta SIMT stack, and lane efficiency.
+
+Rules (seed "SIMT and GPUs", *Divergence mechanics* and section 3; Fung et al., "Dynamic Warp
+Formation", MICRO 2007, for the stack):
+
+- The kernel is a control-flow graph: nodes with instruction counts, edges with lane predicates
+  in the safe expression language (``lane < 16``, ``lane % 2 == 0``). A node with one outgoing
+  edge falls through; a node with two is a branch whose first edge's predicate selects the lanes
+  that take it and whose second edge (predicate left empty) takes the rest. Nodes without
+  outgoing edges exit. Loops are not modelled (the graph must be acyclic).
+- The reconvergence point of a branch is its immediate post-dominator: the immediate dominator in
+  the reversed graph, with a virtual exit joined from every exit node (networkx).
+- Pre-Volta, one PC and an active mask per warp: a stack of (PC, reconvergence PC, mask). The top
+  entry issues its node's instructions for its mask. At a branch whose lanes disagree, the top
+  entry's PC becomes the reconvergence point and one entry per path is pushed (the not-taken path
+  first, so the taken path runs first); an entry is popped when its PC reaches its reconvergence
+  point. A branch whose active lanes all agree simply jumps. A path that begins at the
+  reconvergence point itself (an ``if`` without ``else``) pushes nothing.
+- Lane efficiency is active lane-instructions over ``warp size × issued instructions``. Over a
+  branch's region (between the branch and its reconvergence point, both excluded) it is measured
+  against the lanes active at the branch: ``(p·n_X + (1−p)·n_Y) / (n_X + n_Y)``, 50% for equal
+  paths whatever the split; nested regions compound multiplicatively.
+- Volta's independent thread scheduling is shown as the divergent paths interleaving, one
+  instruction at a time, until they reach the reconvergence point; at any step the warp still
+  issues one instruction for the active lanes of one path, so the issue count and the lane
+  efficiency are those of the stack.
+"""
+
+from dataclasses import dataclass
+from itertools import zip_longest
+
+import numpy as np
+
+from gpuviz.models.expr import LANE_NAMES, ExprError, evaluate, lane_environment, parse
+from gpuviz.models.params import param
+
+EXIT = None
+
+
+@dataclass(frozen=True)
+class NodeParams:
+    name: str = param("A", doc="Name of the basic block (a label such as 'then' or 'B').")
+    instructions: int = param(1, doc="Instructions the block issues.", minimum=0, maximum=10_000)
+
+
+@dataclass(frozen=True)
+class EdgeParams:
+    source: str = param("A", doc="Block the edge leaves.")
+    target: str = param("B", doc="Block the edge enters.")
+    predicate: str = param(
+        "", doc="Lanes that take this edge (e.g. 'lane < 16'); empty for the other edge or a "
+                "fall-through.")
+
+
+def _default_nodes() -> tuple[NodeParams, ...]:
+    return (NodeParams("entry", 2), NodeParams("then", 4), NodeParams("else", 4),
+            NodeParams("join", 2))
+
+
+def _default_edges() -> tuple[EdgeParams, ...]:
+    return (EdgeParams("entry", "then", "lane < 16"), EdgeParams("entry", "else", ""),
+            EdgeParams("then", "join", ""), EdgeParams("else", "join", ""))
+
+
+@dataclass(frozen=True)
+class DivergenceParams:
+    nodes: tuple[NodeParams, ...] = param(
+        doc="Basic blocks; the first is the entry.", default_factory=_default_nodes,
+        length=(1, 64))
+    edges: tuple[EdgeParams, ...] = param(
+        doc="Control-flow edges with lane predicates.", default_factory=_default_edges,
+        length=(0, 128))
+    entry_mask: str = param("", doc="Lanes active at the entry (a predicate); empty for all.")
+    warp_size: int = param(32, doc="Lanes per warp.", choices=(32, 64))
+    warp: int = param(0, doc="Warp index, for predicates that read warp, tid or threadIdx.",
+                      minimum=0, maximum=1023)
+
+
+PARAMS = DivergenceParams
+
+
+@dataclass(frozen=True)
+class TraceEvent:
+    step: int
+    op: str  # "issue", "push", "pop", "jump"
+    node: str | None  # the block issued, pushed (its PC) or reached; None = exit
+    mask: int  # active lanes as a bit mask (bit i = lane i)
+    active: int
+    reconverge: str | None  # the entry's reconvergence PC
+    instructions: int  # instructions issued by this event (issue only)
+    depth: int  # stack depth after the event
+
+
+@dataclass(frozen=True)
+class Region:
+    branch: str
+    reconverge: str | None
+    mask: int
+    taken_mask: int
+    issued: int
+    lane_efficiency: float
+
+
+@dataclass(frozen=True)
+class DivergenceResult:
+    nodes: tuple[str, ...]
+    ipdom: dict  # node -> immediate post-dominator (None = exit)
+    branches: tuple[str, ...]
+    trace: tuple[TraceEvent, ...]
+    issued: int
+    lane_instructions: int
+    lane_efficiency: float
+    regions: tuple[Region, ...]
+    max_depth: int
+    volta_order: tuple[tuple[str, int, int], ...]  # (node, instruction index, mask)
+    warp_size: int
+    _layer: dict  # node -> layer (longest path from the entry), for drawing
+    _edges: tuple[tuple[str, str, str], ...]
+    _instructions: dict
+
+
+def _successors(params: DivergenceParams) -> dict[str, list[EdgeParams]]:
+    out: dict[str, list[EdgeParams]] = {n.name: [] for n in params.nodes}
+    for e in params.edges:
+        if e.source in out:
+            out[e.source].append(e)
+    return out
+
+
+def _environment(params: DivergenceParams) -> dict:
+    return lane_environment(np.arange(params.warp_size), warp=params.warp,
+                            warp_size=params.warp_size, block_dim=(params.warp_size, 1, 1))
+
+
+def _mask_of(text: str, env: dict) -> int:
+    values = evaluate(parse(text, LANE_NAMES), env)
+    return int(sum(1 << int(i) for i in np.flatnonzero(np.broadcast_to(values, env["lane"].shape))))
+
+
+def problems(params: DivergenceParams) -> list[tuple[str, str]]:
+    import networkx as nx
+
+    found: list[tuple[str, str]] = []
+    names = [n.name for n in params.nodes]
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        if not name:
+            found.append((f"nodes[{i}].name", "A block needs a name."))
+        elif name in seen:
+            found.append((f"nodes[{i}].name", f"The block name {name!r} is used twice."))
+        seen.add(name)
+    env = _environment(params)
+    for i, e in enumerate(params.edges):
+        for end in ("source", "target"):
+            if getattr(e, end) not in seen:
+                found.append((f"edges[{i}].{end}", f"There is no block named {getattr(e, end)!r}."))
+        if e.predicate:
+            try:
+                expr = parse(e.predicate, LANE_NAMES)
+                if expr.kind != "bool":
+                    found.append((f"edges[{i}].predicate",
+                                  "A branch condition must be a comparison such as 'lane < 16'."))
+            except ExprError as err:
+                found.append((f"edges[{i}].predicate", str(err)))
+    if params.entry_mask:
+        try:
+            if parse(params.entry_mask, LANE_NAMES).kind != "bool":
+                found.append(("entry_mask",
+                              "The entry mask must be a condition such as 'lane < 20'."))
+        except ExprError as err:
+            found.append(("entry_mask", str(err)))
+    if found:
+        return found
+    index = {id(e): i for i, e in enumerate(params.edges)}
+    for name, out in _successors(params).items():
+        if len(out) > 2:
+            found.append((f"edges[{index[id(out[2])]}]",
+                          f"Block {name!r} has {len(out)} outgoing edges; a branch has two."))
+        elif len(out) == 2:
+            if not out[0].predicate:
+                found.append((f"edges[{index[id(out[0])]}].predicate",
+                              f"The first edge out of branch {name!r} needs a lane predicate."))
+            if out[1].predicate:
+                found.append((f"edges[{index[id(out[1])]}].predicate",
+                              f"The second edge out of {name!r} takes the other lanes; leave its "
+                              "predicate empty."))
+            if out[0].target == out[1].target:
+                found.append((f"edges[{index[id(out[1])]}].target",
+                              f"Both edges out of {name!r} go to {out[0].target!r}."))
+        elif len(out) == 1 and out[0].predicate:
+            found.append((f"edges[{index[id(out[0])]}].predicate",
+                          f"A single edge out of {name!r} is taken by every lane; leave its "
+                          "predicate empty."))
+    graph = nx.DiGraph()
+    graph.add_nodes_from(names)
+    graph.add_edges_from((e.source, e.target) for e in params.edges)
+    try:
+        cycle = nx.find_cycle(graph, source=names[0])
+        found.append(("edges", "The graph has a loop through "
+                      + " → ".join(u for u, _ in cycle) + "; loops are not modelled."))
+    except nx.NetworkXNoCycle:
+        pass
+    unreachable = [n for n in names if n not in nx.descendants(graph, names[0]) and n != names[0]]
+    if unreachable:
+        found.append(("nodes", f"Block {unreachable[0]!r} cannot be reached from the entry "
+                               f"{names[0]!r}."))
+    if not found and params.entry_mask and _mask_of(params.entry_mask, env) == 0:
+        found.append(("entry_mask", "No lane is active at the entry."))
+    return found
+
+
+def immediate_post_dominators(names: list[str], edges: list[tuple[str, str]]) -> dict:
+    """Each node's immediate post-dominator (None = the exit), via networkx: the immediate
+    dominators of the reversed graph rooted at a virtual exit joined from every exit node."""
+    import networkx as nx
+
+    exit_node = object()
+    reverse = nx.DiGraph()
+    reverse.add_node(exit_node)
+    reverse.add_nodes_from(names)
+    reverse.add_edges_from((v, u) for u, v in edges)
+    sources = {u for u, _ in edges}
+    reverse.add_edges_from((exit_node, n) for n in names if n not in sources)
+    idom = nx.immediate_dominators(reverse, exit_node)
+    return {n: (None if idom.get(n, exit_node) is exit_node else idom[n]) for n in names}
+
+
+def compute(params: DivergenceParams) -> DivergenceResult:
+    import networkx as nx
+
+    names = [n.name for n in params.nodes]
+    count = {n.name: n.instructions for n in params.nodes}
+    succ = _successors(params)
+    edges = [(e.source, e.target) for e in params.edges]
+    ipdom = immediate_post_dominators(names, edges)
+    env = _environment(params)
+    full = (1 << params.warp_size) - 1
+    entry_mask = _mask_of(params.entry_mask, env) if params.entry_mask else full
+    taken_mask = {name: _mask_of(out[0].predicate, env)
+                  for name, out in succ.items() if len(out) == 2}
+
+    trace: list[TraceEvent] = []
+    stack: list[list] = [[names[0], EXIT, entry_mask]]  # [pc, reconvergence pc, mask]
+    issued = lane_work = 0
+    max_depth = 1
+    open_regions: list[dict] = []
+    regions: list[Region] = []
+
+    def event(op: str, node, mask: int, rpc, n: int = 0) -> None:
+        trace.append(TraceEvent(len(trace), op, node, mask, mask.bit_count(), rpc, n, len(stack)))
+
+    while stack:
+        pc, rpc, mask = stack[-1]
+        if pc == rpc:
+            stack.pop()
+            event("pop", pc, mask, rpc)
+            while open_regions and len(stack) <= open_regions[-1]["depth"]:
+                regions.append(_region(open_regions.pop()))
+            continue
+        n = count[pc]
+        if n:
+            issued += n
+            lane_work += n * mask.bit_count()
+            for reg in open_regions:
+                reg["issued"] += n
+                reg["work"] += n * mask.bit_count()
+            event("issue", pc, mask, rpc, n)
+        out = succ[pc]
+        if not out:
+            stack[-1][0] = EXIT
+            continue
+        if len(out) == 1:
+            stack[-1][0] = out[0].target
+            continue
+        taken = mask & taken_mask[pc]
+        other = mask & ~taken_mask[pc]
+        if not taken or not other:
+            stack[-1][0] = out[0].target if taken else out[1].target
+            event("jump", stack[-1][0], mask, rpc)
+            continue
+        join = ipdom[pc]
+        stack[-1][0] = join
+        region = {"branch": pc, "join": join, "mask": mask, "taken": taken, "issued": 0, "work": 0,
+                  "depth": len(stack)}
+        open_regions.append(region)
+        for target, lanes in ((out[1].target, other), (out[0].target, taken)):
+            if target != join:
+                stack.append([target, join, lanes])
+                event("push", target, lanes, join)
+        max_depth = max(max_depth, len(stack))
+    regions.sort(key=lambda r: names.index(r.branch))
+
+    layer: dict[str, int] = {}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(names)
+    graph.add_edges_from(edges)
+    for node in nx.topological_sort(graph):
+        preds = list(graph.predecessors(node))
+        layer[node] = 1 + max(layer[p] for p in preds) if preds else 0
+    return DivergenceResult(
+        nodes=tuple(names),
+        ipdom=ipdom,
+        branches=tuple(n for n in names if len(succ[n]) == 2),
+        trace=tuple(trace),
+        issued=issued,
+        lane_instructions=lane_work,
+        lane_efficiency=lane_work / (params.warp_size * issued) if issued else 1.0,
+        regions=tuple(regions),
+        max_depth=max_depth,
+        volta_order=tuple(_interleaved(names[0], EXIT, entry_mask, count, succ, taken_mask, ipdom)),
+        warp_size=params.warp_size,
+        _layer=layer,
+        _edges=tuple((e.source, e.target, e.predicate) for e in params.edges),
+        _instructions=count,
+    )
+
+
+def _region(open_region: dict) -> Region:
+    lanes = open_region["mask"].bit_count()
+    issued = open_region["issued"]
+    return Region(open_region["branch"], open_region["join"], open_region["mask"],
+                  open_region["taken"], issued,
+                  open_region["work"] / (issued * lanes) if issued else 1.0)
+
+
+def _interleaved(start, stop, mask, count, succ, taken_mask, ipdom):
+    """The Volta view: (node, instruction index, mask) in issue order, divergent paths
+    alternating one instruction at a time until both reach the reconvergence point."""
+    node = start
+    while node != stop and node is not EXIT:
+        for i in range(count[node]):
+            yield (node, i, mask)
+        out = succ[node]
+        if not out:
+            return
+        if len(out) == 1:
+            node = out[0].target
+            continue
+        taken, other = mask & taken_mask[node], mask & ~taken_mask[node]
+        if not taken or not other:
+            node = out[0].target if taken else out[1].target
+            continue
+        join = ipdom[node]
+        paths = [_interleaved(out[0].target, join, taken, count, succ, taken_mask, ipdom),
+                 _interleaved(out[1].target, join, other, count, succ, taken_mask, ipdom)]
+        for pair in zip_longest(*paths):
+            yield from (item for item in pair if item is not None)
+        node = join

@@ -1,0 +1,208 @@
+"""Occupancy: how many blocks of a kernel are resident on one SM, and which resource stops more.
+
+Rules (seed "SIMT and GPUs", *Occupancy limits* and *Computing occupancy*; CUDA C++ Programming
+Guide, *Technical Specifications per Compute Capability*; the allocation rules of the CUDA
+Occupancy Calculator, ``cuda_occupancy.h``). Resident blocks per SM are the minimum of four
+limits, each computed for a block of T threads:
+
+- warps: ``⌊W / w⌋`` with ``w = ⌈T / warp size⌉`` and W the SM's warp slots; 0 if T exceeds the
+  block-size limit.
+- registers: registers are allocated per *warp*, ``r · 32`` rounded up to the allocation unit
+  (256 on compute capability 7.x–9.x), and split evenly over the SM's scheduler partitions:
+  ``⌊(R_SM / 4) / regs_per_warp⌋ · 4`` warps fit, so ``⌊that / w⌋`` blocks. A block whose
+  registers, with its warps rounded up to a multiple of the four partitions, exceed the per-block
+  register limit cannot launch at all (0 blocks); nor can more than 255 registers per thread.
+- shared memory: static + dynamic + the per-block reservation (1 KiB on sm_80 and later), rounded
+  up to the allocation unit (128 B on sm_80+, 256 B before), divided into the SM's shared memory
+  (the default carveout gives the maximum); 0 if a block would need more than the opt-in maximum.
+  The kernel is assumed to have opted in (``cudaFuncSetAttribute``) when it uses over 48 KB.
+- blocks: the architecture's resident-block limit.
+
+Occupancy is resident warps over the SM's warp slots. With 65,536 registers and 512-thread
+blocks, 64 registers per thread fit two blocks (32 warps) and 65 only one (16 warps). The model
+equals ``cudaOccupancyMaxActiveBlocksPerMultiprocessor`` on an H200 for every case measured by
+``tools/occupancy_probe.cu`` (``tests/data/occupancy_measured.json``). It applies NVIDIA's rules
+only; the AMD CDNA 3 preset is refused with a reason.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpuviz.models.arch import DEFAULT_ARCH, preset_names, preset_title, preset_values
+from gpuviz.models.params import param
+
+#: Resource names in the order the limiter is reported when several tie.
+RESOURCES = ("warps", "registers", "shared_memory", "blocks")
+UNLIMITED = np.iinfo(np.int64).max
+
+
+@dataclass(frozen=True)
+class OccupancyParams:
+    arch: str | None = param(
+        None, doc="Architecture preset; empty means the scenario's architecture.",
+        choices=preset_names())
+    threads_per_block: int = param(512, doc="Threads per block.", minimum=1, maximum=1024)
+    registers_per_thread: int = param(
+        64, doc="Registers per thread the compiler allocated (cudaFuncGetAttributes numRegs).",
+        minimum=1, maximum=255)
+    static_shared_memory: int = param(
+        0, doc="Static shared memory per block in bytes (__shared__ arrays).",
+        minimum=0, maximum=48 * 1024)
+    dynamic_shared_memory: int = param(
+        0, doc="Dynamic shared memory per block in bytes (the launch's third argument).",
+        minimum=0, maximum=1 << 20)
+    registers_per_sm: int | None = param(
+        None, doc="Override the preset's register file per SM (32-bit registers).",
+        minimum=1024, maximum=1 << 20)
+    shared_memory_per_sm: int | None = param(
+        None, doc="Override the preset's shared memory per SM in bytes.",
+        minimum=0, maximum=1 << 22)
+    max_warps_per_sm: int | None = param(
+        None, doc="Override the preset's warp slots per SM.", minimum=1, maximum=256)
+    max_blocks_per_sm: int | None = param(
+        None, doc="Override the preset's resident-block limit per SM.", minimum=1, maximum=256)
+
+
+PARAMS = OccupancyParams
+
+_OVERRIDES = ("registers_per_sm", "shared_memory_per_sm", "max_warps_per_sm", "max_blocks_per_sm")
+
+
+@dataclass(frozen=True)
+class OccupancyResult:
+    arch: str
+    arch_title: str
+    threads_per_block: int
+    registers_per_thread: int
+    warps_per_block: int
+    max_warps_per_sm: int
+    registers_per_warp_allocated: int
+    shared_memory_per_block_allocated: int
+    limits: dict  # resource -> blocks it allows (None = no limit)
+    limiter: str
+    limiters: tuple[str, ...]
+    active_blocks_per_sm: int
+    active_warps_per_sm: int
+    active_threads_per_sm: int
+    occupancy: float
+    # cliff curves for the figure: resident warps as one input varies, the others fixed
+    _registers_axis: np.ndarray
+    _warps_vs_registers: np.ndarray
+    _threads_axis: np.ndarray
+    _warps_vs_threads: np.ndarray
+    _shared_axis: np.ndarray
+    _warps_vs_shared: np.ndarray
+
+
+def arch_values(params: OccupancyParams) -> dict:
+    """The preset's values with the section's overrides applied."""
+    values = preset_values(params.arch or DEFAULT_ARCH)
+    for name in _OVERRIDES:
+        override = getattr(params, name)
+        if override is not None:
+            values[name] = override
+    values["max_threads_per_sm"] = values["max_warps_per_sm"] * values["warp_size"]
+    return values
+
+
+def problems(params: OccupancyParams) -> list[tuple[str, str]]:
+    name = params.arch or DEFAULT_ARCH
+    values = preset_values(name)
+    if values["register_allocation_unit"] is None:
+        return [("arch", "The occupancy panel applies NVIDIA's allocation rules; "
+                         f"{preset_title(name)} allocates registers differently. "
+                         "Choose an NVIDIA preset.")]
+    if params.registers_per_thread > values["max_registers_per_thread"]:
+        return [("registers_per_thread",
+                 f"A thread may use at most {values['max_registers_per_thread']} registers.")]
+    return []
+
+
+def blocks_per_sm(values: dict, registers, threads, static_shared, dynamic_shared) -> dict:
+    """Blocks each resource allows, as int64 arrays broadcast over the inputs
+    (:data:`UNLIMITED` where a resource sets no limit)."""
+    r = np.asarray(registers, dtype=np.int64)
+    t = np.asarray(threads, dtype=np.int64)
+    s_static = np.asarray(static_shared, dtype=np.int64)
+    s_dyn = np.asarray(dynamic_shared, dtype=np.int64)
+    warp = values["warp_size"]
+    w = -(-t // warp)
+
+    by_warps = np.where(t > values["max_threads_per_block"], 0,
+                        values["max_warps_per_sm"] // np.maximum(w, 1))
+
+    unit = values["register_allocation_unit"]
+    parts = values["scheduler_partitions"]
+    per_warp = -(-(r * warp) // unit) * unit
+    assumed = per_warp * (-(-w // parts) * parts)
+    per_block = values["registers_per_block"]
+    fits = (assumed <= per_block) & (per_warp * w <= per_block)
+    fits &= r <= values["max_registers_per_thread"]
+    warps_by_regs = (values["registers_per_sm"] // parts) // np.maximum(per_warp, 1) * parts
+    by_regs = np.where(per_warp == 0, UNLIMITED,
+                       np.where(fits, warps_by_regs // np.maximum(w, 1), 0))
+
+    reserved = values["shared_memory_reserved_per_block"]
+    granule = values["shared_memory_allocation_unit"]
+    used = s_static + s_dyn + reserved
+    allocated = -(-used // granule) * granule
+    block_max = values["shared_memory_per_block_optin"] + reserved
+    by_shared = np.where(allocated > block_max, 0,
+                         np.where(allocated == 0, UNLIMITED,
+                                  values["shared_memory_per_sm"] // np.maximum(allocated, 1)))
+
+    by_blocks = np.full(np.broadcast(r, t, s_static, s_dyn).shape, values["max_blocks_per_sm"],
+                        dtype=np.int64)
+    return {"warps": by_warps, "registers": by_regs, "shared_memory": by_shared,
+            "blocks": by_blocks, "_per_warp": per_warp, "_allocated": allocated}
+
+
+def _active_warps(values: dict, registers, threads, static_shared, dynamic_shared) -> np.ndarray:
+    lim = blocks_per_sm(values, registers, threads, static_shared, dynamic_shared)
+    blocks = np.minimum.reduce([np.broadcast_to(lim[k], lim["blocks"].shape) for k in RESOURCES])
+    warps = -(-np.asarray(threads, dtype=np.int64) // values["warp_size"])
+    return blocks * warps
+
+
+def compute(params: OccupancyParams) -> OccupancyResult:
+    values = arch_values(params)
+    name = params.arch or DEFAULT_ARCH
+    r, t = params.registers_per_thread, params.threads_per_block
+    s_static, s_dyn = params.static_shared_memory, params.dynamic_shared_memory
+    lim = blocks_per_sm(values, r, t, s_static, s_dyn)
+    limits = {k: (None if int(lim[k]) == UNLIMITED else int(lim[k])) for k in RESOURCES}
+    blocks = min(int(lim[k]) for k in RESOURCES)
+    limiters = tuple(k for k in RESOURCES if int(lim[k]) == blocks)
+    warps_per_block = -(-t // values["warp_size"])
+    active_warps = blocks * warps_per_block
+
+    reg_axis = np.arange(1, values["max_registers_per_thread"] + 1, dtype=np.int64)
+    thread_axis = np.arange(values["warp_size"], values["max_threads_per_block"] + 1,
+                            values["warp_size"], dtype=np.int64)
+    granule = values["shared_memory_allocation_unit"]
+    shared_top = values["shared_memory_per_block_optin"] - s_static
+    shared_axis = np.arange(0, shared_top + 1, granule, dtype=np.int64)
+    return OccupancyResult(
+        arch=name,
+        arch_title=preset_title(name),
+        threads_per_block=t,
+        registers_per_thread=r,
+        warps_per_block=warps_per_block,
+        max_warps_per_sm=values["max_warps_per_sm"],
+        registers_per_warp_allocated=int(lim["_per_warp"]),
+        shared_memory_per_block_allocated=int(lim["_allocated"]),
+        limits=limits,
+        limiter=limiters[0],
+        limiters=limiters,
+        active_blocks_per_sm=blocks,
+        active_warps_per_sm=active_warps,
+        active_threads_per_sm=min(blocks * t, active_warps * values["warp_size"]),
+        occupancy=active_warps / values["max_warps_per_sm"],
+        _registers_axis=reg_axis,
+        _warps_vs_registers=_active_warps(values, reg_axis, t, s_static, s_dyn),
+        _threads_axis=thread_axis,
+        _warps_vs_threads=_active_warps(values, r, thread_axis, s_static, s_dyn),
+        _shared_axis=shared_axis,
+        _warps_vs_shared=_active_warps(values, r, t, s_static, shared_axis),
+    )

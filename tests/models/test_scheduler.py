@@ -1,0 +1,122 @@
+"""One warp scheduler: the seed's loop arithmetic, the register cap, and the simulation's laws."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gpuviz.models.scheduler import (
+    ISSUED,
+    LOAD,
+    MATH,
+    READY,
+    SchedulerParams,
+    compute,
+    problems,
+    register_cap,
+)
+
+
+def test_v100_c8_loop_is_407_cycles_for_9_instructions_needing_46_warps():
+    r = compute(SchedulerParams(load_latency=375, math_latency=4, math_per_load=8, cycles=1000))
+    assert (r.P, r.I, r.warps_needed) == (407, 9, 46)
+
+
+def test_v100_c32_loop_is_503_cycles_for_33_instructions_needing_16_warps():
+    r = compute(SchedulerParams(load_latency=375, math_latency=4, math_per_load=32, cycles=1000))
+    assert (r.P, r.I, r.warps_needed) == (503, 33, 16)
+
+
+def test_latency_200_math_16_needs_16_warps():
+    r = compute(SchedulerParams(load_latency=200, math_per_load=16, cycles=1000))
+    assert (r.P, r.I, r.warps_needed) == (264, 17, 16)
+
+
+@pytest.mark.parametrize(("registers", "cap"), [(32, 16), (33, 15), (40, 12), (64, 8), (128, 4)])
+def test_registers_cap_resident_warps(registers, cap):
+    p = SchedulerParams(registers_per_thread=registers, cycles=100)
+    assert register_cap(p) == cap
+    assert compute(p).resident_warps == cap
+
+
+def test_too_many_registers_is_a_problem():
+    p = SchedulerParams(registers_per_thread=255, registers_per_scheduler=4096)
+    assert problems(p)[0][0] == "registers_per_thread"
+
+
+def test_k_independent_loads_pay_the_latency_once():
+    r = compute(SchedulerParams(load_latency=375, math_per_load=8, loads_per_warp=4, cycles=100))
+    assert (r.P, r.I) == (375 + 4 * 4 * 8, 4 * 9)
+
+
+def test_divergence_doubles_the_math_at_half_the_lanes():
+    r = compute(SchedulerParams(divergence=True, warps=1, cycles=600))
+    assert (r.P, r.I) == (200 + 2 * 4 * 16, 1 + 32)
+    kinds = r._issued_kind[r._issued_kind > 0]
+    lanes = r._issued_lanes[r._issued_kind > 0]
+    assert set(lanes[kinds == MATH]) == {16}
+    assert set(lanes[kinds == LOAD]) == {32}
+
+
+def test_all_warps_start_in_order_and_lrr_keeps_turns():
+    r = compute(SchedulerParams(policy="lrr", cycles=40))
+    assert list(r._issued_warp[:16]) == list(range(16))
+
+
+def test_gto_issues_a_warps_independent_loads_back_to_back():
+    r = compute(SchedulerParams(policy="gto", loads_per_warp=3, cycles=10))
+    assert list(r._issued_warp[:6]) == [0, 0, 0, 1, 1, 1]
+
+
+def test_simulation_is_deterministic():
+    p = SchedulerParams(policy="lrr", cycles=3000)
+    a, b = compute(p), compute(p)
+    assert np.array_equal(a._issued_warp, b._issued_warp)
+    assert np.array_equal(a._states, b._states)
+
+
+loops = st.builds(
+    SchedulerParams,
+    load_latency=st.integers(1, 400),
+    math_latency=st.integers(1, 12),
+    math_per_load=st.integers(0, 24),
+    loads_per_warp=st.integers(1, 4),
+    divergence=st.booleans(),
+    policy=st.sampled_from(["gto", "lrr"]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(loops, st.integers(1, 5))
+def test_one_warp_runs_the_uncontended_loop(p, m):
+    p = dataclasses.replace(p, warps=1, cycles=m * loop_period(p))
+    r = compute(p)
+    assert r.issued_instructions == m * r.I
+    assert r.loops_completed == m
+
+
+def loop_period(p):
+    return compute(dataclasses.replace(p, warps=1, cycles=10)).P
+
+
+@settings(max_examples=60, deadline=None)
+@given(loops, st.integers(1, 16), st.integers(50, 3000))
+def test_little_bounds_the_simulated_utilisation(p, warps, cycles):
+    r = compute(dataclasses.replace(p, warps=warps, cycles=cycles))
+    # each warp issues at most I instructions per P cycles (plus one loop's worth in progress)
+    bound = r.resident_warps * r.I * (cycles // r.P + 1)
+    assert r.issued_instructions <= min(cycles, bound)
+    assert 0.0 <= r.lane_utilization <= r.issue_utilization <= 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(loops, st.integers(1, 16))
+def test_states_show_one_issue_per_busy_cycle(p, warps):
+    r = compute(dataclasses.replace(p, warps=warps, cycles=800))
+    issued = (r._states == ISSUED).sum(axis=0)
+    assert np.array_equal(issued, (r._issued_kind > 0).astype(issued.dtype))
+    # a cycle with a ready warp left unissued is never an idle cycle
+    idle = r._issued_kind == 0
+    assert not (r._states[:, idle] == READY).any()
