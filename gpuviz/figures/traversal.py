@@ -206,9 +206,10 @@ def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepSta
         so_far = int(run.cumulative_loads[state.step - 1]) if state.step else 0
         lines = (
             (f"after step {state.step} of {result.steps}: {_count(state.hits, 'hit')}, "
-             f"{_count(state.loads, 'load')} in this step", True),
-            (f"{so_far} loads so far; whole order: {run.misses} loads "
-             f"(A {run.a_loads}, B {run.b_loads}), {run.hits} hits", False),
+             f"{_count(state.loads, 'load')}", True),
+            (f"{_count(so_far, 'load')} so far", False),
+            (f"whole order: {run.misses} loads (A {run.a_loads}, B {run.b_loads}), "
+             f"{_count(run.hits, 'hit')}", False),
         )
         for text, bold in lines:
             c.text(x0, ty, text, small, fg if bold else muted, bold=bold)
@@ -255,13 +256,16 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme) -> F
     depth = ("K folded away (k_tiles = 1)" if result.k_tiles == 1
              else f"each panel {result.k_tiles} tiles deep along K")
     c.text(MARGIN, 6.0, "Output-tile order and cache reuse", theme.title_pt, fg, bold=True)
-    c.text(MARGIN, 6.0 + em * 1.6,
-           f"{result.rows} × {result.cols} output tiles; tile (i, j) needs A row panel i and "
-           f"B column panel j; {depth}.", theme.small_pt, muted)
-    c.text(MARGIN, 6.0 + em * 2.8,
-           f"{result.in_flight} tile{'s' if result.in_flight > 1 else ''} in flight per step; "
-           f"LRU cache of {cap}; loads counted in tiles.", theme.small_pt, muted)
-    y = 6.0 + em * 3.6
+    caption = (
+        f"{result.rows} × {result.cols} output tiles. Tile (i, j) needs A row panel i and "
+        f"B column panel j.",
+        f"{depth[0].upper()}{depth[1:]}. {result.in_flight} tile"
+        f"{'s' if result.in_flight > 1 else ''} in flight per step.",
+        f"LRU cache of {cap}; loads counted in tiles.",
+    )
+    for i, line in enumerate(caption):
+        c.text(MARGIN, 6.0 + em * (1.6 + 1.15 * i), line, theme.small_pt, muted)
+    y = 6.0 + em * (1.6 + 1.15 * len(caption) - 0.6)
     runs = [result._main] + ([result.compare] if result.compare is not None else [])
     gap = 8.0
     width = (WIDTH - 2 * MARGIN - gap * (len(runs) - 1)) / len(runs)

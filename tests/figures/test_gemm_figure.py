@@ -1,0 +1,93 @@
+"""Structure of the gemm figure: keys, focus and owner highlights, numbers shown, themes."""
+
+import pytest
+
+from gpuviz.export.svg import figure_to_svg
+from gpuviz.figures import gemm as fig
+from gpuviz.figures.display import Rect, Text, text_width, walk
+from gpuviz.figures.theme import SCREEN, THEMES
+from gpuviz.models.gemm import STRATEGIES, GemmParams, compute
+
+FULL = compute(GemmParams())
+HALF = compute(GemmParams(k_revealed=2))
+
+
+def highlighted_keys(figure, theme=SCREEN):
+    """Keys of the cells under a highlight outline (matched by position)."""
+    outlines = [(i.x, i.y) for i in walk(figure.items)
+                if isinstance(i, Rect) and i.style == theme.highlight()]
+    keys = set()
+    for item in walk(figure.items):
+        if getattr(item, "xywh", None) is not None and item.keys:
+            for (x, y, _, _), key in zip(item.xywh.tolist(), item.keys, strict=True):
+                if (x, y) in outlines:
+                    keys.add(key)
+    return keys
+
+
+def test_operands_outputs_and_threads_are_pointable():
+    keys = set(fig.build(FULL, frozenset(), SCREEN).keys())
+    cells = {(i, j) for i in range(4) for j in range(4)}
+    assert {f"a:{i},{j}" for i, j in cells} <= keys
+    assert {f"b:{i},{j}" for i, j in cells} <= keys
+    assert {f"c:{i},{j}" for i, j in cells} <= keys
+    for name in STRATEGIES:
+        s = FULL.strategies[name]
+        assert {f"thread:{name},{t}" for t in range(s.threads)} <= keys
+        assert f"strategy:{name}" in keys
+
+
+def test_c00_reads_1_after_two_k_positions_and_11_after_four():
+    half = fig.build(HALF, frozenset(), SCREEN).texts()
+    assert "C[0,0] = 1·1 + 2·0" in half and "       = 1" in half
+    full = fig.build(FULL, frozenset(), SCREEN).texts()
+    assert "C[0,0] = 1·1 + 2·0 + 3·2 + 4·1" in full and "       = 11" in full
+
+
+def test_every_strategy_shows_its_counts():
+    texts = fig.build(FULL, frozenset(), SCREEN).texts()
+    for name in STRATEGIES:
+        s = FULL.strategies[name]
+        for value in (str(s.global_loads), str(s.shared_reads), str(s.register_reuse),
+                      f"{s.flops_per_byte:.2f}"):
+            assert value in texts
+    assert texts.count("64") >= 3  # the same 64 MACs, once per strategy
+    assert "large K: T/4 = 4 FLOPs/byte" in texts
+
+
+def test_focus_output_and_its_owners_are_highlighted():
+    default = highlighted_keys(fig.build(FULL, frozenset(), SCREEN))
+    assert "c:0,0" in default
+    assert {"thread:naive,0", "thread:shared,0", "thread:register,0"} <= default
+    moved = highlighted_keys(fig.build(FULL, frozenset({"c:3,2"}), SCREEN))
+    assert "c:3,2" in moved and "c:0,0" not in moved
+    owners = {f"thread:{n},{FULL.strategies[n].owner[3, 2]}" for n in STRATEGIES}
+    assert owners <= moved
+
+
+def test_selecting_a_thread_shows_that_threads_loads():
+    texts = fig.build(FULL, frozenset({"thread:register,3"}), SCREEN).texts()
+    assert "thread t3" in texts
+    assert "thread:register,3" in highlighted_keys(
+        fig.build(FULL, frozenset({"thread:register,3"}), SCREEN))
+
+
+def test_other_output_tiles_are_dimmed():
+    figure = fig.build(HALF, frozenset(), SCREEN)
+    dimmed = {k for item in walk(figure.items)
+              if getattr(item, "keys", None) and item.style.fill == SCREEN.color("faded")
+              for k in item.keys}
+    assert dimmed == {f"c:{i},{j}" for i in range(4) for j in range(4) if i > 1 or j > 1}
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_every_theme_builds_within_its_width(name):
+    theme = THEMES[name]
+    figure = fig.build(HALF, frozenset({"c:1,1"}), theme)
+    assert 120 <= figure.width <= 180
+    for item in walk(figure.items):
+        if isinstance(item, Text) and not item.rotate:
+            w = text_width(item.text, item.size, item.font)
+            x0 = {"start": item.x, "middle": item.x - w / 2, "end": item.x - w}[item.anchor]
+            assert x0 >= 0 and x0 + w <= figure.width, item.text
+    assert figure_to_svg(figure).startswith("<?xml")

@@ -1,0 +1,89 @@
+"""Structure of the traversal figure: keys, playback frames, resident tiles, plots, themes."""
+
+import numpy as np
+import pytest
+
+from gpuviz.export.svg import figure_to_svg
+from gpuviz.figures import traversal as fig
+from gpuviz.figures.display import Image, Rect, Rects, Text, text_width, walk
+from gpuviz.figures.theme import SCREEN, THEMES
+from gpuviz.models.traversal import TraversalParams, compute, state_after
+
+SMALL = compute(TraversalParams(rows=4, cols=6, compare_order="hilbert", capacity=4))
+
+
+def keys_with_fill(figure, color):
+    return {k for item in walk(figure.items)
+            if isinstance(item, Rects) and item.keys and item.style.fill == color
+            for k in item.keys}
+
+
+def test_tiles_and_a_b_panels_are_pointable():
+    keys = set(fig.build(SMALL, frozenset(), SCREEN).keys())
+    assert {f"tile:{r},{c}" for r in range(4) for c in range(6)} <= keys
+    assert {f"atile:{r},0" for r in range(4)} <= keys
+    assert {f"btile:0,{c}" for c in range(6)} <= keys
+    assert {"run:row-major", "run:hilbert", "path:row-major", "plot:sweep", "plot:loads"} <= keys
+    assert {"series:row-major", "series:hilbert", "series:grouped"} <= keys
+
+
+def test_frame_count_is_one_more_than_the_steps():
+    assert fig.frame_count(SMALL) == SMALL.steps + 1 == 25
+
+
+def test_a_frame_shows_the_tiles_resident_after_that_step():
+    for frame in (0, 1, 7, SMALL.steps):
+        figure = fig.build(SMALL, frozenset({f"frame:{frame}"}), SCREEN)
+        state = state_after(SMALL._main, 4, 6, 1, 1, 4, frame)
+        lit_a = {k for k in keys_with_fill(figure, SCREEN.color("a_operand"))}
+        lit_b = {k for k in keys_with_fill(figure, SCREEN.color("b_operand"))}
+        # both runs draw their own strips: the main run's resident tiles are among the lit ones
+        assert {f"atile:{r},0" for r in np.flatnonzero(state.a_resident[:, 0])} <= lit_a
+        assert {f"btile:0,{c}" for c in np.flatnonzero(state.b_resident[0])} <= lit_b
+        assert f"after step {frame} of {SMALL.steps}:" in " ".join(figure.texts())
+
+
+def test_the_current_steps_tiles_are_marked_and_the_rest_pending():
+    figure = fig.build(SMALL, frozenset({"frame:3"}), SCREEN)
+    current = keys_with_fill(figure, SCREEN.color("c_output"))
+    # row-major and Hilbert each mark their own third tile
+    assert "tile:0,2" in current
+    pending = keys_with_fill(figure, SCREEN.color("absent"))
+    assert "tile:3,5" in pending
+
+
+def test_selected_tile_outlines_its_a_and_b_tiles():
+    figure = fig.build(SMALL, frozenset({"tile:2,3"}), SCREEN)
+    outlines = [i for i in walk(figure.items) if isinstance(i, Rect)
+                and i.style == SCREEN.highlight()]
+    assert len(outlines) == 3 * 2  # tile, A row tile, B column tile, in each of the two runs
+
+
+def test_receipt_and_sweep_carry_the_numbers():
+    texts = " ".join(fig.build(SMALL, frozenset(), SCREEN).texts())
+    assert f"whole order: {SMALL.misses} loads (A {SMALL.a_loads}, B {SMALL.b_loads})" in texts
+    assert f"whole order: {SMALL.compare.misses} loads" in texts
+    assert "LRU cache of 4 tiles" in texts
+    assert "K folded away" in texts
+
+
+def test_a_dense_grid_becomes_an_image():
+    big = compute(TraversalParams(rows=128, cols=128, in_flight=132, sweep=False))
+    figure = fig.build(big, frozenset({"frame:5"}), SCREEN)
+    images = [i for i in walk(figure.items) if isinstance(i, Image)]
+    assert images and images[0].rgb.shape == (128, 128, 3)
+    assert "grid:row-major" in set(figure.keys())
+    assert "(sweep not computed: turn on 'sweep')" in figure.texts()
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_every_theme_builds_within_its_width(name):
+    theme = THEMES[name]
+    figure = fig.build(SMALL, frozenset({"frame:5", "tile:1,1"}), theme)
+    assert 120 <= figure.width <= 180
+    for item in walk(figure.items):
+        if isinstance(item, Text) and not item.rotate:
+            w = text_width(item.text, item.size, item.font)
+            x0 = {"start": item.x, "middle": item.x - w / 2, "end": item.x - w}[item.anchor]
+            assert x0 >= 0 and x0 + w <= figure.width, item.text
+    assert figure_to_svg(figure).startswith("<?xml")
