@@ -36,10 +36,13 @@ def test_frame_places_the_cursor_and_fades_the_future():
     figure = fig.build(RESULT, frozenset({"frame:3"}), SCREEN)
     t = RESULT.event_times[3]
     assert any(f"t = {t:g}" == s for s in figure.texts())
-    faded = [i for i in walk(figure.items) if isinstance(i, Rects) and i.style.opacity < 1]
-    assert faded
+    load = SCREEN.fill("load").fill
+    loads = [i for i in walk(figure.items) if isinstance(i, Rects) and "tile:5" in (i.keys or ())
+             and i.style.fill not in (load, SCREEN.fill("compute").fill, SCREEN.fill("owned").fill)]
+    assert loads, "the future tile 5 is drawn faded"
     final = fig.build(RESULT, frozenset(), SCREEN)
-    assert not [i for i in walk(final.items) if isinstance(i, Rects) and i.style.opacity < 1]
+    assert all(i.style.fill in (load, SCREEN.fill("compute").fill, SCREEN.fill("owned").fill)
+               for i in walk(final.items) if isinstance(i, Rects) and "tile:5" in (i.keys or ()))
 
 
 @pytest.mark.parametrize("name", sorted(THEMES))

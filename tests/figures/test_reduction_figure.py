@@ -42,10 +42,18 @@ def test_selected_partial_outlines_its_contributors():
 
 def test_frames_reveal_one_level_at_a_time():
     assert fig.frame_count(WARP) == 6
-    first = fig.build(WARP, frozenset({"frame:0"}), SCREEN)
-    faded = sum(len(i.xywh) for i in walk(first.items)
-                if isinstance(i, Rects) and i.style.opacity < 0.5)
-    assert faded == 5 * 32
+    def fills(frame):
+        figure = fig.build(WARP, frozenset({f"frame:{frame}"}), SCREEN)
+        out = {}
+        for item in walk(figure.items):
+            if isinstance(item, Rects) and item.keys:
+                for key in item.keys:
+                    out[key] = item.style.fill
+        return out
+
+    first, last = fills(0), fills(5)
+    changed = {k for k in first if first[k] != last[k]}
+    assert changed == {f"partial:{k},{lane}" for k in range(1, 6) for lane in range(32)}
 
 
 def test_block_figure_flags_uninitialised_entries():
