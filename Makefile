@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench schema clean
+.PHONY: run test lint bench schema system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/gpuviz $(SCENARIO)
 
-test: $(STAMP)
+system-deps:
+	@bash tools/system-deps.sh
+
+test: $(STAMP) system-deps
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
 	$(VENV)/bin/ruff check gpuviz tests benchmarks
 

@@ -7,6 +7,7 @@ drawn without smoothing (PLATFORM-NOTES.md: painting many cells).
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from importlib import resources
 
@@ -20,11 +21,13 @@ from PySide6.QtGui import (
     QFontMetricsF,
     QImage,
     QPainter,
+    QPainterPath,
     QPen,
     QPolygonF,
 )
 
 from gpuviz.figures.display import (
+    BASELINE_SHIFT_EM,
     PT_TO_MM,
     Circle,
     Figure,
@@ -42,12 +45,6 @@ from gpuviz.figures.display import (
 
 SANS_FAMILY = "Inter"
 MONO_FAMILY = "Noto Sans Mono"
-_HATCH = {
-    "diagonal": Qt.BrushStyle.BDiagPattern,
-    "cross": Qt.BrushStyle.DiagCrossPattern,
-    "horizontal": Qt.BrushStyle.HorPattern,
-    "dots": Qt.BrushStyle.Dense6Pattern,
-}
 _registered = False
 
 
@@ -79,11 +76,6 @@ def _pen(color: str | None, width: float, dash: tuple[float, ...] | None) -> QPe
 @lru_cache(maxsize=512)
 def _brush(color: str | None) -> QBrush:
     return QBrush(QColor(color)) if color else QBrush(Qt.BrushStyle.NoBrush)
-
-
-@lru_cache(maxsize=64)
-def _hatch_brush(kind: str, color: str) -> QBrush:
-    return QBrush(QColor(color), _HATCH[kind])
 
 
 def _apply(p: QPainter, style: Style, closed: bool = True) -> None:
@@ -149,13 +141,48 @@ class _Painter:
             self.image(item)
 
     def _hatch(self, style: Style, rects: list[QRectF]) -> None:
-        if not style.hatch:
+        """Hatching in millimetres (2 mm pitch, 0.18 mm lines), as the SVG pattern draws it,
+        so that it keeps its size in PDF and PNG at any resolution."""
+        if not style.hatch or not rects:
             return
         p = self.p
-        p.setPen(Qt.PenStyle.NoPen)
-        brush = _hatch_brush(style.hatch, style.hatch_color or "#000000")
-        p.setBrush(brush)
-        p.drawRects(rects)
+        clip = QPainterPath()
+        for r in rects:
+            clip.addRect(r)
+        box = clip.boundingRect()
+        p.save()
+        p.setClipPath(clip, Qt.ClipOperation.IntersectClip)
+        color = style.hatch_color or "#000000"
+        x0, y0 = math.floor(box.left() / 2) * 2, math.floor(box.top() / 2) * 2
+        x1, y1 = box.right(), box.bottom()
+        if style.hatch == "dots":
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(_brush(color))
+            y = y0 + 1
+            while y < y1:
+                x = x0 + 1
+                while x < x1:
+                    p.drawEllipse(QPointF(x, y), 0.25, 0.25)
+                    x += 2
+                y += 2
+        else:
+            p.setPen(_pen(color, 0.18, None))
+            lines = []
+            span = (x1 - x0) + (y1 - y0)
+            if style.hatch in ("diagonal", "cross"):
+                k = 0.0
+                while k <= span + 2:
+                    lines.append(QLineF(x0 + k, y0, x0 + k - (y1 - y0) - 2, y1 + 2))
+                    if style.hatch == "cross":
+                        lines.append(QLineF(x0 + k - (y1 - y0) - 2, y0, x0 + k, y1 + 2))
+                    k += 2.0
+            else:  # horizontal
+                y = y0 + 1
+                while y < y1:
+                    lines.append(QLineF(x0, y, x1, y))
+                    y += 2
+            p.drawLines(lines)
+        p.restore()
 
     def polyline(self, item: Polyline) -> None:
         p = self.p
@@ -184,8 +211,7 @@ class _Painter:
         fm = QFontMetricsF(font)
         w = fm.horizontalAdvance(t.text)
         dx = {"start": 0.0, "middle": -w / 2, "end": -w}[t.anchor]
-        dy = {"alphabetic": 0.0, "middle": (fm.ascent() - fm.descent()) / 2,
-              "hanging": fm.ascent()}[t.baseline]
+        dy = BASELINE_SHIFT_EM[t.baseline] * t.size * PT_TO_MM
         if t.rotate:
             p.save()
             p.translate(t.x, t.y)

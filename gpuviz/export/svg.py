@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from gpuviz.export.png import encode_png
 from gpuviz.figures.display import (
+    BASELINE_SHIFT_EM,
     PT_TO_MM,
     Circle,
     Figure,
@@ -31,7 +32,6 @@ from gpuviz.figures.display import (
 
 SANS = "Inter, 'Helvetica Neue', Arial, sans-serif"
 MONO = "'Noto Sans Mono', 'DejaVu Sans Mono', monospace"
-_BASELINE = {"alphabetic": None, "middle": "central", "hanging": "hanging"}
 
 
 def n(v: float) -> str:
@@ -155,17 +155,22 @@ class _Writer:
                             f'y2="{n(e)}" {self.paint(item.style, closed=False)}/>')
 
     def text(self, t: Text, indent: str) -> None:
-        attrs = [f'x="{n(t.x)}" y="{n(t.y)}"', f'font-size="{n(t.size * PT_TO_MM)}"',
+        size = t.size * PT_TO_MM
+        shift = BASELINE_SHIFT_EM[t.baseline] * size
+        if t.rotate:
+            x, y = t.x, t.y
+            rot = f' transform="rotate({n(t.rotate)} {n(t.x)} {n(t.y)})"'
+            y += shift  # shift along the rotated text's own vertical
+        else:
+            x, y, rot = t.x, t.y + shift, ""
+        attrs = [f'x="{n(x)}" y="{n(y)}"', f'font-size="{n(size)}"',
                  f'font-family="{SANS if t.font == "sans" else MONO}"', f'fill="{t.color}"']
         if t.anchor != "start":
             attrs.append(f'text-anchor="{t.anchor}"')
-        if _BASELINE[t.baseline]:
-            attrs.append(f'dominant-baseline="{_BASELINE[t.baseline]}"')
         if t.bold:
             attrs.append('font-weight="bold"')
-        if t.rotate:
-            attrs.append(f'transform="rotate({n(t.rotate)} {n(t.x)} {n(t.y)})"')
-        self.out.append(f"{indent}<text{self.ident(t.key)} {' '.join(attrs)}>{escape(t.text)}</text>")
+        self.out.append(f"{indent}<text{self.ident(t.key)} {' '.join(attrs)}{rot}>"
+                        f"{escape(t.text)}</text>")
 
     def defs(self) -> list[str]:
         out = []

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Literal, Union
+from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -27,6 +27,9 @@ Anchor = Literal["start", "middle", "end"]
 Baseline = Literal["alphabetic", "middle", "hanging"]
 Hatch = Literal["diagonal", "cross", "dots", "horizontal"]
 PT_TO_MM = 25.4 / 72.0
+# Baselines other than "alphabetic" are shifted by fixed fractions of the type size, the same in
+# every renderer (SVG viewers disagree on dominant-baseline; these fit Inter and Noto Sans Mono).
+BASELINE_SHIFT_EM = {"alphabetic": 0.0, "middle": 0.36, "hanging": 0.76}
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ class Group:
     name: str | None = None  # a readable layer name for SVG editors (e.g. "lanes")
 
 
-Item = Union[Rect, Rects, Circle, Polyline, Segments, Text, Image, Group]
+Item = Rect | Rects | Circle | Polyline | Segments | Text | Image | Group
 
 
 @dataclass(frozen=True)

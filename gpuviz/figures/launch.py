@@ -97,7 +97,7 @@ def _grid_and_sms(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: 
                                                               stroke_width=theme.thin_mm))
                 if show_text:
                     c.text(x0 + (cell - 0.6) / 2, y0 + (cell - 0.6) / 2, str(b), theme.small_pt,
-                           theme.background if frac > 0.5 else theme.foreground,
+                           theme.ink_on(theme.category(wave)) if frac > 0.5 else theme.foreground,
                            anchor="middle", baseline="middle")
             if b == r.selected_block or key in selection:
                 c.rect(x0 - 0.3, y0 - 0.3, cell, cell, theme.highlight())
@@ -137,7 +137,7 @@ def _grid_and_sms(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: 
                     c.rect(bx, sy + 1, slot_w, slot_h, Style(fill=theme.category(r.selected_block_wave)),
                            key=f"block:{b}")
                     c.text(bx + slot_w / 2, sy + 1 + slot_h / 2, f"B{b}", theme.small_pt,
-                           theme.background, anchor="middle", baseline="middle")
+                           theme.ink_on(theme.category(r.selected_block_wave)), anchor="middle", baseline="middle")
                     if b == r.selected_block:
                         c.rect(bx, sy + 1, slot_w, slot_h, theme.highlight())
                 else:
@@ -172,7 +172,7 @@ def _warps(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: Theme, 
             c.rect(x0, top, w - 1, 6, Style(stroke=theme.outline, stroke_width=theme.thin_mm))
             if w >= 9:
                 c.text(x0 + (w - 1) / 2, top + 3, f"warp {i}", theme.small_pt,
-                       theme.background if valid > r.warp_size / 2 else theme.foreground,
+                       theme.ink_on("valid") if valid > r.warp_size / 2 else theme.foreground,
                        anchor="middle", baseline="middle")
                 c.text(x0 + (w - 1) / 2, top + 6 + em, f"{valid}/{lanes_in_warp} valid",
                        theme.small_pt, theme.muted, anchor="middle")
@@ -201,7 +201,7 @@ def _lanes(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: Theme, 
         role = "valid" if lane.valid else ("masked" if lane.exists else "absent")
         with c.group(key):
             c.rect(x0, y0, cell - 0.5, ch, theme.fill(role))
-            ink = theme.background if lane.valid else theme.foreground
+            ink = theme.ink_on(role)
             c.text(x0 + (cell - 0.5) / 2, y0 + 2.4, str(lane.lane), theme.small_pt, ink,
                    anchor="middle", baseline="middle", bold=True)
             c.text(x0 + (cell - 0.5) / 2, y0 + 5.0, str(lane.tid), theme.small_pt, ink,
@@ -239,6 +239,16 @@ def _block_shape(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: T
         style = Style(fill=palette[w % 8], stroke=theme.accent if w == r.selected_warp else None,
                       stroke_width=theme.line_mm if w == r.selected_warp else 0)
         c.rects(xywh[sel], style, keys=[f"warp:{r.selected_block},{w}"] * int(sel.sum()))
+    # threads outside the problem extent keep their lanes but are masked
+    b = r.selected_block_idx
+    gx = b[0] * bx + tids % bx
+    gy = b[1] * by + (tids // bx) % by
+    gz = b[2] * bz + tids // (bx * by)
+    masked = (gx >= r.extent[0]) | (gy >= r.extent[1]) | (gz >= r.extent[2])
+    if masked.any():
+        c.rects(xywh[masked], theme.fill("masked", outline=False).with_opacity(0.75))
+        c.text(MARGIN + bx * cell + 3, top + 3, f"{int(masked.sum())} of {len(tids)} threads "
+               "masked (outside the extent)", theme.small_pt, theme.muted)
     return top + rows * cell
 
 
@@ -262,7 +272,7 @@ def _quantization(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: 
     # valid region: the matrix occupies m/M_slots of the tiled rows and n/N_slots of the columns
     vm = box * r.matrix[0] / (tm * r.tile[0])
     vn = box * r.matrix[1] / (tn * r.tile[1])
-    c.rect(MARGIN, gy, vn, vm, Style(fill=theme.color("valid"), opacity=0.85))
+    c.rect(MARGIN, gy, vn, vm, Style(fill=theme.color("valid")))
     c.rect(MARGIN, gy, box, box, Style(stroke=theme.foreground, stroke_width=theme.line_mm))
     for i in range(1, min(tm, 64)):
         c.line(MARGIN, gy + i * chh, MARGIN + box, gy + i * chh, theme.stroke("outline", theme.thin_mm))

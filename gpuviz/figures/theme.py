@@ -8,9 +8,9 @@ meaning, so a grayscale print still tells valid from masked and hit from miss.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
 
 from gpuviz.figures.display import Hatch, Style
 
@@ -64,6 +64,18 @@ class Theme:
             return value
         raise KeyError(f"theme {self.name!r} has no colour {name!r}")
 
+    def ink_on(self, fill: str) -> str:
+        """The text colour (foreground or background) that reads best on ``fill``, a colour or a
+        role name."""
+        lum = _luminance(self.roles.get(fill, fill))
+
+        def contrast(other: str) -> float:
+            a, b = sorted((lum, _luminance(other)))
+            return (b + 0.05) / (a + 0.05)
+
+        return self.foreground if contrast(self.foreground) >= contrast(self.background) \
+            else self.background
+
     def category(self, index: int) -> str:
         return self.palette[index % len(self.palette)]
 
@@ -87,6 +99,17 @@ class Theme:
     def highlight(self) -> Style:
         """The outline drawn around a selected thing."""
         return Style(stroke=self.accent, stroke_width=self.thick_mm)
+
+
+def _luminance(color: str) -> float:
+    """Relative luminance (WCAG) of a #rrggbb colour."""
+    h = color.lstrip("#")
+    channels = []
+    for i in (0, 2, 4):
+        c = int(h[i:i + 2], 16) / 255
+        channels.append(c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
+    r, g, b = channels
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 def _roles(**kw: str) -> Mapping[str, str]:

@@ -151,7 +151,7 @@ def problems(p: LaunchParams) -> list[tuple[str, str]]:
         out.append(("block[2]", "blockDim.z is at most 64"))
     if out:
         return out
-    grid, block, _ = resolve_shape(p)
+    grid, _block, _ = resolve_shape(p)
     if grid[1] > 65535 or grid[2] > 65535:
         out.append(("grid", "gridDim.y and gridDim.z are at most 65535"))
     blocks = grid[0] * grid[1] * grid[2]

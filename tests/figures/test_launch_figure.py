@@ -1,0 +1,105 @@
+"""The launch figure: what it shows, its keys, themes, and deterministic SVG."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from gpuviz.export.svg import figure_to_svg
+from gpuviz.figures import launch as launch_figure
+from gpuviz.figures.display import Rect, Text, key_at, walk
+from gpuviz.figures.theme import THEMES, theme
+from gpuviz.models.launch import LaunchParams, compute
+
+
+def build(selection=frozenset(), name="screen", **params):
+    return launch_figure.build(compute(LaunchParams(**params)), selection, theme(name))
+
+
+def test_lanes_warps_and_blocks_are_pointable():
+    fig = build(selected_block=2)
+    keys = set(fig.keys())
+    assert {f"lane:{i}" for i in range(32)} <= keys
+    assert {"warp:2,0", "warp:2,1", "block:0", "block:1", "block:2", "sm:0", "sm:1"} <= keys
+    assert {"tile:0,0", "tile:1,1", "wave:0"} <= keys
+
+
+def test_the_figure_states_the_seed_numbers():
+    texts = " ".join(build(selected_block=2).texts())
+    assert "192 threads for 130 valid outputs" in texts
+    assert "Warp 0 of block 2: 2 lanes valid, 30 masked" in texts
+    assert "4,096 output slots · 1,089 valid" in texts
+    assert "not a CUDA scheduling guarantee" in texts
+
+
+def test_masked_lane_shows_no_global_index_and_valid_lane_shows_its_index():
+    fig = build(selected_block=2)
+    lane0 = next(i for i in fig.items if getattr(i, "key", None) == "lane:0")
+    lane5 = next(i for i in fig.items if getattr(i, "key", None) == "lane:5")
+    assert "128" in [t.text for t in walk(lane0.items) if isinstance(t, Text)]
+    assert "–" in [t.text for t in walk(lane5.items) if isinstance(t, Text)]
+
+
+def test_selected_key_is_highlighted_with_the_accent():
+    t = theme("screen")
+    plain = build(frozenset(), selected_block=2)
+    chosen = build(frozenset({"lane:7"}), selected_block=2)
+    accent = [i for i in walk(chosen.items) if isinstance(i, Rect) and i.style.stroke == t.accent]
+    assert len(accent) == len([i for i in walk(plain.items)
+                               if isinstance(i, Rect) and i.style.stroke == t.accent]) + 1
+
+
+def test_hit_testing_finds_the_lane_under_the_pointer():
+    fig = build(selected_block=2)
+    lane3 = next(i for i in fig.items if getattr(i, "key", None) == "lane:3")
+    cell = next(i for i in walk(lane3.items) if isinstance(i, Rect))
+    assert key_at(fig, cell.x + cell.w / 2, cell.y + cell.h / 2) == "lane:3"
+
+
+@pytest.mark.parametrize("name", list(THEMES))
+def test_every_theme_builds_and_uses_only_theme_colours(name):
+    t = theme(name)
+    fig = build(frozenset({"lane:1"}), name, selected_block=2)
+    allowed = {t.background, t.surface, t.foreground, t.muted, t.grid, t.outline, t.accent,
+               *t.palette, *t.roles.values()}
+    used = set()
+    for item in walk(fig.items):
+        style = getattr(item, "style", None)
+        if style is not None:
+            used |= {c for c in (style.fill, style.stroke, style.hatch_color) if c}
+        if isinstance(item, Text):
+            used.add(item.color)
+    assert used <= allowed, used - allowed
+
+
+def test_print_theme_hatches_masked_cells_for_grayscale():
+    fig = build(name="print", selected_block=2)
+    hatched = [i for i in walk(fig.items) if getattr(getattr(i, "style", None), "hatch", None)]
+    assert hatched
+
+
+def test_svg_is_well_formed_keeps_text_as_text_and_names_the_bundled_font():
+    svg = figure_to_svg(build(selected_block=2))
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    assert "Warp 0 of block 2: 2 lanes valid, 30 masked" in texts
+    assert root.get("width").endswith("mm")
+    fonts = {t.get("font-family") for t in root.iter(f"{ns}text")}
+    assert all(f.startswith(("Inter", "'Noto Sans Mono'")) for f in fonts)
+    ids = [e.get("id") for e in root.iter() if e.get("id")]
+    assert len(ids) == len(set(ids))
+    assert root.find(f".//{ns}g[@data-key='lane:0']") is not None
+
+
+def test_svg_is_byte_identical_for_the_same_input():
+    assert figure_to_svg(build(selected_block=2)) == figure_to_svg(build(selected_block=2))
+
+
+def test_a_65536_block_grid_is_one_image_not_65536_shapes():
+    fig = build(n=65536 * 256, block=(256,))
+    assert len(list(walk(fig.items))) < 1500
+    svg = figure_to_svg(fig)
+    assert svg.count("<rect") < 1000
+    assert "<image" in svg

@@ -1,0 +1,79 @@
+"""DESIGN.md's layers, checked: models, scenario and figures never import Qt, and an SVG export
+runs with Qt made unimportable."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+QT = ("PySide6", "pyqtgraph", "shiboken6")
+QT_FREE = ("models", "scenario", "figures")
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_qt_free_packages_import_no_qt_and_no_ui():
+    offenders = []
+    for pkg in QT_FREE:
+        for path in (ROOT / "gpuviz" / pkg).rglob("*.py"):
+            for name in _imports(path):
+                top = name.split(".")[0]
+                if top in QT or name.startswith("gpuviz.ui") or name.startswith("gpuviz.export"):
+                    offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not offenders, offenders
+
+
+def test_models_import_only_numpy_networkx_stdlib_and_models():
+    allowed_third_party = {"numpy", "networkx"}
+    offenders = []
+    for path in (ROOT / "gpuviz" / "models").rglob("*.py"):
+        for name in _imports(path):
+            top = name.split(".")[0]
+            if (top == "gpuviz" and not name.startswith("gpuviz.models")) or (top != "gpuviz" and top not in allowed_third_party and top not in sys.stdlib_module_names):
+                offenders.append(f"{path.name} imports {name}")
+    assert not offenders, offenders
+
+
+SCRIPT = r"""
+import sys, importlib, pkgutil, tempfile, pathlib
+
+class NoQt:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("PySide6", "pyqtgraph", "shiboken6"):
+            raise ImportError(f"{name} is not allowed here")
+        return None
+
+sys.meta_path.insert(0, NoQt())
+import gpuviz
+for pkg in ("models", "scenario", "figures"):
+    mod = importlib.import_module(f"gpuviz.{pkg}")
+    for info in pkgutil.iter_modules(mod.__path__):
+        importlib.import_module(f"gpuviz.{pkg}.{info.name}")
+from gpuviz.cli import main
+from gpuviz.scenario import bundled_scenarios
+out = tempfile.mkdtemp()
+for path in bundled_scenarios():
+    assert main(["export", str(path), "--out", out, "--format", "svg"]) == 0, path
+    assert main(["compute", str(path)]) == 0, path
+assert not any(m.split(".")[0] in ("PySide6", "pyqtgraph") for m in sys.modules), "Qt was imported"
+print("ok", len(list(pathlib.Path(out).iterdir())))
+"""
+
+
+def test_svg_export_and_compute_run_with_qt_unimportable():
+    proc = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip().splitlines()[-1].startswith("ok")

@@ -1,0 +1,247 @@
+"""The application as a user drives it: load, edit, click, step, undo, open, save, export, close."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QMessageBox
+
+from gpuviz.figures.display import Rect, walk
+
+
+def launch_dock(window):
+    return window.docks["launch"]
+
+
+def texts(dock):
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.processEvents()  # the dock redraws on the next event-loop turn
+    figure = dock.current_figure()
+    return " ".join(figure.texts()) if figure else ""
+
+
+def click_key(qtbot, dock, key):
+    """Click the centre of the first rectangle that carries ``key`` (or sits in its group)."""
+    from gpuviz.figures.display import Group
+
+    texts(dock)
+    fig = dock.current_figure()
+    target = None
+    for item in walk(fig.items):
+        if isinstance(item, Group) and item.key == key:
+            target = next(r for r in walk(item.items) if isinstance(r, Rect))
+            break
+        if isinstance(item, Rect) and item.key == key:
+            target = item
+            break
+    assert target is not None, key
+    view = dock.view
+    x = view._origin.x() + (target.x + target.w / 2) * view._scale
+    y = view._origin.y() + (target.y + target.h / 2) * view._scale
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPointF(x, y).toPoint())
+
+
+def test_opens_on_the_default_scenario_with_the_launch_figure(make_main_window):
+    w = make_main_window()
+    assert "N = 130" in w.windowTitle() and "launch-n130.json" in w.windowTitle()
+    dock = launch_dock(w)
+    assert dock.isVisible()
+    assert "192 threads for 130 valid outputs" in texts(dock)
+    assert not w.isWindowModified()
+
+
+def test_editing_a_parameter_redraws_marks_modified_and_undoes(make_main_window, qtbot):
+    w = make_main_window()
+    dock = launch_dock(w)
+    editor = dock.form.editor("block")
+    editor.setText("32")
+    editor.editingFinished.emit()
+    qtbot.waitUntil(lambda: "160 threads for 130 valid" in texts(dock))
+    assert w.document.scenario.section("launch").block == (32,)
+    assert w.isWindowModified()
+    w.act_undo.trigger()
+    qtbot.waitUntil(lambda: "192 threads for 130 valid" in texts(dock))
+    assert dock.form.editor("block").text() == "64"
+    assert not w.isWindowModified()
+    w.act_redo.trigger()
+    qtbot.waitUntil(lambda: "160 threads" in texts(dock))
+
+
+def test_an_invalid_edit_is_explained_and_changes_nothing(make_main_window, qtbot):
+    w = make_main_window()
+    dock = launch_dock(w)
+    editor = dock.form.editor("block")
+    editor.setText("64, 32")
+    editor.editingFinished.emit()
+    assert "at most 1024 threads" in dock.form.problems_text()
+    assert w.document.scenario.section("launch").block == (64,)
+    assert not w.isWindowModified()
+
+
+def test_clicking_a_block_then_a_warp_selects_them(make_main_window, qtbot):
+    w = make_main_window()
+    dock = launch_dock(w)
+    qtbot.waitUntil(lambda: dock.current_figure() is not None)
+    click_key(qtbot, dock, "block:2")
+    qtbot.waitUntil(lambda: "Warp 0 of block 2: 2 lanes valid, 30 masked" in texts(dock))
+    click_key(qtbot, dock, "warp:2,1")
+    qtbot.waitUntil(lambda: "Warp 1 of block 2: 0 lanes valid, 32 masked" in texts(dock))
+    assert w.document.selection == frozenset({"warp:2,1"})
+    w.act_undo.trigger()
+    qtbot.waitUntil(lambda: "Warp 0 of block 2" in texts(dock))
+
+
+def test_clicking_a_lane_highlights_it(make_main_window, qtbot):
+    w = make_main_window()
+    dock = launch_dock(w)
+    qtbot.waitUntil(lambda: dock.current_figure() is not None)
+    click_key(qtbot, dock, "lane:5")
+    assert w.document.selection == frozenset({"lane:5"})
+    accent = w.theme.accent
+    qtbot.waitUntil(lambda: any(isinstance(i, Rect) and i.style.stroke == accent and i.w < 12
+                                for i in walk(dock.current_figure().items)))
+
+
+def test_page_down_and_page_up_walk_the_steps(make_main_window, qtbot):
+    w = make_main_window()
+    dock = launch_dock(w)
+    for _ in range(3):
+        qtbot.keyClick(w, Qt.Key.Key_PageDown)
+    assert w.document.step == 2
+    assert "Warp 0 of block 2" in w.caption_label.text()
+    qtbot.waitUntil(lambda: "Warp 0 of block 2: 2 lanes valid" in texts(dock))
+    qtbot.keyClick(w, Qt.Key.Key_PageDown)
+    qtbot.waitUntil(lambda: "Warp 1 of block 2" in texts(dock))
+    qtbot.keyClick(w, Qt.Key.Key_PageUp)
+    assert w.document.step == 2
+    assert not w.isWindowModified()
+
+
+def test_opening_a_bad_file_shows_the_problem_and_keeps_the_scenario(make_main_window, tmp_path, monkeypatch):
+    w = make_main_window()
+    shown = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append(box.text()) or 0)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"version": 1, "launch": {"warp_size": 0}}')
+    before = w.document.scenario
+    assert w.open_path(bad) is False
+    assert shown and f"{bad}: launch.warp_size: must be one of 32, 64; got 0" in shown[0]
+    assert w.document.scenario is before
+
+
+def test_save_as_writes_the_file_and_clears_the_modified_mark(make_main_window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    w = make_main_window()
+    editor = launch_dock(w).form.editor("sm_count")
+    editor.setValue(4)
+    assert w.isWindowModified()
+    target = tmp_path / "mine"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    assert w.save()  # the bundled file is never overwritten: Save becomes Save As
+    saved = json.loads((tmp_path / "mine.json").read_text())
+    assert saved["launch"]["sm_count"] == 4
+    assert not w.isWindowModified()
+    assert w.document.path == tmp_path / "mine.json"
+    assert "mine.json" in w.windowTitle()
+
+
+def test_closing_with_unsaved_changes_asks_first(make_main_window, monkeypatch):
+    w = make_main_window()
+    launch_dock(w).form.editor("sm_count").setValue(3)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Cancel)
+    assert not w.close()
+    assert w.isVisible()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    assert w.close()
+
+
+def test_dropping_a_json_file_opens_it(make_main_window, scenario_path, qtbot):
+    w = make_main_window()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(scenario_path("launch-2d-block.json")))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    w.dropEvent(event)
+    assert w.document.path.name == "launch-2d-block.json"
+    qtbot.waitUntil(lambda: "block (16, 16)" in texts(launch_dock(w)))
+
+
+def test_panels_close_and_come_back_and_layout_resets(make_main_window, qtbot):
+    w = make_main_window()
+    dock = launch_dock(w)
+    w.panel_actions["launch"].setChecked(False)
+    assert not dock.isVisible()
+    w.panel_actions["launch"].setChecked(True)
+    assert dock.isVisible()
+    dock.setFloating(True)
+    w.reset_layout()
+    assert not dock.isFloating() and dock.isVisible()
+
+
+def test_layout_is_remembered_between_runs(make_main_window, settings, qtbot):
+    w = make_main_window()
+    launch_dock(w).setFloating(True)
+    w.close()
+    assert settings.value("window/state") is not None
+    w2 = make_main_window()
+    assert launch_dock(w2).isFloating()
+
+
+def test_export_from_the_gui_writes_the_figure(make_main_window, tmp_path, monkeypatch):
+    from gpuviz.ui import export_dialog
+
+    w = make_main_window()
+    target = tmp_path / "fig.svg"
+
+    def accept(dialog):
+        dialog.path.setText(str(target))
+        return export_dialog.ExportDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(export_dialog.ExportDialog, "exec", accept)
+    w.export_dialog()
+    assert target.read_text().startswith("<?xml")
+    assert "192 threads" in target.read_text()
+
+
+def test_theme_switch_repaints_every_dock(make_main_window, qtbot):
+    w = make_main_window()
+    w.set_theme("dark")
+    texts(launch_dock(w))
+    assert launch_dock(w).current_figure().background == "#16191D"
+
+
+def test_recent_files_are_remembered(make_main_window, tmp_path, scenario_path, settings):
+    w = make_main_window()
+    copy = tmp_path / "copy.json"
+    copy.write_bytes(scenario_path("launch-2d-block.json").read_bytes())
+    assert w.open_path(copy)
+    assert settings.value("files/recent")[0] == str(copy)
+    assert [a.text() for a in w.recent_menu.actions()] == [str(copy)]
+
+
+def test_a_file_given_on_the_command_line_that_is_bad_opens_the_default(tmp_path, qapp):
+    from gpuviz.ui.app import create_window
+
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    window, error = create_window(bad)
+    try:
+        assert error is not None and error.lines()[0].startswith(f"{bad}: line 1, column 2")
+        assert window.document.path.name == "launch-n130.json"
+    finally:
+        window.close()
+        window.deleteLater()
+
+
+def test_a_large_grid_redraws_without_trouble(make_main_window, qtbot, tmp_path):
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"version": 1, "launch": {"n": 65536 * 256, "block": [256]}}))
+    w = make_main_window(big)
+    dock = launch_dock(w)
+    qtbot.waitUntil(lambda: dock.current_figure() is not None and "65,536 blocks" in texts(dock))
+    assert Path(w.document.path) == big
