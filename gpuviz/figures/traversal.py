@@ -24,8 +24,10 @@ WIDTH = 176.0
 MARGIN = 6.0
 GRID_MAX_H = 78.0
 MAX_CELL = 7.0
-VECTOR_MIN_CELL = 1.2  # below this a grid is drawn as an image
+VECTOR_MIN_CELL = 1.6  # below this a grid is drawn as an image
 NUMBER_MIN_CELL = 4.5
+PLOT_POINTS = 400
+MAX_NUMBERED = 128  # more visit numbers cost more to paint than they help to read
 SHADES = 6
 
 
@@ -137,7 +139,7 @@ def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepSta
                     rgb.reshape(rows, cols, 3).round().astype(np.uint8),
                     key=f"grid:{run.order_name}")
             c.rect(gx, gy, cols * cell, rows * cell, theme.stroke("outline", theme.thin_mm))
-        numbered = vector and cell >= NUMBER_MIN_CELL and n_tiles <= 900
+        numbered = vector and cell >= NUMBER_MIN_CELL and n_tiles <= MAX_NUMBERED
         if numbered:
             # Visit numbers sit in the cell's upper left so the path through the centres stays
             # readable.
@@ -283,10 +285,13 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme) -> F
     # Cumulative loads against step, for each order drawn.
     # Every order of the sweep when it was computed (same colours and dashes as the sweep
     # plot), else the orders drawn above.
-    steps = list(range(1, result.steps + 1))
     curves = dict(result.cumulative_loads_by_order) or {
         run.order_name: tuple(run.cumulative_loads.tolist()) for run in runs}
-    series = [Series(name, steps, list(vals), _color_index(name))
+    # Past a few hundred steps, evenly spaced samples (always with the last) draw the same line.
+    picked = np.unique(np.linspace(0, result.steps - 1, min(result.steps, PLOT_POINTS))
+                       .round().astype(np.int64))
+    steps = (picked + 1).tolist()
+    series = [Series(name, steps, np.asarray(vals)[picked].tolist(), _color_index(name))
               for name, vals in curves.items()]
     marks = ()
     if frame > 0:
