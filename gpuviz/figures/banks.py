@@ -83,7 +83,8 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme) -> Figur
         c.rects(boxes_m, theme.fill("masked"), keys_m)
         for lane in range(WARP_LANES):
             c.text(x0 + (lane + 0.5) * col, lanes_top + LANE_H / 2, str(lane),
-                   theme.small_pt * 0.9, theme.background if lane in active else muted,
+                   theme.small_pt * 0.9,
+                   theme.ink_on("valid") if lane in active else muted,
                    anchor="middle", baseline="middle", font="mono")
         for lane in sorted(sel_lanes):
             if 0 <= lane < WARP_LANES:
@@ -138,12 +139,13 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme) -> Figur
     c.rects(column_bg, Style(fill=theme.surface), [f"bank:{b}" for b in range(BANKS)])
     label_every = 1 if row_h >= 3.2 else (2 if row_h >= 2.4 else 4)
     with c.group(name="rounds"):
-        c.text(x0 - 2.2, header_top + HEADER_H / 2, "round", theme.small_pt, muted,
-               anchor="end", baseline="middle")
+        c.text(x0 - 1.2 - text_width("round", theme.small_pt), header_top + HEADER_H / 2,
+               "round", theme.small_pt, muted, baseline="middle")
         for k in range(1, r.rounds + 1):
             if k == 1 or k % label_every == 0:
-                c.text(x0 - 1.2, rack_top + (k - 0.5) * row_h, str(k), theme.small_pt * 0.9, fg,
-                       anchor="end", baseline="middle", font="mono", key=f"round:{k}")
+                c.text(x0 - 1.2 - text_width(str(k), theme.small_pt * 0.9, "mono"),
+                       rack_top + (k - 0.5) * row_h, str(k), theme.small_pt * 0.9, fg,
+                       baseline="middle", font="mono", key=f"round:{k}")
 
     depth_in_phase: dict[tuple[int, int], int] = {}
     for s in r.slots:
@@ -171,12 +173,16 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme) -> Figur
         c.rects(broadcast, theme.fill("broadcast"), broadcast_k)
         if show_words:
             for s in r.slots:
+                if len(s.lanes) > 1:
+                    role = "broadcast"
+                else:
+                    role = "conflict" if depth_in_phase[(s.phase, s.bank)] > 1 else "used"
                 label = f"×{len(s.lanes)}" if len(s.lanes) > 1 else str(s.word)
                 if mono_w * len(label) * 1.2 > col - 0.9 and len(s.lanes) > 1:
                     label = str(len(s.lanes))
                 if mono_w * len(label) * 1.2 <= col - 0.9:
                     c.text(x0 + (s.bank + 0.5) * col, rack_top + (s.round - 0.5) * row_h, label,
-                           theme.small_pt * 0.8, theme.background, anchor="middle",
+                           theme.small_pt * 0.8, theme.ink_on(role), anchor="middle",
                            baseline="middle", font="mono")
         for s in r.slots:
             if sel_lanes & set(s.lanes) or s.word in sel_words:

@@ -112,7 +112,8 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme) -> Fig
         for lane in range(WARP_LANES):
             on = lane in active
             c.text(MARGIN + (lane + 0.5) * lane_w, lanes_top + LANE_H / 2, str(lane),
-                   theme.small_pt * 0.92, theme.background if on else muted, anchor="middle",
+                   theme.small_pt * 0.92, theme.ink_on("valid") if on else muted,
+                   anchor="middle",
                    baseline="middle", font="mono")
 
     mem_top = lanes_top + LANE_H + LINK_H
