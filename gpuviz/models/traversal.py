@@ -351,6 +351,10 @@ def sweep(params: TraversalParams, progress: Callable[[int, int], None] | None =
     return SweepResult(capacities, out, cumulative)
 
 
+def _listed(values: list[int]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
 def problems(params: TraversalParams) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     tiles = params.rows * params.cols
@@ -367,9 +371,12 @@ def problems(params: TraversalParams) -> list[tuple[str, str]]:
                 seen.add(v)
             detail = []
             if out_of_range:
-                detail.append(f"{out_of_range} are not tiles of a {params.rows}×{params.cols} grid")
+                detail.append(f"{_listed(out_of_range)} "
+                              f"{'is not a tile' if len(out_of_range) == 1 else 'are not tiles'}"
+                              f" of a {params.rows} × {params.cols} grid")
             if dup:
-                detail.append(f"{dup} appear more than once")
+                detail.append(f"{_listed(dup)} {'appears' if len(dup) == 1 else 'appear'} "
+                              "more than once")
             if len(given) != tiles:
                 detail.append(f"it lists {len(given)} tiles, the grid has {tiles}")
             found.append(("explicit", "The explicit order must list every tile number "
