@@ -75,6 +75,8 @@ class OccupancyResult:
     arch_title: str
     threads_per_block: int
     registers_per_thread: int
+    static_shared_memory: int
+    dynamic_shared_memory: int
     warps_per_block: int
     max_warps_per_sm: int
     registers_per_warp_allocated: int
@@ -178,8 +180,7 @@ def compute(params: OccupancyParams) -> OccupancyResult:
     active_warps = blocks * warps_per_block
 
     reg_axis = np.arange(1, values["max_registers_per_thread"] + 1, dtype=np.int64)
-    thread_axis = np.arange(values["warp_size"], values["max_threads_per_block"] + 1,
-                            values["warp_size"], dtype=np.int64)
+    thread_axis = np.arange(1, values["max_threads_per_block"] + 1, dtype=np.int64)
     granule = values["shared_memory_allocation_unit"]
     shared_top = values["shared_memory_per_block_optin"] - s_static
     shared_axis = np.arange(0, shared_top + 1, granule, dtype=np.int64)
@@ -188,6 +189,8 @@ def compute(params: OccupancyParams) -> OccupancyResult:
         arch_title=preset_title(name),
         threads_per_block=t,
         registers_per_thread=r,
+        static_shared_memory=s_static,
+        dynamic_shared_memory=s_dyn,
         warps_per_block=warps_per_block,
         max_warps_per_sm=values["max_warps_per_sm"],
         registers_per_warp_allocated=int(lim["_per_warp"]),

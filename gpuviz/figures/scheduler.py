@@ -1,0 +1,225 @@
+"""The scheduler figure: the issue timeline of one warp scheduler, warp states, and issue-slot
+utilisation over time beside Little's law's prediction.
+
+Top to bottom: the issue-slot strip (one cell per cycle: a load, a math instruction, or an empty
+slot); one row per resident warp with its state in every cycle (issued, ready but not chosen,
+waiting on memory, waiting on math), drawn as an image, one pixel per cycle and warp, because a
+timeline has thousands of cycles; a plot of issue and lane utilisation over the whole run with the
+prediction ``U = min(1, N·I/P)``; a receipt of the numbers.
+
+The timeline shows the first :data:`WINDOW_LOOPS` loop periods (at most :data:`MAX_WINDOW`
+cycles) so single issues stay visible; the plot covers every simulated cycle.
+
+Keys: ``warp:<w>`` (a warp's row), ``slots`` (the issue-slot strip), ``plot:utilization``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style
+from gpuviz.figures.plot import Series, format_tick, line_plot, nice_ticks
+from gpuviz.figures.theme import Theme
+from gpuviz.models.scheduler import (
+    ISSUED,
+    LOAD,
+    MATH,
+    READY,
+    WAIT_MATH,
+    WAIT_MEMORY,
+    SchedulerResult,
+)
+
+WIDTH = 172.0
+MARGIN = 5.0
+LABEL_W = 14.0
+WINDOW_LOOPS = 3
+MAX_WINDOW = 1500
+ROW_H = 2.2
+POLICY_NAMES = {"gto": "greedy-then-oldest", "lrr": "loose round-robin"}
+
+
+def _rgb(color: str) -> tuple[int, int, int]:
+    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
+
+
+def state_colors(theme: Theme) -> dict[str, str]:
+    """Colours of the timeline's states, from theme roles."""
+    return {
+        "load": theme.color("load"),
+        "math": theme.color("compute"),
+        "ready": theme.color("ok"),
+        "memory": theme.background,
+        "wait_math": theme.color("faded"),
+        "empty": theme.color("warn"),
+    }
+
+
+def build(result: SchedulerResult, selection: frozenset[str], theme: Theme) -> Figure:
+    r = result
+    c = Canvas()
+    em = theme.text_pt * PT_TO_MM
+    y = MARGIN + theme.title_pt * PT_TO_MM
+    div = ", divergent" if r.divergence else ""
+    c.text(MARGIN, y, f"One warp scheduler, {POLICY_NAMES[r.policy]}: {r.resident_warps} warps, "
+           f"{r.issue_utilization:.1%} of issue slots used{div}", theme.title_pt,
+           theme.foreground, bold=True)
+    y += em * 1.5
+    cap = (f"; registers cap residency at {r.register_cap}" if r.register_cap < 16 else "")
+    c.text(MARGIN, y, f"Each loop: P = {r.P:,} cycles, I = {r.I} instructions → "
+           f"⌈P/I⌉ = {r.warps_needed} warps needed{cap}. Little's law predicts "
+           f"U = min(1, N·I/P) = {r.predicted_utilization:.1%}."
+           + (" Divergent: the math block runs twice at 16 lanes." if r.divergence else ""),
+           theme.small_pt, theme.muted)
+    y += em * 0.8
+    y = _timeline(c, r, selection, theme, y)
+    y = _legend(c, theme, y)
+    y = _utilisation(c, r, selection, theme, y)
+    y = _receipt(c, r, theme, y)
+    return c.figure(WIDTH, y + MARGIN, theme.background, title="gpuviz scheduler",
+                    description=f"{r.policy}, {r.resident_warps} warps, issue utilisation "
+                                f"{r.issue_utilization:.4f}, lane utilisation "
+                                f"{r.lane_utilization:.4f}, predicted "
+                                f"{r.predicted_utilization:.4f}")
+
+
+def window_cycles(r: SchedulerResult) -> int:
+    return int(min(r.cycles, MAX_WINDOW, max(WINDOW_LOOPS * r.P, 200)))
+
+
+def _timeline(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: Theme,
+              y: float) -> float:
+    em = theme.text_pt * PT_TO_MM
+    win = window_cycles(r)
+    y += em * 1.6
+    c.text(MARGIN, y, f"Issue timeline, cycles 0–{win - 1:,}" +
+           (f" of {r.cycles:,}" if win < r.cycles else ""), theme.text_pt, theme.foreground,
+           bold=True)
+    y += em * 0.8
+    x0 = MARGIN + LABEL_W
+    w = WIDTH - MARGIN - x0
+    colors = state_colors(theme)
+
+    # issue-slot strip
+    kind = r._issued_kind[:win]
+    strip = np.empty((1, win, 3), dtype=np.uint8)
+    strip[0, kind == LOAD] = _rgb(colors["load"])
+    strip[0, kind == MATH] = _rgb(colors["math"])
+    strip[0, kind == 0] = _rgb(colors["empty"])
+    slot_h = 3.0
+    c.text(MARGIN, y + slot_h * 0.5, "issue slot", theme.small_pt, theme.foreground,
+           baseline="middle")
+    c.image(x0, y, w, slot_h, strip, key="slots")
+    c.rect(x0, y, w, slot_h, Style(stroke=theme.outline, stroke_width=theme.thin_mm))
+    if "slots" in selection:
+        c.rect(x0 - 0.3, y - 0.3, w + 0.6, slot_h + 0.6, theme.highlight())
+    y += slot_h + 1.5
+
+    # warp rows
+    n = r.resident_warps
+    states = r._states[:, :win]
+    issued_kind = np.broadcast_to(kind, states.shape)
+    img = np.empty((n, win, 3), dtype=np.uint8)
+    img[states == READY] = _rgb(colors["ready"])
+    img[states == WAIT_MEMORY] = _rgb(colors["memory"])
+    img[states == WAIT_MATH] = _rgb(colors["wait_math"])
+    img[(states == ISSUED) & (issued_kind == LOAD)] = _rgb(colors["load"])
+    img[(states == ISSUED) & (issued_kind == MATH)] = _rgb(colors["math"])
+    row_h = ROW_H if n <= 16 else max(0.6, ROW_H * 16 / n)
+    h = row_h * n
+    c.image(x0, y, w, h, np.repeat(img, 1, axis=0), key="warps")
+    c.rect(x0, y, w, h, Style(stroke=theme.outline, stroke_width=theme.thin_mm))
+    label_every = 1 if row_h >= 2.0 else 4
+    for i in range(n):
+        key = f"warp:{i}"
+        ry = y + i * row_h
+        with c.group(key):
+            c.rect(x0, ry, w, row_h, Style(fill=None, stroke=None))
+            if i % label_every == 0:
+                c.text(MARGIN, ry + row_h * 0.5, f"warp {i}", theme.small_pt * 0.9,
+                       theme.foreground, baseline="middle")
+        if key in selection:
+            c.rect(x0 - 0.3, ry - 0.1, w + 0.6, row_h + 0.2, theme.highlight())
+    grid = Style(stroke=theme.grid, stroke_width=theme.thin_mm)
+    if row_h >= 1.5:
+        c.segments([(x0, y + i * row_h, x0 + w, y + i * row_h) for i in range(1, n)], grid)
+    y += h
+    # cycle axis
+    ticks = [t for t in nice_ticks(0, win, target=8) if t <= win]
+    axis = theme.stroke("foreground", theme.thin_mm * 1.5)
+    c.line(x0, y, x0 + w, y, axis)
+    for t in ticks:
+        tx = x0 + w * t / win
+        c.line(tx, y, tx, y + em * 0.35, axis)
+        c.text(tx, y + em * 1.3, format_tick(t), theme.small_pt, theme.foreground,
+               anchor="middle")
+    c.text(x0 + w, y + em * 2.5, "cycle", theme.small_pt, theme.muted, anchor="end")
+    return y + em * 2.5
+
+
+def _legend(c: Canvas, theme: Theme, y: float) -> float:
+    em = theme.text_pt * PT_TO_MM
+    colors = state_colors(theme)
+    items = (("load", "issued: load"), ("math", "issued: math"),
+             ("ready", "ready, not chosen"), ("memory", "waiting on memory"),
+             ("wait_math", "waiting on math"), ("empty", "empty issue slot"))
+    x = MARGIN + LABEL_W
+    y += em * 0.8
+    for name, label in items:
+        c.rect(x, y - em * 0.75, em * 1.1, em * 0.9,
+               Style(fill=colors[name], stroke=theme.outline, stroke_width=theme.thin_mm))
+        c.text(x + em * 1.5, y, label, theme.small_pt, theme.foreground)
+        x += em * 1.9 + len(label) * em * 0.5
+    return y + em * 0.4
+
+
+def _utilisation(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: Theme,
+                 y: float) -> float:
+    em = theme.text_pt * PT_TO_MM
+    y += em * 1.6
+    c.text(MARGIN, y, "Utilisation over the run, in windows of "
+           f"{_bin(r):,} cycles", theme.text_pt, theme.foreground, bold=True)
+    y += em * 0.4
+    b = _bin(r)
+    bins = r.cycles // b
+    busy = (r._issued_kind[: bins * b] > 0).reshape(bins, b).mean(axis=1)
+    lanes = r._issued_lanes[: bins * b].reshape(bins, b).sum(axis=1, dtype=np.int64) / (32 * b)
+    centres = (np.arange(bins) + 0.5) * b
+    xs = [float(v) for v in centres]
+    predicted = [r.predicted_utilization * 100] * 2
+    series = [Series(f"issue slots used ({r.issue_utilization:.1%} overall)", xs,
+                     [float(v) * 100 for v in busy], 0),
+              Series(f"useful lane work ({r.lane_utilization:.1%})", xs,
+                     [float(v) * 100 for v in lanes], 2),
+              Series(f"Little's law ({r.predicted_utilization:.1%})", [0.0, float(r.cycles)],
+                     predicted, 3)]
+    key = "plot:utilization"
+    ph = 38.0
+    line_plot(c, MARGIN, y, WIDTH - 2 * MARGIN, ph, series, theme, x_label="cycle",
+              y_label="% of cycles", x_range=(0.0, float(r.cycles)), y_range=(0.0, 135.0),
+              key=key)
+    if key in selection:
+        c.rect(MARGIN, y, WIDTH - 2 * MARGIN, ph, theme.highlight())
+    return y + ph
+
+
+def _bin(r: SchedulerResult) -> int:
+    """Whole loop periods per window, so the loop's own rhythm does not alias into the curve."""
+    return min(r.cycles, r.P * max(1, round(r.cycles / (r.P * 60))))
+
+
+def _receipt(c: Canvas, r: SchedulerResult, theme: Theme, y: float) -> float:
+    em = theme.text_pt * PT_TO_MM
+    y += em * 1.6
+    lines = (
+        f"resident warps N = {r.resident_warps} (cap from registers {r.register_cap})   "
+        f"loops completed {r.loops_completed:,}   instructions issued {r.issued_instructions:,} "
+        f"in {r.cycles:,} cycles",
+        f"issue-slot utilisation {r.issue_utilization:.1%} simulated vs "
+        f"{r.predicted_utilization:.1%} predicted   useful lane utilisation "
+        f"{r.lane_utilization:.1%}",
+    )
+    for line in lines:
+        c.text(MARGIN, y, line, theme.small_pt, theme.foreground, font="mono")
+        y += em * 1.2
+    return y
