@@ -146,7 +146,7 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
         c.text(kx + 3.4, mem_y + k * 3.2 + 2.3, f"holds tile {k}'s value", small * 0.9, fg)
 
     # Thread states at the current step.
-    sx = kx + 36.0
+    sx = kx + 3.4 + text_width("holds tile 0's value", small * 0.9) + 4.0
     c.text(sx, mem_y + 0.5 + small * PT_TO_MM, "threads now", small, muted)
     for t in range(n_threads):
         col, row = divmod(t, 4)
@@ -169,14 +169,16 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
         verdict, role = "Unsafe: " + ", ".join(parts), "warn"
     c.rect(1.0, y - 2.6, 2.6, 2.6, theme.fill(role))
     c.text(4.6, y, verdict, theme.text_pt, fg, bold=True)
+    room = WIDTH - RIGHT - 4.6
     if result.contract_broken:
-        y += theme.text_pt * PT_TO_MM + 1.2
-        c.text(4.6, y, result.contract_text, small, fg)
+        y += theme.text_pt * PT_TO_MM - small * PT_TO_MM
+        for line in _wrap(result.contract_text, small, room):
+            y += small * PT_TO_MM + 1.2
+            c.text(4.6, y, line, small, fg)
     for j, h in enumerate(result.hazards[:MAX_HAZARD_LINES]):
-        y += small * PT_TO_MM + 1.2
-        seen = "future" if h.event >= shown else "seen"
-        c.text(4.6, y, f"{h.kind.replace('_', ' ')}: {h.text}", small,
-               muted if seen == "future" else fg, key=f"hazard:{j}")
+        for line in _wrap(f"{h.kind.replace('_', ' ')}: {h.text}", small, room):
+            y += small * PT_TO_MM + 1.2
+            c.text(4.6, y, line, small, muted if h.event >= shown else fg, key=f"hazard:{j}")
     if len(result.hazards) > MAX_HAZARD_LINES:
         y += small * PT_TO_MM + 1.2
         c.text(4.6, y, f"… and {len(result.hazards) - MAX_HAZARD_LINES} more", small, muted)
@@ -188,12 +190,18 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
         for label, style in (("W: write own slot", theme.fill("load")),
                              ("R: read neighbour's slot", theme.fill("compute")),
                              ("|: arrive at barrier", theme.fill("wait")),
-                             ("hazard", theme.fill("conflict"))):
-            c.rect(lx, y - 2.6, 2.6, 2.6, style)
+                             ("hazard", theme.fill("conflict")),
+                             ("barrier releases", None)):
+            need = 3.4 + text_width(label, small) + 3.0
+            if lx + need > WIDTH - RIGHT:
+                lx, y = 4.6, y + small * PT_TO_MM + 2.0
+            if style is None:
+                c.line(lx + 1.3, y - 2.8, lx + 1.3, y + 0.2,
+                       theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5)))
+            else:
+                c.rect(lx, y - 2.6, 2.6, 2.6, style)
             c.text(lx + 3.4, y, label, small, fg)
-            lx += 3.4 + text_width(label, small) + 3.0
-        c.line(lx, y - 2.8, lx, y + 0.2, theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5)))
-        c.text(lx + 1.2, y, "barrier releases", small, fg)
+            lx += need
 
     # Selection outlines.
     hl = theme.highlight()
@@ -234,3 +242,16 @@ def _mix(color: str | None, background: str, amount: float) -> str | None:
     b = [int(background[i:i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}" for x, y in zip(a, b,
                                                                                       strict=True))
+
+
+def _wrap(text: str, size: float, width: float) -> list[str]:
+    """Words of ``text`` in lines that fit ``width`` mm by the conservative text budget."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if line and text_width(candidate, size) > width:
+            lines.append(line)
+            candidate = word
+        line = candidate
+    return [*lines, line] if line else lines

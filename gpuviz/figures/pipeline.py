@@ -27,8 +27,8 @@ FUTURE_OPACITY = 0.28
 WAIT_LABELS = {
     "compute_waits_for_data": "no data",
     "tile_waits_for_compute": "ready",
-    "load_waits_for_slot": "slot busy",
-    "load_waits_for_prefetch": "prefetch",
+    "load_waits_for_slot": "slot",
+    "load_waits_for_prefetch": "limit",
 }
 WAIT_LEGEND = {
     "compute_waits_for_data": "compute waits for data",
@@ -218,11 +218,21 @@ def build(result: PipelineResult, selection: frozenset[str], theme: Theme) -> Fi
             c.text(lx + sw + 1.0, y, label, small, fg)
             lx += need
     y += small * PT_TO_MM + 3.0
-    receipt = (f"total {format_tick(result.total_time)}   load busy "
-               f"{format_tick(result.load_busy)} ({result.load_utilization:.0%})   compute busy "
-               f"{format_tick(result.compute_busy)} ({result.compute_utilization:.0%})   "
-               f"waits {len(result.waits)}   lower bound {format_tick(result.lower_bound_time)}")
-    c.text(LEFT, y, receipt, small, fg, font="mono")
+    receipt = [f"total {format_tick(result.total_time)}",
+               f"load busy {format_tick(result.load_busy)} ({result.load_utilization:.0%})",
+               f"compute busy {format_tick(result.compute_busy)} "
+               f"({result.compute_utilization:.0%})",
+               f"waits {len(result.waits)}",
+               f"lower bound {format_tick(result.lower_bound_time)}"]
+    line = ""
+    for part in receipt:
+        candidate = f"{line}   {part}" if line else part
+        if line and text_width(candidate, small, "mono") > WIDTH - LEFT - RIGHT:
+            c.text(LEFT, y, line, small, fg, font="mono")
+            y += small * PT_TO_MM + 1.2
+            candidate = part
+        line = candidate
+    c.text(LEFT, y, line, small, fg, font="mono")
     height = y + 3.0
     return c.figure(WIDTH, height, theme.background,
                     title="Pipeline: buffer ownership over time",

@@ -21,7 +21,8 @@ from gpuviz.figures.theme import Theme
 from gpuviz.models.reduction import WARP, ReductionResult
 
 WIDTH = 170.0
-LEFT = 22.0
+LEFT = 26.0
+MAX_WIDTH = 180.0
 RIGHT = 3.0
 CELL_H = 4.2
 GAP = 4.5
@@ -66,7 +67,11 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme) -> F
                "lanes l and l xor offset exchange and add; every lane stays active")
     c.text(1.0, caption_y, f"Offsets 16, 8, 4, 2, 1: {caption}", small, muted)
 
-    cell_w = (WIDTH - LEFT - RIGHT) / WARP
+    # Cells hold three digits at the theme's value size; a large-type theme widens the figure.
+    value_pt = small * 0.85
+    cell_w = max((WIDTH - LEFT - RIGHT) / WARP, text_width("000", value_pt, "mono") + 0.5)
+    cell_w = min(cell_w, (MAX_WIDTH - LEFT - RIGHT) / WARP)
+    width = LEFT + RIGHT + WARP * cell_w
     y = caption_y + 5.0
 
     shared_y = None
@@ -79,12 +84,11 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme) -> F
         for lane in range(WARP):
             c.text(LEFT + (lane + 0.5) * cell_w, y, str(lane), small * 0.85, muted,
                    anchor="middle", key=f"lane:{lane}")
-    c.text(1.0, y, "final warp, lane" if block else "lane", small * 0.9, muted)
+    c.text(1.0, y, "lane", small * 0.9, muted)
     y += 1.2
 
     levels = result.levels
     row_y = [y + k * (CELL_H + GAP) for k in range(len(levels))]
-    value_pt = small * 0.85
     undefined_cells = {(k, lane) for k, row in enumerate(levels) for lane, v in enumerate(row)
                        if v is None}
     buckets: dict[tuple[str, bool], tuple[list, list]] = {}
@@ -123,7 +127,7 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme) -> F
     with c.group(name="values"):
         for k, row in enumerate(levels):
             for lane, v in enumerate(row):
-                if text_width(_fmt(v), value_pt) > cell_w - 0.3:
+                if text_width(_fmt(v), value_pt, "mono") > cell_w - 0.3:
                     continue  # too wide for its cell: the detail line and receipt carry it
                 historic = lane >= result.active_prefix[k] or k > level_shown
                 c.text(LEFT + (lane + 0.5) * cell_w, row_y[k] + CELL_H / 2, _fmt(v),
@@ -171,8 +175,9 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme) -> F
     c.text(4.6, y, f"{head}   (exact sum {_fmt(result.exact_sum)})", theme.text_pt, fg,
            bold=True)
     for flag in result.flags:
-        y += small * PT_TO_MM + 1.3
-        c.text(4.6, y, flag, small, fg)
+        for line in _wrap(flag, small, width - RIGHT - 4.6):
+            y += small * PT_TO_MM + 1.3
+            c.text(4.6, y, line, small, fg)
     if detail:
         y += small * PT_TO_MM + 1.3
         c.text(4.6, y, detail, small, theme.accent)
@@ -189,10 +194,13 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme) -> F
         for label, role in (("input owner", "owned"), ("current partial (active prefix)",
                                                         "active"),
                             ("historic value (faded suffix)", "faded"), ("undefined", "warn")):
+            need = 3.4 + text_width(label, small) + 3.0
+            if lx + need > width - RIGHT:
+                lx, y = 4.6, y + small * PT_TO_MM + 2.0
             c.rect(lx, y - 2.6, 2.6, 2.6, _cell_style(theme, role))
             c.text(lx + 3.4, y, label, small, fg)
-            lx += 3.4 + text_width(label, small) + 3.0
-    return c.figure(WIDTH, y + 3.0, theme.background, title="Reduction tree",
+            lx += need
+    return c.figure(width, y + 3.0, theme.background, title="Reduction tree",
                     description=f"result {_fmt(result.result)}")
 
 
@@ -213,7 +221,7 @@ def _block_stage(c: Canvas, result: ReductionResult, theme: Theme, y: float, cel
     fg, muted = theme.color("foreground"), theme.color("muted")
     small = theme.small_pt
     c.text(1.0, y + CELL_H / 2, "warp partials", small, fg, baseline="middle")
-    box_w = min(18.0, (WIDTH - LEFT - RIGHT) / max(1, result.warps))
+    box_w = min(18.0, WARP * cell_w / max(1, result.warps))
     fits = box_w >= 9.0
     with c.group(name="warp partials"):
         for w, v in enumerate(result.warp_partials):
@@ -244,14 +252,14 @@ def _block_stage(c: Canvas, result: ReductionResult, theme: Theme, y: float, cel
             if frame < 1:
                 style = _faded(style, theme, FUTURE_OPACITY)
             c.rect(LEFT + i * cell_w + 0.15, y, cell_w - 0.3, CELL_H, style, key=f"shared:{i}")
-            fits = text_width(_fmt(v), small * 0.85) <= cell_w - 0.3
+            fits = text_width(_fmt(v), small * 0.85, "mono") <= cell_w - 0.3
             if fits and frame >= 1:
                 c.text(LEFT + (i + 0.5) * cell_w, y + CELL_H / 2, _fmt(v), small * 0.85,
                        fg if i < result.warps else muted, anchor="middle", baseline="middle",
                        font="mono", key=f"shared:{i}")
     barrier_y = y + CELL_H + 2.2
     style = theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5))
-    c.line(LEFT, barrier_y, WIDTH - RIGHT, barrier_y,
+    c.line(LEFT, barrier_y, LEFT + WARP * cell_w, barrier_y,
            style if frame >= 2 else _faded(style, theme, FUTURE_OPACITY))
     c.text(1.0, barrier_y + 0.9, "block barrier", small, theme.accent if frame >= 2 else muted)
     return barrier_y + 5.5
@@ -288,3 +296,16 @@ def _mix(color: str | None, background: str, amount: float) -> str | None:
     b = [int(background[i:i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}" for x, y in zip(a, b,
                                                                                       strict=True))
+
+
+def _wrap(text: str, size: float, width: float) -> list[str]:
+    """Words of ``text`` in lines that fit ``width`` mm by the conservative text budget."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if line and text_width(candidate, size) > width:
+            lines.append(line)
+            candidate = word
+        line = candidate
+    return [*lines, line] if line else lines
