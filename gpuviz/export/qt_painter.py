@@ -204,13 +204,16 @@ class _Painter:
 
     def text(self, t: Text) -> None:
         p = self.p
-        font = _font(t.font, t.bold, round(t.size * PT_TO_MM * 72.0 / self.dpi, 4))
+        key = (t.font, t.bold, round(t.size * PT_TO_MM * 72.0 / self.dpi, 4))
+        font = _font(*key)
         p.setFont(font)
         p.setPen(_pen(t.color, 0.1, None))
         p.setOpacity(1.0)
-        fm = QFontMetricsF(font)
-        w = fm.horizontalAdvance(t.text)
-        dx = {"start": 0.0, "middle": -w / 2, "end": -w}[t.anchor]
+        if t.anchor == "start":
+            dx = 0.0
+        else:
+            w = _metrics(*key).horizontalAdvance(t.text)
+            dx = -w / 2 if t.anchor == "middle" else -w
         dy = BASELINE_SHIFT_EM[t.baseline] * t.size * PT_TO_MM
         if t.rotate:
             p.save()
@@ -228,6 +231,11 @@ class _Painter:
         self.p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         self.p.setOpacity(1.0)
         self.p.drawImage(QRectF(item.x, item.y, item.w, item.h), img)
+
+
+@lru_cache(maxsize=64)
+def _metrics(kind: str, bold: bool, point_size: float) -> QFontMetricsF:
+    return QFontMetricsF(_font(kind, bold, point_size))
 
 
 @lru_cache(maxsize=64)

@@ -97,6 +97,8 @@ class MainWindow(QMainWindow):
                                          lambda: self.document.go_to_step(-1), "Ctrl+Home")
         self.act_full = self._action("&Full Screen", self.toggle_full_screen, S.FullScreen, True)
         self.act_reset = self._action("&Reset Layout", self.reset_layout)
+        self.act_controls = self._action("Show &Controls", self.set_controls_visible, "Ctrl+Shift+C", True)
+        self.act_controls.setChecked(str(self.settings.value("view/controls", "true")) == "true")
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -135,6 +137,7 @@ class MainWindow(QMainWindow):
             group.addAction(a)
             theme_menu.addAction(a)
         self.view_menu.addSeparator()
+        self.view_menu.addAction(self.act_controls)
         self.view_menu.addAction(self.act_full)
         self.view_menu.addAction(self.act_reset)
         steps = bar.addMenu("&Steps")
@@ -168,6 +171,7 @@ class MainWindow(QMainWindow):
         if panel_id not in self.docks:
             d = PanelDock(panel(panel_id), self.document, self.theme, self)
             d.hovered.connect(self._on_hover)
+            d.set_controls_visible(self.act_controls.isChecked())
             d.visibilityChanged.connect(lambda _v, pid=panel_id: self._sync_panel_action(pid))
             self.docks[panel_id] = d
             if not self.restoreDockWidget(d):
@@ -181,7 +185,10 @@ class MainWindow(QMainWindow):
             d = self.dock(pid)
             d.show()
             if previous is not None:
-                if i < 3:
+                # two panels side by side, a third below the second, the rest as tabs
+                if i == 1:
+                    self.splitDockWidget(previous, d, Qt.Orientation.Horizontal)
+                elif i == 2:
                     self.splitDockWidget(previous, d, Qt.Orientation.Vertical)
                 else:
                     self.tabifyDockWidget(previous, d)
@@ -221,6 +228,12 @@ class MainWindow(QMainWindow):
         self.settings.setValue("view/theme", name)
         for d in self.docks.values():
             d.set_theme(self.theme)
+
+    def set_controls_visible(self, visible: bool) -> None:
+        self.act_controls.setChecked(visible)
+        self.settings.setValue("view/controls", "true" if visible else "false")
+        for d in self.docks.values():
+            d.set_controls_visible(visible)
 
     def toggle_full_screen(self) -> None:
         if self.isFullScreen():

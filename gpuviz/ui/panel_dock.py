@@ -54,7 +54,8 @@ class PanelDock(QDockWidget):
         scroll = QScrollArea()
         scroll.setWidget(controls)
         scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(250)
+        scroll.setMinimumWidth(220)
+        self.controls = scroll
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(scroll)
         splitter.addWidget(self.view)
@@ -79,6 +80,10 @@ class PanelDock(QDockWidget):
 
     def _sync_form(self) -> None:
         self.form.set_params(self.document.shown.section(self.panel.id))
+
+    def set_controls_visible(self, visible: bool) -> None:
+        """Hide the controls to give the figure the whole dock (for a room, or a small screen)."""
+        self.controls.setVisible(visible)
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme

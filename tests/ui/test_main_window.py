@@ -245,3 +245,13 @@ def test_a_large_grid_redraws_without_trouble(make_main_window, qtbot, tmp_path)
     dock = launch_dock(w)
     qtbot.waitUntil(lambda: dock.current_figure() is not None and "65,536 blocks" in texts(dock))
     assert Path(w.document.path) == big
+
+
+def test_controls_can_be_hidden_to_give_the_figure_the_whole_dock(make_main_window, qtbot, settings):
+    w = make_main_window()
+    dock = launch_dock(w)
+    before = dock.view.width()
+    w.act_controls.trigger()
+    qtbot.waitUntil(lambda: dock.view.width() > before)
+    assert not dock.controls.isVisible()
+    assert settings.value("view/controls") == "false"
