@@ -121,9 +121,6 @@ def problems(params: BarrierParams) -> list[tuple[str, str]]:
     if bad:
         out.append(("picks", f"picks names thread {bad[0]}, but the block has threads 0 to "
                              f"{params.threads - 1}."))
-    if params.picks and params.schedule != "explicit":
-        out.append(("picks", "picks are only used with schedule \"explicit\"; set schedule to "
-                             "explicit or remove the picks."))
     return out
 
 

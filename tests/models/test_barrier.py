@@ -107,5 +107,8 @@ def test_every_read_is_either_correct_or_a_reported_hazard(threads, picks, first
 
 def test_problems_name_the_offending_field():
     bad = BarrierParams(threads=4, valid_threads=5, neighbour_offset=4, picks=(9,))
-    assert [p for p, _ in problems(bad)] == ["valid_threads", "neighbour_offset", "picks",
-                                             "picks"]
+    assert [p for p, _ in problems(bad)] == ["valid_threads", "neighbour_offset", "picks"]
+
+
+def test_picks_are_ignored_unless_the_schedule_is_explicit():
+    assert compute(replace(BOTH, picks=(3, 3))) == compute(BOTH)
