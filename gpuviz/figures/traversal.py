@@ -134,7 +134,7 @@ def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepSta
             shade_rgb = np.array([_rgb(s) for s in shades])
             rgb[:] = shade_rgb[shade_of]
             rgb[position >= done] = _rgb(theme.color("absent"))
-            rgb[(position >= current_lo) & (position < done)] = _rgb(theme.foreground)
+            rgb[(position >= current_lo) & (position < done)] = _rgb(theme.color("c_output"))
             c.image(gx, gy, cols * cell, rows * cell,
                     rgb.reshape(rows, cols, 3).round().astype(np.uint8),
                     key=f"grid:{run.order_name}")
