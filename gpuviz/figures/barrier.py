@@ -89,6 +89,8 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
     with c.group(name="operations"):
         for (role, future), (xywh, keys) in sorted(by_style.items()):
             style = theme.fill(role)
+            if role == "conflict":  # told apart from reads by a heavy outline, not hue alone
+                style = style.with_stroke(theme.foreground, theme.line_mm)
             c.rects(xywh, _faded(style, theme, FUTURE_OPACITY) if future else style, keys)
         release_style = theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5))
         past_rel = [(s, k) for s, k in zip(releases, release_keys, strict=True)
@@ -190,7 +192,8 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
         for label, style in (("W: write own slot", theme.fill("load")),
                              ("R: read neighbour's slot", theme.fill("compute")),
                              ("|: arrive at barrier", theme.fill("wait")),
-                             ("hazard", theme.fill("conflict")),
+                             ("hazard", theme.fill("conflict").with_stroke(theme.foreground,
+                                                                           theme.line_mm)),
                              ("barrier releases", None)):
             need = 3.4 + text_width(label, small) + 3.0
             if lx + need > WIDTH - RIGHT:
