@@ -28,6 +28,7 @@ from gpuviz.registry import PANELS, panel
 from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario
 from gpuviz.ui.document import Document
 from gpuviz.ui.panel_dock import PanelDock
+from gpuviz.ui.playback import PlaybackBar, PlaybackClock, frame_count_for
 
 MAX_RECENT = 8
 
@@ -49,6 +50,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self._build_step_bar()
+        self._build_playback()
         self.hover_label = QLabel()
         self.statusBar().addPermanentWidget(self.hover_label)
         document.changed.connect(self._on_document_changed)
@@ -65,6 +67,7 @@ class MainWindow(QMainWindow):
             self._show_scenario_panels()
         self._update_title()
         self._update_step_bar()
+        self._update_frames()
 
     # --- construction ----------------------------------------------------------------------
     def _action(self, text: str, slot, shortcut=None, checkable: bool = False) -> QAction:
@@ -95,6 +98,12 @@ class MainWindow(QMainWindow):
                                      [QKeySequence(Qt.Key.Key_PageUp), QKeySequence("Ctrl+Left")])
         self.act_overview = self._action("&Overview (before the steps)",
                                          lambda: self.document.go_to_step(-1), "Ctrl+Home")
+        self.act_play = self._action("&Play / Pause", lambda: self.clock.toggle(),
+                                     QKeySequence(Qt.Key.Key_Space))
+        self.act_frame_next = self._action("Step &Forward", lambda: self.clock.step_forward(),
+                                           QKeySequence(Qt.Key.Key_Right))
+        self.act_frame_prev = self._action("Step &Back", lambda: self.clock.step_back(),
+                                           QKeySequence(Qt.Key.Key_Left))
         self.act_full = self._action("&Full Screen", self.toggle_full_screen, S.FullScreen, True)
         self.act_reset = self._action("&Reset Layout", self.reset_layout)
         self.act_controls = self._action("Show &Controls", self.set_controls_visible, "Ctrl+Shift+C", True)
@@ -144,6 +153,10 @@ class MainWindow(QMainWindow):
         steps.addAction(self.act_prev)
         steps.addAction(self.act_next)
         steps.addAction(self.act_overview)
+        playback = bar.addMenu("&Playback")
+        playback.addAction(self.act_play)
+        playback.addAction(self.act_frame_prev)
+        playback.addAction(self.act_frame_next)
 
     def _build_step_bar(self) -> None:
         bar = QToolBar("Steps")
@@ -166,6 +179,31 @@ class MainWindow(QMainWindow):
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         self.step_bar = bar
 
+    def _build_playback(self) -> None:
+        """One clock for the document: animated panels follow it through the ``frame:<n>``
+        key of the selection."""
+        self.clock = PlaybackClock(self)
+        self.playback_bar = PlaybackBar(self.clock)
+        bar = QToolBar("Playback")
+        bar.setObjectName("toolbar-playback")
+        bar.addWidget(self.playback_bar)
+        self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, bar)
+        self.playback_toolbar = bar
+        self.clock.frameChanged.connect(self._on_frame)
+
+    def _on_frame(self, frame: int) -> None:
+        self.document.set_frame(frame if self.clock.frame_count > 1 else None)
+
+    def _update_frames(self) -> None:
+        visible = [pid for pid, d in self.docks.items() if not d.isHidden()]
+        count = frame_count_for(self.document.shown, visible) if visible else 1
+        was_at_end = self.clock.frame >= self.clock.last_frame
+        self.clock.set_frame_count(count)
+        if count > 1 and was_at_end and not self.clock.playing:
+            self.clock.last()  # a new picture opens on its final state; Play starts it over
+        self.document.set_frame(self.clock.frame if count > 1 else None)
+        self.playback_toolbar.setVisible(count > 1)
+
     # --- panels and layout -------------------------------------------------------------------
     def dock(self, panel_id: str) -> PanelDock:
         if panel_id not in self.docks:
@@ -173,6 +211,7 @@ class MainWindow(QMainWindow):
             d.hovered.connect(self._on_hover)
             d.set_controls_visible(self.act_controls.isChecked())
             d.visibilityChanged.connect(lambda _v, pid=panel_id: self._sync_panel_action(pid))
+            d.visibilityChanged.connect(lambda _v: self._update_frames())
             self.docks[panel_id] = d
             if not self.restoreDockWidget(d):
                 self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
@@ -248,6 +287,8 @@ class MainWindow(QMainWindow):
             self._update_title()
         if what in ("step", "scenario", "path"):
             self._update_step_bar()
+        if what in ("step", "scenario", "path") or what.startswith("section:"):
+            self._update_frames()
         if what == "path":
             self._lay_out_panels()
 

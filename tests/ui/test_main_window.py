@@ -255,3 +255,27 @@ def test_controls_can_be_hidden_to_give_the_figure_the_whole_dock(make_main_wind
     qtbot.waitUntil(lambda: dock.view.width() > before)
     assert not dock.controls.isVisible()
     assert settings.value("view/controls") == "false"
+
+
+def test_playback_follows_the_clock_for_animated_panels(make_main_window, scenario_path, qtbot):
+    from gpuviz.figures.scene import frame_count
+
+    path = scenario_path("pipeline-double-buffer.json")
+    w = make_main_window(path)
+    frames = frame_count(w.document.shown, "pipeline")
+    assert frames > 1
+    assert w.playback_toolbar.isVisible()
+    assert w.clock.frame == frames - 1, "a new picture opens on its final state"
+    qtbot.keyClick(w, Qt.Key.Key_Left)
+    assert w.clock.frame == frames - 2
+    assert f"frame:{frames - 2}" in w.document.selection
+    qtbot.keyClick(w, Qt.Key.Key_Space)
+    assert w.clock.playing
+    qtbot.keyClick(w, Qt.Key.Key_Space)
+    assert not w.clock.playing
+
+
+def test_a_still_scenario_hides_the_playback_bar(make_main_window):
+    w = make_main_window()
+    assert not w.playback_toolbar.isVisible()
+    assert not any(k.startswith("frame:") for k in w.document.selection)
