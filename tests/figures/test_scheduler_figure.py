@@ -1,0 +1,82 @@
+"""The scheduler figure: timeline image, warp rows, utilisation plot, selection and themes."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gpuviz.figures import scheduler as scheduler_figure
+from gpuviz.figures.display import Image, Rect, walk
+from gpuviz.figures.theme import THEMES, theme
+from gpuviz.models.scheduler import SchedulerParams, compute
+from gpuviz.scenario import compute_all, load_scenario
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "gpuviz" / "scenarios"
+
+
+def result_of(name, step):
+    return compute_all(load_scenario(SCENARIOS / name).at_step(step), ("scheduler",))["scheduler"]
+
+
+def build(name="scheduler-try-round-robin.json", step=0, selection=frozenset(),
+          theme_name="screen"):
+    return scheduler_figure.build(result_of(name, step), selection, theme(theme_name))
+
+
+def images(fig):
+    return {i.key: i for i in walk(fig.items) if isinstance(i, Image)}
+
+
+def test_warps_slots_and_plot_are_pointable():
+    keys = set(build().keys())
+    assert {f"warp:{w}" for w in range(16)} <= keys
+    assert {"slots", "warps", "plot:utilization"} <= keys
+
+
+def test_timeline_is_one_pixel_per_cycle_and_warp():
+    r = result_of("scheduler-try-round-robin.json", 0)
+    fig = scheduler_figure.build(r, frozenset(), theme("screen"))
+    win = scheduler_figure.window_cycles(r)
+    warps = images(fig)["warps"]
+    assert warps.rgb.shape == (16, win, 3)
+    slots = images(fig)["slots"]
+    assert slots.rgb.shape == (1, win, 3)
+    # empty issue slots are painted in the warning colour
+    empty = np.array([int(theme("screen").color("warn")[i:i + 2], 16) for i in (1, 3, 5)])
+    painted_empty = (slots.rgb[0] == empty).all(axis=1)
+    assert np.array_equal(painted_empty, r._issued_kind[:win] == 0)
+
+
+def test_texts_carry_the_seed_numbers():
+    texts = " ".join(build().texts())
+    assert "P = 264 cycles, I = 17 instructions" in texts
+    assert "⌈P/I⌉ = 16 warps needed" in texts
+    lrr = " ".join(build(step=1).texts())
+    assert "loose round-robin" in lrr
+    r = result_of("scheduler-try-round-robin.json", 1)
+    assert f"{r.issue_utilization:.1%} of issue slots used" in lrr
+
+
+def test_register_cap_is_named():
+    texts = " ".join(build("scheduler-try-registers.json", 3).texts())
+    assert "registers cap residency at 8" in texts
+
+
+def test_selected_warp_is_outlined():
+    t = theme("screen")
+    fig = build(selection=frozenset({"warp:3"}))
+    outlines = [r for r in walk(fig.items) if isinstance(r, Rect) and r.style == t.highlight()]
+    assert len(outlines) == 1
+
+
+def test_many_warps_still_build_as_one_image():
+    r = compute(SchedulerParams(warps=64, warp_slots=64, registers_per_thread=8, cycles=5000))
+    fig = scheduler_figure.build(r, frozenset(), theme("screen"))
+    assert images(fig)["warps"].rgb.shape[0] == 64
+
+
+@pytest.mark.parametrize("theme_name", sorted(THEMES))
+def test_every_theme_builds(theme_name):
+    fig = build("scheduler-try-divergence.json", 1, theme_name=theme_name)
+    assert fig.background == THEMES[theme_name].background
+    assert "useful lane work" in " ".join(fig.texts())
