@@ -90,28 +90,36 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme) -> Fig
     lit = {(row, col) for row, col in sel_chunks if 0 <= row < ROWS and 0 <= col < CHUNKS_PER_ROW}
     lit |= {(row, r.column) for row in sel_rows if 0 <= row < ROWS}
 
-    def cell(x: float, row: int, col: int, logical: int, key: str) -> None:
-        chosen = logical == r.column
-        box = (x + col * CELL + 0.2, top + row * CELL + 0.2, CELL - 0.4, CELL - 0.4)
-        if chosen:
-            c.rect(*box, Style(fill=fg, stroke=theme.outline, stroke_width=theme.thin_mm),
-                   key=key)
-        else:
-            c.rect(*box, Style(fill=theme.category(logical), opacity=TINT), key=key)
-            c.rect(*box, Style(stroke=theme.outline, stroke_width=theme.thin_mm))
-        c.text(x + (col + 0.5) * CELL, top + (row + 0.5) * CELL, str(logical), theme.text_pt,
-               theme.background if chosen else fg, anchor="middle", baseline="middle",
-               font="mono", bold=chosen)
-
+    # Cells are batched per logical column (one tinted Rects each), so a grid is a few items.
     for x, physical in ((lx, False), (px, True)):
         with c.group(name="physical" if physical else "logical"):
+            boxes: dict[int, list[tuple[float, float, float, float]]] = {}
+            keys: dict[int, list[str]] = {}
             for row in range(ROWS):
                 label = f"row {row}"
                 c.text(x - 1.2 - text_width(label, theme.small_pt), top + (row + 0.5) * CELL,
                        label, theme.small_pt, muted, baseline="middle")
                 for col in range(CHUNKS_PER_ROW):
                     logical = inverse[row][col] if physical else col
-                    cell(x, row, col, logical, f"chunk:{row},{logical}")
+                    boxes.setdefault(logical, []).append(
+                        (x + col * CELL + 0.2, top + row * CELL + 0.2, CELL - 0.4, CELL - 0.4))
+                    keys.setdefault(logical, []).append(f"chunk:{row},{logical}")
+            for logical in sorted(boxes):
+                if logical == r.column:
+                    style = Style(fill=fg, stroke=theme.outline, stroke_width=theme.thin_mm)
+                else:
+                    style = Style(fill=theme.category(logical), opacity=TINT)
+                c.rects(boxes[logical], style, keys[logical])
+            c.rects([b for lg in sorted(boxes) if lg != r.column for b in boxes[lg]],
+                    Style(stroke=theme.outline, stroke_width=theme.thin_mm))
+            for row in range(ROWS):
+                for col in range(CHUNKS_PER_ROW):
+                    logical = inverse[row][col] if physical else col
+                    chosen = logical == r.column
+                    if physical or chosen:  # a logical cell's column is its column heading
+                        c.text(x + (col + 0.5) * CELL, top + (row + 0.5) * CELL, str(logical),
+                               theme.text_pt, theme.background if chosen else fg,
+                               anchor="middle", baseline="middle", font="mono", bold=chosen)
     # the gap between the grids: one arrow per row of the chosen column, row to row
     with c.group(name="arrows"):
         for row in range(ROWS):

@@ -1,0 +1,64 @@
+"""Banks dock: a padding slider that turns any pattern into the column read of a padded array.
+
+Padding is the seed's fix for the 32-way column conflict; dragging the slider from 0 to 1 shows
+32 rounds collapse to 1. The drag is one undoable edit. A clicked lane, bank or word is a shared
+selection, highlighted in every dock (``bank:<b>`` also in the swizzle panel's bank strips).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFormLayout, QLabel, QSlider, QWidget
+
+PANEL_ID = "banks"
+
+
+class PaddingControl(QWidget):
+    def __init__(self, dock, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.dock = dock
+        self.setObjectName("banks-padding-control")
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, 8)
+        self.slider.setObjectName("banks-padding-slider")
+        self.label = QLabel()
+        lay = QFormLayout(self)
+        lay.setContentsMargins(0, 6, 0, 0)
+        lay.addRow(QLabel("<b>Column read, drag the padding</b>"))
+        lay.addRow(self.label, self.slider)
+        self._syncing = False
+        self.slider.valueChanged.connect(self._moved)
+        dock.document.changed.connect(self._on_document_changed)
+        self.sync()
+
+    def _params(self):
+        return self.dock.document.shown.section(PANEL_ID)
+
+    def _on_document_changed(self, what: str) -> None:
+        if what in ("scenario", "step", "path") or what == f"section:{PANEL_ID}":
+            self.sync()
+
+    def sync(self) -> None:
+        p = self._params()
+        self._syncing = True
+        try:
+            self.slider.setValue(min(8, p.pattern.padding))
+        finally:
+            self._syncing = False
+        self.label.setText(f"row {p.pattern.row_width} + {p.pattern.padding}")
+
+    def _moved(self, value: int) -> None:
+        if self._syncing:
+            return
+        p = self._params()
+        column = min(p.pattern.column, p.pattern.row_width - 1)
+        new = replace(p, pattern=replace(p.pattern, kind="column", padding=value, column=column))
+        self.dock.document.edit_section(PANEL_ID, new, text=f"Row padding {value}",
+                                        merge_key="drag-padding")
+
+
+def extra_widgets(dock) -> list[QWidget]:
+    dock.padding_control = PaddingControl(dock)
+    return [dock.padding_control]

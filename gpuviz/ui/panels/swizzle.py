@@ -1,0 +1,27 @@
+"""Swizzle dock: clicking a chunk makes its logical column the one the readers read.
+
+The column is a parameter of the swizzle section, so the click is undoable and saved with the
+scenario; the clicked ``chunk:<row>,<col>`` also stays selected, outlined in both grids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gpuviz.ui.document import Document
+
+PANEL_ID = "swizzle"
+
+
+def activate(document: Document, key: str) -> None:
+    kind, _, value = key.partition(":")
+    if kind != "chunk":
+        return
+    try:
+        _row, col = (int(v) for v in value.split(","))
+    except ValueError:
+        return
+    params = document.shown.section(PANEL_ID)
+    if params.column != col:
+        document.edit_section(PANEL_ID, replace(params, column=col),
+                              text=f"Readers read chunk column {col}")
