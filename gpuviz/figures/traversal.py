@@ -37,13 +37,10 @@ def frame_count(result: TraversalResult) -> int:
 
 
 def _frame(result: TraversalResult, selection: frozenset[str]) -> int:
-    for key in sorted(selection):
-        if key.startswith("frame:"):
-            try:
-                return max(0, min(int(key[6:]), result.steps))
-            except ValueError:
-                continue
-    return result.steps
+    """The frame the selection asks for (the earliest if several do, as every animated panel
+    reads it); after the last step when none does."""
+    frames = [int(k[6:]) for k in selection if k.startswith("frame:") and k[6:].isdigit()]
+    return max(0, min(min(frames), result.steps)) if frames else result.steps
 
 
 def _selected_tile(selection: frozenset[str], rows: int, cols: int) -> tuple[int, int] | None:

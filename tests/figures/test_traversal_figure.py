@@ -87,3 +87,8 @@ def test_every_theme_builds_within_its_width(name):
             x0 = {"start": item.x, "middle": item.x - w / 2, "end": item.x - w}[item.anchor]
             assert x0 >= 0 and x0 + w <= figure.width, item.text
     assert figure_to_svg(figure).startswith("<?xml")
+
+
+def test_the_earliest_of_several_frames_is_shown():
+    texts = " ".join(fig.build(SMALL, frozenset({"frame:12", "frame:7"}), SCREEN).texts())
+    assert f"after step 7 of {SMALL.steps}:" in texts
