@@ -38,6 +38,7 @@ import numpy as np
 from gpuviz.models.params import param
 
 LANES = 32
+TIMELINE_CYCLES = 2000  # cycles of the issue timeline included in the printed result
 # instruction kinds in the issue record
 IDLE, LOAD, MATH = 0, 1, 2
 # warp states in the state matrix
@@ -86,6 +87,7 @@ class SchedulerResult:
     cycles: int
     policy: str
     divergence: bool
+    timeline: tuple[int, ...]  # warp issued in each of the first TIMELINE_CYCLES cycles, -1 idle
     _issued_warp: np.ndarray  # (cycles,) int16: warp that issued, -1 when the slot is empty
     _issued_kind: np.ndarray  # (cycles,) uint8: IDLE, LOAD or MATH
     _issued_lanes: np.ndarray  # (cycles,) uint8: active lanes of the issued instruction
@@ -136,6 +138,7 @@ def compute(params: SchedulerParams) -> SchedulerResult:
         cycles=cycles,
         policy=params.policy,
         divergence=params.divergence,
+        timeline=tuple(issued_warp[:TIMELINE_CYCLES].tolist()),
         _issued_warp=issued_warp,
         _issued_kind=issued_kind,
         _issued_lanes=issued_lanes,

@@ -120,3 +120,10 @@ def test_states_show_one_issue_per_busy_cycle(p, warps):
     # a cycle with a ready warp left unissued is never an idle cycle
     idle = r._issued_kind == 0
     assert not (r._states[:, idle] == READY).any()
+
+
+def test_printed_timeline_is_the_start_of_the_issue_record():
+    r = compute(SchedulerParams(cycles=3000))
+    assert len(r.timeline) == 2000
+    assert list(r.timeline) == list(r._issued_warp[:2000])
+    assert r.timeline[:16] == tuple(range(16))
