@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--dpi", type=int, default=200, help="PNG resolution (default 200)")
     e.add_argument("--select", action="append", default=[], metavar="KEY",
                    help="highlight a key such as lane:3 (repeatable)")
+    e.add_argument("--frames", action="store_true",
+                   help="write every playback frame as a numbered sequence "
+                        "(<scenario>-<panel>-0001.<format> …) for slides")
 
     sub.add_parser("list", help="bundled scenarios, panels and architecture presets")
     sub.add_parser("schema", help="print the scenario JSON Schema")
@@ -180,6 +183,15 @@ def _export(args: argparse.Namespace) -> int:
         print(f"{out}: cannot create the output folder ({e.strerror})", file=sys.stderr)
         return EXIT_BAD_INPUT
     stem = Path(args.scenario).stem
+    if args.frames:
+        from gpuviz.export.sequence import export_sequence
+
+        for pid in panels:
+            paths = export_sequence(scenario, pid, out, stem, fmt=args.format, theme_name=args.theme,
+                                    size=args.size, dpi=args.dpi, selection=selection)
+            for path in paths:
+                print(path)
+        return 0
     for pid in panels:
         suffix = f"-step{args.step}" if args.step is not None else ""
         path = out / f"{stem}-{pid}{suffix}.{args.format}"

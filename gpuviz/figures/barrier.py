@@ -91,14 +91,14 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
             style = theme.fill(role)
             if role == "conflict":  # told apart from reads by a heavy outline, not hue alone
                 style = style.with_stroke(theme.foreground, theme.line_mm)
-            c.rects(xywh, _faded(style, theme, FUTURE_OPACITY) if future else style, keys)
+            c.rects(xywh, theme.faded(style, FUTURE_OPACITY) if future else style, keys)
         release_style = theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5))
         past_rel = [(s, k) for s, k in zip(releases, release_keys, strict=True)
                     if int(k[6:]) < shown]
         future_rel = [(s, k) for s, k in zip(releases, release_keys, strict=True)
                       if int(k[6:]) >= shown]
         for group, style in ((past_rel, release_style),
-                             (future_rel, _faded(release_style, theme, FUTURE_OPACITY))):
+                             (future_rel, theme.faded(release_style, FUTURE_OPACITY))):
             if group:
                 c.segments([s for s, _ in group], style, [k for _, k in group])
     if glyphs:
@@ -130,7 +130,7 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
             if tile < 0:
                 style, text = theme.fill("absent"), "—"
             else:
-                style = Style(fill=_mix(theme.category(tile), theme.background, 0.55),
+                style = Style(fill=theme.mix(theme.category(tile), 0.55),
                               stroke=theme.outline, stroke_width=theme.thin_mm)
                 text = f"{value:g}"
             with c.group(f"slot:{a}"):
@@ -143,7 +143,7 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
     kx = LEFT + n_threads * slot_w + 3.0
     for k in range(result.tiles):
         c.rect(kx, mem_y + k * 3.2, 2.6, 2.6,
-               Style(fill=_mix(theme.category(k), theme.background, 0.55), stroke=theme.outline,
+               Style(fill=theme.mix(theme.category(k), 0.55), stroke=theme.outline,
                      stroke_width=theme.thin_mm))
         c.text(kx + 3.4, mem_y + k * 3.2 + 2.3, f"holds tile {k}'s value", small * 0.9, fg)
 
@@ -228,23 +228,6 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
             c.rect(LEFT + e.index * cell, row_y[e.thread] + 0.3, cell, ROW_H - 0.6, hl, key=key)
     return c.figure(WIDTH, y + 3.0, theme.background, title="Barriers: one interleaving",
                     description="safe" if result.safe else "unsafe")
-
-
-def _faded(style: Style, theme: Theme, amount: float) -> Style:
-    """``style`` seen through a veil of the background: each colour mixed toward it, keeping
-    ``amount`` of the colour. Opaque, so painting stays cheap (no alpha compositing)."""
-    return Style(_mix(style.fill, theme.background, amount),
-                 _mix(style.stroke, theme.background, amount), style.stroke_width, style.dash,
-                 1.0, style.hatch, _mix(style.hatch_color, theme.background, amount))
-
-
-def _mix(color: str | None, background: str, amount: float) -> str | None:
-    if color is None:
-        return None
-    a = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(background[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}" for x, y in zip(a, b,
-                                                                                      strict=True))
 
 
 def _wrap(text: str, size: float, width: float) -> list[str]:

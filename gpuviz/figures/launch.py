@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.launch import LaunchResult
 
@@ -121,18 +121,20 @@ def _grid_and_sms(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: 
     n_sm, n_slots = r.sm_count, r.slots_per_sm
     c.text(sx, top - em * 0.3, f"wave {r.selected_block_wave} on {n_sm} synthetic SMs",
            theme.small_pt, theme.muted)
-    slot_w, slot_h = 9.0, 5.0
+    small = theme.small_pt * PT_TO_MM
+    slot_w, slot_h = max(9.0, text_width("B00", theme.small_pt) + 2), max(5.0, small * 1.7)
+    label_w = text_width("SM00", theme.small_pt) + 1.5
     first = r.selected_block_wave * r.slots_per_wave
     sy = top + em * 0.4
     for s in range(min(n_sm, 8)):
         with c.group(f"sm:{s}"):
-            c.rect(sx, sy, 6 + n_slots * (slot_w + 1), slot_h + 2, Style(
+            c.rect(sx, sy, label_w + n_slots * (slot_w + 1), slot_h + 2, Style(
                 fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm), radius=0.8)
             c.text(sx + 1, sy + 1 + slot_h / 2, f"SM{s}", theme.small_pt, theme.foreground,
                    baseline="middle")
             for k in range(n_slots):
                 b = first + k * n_sm + s
-                bx = sx + 6 + k * (slot_w + 1)
+                bx = sx + label_w + k * (slot_w + 1)
                 if b < r.blocks:
                     c.rect(bx, sy + 1, slot_w, slot_h, Style(fill=theme.category(r.selected_block_wave)),
                            key=f"block:{b}")
@@ -192,7 +194,8 @@ def _lanes(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: Theme, 
                    "lane · linear thread id (x fastest) · global index (– when masked)")
     per_row = 16
     cell = (WIDTH - 2 * MARGIN) / per_row
-    ch = 9.5
+    small = theme.small_pt * PT_TO_MM
+    ch = max(9.5, small * 3.6)
     for lane in r.lanes:
         row, col = divmod(lane.lane, per_row)
         x0 = MARGIN + col * cell
@@ -202,12 +205,12 @@ def _lanes(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: Theme, 
         with c.group(key):
             c.rect(x0, y0, cell - 0.5, ch, theme.fill(role))
             ink = theme.ink_on(role)
-            c.text(x0 + (cell - 0.5) / 2, y0 + 2.4, str(lane.lane), theme.small_pt, ink,
+            c.text(x0 + (cell - 0.5) / 2, y0 + ch * 0.22, str(lane.lane), theme.small_pt, ink,
                    anchor="middle", baseline="middle", bold=True)
-            c.text(x0 + (cell - 0.5) / 2, y0 + 5.0, str(lane.tid), theme.small_pt, ink,
+            c.text(x0 + (cell - 0.5) / 2, y0 + ch * 0.5, str(lane.tid), theme.small_pt, ink,
                    anchor="middle", baseline="middle", font="mono")
             gi = "–" if lane.global_index is None else _short(lane.global_index)
-            c.text(x0 + (cell - 0.5) / 2, y0 + 7.5, gi, theme.small_pt, ink,
+            c.text(x0 + (cell - 0.5) / 2, y0 + ch * 0.78, gi, theme.small_pt, ink,
                    anchor="middle", baseline="middle", font="mono")
         if key in selection:
             c.rect(x0 - 0.3, y0 - 0.3, cell + 0.1, ch + 0.6, theme.highlight())
@@ -256,10 +259,14 @@ def _quantization(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: 
     em = theme.text_pt * PT_TO_MM
     pct = 100 * r.tile_valid / r.tile_slots
     top = _heading(c, theme, MARGIN, y, "Tile quantization and wave quantization")
-    c.text(MARGIN, top + em * 0.5, f"{r.tiles_m} × {r.tiles_n} = {r.tiles} tiles · {r.tile_slots:,} "
-           f"output slots · {r.tile_valid:,} valid ({pct:.1f}%)", theme.small_pt, theme.foreground)
+    line = theme.small_pt * PT_TO_MM * 1.35
+    c.text(MARGIN, top + em * 0.5, f"{r.matrix[0]:,} × {r.matrix[1]:,} output in {r.tile[0]} × "
+           f"{r.tile[1]} tiles: {r.tiles_m} × {r.tiles_n} = {r.tiles:,} tiles", theme.small_pt,
+           theme.foreground)
+    c.text(MARGIN, top + em * 0.5 + line, f"{r.tile_slots:,} output slots · {r.tile_valid:,} valid "
+           f"({pct:.1f}%)", theme.small_pt, theme.foreground)
     box = 30.0
-    gy = top + em * 1.5
+    gy = top + em * 0.5 + line * 3.4
     tm, tn = r.tiles_m, r.tiles_n
     cw, chh = box / tn, box / tm
     # draw tiles (at most 32 × 32 tiles; beyond, the grid is only outlined)
@@ -278,13 +285,14 @@ def _quantization(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: 
         c.line(MARGIN, gy + i * chh, MARGIN + box, gy + i * chh, theme.stroke("outline", theme.thin_mm))
     for j in range(1, min(tn, 64)):
         c.line(MARGIN + j * cw, gy, MARGIN + j * cw, gy + box, theme.stroke("outline", theme.thin_mm))
-    c.text(MARGIN + box + 2, gy + em, "valid outputs", theme.small_pt, theme.foreground)
-    c.rect(MARGIN + box + 2, gy + em * 1.4, 3, 2, Style(fill=theme.color("valid")))
-    c.text(MARGIN + box + 2, gy + em * 3.2, "masked slots", theme.small_pt, theme.foreground)
-    c.rect(MARGIN + box + 2, gy + em * 3.6, 3, 2, theme.fill("masked"))
+    c.rect(MARGIN + box + 2, gy + em * 0.2, 3, 2, Style(fill=theme.color("valid")))
+    c.text(MARGIN + box + 6, gy + em * 0.2 + 1.8, "valid outputs", theme.small_pt, theme.foreground)
+    c.rect(MARGIN + box + 2, gy + em * 0.2 + line * 1.5, 3, 2, theme.fill("masked"))
+    c.text(MARGIN + box + 6, gy + em * 0.2 + line * 1.5 + 1.8, "masked slots", theme.small_pt,
+           theme.foreground)
     # waves
-    wx = MARGIN + 70
-    c.text(wx, top + em * 0.5, f"{r.tiles} tiles on {r.tile_slots_per_wave} slots "
+    wx = MARGIN + box + 10 + text_width("valid outputs", theme.small_pt)
+    c.text(wx, gy - line * 0.8, f"{r.tiles:,} tiles on {r.tile_slots_per_wave} slots "
            f"→ {r.wave_count} wave{'s' if r.wave_count != 1 else ''}, last wave "
            f"{100 * r.last_wave_fill:.0f}% full", theme.small_pt, theme.foreground)
     bar_w = WIDTH - MARGIN - wx
@@ -299,8 +307,10 @@ def _quantization(c: Canvas, r: LaunchResult, selection: frozenset[str], theme: 
             c.rect(wx + k * seg, gy, seg - 1, 6, Style(stroke=theme.outline, stroke_width=theme.thin_mm))
             c.text(wx + k * seg + (seg - 1) / 2, gy + 6 + em, f"wave {wave_no}", theme.small_pt,
                    theme.muted, anchor="middle")
-    c.text(wx, gy + 6 + em * 2.6, "Neither effect predicts elapsed time without assumptions about "
-           "block duration.", theme.small_pt, theme.muted)
+    c.text(wx, gy + 6 + em * 2.6, "Neither effect predicts elapsed time without",
+           theme.small_pt, theme.muted)
+    c.text(wx, gy + 6 + em * 2.6 + line, "assumptions about block duration.", theme.small_pt,
+           theme.muted)
     return gy + box
 
 
@@ -312,7 +322,7 @@ def _legend(c: Canvas, theme: Theme, y: float) -> float:
                         ("absent", "lane past the end of the block")):
         c.rect(x, y - 2.2, 3, 2.6, theme.fill(role))
         c.text(x + 4, y, label, theme.small_pt, theme.foreground)
-        x += 8 + len(label) * 1.3
+        x += 4 + text_width(label, theme.small_pt) + 4
     c.rect(x, y - 2.4, 3, 3, theme.highlight())
     c.text(x + 4, y, "selected", theme.small_pt, theme.foreground)
     return y + em * 0.5

@@ -117,7 +117,7 @@ def build(result: PipelineResult, selection: frozenset[str], theme: Theme) -> Fi
                 future_keys.append(key)
         with c.group(name=name):
             c.rects(past, style, past_keys)
-            c.rects(future, _faded(style, theme, FUTURE_OPACITY), future_keys)
+            c.rects(future, theme.faded(style, FUTURE_OPACITY), future_keys)
 
     tiles = result.tiles
     bars([(t.load_start, t.compute_end, slot_rows[t.slot] + 0.6, SLOT_H - 1.2, f"tile:{t.tile}")
@@ -141,7 +141,7 @@ def build(result: PipelineResult, selection: frozenset[str], theme: Theme) -> Fi
                 y, h = load_y + 1.0, LANE_H - 2.0
             style = _wait_style(theme, w.kind)
             if cursor is not None and w.start >= cursor:
-                style = _faded(style, theme, FUTURE_OPACITY)
+                style = theme.faded(style, FUTURE_OPACITY)
             c.rect(x(w.start), y, (w.end - w.start) * scale, h, style, key=f"wait:{j}")
             label = WAIT_LABELS[w.kind]
             if (w.end - w.start) * scale >= text_width(label, small * 0.85) + 1.0 and \
@@ -242,20 +242,3 @@ def build(result: PipelineResult, selection: frozenset[str], theme: Theme) -> Fi
 def _wait_style(theme: Theme, kind: str) -> Style:
     return Style(fill=theme.color("wait"), stroke=theme.outline, stroke_width=theme.thin_mm,
                  hatch=WAIT_HATCH[kind], hatch_color=theme.foreground)
-
-
-def _faded(style: Style, theme: Theme, amount: float) -> Style:
-    """``style`` seen through a veil of the background: each colour mixed toward it, keeping
-    ``amount`` of the colour. Opaque, so painting stays cheap (no alpha compositing)."""
-    return Style(_mix(style.fill, theme.background, amount),
-                 _mix(style.stroke, theme.background, amount), style.stroke_width, style.dash,
-                 1.0, style.hatch, _mix(style.hatch_color, theme.background, amount))
-
-
-def _mix(color: str | None, background: str, amount: float) -> str | None:
-    if color is None:
-        return None
-    a = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(background[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}" for x, y in zip(a, b,
-                                                                                      strict=True))

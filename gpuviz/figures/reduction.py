@@ -108,7 +108,7 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme) -> F
     with c.group(name="tree"):
         for (role, future), (xywh, keys) in sorted(buckets.items()):
             style = _cell_style(theme, role)
-            c.rects(xywh, _faded(style, theme, FUTURE_OPACITY) if future else style, keys)
+            c.rects(xywh, theme.faded(style, FUTURE_OPACITY) if future else style, keys)
         for k in range(len(levels)):
             label = "input" if k == 0 else f"offset {result.offsets[k - 1]}"
             if block and k == 0:
@@ -123,7 +123,7 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme) -> F
                 segs.append((LEFT + (src + 0.5) * cell_w, row_y[k - 1] + CELL_H + 0.2,
                              LEFT + (lane + 0.5) * cell_w, row_y[k] - 0.2))
             style = theme.stroke("muted", theme.thin_mm)
-            c.segments(segs, _faded(style, theme, FUTURE_OPACITY) if k > level_shown else style)
+            c.segments(segs, theme.faded(style, FUTURE_OPACITY) if k > level_shown else style)
     with c.group(name="values"):
         for k, row in enumerate(levels):
             for lane, v in enumerate(row):
@@ -207,10 +207,10 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme) -> F
 def _cell_style(theme: Theme, role: str) -> Style:
     base = theme.fill(role)
     if role == "active":
-        return _faded(base, theme, 0.45)
+        return theme.faded(base, 0.45)
     if role == "warn":
         # Hatched where the theme hatches warnings (print); the "?" marks it everywhere.
-        return Style(fill=_mix(theme.color("warn"), theme.background, 0.7), stroke=theme.outline,
+        return Style(fill=theme.mix(theme.color("warn"), 0.7), stroke=theme.outline,
                      stroke_width=theme.thin_mm, hatch=base.hatch, hatch_color=base.hatch_color)
     return base
 
@@ -225,7 +225,7 @@ def _block_stage(c: Canvas, result: ReductionResult, theme: Theme, y: float, cel
     fits = box_w >= 9.0
     with c.group(name="warp partials"):
         for w, v in enumerate(result.warp_partials):
-            style = _faded(theme.fill("active"), theme, 0.45 if frame >= 1 else FUTURE_OPACITY)
+            style = theme.faded(theme.fill("active"), 0.45 if frame >= 1 else FUTURE_OPACITY)
             c.rect(LEFT + w * box_w + 0.2, y, box_w - 0.4, CELL_H, style, key=f"warp:{w}")
             if fits:
                 c.text(LEFT + (w + 0.5) * box_w, y + CELL_H / 2,
@@ -250,7 +250,7 @@ def _block_stage(c: Canvas, result: ReductionResult, theme: Theme, y: float, cel
                 role = "absent"
             style = _cell_style(theme, role)
             if frame < 1:
-                style = _faded(style, theme, FUTURE_OPACITY)
+                style = theme.faded(style, FUTURE_OPACITY)
             c.rect(LEFT + i * cell_w + 0.15, y, cell_w - 0.3, CELL_H, style, key=f"shared:{i}")
             fits = text_width(_fmt(v), small * 0.85, "mono") <= cell_w - 0.3
             if fits and frame >= 1:
@@ -260,7 +260,7 @@ def _block_stage(c: Canvas, result: ReductionResult, theme: Theme, y: float, cel
     barrier_y = y + CELL_H + 2.2
     style = theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5))
     c.line(LEFT, barrier_y, LEFT + WARP * cell_w, barrier_y,
-           style if frame >= 2 else _faded(style, theme, FUTURE_OPACITY))
+           style if frame >= 2 else theme.faded(style, FUTURE_OPACITY))
     c.text(1.0, barrier_y + 0.9, "block barrier", small, theme.accent if frame >= 2 else muted)
     return barrier_y + 5.5
 
@@ -279,23 +279,6 @@ def _ranges(values: list[int]) -> str:
         if v is not None:
             start = prev = v
     return "{" + ", ".join(parts) + "}"
-
-
-def _faded(style: Style, theme: Theme, amount: float) -> Style:
-    """``style`` seen through a veil of the background: each colour mixed toward it, keeping
-    ``amount`` of the colour. Opaque, so painting stays cheap (no alpha compositing)."""
-    return Style(_mix(style.fill, theme.background, amount),
-                 _mix(style.stroke, theme.background, amount), style.stroke_width, style.dash,
-                 1.0, style.hatch, _mix(style.hatch_color, theme.background, amount))
-
-
-def _mix(color: str | None, background: str, amount: float) -> str | None:
-    if color is None:
-        return None
-    a = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(background[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}" for x, y in zip(a, b,
-                                                                                      strict=True))
 
 
 def _wrap(text: str, size: float, width: float) -> list[str]:

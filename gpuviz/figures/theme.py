@@ -96,6 +96,21 @@ class Theme:
         return Style(stroke=self.color(name), stroke_width=self.line_mm if width is None else width,
                      dash=dash)
 
+    def mix(self, color: str | None, amount: float) -> str | None:
+        """``color`` seen through a veil of the background, keeping ``amount`` of the colour."""
+        if color is None:
+            return None
+        a = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+        b = [int(self.background[i:i + 2], 16) for i in (1, 3, 5)]
+        return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}"
+                             for x, y in zip(a, b, strict=True))
+
+    def faded(self, style: Style, amount: float) -> Style:
+        """``style`` faded toward the background, opaque (painting alpha costs far more)."""
+        return Style(self.mix(style.fill, amount), self.mix(style.stroke, amount),
+                     style.stroke_width, style.dash, 1.0, style.hatch,
+                     self.mix(style.hatch_color, amount))
+
     def highlight(self) -> Style:
         """The outline drawn around a selected thing."""
         return Style(stroke=self.accent, stroke_width=self.thick_mm)

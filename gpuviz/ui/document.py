@@ -87,7 +87,8 @@ class Document(QObject):
     def selection(self) -> frozenset[str]:
         keys = self._selection | self._scenario.step_selection(self._step)
         if self._frame is not None:
-            keys |= {f"frame:{self._frame}"}
+            # the clock's frame replaces any frame a scenario step names
+            keys = frozenset(k for k in keys if not k.startswith("frame:")) | {f"frame:{self._frame}"}
         return keys
 
     @property

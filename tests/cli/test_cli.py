@@ -114,3 +114,13 @@ def test_export_to_an_unwritable_place_is_a_clear_message(tmp_path):
     proc = gpuviz("export", DEFAULT, "--out", blocker / "sub")
     assert proc.returncode == 2
     assert "cannot create the output folder" in proc.stderr
+
+
+def test_export_frames_writes_a_numbered_sequence(tmp_path):
+    scenario = ROOT / "gpuviz" / "scenarios" / "pipeline-double-buffer.json"
+    proc = gpuviz("export", scenario, "--out", tmp_path, "--frames", check=True)
+    paths = [Path(p) for p in proc.stdout.split()]
+    assert len(paths) > 1
+    assert paths[0].name == "pipeline-double-buffer-pipeline-0001.svg"
+    assert [p.name for p in sorted(tmp_path.iterdir())] == [p.name for p in paths]
+    assert paths[0].read_bytes() != paths[-1].read_bytes()

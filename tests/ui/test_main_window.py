@@ -279,3 +279,15 @@ def test_a_still_scenario_hides_the_playback_bar(make_main_window):
     w = make_main_window()
     assert not w.playback_toolbar.isVisible()
     assert not any(k.startswith("frame:") for k in w.document.selection)
+
+
+def test_the_clock_frame_replaces_a_frame_named_by_a_step(qapp):
+    from gpuviz.scenario import loads_scenario
+    from gpuviz.ui.document import Document
+
+    s = loads_scenario('{"version": 1, "steps": [{"title": "a", "select": ["frame:2", "lane:1"]}]}')
+    doc = Document(s)
+    doc.go_to_step(0)
+    assert doc.selection == frozenset({"frame:2", "lane:1"})
+    doc.set_frame(5)
+    assert doc.selection == frozenset({"frame:5", "lane:1"})
