@@ -9,12 +9,29 @@ thread owns in ``naive``, ``shared`` or ``register``; selecting one shows that t
 
 from __future__ import annotations
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style
+from dataclasses import replace
+
+from gpuviz.figures.display import (
+    PT_TO_MM,
+    Canvas,
+    Circle,
+    Figure,
+    Group,
+    Image,
+    Item,
+    Polyline,
+    Rect,
+    Rects,
+    Segments,
+    Style,
+    Text,
+)
 from gpuviz.figures.plot import Mark, Series, line_plot, nice_ticks
 from gpuviz.figures.theme import Theme
 from gpuviz.models.gemm import SIZE, STRATEGIES, GemmResult, StrategyResult
 
 WIDTH = 180.0
+BASE_TEXT_PT = 7.5  # the type size the layouts below are drawn for
 STRATEGY_TITLES = {
     "naive": ("Naive", "16 threads, one output each"),
     "shared": ("Shared-memory tiling", "2 × 2 threads per block, one output each"),
@@ -92,7 +109,7 @@ def _walkthrough(c: Canvas, r: GemmResult, y: float, focus: tuple[int, int],
     for k in range(SIZE):
         color = fg if k < kr else muted
         c.text(ax + (k + 0.5) * cell, top - 1.2, f"k{k}", small, color, anchor="middle")
-        c.text(bx - 1.6, top + (k + 0.5) * cell, f"k{k}", small, color, anchor="end",
+        c.text(bx - 2.2, top + (k + 0.5) * cell, f"k{k}", small, color, anchor="end",
                baseline="middle")
 
     a_fill = [[(a_on if (i == fi and k < kr) else plain) for k in range(SIZE)]
@@ -265,7 +282,7 @@ def _calculator(c: Canvas, r: GemmResult, y: float, theme: Theme) -> float:
     y_hi = max(r.flops_per_byte_by_tile)
     left, top, pw, ph = line_plot(
         c, 6.0, y + 5.0, plot_w, plot_h, series, theme, x_label="tile side T",
-        y_label="FLOPs per requested byte", x_range=(0.0, x_hi), y_range=(0.0, y_hi),
+        y_label="FLOPs per byte", x_range=(0.0, x_hi), y_range=(0.0, y_hi),
         marks=marks, key="plot:flops_per_byte")
     if marks:
         # The plot rounds its top up to a tick; read it back from the data area.
@@ -298,6 +315,10 @@ def _calculator(c: Canvas, r: GemmResult, y: float, theme: Theme) -> float:
 
 
 def build(result: GemmResult, selection: frozenset[str], theme: Theme) -> Figure:
+    return build_for_type_size(_build, result, selection, theme)
+
+
+def _build(result: GemmResult, selection: frozenset[str], theme: Theme) -> Figure:
     c = Canvas()
     focus = _focus(selection)
     fg = theme.foreground
@@ -325,3 +346,50 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme) -> Figure
                     title="GEMM: matrix multiplication as reuse",
                     description="Walkthrough of C = A·B, three ownership strategies, and the "
                     "requested-bytes calculator.")
+
+
+# --------------------------------------------------------------------------- larger type
+
+
+def build_for_type_size(build_at_base, result, selection: frozenset[str], theme: Theme) -> Figure:
+    """Lay a figure out for the base type size, then scale all of it to the theme's type.
+
+    A theme with larger type (``presentation``) thus gets the same, overlap-free arrangement,
+    with exactly its own type sizes and line widths; the figure is physically larger."""
+    u = theme.text_pt / BASE_TEXT_PT
+    if u <= 1.0:
+        return build_at_base(result, selection, theme)
+    base = replace(theme, text_pt=theme.text_pt / u, small_pt=theme.small_pt / u,
+                   title_pt=theme.title_pt / u, thin_mm=theme.thin_mm / u,
+                   line_mm=theme.line_mm / u, thick_mm=theme.thick_mm / u)
+    figure = build_at_base(result, selection, base)
+    return replace(figure, width=figure.width * u, height=figure.height * u,
+                   items=tuple(_scaled(item, u) for item in figure.items))
+
+
+def _scaled_style(style: Style, u: float) -> Style:
+    dash = tuple(d * u for d in style.dash) if style.dash else style.dash
+    return replace(style, stroke_width=style.stroke_width * u, dash=dash)
+
+
+def _scaled(item: Item, u: float) -> Item:
+    if isinstance(item, Group):
+        return replace(item, items=tuple(_scaled(i, u) for i in item.items))
+    if isinstance(item, Rect):
+        return replace(item, x=item.x * u, y=item.y * u, w=item.w * u, h=item.h * u,
+                       radius=item.radius * u, style=_scaled_style(item.style, u))
+    if isinstance(item, Rects):
+        return replace(item, xywh=item.xywh * u, style=_scaled_style(item.style, u))
+    if isinstance(item, Segments):
+        return replace(item, xyxy=item.xyxy * u, style=_scaled_style(item.style, u))
+    if isinstance(item, Circle):
+        return replace(item, cx=item.cx * u, cy=item.cy * u, r=item.r * u,
+                       style=_scaled_style(item.style, u))
+    if isinstance(item, Polyline):
+        return replace(item, points=tuple((x * u, y * u) for x, y in item.points),
+                       style=_scaled_style(item.style, u))
+    if isinstance(item, Text):
+        return replace(item, x=item.x * u, y=item.y * u, size=item.size * u)
+    if isinstance(item, Image):
+        return replace(item, x=item.x * u, y=item.y * u, w=item.w * u, h=item.h * u)
+    raise TypeError(f"cannot scale {type(item).__name__}")

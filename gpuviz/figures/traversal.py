@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
+from gpuviz.figures.gemm import build_for_type_size
 from gpuviz.figures.plot import Mark, Series, line_plot
 from gpuviz.figures.theme import Theme
 from gpuviz.models.traversal import SWEEP_ORDERS, OrderRun, StepState, TraversalResult, state_after
@@ -246,6 +247,10 @@ def _legend(c: Canvas, x: float, y: float, theme: Theme) -> float:
 
 
 def build(result: TraversalResult, selection: frozenset[str], theme: Theme) -> Figure:
+    return build_for_type_size(_build, result, selection, theme)
+
+
+def _build(result: TraversalResult, selection: frozenset[str], theme: Theme) -> Figure:
     c = Canvas()
     frame = _frame(result, selection)
     selected = _selected_tile(selection, result.rows, result.cols)

@@ -5,7 +5,8 @@ import pytest
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import gemm as fig
 from gpuviz.figures.display import Rect, Text, text_width, walk
-from gpuviz.figures.theme import SCREEN, THEMES
+from gpuviz.figures.gemm import BASE_TEXT_PT
+from gpuviz.figures.theme import PRESENTATION, SCREEN, THEMES
 from gpuviz.models.gemm import STRATEGIES, GemmParams, compute
 
 FULL = compute(GemmParams())
@@ -84,10 +85,22 @@ def test_other_output_tiles_are_dimmed():
 def test_every_theme_builds_within_its_width(name):
     theme = THEMES[name]
     figure = fig.build(HALF, frozenset({"c:1,1"}), theme)
-    assert 120 <= figure.width <= 180
+    # larger type gets the same arrangement, scaled (see build_for_type_size)
+    scale = max(1.0, theme.text_pt / BASE_TEXT_PT)
+    assert 120 * scale <= figure.width <= 180 * scale
     for item in walk(figure.items):
         if isinstance(item, Text) and not item.rotate:
             w = text_width(item.text, item.size, item.font)
             x0 = {"start": item.x, "middle": item.x - w / 2, "end": item.x - w}[item.anchor]
             assert x0 >= 0 and x0 + w <= figure.width, item.text
     assert figure_to_svg(figure).startswith("<?xml")
+
+
+def test_presentation_type_keeps_the_screen_arrangement():
+    screen = fig.build(HALF, frozenset({"c:1,1"}), SCREEN)
+    large = fig.build(HALF, frozenset({"c:1,1"}), PRESENTATION)
+    u = PRESENTATION.text_pt / BASE_TEXT_PT
+    assert large.width == pytest.approx(screen.width * u)
+    assert large.texts() == screen.texts() and large.keys() == screen.keys()
+    sizes = {t.size for t in walk(large.items) if isinstance(t, Text)}
+    assert {PRESENTATION.title_pt, PRESENTATION.text_pt} <= {round(v, 9) for v in sizes}

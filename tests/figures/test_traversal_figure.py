@@ -6,7 +6,8 @@ import pytest
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import traversal as fig
 from gpuviz.figures.display import Image, Rect, Rects, Text, text_width, walk
-from gpuviz.figures.theme import SCREEN, THEMES
+from gpuviz.figures.gemm import BASE_TEXT_PT
+from gpuviz.figures.theme import PRESENTATION, SCREEN, THEMES
 from gpuviz.models.traversal import TraversalParams, compute, state_after
 
 SMALL = compute(TraversalParams(rows=4, cols=6, compare_order="hilbert", capacity=4))
@@ -80,7 +81,9 @@ def test_a_dense_grid_becomes_an_image():
 def test_every_theme_builds_within_its_width(name):
     theme = THEMES[name]
     figure = fig.build(SMALL, frozenset({"frame:5", "tile:1,1"}), theme)
-    assert 120 <= figure.width <= 180
+    # larger type gets the same arrangement, scaled (see build_for_type_size)
+    scale = max(1.0, theme.text_pt / BASE_TEXT_PT)
+    assert 120 * scale <= figure.width <= 180 * scale
     for item in walk(figure.items):
         if isinstance(item, Text) and not item.rotate:
             w = text_width(item.text, item.size, item.font)
@@ -92,3 +95,13 @@ def test_every_theme_builds_within_its_width(name):
 def test_the_earliest_of_several_frames_is_shown():
     texts = " ".join(fig.build(SMALL, frozenset({"frame:12", "frame:7"}), SCREEN).texts())
     assert f"after step 7 of {SMALL.steps}:" in texts
+
+
+def test_presentation_type_keeps_the_screen_arrangement():
+    screen = fig.build(SMALL, frozenset({"frame:5", "tile:1,1"}), SCREEN)
+    large = fig.build(SMALL, frozenset({"frame:5", "tile:1,1"}), PRESENTATION)
+    u = PRESENTATION.text_pt / BASE_TEXT_PT
+    assert large.width == pytest.approx(screen.width * u)
+    assert large.texts() == screen.texts() and large.keys() == screen.keys()
+    sizes = {t.size for t in walk(large.items) if isinstance(t, Text)}
+    assert {PRESENTATION.title_pt, PRESENTATION.text_pt} <= {round(v, 9) for v in sizes}
