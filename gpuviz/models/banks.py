@@ -21,10 +21,11 @@ not describe, and rounds are not measured cycles.
 Addresses: the pattern gives each lane an element index; its byte address is
 ``index · access_bytes``, optionally passed through the XOR swizzle of the ``swizzle`` panel
 (:func:`gpuviz.models.swizzle.apply_swizzle`, applied to every word's byte address), so that both
-figures agree on where a word lives.
+figures agree on where a word lives; with ``follow_swizzle`` the swizzle panel's own
+Swizzle⟨B,M,S⟩ is used (see :func:`link`).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -45,6 +46,7 @@ BANK_BYTES = 4
 MAX_ELEMENT = 1 << 24  # 64 MiB of 4-byte words: far beyond any shared memory, still exact
 
 PATTERN_KINDS = ("stride", "column", "broadcast", "explicit", "expression")
+DEPENDS_ON = ("swizzle",)
 
 
 @dataclass(frozen=True)
@@ -85,10 +87,12 @@ class BanksParams:
     access_bytes: int = param(4, doc="Bytes each lane reads: 4 (one word), 8 (served in two "
                                      "half-warp phases) or 16 (four quarter-warp phases).",
                               choices=(4, 8, 16))
-    pattern: BankPattern = param(doc="Which element each lane reads.",  # noqa: RUF009
+    pattern: BankPattern = param(doc="Which element each lane reads.",
                                  default_factory=BankPattern)
-    swizzle: BankSwizzle = param(doc="Optional XOR swizzle of the byte addresses.",  # noqa: RUF009
+    swizzle: BankSwizzle = param(doc="Optional XOR swizzle of the byte addresses.",
                                  default_factory=BankSwizzle)
+    follow_swizzle: bool = param(False, doc="Use the swizzle panel's Swizzle⟨B,M,S⟩ instead of "
+                                            "this section's own swizzle.")
     active_lanes: tuple[int, ...] = param(
         tuple(range(WARP_LANES)), doc="Lanes that take part in the access (others are masked).",
         minimum=0, maximum=WARP_LANES - 1, length=(0, WARP_LANES))
@@ -179,6 +183,15 @@ def problems(p: BanksParams) -> list[tuple[str, str]]:
                                 f"lane {int(bad[0])} gets element {int(idx[bad[0]])}, outside "
                                 f"0…{MAX_ELEMENT}"))
     return out
+
+
+def link(p: BanksParams, upstream: dict[str, object]) -> BanksParams:
+    """With ``follow_swizzle``, read addresses through the swizzle the swizzle panel shows."""
+    shown = upstream.get("swizzle")
+    if not p.follow_swizzle or shown is None:
+        return p
+    b, m, s = shown.bits, shown.base, shown.shift  # type: ignore[attr-defined]
+    return replace(p, swizzle=BankSwizzle(mode="custom", bits=b, base=m, shift=s))
 
 
 def describe_pattern(pat: BankPattern) -> str:

@@ -67,7 +67,7 @@ class SectorsParams:
                                choices=(1, 2, 4, 8, 16))
     base_offset: int = param(0, doc="Byte address of element 0; a multiple of the element size "
                                     "(0 = aligned to a sector).", minimum=0, maximum=1 << 30)
-    pattern: SectorPattern = param(doc="Which element each lane reads.",  # noqa: RUF009
+    pattern: SectorPattern = param(doc="Which element each lane reads.",
                                    default_factory=SectorPattern)
     follow_launch: bool = param(True, doc="Take the active lanes and launch coordinates from the "
                                           "warp selected in the launch panel.")

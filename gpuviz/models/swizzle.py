@@ -100,7 +100,7 @@ def spec_problems(spec: SwizzleSpec, prefix: str = "") -> list[tuple[str, str]]:
 
 @dataclass(frozen=True)
 class SwizzleParams:
-    swizzle: SwizzleSpec = param(doc="The XOR swizzle applied to the region.",  # noqa: RUF009
+    swizzle: SwizzleSpec = param(doc="The XOR swizzle applied to the region.",
                                  default_factory=SwizzleSpec)
     column: int = param(3, doc="Logical 16-byte chunk column (0–7) that one reader per row reads.",
                         minimum=0, maximum=CHUNKS_PER_ROW - 1)

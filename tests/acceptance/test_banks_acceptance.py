@@ -39,3 +39,12 @@ def test_swizzled_banks_agree_with_the_swizzle_panel():
     scenario = load_scenario(SCENARIOS / "banks-swizzled-columns.json").at_step(1)
     results = compute_all(scenario, ("swizzle", "banks"))
     assert results["banks"].bank_of_lane[:8] == results["swizzle"].swizzled_banks
+
+
+def test_banks_following_the_swizzle_panel_change_with_it():
+    scenario = load_scenario(SCENARIOS / "banks-swizzled-columns.json")
+    followed = compute_all(scenario.at_step(3), ("swizzle", "banks"))
+    assert followed["banks"].phase_rounds == (1, 1, 1, 1)
+    switched = compute_all(scenario.at_step(4), ("swizzle", "banks"))
+    assert switched["banks"].bank_of_lane[:8] == switched["swizzle"].swizzled_banks
+    assert switched["banks"].phase_rounds == (4, 4, 4, 4)

@@ -106,3 +106,14 @@ def test_rounds_are_at_least_one_and_at_most_the_distinct_words(pattern, width, 
     for lane in lanes:
         for word in r.words_of_lane[lane]:
             assert any(s.word == word and lane in s.lanes for s in r.slots)
+
+
+def test_link_reads_through_the_swizzle_panels_mapping():
+    from gpuviz.models import swizzle
+    from gpuviz.models.banks import link
+
+    shown = swizzle.compute(swizzle.SwizzleParams(swizzle=swizzle.SwizzleSpec(mode="64B")))
+    p = BanksParams(follow_swizzle=True)
+    linked = link(p, {"swizzle": shown})
+    assert (linked.swizzle.bits, linked.swizzle.base, linked.swizzle.shift) == (2, 4, 3)
+    assert link(BanksParams(), {"swizzle": shown}) == BanksParams()
