@@ -103,7 +103,7 @@ def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepSta
     flat = run.order[:, 0] * cols + run.order[:, 1]
     position[flat] = np.arange(n_tiles)
     done = state.visited
-    current_lo = max(0, done - result.in_flight) if state.step else 0
+    current_lo = (state.step - 1) * result.in_flight if state.step else 0
     shades = _shades(theme)
     shade_of = np.minimum(position * SHADES // max(n_tiles, 1), SHADES - 1)
 

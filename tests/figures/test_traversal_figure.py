@@ -105,3 +105,10 @@ def test_presentation_type_keeps_the_screen_arrangement():
     assert large.texts() == screen.texts() and large.keys() == screen.keys()
     sizes = {t.size for t in walk(large.items) if isinstance(t, Text)}
     assert {PRESENTATION.title_pt, PRESENTATION.text_pt} <= {round(v, 9) for v in sizes}
+
+
+def test_a_partial_last_step_marks_only_its_own_tiles():
+    r = compute(TraversalParams(rows=2, cols=5, in_flight=4, sweep=False))  # steps of 4, 4, 2
+    figure = fig.build(r, frozenset({"frame:3"}), SCREEN)
+    current = keys_with_fill(figure, SCREEN.color("c_output"))
+    assert current == {"tile:1,3", "tile:1,4"}
