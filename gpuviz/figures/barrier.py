@@ -12,7 +12,7 @@ operations (absent: after all of them).
 
 from __future__ import annotations
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width, wrap_text
 from gpuviz.figures.theme import Theme
 from gpuviz.models.barrier import BarrierResult
 
@@ -174,11 +174,11 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
     room = WIDTH - RIGHT - 4.6
     if result.contract_broken:
         y += theme.text_pt * PT_TO_MM - small * PT_TO_MM
-        for line in _wrap(result.contract_text, small, room):
+        for line in wrap_text(result.contract_text, small, room):
             y += small * PT_TO_MM + 1.2
             c.text(4.6, y, line, small, fg)
     for j, h in enumerate(result.hazards[:MAX_HAZARD_LINES]):
-        for line in _wrap(f"{h.kind.replace('_', ' ')}: {h.text}", small, room):
+        for line in wrap_text(f"{h.kind.replace('_', ' ')}: {h.text}", small, room):
             y += small * PT_TO_MM + 1.2
             c.text(4.6, y, line, small, muted if h.event >= shown else fg, key=f"hazard:{j}")
     if len(result.hazards) > MAX_HAZARD_LINES:
@@ -228,16 +228,3 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
             c.rect(LEFT + e.index * cell, row_y[e.thread] + 0.3, cell, ROW_H - 0.6, hl, key=key)
     return c.figure(WIDTH, y + 3.0, theme.background, title="Barriers: one interleaving",
                     description="safe" if result.safe else "unsafe")
-
-
-def _wrap(text: str, size: float, width: float) -> list[str]:
-    """Words of ``text`` in lines that fit ``width`` mm by the conservative text budget."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        candidate = f"{line} {word}" if line else word
-        if line and text_width(candidate, size) > width:
-            lines.append(line)
-            candidate = word
-        line = candidate
-    return [*lines, line] if line else lines

@@ -302,6 +302,20 @@ def text_width(text: str, size_pt: float, font: Literal["sans", "mono"] = "sans"
     return len(text) * em * (0.6 if font == "mono" else 0.62)
 
 
+def wrap_text(text: str, size_pt: float, width: float,
+              font: Literal["sans", "mono"] = "sans") -> list[str]:
+    """Words of ``text`` in lines that fit ``width`` mm by the conservative width budget."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if line and text_width(candidate, size_pt, font) > width:
+            lines.append(line)
+            candidate = word
+        line = candidate
+    return [*lines, line] if line else lines
+
+
 def arrow_head(points: Sequence[tuple[float, float]], width: float) -> tuple[tuple[float, float], ...]:
     """The triangle of an arrow head at the last point of a polyline, ``width`` mm across."""
     (x1, y1), (x2, y2) = points[-2], points[-1]

@@ -15,7 +15,7 @@ block scope: 0 inputs, 1 warp partials stored, 2 + k final level k).
 
 from __future__ import annotations
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width, wrap_text
 from gpuviz.figures.plot import format_tick
 from gpuviz.figures.theme import Theme
 from gpuviz.models.reduction import WARP, ReductionResult
@@ -175,7 +175,7 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme) -> F
     c.text(4.6, y, f"{head}   (exact sum {_fmt(result.exact_sum)})", theme.text_pt, fg,
            bold=True)
     for flag in result.flags:
-        for line in _wrap(flag, small, width - RIGHT - 4.6):
+        for line in wrap_text(flag, small, width - RIGHT - 4.6):
             y += small * PT_TO_MM + 1.3
             c.text(4.6, y, line, small, fg)
     if detail:
@@ -279,16 +279,3 @@ def _ranges(values: list[int]) -> str:
         if v is not None:
             start = prev = v
     return "{" + ", ".join(parts) + "}"
-
-
-def _wrap(text: str, size: float, width: float) -> list[str]:
-    """Words of ``text`` in lines that fit ``width`` mm by the conservative text budget."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        candidate = f"{line} {word}" if line else word
-        if line and text_width(candidate, size) > width:
-            lines.append(line)
-            candidate = word
-        line = candidate
-    return [*lines, line] if line else lines

@@ -1,0 +1,51 @@
+"""The desktop entry and AppStream metadata are well formed (validated by the freedesktop tools
+where they are installed)."""
+
+from __future__ import annotations
+
+import configparser
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DESKTOP = ROOT / "packaging" / "io.github.gpuviz.desktop"
+METAINFO = ROOT / "packaging" / "io.github.gpuviz.metainfo.xml"
+
+
+def test_desktop_entry_launches_the_gpuviz_command():
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.optionxform = str
+    entry.read(DESKTOP, encoding="utf-8")
+    section = entry["Desktop Entry"]
+    assert section["Type"] == "Application"
+    assert section["Exec"].split()[0] == "gpuviz"
+    if shutil.which("desktop-file-validate"):
+        proc = subprocess.run(["desktop-file-validate", str(DESKTOP)], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_metainfo_names_the_desktop_entry_and_the_version():
+    from gpuviz import __version__
+
+    root = ET.parse(METAINFO).getroot()
+    assert root.findtext("id") == "io.github.gpuviz"
+    assert root.find("launchable").text == DESKTOP.name
+    assert root.find("releases/release").get("version") == __version__
+
+
+def test_the_gui_and_cli_entry_point_is_declared():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["scripts"]["gpuviz"] == "gpuviz.cli:main"
+
+
+@pytest.mark.skipif(shutil.which("appstreamcli") is None, reason="appstreamcli not installed")
+def test_metainfo_validates():
+    proc = subprocess.run(["appstreamcli", "validate", "--no-net", str(METAINFO)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
