@@ -162,15 +162,17 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme) -> Fig
                 Style(stroke=theme.outline, stroke_width=theme.line_mm),
                 [f"sector:{s}" for s in r.sectors])
         # 128-byte lines: one outline around each line's touched sectors
+        spans = []
         for line in r.lines:
             members = [s for s in r.sectors if s * SECTOR_BYTES // LINE_BYTES == line]
-            x_first, x_last = layout[members[0]], layout[members[-1]] + sw
+            spans.append((line, layout[members[0]], layout[members[-1]] + sw))
+        short = any(text_width(f"line {line}", theme.small_pt) > x_last - x_first
+                    for line, x_first, x_last in spans)
+        for line, x_first, x_last in spans:
             c.rect(x_first - 0.6, mem_top - 0.6, x_last - x_first + 1.2, SECTOR_H + 1.2,
                    Style(stroke=fg, stroke_width=theme.line_mm * 1.6), key=f"line:{line}",
                    radius=0.6)
-            label = f"line {line}"
-            if text_width(label, theme.small_pt) > x_last - x_first:
-                label = f"L{line}"
+            label = f"L{line}" if short else f"line {line}"
             if text_width(label, theme.small_pt) <= x_last - x_first + LINE_GAP:
                 c.text((x_first + x_last) / 2, mem_top + SECTOR_H + em * 2.25, label,
                        theme.small_pt, muted, anchor="middle")
@@ -246,8 +248,7 @@ def _receipt_and_sweep(c: Canvas, r: SectorsResult, theme: Theme, y: float) -> f
                           f"stride {r.stride}: {r.stride_sweep[r.stride - 1]}"))
     line_plot(c, px, top + em * 0.5, pw, ph,
               [Series("sectors", list(r.sweep_strides), list(r.stride_sweep), 0, markers=True)],
-              theme, x_label=f"lane i reads element s·i (s = stride, {r.element_bytes}-byte "
-                             "elements)", y_label="sectors",
+              theme, x_label="stride s: lane i reads element s·i", y_label="sectors",
               y_range=(0, max(4, *r.stride_sweep) * 1.25), marks=marks,
               key="plot", legend=False)
     return max(receipt_bottom, top + em * 0.5 + ph) + em * 0.6
@@ -272,7 +273,7 @@ def _legend(c: Canvas, theme: Theme, y: float) -> float:
                                                       stroke_width=theme.line_mm * 1.6),
                radius=0.6)
         c.text(x + em * 2.6, y, "128-byte line", theme.small_pt, theme.foreground)
-        c.text(MARGIN, y + em * 1.4, "Numbers under the sectors are sector indices "
-               "(byte address / 32); a gap means untouched memory in between.",
+        c.text(MARGIN, y + em * 1.4, "Under each sector its index (byte address / 32), then "
+               "its line (L n: byte address / 128); a gap means untouched memory in between.",
                theme.small_pt, theme.muted)
     return y + em * 1.8
