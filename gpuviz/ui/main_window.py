@@ -106,6 +106,8 @@ class MainWindow(QMainWindow):
                                            QKeySequence(Qt.Key.Key_Left))
         self.act_full = self._action("&Full Screen", self.toggle_full_screen, S.FullScreen, True)
         self.act_reset = self._action("&Reset Layout", self.reset_layout)
+        self.act_present = self._action("&Presentation Mode", self.toggle_presentation, "F5", True)
+        self._before_presenting: tuple[str, bool, bool] | None = None
         self.act_controls = self._action("Show &Controls", self.set_controls_visible, "Ctrl+Shift+C", True)
         self.act_controls.setChecked(str(self.settings.value("view/controls", "true")) == "true")
 
@@ -148,6 +150,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.act_controls)
         self.view_menu.addAction(self.act_full)
+        self.view_menu.addAction(self.act_present)
         self.view_menu.addAction(self.act_reset)
         steps = bar.addMenu("&Steps")
         steps.addAction(self.act_prev)
@@ -273,6 +276,33 @@ class MainWindow(QMainWindow):
         self.settings.setValue("view/controls", "true" if visible else "false")
         for d in self.docks.values():
             d.set_controls_visible(visible)
+
+    def toggle_presentation(self) -> None:
+        """For a room: full screen, large high-contrast type, controls hidden, bigger captions.
+        Leaving restores what was there before."""
+        if self._before_presenting is None:
+            self._before_presenting = (self.theme.name, self.act_controls.isChecked(),
+                                       self.isFullScreen())
+            self.set_theme("presentation")
+            self.set_controls_visible(False)
+            self.showFullScreen()
+            self._caption_scale(1.6)
+        else:
+            theme_name, controls, full = self._before_presenting
+            self._before_presenting = None
+            self.set_theme(theme_name)
+            self.set_controls_visible(controls)
+            if not full:
+                self.showNormal()
+            self._caption_scale(1 / 1.6)
+        self.act_present.setChecked(self._before_presenting is not None)
+        self.act_full.setChecked(self.isFullScreen())
+
+    def _caption_scale(self, factor: float) -> None:
+        for label in (self.caption_label, self.step_label):
+            font = label.font()
+            font.setPointSizeF(font.pointSizeF() * factor)
+            label.setFont(font)
 
     def toggle_full_screen(self) -> None:
         if self.isFullScreen():

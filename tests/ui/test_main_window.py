@@ -291,3 +291,18 @@ def test_the_clock_frame_replaces_a_frame_named_by_a_step(qapp):
     assert doc.selection == frozenset({"frame:2", "lane:1"})
     doc.set_frame(5)
     assert doc.selection == frozenset({"frame:5", "lane:1"})
+
+
+def test_presentation_mode_enlarges_and_restores(make_main_window, qtbot):
+    w = make_main_window()
+    size = w.caption_label.font().pointSizeF()
+    w.act_present.trigger()
+    assert w.theme.name == "presentation"
+    assert not launch_dock(w).controls.isVisible()
+    assert w.caption_label.font().pointSizeF() > size
+    assert launch_dock(w).current_figure() is None or texts(launch_dock(w))
+    assert launch_dock(w).current_figure().items  # repainted in the presentation theme
+    w.act_present.trigger()
+    assert w.theme.name == "screen"
+    assert launch_dock(w).controls.isVisible()
+    assert abs(w.caption_label.font().pointSizeF() - size) < 0.01
