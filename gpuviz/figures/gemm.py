@@ -114,17 +114,20 @@ def _walkthrough(c: Canvas, r: GemmResult, y: float, focus: tuple[int, int],
 
     a_fill = [[(a_on if (i == fi and k < kr) else plain) for k in range(SIZE)]
               for i in range(SIZE)]
-    a_text = [[fg if i == fi else muted for _ in range(SIZE)] for i in range(SIZE)]
+    a_text = [[theme.ink_on(a_fill[i][k].fill) if a_fill[i][k] is a_on else
+               fg if i == fi else muted for k in range(SIZE)] for i in range(SIZE)]
     _matrix(c, ax, top, cell, r.a.tolist(), "a", a_fill, theme, a_text, size)
     b_fill = [[(b_on if (j == fj and k < kr) else plain) for j in range(SIZE)]
               for k in range(SIZE)]
-    b_text = [[fg if j == fj else muted for j in range(SIZE)] for _ in range(SIZE)]
+    b_text = [[theme.ink_on(b_fill[k][j].fill) if b_fill[k][j] is b_on else
+               fg if j == fj else muted for j in range(SIZE)] for k in range(SIZE)]
     _matrix(c, bx, top, cell, r.b.tolist(), "b", b_fill, theme, b_text, size)
     # The focus output's 2 × 2 tile stays lit; every other output tile is dimmed.
     ti, tj = fi // 2, fj // 2
     c_fill = [[(c_on if (i, j) == (fi, fj) else plain if (i // 2, j // 2) == (ti, tj) else dim)
                for j in range(SIZE)] for i in range(SIZE)]
-    c_text = [[fg if (i // 2, j // 2) == (ti, tj) else muted for j in range(SIZE)]
+    c_text = [[theme.ink_on(c_on.fill) if (i, j) == (fi, fj) else
+               fg if (i // 2, j // 2) == (ti, tj) else muted for j in range(SIZE)]
               for i in range(SIZE)]
     _matrix(c, cx, top, cell, r.c_partial.tolist(), "c", c_fill, theme, c_text, size)
     hl = theme.highlight()
@@ -179,8 +182,9 @@ def _strategy(c: Canvas, s: StrategyResult, x: float, y: float, focus: tuple[int
         for t in range(s.threads):
             ij = [(i, j) for i in range(SIZE) for j in range(SIZE) if s.owner[i, j] == t]
             blk = int(s.block_of_output[ij[0]])
-            fill = Style(fill=theme.category(blk % 4 if s.blocks > 1 else 0),
-                         stroke=theme.outline, stroke_width=theme.thin_mm, opacity=0.35)
+            # a light, opaque tint of the block's colour (alpha costs far more to paint)
+            fill = Style(fill=theme.mix(theme.category(blk % 4 if s.blocks > 1 else 0), 0.35),
+                         stroke=theme.outline, stroke_width=theme.thin_mm)
             c.rects([(x + j * cell, top + i * cell, cell, cell) for i, j in ij], fill,
                     [f"thread:{s.name},{t}"] * len(ij))
         for i in range(SIZE):

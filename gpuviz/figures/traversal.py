@@ -56,19 +56,14 @@ def _selected_tile(selection: frozenset[str], rows: int, cols: int) -> tuple[int
     return None
 
 
-def _hex(rgb: np.ndarray) -> str:
-    r, g, b = (int(v) for v in np.clip(np.rint(rgb), 0, 255))
-    return f"#{r:02X}{g:02X}{b:02X}"
-
-
 def _rgb(color: str) -> np.ndarray:
     return np.array([int(color[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)
 
 
 def _shades(theme: Theme) -> list[str]:
-    """Visit-order shades from the theme's 'owned' tint towards its 'valid' colour."""
-    lo, hi = _rgb(theme.color("owned")), _rgb(theme.color("valid"))
-    return [_hex(lo + (hi - lo) * (0.15 + 0.6 * i / (SHADES - 1))) for i in range(SHADES)]
+    """Visit-order shades: the theme's 'valid' colour through a lifting veil of background."""
+    return [theme.mix(theme.color("valid"), 0.2 + 0.55 * i / (SHADES - 1))
+            for i in range(SHADES)]
 
 
 def _color_index(order_name: str) -> int:
@@ -139,11 +134,15 @@ def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepSta
             c.rect(gx, gy, cols * cell, rows * cell, theme.stroke("outline", theme.thin_mm))
         numbered = vector and cell >= NUMBER_MIN_CELL and n_tiles <= MAX_NUMBERED
         if numbered:
+            shade_ink = [theme.ink_on(v) for v in shades]
+            current_ink = theme.ink_on(theme.color("c_output"))
+            ink = [current_ink if t >= current_lo else shade_ink[shade_of[flat[t]]]
+                   for t in range(n_tiles)]
             # Visit numbers sit in the cell's upper left so the path through the centres stays
             # readable.
             for t, (r, k) in enumerate(run.order.tolist()):
                 c.text(gx + k * cell + 0.5, gy + r * cell + small * PT_TO_MM * 0.85, str(t),
-                       small * 0.85, fg if t < done else muted)
+                       small * 0.85, ink[t] if t < done else muted)
         if vector and n_tiles > 1:
             centres = [(gx + (k + 0.5) * cell, gy + (r + 0.5) * cell)
                        for r, k in run.order.tolist()]
