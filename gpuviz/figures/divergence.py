@@ -13,7 +13,7 @@ Keys: ``node:<name>`` (a block, and every issued instruction of it), ``edge:<sou
 
 from __future__ import annotations
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width, wrap_text
 from gpuviz.figures.theme import Theme
 from gpuviz.models.divergence import DivergenceResult
 
@@ -31,14 +31,14 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme) -> 
     c = Canvas()
     em = theme.text_pt * PT_TO_MM
     y = MARGIN + theme.title_pt * PT_TO_MM
-    c.text(MARGIN, y, f"Divergence: {r.issued} instructions issued, lane efficiency "
-           f"{r.lane_efficiency:.1%}", theme.title_pt, theme.foreground, bold=True)
-    y += em * 1.5
+    y = _paragraph(c, MARGIN, y, f"Divergence: {r.issued} instructions issued, lane efficiency "
+                   f"{r.lane_efficiency:.1%}", theme.title_pt, theme.foreground, bold=True)
+    y += em * 0.4
     joins = ", ".join(f"{b} → {r.ipdom[b] or 'exit'}" for b in r.branches) or "no branches"
-    c.text(MARGIN, y, f"A branch reconverges at its immediate post-dominator ({joins}). "
-           "Pre-Volta, a per-warp stack runs one path, then the other.", theme.small_pt,
-           theme.muted)
-    top = y + em * 1.2
+    y = _paragraph(c, MARGIN, y, f"A branch reconverges at its immediate post-dominator "
+                   f"({joins}). Pre-Volta, a per-warp stack runs one path, then the other.",
+                   theme.small_pt, theme.muted)
+    top = y
     colour = {name: theme.category(i) for i, name in enumerate(r.nodes)}
     cfg_bottom = _cfg(c, r, selection, theme, top, colour)
     trace_bottom = _trace(c, r, selection, theme, top, colour)
@@ -50,9 +50,25 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme) -> 
                                 f"ipdom {r.ipdom}")
 
 
+def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
+               width: float = WIDTH - 2 * MARGIN, font: str = "sans", bold: bool = False) -> float:
+    """Draw ``text`` wrapped to ``width`` (with a tenth kept spare); returns the baseline after
+    the last line."""
+    width *= 0.9
+    step = size * PT_TO_MM * 1.25
+    for i, line in enumerate(wrap_text(text, size, width, font)):
+        c.text(x, y + i * step, line, size, color, font=font, bold=bold)
+    return y + step * max(1, len(wrap_text(text, size, width, font)))
+
+
 def _node_width(r: DivergenceResult) -> float:
     widest = max(sum(1 for n in r.nodes if r._layer[n] == layer) for layer in set(r._layer.values()))
     return min(NODE_W, CFG_W / widest - 1.2)
+
+
+def _fitting_size(text: str, width: float) -> float:
+    """The type size (pt) at which ``text`` fits ``width`` mm by the conservative budget."""
+    return 0.85 * width / max(text_width(text, 1.0), 1e-9)
 
 
 def _positions(r: DivergenceResult, top: float) -> dict[str, tuple[float, float]]:
@@ -78,23 +94,28 @@ def _cfg(c: Canvas, r: DivergenceResult, selection: frozenset[str], theme: Theme
     first_edge = {}
     for src, tgt, pred in r._edges:
         first_edge.setdefault(src, (tgt, pred))
+    labels = []
     for src, tgt, pred in r._edges:
         (sx, sy), (tx, ty) = pos[src], pos[tgt]
         key = f"edge:{src}->{tgt}"
         style = theme.stroke("foreground", theme.line_mm)
         with c.group(key):
             c.polyline([(sx, sy + NODE_H), (tx, ty)], style, arrow_end=True)
-            if src in r.branches:
-                label = pred if pred else "otherwise"
-                mx, my = (sx + tx) / 2, (sy + NODE_H + ty) / 2
-                size = theme.small_pt * 0.9
-                lw = text_width(label, size, "mono")
-                c.rect(mx - lw / 2 - 0.4, my - size * PT_TO_MM * 0.6, lw + 0.8,
-                       size * PT_TO_MM * 1.2, Style(fill=theme.background))
-                c.text(mx, my, label, size, theme.foreground, anchor="middle",
-                       baseline="middle", font="mono")
         if key in selection:
             c.polyline([(sx, sy + NODE_H), (tx, ty)], theme.highlight())
+        if src in r.branches:
+            # the predicate near the branch, "otherwise" further down: they never collide
+            t = 0.3 if pred else 0.68
+            labels.append((key, pred or "otherwise", sx + (tx - sx) * t,
+                           sy + NODE_H + (ty - sy - NODE_H) * t))
+    size = theme.small_pt * 0.9
+    for key, label, mx, my in labels:
+        lw = text_width(label, size, "mono")
+        with c.group(key):
+            c.rect(mx - lw / 2 - 0.4, my - size * PT_TO_MM * 0.6, lw + 0.8,
+                   size * PT_TO_MM * 1.2, Style(fill=theme.background))
+            c.text(mx, my, label, size, theme.foreground, anchor="middle", baseline="middle",
+                   font="mono")
     bottom = top
     for name in r.nodes:
         x, y = pos[name]
@@ -104,16 +125,22 @@ def _cfg(c: Canvas, r: DivergenceResult, selection: frozenset[str], theme: Theme
             c.rect(x0, y, node_w, NODE_H, Style(fill=colour[name], stroke=theme.outline,
                                                  stroke_width=theme.thin_mm), radius=1.0)
             ink = theme.ink_on(colour[name])
-            c.text(x, y + NODE_H * 0.42, name, theme.small_pt, ink, anchor="middle",
+            count = f"{r._instructions[name]} instr."
+            size = min(theme.small_pt, _fitting_size(name, node_w - 1.0))
+            c.text(x, y + NODE_H * 0.4, name, size, ink, anchor="middle",
                    baseline="middle", bold=True)
-            c.text(x, y + NODE_H * 0.8, f"{r._instructions[name]} instr.", theme.small_pt * 0.8,
+            c.text(x, y + NODE_H * 0.8, count, min(theme.small_pt * 0.8,
+                                                   _fitting_size(count, node_w - 1.0)),
                    ink, anchor="middle", baseline="middle")
         if name in reconvergence:
             c.rect(x0 - 0.8, y - 0.8, node_w + 1.6, NODE_H + 1.6,
                    theme.stroke("foreground", theme.line_mm, dash=(0.8, 0.5)), radius=1.5)
         if name in r.branches:
-            c.text(x0, y - 0.9, f"ipdom: {r.ipdom[name] or 'exit'}", theme.small_pt * 0.85,
-                   theme.muted)
+            note = f"ipdom: {r.ipdom[name] or 'exit'}"
+            size = theme.small_pt * 0.85
+            c.rect(x0 - 0.3, y - 0.9 - size * PT_TO_MM * 0.9, text_width(note, size) + 0.6,
+                   size * PT_TO_MM * 1.15, Style(fill=theme.background))
+            c.text(x0, y - 0.9, note, size, theme.muted)
         if key in selection:
             c.rect(x0 - 1.2, y - 1.2, node_w + 2.4, NODE_H + 2.4, theme.highlight(), radius=1.8)
         bottom = max(bottom, y + NODE_H)
@@ -128,17 +155,32 @@ def _trace(c: Canvas, r: DivergenceResult, selection: frozenset[str], theme: The
     x0 = MARGIN + CFG_W + 4.0
     c.text(x0, top + em, "Pre-Volta SIMT stack", theme.text_pt, theme.foreground, bold=True)
     top += em * 2.0
-    cols = {"step": x0, "op": x0 + 6.0, "pc": x0 + 16.0, "mask": x0 + 31.0}
-    lane_w = 35.0 / r.warp_size
-    cols["rpc"] = cols["mask"] + lane_w * r.warp_size + 1.5
-    cols["depth"] = cols["rpc"] + 14.0
     size = theme.small_pt * 0.9
+    events = r.trace[:MAX_ROWS]
+    gap = 2.0
+
+    def column(title: str, values: list[str], font: str = "mono") -> float:
+        return max(text_width(v, size, font) for v in [title, *values]) + gap
+
+    w_step = column("#", [str(e.step) for e in events])
+    w_op = column("action", [e.op + (f" ×{e.instructions}" if e.instructions else "")
+                             for e in events], "sans")
+    w_pc = column("PC", [e.node or "exit" for e in events])
+    w_rpc = column("reconv.", [e.reconverge or "exit" for e in events])
+    w_depth = column("depth", [str(e.depth) for e in events])
+    mask_w = WIDTH - MARGIN - x0 - (w_step + w_op + w_pc + w_rpc + w_depth) - gap
+    lane_w = max(mask_w, 8.0) / r.warp_size
+    cols = {"step": x0}
+    cols["op"] = cols["step"] + w_step
+    cols["pc"] = cols["op"] + w_op
+    cols["mask"] = cols["pc"] + w_pc
+    cols["rpc"] = cols["mask"] + lane_w * r.warp_size + gap
+    cols["depth"] = cols["rpc"] + w_rpc
     for name, title in (("step", "#"), ("op", "action"), ("pc", "PC"), ("mask", "active lanes"),
                         ("rpc", "reconv."), ("depth", "depth")):
         c.text(cols[name], top, title, size, theme.muted, bold=True)
     row = em * 1.05
     y = top + row * 0.4
-    events = r.trace[:MAX_ROWS]
     on, off, on_keys = [], [], []
     for e in events:
         key = f"step:{e.step}"
@@ -186,7 +228,7 @@ def _orders(c: Canvas, r: DivergenceResult, selection: frozenset[str], theme: Th
     stack_order = [(e.node, e.mask) for e in r.trace if e.op == "issue"
                    for _ in range(e.instructions)]
     volta_order = [(node, mask) for node, _, mask in r.volta_order]
-    label_w = 22.0
+    label_w = text_width("Volta interleaved", theme.small_pt) + 2.0
     shown = min(len(stack_order), MAX_CELLS)
     cell = (WIDTH - 2 * MARGIN - label_w) / max(shown, 1)
     cell = min(cell, 6.0)
@@ -235,6 +277,5 @@ def _receipt(c: Canvas, r: DivergenceResult, theme: Theme, y: float) -> float:
                      f"{g.lane_efficiency:.1%} of the {g.mask.bit_count()} lanes active at the "
                      "branch")
     for line in lines:
-        c.text(MARGIN, y, line, theme.small_pt, theme.foreground, font="mono")
-        y += em * 1.2
+        y = _paragraph(c, MARGIN, y, line, theme.small_pt, theme.foreground, font="mono")
     return y

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width, wrap_text
 from gpuviz.figures.plot import Mark, Series, line_plot
 from gpuviz.figures.theme import Theme
 from gpuviz.models.occupancy import RESOURCES, OccupancyResult
@@ -27,23 +27,40 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme) -> F
     c = Canvas()
     em = theme.text_pt * PT_TO_MM
     y = MARGIN + theme.title_pt * PT_TO_MM
-    c.text(MARGIN, y, f"Occupancy on {r.arch_title}: {r.active_blocks_per_sm} block"
-           f"{'s' if r.active_blocks_per_sm != 1 else ''} × {r.warps_per_block} warps = "
-           f"{r.active_warps_per_sm} of {r.max_warps_per_sm} warps ({r.occupancy:.0%})",
-           theme.title_pt, theme.foreground, bold=True)
-    y += em * 1.5
-    c.text(MARGIN, y, f"{r.threads_per_block} threads per block, {r.registers_per_thread} registers "
-           f"per thread ({r.registers_per_warp_allocated:,} allocated per warp), "
-           f"{r.shared_memory_per_block_allocated:,} B of shared memory allocated per block. "
-           f"Limited by {', '.join(LABELS[k] for k in r.limiters)}.",
-           theme.small_pt, theme.muted)
-    y += em * 0.8
+    y = _paragraph(c, MARGIN, y, f"Occupancy on {r.arch_title}: "
+                   f"{_count(r.active_blocks_per_sm, 'block')} × "
+                   f"{_count(r.warps_per_block, 'warp')} = {r.active_warps_per_sm} of "
+                   f"{r.max_warps_per_sm} warps ({r.occupancy:.0%})", theme.title_pt,
+                   theme.foreground, bold=True)
+    y += em * 0.3
+    y = _paragraph(c, MARGIN, y, f"{r.threads_per_block} threads per block, "
+                   f"{r.registers_per_thread} registers per thread "
+                   f"({r.registers_per_warp_allocated:,} allocated per warp), "
+                   f"{r.shared_memory_per_block_allocated:,} B of shared memory allocated per "
+                   f"block. Limited by {', '.join(LABELS[k] for k in r.limiters)}.",
+                   theme.small_pt, theme.muted)
+    y -= em
     y = _limits(c, r, selection, theme, y)
     y = _slots(c, r, selection, theme, y)
     y = _cliffs(c, r, selection, theme, y)
     return c.figure(WIDTH, y + MARGIN, theme.background, title="gpuviz occupancy",
                     description=f"{r.active_blocks_per_sm} blocks, {r.active_warps_per_sm} warps, "
                                 f"occupancy {r.occupancy:.4f}, limiter {r.limiter}")
+
+
+def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
+               width: float = WIDTH - 2 * MARGIN, font: str = "sans", bold: bool = False) -> float:
+    """Draw ``text`` wrapped to ``width`` (with a tenth kept spare); returns the baseline after
+    the last line."""
+    lines = wrap_text(text, size, width * 0.9, font)
+    step = size * PT_TO_MM * 1.25
+    for i, line in enumerate(lines):
+        c.text(x, y + i * step, line, size, color, font=font, bold=bold)
+    return y + step * max(1, len(lines))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _limits(c: Canvas, r: OccupancyResult, selection: frozenset[str], theme: Theme,
@@ -53,7 +70,9 @@ def _limits(c: Canvas, r: OccupancyResult, selection: frozenset[str], theme: The
     c.text(MARGIN, y, "Blocks per SM each resource allows", theme.text_pt, theme.foreground,
            bold=True)
     y += em * 0.8
-    bar_x, bar_w = MARGIN + 25.0, 60.0
+    bar_x = MARGIN + text_width("shared memory", theme.small_pt) + 2.0
+    bar_w = 55.0
+    value_w = text_width("228 blocks", theme.small_pt) + 2.0
     # bars share one scale up to the block limit; larger limits are drawn cut, with their value
     scale_max = max(r.limits["blocks"], r.active_blocks_per_sm, 1)
     row = em * 1.55
@@ -79,8 +98,8 @@ def _limits(c: Canvas, r: OccupancyResult, selection: frozenset[str], theme: The
             text = "no limit" if value is None else f"{value:,} block{'s' if value != 1 else ''}"
             c.text(bar_x + bar_w + 1.5, ry + row * 0.55, text, theme.small_pt, theme.foreground,
                    baseline="middle", bold=binding)
-            c.text(bar_x + bar_w + 16.0, ry + row * 0.55, notes[name], theme.small_pt,
-                   theme.muted, baseline="middle")
+            c.text(bar_x + bar_w + 1.5 + value_w, ry + row * 0.55, notes[name],
+                   theme.small_pt * 0.9, theme.muted, baseline="middle")
         if key in selection:
             c.rect(bar_x - 0.4, ry + row * 0.12 - 0.4, bar_w + 0.8, row * 0.76 + 0.8,
                    theme.highlight())
@@ -96,11 +115,11 @@ def _limits(c: Canvas, r: OccupancyResult, selection: frozenset[str], theme: The
 def _limit_notes(r: OccupancyResult) -> dict[str, str]:
     w = r.warps_per_block
     return {
-        "warps": f"⌊{r.max_warps_per_sm} slots / {w} warps per block⌋",
+        "warps": f"⌊{r.max_warps_per_sm} slots / {_count(w, 'warp')} per block⌋",
         "registers": f"{r.registers_per_thread} × 32 → {r.registers_per_warp_allocated:,} "
-                     "registers per warp, split over 4 partitions",
-        "shared_memory": f"{r.shared_memory_per_block_allocated:,} B per block incl. reservation",
-        "blocks": "resident-block limit per SM",
+                     "per warp, in 4 partitions",
+        "shared_memory": f"{r.shared_memory_per_block_allocated:,} B per block",
+        "blocks": "limit per SM",
     }
 
 
@@ -171,7 +190,7 @@ def _cliffs(c: Canvas, r: OccupancyResult, selection: frozenset[str], theme: The
          r.registers_per_thread, f"{r.registers_per_thread} regs"),
         ("threads", "threads per block", r._threads_axis, r._warps_vs_threads,
          r.threads_per_block, f"{r.threads_per_block} threads"),
-        ("shared_memory", "shared memory per block (KiB)", shared_kib, r._warps_vs_shared,
+        ("shared_memory", "shared memory (KiB)", shared_kib, r._warps_vs_shared,
          None, ""),
     )
     for i, (name, label, xs, ws, current, mark_label) in enumerate(plots):

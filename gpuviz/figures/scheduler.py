@@ -15,9 +15,11 @@ Keys: ``warp:<w>`` (a warp's row), ``slots`` (the issue-slot strip), ``plot:util
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width, wrap_text
 from gpuviz.figures.plot import Series, format_tick, line_plot, nice_ticks
 from gpuviz.figures.theme import Theme
 from gpuviz.models.scheduler import (
@@ -32,7 +34,6 @@ from gpuviz.models.scheduler import (
 
 WIDTH = 172.0
 MARGIN = 5.0
-LABEL_W = 14.0
 WINDOW_LOOPS = 3
 MAX_WINDOW = 1500
 ROW_H = 2.2
@@ -61,17 +62,17 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme) -> F
     em = theme.text_pt * PT_TO_MM
     y = MARGIN + theme.title_pt * PT_TO_MM
     div = ", divergent" if r.divergence else ""
-    c.text(MARGIN, y, f"One warp scheduler, {POLICY_NAMES[r.policy]}: {r.resident_warps} warps, "
-           f"{r.issue_utilization:.1%} of issue slots used{div}", theme.title_pt,
-           theme.foreground, bold=True)
-    y += em * 1.5
+    y = _paragraph(c, MARGIN, y, f"One warp scheduler, {POLICY_NAMES[r.policy]}: "
+                   f"{r.resident_warps} warps, {r.issue_utilization:.1%} of issue slots used{div}",
+                   theme.title_pt, theme.foreground, bold=True)
+    y += em * 0.3
     cap = (f"; registers cap residency at {r.register_cap}" if r.register_cap < 16 else "")
-    c.text(MARGIN, y, f"Each loop: P = {r.P:,} cycles, I = {r.I} instructions → "
-           f"⌈P/I⌉ = {r.warps_needed} warps needed{cap}. Little's law predicts "
-           f"U = min(1, N·I/P) = {r.predicted_utilization:.1%}."
-           + (" Divergent: the math block runs twice at 16 lanes." if r.divergence else ""),
-           theme.small_pt, theme.muted)
-    y += em * 0.8
+    y = _paragraph(c, MARGIN, y, f"Each loop: P = {r.P:,} cycles, I = {r.I} instructions → "
+                   f"⌈P/I⌉ = {r.warps_needed} warps needed{cap}. Little's law predicts "
+                   f"U = min(1, N·I/P) = {r.predicted_utilization:.1%}."
+                   + (" Divergent: the math block runs twice at 16 lanes." if r.divergence
+                      else ""), theme.small_pt, theme.muted)
+    y -= em
     y = _timeline(c, r, selection, theme, y)
     y = _legend(c, theme, y)
     y = _utilisation(c, r, selection, theme, y)
@@ -96,7 +97,7 @@ def _timeline(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: T
            (f" of {r.cycles:,}" if win < r.cycles else ""), theme.text_pt, theme.foreground,
            bold=True)
     y += em * 0.8
-    x0 = MARGIN + LABEL_W
+    x0 = MARGIN + _label_width(theme)
     w = WIDTH - MARGIN - x0
     colors = state_colors(theme)
 
@@ -127,16 +128,19 @@ def _timeline(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: T
     img[(states == ISSUED) & (issued_kind == MATH)] = _rgb(colors["math"])
     row_h = ROW_H if n <= 16 else max(0.6, ROW_H * 16 / n)
     h = row_h * n
+    label_size = theme.small_pt * 0.9
+    label_every = max(1, math.ceil(label_size * PT_TO_MM * 1.05 / row_h))
+    if label_every > 1:
+        label_every = next(k for k in (2, 4, 8, 16, 32, 64) if k >= label_every)
     c.image(x0, y, w, h, np.repeat(img, 1, axis=0), key="warps")
     c.rect(x0, y, w, h, Style(stroke=theme.outline, stroke_width=theme.thin_mm))
-    label_every = 1 if row_h >= 2.0 else 4
     for i in range(n):
         key = f"warp:{i}"
         ry = y + i * row_h
         with c.group(key):
             c.rect(x0, ry, w, row_h, Style(fill=None, stroke=None))
             if i % label_every == 0:
-                c.text(MARGIN, ry + row_h * 0.5, f"warp {i}", theme.small_pt * 0.9,
+                c.text(MARGIN, ry + row_h * 0.5, f"warp {i}", label_size,
                        theme.foreground, baseline="middle")
         if key in selection:
             c.rect(x0 - 0.3, ry - 0.1, w + 0.6, row_h + 0.2, theme.highlight())
@@ -157,19 +161,28 @@ def _timeline(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: T
     return y + em * 2.5
 
 
+def _label_width(theme: Theme) -> float:
+    return text_width("issue slot", theme.small_pt) + 1.5
+
+
 def _legend(c: Canvas, theme: Theme, y: float) -> float:
     em = theme.text_pt * PT_TO_MM
     colors = state_colors(theme)
     items = (("load", "issued: load"), ("math", "issued: math"),
              ("ready", "ready, not chosen"), ("memory", "waiting on memory"),
              ("wait_math", "waiting on math"), ("empty", "empty issue slot"))
-    x = MARGIN + LABEL_W
+    left = MARGIN + _label_width(theme)
+    x = left
     y += em * 0.8
     for name, label in items:
+        width = em * 1.5 + text_width(label, theme.small_pt) + em * 0.6
+        if x + width > WIDTH - MARGIN and x > left:
+            x = left
+            y += em * 1.3
         c.rect(x, y - em * 0.75, em * 1.1, em * 0.9,
                Style(fill=colors[name], stroke=theme.outline, stroke_width=theme.thin_mm))
         c.text(x + em * 1.5, y, label, theme.small_pt, theme.foreground)
-        x += em * 1.9 + len(label) * em * 0.5
+        x += width
     return y + em * 0.4
 
 
@@ -203,6 +216,17 @@ def _utilisation(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme
     return y + ph
 
 
+def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
+               width: float = WIDTH - 2 * MARGIN, font: str = "sans", bold: bool = False) -> float:
+    """Draw ``text`` wrapped to ``width`` (with a tenth kept spare); returns the baseline after
+    the last line."""
+    lines = wrap_text(text, size, width * 0.9, font)
+    step = size * PT_TO_MM * 1.25
+    for i, line in enumerate(lines):
+        c.text(x, y + i * step, line, size, color, font=font, bold=bold)
+    return y + step * max(1, len(lines))
+
+
 def _bin(r: SchedulerResult) -> int:
     """Whole loop periods per window, so the loop's own rhythm does not alias into the curve."""
     return min(r.cycles, r.P * max(1, round(r.cycles / (r.P * 60))))
@@ -212,14 +236,12 @@ def _receipt(c: Canvas, r: SchedulerResult, theme: Theme, y: float) -> float:
     em = theme.text_pt * PT_TO_MM
     y += em * 1.6
     lines = (
-        f"resident warps N = {r.resident_warps} (cap from registers {r.register_cap})   "
-        f"loops completed {r.loops_completed:,}   instructions issued {r.issued_instructions:,} "
-        f"in {r.cycles:,} cycles",
-        f"issue-slot utilisation {r.issue_utilization:.1%} simulated vs "
-        f"{r.predicted_utilization:.1%} predicted   useful lane utilisation "
-        f"{r.lane_utilization:.1%}",
+        f"resident warps N = {r.resident_warps} (register cap {r.register_cap}); "
+        f"{r.loops_completed:,} loops, {r.issued_instructions:,} instructions in "
+        f"{r.cycles:,} cycles",
+        f"issue slots used {r.issue_utilization:.1%} (Little's law "
+        f"{r.predicted_utilization:.1%}); useful lane work {r.lane_utilization:.1%}",
     )
     for line in lines:
-        c.text(MARGIN, y, line, theme.small_pt, theme.foreground, font="mono")
-        y += em * 1.2
+        y = _paragraph(c, MARGIN, y, line, theme.small_pt, theme.foreground, font="mono")
     return y

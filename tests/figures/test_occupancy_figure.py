@@ -29,12 +29,12 @@ def test_limits_blocks_slots_and_plots_are_pointable():
 
 
 def test_title_and_bars_carry_the_seed_numbers():
-    texts = build().texts()
-    assert any("2 blocks × 16 warps = 32 of 64 warps (50%)" in t for t in texts)
-    assert "2 blocks" in texts  # the register bar
-    texts65 = build(step=1).texts()
-    assert any("1 block × 16 warps = 16 of 64 warps (25%)" in t for t in texts65)
-    assert any("2,304 registers per warp" in t for t in texts65)
+    fig = build()
+    assert "2 blocks × 16 warps = 32 of 64 warps (50%)" in " ".join(fig.texts())
+    assert "2 blocks" in fig.texts()  # the register bar
+    texts65 = " ".join(build(step=1).texts())
+    assert "1 block × 16 warps = 16 of 64 warps (25%)" in texts65
+    assert "65 × 32 → 2,304 per warp" in texts65
 
 
 def test_limiter_bar_is_drawn_in_the_warning_role():
