@@ -14,12 +14,12 @@ Keys: ``lane:<l>`` (lane box and its connections), ``bank:<b>`` (bank header and
 from __future__ import annotations
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
+from gpuviz.figures.sectors import fit_pt
 from gpuviz.figures.theme import Theme
 from gpuviz.models.banks import BANKS, WARP_LANES, BanksResult
 
 WIDTH = 172.0
 MARGIN = 5.0
-GUTTER = 16.0  # row labels, round numbers and phases left of the rack
 LANE_H = 5.0
 LINK_H = 16.0
 HEADER_H = 4.6
@@ -44,7 +44,10 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme) -> Figur
     c = Canvas()
     em = theme.text_pt * PT_TO_MM
     fg, muted = theme.foreground, theme.muted
-    x0 = MARGIN + GUTTER
+    # the gutter holds the "bank" and "round" labels side by side, by their width budgets
+    gutter = max(16.0, text_width("bank", theme.small_pt) + text_width("round", theme.small_pt)
+                 + 2.5)
+    x0 = MARGIN + gutter
     col = (WIDTH - MARGIN - x0) / BANKS
     active = set(r.active_lanes)
     sel_lanes, sel_banks = _numbers(selection, "lane"), _numbers(selection, "bank")
@@ -69,6 +72,7 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme) -> Figur
     # lanes, aligned with the bank columns
     lanes_top = y
     c.text(MARGIN, lanes_top + LANE_H / 2, "lane", theme.small_pt, muted, baseline="middle")
+    num_pt = fit_pt(2, col - 0.6, theme.small_pt * 0.9)
     boxes_a, keys_a, boxes_m, keys_m = [], [], [], []
     for lane in range(WARP_LANES):
         box = (x0 + lane * col + 0.15, lanes_top, col - 0.3, LANE_H)
@@ -83,8 +87,7 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme) -> Figur
         c.rects(boxes_m, theme.fill("masked"), keys_m)
         for lane in range(WARP_LANES):
             c.text(x0 + (lane + 0.5) * col, lanes_top + LANE_H / 2, str(lane),
-                   theme.small_pt * 0.9,
-                   theme.ink_on("valid") if lane in active else muted,
+                   num_pt, theme.ink_on("valid") if lane in active else muted,
                    anchor="middle", baseline="middle", font="mono")
         for lane in sorted(sel_lanes):
             if 0 <= lane < WARP_LANES:
@@ -127,8 +130,8 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme) -> Figur
                 Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm),
                 [f"bank:{b}" for b in range(BANKS)])
         for b in range(BANKS):
-            c.text(x0 + (b + 0.5) * col, header_top + HEADER_H / 2, str(b), theme.small_pt * 0.9,
-                   fg, anchor="middle", baseline="middle", font="mono")
+            c.text(x0 + (b + 0.5) * col, header_top + HEADER_H / 2, str(b), num_pt, fg,
+                   anchor="middle", baseline="middle", font="mono")
 
     # the rack: one row per round
     rack_top = header_top + HEADER_H + 1.2

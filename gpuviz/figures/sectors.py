@@ -39,6 +39,12 @@ def _selected_numbers(selection: frozenset[str], prefix: str) -> set[int]:
     return out
 
 
+def fit_pt(chars: int, width: float, base_pt: float) -> float:
+    """The largest mono type size up to ``base_pt`` at which ``chars`` characters fit ``width``
+    mm, with room for the glyph rounding of small sizes."""
+    return min(base_pt, width / (max(chars, 1) * 0.6 * PT_TO_MM * 1.2))
+
+
 def sector_layout(r: SectorsResult, x0: float, width: float) -> dict[int, float]:
     """Left edge (mm) of each touched sector, packed left to right with a gap where memory is
     skipped (wider between lines); the sector width is returned under key −1."""
@@ -106,13 +112,14 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme) -> Fig
         else:
             masked_boxes.append(box)
             keys_m.append(f"lane:{lane}")
+    lane_pt = fit_pt(2, lane_w - 0.6, theme.small_pt * 0.92)
     with c.group(name="lanes"):
         c.rects(act_boxes, theme.fill("valid"), keys_a)
         c.rects(masked_boxes, theme.fill("masked"), keys_m)
         for lane in range(WARP_LANES):
             on = lane in active
             c.text(MARGIN + (lane + 0.5) * lane_w, lanes_top + LANE_H / 2, str(lane),
-                   theme.small_pt * 0.92, theme.ink_on("valid") if on else muted,
+                   lane_pt, theme.ink_on("valid") if on else muted,
                    anchor="middle",
                    baseline="middle", font="mono")
 
@@ -181,7 +188,7 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme) -> Fig
                        theme.highlight(), radius=0.8)
         for s in r.sectors:
             label = str(s)
-            if text_width(label, theme.small_pt * 0.92, "mono") <= sw:
+            if text_width(label, theme.small_pt * 0.92, "mono") * 1.2 <= sw:
                 c.text(layout[s] + sw / 2, mem_top + SECTOR_H + em * 1.05, label,
                        theme.small_pt * 0.92, fg, anchor="middle", font="mono")
         lit = {s for s in r.sectors if s in sel_sectors}

@@ -13,6 +13,7 @@ reader of row r), ``bank:<b>`` (a bank cell in either strip).
 from __future__ import annotations
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
+from gpuviz.figures.sectors import fit_pt
 from gpuviz.figures.theme import Theme
 from gpuviz.models.swizzle import BANKS, CHUNKS_PER_ROW, ROWS, SwizzleResult
 
@@ -170,7 +171,8 @@ def _banks(c: Canvas, r: SwizzleResult, theme: Theme, y: float, sel_rows: set[in
     col = (WIDTH - MARGIN - x0) / BANKS
     h = 6.0
     for b in range(BANKS):
-        c.text(x0 + (b + 0.5) * col, y + em * 0.5, str(b), theme.small_pt * 0.85, muted,
+        c.text(x0 + (b + 0.5) * col, y + em * 0.5, str(b), fit_pt(2, col, theme.small_pt * 0.85),
+               muted,
                anchor="middle", font="mono")
     y += em * 0.9
     strips = (
@@ -195,7 +197,7 @@ def _banks(c: Canvas, r: SwizzleResult, theme: Theme, y: float, sel_rows: set[in
                 role = "conflict" if len(rows) > 1 else label
                 c.rect(x0 + b * col + 0.15, y, col - 0.3, h, theme.fill(role), key=f"bank:{b}")
                 text = str(len(rows)) if len(rows) > 1 else f"r{rows[0]}"
-                size = theme.small_pt * 0.85
+                size = fit_pt(2, col - 0.6, theme.small_pt * 0.85)
                 if text_width(text, size, "mono") * 1.15 <= col - 0.3:
                     c.text(x0 + (b + 0.5) * col, y + h / 2, text, size,
                            theme.ink_on(role),
