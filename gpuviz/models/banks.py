@@ -8,15 +8,17 @@ one after another; any number of lanes reading the *same* word are served togeth
 A warp's request therefore takes as many service rounds as the largest number of distinct words
 any one bank must deliver — the ``conflict_degree``.
 
-Rule for 8- and 16-byte accesses (CUDA C++ Programming Guide, *Shared Memory* for compute
-capability 2.x/3.x, "64-bit accesses" and "128-bit accesses"; NVIDIA Nsight Compute, shared-memory
-*wavefronts*): one wavefront delivers at most 32 banks × 4 bytes = 128 bytes, so the warp is served
-in phases of 128 / access_bytes lanes — two half-warps (lanes 0–15, 16–31) for 8 bytes, four
-quarter-warps (lanes 0–7, 8–15, …) for 16 bytes. Each lane's element covers access_bytes / 4
-consecutive words (and as many banks). Within one phase the 4-byte rule applies; the phases are
-served one after another, so ``rounds`` is the sum over phases of each phase's largest bank queue.
-This is the model the figure draws; a real GPU can merge or split phases in ways this rule does
-not describe, and rounds are not measured cycles.
+Rule for 8- and 16-byte accesses (a model; sources: CUDA C Programming Guide, *Shared Memory* of
+compute capability 2.x, "64-Bit Accesses": "a bank conflict only occurs if two threads in either of
+the half-warps access different addresses belonging to the same bank", and "128-Bit Accesses",
+which counts conflicts per quarter-warp; NVIDIA Nsight Compute counts shared-memory *wavefronts*,
+each at most 32 banks × 4 bytes = 128 bytes): the warp is served in phases of
+128 / access_bytes lanes — two half-warps (lanes 0–15, 16–31) for 8 bytes, four quarter-warps
+(lanes 0–7, 8–15, …) for 16 bytes. Each lane's element covers access_bytes / 4 consecutive
+words (and as many banks). Within one phase the 4-byte rule applies; the phases are served one
+after another, so ``rounds`` is the sum over phases of each phase's largest bank queue. The
+guide's compute-capability-2.x extra way for most 128-bit accesses is not modelled, and a real
+GPU may merge or split phases in ways this rule does not describe; rounds are not measured cycles.
 
 Addresses: the pattern gives each lane an element index; its byte address is
 ``index · access_bytes``, optionally passed through the XOR swizzle of the ``swizzle`` panel
