@@ -72,16 +72,21 @@ class SectorsParams:
     follow_launch: bool = param(True, doc="Take the active lanes and launch coordinates from the "
                                           "warp selected in the launch panel.")
     active_lanes: tuple[int, ...] = param(
-        tuple(range(WARP_LANES)), doc="Lanes that take part in the load (others are masked).",
+        tuple(range(WARP_LANES)),
+        doc="Lanes that take part in the load (others are masked); from launch while following it.",
         minimum=0, maximum=WARP_LANES - 1, length=(0, WARP_LANES))
-    warp: int = param(0, doc="Warp number within its block (sets tid and threadIdx).",
-                      minimum=0, maximum=1023)
-    warp_size: int = param(32, doc="Threads per warp of the launch (64 for AMD wavefronts; "
-                                   "the map shows lanes 0–31).", choices=(32, 64))
-    block_idx: tuple[int, ...] = param((0, 0, 0), doc="blockIdx (x, y, z) of the warp.",
-                                       minimum=0, maximum=(1 << 31) - 1, length=3)
-    block_dim: tuple[int, ...] = param((32, 1, 1), doc="blockDim (x, y, z) of the launch.",
-                                       minimum=1, maximum=1024, length=3)
+    warp: int = param(
+        0, doc="Warp number within its block (sets tid and threadIdx); from launch while "
+               "following it.", minimum=0, maximum=1023)
+    warp_size: int = param(
+        32, doc="Threads per warp of the launch (64 for AMD wavefronts; the map shows lanes 0–31).",
+        choices=(32, 64))
+    block_idx: tuple[int, ...] = param(
+        (0, 0, 0), doc="blockIdx (x, y, z) of the warp; from launch while following it.",
+        minimum=0, maximum=(1 << 31) - 1, length=3)
+    block_dim: tuple[int, ...] = param(
+        (32, 1, 1), doc="blockDim (x, y, z) of the launch; from launch while following it.",
+        minimum=1, maximum=1024, length=3)
 
 
 PARAMS = SectorsParams

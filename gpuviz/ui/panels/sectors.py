@@ -55,8 +55,8 @@ class DragControls(QWidget):
             self.shift.setValue(min(32, p.base_offset // p.element_bytes))
         finally:
             self._syncing = False
-        self.stride_label.setText(f"stride {p.pattern.stride} elements")
-        self.shift_label.setText(f"base {p.base_offset} B")
+        self.stride_label.setText(f"stride: {p.pattern.stride}")
+        self.shift_label.setText(f"base: {p.base_offset} B")
 
     def _stride_moved(self, value: int) -> None:
         if self._syncing:
