@@ -31,7 +31,8 @@ def median_seconds(fn, repeat: int = 5) -> float:
 
 
 def main() -> None:
-    print("scheduler simulation, 64 warps × 100,000 cycles (target < 0.5 s)")
+    print("scheduler compute(), 64 warps × 100,000 cycles: the simulation, the warp-state "
+          "matrix and the warp sweep (target < 0.5 s)")
     for policy in ("gto", "lrr"):
         for divergence in (False, True):
             p = SchedulerParams(warps=64, warp_slots=64, registers_per_thread=8, cycles=100_000,

@@ -39,7 +39,7 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme) -> F
                    f"{r.shared_memory_per_block_allocated:,} B of shared memory allocated per "
                    f"block. Limited by {', '.join(LABELS[k] for k in r.limiters)}.",
                    theme.small_pt, theme.muted)
-    y -= em
+    y -= em * 0.5
     y = _limits(c, r, selection, theme, y)
     y = _slots(c, r, selection, theme, y)
     y = _cliffs(c, r, selection, theme, y)

@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width, wrap_text
-from gpuviz.figures.plot import Series, format_tick, line_plot, nice_ticks
+from gpuviz.figures.plot import Mark, Series, format_tick, line_plot, nice_ticks
 from gpuviz.figures.theme import Theme
 from gpuviz.models.scheduler import (
     ISSUED,
@@ -72,10 +72,11 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme) -> F
                    f"U = min(1, N·I/P) = {r.predicted_utilization:.1%}."
                    + (" Divergent: the math block runs twice at 16 lanes." if r.divergence
                       else ""), theme.small_pt, theme.muted)
-    y -= em
+    y -= em * 0.5
     y = _timeline(c, r, selection, theme, y)
     y = _legend(c, theme, y)
     y = _utilisation(c, r, selection, theme, y)
+    y = _sweep(c, r, selection, theme, y)
     y = _receipt(c, r, theme, y)
     return c.figure(WIDTH, y + MARGIN, theme.background, title="gpuviz scheduler",
                     description=f"{r.policy}, {r.resident_warps} warps, issue utilisation "
@@ -211,6 +212,39 @@ def _utilisation(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme
     line_plot(c, MARGIN, y, WIDTH - 2 * MARGIN, ph, series, theme, x_label="cycle",
               y_label="% of cycles", x_range=(0.0, float(r.cycles)), y_range=(0.0, 135.0),
               key=key)
+    if key in selection:
+        c.rect(MARGIN, y, WIDTH - 2 * MARGIN, ph, theme.highlight())
+    return y + ph
+
+
+def _sweep(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: Theme,
+           y: float) -> float:
+    em = theme.text_pt * PT_TO_MM
+    y += em * 1.6
+    start, end = r.sweep_cycles
+    y = _paragraph(c, MARGIN, y, "Issue slots used against resident warps, in steady state",
+                   theme.text_pt, theme.foreground, bold=True)
+    y -= em * 0.8
+    top = max(r.sweep_warps)
+    little_n = list(range(1, top + 1))
+    little = [min(1.0, m * r.I / r.P) * 100 for m in little_n]
+    series = [Series(f"simulated, cycles {start:,}–{end:,} of a run per N",
+                     [float(m) for m in r.sweep_warps],
+                     [u * 100 for u in r.sweep_utilization], 0, markers=True),
+              Series("Little's law min(1, N·I/P)", [float(m) for m in little_n], little, 3)]
+    here = r.sweep_utilization[r.sweep_warps.index(r.resident_warps)] * 100
+    key = "plot:sweep"
+    ph = 38.0
+    left, ptop, pw, pph = line_plot(
+        c, MARGIN, y, WIDTH - 2 * MARGIN, ph, series, theme, x_label="resident warps N",
+        y_label="% of cycles", x_range=(0.0, float(top)), y_range=(0.0, 135.0),
+        marks=[Mark(float(r.resident_warps), here, f"N = {r.resident_warps}: {here:.0f}%")],
+        key=key)
+    if r.register_cap < top:
+        x = left + pw * r.register_cap / top
+        c.line(x, ptop, x, ptop + pph, theme.stroke("warn", theme.line_mm, dash=(1.0, 0.7)))
+        c.text(x + 0.8, ptop + em * 1.0, f"register cap {r.register_cap}", theme.small_pt,
+               theme.color("warn"))
     if key in selection:
         c.rect(MARGIN, y, WIDTH - 2 * MARGIN, ph, theme.highlight())
     return y + ph

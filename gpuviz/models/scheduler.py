@@ -87,6 +87,9 @@ class SchedulerResult:
     cycles: int
     policy: str
     divergence: bool
+    sweep_warps: tuple[int, ...]  # resident warps tried in the sweep
+    sweep_utilization: tuple[float, ...]  # steady-state issue utilisation for each
+    sweep_cycles: tuple[int, int]  # the cycles [start, end) the sweep measures
     timeline: tuple[int, ...]  # warp issued in each of the first TIMELINE_CYCLES cycles, -1 idle
     _issued_warp: np.ndarray  # (cycles,) int16: warp that issued, -1 when the slot is empty
     _issued_kind: np.ndarray  # (cycles,) uint8: IDLE, LOAD or MATH
@@ -124,6 +127,7 @@ def compute(params: SchedulerParams) -> SchedulerResult:
     issued_warp, issued_kind, issued_lanes, waits, loops = _simulate(params, n)
     cycles = params.cycles
     busy = int(np.count_nonzero(issued_kind))
+    sweep_n, sweep_u, window = warp_sweep(params, n, p_loop)
     return SchedulerResult(
         resident_warps=n,
         register_cap=cap,
@@ -138,6 +142,9 @@ def compute(params: SchedulerParams) -> SchedulerResult:
         cycles=cycles,
         policy=params.policy,
         divergence=params.divergence,
+        sweep_warps=sweep_n,
+        sweep_utilization=sweep_u,
+        sweep_cycles=window,
         timeline=tuple(issued_warp[:TIMELINE_CYCLES].tolist()),
         _issued_warp=issued_warp,
         _issued_kind=issued_kind,
@@ -146,10 +153,33 @@ def compute(params: SchedulerParams) -> SchedulerResult:
     )
 
 
-def _simulate(params: SchedulerParams, n: int):
+SWEEP_POINTS = 16
+SWEEP_WARMUP_LOOPS = 4
+SWEEP_MEASURED_LOOPS = 8
+
+
+def warp_sweep(params: SchedulerParams, n: int, period: int):
+    """Steady-state issue utilisation against the number of resident warps: each point is a
+    simulation of its own, measured over :data:`SWEEP_MEASURED_LOOPS` loop periods after
+    :data:`SWEEP_WARMUP_LOOPS` of warm-up, so that Little's law's steady state can be compared
+    with the simulated one point by point. At most :data:`SWEEP_POINTS` warp counts, always
+    including the resident count ``n``."""
+    top = max(params.warp_slots, n)
+    counts = sorted({*np.unique(np.linspace(1, top, min(SWEEP_POINTS, top)).round().astype(int)),
+                     n} - {0})
+    start = SWEEP_WARMUP_LOOPS * period
+    end = start + SWEEP_MEASURED_LOOPS * period
+    utilization = []
+    for m in counts:
+        _, kind, _, _, _ = _simulate(params, int(m), end)
+        utilization.append(float(np.count_nonzero(kind[start:end])) / (end - start))
+    return tuple(int(m) for m in counts), tuple(utilization), (start, end)
+
+
+def _simulate(params: SchedulerParams, n: int, cycles: int | None = None):
     """The cycle loop. Ready warps are bits of one integer, so picking a warp is a couple of
     integer operations; wake-ups wait in a ring of bit masks indexed by cycle."""
-    cycles = params.cycles
+    cycles = params.cycles if cycles is None else cycles
     big_l, a = params.load_latency, params.math_latency
     k = params.loads_per_warp
     passes = 2 if params.divergence else 1

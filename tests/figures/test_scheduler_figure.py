@@ -30,7 +30,15 @@ def images(fig):
 def test_warps_slots_and_plot_are_pointable():
     keys = set(build().keys())
     assert {f"warp:{w}" for w in range(16)} <= keys
-    assert {"slots", "warps", "plot:utilization"} <= keys
+    assert {"slots", "warps", "plot:utilization", "plot:sweep"} <= keys
+
+
+def test_sweep_marks_the_resident_warps_and_the_register_cap():
+    r = result_of("scheduler-try-registers.json", 3)
+    texts = scheduler_figure.build(r, frozenset(), theme("screen")).texts()
+    here = r.sweep_utilization[r.sweep_warps.index(8)] * 100
+    assert f"N = 8: {here:.0f}%" in texts
+    assert "register cap 8" in texts
 
 
 def test_timeline_is_one_pixel_per_cycle_and_warp():

@@ -127,3 +127,21 @@ def test_printed_timeline_is_the_start_of_the_issue_record():
     assert len(r.timeline) == 2000
     assert list(r.timeline) == list(r._issued_warp[:2000])
     assert r.timeline[:16] == tuple(range(16))
+
+
+@settings(max_examples=30, deadline=None)
+@given(loops)
+def test_warp_sweep_starts_at_one_warps_rate_and_respects_littles_law(p):
+    r = compute(dataclasses.replace(p, cycles=50))
+    assert r.sweep_warps[0] == 1
+    assert r.sweep_utilization[0] == pytest.approx(r.I / r.P)
+    assert r.resident_warps in r.sweep_warps
+    for n, u in zip(r.sweep_warps, r.sweep_utilization, strict=True):
+        assert u <= min(1.0, n * r.I * 9 / (8 * r.P)) + 1e-12
+
+
+def test_warp_sweep_shows_the_knee_of_the_seed_example():
+    r = compute(SchedulerParams(cycles=50))
+    u = dict(zip(r.sweep_warps, r.sweep_utilization, strict=True))
+    assert u[8] == pytest.approx(8 * 17 / 264, abs=0.01)  # latency-bound: on Little's line
+    assert 0.85 <= u[16] < 1.0  # at the knee the simulation falls short of the prediction
