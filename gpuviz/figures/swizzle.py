@@ -22,7 +22,7 @@ MARGIN = 5.0
 CELL = 7.0
 LABEL_W = 11.0
 ARROW_GAP = 32.0
-TINT = 0.3
+TINT = 0.3  # how much of a column's category colour shows in its tinted cells
 
 
 def _numbers(selection: frozenset[str], prefix: str) -> set[int]:
@@ -109,7 +109,7 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme) -> Fig
                 if logical == r.column:
                     style = Style(fill=fg, stroke=theme.outline, stroke_width=theme.thin_mm)
                 else:
-                    style = Style(fill=theme.category(logical), opacity=TINT)
+                    style = Style(fill=theme.mix(theme.category(logical), TINT))
                 c.rects(boxes[logical], style, keys[logical])
             c.rects([b for lg in sorted(boxes) if lg != r.column for b in boxes[lg]],
                     Style(stroke=theme.outline, stroke_width=theme.thin_mm))

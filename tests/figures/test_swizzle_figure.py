@@ -65,6 +65,7 @@ def test_every_theme_builds_from_theme_colours_only(name):
     t = theme(name)
     allowed = {t.background, t.surface, t.foreground, t.muted, t.grid, t.outline, t.accent,
                *t.palette, *t.roles.values()}
+    allowed |= {t.mix(c, swizzle_figure.TINT) for c in t.palette}  # tinted chunk columns
     fig = build(frozenset({"chunk:2,3", "row:4", "bank:12"}), name)
     used = set()
     for item in walk(fig.items):
