@@ -108,9 +108,13 @@ class _Painter:
     def __init__(self, p: QPainter, dpi: float) -> None:
         self.p = p
         self.dpi = dpi
+        self._font: QFont | None = None
+        self._text_color: str | None = None
 
     def item(self, item: Item) -> None:
         p = self.p
+        if not isinstance(item, (Text, Group)):
+            self._text_color = None  # shapes set their own pens
         if isinstance(item, Group):
             for child in item.items:
                 self.item(child)
@@ -206,14 +210,19 @@ class _Painter:
         p = self.p
         key = (t.font, t.bold, round(t.size * PT_TO_MM * 72.0 / self.dpi, 4))
         font = _font(*key)
-        p.setFont(font)
-        p.setPen(_pen(t.color, 0.1, None))
+        if font is not self._font:
+            p.setFont(font)
+            self._font = font
+        if t.color != self._text_color:
+            p.setPen(_pen(t.color, 0.1, None))
+            self._text_color = t.color
         p.setOpacity(1.0)
         if t.anchor == "start":
             dx = 0.0
         else:
-            w = _metrics(*key).horizontalAdvance(t.text)
-            dx = -w / 2 if t.anchor == "middle" else -w
+            # measured for the device being painted: its DPI sets the font's size in our units
+            width = _advance(t.text, *key, p.device())
+            dx = -width / 2 if t.anchor == "middle" else -width
         dy = BASELINE_SHIFT_EM[t.baseline] * t.size * PT_TO_MM
         if t.rotate:
             p.save()
@@ -233,9 +242,18 @@ class _Painter:
         self.p.drawImage(QRectF(item.x, item.y, item.w, item.h), img)
 
 
-@lru_cache(maxsize=64)
-def _metrics(kind: str, bold: bool, point_size: float) -> QFontMetricsF:
-    return QFontMetricsF(_font(kind, bold, point_size))
+_metrics_by_device: dict[tuple[str, bool, float, int], QFontMetricsF] = {}
+
+
+def _advance(text: str, kind: str, bold: bool, point_size: float, device) -> float:
+    dpi = device.logicalDpiX() if device is not None else 96
+    key = (kind, bold, point_size, dpi)
+    metrics = _metrics_by_device.get(key)
+    if metrics is None:
+        metrics = QFontMetricsF(_font(kind, bold, point_size), device) if device is not None \
+            else QFontMetricsF(_font(kind, bold, point_size))
+        _metrics_by_device[key] = metrics
+    return metrics.horizontalAdvance(text)
 
 
 @lru_cache(maxsize=64)

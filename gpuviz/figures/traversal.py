@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
-from gpuviz.figures.gemm import build_for_type_size
 from gpuviz.figures.plot import Mark, Series, line_plot
 from gpuviz.figures.theme import Theme
+from gpuviz.figures.type_scale import build_for_type_size
 from gpuviz.models.traversal import SWEEP_ORDERS, OrderRun, StepState, TraversalResult, state_after
 
 WIDTH = 176.0

@@ -62,7 +62,10 @@ class Document(QObject):
         self._selection: frozenset[str] = frozenset()
         self._frame: int | None = None
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda _clean: self.changed.emit("clean"))
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+    def _on_clean_changed(self, _clean: bool) -> None:
+        self.changed.emit("clean")
 
     # --- reading -------------------------------------------------------------------------
     @property

@@ -5,8 +5,8 @@ import pytest
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import gemm as fig
 from gpuviz.figures.display import Rect, Text, text_width, walk
-from gpuviz.figures.gemm import BASE_TEXT_PT
 from gpuviz.figures.theme import PRESENTATION, SCREEN, THEMES
+from gpuviz.figures.type_scale import BASE_TEXT_PT
 from gpuviz.models.gemm import STRATEGIES, GemmParams, compute
 
 FULL = compute(GemmParams())

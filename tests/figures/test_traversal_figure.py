@@ -6,8 +6,8 @@ import pytest
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import traversal as fig
 from gpuviz.figures.display import Image, Rect, Rects, Text, text_width, walk
-from gpuviz.figures.gemm import BASE_TEXT_PT
 from gpuviz.figures.theme import PRESENTATION, SCREEN, THEMES
+from gpuviz.figures.type_scale import BASE_TEXT_PT
 from gpuviz.models.traversal import TraversalParams, compute, state_after
 
 SMALL = compute(TraversalParams(rows=4, cols=6, compare_order="hilbert", capacity=4))

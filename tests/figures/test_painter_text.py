@@ -1,0 +1,32 @@
+"""The painter places anchored text where the display list says, at any output resolution
+(fonts are measured for the device being painted, not for the screen)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gpuviz.figures.display import Canvas
+
+
+@pytest.mark.parametrize("dpi", [96, 200, 600])
+@pytest.mark.parametrize("anchor", ["start", "middle", "end"])
+def test_anchored_text_lands_on_its_anchor(qapp, dpi, anchor):
+    from PySide6.QtGui import QImage
+
+    from gpuviz.export.raster import render_png_bytes
+
+    c = Canvas()
+    c.text(50, 10, "MMMMMMMM", 12, "#000000", anchor=anchor, baseline="middle")
+    fig = c.figure(100, 20, "#FFFFFF")
+    image = QImage.fromData(render_png_bytes(fig, dpi=dpi)).convertToFormat(QImage.Format.Format_Grayscale8)
+    w, h = image.width(), image.height()
+    px = np.frombuffer(bytes(image.constBits()), dtype=np.uint8).reshape(h, image.bytesPerLine())[:, :w]
+    cols = np.flatnonzero((px < 128).any(axis=0))
+    rows = np.flatnonzero((px < 128).any(axis=1))
+    mm = 100 / w
+    left, right = cols[0] * mm, (cols[-1] + 1) * mm
+    centre_y = (rows[0] + rows[-1] + 1) / 2 * mm
+    target = {"start": left, "middle": (left + right) / 2, "end": right}[anchor]
+    assert abs(target - 50) < 0.8, f"{anchor} text is off its anchor by {target - 50:.2f} mm"
+    assert abs(centre_y - 10) < 0.8, f"middle baseline is off by {centre_y - 10:.2f} mm"
