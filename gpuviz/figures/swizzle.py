@@ -219,7 +219,7 @@ def _banks(c: Canvas, r: SwizzleResult, theme: Theme, y: float, sel_rows: set[in
             c.text(x, y, f"row {row}", theme.small_pt, fg, bold=row in sel_rows)
             c.text(x, y + em * 1.15, f"{r.linear_offsets[row]} → {r.swizzled_offsets[row]}",
                    theme.small_pt * 0.9, fg, font="mono")
-            c.text(x, y + em * 2.2, f"bank {r.linear_banks[row]} → {r.swizzled_banks[row]}",
+            c.text(x, y + em * 2.2, f"{r.linear_banks[row]} → {r.swizzled_banks[row]}",
                    theme.small_pt * 0.9, muted, font="mono")
     c.text(MARGIN, y + em * 1.15, "byte", theme.small_pt, muted)
     c.text(MARGIN, y + em * 2.2, "bank", theme.small_pt, muted)

@@ -36,7 +36,7 @@ def test_figure_states_formula_and_the_seed_bank_counts():
     assert "1 bank, 8-way" in texts
     assert "8 banks" in texts
     assert "8" in texts  # the linear bank 12 serves 8 readers
-    assert "bank 12 → 24" in texts  # row 5
+    assert "12 → 24" in texts  # row 5: bank 12 linear, 24 swizzled
 
 
 def test_arrow_targets_follow_the_mapping():
