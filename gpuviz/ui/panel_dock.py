@@ -11,16 +11,39 @@ import importlib
 import time
 from types import ModuleType
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QDockWidget, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from gpuviz.figures.display import Canvas, Figure
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
-from gpuviz.scenario.compute import compute_all, effective_params
+from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.ui.document import Document
 from gpuviz.ui.figure_view import FigureView
 from gpuviz.ui.param_form import ParamForm
+
+SLOW_COMPUTE_S = 0.012  # past this a panel's model runs off the GUI thread from then on
+
+
+class _ComputeSignals(QObject):
+    done = Signal(int, object, str)
+
+
+class _ComputeJob(QRunnable):
+    """One model computation on the thread pool; the result comes back by a queued signal."""
+
+    def __init__(self, panel_id: str, params: object, generation: int):
+        super().__init__()
+        self.panel_id, self.params, self.generation = panel_id, params, generation
+        self.signals = _ComputeSignals()
+
+    def run(self) -> None:
+        try:
+            result = compute_cached(self.panel_id, self.params)
+        except Exception as exc:  # reported in the dock, never raised on a worker
+            self.signals.done.emit(self.generation, None, f"{type(exc).__name__}: {exc}")
+        else:
+            self.signals.done.emit(self.generation, result, "")
 
 
 class PanelDock(QDockWidget):
@@ -64,6 +87,9 @@ class PanelDock(QDockWidget):
         self.setWidget(splitter)
 
         self._shown_key: object = None
+        self._computing_key: object = None
+        self._generation = 0
+        self._slow = bool(getattr(panel.model, "SLOW", False))
         self._pending = False
         self.last_redraw_ms = 0.0
         document.changed.connect(self._on_document_changed)
@@ -99,18 +125,53 @@ class PanelDock(QDockWidget):
         if not self.isVisible() and self.parent() is not None:
             return
         scenario = self.document.shown
+        selection = self.document.selection
         try:
             params = effective_params(scenario, self.panel.id)
-            key = (params, self.document.selection, self.theme.name)
-            if key == self._shown_key:
-                return
-            start = time.perf_counter()
-            result = compute_all(scenario, (self.panel.id,))[self.panel.id]
-            figure = self.panel.figure.build(result, self.document.selection, self.theme)
         except Exception as exc:  # a model bug must not take the window down
-            figure = _error_figure(self.theme, f"{type(exc).__name__}: {exc}")
-            key = None
-            start = time.perf_counter()
+            self._show(_error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None, time.perf_counter())
+            return
+        key = (params, selection, self.theme.name)
+        if key == self._shown_key or key == self._computing_key:
+            return
+        start = time.perf_counter()
+        if self._slow:
+            # a model that took longer than a frame last time computes on a worker thread; the
+            # previous figure stays up, and a newer edit makes this result stale (dropped)
+            self._generation += 1
+            self._computing_key = key
+            job = _ComputeJob(self.panel.id, params, self._generation)
+            job.signals.done.connect(self._on_computed)
+            QThreadPool.globalInstance().start(job)
+            self.view.setToolTip("computing…")
+            return
+        try:
+            result = compute_cached(self.panel.id, params)
+            if time.perf_counter() - start > SLOW_COMPUTE_S:
+                self._slow = True
+            figure = self.panel.figure.build(result, selection, self.theme)
+        except Exception as exc:
+            figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
+        self._show(figure, key, start)
+
+    def _on_computed(self, generation: int, result: object, error: str) -> None:
+        if generation != self._generation:
+            return  # a newer change is already on its way
+        key, self._computing_key = self._computing_key, None
+        self.view.setToolTip("")
+        start = time.perf_counter()
+        if error:
+            self._show(_error_figure(self.theme, error), None, start)
+            return
+        if key is None or key[1] != self.document.selection or key[2] != self.theme.name:
+            self.schedule_refresh()
+        try:
+            figure = self.panel.figure.build(result, self.document.selection, self.theme)
+        except Exception as exc:
+            figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
+        self._show(figure, key, start)
+
+    def _show(self, figure: Figure, key: object, start: float) -> None:
         self._shown_key = key
         self.view.set_figure(figure)
         self.view.repaint()

@@ -306,3 +306,19 @@ def test_presentation_mode_enlarges_and_restores(make_main_window, qtbot):
     assert w.theme.name == "screen"
     assert launch_dock(w).controls.isVisible()
     assert abs(w.caption_label.font().pointSizeF() - size) < 0.01
+
+
+def test_a_slow_panel_computes_off_the_gui_thread_and_drops_stale_results(make_main_window, qtbot):
+    w = make_main_window()
+    dock = launch_dock(w)
+    texts(dock)
+    dock._slow = True  # as after a model took longer than a frame
+    for n in (100, 200, 300):
+        params = w.document.shown.section("launch")
+        from dataclasses import replace
+
+        w.document.edit_section("launch", replace(params, n=n))
+        dock.refresh()
+    qtbot.waitUntil(lambda: "for 300 valid outputs" in texts(dock), timeout=5000)
+    assert dock._computing_key is None
+    assert "for 300 valid outputs" in texts(dock)
