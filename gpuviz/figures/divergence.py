@@ -52,9 +52,9 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme) -> 
 
 def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
                width: float = WIDTH - 2 * MARGIN, font: str = "sans", bold: bool = False) -> float:
-    """Draw ``text`` wrapped to ``width`` (with a tenth kept spare); returns the baseline after
-    the last line."""
-    width *= 0.9
+    """Draw ``text`` wrapped to ``width``; returns the baseline after the last line. Monospaced
+    text keeps a spare sixth: its rendered advance can exceed the 0.6 em budget at small sizes."""
+    width *= 0.85 if font == "mono" else 1.0
     step = size * PT_TO_MM * 1.25
     for i, line in enumerate(wrap_text(text, size, width, font)):
         c.text(x, y + i * step, line, size, color, font=font, bold=bold)

@@ -30,7 +30,7 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme) -> F
     y = _paragraph(c, MARGIN, y, f"Occupancy on {r.arch_title}: "
                    f"{_count(r.active_blocks_per_sm, 'block')} × "
                    f"{_count(r.warps_per_block, 'warp')} = {r.active_warps_per_sm} of "
-                   f"{r.max_warps_per_sm} warps ({r.occupancy:.0%})", theme.title_pt,
+                   f"{r.max_warps_per_sm} warps ({percent(r.occupancy)})", theme.title_pt,
                    theme.foreground, bold=True)
     y += em * 0.3
     y = _paragraph(c, MARGIN, y, f"{r.threads_per_block} threads per block, "
@@ -50,13 +50,19 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme) -> F
 
 def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
                width: float = WIDTH - 2 * MARGIN, font: str = "sans", bold: bool = False) -> float:
-    """Draw ``text`` wrapped to ``width`` (with a tenth kept spare); returns the baseline after
-    the last line."""
-    lines = wrap_text(text, size, width * 0.9, font)
+    """Draw ``text`` wrapped to ``width``; returns the baseline after the last line. Monospaced
+    text keeps a spare sixth: its rendered advance can exceed the 0.6 em budget at small sizes."""
+    lines = wrap_text(text, size, width * (0.85 if font == "mono" else 1.0), font)
     step = size * PT_TO_MM * 1.25
     for i, line in enumerate(lines):
         c.text(x, y + i * step, line, size, color, font=font, bold=bold)
     return y + step * max(1, len(lines))
+
+
+def percent(fraction: float) -> str:
+    """A share as a percentage, with a decimal only where it is not whole (12.5%, 50%)."""
+    value = fraction * 100
+    return f"{value:.0f}%" if abs(value - round(value)) < 1e-9 else f"{value:.1f}%"
 
 
 def _count(n: int, noun: str) -> str:
@@ -203,8 +209,11 @@ def _cliffs(c: Canvas, r: OccupancyResult, selection: frozenset[str], theme: The
         mark_y = float(r.active_warps_per_sm)
         key = f"plot:{name}"
         step = name != "shared_memory"
+        lo, hi = float(sx[0]), float(sx[-1])
+        if float(current) > lo + 0.75 * (hi - lo):
+            hi += 0.3 * (hi - lo)  # room on the right for the mark's label
         line_plot(c, x0, y, pw, ph, [Series("resident warps", sx, sy, 0, step=step)], theme,
-                  x_label=label, y_label="resident warps", y_range=y_range,
+                  x_label=label, y_label="resident warps", y_range=y_range, x_range=(lo, hi),
                   marks=[Mark(float(current), mark_y, mark_label)], key=key, legend=False)
         if key in selection:
             c.rect(x0, y, pw, ph, theme.highlight())

@@ -237,7 +237,8 @@ def _sweep(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: Them
     ph = 38.0
     left, ptop, pw, pph = line_plot(
         c, MARGIN, y, WIDTH - 2 * MARGIN, ph, series, theme, x_label="resident warps N",
-        y_label="% of cycles", x_range=(0.0, float(top)), y_range=(0.0, 135.0),
+        y_label="% of cycles", x_range=(0.0, _room_for_label(r.resident_warps, 0.0, top)),
+        y_range=(0.0, 135.0),
         marks=[Mark(float(r.resident_warps), here, f"N = {r.resident_warps}: {here:.0f}%")],
         key=key)
     if r.register_cap < top:
@@ -250,11 +251,17 @@ def _sweep(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: Them
     return y + ph
 
 
+def _room_for_label(current: float, lo: float, hi: float) -> float:
+    """The upper end of an x range, widened when the marked point sits so far right that its
+    label (drawn to the right of the point) would leave the plot."""
+    return float(hi + 0.25 * (hi - lo)) if current > lo + 0.75 * (hi - lo) else float(hi)
+
+
 def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
                width: float = WIDTH - 2 * MARGIN, font: str = "sans", bold: bool = False) -> float:
-    """Draw ``text`` wrapped to ``width`` (with a tenth kept spare); returns the baseline after
-    the last line."""
-    lines = wrap_text(text, size, width * 0.9, font)
+    """Draw ``text`` wrapped to ``width``; returns the baseline after the last line. Monospaced
+    text keeps a spare sixth: its rendered advance can exceed the 0.6 em budget at small sizes."""
+    lines = wrap_text(text, size, width * (0.85 if font == "mono" else 1.0), font)
     step = size * PT_TO_MM * 1.25
     for i, line in enumerate(lines):
         c.text(x, y + i * step, line, size, color, font=font, bold=bold)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QWidget
 
+from gpuviz.figures.occupancy import percent
 from gpuviz.models.occupancy import RESOURCES, OccupancyResult
 from gpuviz.scenario.compute import compute_all
 
@@ -15,7 +16,7 @@ NAMES = {"warps": "warp slots", "registers": "registers", "shared_memory": "shar
 def summary_text(result: OccupancyResult) -> str:
     r = result
     lines = [f"{r.active_blocks_per_sm} blocks × {r.warps_per_block} warps = "
-             f"{r.active_warps_per_sm} of {r.max_warps_per_sm} warps ({r.occupancy:.0%})",
+             f"{r.active_warps_per_sm} of {r.max_warps_per_sm} warps ({percent(r.occupancy)})",
              f"Limiter: {', '.join(NAMES[k] for k in r.limiters)}"]
     for k in RESOURCES:
         value = r.limits[k]
