@@ -91,13 +91,14 @@ def paint_figure(p: QPainter, figure: Figure, target: QRectF) -> float:
     ox = target.x() + (target.width() - figure.width * scale) / 2
     oy = target.y() + (target.height() - figure.height * scale) / 2
     p.save()
+    base = p.worldTransform()
     p.translate(ox, oy)
     p.scale(scale, scale)
     p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
     p.fillRect(QRectF(0, 0, figure.width, figure.height), QColor(figure.background))
     dpi = p.device().logicalDpiY() if p.device() is not None else 96
-    painter = _Painter(p, dpi)
+    painter = _Painter(p, dpi, base, ox, oy, scale)
     for item in figure.items:
         painter.item(item)
     p.restore()
@@ -105,9 +106,13 @@ def paint_figure(p: QPainter, figure: Figure, target: QRectF) -> float:
 
 
 class _Painter:
-    def __init__(self, p: QPainter, dpi: float) -> None:
+    def __init__(self, p: QPainter, dpi: float, base, ox: float, oy: float, scale: float) -> None:
         self.p = p
         self.dpi = dpi
+        # text is drawn in device units with a font of its real device size: a tiny font under
+        # a large world scale would be snapped to whole pixels and come out too wide
+        self.base, self.world = base, p.worldTransform()
+        self.ox, self.oy, self.scale = ox, oy, scale
         self._font: QFont | None = None
         self._text_color: str | None = None
 
@@ -208,7 +213,8 @@ class _Painter:
 
     def text(self, t: Text) -> None:
         p = self.p
-        key = (t.font, t.bold, round(t.size * PT_TO_MM * 72.0 / self.dpi, 4))
+        size = t.size * PT_TO_MM * self.scale  # device units
+        key = (t.font, t.bold, round(size * 72.0 / self.dpi, 3))
         font = _font(*key)
         if font is not self._font:
             p.setFont(font)
@@ -220,18 +226,18 @@ class _Painter:
         if t.anchor == "start":
             dx = 0.0
         else:
-            # measured for the device being painted: its DPI sets the font's size in our units
             width = _advance(t.text, *key, p.device())
             dx = -width / 2 if t.anchor == "middle" else -width
-        dy = BASELINE_SHIFT_EM[t.baseline] * t.size * PT_TO_MM
+        dy = BASELINE_SHIFT_EM[t.baseline] * size
+        x, y = self.ox + t.x * self.scale, self.oy + t.y * self.scale
+        p.setWorldTransform(self.base)
         if t.rotate:
-            p.save()
-            p.translate(t.x, t.y)
+            p.translate(x, y)
             p.rotate(t.rotate)
             p.drawText(QPointF(dx, dy), t.text)
-            p.restore()
         else:
-            p.drawText(QPointF(t.x + dx, t.y + dy), t.text)
+            p.drawText(QPointF(x + dx, y + dy), t.text)
+        p.setWorldTransform(self.world)
 
     def image(self, item: Image) -> None:
         rgb = np.ascontiguousarray(item.rgb, dtype=np.uint8)

@@ -30,3 +30,25 @@ def test_anchored_text_lands_on_its_anchor(qapp, dpi, anchor):
     target = {"start": left, "middle": (left + right) / 2, "end": right}[anchor]
     assert abs(target - 50) < 0.8, f"{anchor} text is off its anchor by {target - 50:.2f} mm"
     assert abs(centre_y - 10) < 0.8, f"middle baseline is off by {centre_y - 10:.2f} mm"
+
+
+@pytest.mark.parametrize("dpi", [100, 200, 600])
+@pytest.mark.parametrize("size", [6.0, 7.2, 9.5])
+def test_type_keeps_its_size_at_any_resolution(qapp, dpi, size):
+    """Ten monospace characters span ten advances of 0.6 em, whatever the output resolution
+    (small type under a large scale must not snap to whole pixels and grow)."""
+    from PySide6.QtGui import QImage
+
+    from gpuviz.export.raster import render_png_bytes
+    from gpuviz.figures.display import PT_TO_MM
+
+    c = Canvas()
+    c.text(5, 10, "H" * 10, size, "#000000", font="mono", baseline="middle")
+    fig = c.figure(40, 20, "#FFFFFF")
+    image = QImage.fromData(render_png_bytes(fig, dpi=dpi)).convertToFormat(QImage.Format.Format_Grayscale8)
+    w, h = image.width(), image.height()
+    px = np.frombuffer(bytes(image.constBits()), dtype=np.uint8).reshape(h, image.bytesPerLine())[:, :w]
+    cols = np.flatnonzero((px < 128).any(axis=0))
+    ink = (cols[-1] + 1 - cols[0]) * 40 / w
+    nominal = 10 * 0.6 * size * PT_TO_MM  # ten advances; the ink is a little less (side bearings)
+    assert 0.85 * nominal < ink < 1.02 * nominal, f"{ink:.2f} mm of ink for {nominal:.2f} mm nominal"
