@@ -322,3 +322,20 @@ def test_a_slow_panel_computes_off_the_gui_thread_and_drops_stale_results(make_m
     qtbot.waitUntil(lambda: "for 300 valid outputs" in texts(dock), timeout=5000)
     assert dock._computing_key is None
     assert "for 300 valid outputs" in texts(dock)
+
+
+def test_selecting_a_warp_in_launch_drives_the_sector_map(make_main_window, scenario_path, qtbot):
+    from gpuviz.scenario import compute_all
+
+    w = make_main_window(scenario_path("linked-launch-sectors.json"))
+    launch, sectors = w.docks["launch"], w.docks["sectors"]
+    texts(launch)
+    click_key(qtbot, launch, "block:2")
+    qtbot.waitUntil(lambda: "Warp 0 of block 2" in texts(launch))
+    result = compute_all(w.document.shown, ("sectors",))["sectors"]
+    assert result.sector_count == 1
+    qtbot.waitUntil(lambda: "touches 1 sector" in texts(sectors))
+    click_key(qtbot, launch, "warp:2,1")
+    assert compute_all(w.document.shown, ("sectors",))["sectors"].sector_count == 0
+    click_key(qtbot, launch, "lane:1")
+    assert "lane:1" in w.document.selection
