@@ -222,6 +222,10 @@ def _sweep(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: Them
     em = theme.text_pt * PT_TO_MM
     y += em * 1.6
     start, end = r.sweep_cycles
+    if not r.sweep_warps:
+        return _paragraph(c, MARGIN, y, f"(No warp sweep: a loop of {r.P:,} cycles is too long "
+                          "to simulate for every warp count interactively.)", theme.small_pt,
+                          theme.muted)
     y = _paragraph(c, MARGIN, y, "Issue slots used against resident warps, in steady state",
                    theme.text_pt, theme.foreground, bold=True)
     y -= em * 0.8

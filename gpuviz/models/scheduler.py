@@ -73,7 +73,7 @@ class SchedulerParams:
     policy: str = param("gto", choices=("gto", "lrr"),
                         doc="Warp scheduling policy: greedy-then-oldest or loose round-robin.")
     divergence: bool = param(False, doc="Issue the math block twice, each time at half the lanes.")
-    cycles: int = param(4000, doc="Cycles simulated.", minimum=10, maximum=1_000_000)
+    cycles: int = param(4000, doc="Cycles simulated.", minimum=10, maximum=200_000)
 
 
 PARAMS = SchedulerParams
@@ -161,26 +161,32 @@ def compute(params: SchedulerParams) -> SchedulerResult:
 
 
 SWEEP_POINTS = 16
-SWEEP_WARMUP_LOOPS = 4
-SWEEP_MEASURED_LOOPS = 8
+SWEEP_BUDGET = 200_000  # simulated cycles for the whole sweep, so that it stays interactive
 
 
 def warp_sweep(params: SchedulerParams, n: int, period: int):
     """Steady-state issue utilisation against the number of resident warps: each point is a
-    simulation of its own, measured over :data:`SWEEP_MEASURED_LOOPS` loop periods after
-    :data:`SWEEP_WARMUP_LOOPS` of warm-up, so that Little's law's steady state can be compared
-    with the simulated one point by point. At most :data:`SWEEP_POINTS` warp counts, always
-    including the resident count ``n``."""
+    simulation of its own, measured over 8 loop periods after 4 of warm-up (2 and 4 for long
+    loops), so that Little's law's steady state can be compared with the simulated one point by
+    point. At most :data:`SWEEP_POINTS` warp counts, always including 1 and the resident count
+    ``n``, and at most :data:`SWEEP_BUDGET` simulated cycles in all; a loop too long for that
+    budget gives an empty sweep."""
     top = max(params.warp_slots, n)
-    counts = sorted({*np.unique(np.linspace(1, top, min(SWEEP_POINTS, top)).round().astype(int)),
-                     n} - {0})
-    start = SWEEP_WARMUP_LOOPS * period
-    end = start + SWEEP_MEASURED_LOOPS * period
+    warmup, measured = 4, 8
+    points = min(SWEEP_POINTS, top)
+    if (warmup + measured) * period * points > SWEEP_BUDGET:
+        warmup, measured = 2, 4
+    while points > 2 and (warmup + measured) * period * (points + 1) > SWEEP_BUDGET:
+        points -= 1
+    counts = sorted({*(int(v) for v in np.linspace(1, top, points).round()), n, 1})
+    start, end = warmup * period, (warmup + measured) * period
+    if end * len(counts) > SWEEP_BUDGET:
+        return (), (), (start, end)
     utilization = []
     for m in counts:
-        _, kind, _, _, _ = _simulate(params, int(m), end)
+        _, kind, _, _, _ = _simulate(params, m, end)
         utilization.append(float(np.count_nonzero(kind[start:end])) / (end - start))
-    return tuple(int(m) for m in counts), tuple(utilization), (start, end)
+    return tuple(counts), tuple(utilization), (start, end)
 
 
 def _simulate(params: SchedulerParams, n: int, cycles: int | None = None):

@@ -136,8 +136,10 @@ def test_warp_sweep_starts_at_one_warps_rate_and_respects_littles_law(p):
     assert r.sweep_warps[0] == 1
     assert r.sweep_utilization[0] == pytest.approx(r.I / r.P)
     assert r.resident_warps in r.sweep_warps
+    start, end = r.sweep_cycles
+    loops = (end - start) // r.P
     for n, u in zip(r.sweep_warps, r.sweep_utilization, strict=True):
-        assert u <= min(1.0, n * r.I * 9 / (8 * r.P)) + 1e-12
+        assert u <= min(1.0, n * r.I * (loops + 1) / (loops * r.P)) + 1e-12
 
 
 def test_warp_sweep_shows_the_knee_of_the_seed_example():
@@ -145,3 +147,9 @@ def test_warp_sweep_shows_the_knee_of_the_seed_example():
     u = dict(zip(r.sweep_warps, r.sweep_utilization, strict=True))
     assert u[8] == pytest.approx(8 * 17 / 264, abs=0.01)  # latency-bound: on Little's line
     assert 0.85 <= u[16] < 1.0  # at the knee the simulation falls short of the prediction
+
+
+def test_a_loop_too_long_for_the_sweep_budget_gives_an_empty_sweep():
+    r = compute(SchedulerParams(load_latency=5000, math_per_load=512, math_latency=64,
+                                loads_per_warp=16, cycles=100))
+    assert r.sweep_warps == () and r.sweep_utilization == ()
