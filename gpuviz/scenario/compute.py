@@ -8,6 +8,7 @@ cached on the (frozen, hashable) parameters, so an unchanged section is never re
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 from typing import Any
 
@@ -28,7 +29,7 @@ def effective_params(scenario: Scenario, panel_id: str, results: dict[str, Any] 
     """The panel's parameters after linking to the panels it depends on."""
     results = {} if results is None else results
     model = panel(panel_id).model
-    params = scenario.section(panel_id)
+    params = with_scenario_arch(scenario.section(panel_id), scenario.arch)
     deps = getattr(model, "DEPENDS_ON", ())
     if deps:
         upstream = {d: _compute_into(scenario, d, results, (panel_id,)) for d in deps}
@@ -51,3 +52,10 @@ def _compute_into(scenario: Scenario, pid: str, results: dict[str, Any], chain: 
 @lru_cache(maxsize=128)
 def compute_cached(panel_id: str, params: Any) -> Any:
     return panel(panel_id).compute(params)
+
+
+def with_scenario_arch(params: Any, arch: str) -> Any:
+    """A section with an ``arch`` field left empty (None) follows the scenario's architecture."""
+    if any(f.name == "arch" for f in dataclasses.fields(params)) and params.arch is None:
+        return dataclasses.replace(params, arch=arch)
+    return params

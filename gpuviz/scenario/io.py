@@ -133,9 +133,28 @@ def from_json(raw: Any, problems: list[Problem]) -> Scenario:
                 section_json[pid] = encode(params)
 
     panels = _panels(raw, sections, problems)
+    _check_scenario_arch(arch, panels, sections, problems)
     steps, step_sections = _steps(raw.get("steps", []), sections, section_json, problems)
     return Scenario(title=title, description=description, arch=arch, panels=panels,
                     sections=MappingProxyType(sections), steps=steps, _step_sections=step_sections)
+
+
+def _check_scenario_arch(arch: str, panels: tuple[str, ...], sections: dict[str, Any],
+                         problems: list[Problem]) -> None:
+    """Panels that follow the scenario's architecture must accept it."""
+    from gpuviz.scenario.compute import with_scenario_arch
+
+    if arch not in preset_names():
+        return
+    for pid in panels:
+        params = sections.get(pid) or panel(pid).params_type()
+        followed = with_scenario_arch(params, arch)
+        if followed is params:
+            continue
+        check = getattr(panel(pid).model, "problems", None)
+        for _sub, message in (check(followed) if check else []):
+            problems.append(Problem("arch", f"the {pid} panel follows the scenario's "
+                                            f"architecture here: {message}"))
 
 
 def migrate(raw: dict[str, Any], version: int) -> dict[str, Any]:

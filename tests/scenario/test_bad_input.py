@@ -129,3 +129,17 @@ def test_missing_file_and_folder(tmp_path):
 def test_byte_order_mark_is_accepted():
     s = loads_scenario(b'\xef\xbb\xbf{"version": 1, "title": "bom"}')
     assert s.title == "bom"
+
+
+def test_a_panel_that_cannot_use_the_scenario_architecture_says_so():
+    lines = problems_of('{"version": 1, "arch": "mi300x", "panels": ["occupancy"]}')
+    assert lines and lines[0].startswith("bad.json: arch: the occupancy panel follows the scenario's architecture")
+
+
+def test_an_empty_section_arch_follows_the_scenario():
+    from gpuviz.scenario import compute_all
+
+    s = loads_scenario(b'{"version": 1, "arch": "v100", "panels": ["occupancy"]}')
+    assert compute_all(s)["occupancy"].arch == "v100"
+    s = loads_scenario(b'{"version": 1, "arch": "h200", "panels": ["occupancy"], "occupancy": {"arch": "a100"}}')
+    assert compute_all(s)["occupancy"].arch == "a100"
