@@ -14,14 +14,14 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QRectF  # noqa: E402
-from PySide6.QtGui import QGuiApplication, QImage, QPainter  # noqa: E402
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QGuiApplication, QImage, QPainter
 
-from gpuviz.export.qt_painter import paint_figure, register_fonts  # noqa: E402
-from gpuviz.figures import launch as figure  # noqa: E402
-from gpuviz.figures.theme import theme  # noqa: E402
-from gpuviz.models.launch import LaunchParams, compute  # noqa: E402
-from gpuviz.scenario import default_scenario_path  # noqa: E402
+from gpuviz.export.qt_painter import paint_figure, register_fonts
+from gpuviz.figures import launch as figure
+from gpuviz.figures.theme import theme
+from gpuviz.models.launch import LaunchParams, compute
+from gpuviz.scenario import default_scenario_path
 
 ROOT = Path(__file__).resolve().parents[1]
 
