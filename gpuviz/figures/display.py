@@ -163,6 +163,17 @@ class Figure:
     def texts(self) -> list[str]:
         return [item.text for item in walk(self.items) if isinstance(item, Text)]
 
+    def colours(self) -> set[str]:
+        """Every colour the figure paints with (fills, strokes, hatches, text)."""
+        used = {self.background}
+        for item in walk(self.items):
+            style = getattr(item, "style", None)
+            if style is not None:
+                used |= {c for c in (style.fill, style.stroke, style.hatch_color) if c}
+            if isinstance(item, Text):
+                used.add(item.color)
+        return used
+
 
 def walk(items: Sequence[Item]) -> Iterator[Item]:
     for item in items:
@@ -314,6 +325,18 @@ def wrap_text(text: str, size_pt: float, width: float,
             candidate = word
         line = candidate
     return [*lines, line] if line else lines
+
+
+def paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str, width: float,
+              font: Literal["sans", "mono"] = "sans", bold: bool = False,
+              line_height: float = 1.25) -> float:
+    """Draw ``text`` wrapped to ``width`` mm from the baseline ``y``; returns the baseline after
+    the last line."""
+    lines = wrap_text(text, size, width, font)
+    step = size * PT_TO_MM * line_height
+    for i, line in enumerate(lines):
+        c.text(x, y + i * step, line, size, color, font=font, bold=bold)
+    return y + step * max(1, len(lines))
 
 
 def arrow_head(points: Sequence[tuple[float, float]], width: float) -> tuple[tuple[float, float], ...]:

@@ -13,12 +13,17 @@ Keys: ``node:<name>`` (a block, and every issued instruction of it), ``edge:<sou
 
 from __future__ import annotations
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width, wrap_text
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, paragraph, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.divergence import DivergenceResult
 
 WIDTH = 172.0
 MARGIN = 5.0
+
+
+def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
+               font: str = "sans", bold: bool = False) -> float:
+    return paragraph(c, x, y, text, size, color, WIDTH - 2 * MARGIN, font, bold)
 CFG_W = 62.0
 NODE_W, NODE_H = 20.0, 6.5
 LAYER_GAP = 12.0
@@ -48,17 +53,6 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme) -> 
     return c.figure(WIDTH, y + MARGIN, theme.background, title="gpuviz divergence",
                     description=f"{r.issued} issued, lane efficiency {r.lane_efficiency:.4f}, "
                                 f"ipdom {r.ipdom}")
-
-
-def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
-               width: float = WIDTH - 2 * MARGIN, font: str = "sans", bold: bool = False) -> float:
-    """Draw ``text`` wrapped to ``width``; returns the baseline after the last line. Monospaced
-    text keeps a spare sixth: its rendered advance can exceed the 0.6 em budget at small sizes."""
-    width *= 0.85 if font == "mono" else 1.0
-    step = size * PT_TO_MM * 1.25
-    for i, line in enumerate(wrap_text(text, size, width, font)):
-        c.text(x, y + i * step, line, size, color, font=font, bold=bold)
-    return y + step * max(1, len(wrap_text(text, size, width, font)))
 
 
 def _node_width(r: DivergenceResult) -> float:

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width, wrap_text
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, paragraph, text_width
 from gpuviz.figures.plot import Mark, Series, line_plot
 from gpuviz.figures.theme import Theme
 from gpuviz.models.occupancy import RESOURCES, OccupancyResult
 
 WIDTH = 172.0
 MARGIN = 5.0
+
+
+def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
+               font: str = "sans", bold: bool = False) -> float:
+    return paragraph(c, x, y, text, size, color, WIDTH - 2 * MARGIN, font, bold)
 LABELS = {"warps": "warp slots", "registers": "registers", "shared_memory": "shared memory",
           "blocks": "block limit"}
 
@@ -46,17 +51,6 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme) -> F
     return c.figure(WIDTH, y + MARGIN, theme.background, title="gpuviz occupancy",
                     description=f"{r.active_blocks_per_sm} blocks, {r.active_warps_per_sm} warps, "
                                 f"occupancy {r.occupancy:.4f}, limiter {r.limiter}")
-
-
-def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
-               width: float = WIDTH - 2 * MARGIN, font: str = "sans", bold: bool = False) -> float:
-    """Draw ``text`` wrapped to ``width``; returns the baseline after the last line. Monospaced
-    text keeps a spare sixth: its rendered advance can exceed the 0.6 em budget at small sizes."""
-    lines = wrap_text(text, size, width * (0.85 if font == "mono" else 1.0), font)
-    step = size * PT_TO_MM * 1.25
-    for i, line in enumerate(lines):
-        c.text(x, y + i * step, line, size, color, font=font, bold=bold)
-    return y + step * max(1, len(lines))
 
 
 def percent(fraction: float) -> str:

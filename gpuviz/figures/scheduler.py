@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width, wrap_text
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, paragraph, text_width
 from gpuviz.figures.plot import Mark, Series, format_tick, line_plot, nice_ticks
 from gpuviz.figures.theme import Theme
 from gpuviz.models.scheduler import (
@@ -34,6 +34,11 @@ from gpuviz.models.scheduler import (
 
 WIDTH = 172.0
 MARGIN = 5.0
+
+
+def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
+               font: str = "sans", bold: bool = False) -> float:
+    return paragraph(c, x, y, text, size, color, WIDTH - 2 * MARGIN, font, bold)
 WINDOW_LOOPS = 3
 MAX_WINDOW = 1500
 ROW_H = 2.2
@@ -259,17 +264,6 @@ def _room_for_label(current: float, lo: float, hi: float) -> float:
     """The upper end of an x range, widened when the marked point sits so far right that its
     label (drawn to the right of the point) would leave the plot."""
     return float(hi + 0.25 * (hi - lo)) if current > lo + 0.75 * (hi - lo) else float(hi)
-
-
-def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
-               width: float = WIDTH - 2 * MARGIN, font: str = "sans", bold: bool = False) -> float:
-    """Draw ``text`` wrapped to ``width``; returns the baseline after the last line. Monospaced
-    text keeps a spare sixth: its rendered advance can exceed the 0.6 em budget at small sizes."""
-    lines = wrap_text(text, size, width * (0.85 if font == "mono" else 1.0), font)
-    step = size * PT_TO_MM * 1.25
-    for i, line in enumerate(lines):
-        c.text(x, y + i * step, line, size, color, font=font, bold=bold)
-    return y + step * max(1, len(lines))
 
 
 def _bin(r: SchedulerResult) -> int:

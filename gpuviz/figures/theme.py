@@ -64,6 +64,11 @@ class Theme:
             return value
         raise KeyError(f"theme {self.name!r} has no colour {name!r}")
 
+    def colours(self) -> set[str]:
+        """The theme's own colours: structural tokens, the categorical palette and the roles."""
+        return {self.background, self.surface, self.foreground, self.muted, self.grid,
+                self.outline, self.accent, *self.palette, *self.roles.values()}
+
     def ink_on(self, fill: str) -> str:
         """The text colour (foreground or background) that reads best on ``fill``, a colour or a
         role name."""

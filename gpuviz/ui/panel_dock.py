@@ -70,6 +70,14 @@ class PanelDock(QDockWidget):
         summary.setWordWrap(True)
         lay.addWidget(summary)
         lay.addWidget(self.form)
+        self.summary: QLabel | None = None
+        if self.extras is not None and hasattr(self.extras, "summary_text"):
+            # the panel's result in words, under the controls, refreshed with the figure
+            self.summary = QLabel()
+            self.summary.setObjectName(f"{panel.id}-summary")
+            self.summary.setWordWrap(True)
+            self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            lay.addWidget(self.summary)
         if self.extras is not None and hasattr(self.extras, "extra_widgets"):
             for w in self.extras.extra_widgets(self):
                 lay.addWidget(w)
@@ -152,7 +160,8 @@ class PanelDock(QDockWidget):
             figure = self.panel.figure.build(result, selection, self.theme)
         except Exception as exc:
             figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
-        self._show(figure, key, start)
+            result = None
+        self._show(figure, key, start, result)
 
     def _on_computed(self, generation: int, result: object, error: str) -> None:
         if generation != self._generation:
@@ -169,9 +178,11 @@ class PanelDock(QDockWidget):
             figure = self.panel.figure.build(result, self.document.selection, self.theme)
         except Exception as exc:
             figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
-        self._show(figure, key, start)
+        self._show(figure, key, start, result)
 
-    def _show(self, figure: Figure, key: object, start: float) -> None:
+    def _show(self, figure: Figure, key: object, start: float, result: object = None) -> None:
+        if self.summary is not None:
+            self.summary.setText(self.extras.summary_text(result) if result is not None else "")
         self._shown_key = key
         self.view.set_figure(figure)
         self.view.repaint()

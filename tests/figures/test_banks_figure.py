@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from gpuviz.figures import banks as banks_figure
-from gpuviz.figures.display import Rect, Rects, Text, walk
+from gpuviz.figures.display import Rect, Rects, walk
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
 
@@ -74,14 +74,7 @@ def test_selecting_a_bank_highlights_its_column_and_the_lanes_reading_it():
 @pytest.mark.parametrize("name", list(THEMES))
 def test_every_theme_builds_from_theme_colours_only(name):
     t = theme(name)
-    allowed = {t.background, t.surface, t.foreground, t.muted, t.grid, t.outline, t.accent,
-               *t.palette, *t.roles.values()}
+    allowed = t.colours()
     fig = build("banks-wide-access.json", frozenset({"lane:3", "bank:0", "word:2"}), name)
-    used = set()
-    for item in walk(fig.items):
-        style = getattr(item, "style", None)
-        if style is not None:
-            used |= {c for c in (style.fill, style.stroke, style.hatch_color) if c}
-        if isinstance(item, Text):
-            used.add(item.color)
+    used = fig.colours()
     assert used <= allowed, used - allowed

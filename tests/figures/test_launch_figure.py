@@ -61,15 +61,8 @@ def test_hit_testing_finds_the_lane_under_the_pointer():
 def test_every_theme_builds_and_uses_only_theme_colours(name):
     t = theme(name)
     fig = build(frozenset({"lane:1"}), name, selected_block=2)
-    allowed = {t.background, t.surface, t.foreground, t.muted, t.grid, t.outline, t.accent,
-               *t.palette, *t.roles.values()}
-    used = set()
-    for item in walk(fig.items):
-        style = getattr(item, "style", None)
-        if style is not None:
-            used |= {c for c in (style.fill, style.stroke, style.hatch_color) if c}
-        if isinstance(item, Text):
-            used.add(item.color)
+    allowed = t.colours()
+    used = fig.colours()
     assert used <= allowed, used - allowed
 
 

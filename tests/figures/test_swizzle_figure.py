@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from gpuviz.figures import swizzle as swizzle_figure
-from gpuviz.figures.display import Polyline, Text, walk
+from gpuviz.figures.display import Polyline, walk
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
 
@@ -63,15 +63,8 @@ def test_64b_mode_gives_4_banks_2_way():
 @pytest.mark.parametrize("name", list(THEMES))
 def test_every_theme_builds_from_theme_colours_only(name):
     t = theme(name)
-    allowed = {t.background, t.surface, t.foreground, t.muted, t.grid, t.outline, t.accent,
-               *t.palette, *t.roles.values()}
+    allowed = t.colours()
     allowed |= {t.mix(c, swizzle_figure.TINT) for c in t.palette}  # tinted chunk columns
     fig = build(frozenset({"chunk:2,3", "row:4", "bank:12"}), name)
-    used = set()
-    for item in walk(fig.items):
-        style = getattr(item, "style", None)
-        if style is not None:
-            used |= {c for c in (style.fill, style.stroke, style.hatch_color) if c}
-        if isinstance(item, Text):
-            used.add(item.color)
+    used = fig.colours()
     assert used <= allowed, used - allowed

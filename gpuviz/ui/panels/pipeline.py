@@ -5,11 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from PySide6.QtWidgets import QLabel, QWidget
-
 from gpuviz.figures.plot import format_tick
 from gpuviz.models.pipeline import WAIT_KINDS, PipelineResult
-from gpuviz.scenario.compute import compute_all
 
 WAIT_NAMES = {
     "compute_waits_for_data": "compute waits for data",
@@ -27,18 +24,3 @@ def summary_text(result: PipelineResult) -> str:
              f"{result.compute_utilization:.0%}"]
     lines += [f"{WAIT_NAMES[k]}: {counts[k]}" for k in WAIT_KINDS if counts[k]]
     return "\n".join(lines)
-
-
-def extra_widgets(dock) -> list[QWidget]:
-    label = QLabel()
-    label.setObjectName("pipeline-summary")
-    label.setWordWrap(True)
-
-    def refresh(what: str = "scenario") -> None:
-        if what in ("scenario", "step", "path", "section:pipeline"):
-            result = compute_all(dock.document.shown, ("pipeline",))["pipeline"]
-            label.setText(summary_text(result))
-
-    dock.document.changed.connect(refresh)
-    refresh()
-    return [label]

@@ -3,10 +3,7 @@ any flag the variant raises (reads outside the mask, uninitialised shared entrie
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QWidget
-
 from gpuviz.models.reduction import ReductionResult
-from gpuviz.scenario.compute import compute_all
 
 
 def _number(value: float) -> str:
@@ -21,18 +18,3 @@ def summary_text(result: ReductionResult) -> str:
         lines.append(f"float32 tree {_number(result.float32_tree_sum)} vs left to right "
                      f"{_number(result.float32_sequential_sum)}")
     return "\n".join(lines)
-
-
-def extra_widgets(dock) -> list[QWidget]:
-    label = QLabel()
-    label.setObjectName("reduction-summary")
-    label.setWordWrap(True)
-
-    def refresh(what: str = "scenario") -> None:
-        if what in ("scenario", "step", "path", "section:reduction"):
-            result = compute_all(dock.document.shown, ("reduction",))["reduction"]
-            label.setText(summary_text(result))
-
-    dock.document.changed.connect(refresh)
-    refresh()
-    return [label]
