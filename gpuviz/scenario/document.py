@@ -1,7 +1,8 @@
 """The scenario: one JSON file with a title, an architecture, one section per panel id, the
 panels to show, and the steps a lecturer walks through.
 
-A step's ``changes`` are partial sections. Steps accumulate: the state at step k is the scenario
+A step's ``changes`` are partial sections; a step with ``predict`` asks a question first and
+shows its picture when revealed (predict, then reveal). Steps accumulate: the state at step k is the scenario
 with the changes of steps 0 … k applied in order, so a lecture can build up one change at a time.
 """
 
@@ -27,6 +28,8 @@ class Step:
     changes: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     focus: str | None = None
     select: tuple[str, ...] = ()
+    # a question for the room: the step's picture stays veiled until it is revealed
+    predict: str = ""
 
 
 @dataclass(frozen=True)

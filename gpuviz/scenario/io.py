@@ -23,7 +23,7 @@ from gpuviz.scenario.document import FORMAT_VERSION, SELECTION_KEY, Scenario, St
 from gpuviz.scenario.problems import Problem, ScenarioError, describe, did_you_mean, join
 
 TOP_KEYS = ("version", "title", "description", "arch", "panels", "steps")
-STEP_KEYS = ("title", "caption", "changes", "focus", "select")
+STEP_KEYS = ("title", "caption", "predict", "changes", "focus", "select")
 MAX_BYTES = 8 * 1024 * 1024
 
 
@@ -232,6 +232,11 @@ def _steps(value: Any, sections: dict[str, Any], section_json: dict[str, dict[st
                                         + f" (step keys: {', '.join(STEP_KEYS)})"))
         if not isinstance(raw.get("title"), str):
             problems.append(Problem(join(path, "title"), "every step needs a title (a string)"))
+        predict = raw.get("predict", "")
+        if not isinstance(predict, str):
+            problems.append(Problem(join(path, "predict"), f"expected a question (a string), "
+                                                           f"got {describe(predict)}"))
+            predict = ""
         caption = raw.get("caption", "")
         if not isinstance(caption, str):
             problems.append(Problem(join(path, "caption"), f"expected a string, got {describe(caption)}"))
@@ -270,7 +275,7 @@ def _steps(value: Any, sections: dict[str, Any], section_json: dict[str, dict[st
                           caption=caption,
                           changes=MappingProxyType({k: MappingProxyType(v) for k, v in changes.items()
                                                     if isinstance(v, dict)}),
-                          focus=focus, select=tuple(select)))
+                          focus=focus, select=tuple(select), predict=predict))
         states.append(MappingProxyType(dict(current)))
     return tuple(steps), tuple(states)
 
@@ -294,6 +299,8 @@ def _step_json(step: Step) -> dict[str, Any]:
     out: dict[str, Any] = {"title": step.title}
     if step.caption:
         out["caption"] = step.caption
+    if step.predict:
+        out["predict"] = step.predict
     if step.changes:
         out["changes"] = {k: _plain(v) for k, v in step.changes.items()}
     if step.focus:

@@ -48,6 +48,8 @@ def _step_schema() -> dict[str, Any]:
         "properties": {
             "title": {"type": "string"},
             "caption": {"type": "string"},
+            "predict": {"type": "string", "description": "A question to answer before the step's "
+                        "picture is revealed."},
             "changes": {"type": "object", "description": "Partial panel sections, merged over the "
                         "state of the previous step.",
                         "propertyNames": {"enum": [p.id for p in PANELS]}},

@@ -6,7 +6,8 @@ commands swap whole scenarios. It emits one signal, ``changed(what)``, naming wh
 ``"scenario"``, ``"section:<panel id>"``, ``"selection"``, ``"step"``, ``"frame"``, ``"path"``
 or ``"clean"``.
 
-Steps: the document shows ``scenario.at_step(step)``. Editing a parameter while a step is shown
+Steps: the document shows ``scenario.at_step(step)``. A step with a ``predict`` question is
+*veiled* until ``reveal()``: the docks cover their figures and the caption asks the question. Editing a parameter while a step is shown
 applies the edit on top of that step's state and leaves step mode, so "what if" exploration
 during a lecture starts from what the room is looking at.
 """
@@ -61,6 +62,7 @@ class Document(QObject):
         self._step = -1
         self._selection: frozenset[str] = frozenset()
         self._frame: int | None = None
+        self._revealed: set[int] = set()
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
 
@@ -97,6 +99,18 @@ class Document(QObject):
     @property
     def frame(self) -> int | None:
         return self._frame
+
+    @property
+    def veiled(self) -> bool:
+        """The current step asks the room to predict before its picture is shown."""
+        steps = self._scenario.steps
+        return 0 <= self._step < len(steps) and bool(steps[self._step].predict) \
+            and self._step not in self._revealed
+
+    def reveal(self) -> None:
+        if self.veiled:
+            self._revealed.add(self._step)
+            self.changed.emit("reveal")
 
     def is_modified(self) -> bool:
         return not self.undo_stack.isClean()
@@ -142,6 +156,7 @@ class Document(QObject):
         self._step = -1
         self._selection = frozenset()
         self._frame = None
+        self._revealed = set()
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.changed.emit("path")

@@ -23,6 +23,7 @@ class FigureView(QWidget):
         self._hover = ""
         self._scale = 1.0
         self._origin = QPointF(0, 0)
+        self._veil = ""
         self.setMouseTracking(True)
         self.setMinimumSize(240, 160)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -34,6 +35,15 @@ class FigureView(QWidget):
     def set_figure(self, figure: Figure) -> None:
         self._figure = figure
         self.update()
+
+    def set_veil(self, text: str) -> None:
+        """Cover the figure with ``text`` (predict, then reveal); "" shows the figure."""
+        if text != self._veil:
+            self._veil = text
+            self.update()
+
+    def veil(self) -> str:
+        return self._veil
 
     def reset_view(self) -> None:
         self._zoom, self._pan = 1.0, QPointF(0, 0)
@@ -57,13 +67,25 @@ class FigureView(QWidget):
         fw, fh = self._figure.width * self._scale, self._figure.height * self._scale
         self._origin = QPointF(target.x() + (target.width() - fw) / 2,
                                target.y() + (target.height() - fh) / 2)
+        if self._veil:
+            veil = QColor(self._figure.background)
+            p.fillRect(self.rect(), veil)
+            font = p.font()
+            font.setPointSizeF(max(font.pointSizeF() * 1.6, 14))
+            p.setFont(font)
+            ink = QColor(self.palette().windowText().color())
+            if veil.lightnessF() < 0.5:
+                ink = QColor("#E8ECF1")
+            p.setPen(ink)
+            p.drawText(self.rect().adjusted(40, 40, -40, -40),
+                       int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap), self._veil)
         p.end()
 
     def mm_at(self, pos: QPointF) -> tuple[float, float]:
         return ((pos.x() - self._origin.x()) / self._scale, (pos.y() - self._origin.y()) / self._scale)
 
     def key_at(self, pos: QPointF) -> str:
-        if self._figure is None or self._scale <= 0:
+        if self._figure is None or self._scale <= 0 or self._veil:
             return ""
         x, y = self.mm_at(pos)
         return key_at(self._figure, x, y) or ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
@@ -173,6 +174,7 @@ class MainWindow(QMainWindow):
         self.caption_label = QLabel()
         self.caption_label.setObjectName("step-caption")
         self.caption_label.setWordWrap(True)
+        self.caption_label.setTextFormat(Qt.TextFormat.RichText)
         self.caption_label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         font = self.caption_label.font()
         font.setPointSizeF(font.pointSizeF() * 1.25)
@@ -315,7 +317,7 @@ class MainWindow(QMainWindow):
     def _on_document_changed(self, what: str) -> None:
         if what in ("clean", "path", "scenario"):
             self._update_title()
-        if what in ("step", "scenario", "path"):
+        if what in ("step", "scenario", "path", "reveal"):
             self._update_step_bar()
         if what in ("step", "scenario", "path") or what.startswith("section:"):
             self._update_frames()
@@ -332,22 +334,33 @@ class MainWindow(QMainWindow):
         steps = self.document.scenario.steps
         k = self.document.step
         self.act_prev.setEnabled(k >= 0)
-        self.act_next.setEnabled(k < len(steps) - 1)
+        self.act_next.setEnabled(k < len(steps) - 1 or self.document.veiled)
         if not steps:
             self.step_label.setText("no steps")
-            self.caption_label.setText(self.document.scenario.description)
+            self.caption_label.setText(escape(self.document.scenario.description))
         elif k < 0:
             self.step_label.setText(f"overview · {len(steps)} steps")
-            self.caption_label.setText(self.document.scenario.description)
+            self.caption_label.setText(escape(self.document.scenario.description))
         else:
             s = steps[k]
             self.step_label.setText(f"step {k + 1} of {len(steps)}")
-            self.caption_label.setText(f"<b>{s.title}</b> — {s.caption}" if s.caption else f"<b>{s.title}</b>")
+            if self.document.veiled:
+                # the title often gives the answer away: only the question until the reveal
+                self.caption_label.setText(f"<b>Predict:</b> {escape(s.predict)} "
+                                           "<i>(Next reveals)</i>")
+            elif s.caption:
+                self.caption_label.setText(f"<b>{escape(s.title)}</b> — {escape(s.caption)}")
+            else:
+                self.caption_label.setText(f"<b>{escape(s.title)}</b>")
             if s.focus:
                 self.show_panel(s.focus)
 
     def next_step(self) -> None:
-        self.document.go_to_step(self.document.step + 1)
+        """Reveal the current step's picture if it asks for a prediction, else go on."""
+        if self.document.veiled:
+            self.document.reveal()
+        else:
+            self.document.go_to_step(self.document.step + 1)
 
     def previous_step(self) -> None:
         self.document.go_to_step(self.document.step - 1)

@@ -22,6 +22,7 @@ from gpuviz.ui.document import Document
 from gpuviz.ui.figure_view import FigureView
 from gpuviz.ui.param_form import ParamForm
 
+VEIL_TEXT = "Predict first.\n\nThe picture appears when you reveal it (Next step or PageDown)."
 SLOW_COMPUTE_S = 0.012  # past this a panel's model runs off the GUI thread from then on
 
 
@@ -103,14 +104,24 @@ class PanelDock(QDockWidget):
         document.changed.connect(self._on_document_changed)
         self.visibilityChanged.connect(lambda visible: visible and self.schedule_refresh())
         self._sync_form()
+        self._apply_veil()
         self.schedule_refresh()
 
     # --- document -> view ------------------------------------------------------------------
     def _on_document_changed(self, what: str) -> None:
+        if what in ("step", "reveal", "scenario", "path"):
+            self._apply_veil()
         if what in ("scenario", "step", "path") or what == f"section:{self.panel.id}":
             self._sync_form()
         if what in ("scenario", "step", "path", "selection", "frame") or what.startswith("section:"):
             self.schedule_refresh()
+
+    def _apply_veil(self) -> None:
+        """Predict, then reveal: the figure and the result in words wait for the reveal."""
+        veiled = self.document.veiled
+        self.view.set_veil(VEIL_TEXT if veiled else "")
+        if self.summary is not None:
+            self.summary.setVisible(not veiled)
 
     def _sync_form(self) -> None:
         self.form.set_params(self.document.shown.section(self.panel.id))

@@ -143,3 +143,8 @@ def test_an_empty_section_arch_follows_the_scenario():
     assert compute_all(s)["occupancy"].arch == "v100"
     s = loads_scenario(b'{"version": 1, "arch": "h200", "panels": ["occupancy"], "occupancy": {"arch": "a100"}}')
     assert compute_all(s)["occupancy"].arch == "a100"
+
+
+def test_predict_must_be_a_question_string():
+    assert problems_of('{"version": 1, "steps": [{"title": "a", "predict": 3}]}') == [
+        "bad.json: steps[0].predict: expected a question (a string), got the number 3"]

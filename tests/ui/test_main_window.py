@@ -339,3 +339,28 @@ def test_selecting_a_warp_in_launch_drives_the_sector_map(make_main_window, scen
     assert compute_all(w.document.shown, ("sectors",))["sectors"].sector_count == 0
     click_key(qtbot, launch, "lane:1")
     assert "lane:1" in w.document.selection
+
+
+def test_predict_then_reveal(make_main_window, tmp_path, qtbot):
+    path = tmp_path / "predict.json"
+    path.write_text(json.dumps({
+        "version": 1, "launch": {"n": 130},
+        "steps": [{"title": "Block 2", "predict": "How many lanes of warp 0 are valid?",
+                   "caption": "Two: lanes 0 and 1.", "changes": {"launch": {"selected_block": 2}}},
+                  {"title": "Next"}]}))
+    w = make_main_window(path)
+    dock = launch_dock(w)
+    w.next_step()
+    assert w.document.step == 0 and w.document.veiled
+    assert "Predict:" in w.caption_label.text() and "How many lanes" in w.caption_label.text()
+    assert "Two: lanes 0 and 1." not in w.caption_label.text()
+    assert dock.view.veil()
+    assert dock.view.key_at(QPointF(400, 300)) == ""  # nothing to point at under the veil
+    w.next_step()  # reveals, stays on the step
+    assert w.document.step == 0 and not w.document.veiled
+    assert not dock.view.veil()
+    assert "Two: lanes 0 and 1." in w.caption_label.text()
+    w.next_step()
+    assert w.document.step == 1
+    w.previous_step()
+    assert not w.document.veiled, "a revealed step stays revealed"
