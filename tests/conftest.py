@@ -7,8 +7,14 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# Tests never fail on time (a loaded 2-core machine is slow); CI runs the same examples each time.
+hypothesis_settings.register_profile("gpuviz", deadline=None, derandomize=bool(os.environ.get("CI")),
+                                     print_blob=True)
+hypothesis_settings.load_profile("gpuviz")
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "gpuviz" / "scenarios"
