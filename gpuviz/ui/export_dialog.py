@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -45,6 +46,8 @@ class ExportDialog(QDialog):
         self.dpi = QSpinBox()
         self.dpi.setRange(72, 1200)
         self.dpi.setValue(200)
+        self.frames = QCheckBox("every playback frame, as a numbered sequence")
+        self.frames.setObjectName("export-frames")
         self.path = QLineEdit()
         self._dir, self._stem = default_dir, stem
         browse = QPushButton("Browse…")
@@ -60,6 +63,7 @@ class ExportDialog(QDialog):
         form.addRow("Theme", self.theme_box)
         form.addRow("Size", self.size_box)
         form.addRow("PNG resolution (dpi)", self.dpi)
+        form.addRow("Frames", self.frames)
         form.addRow("File", row)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
@@ -87,4 +91,5 @@ class ExportDialog(QDialog):
     def choices(self) -> dict:
         return {"panel_id": self.panel_id(), "path": Path(self.path.text()),
                 "fmt": self.format_box.currentText(), "theme_name": self.theme_box.currentText(),
-                "size": self.size_box.currentData(), "dpi": self.dpi.value()}
+                "size": self.size_box.currentData(), "dpi": self.dpi.value(),
+                "frames": self.frames.isChecked()}

@@ -450,10 +450,21 @@ class MainWindow(QMainWindow):
             return
         choice = dialog.choices()
         try:
-            note = export_figure(self.document.shown, choice["panel_id"], choice["path"],
-                                 fmt=choice["fmt"], theme_name=choice["theme_name"],
-                                 size=choice["size"], dpi=choice["dpi"],
-                                 selection=self.document.selection)
+            if choice["frames"]:
+                from gpuviz.export.sequence import export_sequence
+
+                target = choice["path"]
+                stem = target.stem.removesuffix(f"-{choice['panel_id']}")  # the names add it
+                paths = export_sequence(self.document.shown, choice["panel_id"], target.parent,
+                                        stem, fmt=choice["fmt"],
+                                        theme_name=choice["theme_name"], size=choice["size"],
+                                        dpi=choice["dpi"], selection=self.document.selection)
+                note = f" … {len(paths)} frames"
+            else:
+                note = export_figure(self.document.shown, choice["panel_id"], choice["path"],
+                                     fmt=choice["fmt"], theme_name=choice["theme_name"],
+                                     size=choice["size"], dpi=choice["dpi"],
+                                     selection=self.document.selection)
         except OSError as e:
             QMessageBox.warning(self, "Cannot export", f"{choice['path']}: {e.strerror or e}")
             return

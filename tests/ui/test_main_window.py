@@ -364,3 +364,21 @@ def test_predict_then_reveal(make_main_window, tmp_path, qtbot):
     assert w.document.step == 1
     w.previous_step()
     assert not w.document.veiled, "a revealed step stays revealed"
+
+
+def test_export_every_frame_from_the_gui(make_main_window, scenario_path, tmp_path, monkeypatch):
+    from gpuviz.figures.scene import frame_count
+    from gpuviz.ui import export_dialog
+
+    w = make_main_window(scenario_path("pipeline-double-buffer.json"))
+
+    def accept(dialog):
+        dialog.path.setText(str(tmp_path / "slides.svg"))
+        dialog.frames.setChecked(True)
+        return export_dialog.ExportDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(export_dialog.ExportDialog, "exec", accept)
+    w.export_dialog()
+    files = sorted(tmp_path.glob("*.svg"))
+    assert len(files) == frame_count(w.document.shown, "pipeline")
+    assert files[0].name.startswith("slides-pipeline-0001")
