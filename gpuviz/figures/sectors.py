@@ -1,13 +1,14 @@
 """Figure of the sector map: one warp's lanes connected to the memory they read.
 
-Top to bottom: the 32 lanes (active or masked); a connection from each active lane to the element
-it reads; the touched 32-byte sectors, grouped by 128-byte line, with used elements filled and
+Top to bottom: the warp's lanes, active or masked (``warp_size`` of them: 32, or for an AMD
+wavefront 64 narrower cells whose numbers run sideways); a connection from each active lane to the
+element it reads; the touched 32-byte sectors, grouped by 128-byte line, with used elements filled and
 fetched-but-unused elements empty; a receipt (sectors, lines, requested and fetched bytes,
 efficiency) beside a plot of sectors per request for element strides 1…32.
 
 Only touched sectors are drawn; a gap between two sectors means untouched memory lies between
-them. Keys: ``lane:<l>`` (lane box and its connection), ``sector:<s>`` (s = address // 32),
-``line:<n>`` (n = address // 128), ``plot`` (the stride sweep).
+them. Keys: ``lane:<l>`` (l = 0 … warp_size − 1: lane box and its connection), ``sector:<s>``
+(s = address // 32), ``line:<n>`` (n = address // 128), ``plot`` (the stride sweep).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from gpuviz.models.sectors import LINE_BYTES, SECTOR_BYTES, WARP_LANES, SectorsR
 WIDTH = 172.0
 MARGIN = 5.0
 LANE_H = 5.0
+WIDE_LANE_H = 6.0  # the taller lane cells of a 64-lane wavefront, numbered sideways
 LINK_H = 24.0
 SECTOR_H = 6.0
 LINE_GAP = 2.6  # between sectors of different lines
@@ -73,10 +75,14 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme) -> Fig
     em = theme.text_pt * PT_TO_MM
     fg, muted = theme.foreground, theme.muted
     inner = WIDTH - 2 * MARGIN
-    lane_w = inner / WARP_LANES
+    n_lanes = r.warp_size
+    wide = n_lanes > WARP_LANES
+    lane_w = inner / n_lanes
+    lane_h = WIDE_LANE_H if wide else LANE_H
     y = MARGIN + theme.title_pt * PT_TO_MM
     n_active = len(r.active_lanes)
-    c.text(MARGIN, y, f"Sectors: one warp's load of {r.element_bytes}-byte elements touches "
+    who = f"one {n_lanes}-lane wavefront's" if wide else "one warp's"
+    c.text(MARGIN, y, f"Sectors: {who} load of {r.element_bytes}-byte elements touches "
            f"{r.sector_count} sector{'s' if r.sector_count != 1 else ''}",
            theme.title_pt, fg, bold=True)
     y += em * 1.5
@@ -84,7 +90,8 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme) -> Fig
     if r.follows_launch:
         bx, by, bz = r.block_idx
         block = f"{bx}" if by == bz == 0 else f"({bx}, {by}, {bz})"
-        source = f" (warp {r.warp} of block {block}, from launch)"
+        unit = "wavefront" if wide else "warp"
+        source = f" ({unit} {r.warp} of block {block}, from launch)"
     c.text(MARGIN, y, f"{n_active} active lane{'s' if n_active != 1 else ''}{source} · "
            f"{r.pattern} · base {r.base_offset} B · only touched sectors are drawn",
            theme.small_pt, muted)
@@ -102,28 +109,46 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme) -> Fig
 
     # lanes
     lanes_top = y + em * 1.1
-    c.text(MARGIN, lanes_top - em * 0.35, "lanes", theme.small_pt, muted)
+    c.text(MARGIN, lanes_top - em * 0.35, f"lanes 0–{n_lanes - 1}" if wide else "lanes",
+           theme.small_pt, muted)
     act_boxes, masked_boxes, keys_a, keys_m = [], [], [], []
-    for lane in range(WARP_LANES):
-        box = (MARGIN + lane * lane_w + 0.15, lanes_top, lane_w - 0.3, LANE_H)
+    for lane in range(n_lanes):
+        box = (MARGIN + lane * lane_w + 0.15, lanes_top, lane_w - 0.3, lane_h)
         if lane in active:
             act_boxes.append(box)
             keys_a.append(f"lane:{lane}")
         else:
             masked_boxes.append(box)
             keys_m.append(f"lane:{lane}")
-    lane_pt = fit_pt(2, lane_w - 0.6, theme.small_pt * 0.92)
+    if wide:
+        # 64 cells are too narrow for two upright digits: the numbers run along the cell, and
+        # the type is as large as the cell's width allows (its em across the cell)
+        lane_pt = min(theme.small_pt * 0.92, (lane_w - 0.55) / PT_TO_MM,
+                      fit_pt(2, lane_h - 0.8, theme.small_pt))
+    else:
+        lane_pt = fit_pt(2, lane_w - 0.6, theme.small_pt * 0.92)
     with c.group(name="lanes"):
         c.rects(act_boxes, theme.fill("valid"), keys_a)
-        c.rects(masked_boxes, theme.fill("masked"), keys_m)
-        for lane in range(WARP_LANES):
+        masked_style = theme.fill("masked")
+        c.rects(masked_boxes, masked_style, keys_m)
+        if wide and masked_style.hatch and masked_style.fill:
+            # a narrow hatched cell leaves its number no clear ground: clear a patch under it
+            patch_w = min(lane_w - 0.7, lane_pt * PT_TO_MM + 0.3)
+            patches = []
+            for lane in range(n_lanes):
+                if lane not in active:
+                    long = text_width(str(lane), lane_pt, "mono") + 0.5
+                    patches.append((MARGIN + (lane + 0.5) * lane_w - patch_w / 2,
+                                    lanes_top + (lane_h - long) / 2, patch_w, long))
+            c.rects(patches, Style(fill=masked_style.fill))
+        for lane in range(n_lanes):
             on = lane in active
-            c.text(MARGIN + (lane + 0.5) * lane_w, lanes_top + LANE_H / 2, str(lane),
+            c.text(MARGIN + (lane + 0.5) * lane_w, lanes_top + lane_h / 2, str(lane),
                    lane_pt, theme.ink_on("valid") if on else muted,
                    anchor="middle",
-                   baseline="middle", font="mono")
+                   baseline="middle", font="mono", rotate=-90 if wide else 0.0)
 
-    mem_top = lanes_top + LANE_H + LINK_H
+    mem_top = lanes_top + lane_h + LINK_H
     layout = sector_layout(r, MARGIN, inner)
     sw = layout[-1]
     per_sector = SECTOR_BYTES // r.element_bytes
@@ -137,7 +162,7 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme) -> Fig
     segs, seg_keys, hi = [], [], []
     for lane in sorted(active):
         a = int(addr[lane])
-        seg = (MARGIN + (lane + 0.5) * lane_w, lanes_top + LANE_H, element_x(a), mem_top)
+        seg = (MARGIN + (lane + 0.5) * lane_w, lanes_top + lane_h, element_x(a), mem_top)
         segs.append(seg)
         seg_keys.append(f"lane:{lane}")
         if lane in sel_lanes or a // SECTOR_BYTES in sel_sectors:
@@ -200,7 +225,9 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme) -> Fig
             x = layout[a // SECTOR_BYTES] + ((a % SECTOR_BYTES) // r.element_bytes) * cell_w
             c.rect(x, mem_top, cell_w, SECTOR_H, Style(fill=theme.accent))
         for lane in sorted(sel_lanes):
-            c.rect(MARGIN + lane * lane_w + 0.15, lanes_top, lane_w - 0.3, LANE_H,
+            if lane >= n_lanes:
+                continue
+            c.rect(MARGIN + lane * lane_w + 0.15, lanes_top, lane_w - 0.3, lane_h,
                    theme.highlight())
     if not r.sectors:
         c.text(WIDTH / 2, mem_top + SECTOR_H / 2, "no active lane: nothing is requested",

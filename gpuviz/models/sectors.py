@@ -17,9 +17,15 @@ The count is of sector requests for this simplified access, not a measurement of
 time: caches, repeated accesses, instruction width and the architecture change lower-level traffic
 (as the seed says). Inactive (masked) lanes request nothing.
 
-The active lanes and the launch coordinates an expression may use follow the warp selected in the
-``launch`` panel when ``follow_launch`` is set (see :func:`link`); on their own the defaults are all
-32 lanes of warp 0 of block 0.
+A warp has ``warp_size`` lanes: 32 on NVIDIA, 64 for an AMD wavefront. Every pattern is over
+that many lanes (reversed reads element warp_size − 1 − lane; a permutation or an explicit list has
+one entry per lane).
+
+The active lanes, the warp size and the launch coordinates an expression may use follow the warp
+selected in the ``launch`` panel when ``follow_launch`` is set (see :func:`link`); on their own the
+defaults are all 32 lanes of warp 0 of block 0. A permutation or explicit list whose length does
+not match the linked warp size is reported in the result's ``error``; the lanes it does not cover
+are left out.
 """
 
 import dataclasses
@@ -30,7 +36,9 @@ import numpy as np
 from gpuviz.models.expr import LANE_NAMES, ExprError, evaluate, lane_environment, parse
 from gpuviz.models.params import param
 
-WARP_LANES = 32
+WARP_LANES = 32  # lanes of an NVIDIA warp, the default warp size
+MAX_LANES = 64  # lanes of an AMD wavefront, the largest warp size
+WARP_SIZES = (WARP_LANES, MAX_LANES)
 SECTOR_BYTES = 32
 LINE_BYTES = 128
 SWEEP_STRIDES = tuple(range(1, 33))
@@ -43,7 +51,7 @@ DEPENDS_ON = ("launch",)
 @dataclass(frozen=True)
 class SectorPattern:
     kind: str = param("stride", doc="How lanes choose their element: stride (lane·stride), "
-                                    "reversed (31−lane), permutation, broadcast (one element), "
+                                    "reversed (warp_size−1−lane), permutation, broadcast (one element), "
                                     "explicit byte offsets, or an expression.",
                       choices=PATTERN_KINDS)
     stride: int = param(1, doc="Elements between neighbouring lanes (kind stride).",
@@ -51,11 +59,13 @@ class SectorPattern:
     index: int = param(0, doc="The element every lane reads (kind broadcast).",
                        minimum=0, maximum=1 << 30)
     permutation: tuple[int, ...] | None = param(
-        None, doc="Element read by each lane: a reordering of 0…31 (kind permutation).",
-        minimum=0, maximum=WARP_LANES - 1, length=WARP_LANES)
+        None, doc="Element read by each lane: a reordering of 0 … warp_size−1, one entry per "
+                  "lane (kind permutation).",
+        minimum=0, maximum=MAX_LANES - 1, length=WARP_SIZES)
     addresses: tuple[int, ...] | None = param(
-        None, doc="Byte offset from the base read by each of the 32 lanes (kind explicit).",
-        minimum=0, maximum=1 << 30, length=WARP_LANES)
+        None, doc="Byte offset from the base read by each lane, one entry per lane of the warp "
+                  "(kind explicit).",
+        minimum=0, maximum=1 << 30, length=WARP_SIZES)
     expression: str | None = param(
         None, doc="Element index of each lane, e.g. 'lane * 8' or 'tid % 16 * 32 + tid // 16'; "
                   "names: " + ", ".join(LANE_NAMES) + " (kind expression).")
@@ -73,14 +83,16 @@ class SectorsParams:
                                           "warp selected in the launch panel.")
     active_lanes: tuple[int, ...] = param(
         tuple(range(WARP_LANES)),
-        doc="Lanes that take part in the load (others are masked); from launch while following it.",
-        minimum=0, maximum=WARP_LANES - 1, length=(0, WARP_LANES))
+        doc="Lanes that take part in the load (others are masked), each below warp_size; from "
+            "launch while following it.",
+        minimum=0, maximum=MAX_LANES - 1, length=(0, MAX_LANES))
     warp: int = param(
         0, doc="Warp number within its block (sets tid and threadIdx); from launch while "
                "following it.", minimum=0, maximum=1023)
     warp_size: int = param(
-        32, doc="Threads per warp of the launch (64 for AMD wavefronts; the map shows lanes 0–31).",
-        choices=(32, 64))
+        WARP_LANES, doc="Lanes per warp: 32 on NVIDIA, 64 for an AMD wavefront; from launch while "
+                        "following it.",
+        choices=WARP_SIZES)
     block_idx: tuple[int, ...] = param(
         (0, 0, 0), doc="blockIdx (x, y, z) of the warp; from launch while following it.",
         minimum=0, maximum=(1 << 31) - 1, length=3)
@@ -100,6 +112,7 @@ class SectorsResult:
     stride: int | None  # the element stride, for the stride pattern
     follows_launch: bool
     warp: int
+    warp_size: int  # lanes of the warp, 32 or 64; every per-lane tuple has this length
     block_idx: tuple[int, ...]
     active_lanes: tuple[int, ...]
     sector_count: int
@@ -110,7 +123,7 @@ class SectorsResult:
     lane_bytes: int
     fetched_bytes: int
     efficiency: float
-    lane_addresses: tuple[int | None, ...]  # per lane, None when inactive
+    lane_addresses: tuple[int | None, ...]  # per lane of the warp, None when inactive
     lane_ranges: tuple[tuple[int, int] | None, ...]  # [start, end) bytes per lane
     sector_of_lane: tuple[int | None, ...]
     sweep_strides: tuple[int, ...]
@@ -124,18 +137,38 @@ def _coordinates(p: SectorsParams, lanes: np.ndarray) -> dict[str, np.ndarray]:
                             block_idx=tuple(p.block_idx), block_dim=tuple(p.block_dim))
 
 
+def _per_lane(values: tuple[int, ...] | None, n: int) -> np.ndarray:
+    """A per-lane list cut or padded to ``n`` lanes; −1 marks a lane the list does not cover."""
+    out = np.full(n, -1, dtype=np.int64)
+    if values:
+        k = min(n, len(values))
+        out[:k] = np.asarray(values[:k], dtype=np.int64)
+    return out
+
+
+def lane_list(pat: SectorPattern) -> tuple[str, tuple[int, ...] | None] | None:
+    """(field name, values) of the pattern's per-lane list, for the kinds that have one."""
+    if pat.kind == "permutation":
+        return "permutation", pat.permutation
+    if pat.kind == "explicit":
+        return "addresses", pat.addresses
+    return None
+
+
 def element_indices(p: SectorsParams) -> np.ndarray:
-    """The element index of each of the 32 lanes (kinds other than explicit)."""
-    lanes = np.arange(WARP_LANES, dtype=np.int64)
+    """The element index of each of the ``warp_size`` lanes (kinds other than explicit); −1 for a
+    lane a permutation does not cover."""
+    n = p.warp_size
+    lanes = np.arange(n, dtype=np.int64)
     pat = p.pattern
     if pat.kind == "stride":
         return lanes * pat.stride
     if pat.kind == "reversed":
-        return WARP_LANES - 1 - lanes
+        return n - 1 - lanes
     if pat.kind == "permutation":
-        return np.asarray(pat.permutation, dtype=np.int64)
+        return _per_lane(pat.permutation, n)
     if pat.kind == "broadcast":
-        return np.full(WARP_LANES, pat.index, dtype=np.int64)
+        return np.full(n, pat.index, dtype=np.int64)
     if pat.kind == "expression":
         expr = parse(pat.expression or "", LANE_NAMES)
         out = evaluate(expr, _coordinates(p, lanes))
@@ -144,9 +177,14 @@ def element_indices(p: SectorsParams) -> np.ndarray:
 
 
 def lane_byte_addresses(p: SectorsParams) -> np.ndarray:
-    """The byte address each of the 32 lanes reads (whether active or not)."""
+    """The byte address each of the ``warp_size`` lanes reads (whether active or not); −1 for a
+    lane a permutation or explicit list does not cover."""
     if p.pattern.kind == "explicit":
-        return p.base_offset + np.asarray(p.pattern.addresses, dtype=np.int64)
+        offsets = _per_lane(p.pattern.addresses, p.warp_size)
+        return np.where(offsets < 0, -1, p.base_offset + offsets)
+    if p.pattern.kind == "permutation":
+        idx = element_indices(p)
+        return np.where(idx < 0, -1, p.base_offset + idx * p.element_bytes)
     return p.base_offset + element_indices(p) * p.element_bytes
 
 
@@ -157,16 +195,28 @@ def problems(p: SectorsParams) -> list[tuple[str, str]]:
         out.append(("base_offset", f"the base offset {p.base_offset} is not a multiple of the "
                                    f"element size {p.element_bytes}; loads must be naturally "
                                    "aligned"))
+    n = p.warp_size
     if len(set(p.active_lanes)) != len(p.active_lanes):
         out.append(("active_lanes", "a lane is listed twice"))
+    for i, lane in enumerate(p.active_lanes):
+        if lane >= n:
+            out.append((f"active_lanes[{i}]", f"lane {lane} does not exist in a warp of {n} "
+                                              f"lanes (0 … {n - 1})"))
+            break
     if pat.kind == "permutation":
         if pat.permutation is None:
-            out.append(("pattern.permutation", "give the element each of the 32 lanes reads"))
-        elif sorted(pat.permutation) != list(range(WARP_LANES)):
-            out.append(("pattern.permutation", "must contain each of 0…31 exactly once"))
+            out.append(("pattern.permutation", f"give the element each of the {n} lanes reads"))
+        elif len(pat.permutation) != n:
+            out.append(("pattern.permutation", f"has {len(pat.permutation)} entries; a warp of "
+                                               f"{n} lanes needs one per lane"))
+        elif sorted(pat.permutation) != list(range(n)):
+            out.append(("pattern.permutation", f"must contain each of 0 … {n - 1} exactly once"))
     elif pat.kind == "explicit":
         if pat.addresses is None:
-            out.append(("pattern.addresses", "give one byte offset for each of the 32 lanes"))
+            out.append(("pattern.addresses", f"give one byte offset for each of the {n} lanes"))
+        elif len(pat.addresses) != n:
+            out.append(("pattern.addresses", f"has {len(pat.addresses)} entries; a warp of {n} "
+                                             "lanes needs one byte offset per lane"))
         else:
             for lane, a in enumerate(pat.addresses):
                 if a % p.element_bytes:
@@ -197,25 +247,26 @@ def link(p: SectorsParams, upstream: dict[str, object]) -> SectorsParams:
     launch = upstream.get("launch")
     if not p.follow_launch or launch is None:
         return p
-    active = tuple(int(x) for x in launch.active_lanes if x < WARP_LANES)  # type: ignore[attr-defined]
+    warp_size = int(launch.warp_size)  # type: ignore[attr-defined]
+    active = tuple(int(x) for x in launch.active_lanes if x < warp_size)  # type: ignore[attr-defined]
     return dataclasses.replace(
         p,
         active_lanes=active,
         warp=int(launch.selected_warp),  # type: ignore[attr-defined]
-        warp_size=int(launch.warp_size),  # type: ignore[attr-defined]
+        warp_size=warp_size,
         block_idx=tuple(int(v) for v in launch.selected_block_idx),  # type: ignore[attr-defined]
         block_dim=tuple(int(v) for v in launch.block),  # type: ignore[attr-defined]
     )
 
 
-def describe_pattern(pat: SectorPattern) -> str:
+def describe_pattern(pat: SectorPattern, warp_size: int = WARP_LANES) -> str:
     if pat.kind == "stride":
         return "lane i reads element i" if pat.stride == 1 else \
             f"lane i reads element {pat.stride}·i"
     if pat.kind == "reversed":
-        return "lane i reads element 31 − i"
+        return f"lane i reads element {warp_size - 1} − i"
     if pat.kind == "permutation":
-        return "each lane reads one of elements 0…31, permuted"
+        return f"each lane reads one of elements 0…{warp_size - 1}, permuted"
     if pat.kind == "broadcast":
         return f"every lane reads element {pat.index}"
     if pat.kind == "explicit":
@@ -249,15 +300,25 @@ def sweep(p: SectorsParams, active: np.ndarray) -> tuple[int, ...]:
 
 def compute(p: SectorsParams) -> SectorsResult:
     size = p.element_bytes
-    active = np.array(sorted(set(p.active_lanes)), dtype=np.int64)
+    n = p.warp_size
+    active = np.array(sorted(x for x in set(p.active_lanes) if 0 <= x < n), dtype=np.int64)
     error = None
+    listed = lane_list(p.pattern)
+    if listed is not None and listed[1] is not None and len(listed[1]) != n:
+        # problems() checked the list against the section's own warp size; a linked launch can
+        # change it, which is shown rather than raised.
+        name, values = listed
+        k = len(values)
+        left_out = f"lanes {k}–{n - 1} have no entry and are left out" if k < n else \
+            f"entries past lane {n - 1} are ignored"
+        error = f"pattern.{name}: {k} entries for a warp of {n} lanes; {left_out}"
     # problems() vetted the expression with the section's own coordinates; linking to another
     # warp can still make it fail, which is shown rather than raised.
     try:
         all_addr = lane_byte_addresses(p)
     except ExprError as e:
         error = f"pattern.expression: {e}"
-        all_addr = np.full(WARP_LANES, -1, dtype=np.int64)
+        all_addr = np.full(n, -1, dtype=np.int64)
     bad = active[(all_addr[active] < 0) | (all_addr[active] > MAX_ADDRESS)]
     if len(bad):
         error = error or (f"lane {int(bad[0])} gets address {int(all_addr[bad[0]])}, outside "
@@ -266,17 +327,17 @@ def compute(p: SectorsParams) -> SectorsResult:
     act_addr = all_addr[active]
     sectors, requested = _footprint(act_addr, size)
     lines = np.unique(sectors // (LINE_BYTES // SECTOR_BYTES))
-    addresses = np.full(WARP_LANES, -1, dtype=np.int64)
+    addresses = np.full(n, -1, dtype=np.int64)
     addresses[active] = act_addr
     fetched = SECTOR_BYTES * len(sectors)
-    is_active = np.zeros(WARP_LANES, dtype=bool)
+    is_active = np.zeros(n, dtype=bool)
     is_active[active] = True
     lane_addresses = tuple(int(a) if ok else None for a, ok in zip(addresses, is_active,
                                                                     strict=True))
     return SectorsResult(
-        element_bytes=size, base_offset=p.base_offset, pattern=describe_pattern(p.pattern),
+        element_bytes=size, base_offset=p.base_offset, pattern=describe_pattern(p.pattern, n),
         stride=p.pattern.stride if p.pattern.kind == "stride" else None,
-        follows_launch=p.follow_launch, warp=p.warp, block_idx=tuple(p.block_idx),
+        follows_launch=p.follow_launch, warp=p.warp, warp_size=n, block_idx=tuple(p.block_idx),
         active_lanes=tuple(int(x) for x in active),
         sector_count=len(sectors), sectors=tuple(int(s) for s in sectors),
         line_count=len(lines), lines=tuple(int(x) for x in lines),

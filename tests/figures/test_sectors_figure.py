@@ -6,7 +6,7 @@ import pytest
 
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import sectors as sectors_figure
-from gpuviz.figures.display import Rect, Segments, Text, walk
+from gpuviz.figures.display import PT_TO_MM, Rect, Rects, Segments, Text, walk
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
 
@@ -95,3 +95,33 @@ def test_svg_is_deterministic_and_keyed():
     svg = figure_to_svg(build())
     assert svg == figure_to_svg(build())
     assert "data-key='lane:0'" in svg or 'data-key="lane:0"' in svg
+
+
+def test_a_64_lane_wavefront_draws_and_keys_all_64_lanes():
+    fig = build("linked-launch-sectors-wave64.json", step=0)
+    keys = set(fig.keys())
+    assert {f"lane:{i}" for i in range(64)} <= keys
+    assert {f"sector:{s}" for s in range(8)} <= keys and {"line:0", "line:1"} <= keys
+    texts = fig.texts()
+    assert all(str(i) in texts for i in range(64))
+    assert "touches 8 sectors" in texts[0]
+    links = [i for i in walk(fig.items) if isinstance(i, Segments) and i.keys
+             and all(k.startswith("lane:") for k in i.keys)]
+    assert len(links[0].keys) == 64
+
+
+def test_64_lane_cells_fit_the_figure_and_their_numbers_fit_the_cells():
+    fig = build("linked-launch-sectors-wave64.json", step=1, theme_name="print")
+    cells = [(k, xywh) for i in walk(fig.items) if isinstance(i, Rects) and i.keys
+             for k, xywh in zip(i.keys, i.xywh, strict=True) if k and k.startswith("lane:")]
+    assert len(cells) == 64
+    right = sectors_figure.WIDTH - sectors_figure.MARGIN
+    assert all(x >= sectors_figure.MARGIN and x + w <= right + 1e-9 for _, (x, _, w, _) in cells)
+    cell_w = min(float(w) for _, (_, _, w, _) in cells)
+    numbers = [i for i in walk(fig.items) if isinstance(i, Text) and i.font == "mono"
+               and i.text.isdigit() and i.rotate == -90]
+    assert len(numbers) == 64
+    em_mm = numbers[0].size * PT_TO_MM
+    assert em_mm <= cell_w  # the sideways numbers' em fits across a cell
+    assert numbers[0].size >= 4.5  # and stays legible
+    assert "2 active lanes (wavefront 0 of block 2, from launch)" in fig.texts()[1]
