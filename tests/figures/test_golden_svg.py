@@ -36,7 +36,7 @@ def test_figure_matches_its_golden_svg(path, panel_id):
     expected = golden.read_text(encoding="utf-8")
     if svg != expected:
         a, b = expected.splitlines(), svg.splitlines()
-        first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        first = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
         pytest.fail(f"{golden.name} differs from line {first + 1}:\n"
                     f"  golden: {a[first] if first < len(a) else '(end)'}\n"
                     f"  now:    {b[first] if first < len(b) else '(end)'}\n"
