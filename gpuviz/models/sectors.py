@@ -81,10 +81,10 @@ class SectorsParams:
                                    default_factory=SectorPattern)
     follow_launch: bool = param(True, doc="Take the active lanes and launch coordinates from the "
                                           "warp selected in the launch panel.")
-    active_lanes: tuple[int, ...] = param(
-        tuple(range(WARP_LANES)),
-        doc="Lanes that take part in the load (others are masked), each below warp_size; from "
-            "launch while following it.",
+    active_lanes: tuple[int, ...] | None = param(
+        None,
+        doc="Lanes that take part in the load (others are masked), each below warp_size; empty "
+            "(null) means every lane of the warp; from launch while following it.",
         minimum=0, maximum=MAX_LANES - 1, length=(0, MAX_LANES))
     warp: int = param(
         0, doc="Warp number within its block (sets tid and threadIdx); from launch while "
@@ -196,9 +196,10 @@ def problems(p: SectorsParams) -> list[tuple[str, str]]:
                                    f"element size {p.element_bytes}; loads must be naturally "
                                    "aligned"))
     n = p.warp_size
-    if len(set(p.active_lanes)) != len(p.active_lanes):
+    listed_lanes = p.active_lanes or ()
+    if len(set(listed_lanes)) != len(listed_lanes):
         out.append(("active_lanes", "a lane is listed twice"))
-    for i, lane in enumerate(p.active_lanes):
+    for i, lane in enumerate(listed_lanes):
         if lane >= n:
             out.append((f"active_lanes[{i}]", f"lane {lane} does not exist in a warp of {n} "
                                               f"lanes (0 … {n - 1})"))
@@ -301,7 +302,8 @@ def sweep(p: SectorsParams, active: np.ndarray) -> tuple[int, ...]:
 def compute(p: SectorsParams) -> SectorsResult:
     size = p.element_bytes
     n = p.warp_size
-    active = np.array(sorted(x for x in set(p.active_lanes) if 0 <= x < n), dtype=np.int64)
+    chosen = range(n) if p.active_lanes is None else set(p.active_lanes)
+    active = np.array(sorted(x for x in chosen if 0 <= x < n), dtype=np.int64)
     error = None
     listed = lane_list(p.pattern)
     if listed is not None and listed[1] is not None and len(listed[1]) != n:

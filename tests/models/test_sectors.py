@@ -282,3 +282,9 @@ def test_a_64_lane_permutation_touches_the_sectors_of_consecutive_elements(perm,
                        pattern=SectorPattern(kind="permutation", permutation=tuple(perm))))
     assert r.sectors == compute(params(element_bytes=size, base_offset=base * size, warp_size=64,
                                        active_lanes=tuple(range(64)))).sectors
+
+
+def test_without_a_lane_list_every_lane_of_a_64_lane_wavefront_is_active():
+    r = compute(SectorsParams(follow_launch=False, warp_size=64))
+    assert r.active_lanes == tuple(range(64))
+    assert r.sector_count == 8  # 64 consecutive floats: 256 bytes
