@@ -13,8 +13,15 @@ Keys: ``lane:<l>`` (lane box and its connections), ``bank:<b>`` (bank header and
 
 from __future__ import annotations
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
-from gpuviz.figures.sectors import fit_pt
+from gpuviz.figures.display import (
+    PT_TO_MM,
+    Canvas,
+    Figure,
+    Style,
+    fit_pt,
+    selected_numbers,
+    text_width,
+)
 from gpuviz.figures.theme import Theme
 from gpuviz.models.banks import BANKS, WARP_LANES, BanksResult
 
@@ -25,18 +32,6 @@ LINK_H = 16.0
 HEADER_H = 4.6
 RACK_MAX_H = 84.0
 PHASE_NAMES = {1: "warp", 2: "half-warp", 4: "quarter-warp"}
-
-
-def _numbers(selection: frozenset[str], prefix: str) -> set[int]:
-    out = set()
-    for key in selection:
-        head, _, tail = key.partition(":")
-        if head == prefix:
-            try:
-                out.add(int(tail))
-            except ValueError:
-                continue
-    return out
 
 
 def build(result: BanksResult, selection: frozenset[str], theme: Theme) -> Figure:
@@ -50,8 +45,8 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme) -> Figur
     x0 = MARGIN + gutter
     col = (WIDTH - MARGIN - x0) / BANKS
     active = set(r.active_lanes)
-    sel_lanes, sel_banks = _numbers(selection, "lane"), _numbers(selection, "bank")
-    sel_words = _numbers(selection, "word")
+    sel_lanes, sel_banks = selected_numbers(selection, "lane"), selected_numbers(selection, "bank")
+    sel_words = selected_numbers(selection, "word")
 
     y = MARGIN + theme.title_pt * PT_TO_MM
     rounds_text = f"{r.rounds} round{'s' if r.rounds != 1 else ''}"

@@ -313,6 +313,25 @@ def text_width(text: str, size_pt: float, font: Literal["sans", "mono"] = "sans"
     return len(text) * em * (0.6 if font == "mono" else 0.62)
 
 
+def selected_numbers(selection: frozenset[str], prefix: str) -> set[int]:
+    """The numbers of the selected keys of one kind: ``{"lane:3", "lane:7"}`` → ``{3, 7}``."""
+    out = set()
+    for key in selection:
+        head, _, tail = key.partition(":")
+        if head == prefix:
+            try:
+                out.add(int(tail))
+            except ValueError:
+                continue
+    return out
+
+
+def fit_pt(chars: int, width: float, base_pt: float) -> float:
+    """The largest monospace type size up to ``base_pt`` at which ``chars`` characters fit
+    ``width`` mm (with a fifth to spare)."""
+    return min(base_pt, width / (max(chars, 1) * 0.6 * PT_TO_MM * 1.2))
+
+
 def wrap_text(text: str, size_pt: float, width: float,
               font: Literal["sans", "mono"] = "sans") -> list[str]:
     """Words of ``text`` in lines that fit ``width`` mm by the conservative width budget."""

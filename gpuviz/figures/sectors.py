@@ -15,7 +15,15 @@ from __future__ import annotations
 
 import itertools
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
+from gpuviz.figures.display import (
+    PT_TO_MM,
+    Canvas,
+    Figure,
+    Style,
+    fit_pt,
+    selected_numbers,
+    text_width,
+)
 from gpuviz.figures.plot import Mark, Series, line_plot
 from gpuviz.figures.theme import Theme
 from gpuviz.models.sectors import LINE_BYTES, SECTOR_BYTES, WARP_LANES, SectorsResult
@@ -28,23 +36,6 @@ LINK_H = 24.0
 SECTOR_H = 6.0
 LINE_GAP = 2.6  # between sectors of different lines
 HOLE_GAP = 1.2  # between non-adjacent sectors of one line
-
-
-def _selected_numbers(selection: frozenset[str], prefix: str) -> set[int]:
-    out = set()
-    for key in selection:
-        if key.startswith(prefix + ":"):
-            try:
-                out.add(int(key.split(":", 1)[1]))
-            except ValueError:
-                continue
-    return out
-
-
-def fit_pt(chars: int, width: float, base_pt: float) -> float:
-    """The largest mono type size up to ``base_pt`` at which ``chars`` characters fit ``width``
-    mm, with room for the glyph rounding of small sizes."""
-    return min(base_pt, width / (max(chars, 1) * 0.6 * PT_TO_MM * 1.2))
 
 
 def sector_layout(r: SectorsResult, x0: float, width: float) -> dict[int, float]:
@@ -101,9 +92,9 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme) -> Fig
         c.text(MARGIN, y, r.error, theme.small_pt, theme.color("warn"), bold=True)
     y += em * 0.8
 
-    sel_lanes = _selected_numbers(selection, "lane")
-    sel_sectors = _selected_numbers(selection, "sector")
-    sel_lines = _selected_numbers(selection, "line")
+    sel_lanes = selected_numbers(selection, "lane")
+    sel_sectors = selected_numbers(selection, "sector")
+    sel_lines = selected_numbers(selection, "line")
     addr = r._addresses
     active = set(r.active_lanes)
 

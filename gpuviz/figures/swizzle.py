@@ -12,8 +12,15 @@ reader of row r), ``bank:<b>`` (a bank cell in either strip).
 
 from __future__ import annotations
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
-from gpuviz.figures.sectors import fit_pt
+from gpuviz.figures.display import (
+    PT_TO_MM,
+    Canvas,
+    Figure,
+    Style,
+    fit_pt,
+    selected_numbers,
+    text_width,
+)
 from gpuviz.figures.theme import Theme
 from gpuviz.models.swizzle import BANKS, CHUNKS_PER_ROW, ROWS, SwizzleResult
 
@@ -23,18 +30,6 @@ CELL = 7.0
 LABEL_W = 11.0
 ARROW_GAP = 32.0
 TINT = 0.3  # how much of a column's category colour shows in its tinted cells
-
-
-def _numbers(selection: frozenset[str], prefix: str) -> set[int]:
-    out = set()
-    for key in selection:
-        head, _, tail = key.partition(":")
-        if head == prefix:
-            try:
-                out.add(int(tail))
-            except ValueError:
-                continue
-    return out
 
 
 def _chunks(selection: frozenset[str]) -> set[tuple[int, int]]:
@@ -82,8 +77,8 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme) -> Fig
     top = y + em * 0.8
 
     sel_chunks = _chunks(selection)
-    sel_rows = _numbers(selection, "row")
-    sel_banks = _numbers(selection, "bank")
+    sel_rows = selected_numbers(selection, "row")
+    sel_banks = selected_numbers(selection, "bank")
     inverse = [[0] * CHUNKS_PER_ROW for _ in range(ROWS)]
     for row in range(ROWS):
         for col in range(CHUNKS_PER_ROW):
