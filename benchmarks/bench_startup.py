@@ -9,8 +9,10 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
+CONFIG_DIR = tempfile.mkdtemp(prefix="gpuviz-bench-")  # no remembered layout from a real session
 FIRST_PAINT = """
 import os, time
 from PySide6.QtCore import QEvent, QObject, QTimer
@@ -47,7 +49,7 @@ app.exec()
 
 def run(code: str) -> float:
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
-               XDG_CONFIG_HOME="/tmp/gpuviz-bench-config")
+               XDG_CONFIG_HOME=CONFIG_DIR)
     env["T0"] = repr(time.time())
     out = subprocess.run([sys.executable, "-c", code], check=True, env=env, capture_output=True,
                          text=True).stdout
