@@ -197,8 +197,11 @@ def build(result: PipelineResult, selection: frozenset[str], theme: Theme) -> Fi
     if cursor is not None:
         with c.group(name="cursor"):
             c.line(x(cursor), top - 1.5, x(cursor), axis_y, theme.stroke("accent", theme.line_mm))
-            c.text(x(cursor) + 0.8, top - 1.8, f"t = {format_tick(cursor)}", small,
-                   theme.accent)
+            label = f"t = {format_tick(cursor)}"
+            if x(cursor) + 0.8 + text_width(label, small) > WIDTH - 1.0:  # keep it on the page
+                c.text(x(cursor) - 0.8, top - 1.8, label, small, theme.accent, anchor="end")
+            else:
+                c.text(x(cursor) + 0.8, top - 1.8, label, small, theme.accent)
 
     # Legend and receipt.
     y = axis_y + 5.0 + small * PT_TO_MM

@@ -242,6 +242,8 @@ class MainWindow(QMainWindow):
                 d.hide()
         if shown:
             self.docks[shown[0]].raise_()
+            # keys (Space, arrows, PageDown) start at the figure, not in a control
+            self.docks[shown[0]].view.setFocus()
 
     def _show_scenario_panels(self) -> None:
         for pid in self.document.scenario.panels:

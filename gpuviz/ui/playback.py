@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QSlider,
+    QStyle,
     QToolButton,
     QWidget,
 )
@@ -180,9 +181,12 @@ class PlaybackBar(QWidget):
         # Keys belong to the main window (Space, arrows); the bar's buttons must not take them.
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
-        self.back_button = _button("⏮", "Step back one frame (Left)", clock.step_back)
-        self.play_button = _button("▶", "Play or pause (Space)", clock.toggle)
-        self.forward_button = _button("⏭", "Step forward one frame (Right)", clock.step_forward)
+        SP = QStyle.StandardPixmap
+        self.back_button = _button("⏮", "Step back one frame (Left)", clock.step_back,
+                                   SP.SP_MediaSeekBackward)
+        self.play_button = _button("▶", "Play or pause (Space)", clock.toggle, SP.SP_MediaPlay)
+        self.forward_button = _button("⏭", "Step forward one frame (Right)", clock.step_forward,
+                                      SP.SP_MediaSeekForward)
 
         self.scrubber = QSlider(Qt.Orientation.Horizontal)
         self.scrubber.setObjectName("playback-scrubber")
@@ -197,6 +201,7 @@ class PlaybackBar(QWidget):
         self.speed_box.setDecimals(2)
         self.speed_box.setSingleStep(0.5)
         self.speed_box.setSuffix(" frames/s")
+        self.speed_box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # arrows step frames, not speed
         self.speed_box.setToolTip("Playback speed: frames of the picture per second, not GPU time")
         self.speed_box.valueChanged.connect(clock.set_speed)
 
@@ -247,6 +252,9 @@ class PlaybackBar(QWidget):
 
     def _show_playing(self, playing: bool) -> None:
         self.play_button.setText("⏸" if playing else "▶")
+        self.play_button.setIcon(self.play_button.style().standardIcon(
+            QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay))
+        self.play_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         self.play_button.setToolTip("Pause (Space)" if playing else "Play (Space)")
 
     def _show_speed(self, speed: float) -> None:
@@ -256,9 +264,14 @@ class PlaybackBar(QWidget):
             self.speed_box.blockSignals(False)
 
 
-def _button(text: str, tip: str, slot) -> QToolButton:
+def _button(text: str, tip: str, slot, icon: QStyle.StandardPixmap | None = None) -> QToolButton:
+    """A tool button showing the style's media icon (every platform has those; not every UI
+    font has the media symbols); the symbol stays as its text for accessibility."""
     b = QToolButton()
     b.setText(text)
+    if icon is not None:
+        b.setIcon(b.style().standardIcon(icon))
+        b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
     b.setToolTip(tip)
     b.setAccessibleName(tip)
     b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
