@@ -382,3 +382,23 @@ def test_export_every_frame_from_the_gui(make_main_window, scenario_path, tmp_pa
     files = sorted(tmp_path.glob("*.svg"))
     assert len(files) == frame_count(w.document.shown, "pipeline")
     assert files[0].name.startswith("slides-pipeline-0001")
+
+
+def test_dragging_a_slider_is_one_undo_step_and_follows_the_document(make_main_window, scenario_path):
+    w = make_main_window(scenario_path("sectors-aligned.json"))
+    controls = w.docks["sectors"].drag_controls
+    for value in range(2, 9):
+        controls.stride.setValue(value)
+    assert w.document.scenario.section("sectors").pattern.stride == 8
+    w.act_undo.trigger()
+    assert w.document.scenario.section("sectors").pattern.stride == 1
+    assert controls.stride.value() == 1 and controls.stride_label.text() == "stride: 1"
+
+
+def test_the_padding_slider_reads_a_padded_column(make_main_window, scenario_path):
+    w = make_main_window(scenario_path("banks-column32.json"))
+    control = w.docks["banks"].padding_control
+    control.slider.setValue(1)
+    pattern = w.document.scenario.section("banks").pattern
+    assert (pattern.kind, pattern.padding) == ("column", 1)
+    assert control.label.text() == f"row {pattern.row_width} + 1"

@@ -12,13 +12,16 @@ from dataclasses import replace
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QSlider, QWidget
 
+from gpuviz.ui.section_control import SectionControl
+
 PANEL_ID = "banks"
 
 
-class PaddingControl(QWidget):
+class PaddingControl(SectionControl):
+    panel_id = PANEL_ID
+
     def __init__(self, dock, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.dock = dock
+        super().__init__(dock, parent)
         self.setObjectName("banks-padding-control")
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, 8)
@@ -28,35 +31,18 @@ class PaddingControl(QWidget):
         lay.setContentsMargins(0, 6, 0, 0)
         lay.addRow(QLabel("<b>Column read, drag the padding</b>"))
         lay.addRow(self.label, self.slider)
-        self._syncing = False
         self.slider.valueChanged.connect(self._moved)
-        dock.document.changed.connect(self._on_document_changed)
-        self.sync()
+        self.start()
 
-    def _params(self):
-        return self.dock.document.shown.section(PANEL_ID)
-
-    def _on_document_changed(self, what: str) -> None:
-        if what in ("scenario", "step", "path") or what == f"section:{PANEL_ID}":
-            self.sync()
-
-    def sync(self) -> None:
-        p = self._params()
-        self._syncing = True
-        try:
-            self.slider.setValue(min(8, p.pattern.padding))
-        finally:
-            self._syncing = False
+    def show_params(self, p) -> None:
+        self.slider.setValue(min(8, p.pattern.padding))
         self.label.setText(f"row {p.pattern.row_width} + {p.pattern.padding}")
 
     def _moved(self, value: int) -> None:
-        if self._syncing:
-            return
-        p = self._params()
+        p = self.params()
         column = min(p.pattern.column, p.pattern.row_width - 1)
         new = replace(p, pattern=replace(p.pattern, kind="column", padding=value, column=column))
-        self.dock.document.edit_section(PANEL_ID, new, text=f"Row padding {value}",
-                                        merge_key="drag-padding")
+        self.edit(new, f"Row padding {value}", "drag-padding")
 
 
 def extra_widgets(dock) -> list[QWidget]:

@@ -13,13 +13,16 @@ from dataclasses import replace
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QSlider, QWidget
 
+from gpuviz.ui.section_control import SectionControl
+
 PANEL_ID = "sectors"
 
 
-class DragControls(QWidget):
+class DragControls(SectionControl):
+    panel_id = PANEL_ID
+
     def __init__(self, dock, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.dock = dock
+        super().__init__(dock, parent)
         self.setObjectName("sectors-drag-controls")
         self.stride = QSlider(Qt.Orientation.Horizontal)
         self.stride.setRange(1, 32)
@@ -34,45 +37,25 @@ class DragControls(QWidget):
         lay.addRow(QLabel("<b>Drag</b>"))
         lay.addRow(self.stride_label, self.stride)
         lay.addRow(self.shift_label, self.shift)
-        self._syncing = False
         self.stride.valueChanged.connect(self._stride_moved)
         self.shift.valueChanged.connect(self._shift_moved)
-        dock.document.changed.connect(self._on_document_changed)
-        self.sync()
+        self.start()
 
-    def _params(self):
-        return self.dock.document.shown.section(PANEL_ID)
-
-    def _on_document_changed(self, what: str) -> None:
-        if what in ("scenario", "step", "path") or what == f"section:{PANEL_ID}":
-            self.sync()
-
-    def sync(self) -> None:
-        p = self._params()
-        self._syncing = True
-        try:
-            self.stride.setValue(max(1, min(32, p.pattern.stride)))
-            self.shift.setValue(min(32, p.base_offset // p.element_bytes))
-        finally:
-            self._syncing = False
+    def show_params(self, p) -> None:
+        self.stride.setValue(max(1, min(32, p.pattern.stride)))
+        self.shift.setValue(min(32, p.base_offset // p.element_bytes))
         self.stride_label.setText(f"stride: {p.pattern.stride}")
         self.shift_label.setText(f"base: {p.base_offset} B")
 
     def _stride_moved(self, value: int) -> None:
-        if self._syncing:
-            return
-        p = self._params()
+        p = self.params()
         new = replace(p, pattern=replace(p.pattern, kind="stride", stride=value))
-        self.dock.document.edit_section(PANEL_ID, new, text=f"Stride {value}",
-                                        merge_key="drag-stride")
+        self.edit(new, f"Stride {value}", "drag-stride")
 
     def _shift_moved(self, value: int) -> None:
-        if self._syncing:
-            return
-        p = self._params()
+        p = self.params()
         new = replace(p, base_offset=value * p.element_bytes)
-        self.dock.document.edit_section(PANEL_ID, new, text=f"Base offset {new.base_offset} B",
-                                        merge_key="drag-base")
+        self.edit(new, f"Base offset {new.base_offset} B", "drag-base")
 
 
 def extra_widgets(dock) -> list[QWidget]:
