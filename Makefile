@@ -29,7 +29,7 @@ bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/run_all.py
 
 schema: $(STAMP)
-	$(VENV)/bin/gpuviz schema > gpuviz/resources/scenario.schema.json
+	$(VENV)/bin/gpuviz schema > resources/scenario.schema.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info

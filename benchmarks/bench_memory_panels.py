@@ -8,7 +8,6 @@ import os
 import statistics
 import time
 from dataclasses import replace
-from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -22,8 +21,9 @@ from gpuviz.figures import swizzle as swizzle_figure
 from gpuviz.figures.theme import theme
 from gpuviz.models import banks, sectors, swizzle
 from gpuviz.scenario import load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 FRAME_MS = 16.0
 
 

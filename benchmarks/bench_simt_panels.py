@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import statistics
 import time
-from pathlib import Path
 
 from gpuviz.figures.theme import THEMES
 from gpuviz.models.scheduler import SchedulerParams, compute
 from gpuviz.registry import panel
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 PANELS = ("occupancy", "scheduler", "divergence")
 
 

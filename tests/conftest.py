@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from gpuviz.scenario.bundled import scenario_dir
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 # Tests never fail on time (a loaded 2-core machine is slow); CI runs the same examples each time.
@@ -17,7 +19,7 @@ hypothesis_settings.register_profile("gpuviz", deadline=None, derandomize=bool(o
 hypothesis_settings.load_profile("gpuviz")
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = ROOT / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 
 
 @pytest.fixture

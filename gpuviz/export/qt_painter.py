@@ -54,7 +54,7 @@ def register_fonts() -> None:
     global _registered
     if _registered:
         return
-    folder = resources.files("gpuviz") / "resources" / "fonts"
+    folder = resources.files("gpuviz.resources") / "fonts"
     for entry in folder.iterdir():
         if entry.name.endswith((".otf", ".ttf")):
             QFontDatabase.addApplicationFontFromData(entry.read_bytes())

@@ -1,5 +1,5 @@
-"""Architecture presets: data files in ``gpuviz/resources/arch/<name>.json``, each value with its
-source. A scenario names a preset by file stem (``"h100-sxm"``).
+"""Architecture presets: data files in ``resources/arch/<name>.json`` (installed as the package
+``gpuviz.resources``), each value with its source. A scenario names a preset by file stem (``"h100-sxm"``).
 
 Each file is ``{"name", "vendor", "compute_capability", "fields": {key: {"value", "source"}}}``.
 Every preset carries every key of :data:`ARCH_KEYS`; a quantity that does not apply to an
@@ -29,7 +29,7 @@ ARCH_KEYS = (
 
 
 def _arch_dir():
-    return resources.files("gpuviz") / "resources" / "arch"
+    return resources.files("gpuviz.resources") / "arch"
 
 
 @cache

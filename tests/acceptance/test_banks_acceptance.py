@@ -1,10 +1,10 @@
 """SPEC.md ✔ values of the banks panel, computed from the bundled scenarios that show them."""
 
-from pathlib import Path
 
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 
 
 def banks_of(name, step=-1):

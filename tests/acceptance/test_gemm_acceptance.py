@@ -1,14 +1,14 @@
 """SPEC.md ✔ values of the gemm panel, computed from the bundled scenarios that show them."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from gpuviz.models.gemm import STRATEGIES
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 
 
 def gemm_of(name, step=-1):

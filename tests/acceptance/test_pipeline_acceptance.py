@@ -1,12 +1,11 @@
 """SPEC.md `pipeline` ✔ values, computed from the bundled scenarios that show them."""
 
-from pathlib import Path
 
-import gpuviz
 from gpuviz.models.jsonable import to_jsonable
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(gpuviz.__file__).parent / "scenarios"
+SCENARIOS = scenario_dir()
 
 
 def result(name, step=-1):

@@ -5,13 +5,13 @@ counts every simulated cycle from cycle 0, and the tests hold it to those words 
 of five percentage points."""
 
 import math
-from pathlib import Path
 
 import pytest
 
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 
 
 def scheduler_of(name, step):

@@ -1,12 +1,12 @@
 """SPEC.md ✔ values of the sectors panel, computed from the bundled scenarios that show them."""
 
-from pathlib import Path
 
 import pytest
 
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 
 
 def sectors_of(name, step=-1):

@@ -1,12 +1,12 @@
 """SPEC.md ✔ values of the swizzle panel, computed from the bundled scenario that shows them."""
 
-from pathlib import Path
 
 import numpy as np
 
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 
 
 def swizzle_result():

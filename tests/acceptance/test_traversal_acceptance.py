@@ -1,15 +1,15 @@
 """SPEC.md ✔ values of the traversal panel, computed from the bundled scenarios that show them."""
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from gpuviz.models.traversal import multiply_in_order, tile_order
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 TRAVERSALS = sorted(p.name for p in SCENARIOS.glob("traversal-*.json"))
 
 

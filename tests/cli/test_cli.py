@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from gpuviz.scenario.bundled import scenario_dir
+
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT = ROOT / "gpuviz" / "scenarios" / "launch-n130.json"
+DEFAULT = scenario_dir() / "launch-n130.json"
 
 
 def gpuviz(*args, check=False):
@@ -117,7 +119,7 @@ def test_export_to_an_unwritable_place_is_a_clear_message(tmp_path):
 
 
 def test_export_frames_writes_a_numbered_sequence(tmp_path):
-    scenario = ROOT / "gpuviz" / "scenarios" / "pipeline-double-buffer.json"
+    scenario = scenario_dir() / "pipeline-double-buffer.json"
     proc = gpuviz("export", scenario, "--out", tmp_path, "--frames", check=True)
     paths = [Path(p) for p in proc.stdout.split()]
     assert len(paths) > 1

@@ -1,6 +1,5 @@
 """The divergence figure: CFG nodes and edges, the stack trace, issue orders, selection, themes."""
 
-from pathlib import Path
 
 import pytest
 
@@ -8,8 +7,9 @@ from gpuviz.figures import divergence as divergence_figure
 from gpuviz.figures.display import Rect, Rects, walk
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 
 
 def result_of(name, step):

@@ -1,6 +1,5 @@
 """The scheduler figure: timeline image, warp rows, utilisation plot, selection and themes."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,8 +9,9 @@ from gpuviz.figures.display import Image, Rect, walk
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.models.scheduler import SchedulerParams, compute
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 
 
 def result_of(name, step):

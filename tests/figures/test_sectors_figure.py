@@ -1,6 +1,5 @@
 """The sector map figure: keys, the receipt's numbers, selection, themes and timing budget."""
 
-from pathlib import Path
 
 import pytest
 
@@ -9,8 +8,9 @@ from gpuviz.figures import sectors as sectors_figure
 from gpuviz.figures.display import PT_TO_MM, Rect, Rects, Segments, Text, walk
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 
 
 def result_of(name, step=-1):

@@ -1,6 +1,5 @@
 """The swizzle grid figure: chunks in both grids, readers' banks, selection and themes."""
 
-from pathlib import Path
 
 import pytest
 
@@ -8,8 +7,9 @@ from gpuviz.figures import swizzle as swizzle_figure
 from gpuviz.figures.display import Polyline, walk
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "gpuviz" / "scenarios"
+SCENARIOS = scenario_dir()
 
 
 def result_of(step=-1):

@@ -129,9 +129,9 @@ def test_schema_agrees_with_bundled_scenarios():
 def test_shipped_schema_file_matches_the_generated_schema():
     from importlib import resources
 
-    shipped = resources.files("gpuviz") / "resources" / "scenario.schema.json"
+    shipped = resources.files("gpuviz.resources") / "scenario.schema.json"
     assert json.loads(shipped.read_text()) == json.loads(json.dumps(scenario_schema())), (
-        "run `make schema` to regenerate gpuviz/resources/scenario.schema.json")
+        "run `make schema` to regenerate resources/scenario.schema.json")
 
 
 def test_with_section_replaces_one_panel_only():

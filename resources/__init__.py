@@ -1,0 +1,1 @@
+"""Fonts, architecture presets and the scenario schema, installed as ``gpuviz.resources``."""

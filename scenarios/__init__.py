@@ -1,0 +1,1 @@
+"""The scenarios that ship with gpuviz, installed as the package ``gpuviz.scenarios``."""
