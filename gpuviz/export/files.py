@@ -7,7 +7,8 @@ from pathlib import Path
 
 from gpuviz.export.sizes import fitted_width, smallest_text_pt
 from gpuviz.export.svg import figure_to_svg
-from gpuviz.figures.scene import figure_for
+from gpuviz.figures.layout import TARGETS
+from gpuviz.figures.scene import figure_for, takes_target
 from gpuviz.figures.theme import theme
 from gpuviz.scenario.document import Scenario
 from gpuviz.scenario.io import write_atomic
@@ -19,8 +20,12 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
                   theme_name: str = "screen", size: str = "natural", dpi: int = 200,
                   selection: frozenset[str] = frozenset()) -> str:
     """Write the figure; returns a note for the user ("" or a warning about small type)."""
-    figure = figure_for(scenario, panel_id, theme(theme_name), selection)
-    width = fitted_width(figure, size)
+    if takes_target(panel_id):  # laid out for the size, at its real type sizes
+        figure = figure_for(scenario, panel_id, theme(theme_name), selection, TARGETS[size])
+        width = None
+    else:
+        figure = figure_for(scenario, panel_id, theme(theme_name), selection)
+        width = fitted_width(figure, size)
     if fmt == "svg":
         write_atomic(Path(path), figure_to_svg(figure, width).encode("utf-8"))
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import re
+from dataclasses import replace
 from xml.sax.saxutils import escape, quoteattr
 
 from gpuviz.export.png import encode_png
@@ -28,8 +29,10 @@ from gpuviz.figures.display import (
     Style,
     Text,
     arrow_head,
+    text_box,
 )
 
+KNOCKOUT_PAD = 0.35  # mm of background around a knocked-out label
 SANS = "Inter, 'Helvetica Neue', Arial, sans-serif"
 MONO = "'Noto Sans Mono', 'DejaVu Sans Mono', monospace"
 
@@ -169,6 +172,12 @@ class _Writer:
             attrs.append(f'text-anchor="{t.anchor}"')
         if t.bold:
             attrs.append('font-weight="bold"')
+        if "  " in t.text or t.text != t.text.strip():
+            attrs.append('xml:space="preserve"')  # aligned receipts keep their runs of spaces
+        if t.knockout:
+            x0, y0, x1, y1 = text_box(replace(t, rotate=0.0), pad=KNOCKOUT_PAD)
+            self.out.append(f'{indent}<rect x="{n(x0)}" y="{n(y0)}" width="{n(x1 - x0)}" '
+                            f'height="{n(y1 - y0)}" fill="{t.knockout}"{rot}/>')
         self.out.append(f"{indent}<text{self.ident(t.key)} {' '.join(attrs)}{rot}>"
                         f"{escape(t.text)}</text>")
 
