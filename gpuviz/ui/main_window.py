@@ -467,7 +467,8 @@ class MainWindow(QMainWindow):
                 self._edited_from = None
             elif self._last_step >= 0:
                 self._edited_from = self._last_step
-        self._last_step = self.document.step
+        if what in ("step", "path", "scenario"):
+            self._last_step = self.document.step
         if what in ("clean", "path", "scenario"):
             self._update_title()
         if what in ("step", "scenario", "path", "reveal") or what.startswith("section:"):
