@@ -31,11 +31,12 @@ class PresenterView(QWidget):
         self.next_title.setWordWrap(True)
         self.clock = QLabel()
         self.clock.setObjectName("presenter-clock")
-        for label, scale, bold in ((self.position, 1.2, False), (self.title, 1.8, True),
-                                   (self.notes, 1.6, False), (self.next_title, 1.3, False),
-                                   (self.clock, 1.2, False)):
+        # read at arm's length on a laptop while the room looks at the other screen
+        for label, px, bold in ((self.position, 22, False), (self.title, 40, True),
+                                (self.notes, 32, False), (self.next_title, 28, False),
+                                (self.clock, 22, False)):
             font = label.font()
-            font.setPointSizeF(font.pointSizeF() * scale)
+            font.setPixelSize(px)
             font.setBold(bold)
             label.setFont(font)
         lay = QVBoxLayout(self)

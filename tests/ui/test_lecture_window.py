@@ -211,3 +211,77 @@ def test_an_unknown_caption_field_is_an_error_with_its_path(tmp_path):
         assert any("steps[1].caption" in line and "launch.tiles" in line for line in err.lines())
     else:
         raise AssertionError("an unknown field loaded")
+
+
+def test_a_panel_laid_out_for_a_target_gets_its_view_shape_at_readable_scale(
+        make_main_window, qtbot, monkeypatch):
+    """The target follows the view: width in mm at the scale that shows body type at 12 px (17
+    px presenting), the view's aspect; a resize lays the figure out again once it settles."""
+    import gpuviz.ui.panel_dock as panel_dock
+    from gpuviz.figures.layout import NATURAL
+
+    w = make_main_window()
+    dock = w.docks["launch"]
+    settle(qtbot)
+    assert dock.target() == NATURAL  # the launch figure does not take a target (yet): scaled
+    monkeypatch.setattr(panel_dock, "takes_target", lambda _pid: True)
+    target = dock.target()
+    ppm = 12.0 / (w.theme.text_pt * PT_TO_MM)
+    assert target.name == "view"
+    assert abs(target.width - dock.view.width() / ppm) <= 0.5
+    assert abs(target.aspect - dock.view.width() / dock.view.height()) <= 0.01
+    shown = dock.current_figure()
+    w.resize(w.width() - 200, w.height())
+    qtbot.waitUntil(lambda: dock.current_figure() is not shown, timeout=3000)
+    assert dock.target().width < target.width
+    w.enter_presentation()
+    settle(qtbot)
+    ppm = 17.0 / (w.theme.text_pt * PT_TO_MM)
+    assert abs(dock.target().width - dock.view.width() / ppm) <= 0.5
+    w.leave_presentation()
+
+
+TWO_SCREENS = r"""
+import json, sys, tempfile, pathlib
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from gpuviz.scenario import load_scenario
+from gpuviz.ui.document import Document
+from gpuviz.ui.main_window import MainWindow
+path = pathlib.Path(sys.argv[1])
+w = MainWindow(Document(load_scenario(path), path),
+               settings=QSettings(sys.argv[2], QSettings.Format.IniFormat))
+w.show(); app.processEvents()
+w.document.go_to_step(0)
+w.enter_presentation(); app.processEvents()
+p = w.presenter
+print(json.dumps({"room": w.screen().name(), "presenter": p.screen().name(),
+                  "notes": p.notes.text(), "next": p.next_title.text(),
+                  "caption": w.caption_label.text()}))
+w.leave_presentation()
+print(json.dumps({"after": w.presenter is None}))
+w.document.undo_stack.setClean(); w.close()
+"""
+
+
+def test_with_a_second_screen_the_notes_go_there(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "screens.json"
+    config.write_text(json.dumps({"screens": [
+        {"name": "room", "x": 0, "y": 0, "width": 1280, "height": 720},
+        {"name": "laptop", "x": 1280, "y": 0, "width": 1440, "height": 900}]}))
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}")
+    proc = subprocess.run([sys.executable, "-c", TWO_SCREENS, str(write(tmp_path, LECTURE)),
+                           str(tmp_path / "s.ini")], env=env, capture_output=True, text=True,
+                          timeout=120)
+    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert len(lines) == 2, proc.stderr[-2000:]
+    shown, after = lines
+    assert shown["room"] == "room" and shown["presenter"] == "laptop"
+    assert shown["notes"].startswith("SECRET-NOTE") and shown["next"] == "Next: Bigger"
+    assert "SECRET-NOTE" not in shown["caption"]
+    assert after["after"]
