@@ -210,6 +210,7 @@ class PanelDock(QDockWidget):
     def set_controls_shown(self, shown: bool) -> None:
         """Presentation mode: no controls at all, not even the strip."""
         self.controls_pane.setVisible(shown)
+        self.splitter.handle(1).setVisible(shown)
 
     def set_body_px(self, px: float) -> None:
         """The theme's body type on screen in pixels: the scale the figure is laid out at."""
