@@ -8,7 +8,10 @@ a user opens it (no remembered layout), then put into presentation mode (F5). Me
 - pages: the area of the figures' pages (each page's painted rectangle, clipped to its view and
   to the screen) over the screen's area;
 - type: the median size, in screen pixels, of the text items of the figures on screen (a text
-  item's size in points × mm per point × the view's pixels per mm).
+  item's size in points × mm per point × the view's pixels per mm);
+- views: the area of the figure views themselves over the screen's area: what a figure laid out
+  for its view's shape (a panel whose ``build`` takes a target) covers; a panel that does not yet
+  take a target is scaled to fit and covers only the part of its view its own shape allows.
 
 Targets: pages ≥ 60 % (one panel) / 50 % (two), type ≥ 12 px (9 px for two panels); in F5
 pages ≥ 75 % and type ≥ 16 px. Prints a table; each screen runs in a fresh interpreter.
@@ -33,6 +36,7 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from gpuviz.export.qt_painter import register_fonts
 from gpuviz.figures.display import PT_TO_MM, Text, walk
+from gpuviz.figures.scene import takes_target
 from gpuviz.scenario import load_scenario
 from gpuviz.scenario.bundled import scenario_dir
 from gpuviz.ui.document import Document
@@ -48,12 +52,15 @@ def settle(seconds=0.8):
 
 def measure(window):
     screen = window.screen().geometry()
-    area, sizes = 0.0, []
+    area, views, sizes = 0.0, 0.0, []
     for view in window.findChildren(FigureView):
         fig = view.figure()
         if fig is None or not view.isVisible() or view.visibleRegion().isEmpty():
             continue
         scale, origin = view._scale, view._origin
+        shown = QRectF(view.mapToGlobal(view.rect().topLeft()), view.rect().size().toSizeF())
+        shown = shown.intersected(QRectF(screen))
+        views += shown.width() * shown.height()
         page = QRectF(origin.x(), origin.y(), fig.width * scale, fig.height * scale)
         page = page.intersected(QRectF(view.rect()))
         top_left = view.mapToGlobal(page.topLeft().toPoint())
@@ -62,6 +69,10 @@ def measure(window):
         area += page.width() * page.height()
         sizes += [t.size * PT_TO_MM * scale for t in walk(fig.items) if isinstance(t, Text)]
     return {"pages": area / (screen.width() * screen.height()),
+            "views_share": views / (screen.width() * screen.height()),
+            "targets": sorted({v.objectName().removeprefix("figure-") for v in
+                               window.findChildren(FigureView) if v.isVisible()
+                               and takes_target(v.objectName().removeprefix("figure-"))}),
             "type": statistics.median(sizes) if sizes else 0.0,
             "window": [window.width(), window.height()],
             "views": sum(1 for v in window.findChildren(FigureView)
@@ -112,7 +123,7 @@ def verdict(value: float, target: float) -> str:
 
 
 def main() -> None:
-    print(f"{'screen':>10} {'scenario':>11} {'mode':>6} {'window':>10} {'pages':>7} "
+    print(f"{'screen':>10} {'scenario':>11} {'mode':>6} {'window':>10} {'views':>6} {'pages':>7} "
           f"{'(target)':>8} {'type px':>8} {'(target)':>8}")
     for width, height in SCREENS:
         result = run_screen(width, height)
@@ -121,10 +132,14 @@ def main() -> None:
                 m = result[label][mode]
                 pages_target, type_target = TARGETS["F5" if mode == "F5" else label]
                 print(f"{width}×{height:<5} {label:>11} {mode:>6} "
-                      f"{m['window'][0]:>5}×{m['window'][1]:<4} {m['pages']:>6.1%} "
+                      f"{m['window'][0]:>5}×{m['window'][1]:<4} {m['views_share']:>6.1%} "
+                      f"{m['pages']:>6.1%} "
                       f"{'≥' + format(pages_target, '.0%'):>8} {m['type']:>8.1f} "
                       f"{'≥' + format(type_target, '.0f'):>8}  "
-                      f"{verdict(m['pages'], pages_target)}/{verdict(m['type'], type_target)}")
+                      f"{verdict(m['pages'], pages_target)}/{verdict(m['type'], type_target)}"
+                      + (f"  laid out for a target: {', '.join(m['targets'])}" if m['targets'] else ""))
+    print("views: the share of the screen the figure views cover (what a figure laid out for its "
+          "view's shape fills); pages: what the figures' pages cover now.")
 
 
 if __name__ == "__main__":

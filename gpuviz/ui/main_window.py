@@ -99,10 +99,10 @@ class MainWindow(QMainWindow):
                    for s in QGuiApplication.screens())
 
     def fit_to_screen(self) -> None:
-        """A size taken from the screen the window opens on: all of a small screen (a
-        projector's 1280×720), most of a large one, centred."""
+        """A size taken from the screen the window opens on: all of a projector's or a laptop's
+        screen (up to 1920×1200), most of a larger one, centred."""
         avail = self._screen().availableGeometry()
-        if avail.width() < 1600 or avail.height() < 1000:
+        if avail.width() <= 1920 or avail.height() <= 1200:
             self.setGeometry(avail)
             self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
             return
@@ -150,6 +150,7 @@ class MainWindow(QMainWindow):
         self.act_leave = self._action("Leave Presentation", self.leave_presentation,
                                       QKeySequence(Qt.Key.Key_Escape))
         self.act_leave.setEnabled(False)
+        self.act_next_panel = self._action("Next &Panel", self.next_panel, "Ctrl+Tab")
         self.act_controls = self._action("Show &Controls", self.set_controls_visible, "Ctrl+Shift+C", True)
         self.act_controls.setChecked(True)
 
@@ -193,6 +194,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.act_controls)
         self.view_menu.addAction(self.act_full)
         self.view_menu.addAction(self.act_present)
+        self.view_menu.addAction(self.act_next_panel)
         self.view_menu.addAction(self.act_reset)
         steps = bar.addMenu("&Steps")
         steps.addAction(self.act_prev)
@@ -437,6 +439,20 @@ class MainWindow(QMainWindow):
                 d.view.setFocus()
             else:
                 d.hide()
+
+    def next_panel(self) -> None:
+        """The scenario's next panel: presented in its place (F5), or raised and focused."""
+        panels = list(self.document.scenario.panels)
+        current = [pid for pid in self.presented_panels() if pid in panels]
+        focus = QApplication.focusWidget()
+        now = next((pid for pid in current if focus is not None
+                    and self.docks[pid].isAncestorOf(focus)), current[0] if current else None)
+        following = panels[(panels.index(now) + 1) % len(panels)] if now in panels else panels[0]
+        if self._presenting is not None:
+            self._show_only(following)
+        else:
+            self.show_panel(following)
+            self.docks[following].view.setFocus()
 
     def presented_panels(self) -> list[str]:
         return [pid for pid, d in self.docks.items() if d.isVisible()]

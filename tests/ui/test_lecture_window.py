@@ -285,3 +285,17 @@ def test_with_a_second_screen_the_notes_go_there(tmp_path):
     assert shown["notes"].startswith("SECRET-NOTE") and shown["next"] == "Next: Bigger"
     assert "SECRET-NOTE" not in shown["caption"]
     assert after["after"]
+
+
+def test_ctrl_tab_presents_the_next_panel(make_main_window, scenario_path, qtbot):
+    w = make_main_window(scenario_path("linked-launch-sectors.json"))
+    settle(qtbot)
+    w.docks["launch"].view.setFocus()
+    w.enter_presentation()
+    assert w.presented_panels() == ["launch"]
+    w.act_next_panel.trigger()
+    assert w.presented_panels() == ["sectors"]
+    w.act_next_panel.trigger()
+    assert w.presented_panels() == ["launch"]
+    w.leave_presentation()
+    assert sorted(w.presented_panels()) == ["launch", "sectors"]
