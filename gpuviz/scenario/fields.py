@@ -2,16 +2,18 @@
 scenario shows now, so a caption never says "six tiles" after the user set eight.
 
 A field is ``{panel.field}`` or ``{panel.field.subfield}`` (a nested section such as
-``sectors.pattern.stride``), optionally with a Python format spec: ``{occupancy.block_threads:,}``,
-``{pipeline.load_time:.1f}``. A tuple value is written with its items joined by ``×`` (a shape
-such as ``launch.block``: ``16×16``; one item: just the item). ``{{`` and ``}}`` are literal
-braces. Fields are checked when a scenario is loaded (:func:`field_problems`); an unknown panel or
+``sectors.pattern.stride``), or ``{panel.result.field}`` (what the panel's model computes from the
+state shown, such as ``pipeline.result.total_time``), optionally with a Python format spec:
+``{launch.n:,}``, ``{pipeline.load_time:.1f}``. A tuple value is written with its items joined by
+``×`` (a shape such as ``launch.block``: ``16×16``; one item: just the item); a whole float
+without a spec as an integer (``30``, not ``30.0``). ``{{`` and ``}}`` are literal braces. Fields are checked when a scenario is loaded (:func:`field_problems`); an unknown panel or
 field is an error that names its path in the file.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import typing
 from string import Formatter
 from typing import Any
 
@@ -49,7 +51,13 @@ def _resolve_type(path: list[str]) -> tuple[Any, str | None]:
     if len(path) < 2:
         return None, f"name a field of the {pid} section, e.g. {{{pid}.<field>}}"
     tp: Any = panel(pid).params_type
-    for i, name in enumerate(path[1:], start=1):
+    start = 1
+    if path[1] == RESULT and not _has_field(tp, RESULT):
+        tp = typing.get_type_hints(panel(pid).model.compute).get("return")
+        start = 2
+        if len(path) < 3:
+            return None, f"name a field of the {pid} result, e.g. {{{pid}.result.<field>}}"
+    for i, name in enumerate(path[start:], start=start):
         if not dataclasses.is_dataclass(tp):
             return None, f"{'.'.join(path[:i])} has no fields"
         names = [f.name for f in dataclasses.fields(tp)]
@@ -61,12 +69,22 @@ def _resolve_type(path: list[str]) -> tuple[Any, str | None]:
     return tp, None
 
 
+RESULT = "result"
+
+
+def _has_field(tp: Any, name: str) -> bool:
+    return dataclasses.is_dataclass(tp) and any(f.name == name for f in dataclasses.fields(tp))
+
+
 def field_problems(text: str, path: str) -> list[Problem]:
     """Problems with the fields named in ``text`` (a step's caption at ``path`` in the file)."""
     try:
         parts = _parts(text)
     except ValueError as e:
-        return [Problem(path, f"{e}; write {{{{ and }}}} for literal braces")]
+        if "conversion" in str(e):
+            return [Problem(path, str(e))]
+        return [Problem(path, f"a brace that opens or closes no field ({e}); "
+                              "write {{ and }} for literal braces")]
     problems = []
     for _lit, name, spec in parts:
         if name is None:
@@ -86,8 +104,6 @@ def field_problems(text: str, path: str) -> list[Problem]:
 
 
 def _sample(tp: Any) -> Any:
-    import typing
-
     if typing.get_origin(tp) is tuple:
         return (_sample(typing.get_args(tp)[0]),)
     return {bool: True, int: 1, float: 1.0, str: "a"}.get(tp, "a")
@@ -98,6 +114,8 @@ def _format_value(value: Any, spec: str) -> str:
         return "×".join(_format_value(v, spec) for v in value)
     if dataclasses.is_dataclass(value):
         return str(value)
+    if not spec and isinstance(value, float) and value.is_integer():
+        return str(int(value))
     return format(value, spec)
 
 
@@ -105,6 +123,10 @@ def value_of(scenario: Any, name: str) -> Any:
     """The value ``panel.field[.sub…]`` has in ``scenario`` (a :class:`Scenario`)."""
     pid, *rest = name.split(".")
     value = scenario.section(pid)
+    if rest and rest[0] == RESULT and not _has_field(value, RESULT):
+        from gpuviz.scenario.compute import compute_all
+
+        value, rest = compute_all(scenario, (pid,))[pid], rest[1:]
     for attr in rest:
         value = getattr(value, attr)
     return value

@@ -62,8 +62,8 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self._build_step_bar()
-        self._build_caption()
         self._build_playback()
+        self._build_caption()
         # messages ("Saved …") and the key under the pointer show in the step bar's right end;
         # the status bar itself stays hidden, its height is the figures'
         self.statusBar().messageChanged.connect(self.step_bar_widget.show_message)
@@ -208,6 +208,7 @@ class MainWindow(QMainWindow):
     def _build_step_bar(self) -> None:
         self.step_bar_widget = StepBar(self.act_prev, self.act_next)
         self.step_bar_widget.stepChosen.connect(self.document.go_to_step)
+        self.step_label = self.step_bar_widget.position  # "step k of n"
         self.step_bar = self._fixed_toolbar("Steps", "toolbar-steps", self.step_bar_widget,
                                             Qt.ToolBarArea.TopToolBarArea)
 
@@ -218,6 +219,8 @@ class MainWindow(QMainWindow):
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.caption_label.setFont(font)
         self._caption_font = font
+        # the bottom area stacks outwards: the caption's line sits right under the figures
+        self.addToolBarBreak(Qt.ToolBarArea.BottomToolBarArea)
         self.caption_bar = self._fixed_toolbar("Caption", "toolbar-caption", self.caption_label,
                                                Qt.ToolBarArea.BottomToolBarArea)
 
@@ -238,7 +241,6 @@ class MainWindow(QMainWindow):
         key of the selection."""
         self.clock = PlaybackClock(self)
         self.playback_bar = PlaybackBar(self.clock)
-        self.addToolBarBreak(Qt.ToolBarArea.BottomToolBarArea)
         self.playback_toolbar = self._fixed_toolbar("Playback", "toolbar-playback", self.playback_bar,
                                                     Qt.ToolBarArea.BottomToolBarArea)
         self.clock.frameChanged.connect(self._on_frame)

@@ -299,3 +299,16 @@ def test_ctrl_tab_presents_the_next_panel(make_main_window, scenario_path, qtbot
     assert w.presented_panels() == ["launch"]
     w.leave_presentation()
     assert sorted(w.presented_panels()) == ["launch", "sectors"]
+
+
+def test_a_bundled_caption_never_says_six_tiles_after_the_user_set_eight(
+        make_main_window, scenario_path, qtbot):
+    from dataclasses import replace
+
+    w = make_main_window(scenario_path("pipeline-double-buffer.json"))
+    w.document.go_to_step(0)
+    assert "6 × (2 + 3) = 30 units" in w.caption_label.text()
+    params = w.document.shown.section("pipeline")
+    w.document.edit_section("pipeline", replace(params, tiles=8))  # as the tiles control does
+    assert "8 × (2 + 3) = 40 units" in w.caption_label.text()
+    assert w.caption_label.marker() == "edited since step 1"
