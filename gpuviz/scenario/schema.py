@@ -48,7 +48,8 @@ def _step_schema() -> dict[str, Any]:
         "properties": {
             "title": {"type": "string"},
             "caption": {"type": "string", "description": "Shown under the figure. May name live "
-                        "values, {panel.field} or {panel.field:format}, e.g. {pipeline.tiles}."},
+                        "values, {panel.field} or {panel.field:format}, e.g. {pipeline.tiles}, or a "
+                        "computed one, e.g. {pipeline.result.total_time}."},
             "predict": {"type": "string", "description": "A question to answer before the step's "
                         "picture is revealed."},
             "notes": {"type": "string", "description": "Notes for the lecturer, shown on the "
