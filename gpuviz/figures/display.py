@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 
@@ -140,6 +140,7 @@ class Group:
 
 
 Item = Rect | Rects | Circle | Polyline | Segments | Text | Image | Group
+ItemT = TypeVar("ItemT", bound=Item)
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ class Figure:
         for item in walk(self.items):
             if isinstance(item, (Rects, Segments)) and item.keys:
                 out.extend(k for k in item.keys if k)
-            elif getattr(item, "key", None):
+            elif not isinstance(item, (Rects, Segments)) and item.key:
                 out.append(item.key)
         return out
 
@@ -195,7 +196,7 @@ class Canvas:
     def _items(self) -> list[Item]:
         return self._stack[-1][0]
 
-    def add(self, item: Item) -> Item:
+    def add(self, item: ItemT) -> ItemT:
         self._items.append(item)
         return item
 
