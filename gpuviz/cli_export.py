@@ -160,6 +160,7 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
     from gpuviz.figures.layout import TARGETS
     from gpuviz.figures.scene import figure_for, frame_count
     from gpuviz.figures.theme import theme
+    from gpuviz.keys import at_frame, without_frame
 
     th = theme(args.theme)
     target = TARGETS[args.size]
@@ -168,7 +169,7 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
         print(f"--max-frames must be 1 … {MAX_FRAMES}", file=sys.stderr)
         return EXIT_BAD_INPUT
     dpi = args.dpi or 110
-    kept = frozenset(k for k in args.select if not k.startswith("frame:"))
+    kept = without_frame(args.select)
     for pid in panels:
         if steps is not None:
             chosen = steps[:cap] or [-1]
@@ -184,7 +185,7 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
             total = min(frame_count(scenario, pid), cap)
 
             def figure(i, pid=pid):
-                return figure_for(scenario, pid, th, kept | {f"frame:{i}"}, target)
+                return figure_for(scenario, pid, th, at_frame(kept, i), target)
 
             plan = FramePlan(total, figure, args.fps or 4.0)
             name = f"{stem}-{pid}.{args.format}"

@@ -338,15 +338,9 @@ def text_box(t: Text, pad: float = 0.0) -> tuple[float, float, float, float]:
 
 def selected_numbers(selection: frozenset[str], prefix: str) -> set[int]:
     """The numbers of the selected keys of one kind: ``{"lane:3", "lane:7"}`` → ``{3, 7}``."""
-    out = set()
-    for key in selection:
-        head, _, tail = key.partition(":")
-        if head == prefix:
-            try:
-                out.add(int(tail))
-            except ValueError:
-                continue
-    return out
+    from gpuviz.keys import numbers
+
+    return numbers(selection, prefix)
 
 
 def fit_pt(chars: int, width: float, base_pt: float) -> float:
