@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from gpuviz import __version__
+from gpuviz.export.raster import MAX_DPI, MIN_DPI, ExportLimitError, dpi_argument
 
 COMMANDS = ("validate", "compute", "export", "list", "schema")
 EXIT_BAD_INPUT = 2
@@ -48,7 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--size", choices=("natural", "single", "double", "slide"), default="natural",
                    help="physical size preset: single column 85 mm, double column 178 mm, "
                         "16:9 slide (default: the figure's natural size)")
-    e.add_argument("--dpi", type=int, default=200, help="PNG resolution (default 200)")
+    e.add_argument("--dpi", type=dpi_argument, default=200,
+                   help=f"PNG resolution, {MIN_DPI}–{MAX_DPI} (default 200)")
     e.add_argument("--select", action="append", default=[], metavar="KEY",
                    help="highlight a key such as lane:3 (repeatable)")
     e.add_argument("--frames", action="store_true",
@@ -76,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except ExportLimitError as exc:  # more pixels or frames than gpuviz writes
+        print(f"gpuviz {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except Exception as exc:  # never a traceback for a user; GPUVIZ_DEBUG=1 shows it
         if os.environ.get("GPUVIZ_DEBUG"):
             raise
