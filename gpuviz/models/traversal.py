@@ -40,10 +40,13 @@ from gpuviz.models.params import param
 
 ORDERS = ("row-major", "column-major", "hilbert", "grouped", "explicit")
 SWEEP_ORDERS = ("row-major", "column-major", "hilbert", "grouped")
-MAX_TILES = 1 << 18
-# Requests per order (2 · tiles · k_tiles): the largest run that computes, with its sweep over
-# every order, in under 2 s and 500 MB (benchmarks/bench_limits.py, "traversal" rows).
-MAX_REQUESTS = 1 << 19
+# Tiles of the grid and requests per order (2 · tiles · k_tiles): with its comparison and its
+# sweep over every order, the largest run computes in about 1 s of CPU and 200 MB
+# (benchmarks/bench_limits.py, "traversal" rows; twice these took 2–2.7 s on a busy 2-core
+# machine, with the explicit list's loading).
+MAX_TILES = 1 << 17
+MAX_REQUESTS = 1 << 18
+MAX_SWEEP_POINTS = 1024  # capacities of one sweep (bench_limits.py, "sweep capacities")
 SWEEP_POINTS = 32
 COLD = np.iinfo(np.int64).max  # stack distance of a first use: a miss at any capacity
 
@@ -59,7 +62,8 @@ class TraversalParams:
     group_m: int = param(4, doc="Tile rows per group of the grouped (Triton GROUP_M) order.",
                          minimum=1, maximum=1024)
     explicit: tuple[int, ...] = param((), doc="The explicit order: every linear tile number "
-                                      "row·cols + col exactly once.", minimum=0)
+                                      "row·cols + col exactly once.", minimum=0,
+                                      maximum=MAX_TILES - 1, length=(0, MAX_TILES))
     k_tiles: int = param(1, doc="Depth of each A row panel and B column panel in tiles along K "
                          "(1 folds K away).", minimum=1, maximum=64)
     in_flight: int = param(1, doc="Output tiles processed at once (think: SMs).", minimum=1,
@@ -68,7 +72,8 @@ class TraversalParams:
                                  minimum=1, maximum=1_000_000)
     sweep: bool = param(True, doc="Also compute misses against capacity for every order.")
     sweep_capacities: tuple[int, ...] = param((), doc="Capacities of the sweep; empty for "
-                                              "32 spread up to every tile fitting.", minimum=1)
+                                              "32 spread up to every tile fitting.", minimum=1,
+                                              maximum=1_000_000, length=(0, MAX_SWEEP_POINTS))
 
 
 PARAMS = TraversalParams
@@ -259,29 +264,45 @@ def _smaller_later(values: np.ndarray,
     n = len(values)
     if n < 2:
         return np.zeros(n, dtype=np.int64)
-    # value in the high half, the count so far in the low half: one array to move per level
-    packed = values.astype(np.int64) << 32
-    place = np.arange(n, dtype=np.int64)
+    it = np.int32 if n < (1 << 31) - 1 else np.int64
+    vals = values.astype(it)  # the value at each place of the current order
+    acc = np.zeros(n, dtype=it)  # the count so far of the entry at each place
+    place = np.arange(n, dtype=it)
+    bit, start, zeros, before, tmp, dest = (np.empty(n, dtype=it) for _ in range(6))
     for b in range((n - 1).bit_length() - 1, -1, -1):
         if cancelled is not None and cancelled():
             return None
-        bit = (packed >> (32 + b)) & 1
+        half = 1 << b
+        np.right_shift(vals, b, out=bit)
+        np.bitwise_and(bit, 1, out=bit)
         # the entries are grouped by value >> (b+1), and as the values are 0 … n−1 the group
         # of value v starts at place v >> (b+1) << (b+1); every earlier group is full
-        start = (packed >> (33 + b)) << (b + 1)
-        zeros_total = np.clip(n - start, 0, 1 << b)
-        zero = 1 - bit
-        zeros_before = np.cumsum(zero)
-        zeros_before -= zero
-        zeros_before -= start >> 1
-        packed += bit * (zeros_total - zeros_before)
-        # stable partition: zeros first, then ones, inside each group
-        dest = start + zeros_before + bit * (zeros_total + place - start - 2 * zeros_before)
-        moved = np.empty_like(packed)
-        moved[dest] = packed
-        packed = moved
+        np.bitwise_and(vals, ~(2 * half - 1), out=start)
+        np.subtract(n, start, out=zeros)
+        np.minimum(zeros, half, out=zeros)  # the group's 0-entries
+        np.subtract(1, bit, out=tmp)
+        np.cumsum(tmp, out=before)
+        before -= tmp
+        np.right_shift(start, 1, out=tmp)
+        before -= tmp  # the group's 0-entries before this place
+        np.subtract(zeros, before, out=tmp)
+        tmp *= bit
+        acc += tmp  # a 1-entry counts the group's 0-entries after it
+        # stable partition inside each group: 0-entries to start + before, 1-entries after
+        # all 0-entries, in order
+        np.add(zeros, place, out=dest)
+        dest -= before
+        np.add(start, before, out=tmp)
+        np.copyto(dest, tmp, where=bit == 0)
+        vals, acc = _moved(vals, dest), _moved(acc, dest)
     # now place v holds value v
-    return packed[values] & 0xFFFFFFFF
+    return acc[values].astype(np.int64)
+
+
+def _moved(values: np.ndarray, dest: np.ndarray) -> np.ndarray:
+    out = np.empty_like(values)
+    out[dest] = values
+    return out
 
 
 def stack_distances(requests: np.ndarray,
