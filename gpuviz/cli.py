@@ -148,7 +148,7 @@ def _panels(scenario, panel_id: str | None, source: str):
 
 
 def _compute(args: argparse.Namespace) -> int:
-    from gpuviz.models.jsonable import to_jsonable
+    from gpuviz.models.jsonable import dumps, to_jsonable
     from gpuviz.scenario import compute_all
 
     scenario, err = _load(args.scenario)
@@ -161,8 +161,7 @@ def _compute(args: argparse.Namespace) -> int:
     if err:
         return _report(err)
     results = compute_all(scenario, tuple(panels))
-    print(json.dumps({pid: to_jsonable(r) for pid, r in results.items()}, indent=2,
-                     ensure_ascii=False))
+    print(dumps({pid: to_jsonable(r) for pid, r in results.items()}))
     return 0
 
 

@@ -40,11 +40,11 @@ from gpuviz.models.params import param
 
 ORDERS = ("row-major", "column-major", "hilbert", "grouped", "explicit")
 SWEEP_ORDERS = ("row-major", "column-major", "hilbert", "grouped")
-# Tiles of the grid and requests per order (2 · tiles · k_tiles): with its comparison and its
-# sweep over every order, the largest run computes in about 1 s of CPU and 200 MB
-# (benchmarks/bench_limits.py, "traversal" rows; twice these took 2–2.7 s on a busy 2-core
-# machine, with the explicit list's loading).
-MAX_TILES = 1 << 17
+# Tiles of the grid and requests per order (2 · tiles · k_tiles): with its comparison, its
+# sweep over every order and the JSON of `gpuviz compute`, the largest run costs about 1 s of
+# CPU and 200 MB (benchmarks/bench_limits.py, "traversal" rows; twice as many tiles cost 2–3.6 s,
+# mostly in loading the explicit list and writing the per-step JSON).
+MAX_TILES = 1 << 16
 MAX_REQUESTS = 1 << 18
 MAX_SWEEP_POINTS = 1024  # capacities of one sweep (bench_limits.py, "sweep capacities")
 SWEEP_POINTS = 32
