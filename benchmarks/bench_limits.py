@@ -3,10 +3,13 @@
 Each case is a scenario section at (or near) the bounds of the panel's parameters, the
 combination that costs the most that we know of. Every case runs in a fresh subprocess, which
 loads and validates the scenario file, computes the panel, builds its figure and writes it as
-SVG; the table gives the seconds of each stage and the subprocess's peak resident memory.
-The limits in ``gpuviz/models/*.py`` (``param(...)`` bounds and the models' ``problems``) and
-in ``gpuviz/export/`` are set so that every accepted case stays under BUDGET_S and BUDGET_MB on
-a 2-core machine; a case over budget is marked "OVER". It never fails on time: run it, read it.
+SVG, and then writes the JSON that ``gpuviz compute`` prints; the table gives the CPU seconds
+of each stage (CPU, not wall time, so that other work on a shared machine does not count), the
+wall time, and the subprocess's peak resident memory. The limits in ``gpuviz/models/*.py``
+(``param(...)`` bounds and the models' ``problems``) are set so that every accepted case stays
+under BUDGET_S and BUDGET_MB on a 2-core machine; a case over budget is marked "OVER". The
+export row is the largest PNG ``gpuviz/export/raster.py`` accepts (MAX_PIXELS), held to the
+memory budget. It never fails on time: run it, read it.
 
     .venv/bin/python benchmarks/bench_limits.py [PANEL ...]
 
@@ -257,8 +260,10 @@ def main(panels: list[str]) -> int:
             print(f"{pid:<11} {label:<34} {'failed: ' + r['error'] if 'error' in r else 'rejected: ' + r['rejected']}")
             continue
         total = r["load"] + r["compute"] + r["figure"]
-        over = max(total, r["load"] + r["compute"] + r["json"]) > BUDGET_S \
-            or r["peak_mb"] > BUDGET_MB
+        # an export row is held to the memory budget only: its time grows with the pixels
+        # asked for, which MAX_PIXELS bounds
+        over = r["peak_mb"] > BUDGET_MB or (
+            kind == "panel" and max(total, r["load"] + r["compute"] + r["json"]) > BUDGET_S)
         if kind == "panel":
             worst_s = max(worst_s, total, r["load"] + r["compute"] + r["json"])
             worst_mb = max(worst_mb, r["peak_mb"])
@@ -266,7 +271,8 @@ def main(panels: list[str]) -> int:
               f"{total:>5.2f} {r['wall']:>6.2f} {r['json']:>5.2f} {r['peak_mb']:>7.0f} "
               f"{r['svg_mb']:>6.1f} {r['json_mb']:>7.1f}{'  OVER' if over else ''}", flush=True)
     print(f"\nworst panel case: {worst_s:.2f} CPU s, {worst_mb:.0f} MB peak (budget "
-          f"{BUDGET_S:.0f} s, {BUDGET_MB:.0f} MB; the export row is a PNG at the pixel cap). "
+          f"{BUDGET_S:.0f} s, {BUDGET_MB:.0f} MB; the export row is a PNG near the pixel cap, "
+          f"held to the memory budget only). "
           f"Wall time exceeds CPU time only when other work shares the cores.")
     return 0
 
