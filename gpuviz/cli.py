@@ -12,6 +12,7 @@ import os
 import sys
 
 from gpuviz import __version__
+from gpuviz.export.raster import ExportLimitError
 
 COMMANDS = ("validate", "compute", "export", "list", "schema")
 EXIT_BAD_INPUT = 2
@@ -63,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except ExportLimitError as exc:  # more pixels or frames than gpuviz writes
+        print(f"gpuviz {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except Exception as exc:  # never a traceback for a user; GPUVIZ_DEBUG=1 shows it
         if os.environ.get("GPUVIZ_DEBUG"):
             raise
@@ -130,7 +134,7 @@ def _panels(scenario, panel_id: str | None, source: str):
 
 
 def _compute(args: argparse.Namespace) -> int:
-    from gpuviz.models.jsonable import to_jsonable
+    from gpuviz.models.jsonable import dumps, to_jsonable
     from gpuviz.scenario import compute_all
 
     scenario, err = _load(args.scenario)
@@ -143,8 +147,7 @@ def _compute(args: argparse.Namespace) -> int:
     if err:
         return _report(err)
     results = compute_all(scenario, tuple(panels))
-    print(json.dumps({pid: to_jsonable(r) for pid, r in results.items()}, indent=2,
-                     ensure_ascii=False))
+    print(dumps({pid: to_jsonable(r) for pid, r in results.items()}))
     return 0
 
 

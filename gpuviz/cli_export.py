@@ -13,6 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from gpuviz.export.raster import MAX_DPI, MIN_DPI, dpi_argument
+
 EXIT_BAD_INPUT = 2
 FORMATS = ("svg", "pdf", "png", "gif", "apng")
 ANIMATED = ("gif", "apng")
@@ -35,8 +37,9 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
     e.add_argument("--size", choices=("natural", "single", "double", "slide"), default="natural",
                    help="lay the figure out for: single column 85 mm, double column 178 mm, "
                         "16:9 slide (default: the figure's natural size)")
-    e.add_argument("--dpi", type=int, default=None,
-                   help="PNG and animation resolution (default 200 for PNG, 110 for animations)")
+    e.add_argument("--dpi", type=dpi_argument, default=None,
+                   help=f"PNG and animation resolution, {MIN_DPI}–{MAX_DPI} (default 200 for PNG, "
+                        "110 for animations)")
     e.add_argument("--select", action="append", default=[], metavar="KEY",
                    help="highlight a key such as lane:3 (repeatable)")
     e.add_argument("--frames", action="store_true",

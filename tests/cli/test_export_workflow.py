@@ -112,14 +112,14 @@ def test_text_as_paths_has_no_text_elements_but_keeps_the_words(tmp_path):
 def test_animation_of_the_playback_has_every_frame_at_the_rate(tmp_path, fmt):
     from PIL import Image
 
-    proc = gpuviz("export", str(PIPELINE), "--format", fmt, "--fps", "5", "--dpi", "60",
+    proc = gpuviz("export", str(PIPELINE), "--format", fmt, "--fps", "5", "--dpi", "72",
                   "--out", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     (path,) = tmp_path.glob(f"*.{fmt}")
     im = Image.open(path)
     assert im.n_frames == frame_count(load_scenario(PIPELINE), "pipeline")
     assert im.info["duration"] == 200
-    capped = gpuviz("export", str(PIPELINE), "--format", fmt, "--max-frames", "3", "--dpi", "60",
+    capped = gpuviz("export", str(PIPELINE), "--format", fmt, "--max-frames", "3", "--dpi", "72",
                     "--out", str(tmp_path / "capped"))
     assert capped.returncode == 0
     assert Image.open(next((tmp_path / "capped").glob(f"*.{fmt}"))).n_frames == 3
@@ -138,7 +138,7 @@ def test_animation_frames_are_streamed_to_the_file_one_at_a_time(qapp, tmp_path,
         return figure_for(scenario, "pipeline", SCREEN, frozenset({f"frame:{i % 4}"}))
 
     # the writer builds every figure once to size the canvas, then once per frame as it writes
-    writer(FramePlan(6, figure, 4.0), path, dpi=40)
+    writer(FramePlan(6, figure, 4.0), path, dpi=72)
     painting = written_before[6:]
     assert len(painting) == 6
     assert all(b > a for a, b in itertools.pairwise(painting[1:]))
