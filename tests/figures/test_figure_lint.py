@@ -18,6 +18,7 @@ from gpuviz.scenario import bundled_scenarios, load_scenario
 NOT_YET_LAID_OUT = set(PANEL_IDS) - {
     "barrier",
     "pipeline",
+    "traversal",
 }
 
 SCENARIOS = [load_scenario(p) for p in bundled_scenarios()]
