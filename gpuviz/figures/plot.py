@@ -21,6 +21,7 @@ from gpuviz.figures.layout import (
     line_step,
     place,
     text_block,
+    wrap,
 )
 from gpuviz.figures.metrics import cap_height, ink_height
 from gpuviz.figures.theme import Theme
@@ -242,8 +243,15 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
     top = 0.0
     if title:
         tsize = max(theme.text_pt, target.min_pt)
-        c.text(0.0, cap_height(tsize), title, tsize, theme.foreground, bold=True)
-        top = line_step(tsize, 1.35)
+        lines = wrap(title, tsize, width, bold=True)
+        for i, line in enumerate(lines):
+            c.text(0.0, cap_height(tsize) + i * line_step(tsize), line, tsize, theme.foreground,
+                   bold=True)
+        top = line_step(tsize, 1.35) + (len(lines) - 1) * line_step(tsize)
+    if y_range is not None:  # the top on a round tick, so the highest point has a grid line
+        ticks = nice_ticks(*y_range)
+        if len(ticks) > 1 and ticks[-1] < y_range[1] - 1e-9:
+            y_range = (y_range[0], ticks[-1] + (ticks[1] - ticks[0]))
     if percent:
         y_range = (0.0, 100.0)
         series = [Series(s.label, s.x, [None if v is None else max(0.0, min(100.0, float(v)))

@@ -85,3 +85,10 @@ def test_line_plot_keeps_its_old_spelling_by_default():
     line_plot(c, 0, 0, 80, 50, SERIES, SCREEN, x_label="x", y_label="y")
     t = [i.text for i in walk(c.figure(80, 50, "#FFFFFF").items) if isinstance(i, Text)]
     assert format_tick(4000) in t and "row-major" in t  # thin-space grouping, legend inside
+
+
+def test_a_given_top_is_rounded_up_to_a_tick_so_the_highest_point_has_a_grid_line():
+    s = [Series("t", [0, 1], [0, 5.3], 0)]
+    t = texts(plot_block(s, SCREEN, 80, 50, x_label="x", x_unit="u", y_label="y", y_unit="u",
+                         y_range=(0.0, 5.3)))
+    assert "6" in t  # 0, 2, 4, 6: the top tick lies above the highest value
