@@ -427,7 +427,9 @@ def legend_entries(r: GemmResult, theme: Theme) -> list[LegendEntry]:
                LegendEntry("focus output", theme.fill("c_output")),
                LegendEntry("other output tiles (dimmed)", theme.fill("faded")),
                LegendEntry("chosen output / the chosen thread's outputs", chosen_style(theme))]
-    entries += [LegendEntry(f"thread block {b}", block_style(theme, b))
+    repeat = blocks > BLOCK_SHADES  # shades repeat: name every block a shade stands for
+    entries += [LegendEntry(f"thread block {b}" + (f", {b + BLOCK_SHADES}, …" if repeat else ""),
+                            block_style(theme, b))
                 for b in range(min(blocks, BLOCK_SHADES))]
     entries += [LegendEntry("loaded from global memory by the chosen thread", load_style(theme)),
                 LegendEntry("operand it reads (shared memory; naive: global)",
@@ -438,11 +440,8 @@ def legend_entries(r: GemmResult, theme: Theme) -> list[LegendEntry]:
 
 
 def notes(r: GemmResult, shortened: list[tuple[str, str]]) -> list[str]:
-    blocks = max(s.blocks for s in r.strategies.values())
     out = ["Owner grids: shade = thread block, label = owning thread; select an output or a "
            "thread to choose."]
-    if blocks > BLOCK_SHADES:
-        out.append(f"Block shades repeat every {BLOCK_SHADES} blocks.")
     if shortened:
         out.append(shortened_note(shortened))
     return out
