@@ -66,9 +66,10 @@ def _decode(panel: str, section: dict[str, Any]):
 
 
 def _encode(params) -> dict[str, Any]:
-    from gpuviz.scenario.decode import encode
+    """The section as scenario JSON, only the fields that differ from the defaults."""
+    from gpuviz.scenario.decode import encode_changes
 
-    return encode(params)
+    return encode_changes(type(params)(), params)
 
 
 def banks_case(cid: str, section: dict[str, Any], source: str) -> Case:
