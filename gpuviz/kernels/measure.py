@@ -47,6 +47,10 @@ KEPT = (
     "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
 )
 
+#: Resident blocks per SM by each resource at launch; the launch's blocks are their minimum.
+OCCUPANCY_LIMITS = ("launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
+                    "launch__occupancy_limit_shared_mem", "launch__occupancy_limit_warps")
+
 #: What each panel's model is compared on, and in which words.
 QUANTITY = {
     "banks": ("rounds", "shared-memory wavefronts"),
@@ -144,11 +148,23 @@ def from_ncu(csv_paths: list[str | Path], cases: list[dict[str, Any]],
     out_cases = []
     for case, row in zip(cases, rows, strict=True):
         metric = case.get("metric") or metric_for(case["panel"], case.get("op", ""))
-        if metric not in row:
-            raise ValueError(f"case {case['id']}: the profile has no metric {metric}")
-        raw = {k: number(v) for k, v in row.items()
-               if (k in KEPT and number(v)) or k == metric}
-        entry = {**case, "metric": metric, "measured": number(row[metric]),
+        if case["panel"] == "occupancy":
+            metric = "min(" + ", ".join(OCCUPANCY_LIMITS) + ")"
+            missing = [m for m in OCCUPANCY_LIMITS if m not in row]
+            if missing:
+                raise ValueError(f"case {case['id']}: the profile has no {missing[0]}")
+            measured = min(number(row[m]) for m in OCCUPANCY_LIMITS)
+            raw = {m: number(row[m]) for m in OCCUPANCY_LIMITS}
+        else:
+            if metric not in row:
+                raise ValueError(f"case {case['id']}: the profile has no metric {metric}")
+            measured = number(row[metric])
+            raw = {k: number(v) for k, v in row.items()
+                   if (k in KEPT and number(v)) or k == metric}
+            if case["panel"] == "traversal":
+                measured /= case["operand_bytes"]
+                metric += " ÷ bytes of A and B"
+        entry = {**case, "metric": metric, "measured": measured,
                  "kernel": row.get("Kernel Name", ""), "raw": raw}
         out_cases.append(entry)
     return {"format": FORMAT, "device": meta.get("device") or device, **meta,
