@@ -53,6 +53,11 @@ def main(raw: Path) -> None:
                  "The kernels gpuviz kernel writes for every bundled banks, sectors and "
                  "traversal scenario (before and after each step), built, SASS-checked and "
                  "profiled as their run.sh does.")
+    if (raw / "r5").exists():
+        exported(raw, ("occupancy",), "h200-exported-occupancy.json",
+                 "The kernels gpuviz kernel writes for every bundled occupancy scenario "
+                 "(before and after each step), launched one full wave under ncu; measured: the "
+                 "smallest of ncu's launch__occupancy_limit_* metrics.", batch="r5")
     r1 = raw / "r"
     date1 = (r1 / "versions.txt").read_text().splitlines()[0].strip()
     probe = {"tool": "tools/memory_probe.cu",
@@ -157,7 +162,7 @@ def main(raw: Path) -> None:
         "cases": trav})
 
 
-def exported(raw: Path, panels: tuple[str, ...], name: str, what: str) -> None:
+def exported(raw: Path, panels: tuple[str, ...], name: str, what: str, batch: str = "r4") -> None:
     """Batch of exported kernels: every bundled scenario of ``panels``, before and after each
     step, as ``gpuviz kernel`` writes it; raw/r4 holds each kernel's <name>-ncu.csv."""
     import tempfile
@@ -165,7 +170,7 @@ def exported(raw: Path, panels: tuple[str, ...], name: str, what: str) -> None:
     from gpuviz.kernels import exportable, render
     from gpuviz.scenario import bundled_scenarios, load_scenario
 
-    r4 = raw / "r4"
+    r4 = raw / batch
     csvs, cases, known = [], [], {}
     for path in bundled_scenarios():
         sc = load_scenario(path)

@@ -147,7 +147,6 @@ def from_ncu(csv_paths: list[str | Path], cases: list[dict[str, Any]],
     device = rows[0].get("device__attribute_display_name", "") if rows else ""
     out_cases = []
     for case, row in zip(cases, rows, strict=True):
-        metric = case.get("metric") or metric_for(case["panel"], case.get("op", ""))
         if case["panel"] == "occupancy":
             metric = "min(" + ", ".join(OCCUPANCY_LIMITS) + ")"
             missing = [m for m in OCCUPANCY_LIMITS if m not in row]
@@ -156,6 +155,7 @@ def from_ncu(csv_paths: list[str | Path], cases: list[dict[str, Any]],
             measured = min(number(row[m]) for m in OCCUPANCY_LIMITS)
             raw = {m: number(row[m]) for m in OCCUPANCY_LIMITS}
         else:
+            metric = case.get("metric") or metric_for(case["panel"], case.get("op", ""))
             if metric not in row:
                 raise ValueError(f"case {case['id']}: the profile has no metric {metric}")
             measured = number(row[metric])
