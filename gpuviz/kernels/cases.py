@@ -171,7 +171,7 @@ def banks_sweeps() -> list[Case]:
             for i in range(count if w != 4 else count // 3):
                 span = rng.choice((4, 8, 16, 32, 64))
                 if rng.random() < 0.5:  # runs of neighbouring lanes on one element
-                    idx, lane = [], 0
+                    idx = []
                     while len(idx) < WARP:
                         run = rng.choice((1, 1, 2, 2, 3, 4, 8))
                         idx.extend([rng.randrange(span)] * run)

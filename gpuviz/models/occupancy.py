@@ -13,8 +13,13 @@ limits, each computed for a block of T threads:
   registers, with its warps rounded up to a multiple of the four partitions, exceed the per-block
   register limit cannot launch at all (0 blocks); nor can more than 255 registers per thread.
 - shared memory: static + dynamic + the per-block reservation (1 KiB on sm_80 and later), rounded
-  up to the allocation unit (128 B on sm_80+, 256 B before), divided into the SM's shared memory
-  (the default carveout gives the maximum); 0 if a block would need more than the opt-in maximum.
+  up to the allocation unit (128 B on sm_80+, 256 B before), divided into the shared memory the
+  SM is configured with; 0 if a block would need more than the opt-in maximum. With no carveout
+  preference that is the maximum. With a preference of c % (``shared_memory_carveout``,
+  cudaFuncAttributePreferredSharedMemoryCarveout) it is ``c · maximum / 100`` raised to what one
+  block needs, rounded up to the next size the SM supports (9.0: 0, 8, 16, 32, 64, 100, 132,
+  164, 196, 228 KiB) — equal to the occupancy API's answer in all 3,136 cases measured on an H200
+  (``resources/measurements/h200-occupancy-carveout.json``).
   The kernel is assumed to have opted in (``cudaFuncSetAttribute``) when it uses over 48 KB.
 - blocks: the architecture's resident-block limit.
 
@@ -99,6 +104,8 @@ class OccupancyResult:
     max_warps_per_sm: int
     registers_per_warp_allocated: int
     shared_memory_per_block_allocated: int
+    shared_memory_carveout: int | None  # the preference in percent; None: no preference
+    shared_memory_config: int  # bytes of shared memory the SM is configured with (carveout)
     limits: dict  # resource -> blocks it allows (None = no limit)
     limiter: str
     limiters: tuple[str, ...]
@@ -234,6 +241,8 @@ def compute(params: OccupancyParams) -> OccupancyResult:
         max_warps_per_sm=values["max_warps_per_sm"],
         registers_per_warp_allocated=int(lim["_per_warp"]),
         shared_memory_per_block_allocated=int(lim["_allocated"]),
+        shared_memory_carveout=params.shared_memory_carveout,
+        shared_memory_config=int(carveout_bytes(values, lim["_allocated"])),
         limits=limits,
         limiter=limiters[0],
         limiters=limiters,
