@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.registry import PANELS, panel
 from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario
+from gpuviz.ui import measurements_dock
 from gpuviz.ui.document import Document
 from gpuviz.ui.panel_dock import PanelDock
 from gpuviz.ui.playback import PlaybackBar, PlaybackClock, frame_count_for
@@ -50,6 +51,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self._build_actions()
         self._build_menus()
+        measurements_dock.install(self)
         self._build_step_bar()
         self._build_playback()
         self.hover_label = QLabel()

@@ -32,6 +32,9 @@ def test_every_measurement_agrees_with_the_model(path):
                   or c["section"].get("rows", 8) * c["section"].get("cols", 12) < SLOW_TILES]
     rows = measure.compare(m, path.name)
     assert rows
+    # the model value stored for the app (Measurements dock) is still what the model says
+    stored = [c["model"] for c in m["cases"]]
+    assert stored == pytest.approx([r.model for r in rows])
     unexplained = [(r.id, r.model, r.measured) for r in rows if not r.agrees and not r.known]
     assert not unexplained
     for r in rows:
