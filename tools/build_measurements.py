@@ -2,7 +2,7 @@
 
 Usage: python tools/build_measurements.py RAW_DIR
 RAW_DIR holds r/ (batch 1: memory probe parts, carveout.jsonl, traversal.csv, versions.txt),
-r2/rule.csv (batch 2) and r3/merge.csv (batch 3), as the device scripts under tools/device/
+r2/rule.csv (batch 2) and r3/merge.csv (batch 3), as the scripts under tools/device/
 write them. Case lists are regenerated from gpuviz.kernels.cases, so the cases and launch order
 must be those the batches ran.
 """
