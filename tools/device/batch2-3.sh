@@ -6,4 +6,4 @@ set -u
 CASES=$1; R=$OUT/r; mkdir -p $R; cd "$(dirname "$0")"
 M=l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
 date -u +%FT%TZ > $R/date.txt
-ncu --clock-control none --cache-control none --csv --page raw --metrics $M ./memory_probe $CASES > $R/out.csv 2> $R/out.err
+ncu --clock-control none --cache-control none --csv --page raw --metrics $M ./memory_probe $CASES > $R/${CASES%_cases.txt}.csv 2> $R/${CASES%_cases.txt}.err
