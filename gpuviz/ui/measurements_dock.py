@@ -89,6 +89,7 @@ class MeasurementsDock(QDockWidget):
                     item.setToolTip(text)
                 self.table.setItem(i, j, item)
         self.table.resizeColumnsToContents()
+        self.table.setColumnWidth(5, min(self.table.columnWidth(5), 420))  # explanations: tooltip
         bad = sum(1 for r in rows if not r["agrees"])
         known = sum(1 for r in rows if not r["agrees"] and r["known"])
         self.summary.setText(f"{len(rows)} measured cases on an NVIDIA H200: {len(rows) - bad} "
