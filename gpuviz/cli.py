@@ -10,11 +10,12 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from gpuviz import __version__
 from gpuviz.export.raster import ExportLimitError
 
-COMMANDS = ("validate", "compute", "export", "list", "schema")
+COMMANDS = ("validate", "compute", "export", "list", "schema", "kernel", "measure")
 EXIT_BAD_INPUT = 2
 
 
@@ -45,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="bundled scenarios, panels and architecture presets")
     sub.add_parser("schema", help="print the scenario JSON Schema")
+    _kernel_parser(sub)
+    _measure_parser(sub)
     return p
 
 
@@ -59,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
         return _open_app(None)
     try:
         return {"validate": _validate, "compute": _compute, "export": _export,
-                "list": _list, "schema": _schema}[args.command](args)
+                "list": _list, "schema": _schema, "kernel": _kernel,
+                "measure": _measure}[args.command](args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -183,6 +187,107 @@ def _schema(args: argparse.Namespace) -> int:
 
     print(json.dumps(scenario_schema(), indent=2, ensure_ascii=False))
     return 0
+
+
+def _kernel_parser(sub) -> None:
+    k = sub.add_parser("kernel", help="write a CUDA C++ program performing the scenario's access, "
+                                      "with its build and ncu commands")
+    k.add_argument("scenario", metavar="SCENARIO")
+    k.add_argument("--panel", metavar="ID", help="sectors, banks, occupancy or traversal "
+                                                 "(default: the scenario's first of these)")
+    k.add_argument("--step", type=int, metavar="K", help="the state after scenario step K (0-based)")
+    k.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created)")
+
+
+def _kernel(args: argparse.Namespace) -> int:
+    from gpuviz.kernels import PANELS, export_kernel, exportable
+    from gpuviz.scenario import Problem, ScenarioError
+
+    scenario, err = _load(args.scenario)
+    if err:
+        return _report(err)
+    scenario, err = _at_step(scenario, args.step, args.scenario)
+    if err:
+        return _report(err)
+    choices = exportable(scenario.panels)
+    panel_id = args.panel or (choices[0] if choices else None)
+    if panel_id not in PANELS:
+        what = f"--panel {panel_id!r} has" if args.panel else "this scenario has no panel with"
+        return _report(ScenarioError(args.scenario, [Problem(
+            "panels", f"{what} no kernel export (panels with one: {', '.join(PANELS)})")]))
+    stem = Path(args.scenario).stem + (f"-step{args.step}" if args.step is not None else "")
+    try:
+        paths = export_kernel(scenario, panel_id, Path(args.out), name=stem)
+    except ValueError as e:
+        print(f"{args.scenario}: {panel_id}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as e:
+        print(f"{args.out}: cannot write ({e.strerror})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for path in paths:
+        print(path)
+    return 0
+
+
+def _measure_parser(sub) -> None:
+    m = sub.add_parser("measure", help="import profiler output as a measurement file, or "
+                                       "compare measurement files with the models")
+    msub = m.add_subparsers(dest="measure_command", metavar="ACTION", required=True)
+    i = msub.add_parser("import", help="turn ncu --csv --page raw output into a measurement file")
+    i.add_argument("csv", nargs="+", metavar="NCU_CSV", help="one launch per case, in order")
+    i.add_argument("--cases", required=True, metavar="CASES_JSON",
+                   help="the cases, in launch order (case.json beside an exported kernel)")
+    i.add_argument("--out", required=True, metavar="FILE", help="measurement file to write")
+    i.add_argument("--device", help="device name (default: the profiler's)")
+    i.add_argument("--date", help="date of the measurement (default: the CSV file's time)")
+    c = msub.add_parser("compare", help="model against measured for measurement files "
+                                        "(default: every shipped one); exit 1 on a disagreement "
+                                        "that is not a known one")
+    c.add_argument("files", nargs="*", metavar="FILE")
+    c.add_argument("--all", action="store_true", help="list agreeing cases too")
+
+
+def _measure(args: argparse.Namespace) -> int:
+    from gpuviz.kernels import measure
+
+    if args.measure_command == "import":
+        import datetime
+
+        try:
+            cases = json.loads(Path(args.cases).read_text(encoding="utf-8"))
+            cases = cases if isinstance(cases, list) else [cases]
+            first = Path(args.csv[0])
+            date = args.date or datetime.datetime.fromtimestamp(
+                first.stat().st_mtime, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            meta = {"date": date, "command": "ncu … --csv --page raw",
+                    **({"device": args.device} if args.device else {})}
+            data = measure.from_ncu(args.csv, cases, meta)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"gpuviz measure import: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        Path(args.out).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
+                                  encoding="utf-8")
+        print(f"{args.out}: {len(data['cases'])} case(s)")
+        return 0
+    files = [Path(f) for f in args.files] or measure.shipped()
+    status = 0
+    for f in files:
+        try:
+            rows = measure.compare(measure.load(f), f.name)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"{f}: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        bad = [r for r in rows if not r.agrees and not r.known]
+        known = [r for r in rows if not r.agrees and r.known]
+        print(f"{f.name}: {len(rows)} cases, {len(rows) - len(bad) - len(known)} agree, "
+              f"{len(known)} known disagreements, {len(bad)} disagree")
+        for r in rows:
+            if args.all or not r.agrees:
+                mark = "=" if r.agrees else ("known" if r.known else "DIFFERS")
+                print(f"  {r.id:40} model {r.model:g}  measured {r.measured:g}  {mark}"
+                      + (f"  ({r.known})" if r.known else ""))
+        status = status or (1 if bad else 0)
+    return status
 
 
 if __name__ == "__main__":

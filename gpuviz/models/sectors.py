@@ -73,6 +73,9 @@ class SectorPattern:
 
 @dataclass(frozen=True)
 class SectorsParams:
+    op: str = param("load", doc="The instruction: a global load (ld.global) or store "
+                                "(st.global); both are served in the same 32-byte sectors.",
+                    choices=("load", "store"))
     element_bytes: int = param(4, doc="Bytes each lane reads (4 = one float).",
                                choices=(1, 2, 4, 8, 16))
     base_offset: int = param(0, doc="Byte address of element 0; a multiple of the element size "

@@ -33,6 +33,7 @@ from gpuviz.figures.theme import THEMES, theme
 from gpuviz.registry import PANELS, panel
 from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario
 from gpuviz.scenario.fields import format_fields
+from gpuviz.ui import measurements_dock
 from gpuviz.ui.document import Document
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import BODY_PX, PanelDock
@@ -61,6 +62,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self._build_actions()
         self._build_menus()
+        measurements_dock.install(self)
         self._build_step_bar()
         self._build_playback()
         self._build_caption()
