@@ -30,6 +30,8 @@ class Step:
     select: tuple[str, ...] = ()
     # a question for the room: the step's picture stays veiled until it is revealed
     predict: str = ""
+    # what the lecturer wants to say here: shown to the presenter only, never exported
+    notes: str = ""
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,8 @@ def _step_schema() -> dict[str, Any]:
             "caption": {"type": "string"},
             "predict": {"type": "string", "description": "A question to answer before the step's "
                         "picture is revealed."},
+            "notes": {"type": "string", "description": "Presenter notes for the step; never "
+                      "shown in exports."},
             "changes": {"type": "object", "description": "Partial panel sections, merged over the "
                         "state of the previous step.",
                         "propertyNames": {"enum": [p.id for p in PANELS]}},
