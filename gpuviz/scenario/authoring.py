@@ -94,7 +94,7 @@ def edit_step(scenario: Scenario, index: int, **fields: Any) -> Scenario:
     _check_index(scenario, index)
     step = steps[index]
     for key, value in fields.items():
-        if key not in STEP_TEXT_FIELDS + ("focus", "select", "changes"):
+        if key not in (*STEP_TEXT_FIELDS, "focus", "select", "changes"):
             raise TypeError(f"a step has no field {key!r}")
         if key == "select":
             value = list(value or ())
