@@ -11,6 +11,7 @@ not changed by the exploring.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -73,8 +74,8 @@ class StepDialog(QDialog):
         for p in PANELS:
             self.focus.addItem(p.title, p.id)
         self.focus.setCurrentIndex(max(0, self.focus.findData(step.focus)))
-        self.select = QLineEdit(", ".join(step.select))
-        self.select.setPlaceholderText("optional: keys such as block:2, lane:3")
+        self.select = QLineEdit(" ".join(step.select))
+        self.select.setPlaceholderText("optional: keys such as block:2 warp:2,0 (space between)")
         self.changes_list = QListWidget()
         self.changes_list.setObjectName("step-changes")
         self.changes_list.setMaximumHeight(110)
@@ -119,7 +120,7 @@ class StepDialog(QDialog):
         self.changes_list.addItems(lines)
 
     def _keys(self) -> list[str]:
-        return [k.strip() for k in self.select.text().replace(";", ",").split(",") if k.strip()]
+        return [k for k in re.split(r"[\s;]+", self.select.text()) if k]
 
     def _validate(self) -> None:
         problems = []
