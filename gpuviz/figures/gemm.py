@@ -255,6 +255,23 @@ def _legend(c: Canvas, x: float, y: float, theme: Theme) -> None:
            small, muted)
 
 
+def calculator_series(r: GemmResult) -> tuple[list[Series], tuple[Mark, ...]]:
+    """The requested-bytes plot's data: one definition for the figure and the dock's plot."""
+    series = [
+        Series(f"T × T tile, K = {r.k_dim}", r.tile_sizes, r.flops_per_byte_by_tile, 0,
+               markers=True),
+        Series("naive FP32", r.tile_sizes, [r.naive_flops_per_byte] * len(r.tile_sizes), 3),
+    ]
+    marks: tuple[Mark, ...] = ()
+    if r.tile in r.tile_sizes:
+        marks = (Mark(r.tile, r.tile_flops_per_byte, ""),)
+    return series, marks
+
+
+CALCULATOR_LABELS = ("Requested bytes: FLOPs per byte as the tile grows", "tile side T",
+                     "FLOPs per byte")
+
+
 def _calculator(c: Canvas, r: GemmResult, y: float, theme: Theme) -> float:
     size = theme.text_pt
     small = theme.small_pt
@@ -263,14 +280,7 @@ def _calculator(c: Canvas, r: GemmResult, y: float, theme: Theme) -> float:
     plot_w, plot_h = 84.0, 50.0
     c.text(6.0, y + 3.0, "Requested bytes: FLOPs per byte as the tile grows", size, fg,
            bold=True)
-    series = [
-        Series(f"T × T tile, K = {r.k_dim}", r.tile_sizes, r.flops_per_byte_by_tile, 0,
-               markers=True),
-        Series("naive FP32", r.tile_sizes, [r.naive_flops_per_byte] * len(r.tile_sizes), 3),
-    ]
-    marks = ()
-    if r.tile in r.tile_sizes:
-        marks = (Mark(r.tile, r.tile_flops_per_byte, ""),)
+    series, marks = calculator_series(r)
     x_hi = float(max(r.tile_sizes))
     y_hi = max(r.flops_per_byte_by_tile)
     left, top, pw, ph = line_plot(

@@ -66,6 +66,24 @@ def _shades(theme: Theme) -> list[str]:
             for i in range(SHADES)]
 
 
+def sweep_series(capacities, misses_by_order, capacity: int | None,
+                 order_name: str) -> tuple[list[Series], tuple[Mark, ...]]:
+    """The sweep plot's data (misses against capacity per order, the current capacity marked):
+    one definition for the figure and the dock's plot."""
+    sweep = [Series(name, list(capacities), list(vals), _color_index(name),
+                    markers=len(capacities) <= 40)
+             for name, vals in misses_by_order.items()]
+    marks: tuple[Mark, ...] = ()
+    if capacity in capacities and order_name in misses_by_order:
+        i = list(capacities).index(capacity)
+        marks = (Mark(capacity, misses_by_order[order_name][i], ""),)
+    return sweep, marks
+
+
+SWEEP_LABELS = ("Sweep: misses against cache capacity", "cache capacity (tiles)",
+                "misses (tile loads)")
+
+
 def _color_index(order_name: str) -> int:
     return SWEEP_ORDERS.index(order_name) if order_name in SWEEP_ORDERS else 4
 
@@ -304,13 +322,8 @@ def _build(result: TraversalResult, selection: frozenset[str], theme: Theme) -> 
     c.text(sx, plot_y + 3.0, "Sweep: misses against cache capacity", theme.text_pt, fg,
            bold=True)
     if result.capacities:
-        sweep = [Series(name, list(result.capacities), list(vals), _color_index(name),
-                        markers=len(result.capacities) <= 40)
-                 for name, vals in result.misses_by_order.items()]
-        marks = ()
-        if result.capacity in result.capacities:
-            i = result.capacities.index(result.capacity)
-            marks = (Mark(result.capacity, result.misses_by_order[result.order_name][i], ""),)
+        sweep, marks = sweep_series(result.capacities, result.misses_by_order, result.capacity,
+                                    result.order_name)
         line_plot(c, sx, plot_y + 4.0, plot_w, plot_h, sweep, theme,
                   x_label="cache capacity (tiles)", y_label="misses (tile loads)", marks=marks,
                   key="plot:sweep")
