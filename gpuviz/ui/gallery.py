@@ -1,7 +1,7 @@
 """File ▸ Gallery: the bundled scenarios as thumbnails, grouped by topic (the panel groups of
 the registry), with their titles and descriptions; double-click opens one.
 
-Opening the gallery reads only the scenario files; the thumbnails are painted from the figures
+Opening the gallery reads only the files' titles, descriptions and panels; the thumbnails are painted from the figures
 by one worker on Qt's thread pool and arrive one by one. Each is kept in memory for the session
 and as a PNG in the cache folder, keyed by the scenario file's bytes, the figure module and the
 gpuviz version, so a second opening (or a second session) paints nothing.
@@ -10,7 +10,9 @@ gpuviz version, so a second opening (or a second session) paints nothing.
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -37,18 +39,42 @@ from PySide6.QtWidgets import (
 
 import gpuviz
 from gpuviz.help import TOPICS, topic_of
-from gpuviz.registry import panel
-from gpuviz.scenario import Scenario, ScenarioError, bundled_scenarios, load_scenario
+from gpuviz.registry import PANEL_IDS, panel
+from gpuviz.scenario import Scenario, bundled_scenarios, loads_scenario
 
 THUMB = QSize(224, 150)
 _MEMORY: dict[str, QImage] = {}  # cache key -> thumbnail, for this session
 
 
-def thumbnail_key(path: Path, scenario: Scenario) -> str:
-    pid = scenario.panels[0]
+@dataclass(frozen=True)
+class Entry:
+    """What the gallery lists of a scenario file, read without decoding its sections."""
+
+    path: Path
+    title: str
+    description: str
+    panel_id: str
+    data: bytes
+
+
+def read_entry(path: Path) -> Entry | None:
+    try:
+        data = Path(path).read_bytes()
+        raw = json.loads(data)
+        panels = raw.get("panels") or [k for k in PANEL_IDS if k in raw] or ["launch"]
+        pid = panels[0]
+        panel(pid)
+        return Entry(Path(path), str(raw.get("title", path.stem)), str(raw.get("description", "")),
+                     pid, data)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def thumbnail_key(entry: Entry) -> str:
+    pid = entry.panel_id
     module = Path(panel(pid).figure.__file__)
     h = hashlib.sha1()
-    h.update(Path(path).read_bytes())
+    h.update(entry.data)
     h.update(f"{gpuviz.__version__}|{pid}|{module.stat().st_mtime_ns}|{THUMB.width()}x"
              f"{THUMB.height()}".encode())
     return h.hexdigest()
@@ -82,22 +108,22 @@ class _Signals(QObject):
 class _ThumbnailJob(QRunnable):
     """Paints the missing thumbnails one after another (one core; the GUI keeps the other)."""
 
-    def __init__(self, work: list[tuple[str, Scenario]], cache_dir: Path, signals: _Signals):
+    def __init__(self, work: list[tuple[str, Entry]], cache_dir: Path, signals: _Signals):
         super().__init__()
         self.work, self.cache_dir, self.signals = work, cache_dir, signals
         self.cancel = threading.Event()
         self.setAutoDelete(False)
 
     def run(self) -> None:
-        for key, scenario in self.work:
+        for key, entry in self.work:
             if self.cancel.is_set():
                 break
             file = self.cache_dir / f"{key}.png"
             img = QImage(str(file)) if file.exists() else QImage()
             if img.isNull():
                 try:
-                    img = render_thumbnail(scenario)
-                except Exception:  # a figure that cannot be drawn keeps its placeholder
+                    img = render_thumbnail(loads_scenario(entry.data, str(entry.path)))
+                except Exception:  # a file or figure that cannot be drawn keeps its placeholder
                     continue
                 try:
                     self.cache_dir.mkdir(parents=True, exist_ok=True)
@@ -130,16 +156,14 @@ class Gallery(QDialog):
 
         body = QWidget()
         lay = QVBoxLayout(body)
-        groups: dict[str, list[tuple[Path, Scenario]]] = {name: [] for name, _ids in TOPICS}
+        groups: dict[str, list[Entry]] = {name: [] for name, _ids in TOPICS}
         for path in paths if paths is not None else bundled_scenarios():
-            try:
-                scenario = load_scenario(path)
-            except ScenarioError:
-                continue
-            groups[topic_of(scenario.panels[0])].append((path, scenario))
+            entry = read_entry(path)
+            if entry is not None:
+                groups[topic_of(entry.panel_id)].append(entry)
         placeholder = QPixmap(THUMB)
         placeholder.fill(QColor("#e8e8e8"))
-        work: list[tuple[str, Scenario]] = []
+        work: list[tuple[str, Entry]] = []
         for name, members in groups.items():
             if not members:
                 continue
@@ -157,18 +181,18 @@ class Gallery(QDialog):
             lst.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
             lst.itemDoubleClicked.connect(self._open)
             lst.currentItemChanged.connect(self._describe)
-            for path, scenario in members:
-                key = thumbnail_key(path, scenario)
-                item = QListWidgetItem(QIcon(placeholder), scenario.title)
-                item.setData(Qt.ItemDataRole.UserRole, str(path))
-                item.setData(Qt.ItemDataRole.UserRole + 1, scenario.description)
-                item.setToolTip(scenario.description)
+            for entry in members:
+                key = thumbnail_key(entry)
+                item = QListWidgetItem(QIcon(placeholder), entry.title)
+                item.setData(Qt.ItemDataRole.UserRole, str(entry.path))
+                item.setData(Qt.ItemDataRole.UserRole + 1, entry.description)
+                item.setToolTip(entry.description)
                 lst.addItem(item)
                 self.items.setdefault(key, []).append(item)
                 if key in _MEMORY:
                     item.setIcon(QIcon(QPixmap.fromImage(_MEMORY[key])))
                 elif all(k != key for k, _s in work):
-                    work.append((key, scenario))
+                    work.append((key, entry))
             self.lists[name] = lst
             lay.addWidget(lst)
         lay.addStretch(1)
