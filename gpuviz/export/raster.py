@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from gpuviz.figures.display import Figure
@@ -24,7 +25,8 @@ def ensure_gui_app() -> None:
     register_fonts()
 
 
-def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 200) -> bytes:
+def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 200,
+                     metadata: Mapping[str, str] | None = None) -> bytes:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
     from PySide6.QtGui import QImage, QPainter
 
@@ -43,6 +45,8 @@ def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 2
     p = QPainter(img)
     paint_figure(p, figure, QRectF(0, 0, w, h))
     p.end()
+    for key, value in sorted((metadata or {}).items()):  # PNG text chunks, in a fixed order
+        img.setText(f"gpuviz-{key}", str(value))
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -51,7 +55,8 @@ def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 2
     return bytes(data.data())
 
 
-def render_pdf_bytes(figure: Figure, width_mm: float | None = None) -> bytes:
+def render_pdf_bytes(figure: Figure, width_mm: float | None = None,
+                     metadata: Mapping[str, str] | None = None) -> bytes:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSizeF
     from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
@@ -64,7 +69,8 @@ def render_pdf_bytes(figure: Figure, width_mm: float | None = None) -> bytes:
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buf)
     writer.setResolution(600)
-    writer.setCreator("gpuviz")
+    meta = metadata or {}
+    writer.setCreator(" ".join(["gpuviz", *(f"{k}={v}" for k, v in sorted(meta.items()))]))
     writer.setTitle(figure.title)
     size = QPageSize(QSizeF(figure.width * scale, figure.height * scale), QPageSize.Unit.Millimeter,
                      "figure", QPageSize.SizeMatchPolicy.ExactMatch)
@@ -79,9 +85,9 @@ def render_pdf_bytes(figure: Figure, width_mm: float | None = None) -> bytes:
 
 
 def write_raster(figure: Figure, path: Path, fmt: str, width_mm: float | None = None,
-                 dpi: int = 200) -> None:
+                 dpi: int = 200, metadata: Mapping[str, str] | None = None) -> None:
     from gpuviz.scenario.io import write_atomic
 
-    data = (render_pdf_bytes(figure, width_mm) if fmt == "pdf"
-            else render_png_bytes(figure, width_mm, dpi))
+    data = (render_pdf_bytes(figure, width_mm, metadata) if fmt == "pdf"
+            else render_png_bytes(figure, width_mm, dpi, metadata))
     write_atomic(path, data)
