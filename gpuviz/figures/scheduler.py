@@ -11,7 +11,7 @@ The timeline shows the first :data:`WINDOW_LOOPS` loop periods (at most :data:`M
 cycles) so single issues stay visible; the plot covers every simulated cycle.
 
 Keys: ``warp:<w>`` (a warp's row), ``slots`` (the issue-slot strip), ``plot:utilization``. A
-``cycles:<a>-<b>`` key in the selection shows cycles a … b−1 in the timeline instead of the first
+``cycles:<a>-<b>`` key in the selection shows cycles a … b in the timeline instead of the first
 window (the dock's zoomable timeline exports its visible range this way).
 """
 
@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from gpuviz import keys
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, paragraph, text_width
 from gpuviz.figures.plot import Mark, Series, format_tick, line_plot, nice_ticks
 from gpuviz.figures.theme import Theme
@@ -97,14 +98,13 @@ def window_cycles(r: SchedulerResult) -> int:
 
 
 def visible_cycles(r: SchedulerResult, selection: frozenset[str]) -> tuple[int, int]:
-    """The timeline's cycles [start, end): the selection's ``cycles:<a>-<b>`` (b exclusive,
+    """The timeline's cycles [start, end): the selection's ``cycles:<a>-<b>`` (a … b inclusive,
     clamped to the run), else the first window."""
-    for key in sorted(selection):
-        a, _, b = key.removeprefix("cycles:").partition("-")
-        if key.startswith("cycles:") and a.isdigit() and b.isdigit():
-            start = min(int(a), r.cycles - 1)
-            return start, max(start + 1, min(int(b), r.cycles))
-    return 0, window_cycles(r)
+    window = keys.cycle_window(selection)
+    if window is None:
+        return 0, window_cycles(r)
+    start = min(window[0], r.cycles - 1)
+    return start, max(start + 1, min(window[1] + 1, r.cycles))
 
 
 def _timeline(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: Theme,

@@ -5,8 +5,8 @@ the whole run's cycle timeline, to zoom into cycles and pan (pyqtgraph).
 The timeline is the figure's: the same states, the same theme colours (``state_colors``), one
 pixel column per cycle, the issue-slot strip on top. The figure shows a fixed first window;
 "Export Visible Window…" writes the figure of the cycles now in view, passing them to the figure
-as the selection key ``cycles:<a>-<b>`` (b exclusive). A step that selects such a key shows its
-range here too.
+as the selection key ``cycles:<a>-<b>`` (``gpuviz.keys``: a … b inclusive). A step that selects
+such a key shows its range here too.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import numpy as np
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from gpuviz import keys
 from gpuviz.figures.scheduler import _rgb, state_colors, visible_cycles, window_cycles
 from gpuviz.models.scheduler import (
     ISSUED,
@@ -97,7 +98,7 @@ class CycleTimeline(QWidget):
         lay.addWidget(self.plot)
         lay.addLayout(row)
         self.result: SchedulerResult | None = None
-        self._range_key: str | None = None
+        self._range_key: tuple[int, int] | None = None
         self.plot.getViewBox().sigXRangeChanged.connect(lambda *_: self._update_label())
         self.document.changed.connect(self._on_document_changed)
         follow_theme(dock, lambda: self.update_timeline(force=True))
@@ -139,13 +140,14 @@ class CycleTimeline(QWidget):
     def _follow_selection(self, default: bool = False) -> None:
         if self.result is None:
             return
-        keys = frozenset(k for k in self.document.selection if k.startswith("cycles:"))
-        key = min(keys) if keys else None
-        if key == self._range_key and not default:
+        window = keys.cycle_window(self.document.selection)
+        if window == self._range_key and not default:
             return
-        self._range_key = key
-        a, b = visible_cycles(self.result, keys) if keys else (0, window_cycles(self.result))
-        self.set_cycles(a, b)
+        self._range_key = window
+        if window is None:
+            self.set_cycles(0, window_cycles(self.result))
+        else:
+            self.set_cycles(*visible_cycles(self.result, frozenset({keys.cycles(*window)})))
 
     def set_cycles(self, a: int, b: int) -> None:
         self.plot.getViewBox().setXRange(a, b, padding=0)
@@ -164,7 +166,7 @@ class CycleTimeline(QWidget):
 
     def selection_key(self) -> str:
         a, b = self.visible()
-        return f"cycles:{a}-{b}"
+        return keys.cycles(a, b - 1)
 
     def _update_label(self) -> None:
         if self.result is not None:
