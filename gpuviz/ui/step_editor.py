@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -48,6 +49,8 @@ from gpuviz.scenario.authoring import (
 )
 from gpuviz.scenario.document import Step
 from gpuviz.ui.document import Document
+
+StandardKey = QKeySequence.StandardKey
 
 
 class StepDialog(QDialog):
@@ -291,6 +294,11 @@ class StepListDialog(QDialog):
         lay.addWidget(hint)
         lay.addWidget(close)
         self._filling = False
+        # Undo and Redo work while this window has the focus, too
+        for action, keys in ((self.document.undo_stack.createUndoAction(self), StandardKey.Undo),
+                             (self.document.undo_stack.createRedoAction(self), StandardKey.Redo)):
+            action.setShortcuts(QKeySequence.keyBindings(keys))
+            self.addAction(action)
         self.document.changed.connect(self._on_document_changed)
         self.refill()
         self.resize(560, 360)
@@ -303,7 +311,8 @@ class StepListDialog(QDialog):
         self._filling = True
         self.list.clear()
         for i, s in enumerate(self.document.scenario.steps):
-            item = QListWidgetItem(f"{i + 1}. {s.title}" + ("  ?" if s.predict else ""))
+            item = QListWidgetItem(f"{i + 1}. {s.title}"
+                                   + ("  (asks a question first)" if s.predict else ""))
             item.setToolTip("\n".join([s.caption, *describe_changes(s.changes)]))
             self.list.addItem(item)
         self.list.setCurrentRow(self.document.step)
