@@ -186,12 +186,15 @@ class StepAuthoring(QObject):
     # --- dialogs -------------------------------------------------------------------------
     def add_dialog(self, parent: QWidget | None = None) -> StepDialog:
         changes = self.pending_changes()
-        _scenario, step = self.anchor()
+        scenario, step = self.anchor()
+        where = (f"after “{scenario.steps[step].title}”" if 0 <= step < len(scenario.steps)
+                 else "before the first step" if scenario.steps else "the first step")
         blank = Step(title=f"Step {step + 2}",
                      focus=default_focus(changes, self.focused_panel()),
                      select=tuple(sorted(k for k in self.document.selection
                                          if not k.startswith("frame:"))))
-        return StepDialog("Add Step from Current State", blank, changes, None, parent)
+        return StepDialog(f"Add Step {step + 2} from Current State ({where})", blank, changes,
+                          None, parent)
 
     def edit_dialog(self, index: int, parent: QWidget | None = None) -> StepDialog:
         step = self.document.scenario.steps[index]
