@@ -30,7 +30,7 @@ class Step:
     select: tuple[str, ...] = ()
     # a question for the room: the step's picture stays veiled until it is revealed
     predict: str = ""
-    # what the lecturer wants to say here: shown to the presenter only, never exported
+    # for the lecturer only (the presenter screen): never shown to the room, never exported
     notes: str = ""
 
 

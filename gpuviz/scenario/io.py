@@ -20,6 +20,7 @@ from gpuviz.models.arch import preset_names
 from gpuviz.registry import PANEL_IDS, panel
 from gpuviz.scenario.decode import _BAD, decode_dataclass, encode, encode_changes, merge
 from gpuviz.scenario.document import FORMAT_VERSION, SELECTION_KEY, Scenario, Step
+from gpuviz.scenario.fields import field_problems
 from gpuviz.scenario.problems import Problem, ScenarioError, describe, did_you_mean, join
 
 TOP_KEYS = ("version", "title", "description", "arch", "panels", "steps")
@@ -241,6 +242,8 @@ def _steps(value: Any, sections: dict[str, Any], section_json: dict[str, dict[st
         if not isinstance(caption, str):
             problems.append(Problem(join(path, "caption"), f"expected a string, got {describe(caption)}"))
             caption = ""
+        problems.extend(field_problems(caption, join(path, "caption")))
+        problems.extend(field_problems(predict, join(path, "predict")))
         notes = raw.get("notes", "")
         if not isinstance(notes, str):
             problems.append(Problem(join(path, "notes"), f"expected a string, got {describe(notes)}"))
@@ -279,7 +282,8 @@ def _steps(value: Any, sections: dict[str, Any], section_json: dict[str, dict[st
                           caption=caption,
                           changes=MappingProxyType({k: MappingProxyType(v) for k, v in changes.items()
                                                     if isinstance(v, dict)}),
-                          focus=focus, select=tuple(select), predict=predict, notes=notes))
+                          focus=focus, select=tuple(select), predict=predict,
+                          notes=notes))
         states.append(MappingProxyType(dict(current)))
     return tuple(steps), tuple(states)
 
