@@ -369,15 +369,26 @@ def flops_series(r: GemmResult) -> list[Series]:
     ]
 
 
+CALCULATOR_LABELS = ("Requested bytes: FLOPs per byte as the tile grows",
+                     "tile side T (elements)", "intensity (FLOPs/byte)")
+
+
+def calculator_series(r: GemmResult) -> tuple[list[Series], tuple[Mark, ...]]:
+    """The requested-bytes plot's data, a dot at the chosen tile: one definition for the figure
+    and the dock's interactive plot."""
+    marks = (Mark(r.tile, r.tile_flops_per_byte, ""),) if r.tile in r.tile_sizes else ()
+    return flops_series(r), marks
+
+
 def flops_plot(r: GemmResult, theme: Theme, width: float = PLOT_W,
                target: Target = NATURAL, height: float = PLOT_H) -> Block:
     """The calculator's plot, a dot at the chosen tile (its value is in the text beside)."""
-    marks = (Mark(r.tile, r.tile_flops_per_byte, ""),) if r.tile in r.tile_sizes else ()
-    return plot_block(flops_series(r), theme, width, height, x_label="tile side T",
-                      x_unit="elements", y_label="intensity", y_unit="FLOPs/byte", x_range=(0.0, float(max(r.tile_sizes))),
+    series, marks = calculator_series(r)
+    return plot_block(series, theme, width, height, x_label="tile side T",
+                      x_unit="elements", y_label="intensity", y_unit="FLOPs/byte",
+                      x_range=(0.0, float(max(r.tile_sizes))),
                       y_range=(0.0, max(r.flops_per_byte_by_tile)), marks=marks,
-                      key="plot:flops_per_byte",
-                      title="Requested bytes: FLOPs per byte as the tile grows", target=target,
+                      key="plot:flops_per_byte", title=CALCULATOR_LABELS[0], target=target,
                       name="calculator plot")
 
 

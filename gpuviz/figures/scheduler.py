@@ -10,7 +10,9 @@ prediction ``U = min(1, N·I/P)``; a receipt of the numbers.
 The timeline shows the first :data:`WINDOW_LOOPS` loop periods (at most :data:`MAX_WINDOW`
 cycles) so single issues stay visible; the plot covers every simulated cycle.
 
-Keys: ``warp:<w>`` (a warp's row), ``slots`` (the issue-slot strip), ``plot:utilization``.
+Keys: ``warp:<w>`` (a warp's row), ``slots`` (the issue-slot strip), ``plot:utilization``. A
+``cycles:<a>-<b>`` key in the selection shows cycles a … b in the timeline instead of the first
+window (the dock's zoomable timeline exports its visible range this way).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import math
 
 import numpy as np
 
+from gpuviz import keys
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, paragraph, text_width
 from gpuviz.figures.plot import Mark, Series, format_tick, line_plot, nice_ticks
 from gpuviz.figures.theme import Theme
@@ -94,12 +97,23 @@ def window_cycles(r: SchedulerResult) -> int:
     return int(min(r.cycles, MAX_WINDOW, max(WINDOW_LOOPS * r.P, 200)))
 
 
+def visible_cycles(r: SchedulerResult, selection: frozenset[str]) -> tuple[int, int]:
+    """The timeline's cycles [start, end): the selection's ``cycles:<a>-<b>`` (a … b inclusive,
+    clamped to the run), else the first window."""
+    window = keys.cycle_window(selection)
+    if window is None:
+        return 0, window_cycles(r)
+    start = min(window[0], r.cycles - 1)
+    return start, max(start + 1, min(window[1] + 1, r.cycles))
+
+
 def _timeline(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: Theme,
               y: float) -> float:
     em = theme.text_pt * PT_TO_MM
-    win = window_cycles(r)
+    start, end = visible_cycles(r, selection)
+    win = end - start
     y += em * 1.6
-    c.text(MARGIN, y, f"Issue timeline, cycles 0–{win - 1:,}" +
+    c.text(MARGIN, y, f"Issue timeline, cycles {start:,}–{end - 1:,}" +
            (f" of {r.cycles:,}" if win < r.cycles else ""), theme.text_pt, theme.foreground,
            bold=True)
     y += em * 0.8
@@ -108,7 +122,7 @@ def _timeline(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: T
     colors = state_colors(theme)
 
     # issue-slot strip
-    kind = r._issued_kind[:win]
+    kind = r._issued_kind[start:end]
     strip = np.empty((1, win, 3), dtype=np.uint8)
     strip[0, kind == LOAD] = _rgb(colors["load"])
     strip[0, kind == MATH] = _rgb(colors["math"])
@@ -124,7 +138,7 @@ def _timeline(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: T
 
     # warp rows
     n = r.resident_warps
-    states = r._states[:, :win]
+    states = r._states[:, start:end]
     issued_kind = np.broadcast_to(kind, states.shape)
     img = np.empty((n, win, 3), dtype=np.uint8)
     img[states == READY] = _rgb(colors["ready"])
@@ -155,11 +169,11 @@ def _timeline(c: Canvas, r: SchedulerResult, selection: frozenset[str], theme: T
         c.segments([(x0, y + i * row_h, x0 + w, y + i * row_h) for i in range(1, n)], grid)
     y += h
     # cycle axis
-    ticks = [t for t in nice_ticks(0, win, target=8) if t <= win]
+    ticks = [t for t in nice_ticks(start, end, target=8) if start <= t <= end]
     axis = theme.stroke("foreground", theme.thin_mm * 1.5)
     c.line(x0, y, x0 + w, y, axis)
     for t in ticks:
-        tx = x0 + w * t / win
+        tx = x0 + w * (t - start) / win
         c.line(tx, y, tx, y + em * 0.35, axis)
         c.text(tx, y + em * 1.3, format_tick(t), theme.small_pt, theme.foreground,
                anchor="middle")

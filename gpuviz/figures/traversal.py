@@ -340,23 +340,35 @@ def loads_plot(result: TraversalResult, frame: int, theme: Theme, width: float,
                       title="Loads so far, step by step", target=target, name="loads plot")
 
 
+SWEEP_LABELS = ("Sweep: misses against cache capacity", "cache capacity (tiles)",
+                "misses (tile loads)")
+
+
+def sweep_series(capacities, misses_by_order, capacity: int | None,
+                 order_name: str) -> tuple[list[Series], tuple[Mark, ...]]:
+    """The sweep plot's data (misses against capacity per order, the current capacity marked):
+    one definition for the figure and the dock's interactive plot."""
+    sweep = [Series(name, list(capacities), list(vals), color_index(name),
+                    markers=len(capacities) <= 40)
+             for name, vals in misses_by_order.items()]
+    marks: tuple[Mark, ...] = ()
+    if capacity in capacities and order_name in misses_by_order:
+        i = list(capacities).index(capacity)
+        marks = (Mark(capacity, misses_by_order[order_name][i], ""),)
+    return sweep, marks
+
+
 def sweep_plot(result: TraversalResult, theme: Theme, width: float, target: Target = NATURAL,
                height: float = PLOT_H) -> Block:
     """Misses against cache capacity, one line per order, a dot at the chosen capacity."""
     if not result.capacities:
         return text_block("(sweep not computed: turn on 'sweep')", theme, width,
                           color=theme.muted, name="sweep plot")
-    sweep = [Series(name, list(result.capacities), list(vals), color_index(name),
-                    markers=len(result.capacities) <= 40)
-             for name, vals in result.misses_by_order.items()]
-    marks = ()
-    if result.capacity in result.capacities:
-        i = result.capacities.index(result.capacity)
-        marks = (Mark(result.capacity, result.misses_by_order[result.order_name][i], ""),)
+    sweep, marks = sweep_series(result.capacities, result.misses_by_order, result.capacity,
+                                result.order_name)
     return plot_block(sweep, theme, width, height, x_label="cache capacity", x_unit="tiles",
                       y_label="misses", y_unit="tile loads", marks=marks, key="plot:sweep",
-                      title="Sweep: misses against cache capacity", target=target,
-                      name="sweep plot")
+                      title=SWEEP_LABELS[0], target=target, name="sweep plot")
 
 
 def plots_column(result: TraversalResult, frame: int, theme: Theme, width: float,

@@ -206,6 +206,8 @@ class MainWindow(QMainWindow):
         playback.addAction(self.act_play)
         playback.addAction(self.act_frame_prev)
         playback.addAction(self.act_frame_next)
+        from gpuviz.ui.lecture_menus import install as install_lecture_menus
+        install_lecture_menus(self)
 
     def _build_step_bar(self) -> None:
         self.step_bar_widget = StepBar(self.act_prev, self.act_next)
