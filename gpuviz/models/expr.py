@@ -19,10 +19,12 @@ Arithmetic is on int64; predicates are bool. An integer is never silently used a
 and a comparison is never used as a number: each is a clear error. Everything else (attribute
 walks, ``__import__``, other calls, strings, floats, ``**``, subscripts, lambdas …) is rejected,
 as are texts over :data:`MAX_LENGTH` characters, brackets nested deeper than :data:`MAX_DEPTH`
-(or operators deeper than :data:`MAX_TREE_DEPTH`), constant
-shifts outside 0…62 and constants beyond ±2**62. At evaluation, division or modulo by zero,
-shifts outside 0…62 and results beyond ±2**62 raise :class:`ExprError` instead of a numpy warning
-or a wrapped-around value.
+(or operators deeper than :data:`MAX_TREE_DEPTH`; a chain such as
+``a + b + c + …`` written without brackets is one level, however long), constant shifts outside
+0…62 and constants beyond ±2**62. At evaluation, division or modulo by zero, shifts outside 0…62
+and any intermediate result beyond ±2**62 (of every operator: ``+ - * // % << >> & | ^``, unary
+``-`` and ``~``) raise :class:`ExprError` instead of a numpy warning or a wrapped-around value:
+near the limit the arithmetic is done exactly, on Python integers, so nothing ever wraps.
 
 Every error is an :class:`ExprError` carrying ``position``, the 0-based character offset of the
 offending part of the text; its message says the 1-based character a reader counts to.
@@ -32,6 +34,7 @@ import ast
 import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -92,10 +95,15 @@ class Expr:
 
 
 def parse(text: str, names: Iterable[str]) -> Expr:
-    """Parse and check ``text``; ``names`` are the variable names it may use."""
+    """Parse and check ``text``; ``names`` are the variable names it may use. (Cached: a
+    scenario's steps check the same expressions again and again.)"""
     if not isinstance(text, str):
         raise ExprError("an expression must be text", 0)
-    allowed = frozenset(names)
+    return _parse(text, frozenset(names))
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str, allowed: frozenset[str]) -> Expr:
     if len(text) > MAX_LENGTH:
         raise ExprError(f"the expression is {len(text)} characters long; "
                         f"at most {MAX_LENGTH} are allowed", MAX_LENGTH)
@@ -140,8 +148,21 @@ def evaluate(expr: "Expr | str", env: Mapping[str, "int | np.ndarray"]) -> np.nd
     if missing:
         raise ExprError(f"no value is given for {missing[0]!r}", 0)
     values = {n: np.asarray(env[n], dtype=np.int64) for n in expr.names}
-    with np.errstate(all="ignore"):
-        return np.asarray(_Evaluator(values, expr.text).eval(expr._tree))
+    key = (expr.text, expr.kind,
+           tuple((n, values[n].shape, values[n].tobytes()) for n in sorted(expr.names)))
+    cached = _RESULTS.get(key)
+    if cached is None:
+        with np.errstate(all="ignore"):
+            cached = np.asarray(_Evaluator(values, expr.text).eval(expr._tree))
+        if len(_RESULTS) >= 4096:
+            _RESULTS.clear()
+        _RESULTS[key] = cached
+    return cached.copy()
+
+
+#: Results by (text, kind, the values of the names read): a scenario's steps and a branch
+#: ladder's edges evaluate the same expressions over the same lanes again and again.
+_RESULTS: dict[tuple, np.ndarray] = {}
 
 
 def dotted_name(node: ast.expr) -> str | None:
@@ -245,7 +266,8 @@ class _Checker:
             if op not in _ARITH:
                 raise self.fail(node, "this operator is not allowed")
             sym = _ARITH[op][0]
-            self.need(node.left, "int", d, f"'{sym}'")
+            # the left operand of ``a + b + c`` is ``a + b``: a chain, not nesting
+            self.need(node.left, "int", depth, f"'{sym}'")
             self.need(node.right, "int", d, f"'{sym}'")
             if op in (ast.LShift, ast.RShift):
                 amount = _constant_value(node.right)
@@ -317,10 +339,8 @@ class _Evaluator:
             v = self.eval(node.operand)
             if isinstance(node.op, ast.Not):
                 return np.logical_not(v)
-            if isinstance(node.op, ast.USub):
-                return np.negative(v)
-            if isinstance(node.op, ast.Invert):
-                return np.invert(v)
+            if isinstance(node.op, (ast.USub, ast.Invert)):
+                return self.unary(node, v)
             return v
         if isinstance(node, ast.BinOp):
             return self.binop(node)
@@ -358,21 +378,41 @@ class _Evaluator:
             raise ExprError(f"division by zero in '{sym}' for some lanes", pos)
         if op in (ast.LShift, ast.RShift) and np.any((right < 0) | (right > MAX_SHIFT)):
             raise ExprError(f"a shift amount is outside 0…{MAX_SHIFT} for some lanes", pos)
-        if op in (ast.Add, ast.Sub, ast.Mult, ast.LShift):
-            # Estimate in floating point first so that int64 never wraps around unseen.
+        # Operands are within ±2**62. ``* <<`` can leave int64: estimate in floating point and,
+        # near the limit, compute exactly on Python integers. The others cannot wrap unseen
+        # (``|`` and ``^`` stay below 2**63 in magnitude, ``-2**62 // -1`` is 2**62).
+        if op in (ast.Add, ast.Sub):
+            # within ±2**63 and exact, except 2**63 itself, which wraps to −2**63: both are
+            # caught as out of range below
+            return self.checked(np.asarray(fn(left, right)), sym, pos)
+        if op in (ast.Mult, ast.LShift):
             lf, rf = left.astype(np.float64), right.astype(np.float64)
-            if op is ast.Add:
-                est = lf + rf
-            elif op is ast.Sub:
-                est = lf - rf
-            elif op is ast.Mult:
-                est = lf * rf
-            else:
-                est = lf * np.exp2(rf)
-            if np.any(np.abs(est) > float(MAX_CONSTANT)):
-                raise ExprError(f"the result of '{sym}' is too large (beyond ±2**62) "
-                                "for some lanes", pos)
-        return fn(left, right)
+            est = lf * rf if op is ast.Mult else lf * np.exp2(rf)
+            if np.any(np.abs(est) > _SAFE):
+                exact = fn(left.astype(object), right.astype(object))
+                return self.checked(np.asarray(exact, dtype=object), sym, pos)
+        return self.checked(np.asarray(fn(left, right)), sym, pos)
+
+    def unary(self, node: ast.UnaryOp, v: np.ndarray) -> np.ndarray:
+        sym = "-" if isinstance(node.op, ast.USub) else "~"
+        out = np.negative(v) if sym == "-" else np.invert(v)
+        return self.checked(np.asarray(out), sym, node.col_offset)
+
+    @staticmethod
+    def checked(values: np.ndarray, sym: str, pos: int) -> np.ndarray:
+        """``values`` as int64 when every one is within ±2**62, else an ExprError."""
+        if values.dtype == object:
+            big = any(abs(int(v)) > MAX_CONSTANT for v in values.flat)
+        else:
+            big = bool(np.any((values > MAX_CONSTANT) | (values < -MAX_CONSTANT)))
+        if big:
+            raise ExprError(f"the result of '{sym}' is too large (beyond ±2**62) for some lanes",
+                            pos)
+        return values.astype(np.int64)
+
+
+#: Float estimates below this are far from int64's limit (their rounding error is < 2**10).
+_SAFE = float(2**61)
 
 
 def lane_environment(
