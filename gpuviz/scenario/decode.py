@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import types
 import typing
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from gpuviz.scenario.problems import Problem, describe, did_you_mean, join
 
 _BAD = object()
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def field_types(cls: type) -> dict[str, Any]:
@@ -141,6 +143,10 @@ def _decode_scalar(tp: Any, raw: Any, path: str, meta: Any, problems: list[Probl
     elif tp is str:
         if not isinstance(raw, str):
             problems.append(Problem(path, f"expected a string, got {describe(raw)}"))
+            return _BAD
+        if _SURROGATE.search(raw):
+            problems.append(Problem(path, "holds half of a surrogate pair (U+D800…U+DFFF) on its "
+                                          "own, which is not a character"))
             return _BAD
     else:
         raise TypeError(f"unsupported parameter type {tp!r} at {path}")

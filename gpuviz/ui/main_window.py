@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.registry import PANELS, panel
 from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario
+from gpuviz.scenario.problems import printable
 from gpuviz.ui.document import Document
 from gpuviz.ui.panel_dock import PanelDock
 from gpuviz.ui.playback import PlaybackBar, PlaybackClock, frame_count_for
@@ -431,8 +432,9 @@ class MainWindow(QMainWindow):
     def _save_to(self, path: Path) -> bool:
         try:
             self.document.save(path)
-        except OSError as e:
-            QMessageBox.warning(self, "Cannot save", f"{path}: {e.strerror or e}")
+        except (OSError, ValueError) as e:  # ValueError: text that cannot be encoded
+            why = getattr(e, "strerror", None) or str(e)
+            QMessageBox.warning(self, "Cannot save", printable(f"{path}: {why}"))
             return False
         self._add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)
