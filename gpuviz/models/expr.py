@@ -32,10 +32,10 @@ offending part of the text; its message says the 1-based character a reader coun
 
 import ast
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -92,6 +92,9 @@ class Expr:
     kind: Kind  # "int" for arithmetic, "bool" for a predicate
     names: frozenset[str]  # the names it reads
     _tree: ast.expr
+    # the tree compiled to closures: unchecked int64 numpy evaluation, and interval bounds
+    _fast: "Callable[[Mapping[str, np.ndarray]], np.ndarray] | None" = None
+    _bounds: "Callable[[Mapping[str, tuple[int, int]]], tuple[int, int] | None] | None" = None
 
 
 def parse(text: str, names: Iterable[str]) -> Expr:
@@ -136,7 +139,8 @@ def _parse(text: str, allowed: frozenset[str]) -> Expr:
         tree = _Shift(lead).visit(tree)
     checker = _Checker(allowed, text)
     kind = checker.check(tree, 1)
-    return Expr(text, kind, frozenset(checker.used), tree)
+    return Expr(text, kind, frozenset(checker.used), tree, _compile_fast(tree),
+                _compile_bounds(tree))
 
 
 def evaluate(expr: "Expr | str", env: Mapping[str, "int | np.ndarray"]) -> np.ndarray:
@@ -152,8 +156,16 @@ def evaluate(expr: "Expr | str", env: Mapping[str, "int | np.ndarray"]) -> np.nd
            tuple((n, values[n].shape, values[n].tobytes()) for n in sorted(expr.names)))
     cached = _RESULTS.get(key)
     if cached is None:
+        # When interval arithmetic over the names' ranges proves that no lane can divide by
+        # zero, shift out of range or leave ±2**62, plain int64 numpy needs no checks; else every
+        # operation is checked lane by lane (and exactly near the limit).
+        ranges = {n: (int(v.min()), int(v.max())) for n, v in values.items() if v.size}
+        safe = len(ranges) == len(values) and _provably_safe(expr, ranges)
         with np.errstate(all="ignore"):
-            cached = np.asarray(_Evaluator(values, expr.text).eval(expr._tree))
+            if safe and expr._fast is not None:
+                cached = np.asarray(expr._fast(values))
+            else:
+                cached = np.asarray(_Evaluator(values, expr.text).eval(expr._tree))
         if len(_RESULTS) >= 4096:
             _RESULTS.clear()
         _RESULTS[key] = cached
@@ -325,7 +337,155 @@ def _constant_value(node: ast.expr) -> int | None:
     return None
 
 
+class _Unsafe(Exception):
+    pass
+
+
+def _provably_safe(expr: Expr, ranges: Mapping[str, tuple[int, int]]) -> bool:
+    if expr._bounds is None:
+        return False
+    try:
+        expr._bounds(ranges)
+    except _Unsafe:
+        return False
+    return True
+
+
+def _compile_bounds(node: ast.expr) -> Callable[[Mapping[str, tuple[int, int]]], Any]:
+    """Interval arithmetic on Python integers, compiled once per expression: given the range of
+    every name, the (low, high) range of the expression (None for a truth value), raising
+    _Unsafe where some lane could divide by zero, shift out of range or leave ±2**62."""
+    if isinstance(node, ast.Constant):
+        const = (int(node.value), int(node.value))
+        return lambda r: const
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        name = dotted_name(node)
+        return lambda r: r[name]
+    if isinstance(node, ast.UnaryOp):
+        inner = _compile_bounds(node.operand)
+        if isinstance(node.op, (ast.UAdd, ast.Not)):
+            return inner
+        if isinstance(node.op, ast.USub):
+            return lambda r: _fits((-inner(r)[1], -inner(r)[0]))
+        return lambda r: _fits((~inner(r)[1], ~inner(r)[0]))
+    if isinstance(node, ast.BinOp):
+        op = type(node.op)
+        left, right = _compile_bounds(node.left), _compile_bounds(node.right)
+        return lambda r: _fits(_interval(op, left(r), right(r)))
+    if isinstance(node, ast.Call):
+        args = [_compile_bounds(a) for a in node.args]
+        pick = min if node.func.id == "min" else max  # type: ignore[attr-defined]
+
+        def call(r: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
+            got = [a(r) for a in args]
+            return pick(g[0] for g in got), pick(g[1] for g in got)
+        return call
+    parts = ([node.left, *node.comparators] if isinstance(node, ast.Compare)
+             else list(node.values) if isinstance(node, ast.BoolOp) else None)
+    if parts is None:
+        def unknown(r: Mapping[str, tuple[int, int]]) -> Any:
+            raise _Unsafe
+        return unknown
+    compiled = [_compile_bounds(p) for p in parts]
+
+    def each(r: Mapping[str, tuple[int, int]]) -> None:
+        for c in compiled:
+            c(r)
+    return each
+
+
+def _interval(op: type, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    (l1, h1), (l2, h2) = a, b
+    if op is ast.Add:
+        return l1 + l2, h1 + h2
+    if op is ast.Sub:
+        return l1 - h2, h1 - l2
+    if op is ast.Mult:
+        corners = (l1 * l2, l1 * h2, h1 * l2, h1 * h2)
+        return min(corners), max(corners)
+    if op in (ast.FloorDiv, ast.Mod):
+        if l2 <= 0 <= h2:
+            raise _Unsafe
+        if op is ast.Mod:
+            return min(0, l2 + 1), max(0, h2 - 1)
+        corners = (l1 // l2, l1 // h2, h1 // l2, h1 // h2)
+        return min(corners), max(corners)
+    if op in (ast.LShift, ast.RShift):
+        if l2 < 0 or h2 > MAX_SHIFT:
+            raise _Unsafe
+        if op is ast.LShift:
+            corners = (l1 << l2, l1 << h2, h1 << l2, h1 << h2)
+        else:
+            corners = (l1 >> l2, l1 >> h2, h1 >> l2, h1 >> h2)
+        return min(corners), max(corners)
+    if op is ast.BitAnd and l1 >= 0 and l2 >= 0:
+        return 0, min(h1, h2)
+    # & | ^ in general: within the two's-complement width of the widest operand
+    width = max(abs(v) for v in (l1, h1, l2, h2)).bit_length()
+    return -(1 << width), (1 << width) - 1
+
+
+def _compile_fast(node: ast.expr) -> Callable[[Mapping[str, np.ndarray]], Any]:
+    """Plain numpy evaluation without checks, compiled once per expression to closures; used
+    only where :func:`_compile_bounds` proved that nothing can fail or wrap."""
+    if isinstance(node, ast.Constant):
+        const = np.int64(node.value)
+        return lambda v: const
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        name = dotted_name(node)
+        return lambda v: v[name]
+    if isinstance(node, ast.UnaryOp):
+        inner = _compile_fast(node.operand)
+        fn = {ast.Not: np.logical_not, ast.USub: np.negative, ast.Invert: np.invert}.get(
+            type(node.op))
+        return inner if fn is None else (lambda v: fn(inner(v)))
+    if isinstance(node, ast.BinOp):
+        fn = _ARITH[type(node.op)][1]
+        left, right = _compile_fast(node.left), _compile_fast(node.right)
+        return lambda v: fn(left(v), right(v))
+    if isinstance(node, ast.Compare):
+        first = _compile_fast(node.left)
+        rest = [(_COMPARE[type(op)], _compile_fast(c)) for op, c in zip(node.ops, node.comparators,
+                                                                        strict=True)]
+
+        def compare(v: Mapping[str, np.ndarray]) -> np.ndarray:
+            left, out = first(v), None
+            for fn, comp in rest:
+                right = comp(v)
+                part = fn(left, right)
+                out = part if out is None else np.logical_and(out, part)
+                left = right
+            return out  # type: ignore[return-value]
+        return compare
+    if isinstance(node, (ast.BoolOp, ast.Call)):
+        if isinstance(node, ast.BoolOp):
+            fn = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+            items = [_compile_fast(x) for x in node.values]
+        else:
+            fn = np.minimum if node.func.id == "min" else np.maximum  # type: ignore[attr-defined]
+            items = [_compile_fast(x) for x in node.args]
+
+        def fold(v: Mapping[str, np.ndarray]) -> np.ndarray:
+            out = items[0](v)
+            for item in items[1:]:
+                out = fn(out, item(v))
+            return out
+        return fold
+
+    def unknown(v: Mapping[str, np.ndarray]) -> Any:
+        raise ExprError("unexpected expression", getattr(node, "col_offset", 0))
+    return unknown
+
+
+def _fits(r: tuple[int, int]) -> tuple[int, int]:
+    if r[0] < -MAX_CONSTANT or r[1] > MAX_CONSTANT:
+        raise _Unsafe
+    return r
+
+
 class _Evaluator:
+    """Evaluation with every operation checked for every lane (see :func:`evaluate`)."""
+
     def __init__(self, values: Mapping[str, np.ndarray], text: str) -> None:
         self.values = values
         self.text = text

@@ -31,7 +31,7 @@ TOP_KEYS = ("version", "title", "description", "arch", "panels", "steps")
 STEP_KEYS = ("title", "caption", "predict", "changes", "focus", "select")
 MAX_BYTES = 8 * 1024 * 1024
 MAX_NESTING = 64  # lists and objects inside one another (a scenario needs about 6)
-MAX_STEPS = 1000  # a lecture has tens
+MAX_STEPS = 250  # a lecture has tens; each step costs up to ~40 ms to check
 MAX_DIGITS = 400  # digits of one number literal (a double has at most 17 significant ones)
 
 
