@@ -12,6 +12,7 @@ import difflib
 import errno
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from gpuviz import __version__
 from gpuviz.scenario.problems import printable
 
 COMMANDS = ("validate", "compute", "export", "list", "schema")
+_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 EXIT_BAD_INPUT = 2
 
 
@@ -245,8 +247,11 @@ def _compute(args: argparse.Namespace) -> int:
     if err:
         return _report(err)
     results = compute_all(scenario, tuple(panels))
-    print(json.dumps({pid: to_jsonable(r) for pid, r in results.items()}, indent=2,
-                     ensure_ascii=False))
+    text = json.dumps({pid: to_jsonable(r) for pid, r in results.items()}, indent=2,
+                      ensure_ascii=False)
+    # JSON escapes C0 controls itself; C1 controls (a terminal may obey U+009B as CSI) and
+    # other unprintable characters can only stand inside strings, where \uXXXX means the same
+    print(_UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
     return 0
 
 
@@ -269,7 +274,7 @@ def _export(args: argparse.Namespace) -> int:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        print(f"{out}: cannot create the output folder ({e.strerror})", file=sys.stderr)
+        print(printable(f"{out}: cannot create the output folder ({e.strerror})"), file=sys.stderr)
         return EXIT_BAD_INPUT
     stem = Path(args.scenario).stem
     if args.frames:
@@ -279,14 +284,14 @@ def _export(args: argparse.Namespace) -> int:
             paths = export_sequence(scenario, pid, out, stem, fmt=args.format, theme_name=args.theme,
                                     size=args.size, dpi=args.dpi, selection=selection)
             for path in paths:
-                print(path)
+                print(printable(str(path)))
         return 0
     for pid in panels:
         suffix = f"-step{args.step}" if args.step is not None else ""
         path = out / f"{stem}-{pid}{suffix}.{args.format}"
         note = export_figure(scenario, pid, path, fmt=args.format, theme_name=args.theme,
                              size=args.size, dpi=args.dpi, selection=selection)
-        print(f"{path}{note}")
+        print(printable(f"{path}{note}"))
     return 0
 
 

@@ -289,7 +289,7 @@ def steps() -> list[Case]:
 # --- text -------------------------------------------------------------------------------------
 
 def names() -> list[Case]:
-    ctrl = "\x01\x07\x0b\x1b[31mred\x1b[0m\x7f\u2028"
+    ctrl = "\x01\x07\x0b\x1b[31mred\x1b[0m\x7f\x9b2J\u2028"
     div = _divergence()
     div["title"] = "control " + ctrl
     div["divergence"]["nodes"][1]["name"] = "then" + ctrl

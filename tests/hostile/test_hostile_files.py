@@ -56,6 +56,8 @@ def test_compute_and_export(case, tmp_path):
 
     computed = gpuviz("compute", path)
     assert_clean(computed)
+    assert_terminal_safe(computed.stdout)
+    assert_terminal_safe(computed.stderr)
     assert computed.returncode in status, (case.name, text(computed.stderr)[-1000:])
     if computed.returncode == 0:
         assert isinstance(assert_json(computed), dict)
@@ -65,6 +67,7 @@ def test_compute_and_export(case, tmp_path):
     out = tmp_path / "figures"
     exported = gpuviz("export", path, "--out", out)
     assert_clean(exported)
+    assert_terminal_safe(exported.stdout)
     assert exported.returncode == computed.returncode
     if exported.returncode == 0:
         assert assert_svgs_well_formed(out) == len(text(exported.stdout).splitlines()) >= 1
