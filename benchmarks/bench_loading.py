@@ -39,6 +39,19 @@ def divergence_ladder(steps: int, distinct: bool) -> bytes:
     }).encode()
 
 
+def traversal_explicit(steps: int) -> bytes:
+    """The largest explicit tile order (every tile of a 512 × 512 grid, listed) and ``steps``
+    steps that each change another setting of that section."""
+    side = 512
+    return json.dumps({
+        "version": 1, "panels": ["traversal"],
+        "traversal": {"rows": side, "cols": side, "order": "explicit",
+                      "explicit": list(range(side * side))[::-1]},
+        "steps": [{"title": f"s{k}", "changes": {"traversal": {
+            "compare_order": ("row-major", "explicit")[k % 2]}}} for k in range(steps)],
+    }).encode()
+
+
 def unknown_keys() -> bytes:
     keys, size = {}, 20
     while size < MAX_BYTES - 64:
@@ -51,6 +64,8 @@ def unknown_keys() -> bytes:
 CASES = {
     f"{MAX_STEPS} steps, one predicate text": lambda: divergence_ladder(MAX_STEPS, False),
     f"{MAX_STEPS} steps, 20 distinct predicates": lambda: divergence_ladder(MAX_STEPS, True),
+    f"{MAX_STEPS} steps over a 262,144-tile explicit order":
+        lambda: traversal_explicit(MAX_STEPS),
     "unknown keys up to the size limit": unknown_keys,
     "nesting 10x the limit": lambda: (b'{"version": 1, "title": ' + b"[" * (10 * MAX_NESTING)
                                       + b"]" * (10 * MAX_NESTING) + b"}"),

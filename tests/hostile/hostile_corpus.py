@@ -277,8 +277,16 @@ def steps() -> list[Case]:
                     for k in range(250)]
     amd = {"version": 1, "arch": "mi300x", "panels": ["occupancy"], "occupancy": {"arch": "a100"},
            "steps": [{"title": "follow", "changes": {"occupancy": {"arch": None}}}]}
+    side = 512  # the largest grid: every one of its 262,144 tiles listed, then many steps
+    traversal = {"version": 1, "panels": ["traversal"],
+                 "traversal": {"rows": side, "cols": side, "order": "explicit",
+                               "explicit": list(range(side * side))[::-1]},
+                 "steps": [{"title": f"s{k}", "changes": {"traversal": {
+                     "compare_order": ("row-major", "explicit")[k % 2]}}} for k in range(250)]}
     return [
         Case("steps", "250-steps-over-a-big-divergence", dumps(big), expect="ok"),
+        Case("steps", "250-steps-over-the-largest-explicit-order", dumps(traversal),
+             expect="ok", compute=False),
         Case("steps", "251-steps", dumps({"version": 1, "steps": [{"title": "s"}] * 251}),
              says="at most 250", compute=False),
         Case("arch change", "step-puts-occupancy-under-amd", dumps(amd),

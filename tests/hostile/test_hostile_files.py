@@ -29,7 +29,7 @@ def _expected_status(case: Case) -> tuple[int, ...]:
 def test_validate_reports_every_file_of_a_class(make, tmp_path):
     cases = make()
     paths = [case.materialise(tmp_path) for case in cases]
-    proc = gpuviz("validate", *paths)
+    proc = gpuviz("validate", *paths, timeout=20 * len(paths))  # 20 s a file
     assert_clean(proc)
     assert_terminal_safe(proc.stderr)
     assert_terminal_safe(proc.stdout)
