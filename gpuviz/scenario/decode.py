@@ -17,6 +17,7 @@ from typing import Any
 from gpuviz.scenario.problems import Problem, describe, did_you_mean, join
 
 _BAD = object()
+MAX_INT = 2**62  # the largest whole number any setting takes (as the expression language)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -129,6 +130,9 @@ def _decode_scalar(tp: Any, raw: Any, path: str, meta: Any, problems: list[Probl
             problems.append(Problem(path, f"expected a whole number, got {describe(raw)}"))
             return _BAD
         raw = int(raw)
+        if abs(raw) > MAX_INT:  # no setting needs more; numpy's int64 could not hold it
+            problems.append(Problem(path, f"must be within ±2**62, got {_shown(raw)}"))
+            return _BAD
     elif tp is float:
         if isinstance(raw, bool) or not isinstance(raw, (int, float)) or (
                 isinstance(raw, float) and not math.isfinite(raw)):
