@@ -17,8 +17,14 @@ class Problem:
     message: str
 
     def line(self, source: str) -> str:
-        # Keys, values and file names come from the file: never let them drive the terminal.
-        return f"{printable(source)}: {printable(self.path)}: {printable(self.message)}"
+        # Keys, values and file names come from the file: never let them drive the terminal,
+        # and never let one of them fill it (a key or a value may be megabytes long).
+        return (f"{printable(_shorten(source, 500))}: {printable(_shorten(self.path, 200))}: "
+                f"{printable(_shorten(self.message, 1000))}")
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit - 1]}… ({len(text):,} characters)"
 
 
 def printable(text: str) -> str:

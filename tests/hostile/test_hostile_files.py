@@ -42,6 +42,7 @@ def test_validate_reports_every_file_of_a_class(make, tmp_path):
         elif case.expect == "bad":
             assert said and not valid, (case.name, out, err[:2000])
             assert len(said) <= 51, "a report is capped at 50 problems and one summary line"
+            assert all(len(line) < 2000 for line in said), "no line floods the terminal"
             assert any(case.says in line for line in said), (case.name, case.says, said[:3])
         else:
             assert valid != bool(said), case.name
