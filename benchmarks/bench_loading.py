@@ -41,14 +41,15 @@ def divergence_ladder(steps: int, distinct: bool) -> bytes:
 
 def traversal_explicit(steps: int) -> bytes:
     """The largest explicit tile order (every tile of a 512 × 512 grid, listed) and ``steps``
-    steps that each change another setting of that section."""
+    steps that each change another setting of that section to a new value (no state repeats,
+    so no check is reused)."""
     side = 512
     return json.dumps({
         "version": 1, "panels": ["traversal"],
         "traversal": {"rows": side, "cols": side, "order": "explicit",
                       "explicit": list(range(side * side))[::-1]},
-        "steps": [{"title": f"s{k}", "changes": {"traversal": {
-            "compare_order": ("row-major", "explicit")[k % 2]}}} for k in range(steps)],
+        "steps": [{"title": f"s{k}", "changes": {"traversal": {"capacity": 1 + k}}}
+                  for k in range(steps)],
     }).encode()
 
 
