@@ -243,10 +243,24 @@ class _Painter:
         if t.rotate:
             p.translate(x, y)
             p.rotate(t.rotate)
-            p.drawText(QPointF(dx, dy), t.text)
-        else:
-            p.drawText(QPointF(x + dx, y + dy), t.text)
+            x = y = 0.0
+        if t.knockout:
+            self._knockout(t, x + dx, y + dy, size)
+        p.drawText(QPointF(x + dx, y + dy), t.text)
         p.setWorldTransform(self.world)
+
+    def _knockout(self, t: Text, x: float, y: float, size: float) -> None:
+        """An opaque box of the knockout colour under the text (device units, at baseline y)."""
+        from gpuviz.figures.metrics import cap_height, descent
+
+        p = self.p
+        em = size / (t.size * PT_TO_MM)  # device units per mm of this text's size
+        pad = 0.35 * self.scale
+        width = _advance(t.text, t.font, t.bold, round(size * 72.0 / self.dpi, 3), p.device())
+        top = y - cap_height(t.size, t.font) * em - pad
+        bottom = y + descent(t.size, t.font) * em + pad
+        p.fillRect(QRectF(x - pad, top, width + 2 * pad, bottom - top), QColor(t.knockout))
+        p.setPen(_pen(t.color, 0.1, None))
 
     def image(self, item: Image) -> None:
         rgb = np.ascontiguousarray(item.rgb, dtype=np.uint8)

@@ -6,13 +6,15 @@ import argparse
 import errno
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from gpuviz.figures.display import Figure
 
 MM_PER_INCH = 25.4
-# PNG resolution: the export dialog's range. Print needs 300–600 dpi; 1200 covers line art.
-MIN_DPI, MAX_DPI = 72, 1200
+# PNG and animation resolution. Print needs 300–600 dpi and 1200 covers line art; small
+# animations for the web go down to about 60 dpi.
+MIN_DPI, MAX_DPI = 36, 1200
 # Pixels of one PNG. The image is 4 bytes a pixel before compression: 80 million pixels peak at
 # about 400 MB and 20 s (a full-width figure at 1200 dpi; benchmarks/bench_limits.py, "export"
 # rows), where 5000 dpi took 3.8 GB.
@@ -83,7 +85,8 @@ def ensure_gui_app() -> None:
     register_fonts()
 
 
-def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 200) -> bytes:
+def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 200,
+                     metadata: Mapping[str, str] | None = None) -> bytes:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
     from PySide6.QtGui import QImage, QPainter
 
@@ -100,6 +103,8 @@ def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 2
     p = QPainter(img)
     paint_figure(p, figure, QRectF(0, 0, w, h))
     p.end()
+    for key, value in sorted((metadata or {}).items()):  # PNG text chunks, in a fixed order
+        img.setText(f"gpuviz-{key}", str(value))
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -108,7 +113,8 @@ def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 2
     return bytes(data.data())
 
 
-def render_pdf_bytes(figure: Figure, width_mm: float | None = None) -> bytes:
+def render_pdf_bytes(figure: Figure, width_mm: float | None = None,
+                     metadata: Mapping[str, str] | None = None) -> bytes:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSizeF
     from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
@@ -121,7 +127,8 @@ def render_pdf_bytes(figure: Figure, width_mm: float | None = None) -> bytes:
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buf)
     writer.setResolution(600)
-    writer.setCreator("gpuviz")
+    meta = metadata or {}
+    writer.setCreator(" ".join(["gpuviz", *(f"{k}={v}" for k, v in sorted(meta.items()))]))
     writer.setTitle(figure.title)
     size = QPageSize(QSizeF(figure.width * scale, figure.height * scale), QPageSize.Unit.Millimeter,
                      "figure", QPageSize.SizeMatchPolicy.ExactMatch)
@@ -136,9 +143,9 @@ def render_pdf_bytes(figure: Figure, width_mm: float | None = None) -> bytes:
 
 
 def write_raster(figure: Figure, path: Path, fmt: str, width_mm: float | None = None,
-                 dpi: int = 200) -> None:
+                 dpi: int = 200, metadata: Mapping[str, str] | None = None) -> None:
     from gpuviz.scenario.io import write_atomic
 
-    data = (render_pdf_bytes(figure, width_mm) if fmt == "pdf"
-            else render_png_bytes(figure, width_mm, dpi))
+    data = (render_pdf_bytes(figure, width_mm, metadata) if fmt == "pdf"
+            else render_png_bytes(figure, width_mm, dpi, metadata))
     write_atomic(path, data)

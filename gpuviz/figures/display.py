@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 
@@ -115,6 +115,7 @@ class Text:
     bold: bool = False
     rotate: float = 0.0  # degrees, clockwise, about (x, y)
     key: str | None = None
+    knockout: str | None = None  # a colour: the text sits on an opaque box of it (over lines)
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,6 +140,7 @@ class Group:
 
 
 Item = Rect | Rects | Circle | Polyline | Segments | Text | Image | Group
+ItemT = TypeVar("ItemT", bound=Item)
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,8 @@ class Figure:
     items: tuple[Item, ...]
     title: str = ""
     description: str = ""
+    promises: tuple[str, ...] = ()  # keys of value cells that must print their value
+    shortened: tuple[tuple[str, str], ...] = ()  # (short form, exact value) of shortened values
 
     def keys(self) -> list[str]:
         """Every key in the figure, in drawing order (duplicates kept)."""
@@ -156,7 +160,7 @@ class Figure:
         for item in walk(self.items):
             if isinstance(item, (Rects, Segments)) and item.keys:
                 out.extend(k for k in item.keys if k)
-            elif getattr(item, "key", None):
+            elif not isinstance(item, (Rects, Segments)) and item.key:
                 out.append(item.key)
         return out
 
@@ -192,7 +196,7 @@ class Canvas:
     def _items(self) -> list[Item]:
         return self._stack[-1][0]
 
-    def add(self, item: Item) -> Item:
+    def add(self, item: ItemT) -> ItemT:
         self._items.append(item)
         return item
 
@@ -240,9 +244,9 @@ class Canvas:
     def text(self, x: float, y: float, text: str, size: float, color: str, *,
              anchor: Anchor = "start", baseline: Baseline = "alphabetic",
              font: Literal["sans", "mono"] = "sans", bold: bool = False, rotate: float = 0.0,
-             key: str | None = None) -> Text:
+             key: str | None = None, knockout: str | None = None) -> Text:
         return self.add(Text(float(x), float(y), str(text), float(size), color, anchor, baseline,
-                             font, bold, float(rotate), key))
+                             font, bold, float(rotate), key, knockout))
 
     def image(self, x: float, y: float, w: float, h: float, rgb: np.ndarray,
               key: str | None = None) -> Image:
@@ -297,33 +301,46 @@ def _contains(item: Item, x: float, y: float) -> bool:
         pad = max(item.style.stroke_width, 0.8)
         return min(xs) - pad <= x <= max(xs) + pad and min(ys) - pad <= y <= max(ys) + pad
     if isinstance(item, Text):
-        h = item.size * PT_TO_MM
-        w = 0.55 * h * len(item.text)
-        x0 = {"start": item.x, "middle": item.x - w / 2, "end": item.x - w}[item.anchor]
-        return x0 <= x <= x0 + w and item.y - h <= y <= item.y + 0.3 * h
+        x0, y0, x1, y1 = text_box(item)
+        return x0 <= x <= x1 and y0 <= y <= y1
     return False
 
 
-def text_width(text: str, size_pt: float, font: Literal["sans", "mono"] = "sans") -> float:
-    """A conservative width estimate in mm for layout budgets (never measured from a font).
+def text_width(text: str, size_pt: float, font: Literal["sans", "mono"] = "sans",
+               bold: bool = False) -> float:
+    """The width of ``text`` in mm, measured with the bundled font's advance widths."""
+    from gpuviz.figures.metrics import text_width as measured
 
-    Layout must not depend on measured text, but it may reserve room by this upper bound:
-    0.62 em per character for sans, 0.6 em for the monospace face."""
-    em = size_pt * PT_TO_MM
-    return len(text) * em * (0.6 if font == "mono" else 0.62)
+    return measured(text, size_pt, font, bold)
+
+
+def text_box(t: Text, pad: float = 0.0) -> tuple[float, float, float, float]:
+    """The (x0, y0, x1, y1) mm box of a text's ink (cap height to descent), measured, with
+    rotation about its anchor point; ``pad`` mm added on every side."""
+    from gpuviz.figures.metrics import cap_height, descent
+
+    w = text_width(t.text, t.size, t.font, t.bold)
+    base = BASELINE_SHIFT_EM[t.baseline] * t.size * PT_TO_MM
+    x0 = {"start": 0.0, "middle": -w / 2, "end": -w}[t.anchor]
+    top, bottom = base - cap_height(t.size, t.font), base + descent(t.size, t.font)
+    corners = [(x0 - pad, top - pad), (x0 + w + pad, top - pad), (x0 - pad, bottom + pad),
+               (x0 + w + pad, bottom + pad)]
+    if t.rotate:
+        import math
+
+        a = math.radians(t.rotate)
+        ca, sa = math.cos(a), math.sin(a)
+        corners = [(x * ca - y * sa, x * sa + y * ca) for x, y in corners]
+    xs = [t.x + x for x, _ in corners]
+    ys = [t.y + y for _, y in corners]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def selected_numbers(selection: frozenset[str], prefix: str) -> set[int]:
     """The numbers of the selected keys of one kind: ``{"lane:3", "lane:7"}`` → ``{3, 7}``."""
-    out = set()
-    for key in selection:
-        head, _, tail = key.partition(":")
-        if head == prefix:
-            try:
-                out.add(int(tail))
-            except ValueError:
-                continue
-    return out
+    from gpuviz.keys import numbers
+
+    return numbers(selection, prefix)
 
 
 def fit_pt(chars: int, width: float, base_pt: float) -> float:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
+from functools import cache
+
 from gpuviz.figures.display import Figure
+from gpuviz.figures.layout import NATURAL, Target
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import panel
 from gpuviz.scenario.compute import compute_all
@@ -10,9 +14,25 @@ from gpuviz.scenario.document import Scenario
 
 
 def figure_for(scenario: Scenario, panel_id: str, theme: Theme,
-               selection: frozenset[str] = frozenset()) -> Figure:
+               selection: frozenset[str] = frozenset(), target: Target = NATURAL) -> Figure:
+    """The panel's figure for the scenario, laid out for ``target``."""
     result = compute_all(scenario, (panel_id,))[panel_id]
-    return panel(panel_id).figure.build(result, selection, theme)
+    return build_figure(panel_id, result, selection, theme, target)
+
+
+def build_figure(panel_id: str, result: object, selection: frozenset[str], theme: Theme,
+                 target: Target = NATURAL) -> Figure:
+    """``figures.<panel_id>.build`` for ``target``."""
+    build = panel(panel_id).figure.build
+    if takes_target(panel_id):
+        return build(result, selection, theme, target)
+    return build(result, selection, theme)
+
+
+@cache
+def takes_target(panel_id: str) -> bool:
+    """Whether the panel's figure lays itself out for a target (else exports scale it)."""
+    return "target" in inspect.signature(panel(panel_id).figure.build).parameters
 
 
 def frame_count(scenario: Scenario, panel_id: str) -> int:

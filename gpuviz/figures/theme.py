@@ -47,10 +47,11 @@ class Theme:
     palette: tuple[str, ...]
     roles: Mapping[str, str]
     hatches: Mapping[str, Hatch] = field(default_factory=lambda: MappingProxyType({}))
-    # type sizes in points and line widths in mm
-    text_pt: float = 7.5
-    small_pt: float = 6.0
-    title_pt: float = 9.0
+    # type sizes in points and line widths in mm; nothing is smaller than 7 pt at a figure's
+    # natural size (journals ask for 6–8 pt at the printed size)
+    text_pt: float = 8.0
+    small_pt: float = 7.0
+    title_pt: float = 9.5
     thin_mm: float = 0.15
     line_mm: float = 0.3
     thick_mm: float = 0.6
@@ -190,7 +191,7 @@ PRINT = Theme(
 PRESENTATION = Theme(
     name="presentation", background="#FFFFFF", surface="#F2F2F2", foreground="#000000",
     muted="#333333", grid="#B0B0B0", outline="#333333", accent="#D55E00", palette=OKABE_ITO,
-    roles=SCREEN.roles, text_pt=9.5, small_pt=8.0, title_pt=12.0,
+    roles=SCREEN.roles, text_pt=10.0, small_pt=9.0, title_pt=12.5,
     thin_mm=0.25, line_mm=0.45, thick_mm=0.9,
 )
 

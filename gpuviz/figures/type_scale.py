@@ -26,7 +26,7 @@ from gpuviz.figures.display import (
 )
 from gpuviz.figures.theme import Theme
 
-BASE_TEXT_PT = 7.5  # the type size of the screen and print themes
+BASE_TEXT_PT = 8.0  # the type size of the screen and print themes
 
 
 def build_for_type_size(build_at_base: Callable[[Any, frozenset[str], Theme], Figure], result: Any,

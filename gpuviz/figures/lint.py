@@ -1,0 +1,318 @@
+"""The figure lint: what a reviewer would reject, checked over the display list.
+
+Rules (each finding names the rule, the item and its key):
+
+- ``overlap``: two texts overlap.
+- ``crossing``: a text without a knockout is crossed by a line, lies on hatching, or straddles the
+  edge of an outlined box (it spills out of its cell).
+- ``off-page``: something lies outside the page.
+- ``missing-value``: a value the figure promises (a value cell's key) is not printed, or a grid
+  of cells that print their values leaves some out.
+- ``type-size``: type smaller than the target allows (6 pt in a single column, 7 pt elsewhere).
+- ``legend``: one meaning with two marks, or two meanings with one mark.
+
+Qt-free and fast enough to run over every bundled scenario, step, theme and size in the tests.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpuviz.figures.display import (
+    Circle,
+    Figure,
+    Group,
+    Image,
+    Item,
+    Polyline,
+    Rect,
+    Rects,
+    Segments,
+    Style,
+    Text,
+    text_box,
+)
+from gpuviz.figures.layout import NATURAL, Target
+
+EPS = 0.05  # mm: touching is not overlapping
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    item: str
+    key: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f" [{self.key}]" if self.key else ""
+        return f"{self.rule}: {self.item}{where}: {self.message}"
+
+
+def _flat(items: tuple[Item, ...], group: str | None = None):
+    for item in items:
+        if isinstance(item, Group):
+            yield from _flat(item.items, item.name or group)
+        else:
+            yield item, group
+
+
+def _describe(t: Text) -> str:
+    return f"text {t.text!r} at ({t.x:.1f}, {t.y:.1f}) mm, {t.size:.1f} pt"
+
+
+def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0) -> list[Finding]:
+    """Every finding for ``figure`` as laid out for ``target``; ``scale`` is the factor an
+    export applies to a figure that is scaled rather than laid out (1 for laid-out figures)."""
+    texts: list[Text] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    segs: list[np.ndarray] = []
+    hatched: list[np.ndarray] = []
+    outlined: list[np.ndarray] = []
+    cells: dict[str, list[tuple[float, float, float, float]]] = defaultdict(list)
+    legend: dict[str, list[tuple]] = defaultdict(list)
+    out: list[Finding] = []
+    W, H = figure.width, figure.height
+
+    def page(x0: float, y0: float, x1: float, y1: float, what: str, key: str | None) -> None:
+        if x0 < -EPS or y0 < -EPS or x1 > W + EPS or y1 > H + EPS:
+            out.append(Finding("off-page", what, key,
+                               f"box ({x0:.1f}, {y0:.1f})–({x1:.1f}, {y1:.1f}) leaves the "
+                               f"{W:.1f} × {H:.1f} mm page"))
+
+    for item, group in _flat(figure.items):
+        if group and group.startswith("legend:"):
+            legend[group[7:]].append(_mark(item))
+        if isinstance(item, Text):
+            box = text_box(item)
+            texts.append(item)
+            boxes.append(box)
+            page(*box, _describe(item), item.key)
+            if item.size * scale < target.min_pt - 1e-6:
+                out.append(Finding("type-size", _describe(item), item.key,
+                                   f"{item.size * scale:.2f} pt is below the {target.min_pt:g} pt "
+                                   f"this size needs"))
+        elif isinstance(item, (Rect, Image)):
+            page(item.x, item.y, item.x + item.w, item.y + item.h, type(item).__name__, item.key)
+            if isinstance(item, Rect):
+                _cell(item.style, np.array([[item.x, item.y, item.w, item.h]]), hatched, outlined)
+                if item.key:
+                    cells[item.key].append((item.x, item.y, item.w, item.h))
+        elif isinstance(item, Rects):
+            a = item.xywh
+            if len(a):
+                page(a[:, 0].min(), a[:, 1].min(), (a[:, 0] + a[:, 2]).max(),
+                     (a[:, 1] + a[:, 3]).max(), "Rects", None)
+                _cell(item.style, a, hatched, outlined)
+                if item.keys:
+                    for k, row in zip(item.keys, a, strict=True):
+                        if k:
+                            cells[k].append(tuple(row))
+        elif isinstance(item, Segments):
+            if len(item.xyxy):
+                segs.append(item.xyxy)
+                a = item.xyxy
+                page(min(a[:, 0].min(), a[:, 2].min()), min(a[:, 1].min(), a[:, 3].min()),
+                     max(a[:, 0].max(), a[:, 2].max()), max(a[:, 1].max(), a[:, 3].max()),
+                     "Segments", None)
+        elif isinstance(item, Polyline):
+            pts = np.asarray(item.points, dtype=float)
+            if len(pts) >= 2:
+                page(pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max(),
+                     "Polyline", item.key)
+                if item.style.stroke and item.style.stroke_width > 0:
+                    ring = np.vstack([pts, pts[:1]]) if item.closed else pts
+                    segs.append(np.hstack([ring[:-1], ring[1:]]))
+                if item.closed and item.style.hatch:
+                    lo, hi = pts.min(axis=0), pts.max(axis=0)
+                    hatched.append(np.array([[lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]]]))
+        elif isinstance(item, Circle):
+            page(item.cx - item.r, item.cy - item.r, item.cx + item.r, item.cy + item.r,
+                 "Circle", item.key)
+
+    bx = np.array(boxes, dtype=float).reshape(-1, 4)
+    out += _overlaps(texts, bx)
+    out += _crossings(texts, bx, segs, hatched, outlined)
+    out += _missing_values(figure, texts, bx, cells)
+    out += _legend(legend)
+    return out
+
+
+def _cell(style: Style, xywh: np.ndarray, hatched: list, outlined: list) -> None:
+    if style.hatch:
+        hatched.append(xywh)
+    if style.stroke and style.stroke_width > 0:
+        outlined.append(xywh)
+
+
+def _mark(item: Item) -> tuple:
+    style = getattr(item, "style", None)
+    if isinstance(item, Text) or style is None:
+        return ()
+    return (type(item).__name__, style.fill, style.stroke, style.hatch, style.dash)
+
+
+def _overlaps(texts: list[Text], bx: np.ndarray) -> list[Finding]:
+    out = []
+    order = np.argsort(bx[:, 0]) if len(bx) else np.array([], dtype=int)
+    active: list[int] = []
+    for i in order:
+        x0, y0, _, y1 = bx[i]
+        active = [j for j in active if bx[j, 2] > x0 + EPS]
+        for j in active:
+            if bx[j, 1] < y1 - EPS and y0 < bx[j, 3] - EPS:
+                a, b = texts[j], texts[i]
+                if a.text == b.text and abs(a.x - b.x) < 1e-6 and abs(a.y - b.y) < 1e-6:
+                    msg = "drawn twice at the same place"
+                else:
+                    msg = f"overlaps {_describe(a)}"
+                out.append(Finding("overlap", _describe(b), b.key or a.key, msg))
+        active.append(int(i))
+    return out
+
+
+def _segment_hits_box(s: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """Which segments (N, 4) pass through the interior of ``box`` (Liang–Barsky clipping)."""
+    x0, y0, x1, y1 = box[0] + EPS, box[1] + EPS, box[2] - EPS, box[3] - EPS
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros(len(s), dtype=bool)
+    px, py = s[:, 0], s[:, 1]
+    dx, dy = s[:, 2] - px, s[:, 3] - py
+    t0 = np.zeros(len(s))
+    t1 = np.ones(len(s))
+    ok = np.ones(len(s), dtype=bool)
+    for p, q in ((-dx, px - x0), (dx, x1 - px), (-dy, py - y0), (dy, y1 - py)):
+        parallel = np.abs(p) < 1e-12
+        ok &= ~(parallel & (q < 0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(parallel, 0.0, q / np.where(parallel, 1.0, p))
+        enter = (~parallel) & (p < 0)
+        leave = (~parallel) & (p > 0)
+        t0 = np.where(enter, np.maximum(t0, r), t0)
+        t1 = np.where(leave, np.minimum(t1, r), t1)
+    return ok & (t0 <= t1)
+
+
+def _crossings(texts: list[Text], bx: np.ndarray, segs: list[np.ndarray],
+               hatched: list[np.ndarray], outlined: list[np.ndarray]) -> list[Finding]:
+    out = []
+    s = np.vstack(segs) if segs else np.zeros((0, 4))
+    h = np.vstack(hatched) if hatched else np.zeros((0, 4))
+    o = np.vstack(outlined) if outlined else np.zeros((0, 4))
+    if len(s):
+        sx0, sx1 = np.minimum(s[:, 0], s[:, 2]), np.maximum(s[:, 0], s[:, 2])
+        sy0, sy1 = np.minimum(s[:, 1], s[:, 3]), np.maximum(s[:, 1], s[:, 3])
+    for t, box in zip(texts, bx, strict=True):
+        if t.knockout:
+            continue
+        x0, y0, x1, y1 = box
+        if len(s):
+            near = (sx1 > x0) & (sx0 < x1) & (sy1 > y0) & (sy0 < y1)
+            if near.any():
+                hits = _segment_hits_box(s[near], box)
+                if hits.any():
+                    a = s[near][hits][0]
+                    out.append(Finding("crossing", _describe(t), t.key,
+                                       f"a line ({a[0]:.1f}, {a[1]:.1f})–({a[2]:.1f}, {a[3]:.1f}) "
+                                       f"crosses it; move it or give it a knockout"))
+                    continue
+        if len(h):
+            on = ((h[:, 0] < x1 - EPS) & (h[:, 0] + h[:, 2] > x0 + EPS)
+                  & (h[:, 1] < y1 - EPS) & (h[:, 1] + h[:, 3] > y0 + EPS))
+            if on.any():
+                out.append(Finding("crossing", _describe(t), t.key,
+                                   "lies on hatching; give it a knockout"))
+                continue
+        if len(o):
+            rx0, ry0 = o[:, 0], o[:, 1]
+            rx1, ry1 = o[:, 0] + o[:, 2], o[:, 1] + o[:, 3]
+            meets = (rx0 < x1 - EPS) & (rx1 > x0 + EPS) & (ry0 < y1 - EPS) & (ry1 > y0 + EPS)
+            inside = (rx0 <= x0 + EPS) & (rx1 >= x1 - EPS) & (ry0 <= y0 + EPS) & (ry1 >= y1 - EPS)
+            around = (x0 <= rx0 + EPS) & (x1 >= rx1 - EPS) & (y0 <= ry0 + EPS) & (y1 >= ry1 - EPS)
+            straddle = meets & ~inside & ~around
+            if straddle.any():
+                r = o[straddle][0]
+                out.append(Finding("crossing", _describe(t), t.key,
+                                   f"straddles the edge of the box at ({r[0]:.1f}, {r[1]:.1f}) "
+                                   f"{r[2]:.1f} × {r[3]:.1f} mm (it does not fit its cell)"))
+    return out
+
+
+def _missing_values(figure: Figure, texts: list[Text], bx: np.ndarray,
+                    cells: dict[str, list]) -> list[Finding]:
+    out = []
+    printed = {t.key for t in texts if t.key}
+    for key in figure.promises:
+        if key not in printed:
+            out.append(Finding("missing-value", "value cell", key, "its value is not printed"))
+    # A grid whose cells mostly print their value must print every one of them.
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    for key in cells:
+        by_kind[key.split(":", 1)[0]].append(key)
+    for kind, keys in by_kind.items():
+        inside = [k for k in keys if k in printed and _text_in_cell(k, cells[k], texts, bx)]
+        if len(inside) >= 4 and len(inside) * 2 >= len(keys) and len(inside) < len(keys):
+            for k in sorted(set(keys) - set(inside))[:20]:
+                if k not in figure.promises:
+                    out.append(Finding("missing-value", f"{kind} cell", k,
+                                       f"{len(inside)} of {len(keys)} {kind} cells print a value; "
+                                       f"this one does not"))
+    return out
+
+
+def _text_in_cell(key: str, rects: list, texts: list[Text], bx: np.ndarray) -> bool:
+    for t, box in zip(texts, bx, strict=True):
+        if t.key != key:
+            continue
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        for x, y, w, h in rects:
+            if x <= cx <= x + w and y <= cy <= y + h:
+                return True
+    return False
+
+
+def _legend(entries: dict[str, list[tuple]]) -> list[Finding]:
+    out = []
+    marks: dict[tuple, str] = {}
+    for label, found in entries.items():
+        distinct = {m for m in found if m}
+        if len(distinct) > 1:
+            out.append(Finding("legend", f"legend entry {label!r}", None,
+                               "one meaning drawn with two different marks"))
+        for m in distinct:
+            if m in marks and marks[m] != label:
+                out.append(Finding("legend", f"legend entry {label!r}", None,
+                                   f"shares its mark with {marks[m]!r}"))
+            marks.setdefault(m, label)
+    return out
+
+
+def sweep(scenarios, themes, targets):
+    """``(label, findings)`` for every bundled-style case: each scenario, each of its steps
+    (and the state before any step), each panel it shows, each theme and target. Figures that
+    do not lay themselves out for a target are scaled as an export scales them."""
+    from gpuviz.figures.scene import build_figure, takes_target
+    from gpuviz.figures.theme import THEMES
+    from gpuviz.scenario.compute import compute_all
+
+    for scenario in scenarios:
+        states = [(-1, scenario, frozenset())]
+        states += [(k, scenario.at_step(k), scenario.step_selection(k))
+                   for k in range(len(scenario.steps))]
+        for k, state, selection in states:
+            results = compute_all(state, state.panels)
+            for pid in state.panels:
+                for theme_name in themes:
+                    theme = THEMES[theme_name]
+                    for target in targets:
+                        fig = build_figure(pid, results[pid], selection, theme, target)
+                        scale = 1.0
+                        if not takes_target(pid) and target.width is not None:
+                            box_h = target.width / target.aspect if target.aspect else 1e9
+                            scale = min(target.width / fig.width, box_h / fig.height)
+                        label = (f"{scenario.title or pid} · {pid} · step {k + 1} · "
+                                 f"{theme_name} · {target.name}")
+                        yield pid, label, lint(fig, target, scale)

@@ -1,0 +1,42 @@
+"""The figure lint over every bundled figure: each scenario, before and after each of its steps,
+in every theme and at every size preset (natural, single and double column, 16:9 slide).
+
+Failures name the figure, the item and its key. A panel listed in ``NOT_YET_LAID_OUT`` does not
+use the layout layer yet; its case is expected to fail (strictly: once it passes, it must come
+off the list)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpuviz.figures.layout import TARGETS
+from gpuviz.figures.lint import sweep
+from gpuviz.figures.theme import THEMES
+from gpuviz.registry import PANEL_IDS
+from gpuviz.scenario import bundled_scenarios, load_scenario
+
+NOT_YET_LAID_OUT = set(PANEL_IDS)
+
+SCENARIOS = [load_scenario(p) for p in bundled_scenarios()]
+
+
+def _cases(panel_id):
+    shown = [s for s in SCENARIOS if panel_id in s.panels]
+    return [(label, findings) for pid, label, findings
+            in sweep(shown, tuple(THEMES), tuple(TARGETS.values())) if pid == panel_id]
+
+
+@pytest.mark.parametrize("panel_id", [
+    pytest.param(pid, marks=pytest.mark.xfail(pid in NOT_YET_LAID_OUT, strict=True,
+                                              reason="not yet laid out with figures.layout"))
+    for pid in PANEL_IDS])
+def test_every_bundled_figure_passes_the_lint(panel_id):
+    cases = _cases(panel_id)
+    assert cases, f"no bundled scenario shows {panel_id}"
+    failing = [(label, findings) for label, findings in cases if findings]
+    report = []
+    for label, findings in failing[:8]:
+        report += [f"{label}: {f}" for f in findings[:6]]
+    total = sum(len(f) for _, f in failing)
+    assert not failing, (f"{len(failing)} of {len(cases)} {panel_id} figures fail the lint "
+                         f"({total} findings); first ones:\n" + "\n".join(report))

@@ -1,0 +1,104 @@
+"""The figure lint itself: each rule fires on a small figure with the defect that bundled
+figures had (a value dropped from its cell, a label on hatching or under a line, a swatch for
+two meanings …) and stays quiet once the defect is mended the way the layout layer mends it."""
+
+from __future__ import annotations
+
+from gpuviz.figures.display import Canvas, Style
+from gpuviz.figures.layout import NATURAL, SINGLE, BlockCanvas, LegendEntry, legend_block
+from gpuviz.figures.lint import lint
+from gpuviz.figures.theme import PRINT, SCREEN
+
+CELL = Style(fill="#CFE3F3", stroke="#8A94A3", stroke_width=0.15)
+
+
+def rules(fig, target=NATURAL):
+    return sorted({f.rule for f in lint(fig, target)})
+
+
+def value_row(values, drop_wide: bool):
+    """A reduction row as it used to be drawn: a value that did not fit was left out."""
+    c = Canvas()
+    keys = [f"partial:1,{i}" for i in range(len(values))]
+    c.rects([(2 + 5 * i, 2, 5, 4) for i in range(len(values))], CELL, keys)
+    for i, v in enumerate(values):
+        if drop_wide and len(v) > 3:
+            continue
+        c.text(4.5 + 5 * i, 4, v, 7, "#000000", anchor="middle", baseline="middle",
+               font="mono", key=keys[i])
+    return c.figure(4 + 5 * len(values), 8, "#FFFFFF")
+
+
+def test_a_value_left_out_of_its_cell_is_missing():
+    fig = value_row(["1", "5", "9", "13", "17", "21", "1552", "2576"], drop_wide=True)
+    findings = [f for f in lint(fig) if f.rule == "missing-value"]
+    assert {f.key for f in findings} == {"partial:1,6", "partial:1,7"}
+    assert "6 of 8 partial cells" in findings[0].message
+
+
+def test_a_value_cell_shrinks_then_shortens_but_never_drops():
+    c = BlockCanvas()
+    c.rect(0, 0, 5, 4, CELL, key="partial:0,0")
+    t = c.value(0, 0, 5, 4, "16,777,216", 7, "#000000", floor=7, key="partial:0,0")
+    assert t.text == "2²⁴" and t.size >= 7
+    block = c.block(5, 4)
+    assert block.shortened == (("2²⁴", "16,777,216"),)
+    assert block.promises == ("partial:0,0",)
+
+
+def test_a_label_on_hatching_needs_a_knockout():
+    c = Canvas()
+    c.rect(2, 2, 20, 6, PRINT.fill("masked"))
+    c.text(4, 6, "block 0", 8, "#000000")
+    assert rules(c.figure(30, 10, "#FFFFFF")) == ["crossing"]
+    c = Canvas()
+    c.rect(2, 2, 20, 6, PRINT.fill("masked"))
+    c.text(4, 6, "block 0", 8, "#000000", knockout="#FFFFFF")
+    assert rules(c.figure(30, 10, "#FFFFFF")) == []
+
+
+def test_an_edge_label_lying_on_its_edge_is_crossed():
+    c = Canvas()
+    c.line(5, 2, 5, 20, Style(stroke="#000000", stroke_width=0.3))
+    c.text(5, 11, "taken", 7, "#000000", anchor="middle", baseline="middle")
+    assert rules(c.figure(20, 24, "#FFFFFF")) == ["crossing"]
+
+
+def test_text_spilling_out_of_its_cell_straddles_the_edge():
+    c = Canvas()
+    c.rect(2, 2, 4, 4, CELL)
+    c.text(4, 4, "1023", 7, "#000000", anchor="middle", baseline="middle", font="mono")
+    assert rules(c.figure(10, 8, "#FFFFFF")) == ["crossing"]
+
+
+def test_overlapping_texts_and_text_off_the_page():
+    c = Canvas()
+    c.text(1, 5, "step 2 of 4", 8, "#000000")
+    c.text(12, 5, "The tail block", 8, "#000000")
+    c.text(25, 9.5, "cut", 8, "#000000")
+    assert rules(c.figure(30, 8, "#FFFFFF")) == ["off-page", "overlap"]
+
+
+def test_type_size_floor_depends_on_the_target():
+    c = Canvas()
+    c.text(1, 5, "lane", 6.0, "#000000")
+    fig = c.figure(30, 8, "#FFFFFF")
+    assert rules(fig, NATURAL) == ["type-size"]
+    assert rules(fig, SINGLE) == []
+    # a figure scaled down into a column, as exports used to do, is measured after scaling
+    assert [f.rule for f in lint(fig, SINGLE, scale=0.45)] == ["type-size"]
+
+
+def test_one_meaning_one_mark():
+    entries = [LegendEntry("valid lane", SCREEN.fill("valid")),
+               LegendEntry("active lane", SCREEN.fill("valid"))]
+    c = BlockCanvas()
+    block = legend_block(entries, SCREEN, 100)
+    for item in block.items:
+        c.add(item)
+    assert rules(c.figure(110, 20, "#FFFFFF")) == ["legend"]
+    entries[1] = LegendEntry("active lane", SCREEN.fill("active").with_opacity(1.0), "dot")
+    c = BlockCanvas()
+    for item in legend_block(entries, SCREEN, 100).items:
+        c.add(item)
+    assert rules(c.figure(110, 20, "#FFFFFF")) == []
