@@ -16,6 +16,7 @@ from gpuviz.registry import PANEL_IDS
 from gpuviz.scenario import bundled_scenarios, load_scenario
 
 LAID_OUT = {
+    "occupancy",
     "reduction",
 }
 NOT_YET_LAID_OUT = set(PANEL_IDS) - LAID_OUT
