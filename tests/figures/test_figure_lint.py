@@ -16,6 +16,7 @@ from gpuviz.registry import PANEL_IDS
 from gpuviz.scenario import bundled_scenarios, load_scenario
 
 LAID_OUT = {
+    "divergence",
     "occupancy",
     "reduction",
 }
