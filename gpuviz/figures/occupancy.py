@@ -88,7 +88,7 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
         rows: list[str | tuple[str, str]] = [
             (f"{LABELS[name]}:", f"{notes[name]} → {_limit_text(r.limits[name])}")
             for name in RESOURCES]
-        if max(text_width(f"{a}  {b}", theme.small_pt, "mono") for a, b in rows) > width:
+        if max(text_width(f"{a.ljust(_pad(rows))}  {b}", theme.small_pt, "mono") for a, b in rows) > width:
             rows = [f"{a} {b}" for a, b in rows]  # too narrow to align: one line each
         return [legend_block(entries, theme, width),
                 receipt_block(rows, theme, width, title="How each limit is computed")]
@@ -357,7 +357,7 @@ def plot_block(theme: Theme, target: Target, width: float, height: float,
     tick_w = max(text_width(y_fmt(v), pt) for v in yt)
     left = cap_height(pt) + descent(pt) + 1.2 + tick_w + 1.0
     top = cap_height(pt) / 2 + 0.4
-    right = width - 1.0
+    right = width - max(1.0, text_width(x_fmt(xhi), pt) / 2 + 0.3)
     x_lines = wrap(x_label, pt, right - left)
     bottom = height - (cap_height(pt) + 1.4 + len(x_lines) * line_step(pt) + descent(pt))
 
@@ -447,3 +447,8 @@ def _mark_label(c: BlockCanvas, cx: float, cy: float, rad: float, label: str, pt
     x, y, anchor = best or candidates[0]
     c.label(x, y, label, pt, theme.foreground, knockout=theme.background, anchor=anchor,
             bold=True)
+
+
+def _pad(rows: list) -> int:
+    """The width (characters) a receipt gives its row labels."""
+    return max((len(r[0]) for r in rows if isinstance(r, tuple)), default=0)

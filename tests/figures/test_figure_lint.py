@@ -19,6 +19,7 @@ LAID_OUT = {
     "divergence",
     "occupancy",
     "reduction",
+    "scheduler",
 }
 NOT_YET_LAID_OUT = set(PANEL_IDS) - LAID_OUT
 
