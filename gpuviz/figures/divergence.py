@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpuviz.figures.display import Figure, Style, text_box
+from gpuviz.figures.display import PT_TO_MM, Figure, Style, text_box
 from gpuviz.figures.layout import (
     NATURAL,
     Block,
@@ -169,7 +169,8 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     y = top
     for layer in sorted(layers):
         layer_y[layer] = y
-        y += node_h + (LAYER_GAP if layer in labelled else LAYER_GAP * 0.6)
+        gap = LAYER_GAP * max(1.0, pt / 7.0)
+        y += node_h + (gap if layer in labelled else gap * 0.6)
     pos: dict[str, tuple[float, float]] = {}
     for layer, names in layers.items():
         step = cfg_w / len(names)
@@ -252,7 +253,10 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         for t in (0.5, 0.35, 0.65, 0.25, 0.75):
             mx, my = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
             slope = abs((x1 - x0) / (y1 - y0)) if y1 != y0 else 0.0
-            off = 1.0 + (cap_height(pt, "mono") + descent(pt, "mono")) / 2 * slope + 0.6
+            # Far enough that the edge clears the box's lower (or upper) corner.
+            below = 0.36 * pt * PT_TO_MM + descent(pt, "mono") + 0.35
+            above = cap_height(pt, "mono") - 0.36 * pt * PT_TO_MM + 0.35
+            off = 0.8 + max(below, above) * slope
             if x1 < x0:
                 cands += [(mx - off, my, "end"), (mx + off, my, "start")]
             else:
