@@ -109,7 +109,7 @@ class CycleTimeline(QWidget):
         redraw = what in ("scenario", "step", "path") or what == f"section:{PANEL_ID}"
         if redraw and not self._pending:  # a dragged control: one redraw for the burst
             self._pending = True
-            QTimer.singleShot(0, self.update_timeline)
+            QTimer.singleShot(0, self, self.update_timeline)
         if what in ("selection", "step"):
             self._follow_selection()
 
@@ -204,7 +204,7 @@ class CycleTimeline(QWidget):
 
 def extra_widgets(dock) -> list[QWidget]:
     dock.timeline = CycleTimeline(dock)
-    QTimer.singleShot(0, lambda: _under_the_figure(dock))
+    QTimer.singleShot(0, dock, lambda: _under_the_figure(dock))
     return [dock.timeline]
 
 
