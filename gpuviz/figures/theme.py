@@ -29,7 +29,10 @@ OKABE_ITO = (
 
 #: The print theme's categories: Okabe–Ito hues moved to six gray levels 0.12 apart (gray =
 #: 0.2126 R + 0.7152 G + 0.0722 B), ordered so that neighbours differ by at least two steps where
-#: they can; the lightest still shows on white and the darkest takes white text (``ink_on``).
+#: they can; the lightest still shows on white and the darkest takes white text (``ink_on``). The
+#: seventh and eighth (neutral gray, yellow) keep eight categories apart in colour; in gray they
+#: repeat the fourth and the fifth, so a figure with more than six categories adds
+#: ``category_hatch`` (neighbours, wrapping round, stay two steps apart).
 PRINT_PALETTE = (
     "#005C90",  # blue, gray 0.30
     "#F0C564",  # orange, 0.78
@@ -37,11 +40,13 @@ PRINT_PALETTE = (
     "#CB5900",  # vermillion, 0.42
     "#D0EAF9",  # sky blue, 0.90
     "#D898BC",  # reddish purple, 0.66
+    "#6B6B6B",  # gray (for Okabe–Ito's black), 0.42
+    "#F4EC7A",  # yellow, 0.90
 )
 
-#: Hatches for categories whose fills are veiled toward the ground (their gray steps shrink):
-#: none of them the diagonal and cross that mark waits, masks and conflicts.
-PRINT_CATEGORY_HATCHES: tuple[Hatch, ...] = ("horizontal", "dots", "diagonal", "cross")
+#: Hatches for categories whose fills are veiled toward the ground (their gray steps shrink): the
+#: first two the most unlike, and the sparse dots (weak on a small swatch) between two line hatches.
+PRINT_CATEGORY_HATCHES: tuple[Hatch, ...] = ("horizontal", "diagonal", "dots", "cross")
 
 #: Every semantic role a figure may fill with. Each theme gives each role a colour.
 ROLES = (

@@ -21,7 +21,7 @@ from gpuviz.scenario import bundled_scenarios, compute_all, load_scenario
 MIN_GRAY_STEP = 0.1  # of the 0–1 gray scale: a step a laser printer keeps apart
 GRAY_WEIGHTS = (0.2126, 0.7152, 0.0722)  # the gray of #rrggbb, as ``gray`` below computes it
 MIN_TEXTURE_STEP = 0.03  # of the gray scale: hatching that changes a swatch's spread this much
-RENDER_DPI = 72  # a swatch (≥ 2.6 mm) is 7 pixels or more: enough for 2 mm hatching
+RENDER_DPI = 100  # a swatch (≥ 2.6 mm) is 10 pixels or more: enough to see 2 mm hatching
 
 
 def gray(color: str | None) -> float:
