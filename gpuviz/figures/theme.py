@@ -200,8 +200,8 @@ DARK = Theme(
 
 # Print: white ground, black ink, and meaning carried by lightness steps plus hatching, so a
 # grayscale copy keeps every distinction. Gray levels of the roles that share a figure: paper 1.0
-# (absent, free; hatched: masked, wait, inactive), owned 0.93, faded 0.89, load 0.82, a_operand and
-# linear 0.78, hit 0.75, b_operand 0.66, compute 0.64, valid 0.64, miss 0.68 (cross-hatched),
+# (absent, free; hatched: masked, wait, inactive), owned 0.93, faded 0.89, load and linear 0.82,
+# a_operand 0.78, hit 0.75, b_operand 0.66, compute 0.64, valid 0.64, miss 0.68 (cross-hatched),
 # c_output 0.44.
 PRINT = Theme(
     name="print", background="#FFFFFF", surface="#FFFFFF", foreground="#000000",
