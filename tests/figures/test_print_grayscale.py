@@ -89,13 +89,16 @@ def legend_swatches(figure):
 def measure(gray_image: np.ndarray, px_per_mm: float, box) -> tuple[float, ...]:
     """A swatch as printed: the mean gray and the texture of its inside (spread, and the mean
     step across, down and along both diagonals: hatching of one direction is smooth along it),
-    and the mean gray of its rim (where an outline's weight shows)."""
+    and the mean gray and spread of its rim (where an outline's weight and dash show)."""
     x, y, w, h = (v * px_per_mm for v in box)
     x0, y0, x1, y1 = round(x), round(y), round(x + w), round(y + h)
     whole = gray_image[y0:y1, x0:x1]
     inset = 1 if min(whole.shape) >= 4 else 0
     inside = whole[inset:whole.shape[0] - inset, inset:whole.shape[1] - inset]
-    rim = (whole.sum() - inside.sum()) / max(1, whole.size - inside.size) if inset else 1.0
+    ring = np.ones(whole.shape, dtype=bool)  # too small to inset: the whole swatch is its rim
+    if inset:
+        ring[1:-1, 1:-1] = False
+    rim = whole[ring]
 
     def step(a: np.ndarray, b: np.ndarray) -> float:
         return float(np.abs(a - b).mean()) if a.size else 0.0
@@ -104,8 +107,8 @@ def measure(gray_image: np.ndarray, px_per_mm: float, box) -> tuple[float, ...]:
     down = step(inside[1:, :], inside[:-1, :])
     falling = step(inside[1:, 1:], inside[:-1, :-1])  # along "\\"
     rising = step(inside[1:, :-1], inside[:-1, 1:])  # along "/"
-    return (float(inside.mean()), float(rim), float(inside.std()), across, down, falling,
-            rising)
+    return (float(inside.mean()), float(rim.mean()), float(inside.std()), across, down, falling,
+            rising, float(rim.std()))
 
 
 def printed_apart(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -149,6 +152,10 @@ def test_the_printed_check_tells_hatching_from_a_flat_fill():
     assert not printed_apart(a, measure(flat.copy(), 1.0, box))
     assert printed_apart(a, h) and printed_apart(h, r)  # texture, and its direction
     assert printed_apart(r, f) and printed_apart(r, c)
+    solid, dashed = flat.copy(), flat.copy()
+    solid[[0, -1], :] = solid[:, [0, -1]] = 0.0
+    dashed[[0, -1], ::2] = dashed[::2, [0, -1]] = 0.0
+    assert printed_apart(measure(solid, 1.0, box), measure(dashed, 1.0, box))  # the outline
 
 
 def test_the_check_tells_hue_alone_from_gray_or_hatch():
