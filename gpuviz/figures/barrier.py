@@ -24,6 +24,7 @@ from gpuviz.figures.layout import (
     Target,
     compose,
     format_number,
+    knock_out,
     legend_block,
     line_step,
     shortened_note,
@@ -74,8 +75,12 @@ def glyph(e, slots: bool = True) -> str:
 
 
 def tile_style(theme: Theme, tile: int) -> Style:
+    """A tint of the tile's palette colour, hatched where the theme tells categories by hatch
+    too (in print the tints come out as grays near the W and R fills)."""
     color = theme.mix(theme.category(TILE_PALETTE[tile % len(TILE_PALETTE)]), 0.45)
-    return Style(fill=color, stroke=theme.outline, stroke_width=theme.thin_mm)
+    hatch = theme.category_hatch(tile % len(TILE_PALETTE))
+    return Style(fill=color, stroke=theme.outline, stroke_width=theme.thin_mm, hatch=hatch,
+                 hatch_color=theme.muted if hatch else None)
 
 
 def hazard_style(theme: Theme) -> Style:
@@ -277,9 +282,11 @@ def tile_block(result: BarrierResult, selection: frozenset[str], theme: Theme, w
                 style, text = tile_style(theme, tile), format_number(value)
             with c.group(f"slot:{a}"):
                 c.rect(x, y, slot_w - 0.6, box_h, style)
-                c.value(x, y, slot_w - 0.6, box_h, text, theme.text_pt,
-                        theme.ink_on(style.fill) if style.fill else fg, floor=target.min_pt,
-                        key=f"slot:{a}")
+                label = c.value(x, y, slot_w - 0.6, box_h, text, theme.text_pt,
+                                theme.ink_on(style.fill) if style.fill else fg,
+                                floor=target.min_pt, key=f"slot:{a}")
+                if style.hatch:  # the value sits on hatching
+                    knock_out(c, label, style.fill)
                 c.text(x + (slot_w - 0.6) / 2, y + box_h + 0.3 + cap_height(small),
                        format_number(a), small, muted, anchor="middle")
             if f"slot:{a}" in selection:

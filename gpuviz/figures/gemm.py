@@ -23,6 +23,7 @@ from gpuviz.figures.layout import (
     Target,
     compose,
     format_number,
+    knock_out,
     line_step,
     place,
     shortened_note,
@@ -84,9 +85,12 @@ def _selected_thread(selection: frozenset[str], name: str, s: StrategyResult,
 
 
 def block_style(theme: Theme, block: int) -> Style:
-    """A light, opaque tint of a thread block's colour (alpha costs far more to paint)."""
+    """A light, opaque tint of a thread block's colour (alpha costs far more to paint), hatched
+    where the theme tells categories by hatch too (tints come out as near grays in print)."""
+    hatch = theme.category_hatch(block % BLOCK_SHADES)
     return Style(fill=theme.mix(theme.category(block % BLOCK_SHADES), 0.35),
-                 stroke=theme.outline, stroke_width=theme.thin_mm)
+                 stroke=theme.outline, stroke_width=theme.thin_mm, hatch=hatch,
+                 hatch_color=theme.muted if hatch else None)
 
 
 def load_style(theme: Theme) -> Style:
@@ -270,8 +274,12 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
                     [f"thread:{s.name},{t}"] * len(ij))
         for i in range(SIZE):
             for j in range(SIZE):
-                c.value(j * cell, top + i * cell, cell, cell, f"t{s.owner[i, j]}", small, fg,
-                        floor=target.min_pt, key=f"thread:{s.name},{s.owner[i, j]}")
+                label = c.value(j * cell, top + i * cell, cell, cell, f"t{s.owner[i, j]}", small,
+                                fg, floor=target.min_pt, key=f"thread:{s.name},{s.owner[i, j]}")
+                blk = int(s.block_of_output[i, j]) if s.blocks > 1 else 0
+                style = block_style(theme, blk)
+                if style.hatch:  # the label sits on hatching
+                    knock_out(c, label, style.fill)
         # thick lines around each thread's region
         region = 2 if s.outputs_per_thread == 4 else 1
         segs = []

@@ -567,3 +567,10 @@ def transform(item: Item, u: float, dx: float, dy: float) -> Item:
     if isinstance(item, Image):
         return replace(item, x=item.x * u + dx, y=item.y * u + dy, w=item.w * u, h=item.h * u)
     raise TypeError(f"cannot move {type(item).__name__}")
+
+
+def knock_out(c: BlockCanvas, text: Text, color: str | None) -> None:
+    """Put ``text``, the item ``c`` drew last (a :meth:`BlockCanvas.value`), on an opaque box of
+    ``color``: for a value printed on a hatched cell."""
+    assert c._items[-1] is text, "knock_out takes the text just drawn"
+    c._items[-1] = replace(text, knockout=color)

@@ -3,7 +3,9 @@
 Figures ask for *roles* (``theme.fill("masked")``, ``theme.color("accent")``), never literal
 colours. Categorical colours are the Okabe–Ito palette, which stays distinguishable with the
 common colour-vision deficiencies. The ``print`` theme adds hatching to the roles that carry
-meaning, so a grayscale print still tells valid from masked and hit from miss.
+meaning, so a grayscale print still tells valid from masked and hit from miss: the roles that
+appear together sit at least 0.1 apart in gray, and its categorical palette is a sequence of gray
+steps (in hue as well, for colour print), with hatches for where the steps run out.
 """
 
 from __future__ import annotations
@@ -24,6 +26,27 @@ OKABE_ITO = (
     "#F0E442",  # yellow
     "#000000",  # black
 )
+
+#: The print theme's categories: Okabe–Ito hues moved to six gray levels 0.12 apart (gray =
+#: 0.2126 R + 0.7152 G + 0.0722 B), ordered so that neighbours differ by at least two steps where
+#: they can; the lightest still shows on white and the darkest takes white text (``ink_on``). The
+#: seventh and eighth (neutral gray, yellow) keep eight categories apart in colour; in gray they
+#: repeat the fourth and the fifth, so a figure with more than six categories adds
+#: ``category_hatch`` (neighbours, wrapping round, stay two steps apart).
+PRINT_PALETTE = (
+    "#005C90",  # blue, gray 0.30
+    "#F0C564",  # orange, 0.78
+    "#1FAA84",  # bluish green, 0.54
+    "#CB5900",  # vermillion, 0.42
+    "#D0EAF9",  # sky blue, 0.90
+    "#D898BC",  # reddish purple, 0.66
+    "#6B6B6B",  # gray (for Okabe–Ito's black), 0.42
+    "#F4EC7A",  # yellow, 0.90
+)
+
+#: Hatches for categories whose fills are veiled toward the ground (their gray steps shrink): the
+#: first two the most unlike, and the sparse dots (weak on a small swatch) between two line hatches.
+PRINT_CATEGORY_HATCHES: tuple[Hatch, ...] = ("horizontal", "diagonal", "dots", "cross")
 
 #: Every semantic role a figure may fill with. Each theme gives each role a colour.
 ROLES = (
@@ -47,6 +70,7 @@ class Theme:
     palette: tuple[str, ...]
     roles: Mapping[str, str]
     hatches: Mapping[str, Hatch] = field(default_factory=lambda: MappingProxyType({}))
+    category_hatches: tuple[Hatch, ...] = ()  # a second channel for categories (print)
     # type sizes in points and line widths in mm; nothing is smaller than 7 pt at a figure's
     # natural size (journals ask for 6–8 pt at the printed size)
     text_pt: float = 8.0
@@ -84,6 +108,13 @@ class Theme:
 
     def category(self, index: int) -> str:
         return self.palette[index % len(self.palette)]
+
+    def category_hatch(self, index: int) -> Hatch | None:
+        """The hatch that tells category ``index`` apart where its fill alone may not (a tint of
+        a category in a grayscale print); None in themes that tell categories by colour."""
+        if not self.category_hatches:
+            return None
+        return self.category_hatches[index % len(self.category_hatches)]
 
     def fill(self, role: str, *, outline: bool = True) -> Style:
         """The style of a cell that shows ``role``: fill, hatch where the theme hatches it,
@@ -168,22 +199,26 @@ DARK = Theme(
 )
 
 # Print: white ground, black ink, and meaning carried by lightness steps plus hatching, so a
-# grayscale copy keeps every distinction.
+# grayscale copy keeps every distinction. Gray levels of the roles that share a figure: paper 1.0
+# (absent, free; hatched: masked, wait, inactive), owned 0.93, faded 0.89, load and linear 0.82,
+# a_operand 0.78, hit 0.75, b_operand 0.66, compute 0.64, valid 0.64, miss 0.68 (cross-hatched),
+# c_output 0.44.
 PRINT = Theme(
     name="print", background="#FFFFFF", surface="#FFFFFF", foreground="#000000",
-    muted="#4D4D4D", grid="#BFBFBF", outline="#000000", accent="#000000", palette=OKABE_ITO,
+    muted="#4D4D4D", grid="#BFBFBF", outline="#000000", accent="#000000", palette=PRINT_PALETTE,
     roles=_roles(
         valid="#7FA9CF", masked="#FFFFFF", absent="#FFFFFF", selected="#000000",
-        used="#7FA9CF", unused="#FFFFFF", hit="#8CCFB9", miss="#E8A27A", load="#BFDDF3",
-        compute="#F2CF80", wait="#FFFFFF", owned="#E6EEF5", free="#FFFFFF", conflict="#E8A27A",
+        used="#7FA9CF", unused="#FFFFFF", hit="#8CCFB9", miss="#E8A27A", load="#AAD9F4",
+        compute="#E6A002", wait="#FFFFFF", owned="#E6EEF5", free="#FFFFFF", conflict="#E8A27A",
         broadcast="#8CCFB9", linear="#F2CF80", swizzled="#7FA9CF", active="#7FA9CF",
-        inactive="#FFFFFF", faded="#E0E0E0", a_operand="#F2CF80", b_operand="#BFDDF3",
-        c_output="#8CCFB9", warn="#E8A27A", ok="#8CCFB9",
+        inactive="#FFFFFF", faded="#E3E3E3", a_operand="#F0C564", b_operand="#5EB8EA",
+        c_output="#00926A", warn="#E8A27A", ok="#8CCFB9",
     ),
     hatches=MappingProxyType({
         "masked": "diagonal", "miss": "cross", "wait": "diagonal", "conflict": "cross",
         "inactive": "diagonal", "warn": "cross",
     }),
+    category_hatches=PRINT_CATEGORY_HATCHES,
     line_mm=0.25, thin_mm=0.12, thick_mm=0.5,
 )
 
