@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench schema system-deps clean
+.PHONY: run test lint bench schema system-deps dist clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,9 +21,11 @@ system-deps:
 test: $(STAMP) system-deps
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
 	$(VENV)/bin/ruff check gpuviz tests benchmarks
+	$(VENV)/bin/lint-imports
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check gpuviz tests benchmarks
+	$(VENV)/bin/lint-imports
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/run_all.py
@@ -31,5 +33,10 @@ bench: $(STAMP)
 schema: $(STAMP)
 	$(VENV)/bin/gpuviz schema > resources/scenario.schema.json
 
+# The installable app: a one-folder PyInstaller build in dist/gpuviz/ (packaging/gpuviz.spec).
+dist: $(STAMP)
+	$(PY) -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller \
+		packaging/gpuviz.spec
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info

@@ -10,9 +10,9 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 
 from gpuviz import __version__
+from gpuviz.export.raster import ExportLimitError
 
 COMMANDS = ("validate", "compute", "export", "list", "schema")
 EXIT_BAD_INPUT = 2
@@ -38,22 +38,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--panel", metavar="ID", help="only this panel")
     c.add_argument("--step", type=int, metavar="K", help="the state after scenario step K (0-based)")
 
-    e = sub.add_parser("export", help="write figures without a display")
-    e.add_argument("scenario", metavar="SCENARIO")
-    e.add_argument("--panel", metavar="ID", help="only this panel (default: the scenario's panels)")
-    e.add_argument("--step", type=int, metavar="K", help="the state after scenario step K (0-based)")
-    e.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created)")
-    e.add_argument("--format", choices=("svg", "pdf", "png"), default="svg")
-    e.add_argument("--theme", choices=("screen", "print", "dark", "presentation"), default="screen")
-    e.add_argument("--size", choices=("natural", "single", "double", "slide"), default="natural",
-                   help="physical size preset: single column 85 mm, double column 178 mm, "
-                        "16:9 slide (default: the figure's natural size)")
-    e.add_argument("--dpi", type=int, default=200, help="PNG resolution (default 200)")
-    e.add_argument("--select", action="append", default=[], metavar="KEY",
-                   help="highlight a key such as lane:3 (repeatable)")
-    e.add_argument("--frames", action="store_true",
-                   help="write every playback frame as a numbered sequence "
-                        "(<scenario>-<panel>-0001.<format> …) for slides")
+    from gpuviz.cli_export import add_arguments as add_export_arguments
+
+    add_export_arguments(sub.add_parser("export", help="write figures without a display: every "
+                                                        "panel, step, frame, or an animation"))
 
     sub.add_parser("list", help="bundled scenarios, panels and architecture presets")
     sub.add_parser("schema", help="print the scenario JSON Schema")
@@ -76,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except ExportLimitError as exc:  # more pixels or frames than gpuviz writes
+        print(f"gpuviz {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except Exception as exc:  # never a traceback for a user; GPUVIZ_DEBUG=1 shows it
         if os.environ.get("GPUVIZ_DEBUG"):
             raise
@@ -143,7 +134,7 @@ def _panels(scenario, panel_id: str | None, source: str):
 
 
 def _compute(args: argparse.Namespace) -> int:
-    from gpuviz.models.jsonable import to_jsonable
+    from gpuviz.models.jsonable import dumps, to_jsonable
     from gpuviz.scenario import compute_all
 
     scenario, err = _load(args.scenario)
@@ -156,49 +147,14 @@ def _compute(args: argparse.Namespace) -> int:
     if err:
         return _report(err)
     results = compute_all(scenario, tuple(panels))
-    print(json.dumps({pid: to_jsonable(r) for pid, r in results.items()}, indent=2,
-                     ensure_ascii=False))
+    print(dumps({pid: to_jsonable(r) for pid, r in results.items()}))
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
-    from gpuviz.export.files import export_figure
+    from gpuviz.cli_export import run
 
-    scenario, err = _load(args.scenario)
-    if err:
-        return _report(err)
-    selection = frozenset(args.select)
-    if args.step is not None:
-        selection |= scenario.step_selection(args.step)
-    scenario, err = _at_step(scenario, args.step, args.scenario)
-    if err:
-        return _report(err)
-    panels, err = _panels(scenario, args.panel, args.scenario)
-    if err:
-        return _report(err)
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        print(f"{out}: cannot create the output folder ({e.strerror})", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    stem = Path(args.scenario).stem
-    if args.frames:
-        from gpuviz.export.sequence import export_sequence
-
-        for pid in panels:
-            paths = export_sequence(scenario, pid, out, stem, fmt=args.format, theme_name=args.theme,
-                                    size=args.size, dpi=args.dpi, selection=selection)
-            for path in paths:
-                print(path)
-        return 0
-    for pid in panels:
-        suffix = f"-step{args.step}" if args.step is not None else ""
-        path = out / f"{stem}-{pid}{suffix}.{args.format}"
-        note = export_figure(scenario, pid, path, fmt=args.format, theme_name=args.theme,
-                             size=args.size, dpi=args.dpi, selection=selection)
-        print(f"{path}{note}")
-    return 0
+    return run(args)
 
 
 def _list(args: argparse.Namespace) -> int:

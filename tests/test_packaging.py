@@ -22,7 +22,8 @@ def test_desktop_entry_launches_the_gpuviz_command():
     entry.read(DESKTOP, encoding="utf-8")
     section = entry["Desktop Entry"]
     assert section["Type"] == "Application"
-    assert section["Exec"].split()[0] == "gpuviz"
+    assert section["Exec"].split()[0] == "gpuviz-app"
+    assert section["MimeType"] == "application/vnd.gpuviz.scenario+json;"  # ours, not all JSON
     if shutil.which("desktop-file-validate"):
         proc = subprocess.run(["desktop-file-validate", str(DESKTOP)], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -42,6 +43,8 @@ def test_the_gui_and_cli_entry_point_is_declared():
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["scripts"]["gpuviz"] == "gpuviz.cli:main"
+    assert project["gui-scripts"]["gpuviz-app"] == "gpuviz.gui:main"
+    assert project["license"] == "MIT"  # the SPDX form, no setuptools deprecation warning
 
 
 @pytest.mark.skipif(shutil.which("appstreamcli") is None, reason="appstreamcli not installed")
@@ -49,3 +52,23 @@ def test_metainfo_validates():
     proc = subprocess.run(["appstreamcli", "validate", "--no-net", str(METAINFO)],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_scenario_mime_type_is_our_own_json_subtype():
+    ns = {"m": "http://www.freedesktop.org/standards/shared-mime-info"}
+    root = ET.parse(ROOT / "packaging" / "io.github.gpuviz.mime.xml").getroot()
+    (mime,) = root.findall("m:mime-type", ns)
+    assert mime.get("type") == "application/vnd.gpuviz.scenario+json"
+    assert mime.find("m:sub-class-of", ns).get("type") == "application/json"
+    assert {g.get("pattern") for g in mime.findall("m:glob", ns)} == {"*.gpuviz.json", "*.gpuviz"}
+
+
+def test_icon_comes_as_svg_and_the_png_sizes_desktops_want():
+    import struct
+
+    icons = ROOT / "packaging" / "icons"
+    ET.parse(icons / "io.github.gpuviz.svg")  # well-formed
+    for size in (16, 24, 32, 48, 64, 128, 256, 512):
+        data = (icons / f"io.github.gpuviz-{size}.png").read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert struct.unpack(">II", data[16:24]) == (size, size)

@@ -2,13 +2,73 @@
 
 from __future__ import annotations
 
+import argparse
+import errno
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from gpuviz.figures.display import Figure
 
 MM_PER_INCH = 25.4
+# PNG resolution: the export dialog's range. Print needs 300–600 dpi; 1200 covers line art.
+MIN_DPI, MAX_DPI = 72, 1200
+# Pixels of one PNG. The image is 4 bytes a pixel before compression: 80 million pixels peak at
+# about 400 MB and 20 s (a full-width figure at 1200 dpi; benchmarks/bench_limits.py, "export"
+# rows), where 5000 dpi took 3.8 GB.
+MAX_PIXELS = 80_000_000
+
+
+class ExportLimitError(OSError):
+    """An export larger than gpuviz writes (too many pixels or frames); nothing is written.
+
+    An OSError (EFBIG, "file too large") so that whoever reports a file that cannot be written
+    reports this one the same way."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(errno.EFBIG, message)
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+def check_dpi(dpi: int) -> None:
+    if not MIN_DPI <= dpi <= MAX_DPI:
+        raise ExportLimitError(f"the PNG resolution must be from {MIN_DPI} to {MAX_DPI} dpi, "
+                               f"got {dpi}")
+
+
+def dpi_argument(text: str) -> int:
+    """``--dpi``: a whole number in the accepted range (argparse reports anything else)."""
+    try:
+        dpi = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of dots per inch, got {text!r}") from None
+    if not MIN_DPI <= dpi <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"must be from {MIN_DPI} to {MAX_DPI}, got {dpi}")
+    return dpi
+
+
+def png_size(figure: Figure, width_mm: float | None, dpi: int) -> tuple[int, int]:
+    """Width and height in pixels of the figure drawn ``width_mm`` wide at ``dpi``."""
+    scale = (width_mm / figure.width) if width_mm else 1.0
+    px_per_mm = dpi / MM_PER_INCH
+    return (max(1, round(figure.width * scale * px_per_mm)),
+            max(1, round(figure.height * scale * px_per_mm)))
+
+
+def check_png_size(figure: Figure, width_mm: float | None, dpi: int) -> None:
+    """Refuse a resolution out of range, or an image of more than MAX_PIXELS pixels."""
+    check_dpi(dpi)
+    w, h = png_size(figure, width_mm, dpi)
+    if w * h > MAX_PIXELS:
+        fitting = int(dpi * (MAX_PIXELS / (w * h)) ** 0.5)
+        raise ExportLimitError(
+            f"a {w} × {h} pixel PNG ({w * h / 1e6:.0f} million pixels) is larger than the "
+            f"{MAX_PIXELS // 1_000_000} million gpuviz writes; at this size use at most "
+            f"{fitting} dpi, or export PDF or SVG")
 
 
 def ensure_gui_app() -> None:
@@ -24,17 +84,16 @@ def ensure_gui_app() -> None:
     register_fonts()
 
 
-def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 200) -> bytes:
+def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 200,
+                     metadata: Mapping[str, str] | None = None) -> bytes:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
     from PySide6.QtGui import QImage, QPainter
 
     from gpuviz.export.qt_painter import paint_figure
 
+    check_png_size(figure, width_mm, dpi)
     ensure_gui_app()
-    scale = (width_mm / figure.width) if width_mm else 1.0
-    px_per_mm = dpi / MM_PER_INCH
-    w = max(1, round(figure.width * scale * px_per_mm))
-    h = max(1, round(figure.height * scale * px_per_mm))
+    w, h = png_size(figure, width_mm, dpi)
     img = QImage(w, h, QImage.Format.Format_RGB32)
     dots_per_meter = round(dpi / 0.0254)
     img.setDotsPerMeterX(dots_per_meter)
@@ -43,6 +102,8 @@ def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 2
     p = QPainter(img)
     paint_figure(p, figure, QRectF(0, 0, w, h))
     p.end()
+    for key, value in sorted((metadata or {}).items()):  # PNG text chunks, in a fixed order
+        img.setText(f"gpuviz-{key}", str(value))
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -51,7 +112,8 @@ def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 2
     return bytes(data.data())
 
 
-def render_pdf_bytes(figure: Figure, width_mm: float | None = None) -> bytes:
+def render_pdf_bytes(figure: Figure, width_mm: float | None = None,
+                     metadata: Mapping[str, str] | None = None) -> bytes:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSizeF
     from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
@@ -64,7 +126,8 @@ def render_pdf_bytes(figure: Figure, width_mm: float | None = None) -> bytes:
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buf)
     writer.setResolution(600)
-    writer.setCreator("gpuviz")
+    meta = metadata or {}
+    writer.setCreator(" ".join(["gpuviz", *(f"{k}={v}" for k, v in sorted(meta.items()))]))
     writer.setTitle(figure.title)
     size = QPageSize(QSizeF(figure.width * scale, figure.height * scale), QPageSize.Unit.Millimeter,
                      "figure", QPageSize.SizeMatchPolicy.ExactMatch)
@@ -79,9 +142,9 @@ def render_pdf_bytes(figure: Figure, width_mm: float | None = None) -> bytes:
 
 
 def write_raster(figure: Figure, path: Path, fmt: str, width_mm: float | None = None,
-                 dpi: int = 200) -> None:
+                 dpi: int = 200, metadata: Mapping[str, str] | None = None) -> None:
     from gpuviz.scenario.io import write_atomic
 
-    data = (render_pdf_bytes(figure, width_mm) if fmt == "pdf"
-            else render_png_bytes(figure, width_mm, dpi))
+    data = (render_pdf_bytes(figure, width_mm, metadata) if fmt == "pdf"
+            else render_png_bytes(figure, width_mm, dpi, metadata))
     write_atomic(path, data)

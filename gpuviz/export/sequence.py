@@ -4,7 +4,8 @@ Frames reach a figure as the selection key ``frame:<n>`` (see ``gpuviz.figures.s
 module walks n over the panel's frames and writes each through the single-figure export
 (``gpuviz.export.files.export_figure``), so a frame file is byte-identical to exporting that one
 frame by hand. Files are named ``<stem>-<panel>-0001.<fmt>`` … numbered from 1, zero-padded to
-at least four digits so that a file listing sorts in playback order.
+at least four digits so that a file listing sorts in playback order. At most MAX_FRAMES files
+are written: a longer playback is refused before the first file.
 """
 
 from __future__ import annotations
@@ -12,8 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from gpuviz.export.files import export_figure
+from gpuviz.export.raster import ExportLimitError
 from gpuviz.figures.scene import frame_count
 from gpuviz.scenario.document import Scenario
+
+# Files one sequence writes: a slide deck or an animation needs hundreds, not the 262,145 steps
+# of the largest traversal (each frame is a whole figure export).
+MAX_FRAMES = 2000
 
 
 def frame_file_name(stem: str, panel_id: str, frame: int, total: int, fmt: str) -> str:
@@ -29,10 +35,13 @@ def export_sequence(scenario: Scenario, panel_id: str, out_dir: Path, stem: str,
 
     A ``frame:`` key already in ``selection`` (a scenario step may carry one) is replaced by each
     frame in turn; every other selected key stays highlighted in every frame."""
+    total = frame_count(scenario, panel_id)
+    if total > MAX_FRAMES:
+        raise ExportLimitError(f"{panel_id} has {total} playback frames; a sequence is at most "
+                               f"{MAX_FRAMES} files (export single frames, --select frame:N, instead)")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     kept = frozenset(k for k in selection if not k.startswith("frame:"))
-    total = frame_count(scenario, panel_id)
     paths: list[Path] = []
     for n in range(total):
         path = out_dir / frame_file_name(stem, panel_id, n, total, fmt)

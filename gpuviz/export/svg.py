@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from xml.sax.saxutils import escape, quoteattr
 
@@ -32,6 +33,7 @@ from gpuviz.figures.display import (
     text_box,
 )
 
+METADATA_NS = "urn:gpuviz:export"
 KNOCKOUT_PAD = 0.35  # mm of background around a knocked-out label
 SANS = "Inter, 'Helvetica Neue', Arial, sans-serif"
 MONO = "'Noto Sans Mono', 'DejaVu Sans Mono', monospace"
@@ -44,7 +46,8 @@ def n(v: float) -> str:
 
 
 class _Writer:
-    def __init__(self) -> None:
+    def __init__(self, text_as_paths: bool = False) -> None:
+        self.text_as_paths = text_as_paths
         self.out: list[str] = []
         self.ids: dict[str, int] = {}
         self.patterns: dict[tuple[str, str], str] = {}
@@ -178,8 +181,21 @@ class _Writer:
             x0, y0, x1, y1 = text_box(replace(t, rotate=0.0), pad=KNOCKOUT_PAD)
             self.out.append(f'{indent}<rect x="{n(x0)}" y="{n(y0)}" width="{n(x1 - x0)}" '
                             f'height="{n(y1 - y0)}" fill="{t.knockout}"{rot}/>')
+        if self.text_as_paths:
+            self.text_outline(t, indent)
+            return
         self.out.append(f"{indent}<text{self.ident(t.key)} {' '.join(attrs)}{rot}>"
                         f"{escape(t.text)}</text>")
+
+    def text_outline(self, t: Text, indent: str) -> None:
+        """The text as glyph outlines from the bundled fonts; the words stay in aria-label."""
+        from gpuviz.export.text_paths import text_path_data
+
+        d, x, y, s = text_path_data(t)
+        rot = f"rotate({n(t.rotate)} {n(t.x)} {n(t.y)}) " if t.rotate else ""
+        self.out.append(f'{indent}<path{self.ident(t.key)} aria-label={quoteattr(t.text)} '
+                        f'd="{d}" fill="{t.color}" '
+                        f'transform="{rot}translate({n(x)} {n(y)}) scale({s:.6g} {-s:.6g})"/>')
 
     def defs(self) -> list[str]:
         out = []
@@ -196,10 +212,15 @@ class _Writer:
         return out
 
 
-def figure_to_svg(figure: Figure, width_mm: float | None = None) -> str:
-    """SVG text for ``figure``; ``width_mm`` scales it uniformly to a physical width."""
+def figure_to_svg(figure: Figure, width_mm: float | None = None, *, text_as_paths: bool = False,
+                  metadata: Mapping[str, str] | None = None) -> str:
+    """SVG text for ``figure``; ``width_mm`` scales it uniformly to a physical width.
+
+    ``text_as_paths``: text becomes glyph outlines (identical without the fonts installed);
+    ``metadata``: ``name → value`` pairs (the gpuviz version, the scenario's hash …) written in
+    the SVG's ``<metadata>``, in sorted order."""
     scale = (width_mm / figure.width) if width_mm else 1.0
-    w = _Writer()
+    w = _Writer(text_as_paths)
     for item in figure.items:
         w.item(item, "  ")
     head = [
@@ -213,6 +234,10 @@ def figure_to_svg(figure: Figure, width_mm: float | None = None) -> str:
         head.append(f"  <title>{escape(figure.title)}</title>")
     if figure.description:
         head.append(f"  <desc>{escape(figure.description)}</desc>")
+    if metadata:
+        fields = " ".join(f"{k}={quoteattr(str(v))}" for k, v in sorted(metadata.items()))
+        head.append(f'  <metadata><gpuviz:export xmlns:gpuviz="{METADATA_NS}" {fields}/>'
+                    "</metadata>")
     defs = w.defs()
     if defs:
         head += ["  <defs>", *defs, "  </defs>"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 
@@ -140,6 +140,7 @@ class Group:
 
 
 Item = Rect | Rects | Circle | Polyline | Segments | Text | Image | Group
+ItemT = TypeVar("ItemT", bound=Item)
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ class Figure:
         for item in walk(self.items):
             if isinstance(item, (Rects, Segments)) and item.keys:
                 out.extend(k for k in item.keys if k)
-            elif getattr(item, "key", None):
+            elif not isinstance(item, (Rects, Segments)) and item.key:
                 out.append(item.key)
         return out
 
@@ -195,7 +196,7 @@ class Canvas:
     def _items(self) -> list[Item]:
         return self._stack[-1][0]
 
-    def add(self, item: Item) -> Item:
+    def add(self, item: ItemT) -> ItemT:
         self._items.append(item)
         return item
 
@@ -337,15 +338,9 @@ def text_box(t: Text, pad: float = 0.0) -> tuple[float, float, float, float]:
 
 def selected_numbers(selection: frozenset[str], prefix: str) -> set[int]:
     """The numbers of the selected keys of one kind: ``{"lane:3", "lane:7"}`` → ``{3, 7}``."""
-    out = set()
-    for key in selection:
-        head, _, tail = key.partition(":")
-        if head == prefix:
-            try:
-                out.add(int(tail))
-            except ValueError:
-                continue
-    return out
+    from gpuviz.keys import numbers
+
+    return numbers(selection, prefix)
 
 
 def fit_pt(chars: int, width: float, base_pt: float) -> float:

@@ -13,6 +13,8 @@ Keys: ``node:<name>`` (a block, and every issued instruction of it), ``edge:<sou
 
 from __future__ import annotations
 
+from itertools import islice
+
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, paragraph, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.divergence import DivergenceResult
@@ -219,9 +221,9 @@ def _orders(c: Canvas, r: DivergenceResult, selection: frozenset[str], theme: Th
     c.text(MARGIN, y, "Issue order, one cell per instruction (height: active lanes)",
            theme.text_pt, theme.foreground, bold=True)
     y += em * 0.8
-    stack_order = [(e.node, e.mask) for e in r.trace if e.op == "issue"
-                   for _ in range(e.instructions)]
-    volta_order = [(node, mask) for node, _, mask in r.volta_order]
+    stack_order = list(islice(((e.node, e.mask) for e in r.trace if e.op == "issue"
+                               for _ in range(e.instructions)), MAX_CELLS))
+    volta_order = [(node, mask) for node, _, mask in r.volta_order[:MAX_CELLS]]
     label_w = text_width("Volta interleaved", theme.small_pt) + 2.0
     shown = min(len(stack_order), MAX_CELLS)
     cell = (WIDTH - 2 * MARGIN - label_w) / max(shown, 1)
@@ -242,8 +244,8 @@ def _orders(c: Canvas, r: DivergenceResult, selection: frozenset[str], theme: Th
                 for x, cy, w, ch in cells:
                     c.rect(x, cy, w, ch, theme.highlight())
         y += h + 2.0
-    if len(stack_order) > shown:
-        c.text(MARGIN + label_w, y + em * 0.4, f"first {shown} of {len(stack_order)} "
+    if r.issued > shown:
+        c.text(MARGIN + label_w, y + em * 0.4, f"first {shown} of {r.issued} "
                "instructions", theme.small_pt, theme.muted)
         y += em
     # block colour legend

@@ -144,11 +144,11 @@ def short_forms(text: str) -> list[str]:
                 if abs(q) >= 10:
                     forms.append(f"{round(q)}{unit}")
                 break
-    seen: list[str] = []
-    for f in forms:
-        if f not in seen and f != text:
-            seen.append(f)
-    return seen
+    unique: list[str] = []
+    for form in forms:
+        if form not in unique and form != text:
+            unique.append(form)
+    return unique
 
 
 # --------------------------------------------------------------------------------------------

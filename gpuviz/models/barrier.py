@@ -155,7 +155,7 @@ def compute(params: BarrierParams) -> BarrierResult:
     hazards: list[Hazard] = []
     mem_trace: list[tuple[tuple[int, float], ...]] = []
     state_trace: list[tuple[str, ...]] = []
-    outputs = [[None] * n for _ in range(params.tiles)]
+    outputs: list[list[float | None]] = [[None] * n for _ in range(params.tiles)]
     idle = 0
 
     def record(thread: int, op: str, tile: int, address: int = -1, value: float = 0.0,

@@ -24,10 +24,18 @@ Formation", MICRO 2007, for the stack):
   instruction at a time, until they reach the reconvergence point; at any step the warp still
   issues one instruction for the active lanes of one path, so the issue count and the lane
   efficiency are those of the stack.
+
+Both issue orders are kept as runs, never one entry per instruction: the stack trace issues a
+block's instructions in one event, and the Volta order is a list of ``VoltaRun``s, each a block's
+instructions ``start … start + count − 1`` issued at positions ``first, first + stride, …``
+(interleaving two paths doubles the stride of the part that alternates). A warp's lanes visit
+each block at most once, so there are at most blocks × lanes issue events, and a run splits at
+most once per enclosing branch: the size of the result does not grow with instruction counts.
+``volta_order`` reads the runs as (node, instruction index, mask) one instruction at a time.
 """
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import zip_longest
 
 import numpy as np
 
@@ -102,6 +110,57 @@ class Region:
 
 
 @dataclass(frozen=True)
+class VoltaRun:
+    """Instructions ``start … start + count − 1`` of ``node`` for the lanes of ``mask``, issued
+    at positions ``first, first + stride, …`` of the Volta issue order."""
+
+    node: str
+    start: int
+    count: int
+    mask: int
+    first: int
+    stride: int
+
+
+class IssueOrder(Sequence):
+    """The Volta issue order one instruction at a time, (node, instruction index, mask), read
+    from the runs on demand (a long order is never built in full unless iterated)."""
+
+    _WINDOW = 4096
+
+    def __init__(self, runs: tuple[VoltaRun, ...], length: int) -> None:
+        self._runs = runs
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def _window(self, lo: int, hi: int) -> list[tuple[str, int, int]]:
+        out: list = [None] * max(hi - lo, 0)
+        for run in self._runs:
+            i = max(0, -(-(lo - run.first) // run.stride))
+            end = min(run.count, -(-(hi - run.first) // run.stride))
+            for k in range(i, end):
+                out[run.first + k * run.stride - lo] = (run.node, run.start + k, run.mask)
+        return out
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            lo, hi, step = index.indices(self._length)
+            if step != 1:
+                return [self[i] for i in range(lo, hi, step)]
+            return self._window(lo, hi)
+        i = index + self._length if index < 0 else index
+        if not 0 <= i < self._length:
+            raise IndexError(index)
+        return self._window(i, i + 1)[0]
+
+    def __iter__(self) -> Iterator[tuple[str, int, int]]:
+        for lo in range(0, self._length, self._WINDOW):
+            yield from self._window(lo, min(lo + self._WINDOW, self._length))
+
+
+@dataclass(frozen=True)
 class DivergenceResult:
     nodes: tuple[str, ...]
     ipdom: dict  # node -> immediate post-dominator (None = exit)
@@ -112,11 +171,16 @@ class DivergenceResult:
     lane_efficiency: float
     regions: tuple[Region, ...]
     max_depth: int
-    volta_order: tuple[tuple[str, int, int], ...]  # (node, instruction index, mask)
+    volta_runs: tuple[VoltaRun, ...]
     warp_size: int
     _layer: dict  # node -> layer (longest path from the entry), for drawing
     _edges: tuple[tuple[str, str, str], ...]
     _instructions: dict
+
+    @property
+    def volta_order(self) -> IssueOrder:
+        """(node, instruction index, mask) per issued instruction, in Volta's order."""
+        return IssueOrder(self.volta_runs, self.issued)
 
 
 def _successors(params: DivergenceParams) -> dict[str, list[EdgeParams]]:
@@ -307,7 +371,8 @@ def compute(params: DivergenceParams) -> DivergenceResult:
         lane_efficiency=lane_work / (params.warp_size * issued) if issued else 1.0,
         regions=tuple(regions),
         max_depth=max_depth,
-        volta_order=tuple(_interleaved(names[0], EXIT, entry_mask, count, succ, taken_mask, ipdom)),
+        volta_runs=tuple(_volta_runs(names[0], EXIT, entry_mask, count, succ, taken_mask,
+                                     ipdom)[0]),
         warp_size=params.warp_size,
         _layer=layer,
         _edges=tuple((e.source, e.target, e.predicate) for e in params.edges),
@@ -323,16 +388,20 @@ def _region(open_region: dict) -> Region:
                   open_region["work"] / (issued * lanes) if issued else 1.0)
 
 
-def _interleaved(start, stop, mask, count, succ, taken_mask, ipdom):
-    """The Volta view: (node, instruction index, mask) in issue order, divergent paths
-    alternating one instruction at a time until both reach the reconvergence point."""
+def _volta_runs(start, stop, mask, count, succ, taken_mask, ipdom) -> tuple[list[VoltaRun], int]:
+    """The Volta view from ``start`` up to ``stop`` as runs (positions from 0) and its length:
+    divergent paths alternate one instruction at a time until both reach the reconvergence
+    point, then the longer one finishes alone."""
+    runs: list[VoltaRun] = []
+    length = 0
     node = start
     while node != stop and node is not EXIT:
-        for i in range(count[node]):
-            yield (node, i, mask)
+        if count[node]:
+            runs.append(VoltaRun(node, 0, count[node], mask, length, 1))
+            length += count[node]
         out = succ[node]
         if not out:
-            return
+            break
         if len(out) == 1:
             node = out[0].target
             continue
@@ -341,8 +410,28 @@ def _interleaved(start, stop, mask, count, succ, taken_mask, ipdom):
             node = out[0].target if taken else out[1].target
             continue
         join = ipdom[node]
-        paths = [_interleaved(out[0].target, join, taken, count, succ, taken_mask, ipdom),
-                 _interleaved(out[1].target, join, other, count, succ, taken_mask, ipdom)]
-        for pair in zip_longest(*paths):
-            yield from (item for item in pair if item is not None)
+        first, n_first = _volta_runs(out[0].target, join, taken, count, succ, taken_mask, ipdom)
+        second, n_second = _volta_runs(out[1].target, join, other, count, succ, taken_mask,
+                                       ipdom)
+        both = min(n_first, n_second)
+        for slot, path in ((0, first), (1, second)):
+            for run in path:
+                runs.extend(_alternated(run, slot, both, length))
+        length += n_first + n_second
         node = join
+    return runs, length
+
+
+def _alternated(run: VoltaRun, slot: int, both: int, offset: int) -> list[VoltaRun]:
+    """Where a path's run lands when two paths alternate: its position k goes to 2k + slot
+    while both paths have instructions left (k < both), then to both + k; then ``offset``."""
+    alternating = min(run.count, max(0, -(-(both - run.first) // run.stride)))
+    out = []
+    if alternating:
+        out.append(VoltaRun(run.node, run.start, alternating, run.mask,
+                            offset + 2 * run.first + slot, 2 * run.stride))
+    if alternating < run.count:
+        out.append(VoltaRun(run.node, run.start + alternating, run.count - alternating,
+                            run.mask, offset + both + run.first + alternating * run.stride,
+                            run.stride))
+    return out

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import math
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -26,8 +28,12 @@ def to_jsonable(value: Any) -> Any:
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         items = sorted(value) if isinstance(value, (set, frozenset)) else value
+        if all(type(v) is int for v in items):  # long per-step lists: no call per number
+            return list(items)
         return [to_jsonable(v) for v in items]
     if isinstance(value, np.ndarray):
+        if value.dtype.kind in "biu":  # integers and booleans are JSON as they are
+            return value.tolist()
         return to_jsonable(value.tolist())
     if isinstance(value, np.generic):
         return to_jsonable(value.item())
@@ -38,3 +44,27 @@ def to_jsonable(value: Any) -> Any:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     raise TypeError(f"cannot turn {type(value).__name__} into JSON")
+
+
+_SCALARS = {int, float, str, bool, type(None)}
+
+
+def dumps(value: Any, indent: int = 2, _level: int = 0) -> str:
+    """JSON text of plain data (``to_jsonable``'s output): objects and lists of objects one
+    member a line, indented; a list of numbers, strings or null, or a list of such lists, on
+    one line, so that per-step arrays of a long run stay short and go through the C encoder."""
+    pad = " " * (indent * (_level + 1))
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        members = ",\n".join(f"{pad}{json.dumps(str(k), ensure_ascii=False)}: "
+                             f"{dumps(v, indent, _level + 1)}" for k, v in value.items())
+        return "{\n" + members + "\n" + " " * (indent * _level) + "}"
+    if isinstance(value, list) and value:
+        kinds = set(map(type, value))
+        flat = kinds <= _SCALARS or (kinds == {list} and set(
+            map(type, chain.from_iterable(value))) <= _SCALARS)
+        if not flat:
+            items = ",\n".join(pad + dumps(v, indent, _level + 1) for v in value)
+            return "[\n" + items + "\n" + " " * (indent * _level) + "]"
+    return json.dumps(value, ensure_ascii=False)

@@ -129,11 +129,13 @@ def resolve_shape(p: LaunchParams) -> tuple[tuple[int, int, int], tuple[int, int
     if p.grid is not None:
         grid = _pad3(p.grid)
     elif extent is not None:
-        grid = tuple(-(-e // b) for e, b in zip(extent, block, strict=True))
+        gx, gy, gz = (-(-e // b) for e, b in zip(extent, block, strict=True))
+        grid = (gx, gy, gz)
     else:
         grid = (1, 1, 1)
     if extent is None:
-        extent = tuple(g * b for g, b in zip(grid, block, strict=True))
+        ex, ey, ez = (g * b for g, b in zip(grid, block, strict=True))
+        extent = (ex, ey, ez)
     return grid, block, extent  # type: ignore[return-value]
 
 

@@ -114,11 +114,11 @@ def problems(params: ReductionParams) -> list[tuple[str, str]]:
 
 
 def _tree(values: np.ndarray, executing: np.ndarray, pattern: str, dtype: type
-          ) -> tuple[list[np.ndarray], list[list[frozenset[int]]], list[tuple[int, int]]]:
+          ) -> tuple[list[np.ndarray], list[list[frozenset[int]]], list[tuple[int, int, int]]]:
     """One warp's shuffle levels. ``executing`` marks the lanes in the mask; a read from a lane
     outside it is undefined (NaN). Returns values per level, contributor sets per level, and the
     (level, lane, source) of each undefined read."""
-    sums = values.astype(dtype).copy()
+    sums: np.ndarray = values.astype(dtype).copy()
     sums[~executing] = np.nan
     levels = [sums.copy()]
     contrib = [[frozenset([i]) if executing[i] else frozenset() for i in range(WARP)]]

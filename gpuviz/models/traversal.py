@@ -40,10 +40,15 @@ from gpuviz.models.params import param
 
 ORDERS = ("row-major", "column-major", "hilbert", "grouped", "explicit")
 SWEEP_ORDERS = ("row-major", "column-major", "hilbert", "grouped")
-MAX_TILES = 1 << 18
+# Tiles of the grid and requests per order (2 · tiles · k_tiles): with its comparison, its
+# sweep over every order and the JSON of `gpuviz compute`, the largest run costs about 1 s of
+# CPU and 200 MB (benchmarks/bench_limits.py, "traversal" rows; twice as many tiles cost 2–3.6 s,
+# mostly in loading the explicit list and writing the per-step JSON).
+MAX_TILES = 1 << 16
+MAX_REQUESTS = 1 << 18
+MAX_SWEEP_POINTS = 1024  # capacities of one sweep (bench_limits.py, "sweep capacities")
 SWEEP_POINTS = 32
 COLD = np.iinfo(np.int64).max  # stack distance of a first use: a miss at any capacity
-_CHUNK = 1 << 14  # requests between two polls of a cancel check
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,8 @@ class TraversalParams:
     group_m: int = param(4, doc="Tile rows per group of the grouped (Triton GROUP_M) order.",
                          minimum=1, maximum=1024)
     explicit: tuple[int, ...] = param((), doc="The explicit order: every linear tile number "
-                                      "row·cols + col exactly once.", minimum=0)
+                                      "row·cols + col exactly once.", minimum=0,
+                                      maximum=MAX_TILES - 1, length=(0, MAX_TILES))
     k_tiles: int = param(1, doc="Depth of each A row panel and B column panel in tiles along K "
                          "(1 folds K away).", minimum=1, maximum=64)
     in_flight: int = param(1, doc="Output tiles processed at once (think: SMs).", minimum=1,
@@ -66,7 +72,8 @@ class TraversalParams:
                                  minimum=1, maximum=1_000_000)
     sweep: bool = param(True, doc="Also compute misses against capacity for every order.")
     sweep_capacities: tuple[int, ...] = param((), doc="Capacities of the sweep; empty for "
-                                              "32 spread up to every tile fitting.", minimum=1)
+                                              "32 spread up to every tile fitting.", minimum=1,
+                                              maximum=1_000_000, length=(0, MAX_SWEEP_POINTS))
 
 
 PARAMS = TraversalParams
@@ -132,23 +139,24 @@ def _sgn(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def _gilbert(x: int, y: int, ax: int, ay: int, bx: int, by: int, out: list) -> None:
-    """Červený's generalised Hilbert recursion: fill the rectangle spanned by the major vector
-    (ax, ay) and the minor vector (bx, by) starting at (x, y); points are (x=col, y=row)."""
+def _gilbert(ax: int, ay: int, bx: int, by: int, memo: dict) -> np.ndarray:
+    """Červený's generalised Hilbert recursion: the (x=col, y=row) points, relative to the
+    start, that fill the rectangle spanned by the major vector (ax, ay) and the minor vector
+    (bx, by). The curve of a rectangle depends only on these vectors, so each shape is built
+    once (``memo``) and reused wherever the recursion meets it again."""
+    key = (ax, ay, bx, by)
+    if key in memo:
+        return memo[key]
     w = abs(ax + ay)
     h = abs(bx + by)
     dax, day = _sgn(ax), _sgn(ay)
     dbx, dby = _sgn(bx), _sgn(by)
-    if h == 1:
-        for _ in range(w):
-            out.append((x, y))
-            x, y = x + dax, y + day
-        return
-    if w == 1:
-        for _ in range(h):
-            out.append((x, y))
-            x, y = x + dbx, y + dby
-        return
+    if h == 1 or w == 1:
+        count, dx, dy = (w, dax, day) if h == 1 else (h, dbx, dby)
+        steps = np.arange(count, dtype=np.int64)
+        out = np.stack([steps * dx, steps * dy], axis=1)
+        memo[key] = out
+        return out
     ax2, ay2 = ax // 2, ay // 2
     bx2, by2 = bx // 2, by // 2
     w2 = abs(ax2 + ay2)
@@ -156,15 +164,18 @@ def _gilbert(x: int, y: int, ax: int, ay: int, bx: int, by: int, out: list) -> N
     if 2 * w > 3 * h:
         if w2 % 2 and w > 2:  # an even first half keeps the halves' ends adjacent
             ax2, ay2 = ax2 + dax, ay2 + day
-        _gilbert(x, y, ax2, ay2, bx, by, out)
-        _gilbert(x + ax2, y + ay2, ax - ax2, ay - ay2, bx, by, out)
+        parts = [((0, 0), (ax2, ay2, bx, by)), ((ax2, ay2), (ax - ax2, ay - ay2, bx, by))]
     else:
         if h2 % 2 and h > 2:
             bx2, by2 = bx2 + dbx, by2 + dby
-        _gilbert(x, y, bx2, by2, ax2, ay2, out)
-        _gilbert(x + bx2, y + by2, ax, ay, bx - bx2, by - by2, out)
-        _gilbert(x + (ax - dax) + (bx2 - dbx), y + (ay - day) + (by2 - dby),
-                 -bx2, -by2, -(ax - ax2), -(ay - ay2), out)
+        parts = [((0, 0), (bx2, by2, ax2, ay2)),
+                 ((bx2, by2), (ax, ay, bx - bx2, by - by2)),
+                 (((ax - dax) + (bx2 - dbx), (ay - day) + (by2 - dby)),
+                  (-bx2, -by2, -(ax - ax2), -(ay - ay2)))]
+    out = np.concatenate([_gilbert(*shape, memo) + np.array(at, dtype=np.int64)
+                          for at, shape in parts])
+    memo[key] = out
+    return out
 
 
 def _four_connected(path: np.ndarray) -> bool:
@@ -175,13 +186,10 @@ def hilbert_order(rows: int, cols: int) -> np.ndarray:
     """(rows·cols, 2) array of (row, col): a generalised Hilbert curve whose every step moves
     to a 4-neighbour."""
     candidates = []
+    memo: dict = {}
     for along_cols in (cols >= rows, cols < rows):
-        pts: list[tuple[int, int]] = []
-        if along_cols:
-            _gilbert(0, 0, cols, 0, 0, rows, pts)
-        else:
-            _gilbert(0, 0, 0, rows, cols, 0, pts)
-        path = np.array([(y, x) for x, y in pts], dtype=np.int64).reshape(-1, 2)
+        pts = _gilbert(cols, 0, 0, rows, memo) if along_cols else _gilbert(0, rows, cols, 0, memo)
+        path = pts[:, ::-1].copy()  # (row, col)
         if _four_connected(path):
             return path
         candidates.append(path)
@@ -244,32 +252,92 @@ def request_stream(order: np.ndarray, rows: int, k_tiles: int,
     return ids[valid], step[valid]
 
 
+def _smaller_later(values: np.ndarray,
+                   cancelled: Callable[[], bool] | None = None) -> np.ndarray | None:
+    """For a permutation ``values`` of 0 … n−1: how many later entries are smaller than each.
+
+    A binary indexed tree over the values, run for all entries at once, one bit at a time from
+    the top: at bit b the entries are grouped by their value's higher bits (stably, so each group
+    keeps time order); an entry whose bit b is 1 is greater than every entry of its group whose
+    bit b is 0, so it counts the group's 0-entries after it. Each level is a few O(n) array
+    passes and a stable partition, n log n in all. None when ``cancelled`` reports true."""
+    n = len(values)
+    if n < 2:
+        return np.zeros(n, dtype=np.int64)
+    it = np.int32 if n < (1 << 31) - 1 else np.int64
+    vals = values.astype(it)  # the value at each place of the current order
+    acc = np.zeros(n, dtype=it)  # the count so far of the entry at each place
+    place = np.arange(n, dtype=it)
+    bit, start, zeros, before, tmp, dest = (np.empty(n, dtype=it) for _ in range(6))
+    for b in range((n - 1).bit_length() - 1, -1, -1):
+        if cancelled is not None and cancelled():
+            return None
+        half = 1 << b
+        np.right_shift(vals, b, out=bit)
+        np.bitwise_and(bit, 1, out=bit)
+        # the entries are grouped by value >> (b+1), and as the values are 0 … n−1 the group
+        # of value v starts at place v >> (b+1) << (b+1); every earlier group is full
+        np.bitwise_and(vals, ~(2 * half - 1), out=start)
+        np.subtract(n, start, out=zeros)
+        np.minimum(zeros, half, out=zeros)  # the group's 0-entries
+        np.subtract(1, bit, out=tmp)
+        np.cumsum(tmp, out=before)
+        before -= tmp
+        np.right_shift(start, 1, out=tmp)
+        before -= tmp  # the group's 0-entries before this place
+        np.subtract(zeros, before, out=tmp)
+        tmp *= bit
+        acc += tmp  # a 1-entry counts the group's 0-entries after it
+        # stable partition inside each group: 0-entries to start + before, 1-entries after
+        # all 0-entries, in order
+        np.add(zeros, place, out=dest)
+        dest -= before
+        np.add(start, before, out=tmp)
+        np.copyto(dest, tmp, where=bit == 0)
+        vals, acc = _moved(vals, dest), _moved(acc, dest)
+    # now place v holds value v
+    return acc[values].astype(np.int64)
+
+
+def _moved(values: np.ndarray, dest: np.ndarray) -> np.ndarray:
+    out = np.empty_like(values)
+    out[dest] = values
+    return out
+
+
 def stack_distances(requests: np.ndarray,
                     cancelled: Callable[[], bool] | None = None) -> np.ndarray | None:
     """LRU stack distance of each request (0 = the most recently used tile); COLD for a first
-    use. None when ``cancelled`` reports true part-way."""
-    stack: list[int] = []  # most recently used first
-    seen: set[int] = set()
-    out: list[int] = []
-    record = out.append
-    index, insert, remember = stack.index, stack.insert, seen.add
-    cold = int(COLD)
-    flat = requests.tolist()
-    for lo in range(0, len(flat), _CHUNK):
-        if cancelled is not None and cancelled():
-            return None
-        for tile in flat[lo:lo + _CHUNK]:
-            if tile in seen:
-                d = index(tile)
-                record(d)
-                if d:
-                    del stack[d]
-                    insert(0, tile)
-            else:
-                record(cold)
-                remember(tile)
-                insert(0, tile)
-    return np.array(out, dtype=np.int64)
+    use. None when ``cancelled`` reports true part-way.
+
+    A request at time t whose tile was last used at time p has stack distance d = the number of
+    distinct tiles used in (p, t). Each reuse is an interval (p, t); every time q in between
+    either ends its own tile's uses before t (its interval (q, next use of q) lies inside (p, t))
+    or is the last use of its tile before t. So d = (t − p − 1) − (intervals nested in (p, t)),
+    and the nested ones are those starting after p and ending before t: for the sequence of
+    next-use times, the later entries smaller than the one at p (``_smaller_later``)."""
+    req = np.asarray(requests, dtype=np.int64)
+    n = len(req)
+    out = np.full(n, COLD, dtype=np.int64)
+    if n == 0:
+        return out
+    by_tile = np.argsort(req, kind="stable")
+    again = req[by_tile[1:]] == req[by_tile[:-1]]
+    later, earlier = by_tile[1:][again], by_tile[:-1][again]
+    # next-use times as a permutation: reuse times ranked in time order, then "never" ones
+    reused = np.zeros(n, dtype=bool)
+    reused[later] = True
+    rank = np.cumsum(reused) - 1
+    next_rank = np.empty(n, dtype=np.int64)
+    never = np.ones(n, dtype=bool)
+    never[earlier] = False
+    next_rank[earlier] = rank[later]
+    next_rank[never] = len(later) + np.arange(n - len(later))
+    nested = _smaller_later(next_rank, cancelled)
+    if nested is None:
+        return None
+    out[later] = later - earlier - 1 - nested[earlier]
+    return out
 
 
 def _run(name: str, order: np.ndarray, params: TraversalParams,
@@ -343,9 +411,9 @@ def sweep(params: TraversalParams, progress: Callable[[int, int], None] | None =
             sd = stack_distances(requests, cancelled)
             if sd is None:
                 return None
-        out[name] = tuple(int(v) for v in misses_at(sd, caps))
+        out[name] = tuple(misses_at(sd, caps).tolist())
         loads = np.bincount(step[sd >= capacity], minlength=steps)
-        cumulative[name] = tuple(int(v) for v in np.cumsum(loads))
+        cumulative[name] = tuple(np.cumsum(loads).tolist())
         if progress is not None:
             progress(done + 1, len(names))
     return SweepResult(capacities, out, cumulative)
@@ -360,6 +428,11 @@ def problems(params: TraversalParams) -> list[tuple[str, str]]:
     tiles = params.rows * params.cols
     if tiles > MAX_TILES:
         found.append(("rows", f"The grid has {tiles} tiles; at most {MAX_TILES} are supported."))
+    requests = 2 * tiles * params.k_tiles
+    if tiles <= MAX_TILES and requests > MAX_REQUESTS:
+        found.append(("k_tiles", f"{tiles} tiles with k_tiles {params.k_tiles} make {requests} "
+                      f"tile requests (2 × tiles × k_tiles); at most {MAX_REQUESTS} are "
+                      "supported."))
     if "explicit" in (params.order, params.compare_order):
         given = np.asarray(params.explicit, dtype=np.int64)
         if len(given) != tiles or not np.array_equal(np.sort(given), np.arange(tiles)):

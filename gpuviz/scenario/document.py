@@ -30,6 +30,8 @@ class Step:
     select: tuple[str, ...] = ()
     # a question for the room: the step's picture stays veiled until it is revealed
     predict: str = ""
+    # for the lecturer only (the presenter screen): never shown to the room, never exported
+    notes: str = ""
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,11 @@ from gpuviz.models.arch import preset_names
 from gpuviz.registry import PANEL_IDS, panel
 from gpuviz.scenario.decode import _BAD, decode_dataclass, encode, encode_changes, merge
 from gpuviz.scenario.document import FORMAT_VERSION, SELECTION_KEY, Scenario, Step
+from gpuviz.scenario.fields import field_problems
 from gpuviz.scenario.problems import Problem, ScenarioError, describe, did_you_mean, join
 
 TOP_KEYS = ("version", "title", "description", "arch", "panels", "steps")
-STEP_KEYS = ("title", "caption", "predict", "changes", "focus", "select")
+STEP_KEYS = ("title", "caption", "predict", "notes", "changes", "focus", "select")
 MAX_BYTES = 8 * 1024 * 1024
 
 
@@ -241,6 +242,12 @@ def _steps(value: Any, sections: dict[str, Any], section_json: dict[str, dict[st
         if not isinstance(caption, str):
             problems.append(Problem(join(path, "caption"), f"expected a string, got {describe(caption)}"))
             caption = ""
+        problems.extend(field_problems(caption, join(path, "caption")))
+        problems.extend(field_problems(predict, join(path, "predict")))
+        notes = raw.get("notes", "")
+        if not isinstance(notes, str):
+            problems.append(Problem(join(path, "notes"), f"expected a string, got {describe(notes)}"))
+            notes = ""
         focus = raw.get("focus")
         if focus is not None and focus not in PANEL_IDS:
             problems.append(Problem(join(path, "focus"), f"unknown panel {describe(focus)}"
@@ -275,7 +282,8 @@ def _steps(value: Any, sections: dict[str, Any], section_json: dict[str, dict[st
                           caption=caption,
                           changes=MappingProxyType({k: MappingProxyType(v) for k, v in changes.items()
                                                     if isinstance(v, dict)}),
-                          focus=focus, select=tuple(select), predict=predict))
+                          focus=focus, select=tuple(select), predict=predict,
+                          notes=notes))
         states.append(MappingProxyType(dict(current)))
     return tuple(steps), tuple(states)
 
@@ -301,6 +309,8 @@ def _step_json(step: Step) -> dict[str, Any]:
         out["caption"] = step.caption
     if step.predict:
         out["predict"] = step.predict
+    if step.notes:
+        out["notes"] = step.notes
     if step.changes:
         out["changes"] = {k: _plain(v) for k, v in step.changes.items()}
     if step.focus:

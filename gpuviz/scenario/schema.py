@@ -47,9 +47,13 @@ def _step_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "properties": {
             "title": {"type": "string"},
-            "caption": {"type": "string"},
+            "caption": {"type": "string", "description": "Shown under the figure. May name live "
+                        "values, {panel.field} or {panel.field:format}, e.g. {pipeline.tiles}, or a "
+                        "computed one, e.g. {pipeline.result.total_time}."},
             "predict": {"type": "string", "description": "A question to answer before the step's "
                         "picture is revealed."},
+            "notes": {"type": "string", "description": "Notes for the lecturer, shown on the "
+                      "presenter screen only; never in the room's view or in exports."},
             "changes": {"type": "object", "description": "Partial panel sections, merged over the "
                         "state of the previous step.",
                         "propertyNames": {"enum": [p.id for p in PANELS]}},

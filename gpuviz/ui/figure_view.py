@@ -1,9 +1,13 @@
-"""A widget that shows one Figure, fitted to its size, with zoom, pan, hover and click by key."""
+"""A widget that shows one Figure, fitted to its size, with zoom, pan, hover and click by key.
+
+A panel laid out for a target is built for this view's width and shape (the dock asks
+:meth:`PanelDock.target` after ``resized``), so fitting it to the view paints it at the scale it
+was laid out for; a panel not yet laid out for a target is scaled to fit."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QWheelEvent
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from gpuviz.export.qt_painter import paint_figure
@@ -13,6 +17,7 @@ from gpuviz.figures.display import Figure, key_at
 class FigureView(QWidget):
     keyClicked = Signal(str)
     keyHovered = Signal(str)  # "" when nothing is under the pointer
+    resized = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -44,6 +49,21 @@ class FigureView(QWidget):
 
     def veil(self) -> str:
         return self._veil
+
+    def scale(self) -> float:
+        """Pixels per millimetre of the figure as last painted."""
+        return self._scale
+
+    def page_rect(self) -> QRectF:
+        """The figure's page as last painted, in this widget's coordinates."""
+        if self._figure is None:
+            return QRectF()
+        return QRectF(self._origin.x(), self._origin.y(), self._figure.width * self._scale,
+                      self._figure.height * self._scale)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.resized.emit()
 
     def reset_view(self) -> None:
         self._zoom, self._pan = 1.0, QPointF(0, 0)

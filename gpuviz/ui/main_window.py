@@ -1,8 +1,12 @@
-"""The main window: docks for the panels, menus, steps, files, layout memory."""
+"""The main window: docks for the panels, menus, steps, files, layout memory.
+
+Above the figures a step bar of fixed height (previous / next, the position, the step list);
+under them the caption, like a subtitle, also of fixed height, so that nothing moves when the
+lecture steps. F5 presents: full screen, no menu bar, one panel at a time, large type, the
+caption as a subtitle, and with a second screen the presenter's notes there; Esc leaves."""
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
@@ -10,16 +14,17 @@ from PySide6.QtGui import (
     QAction,
     QActionGroup,
     QCloseEvent,
+    QCursor,
     QDragEnterEvent,
     QDropEvent,
+    QGuiApplication,
     QKeySequence,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMessageBox,
-    QSizePolicy,
     QToolBar,
     QWidget,
 )
@@ -27,11 +32,17 @@ from PySide6.QtWidgets import (
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.registry import PANELS, panel
 from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario
+from gpuviz.scenario.fields import format_fields
 from gpuviz.ui.document import Document
-from gpuviz.ui.panel_dock import PanelDock
+from gpuviz.ui.palette import apply_palette
+from gpuviz.ui.panel_dock import BODY_PX, PanelDock
 from gpuviz.ui.playback import PlaybackBar, PlaybackClock, frame_count_for
+from gpuviz.ui.presenter import PresenterView
+from gpuviz.ui.step_bar import CaptionStrip, StepBar
 
 MAX_RECENT = 8
+PRESENT_BODY_PX = 17.0  # the figures' body type in presentation mode, in screen pixels
+CAPTION_LINES = 2
 
 
 class MainWindow(QMainWindow):
@@ -52,16 +63,23 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_step_bar()
         self._build_playback()
-        self.hover_label = QLabel()
-        self.statusBar().addPermanentWidget(self.hover_label)
+        self._build_caption()
+        # messages ("Saved …") and the key under the pointer show in the step bar's right end;
+        # the status bar itself stays hidden, its height is the figures'
+        self.statusBar().messageChanged.connect(self.step_bar_widget.show_message)
+        self.statusBar().hide()
+        self._presenting: dict | None = None
+        self.presenter: PresenterView | None = None
+        self._edited_from: int | None = None  # the step whose state was then edited by hand
+        self._last_step = -1
+        apply_palette(self.theme)
         document.changed.connect(self._on_document_changed)
         self._lay_out_panels()
         self._default_state = self.saveState()
         geometry = self.settings.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1400, 900)
+        if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
+                and self._fits_screen()):
+            self.fit_to_screen()
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
@@ -69,6 +87,27 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_step_bar()
         self._update_frames()
+        self._update_playback_bar()
+
+    # --- size from the screen ------------------------------------------------------------------
+    def _screen(self):
+        return (QGuiApplication.screenAt(QCursor.pos()) or self.screen()
+                or QGuiApplication.primaryScreen())
+
+    def _fits_screen(self) -> bool:
+        return any(s.availableGeometry().contains(self.geometry())
+                   for s in QGuiApplication.screens())
+
+    def fit_to_screen(self) -> None:
+        """A size taken from the screen the window opens on: all of a projector's or a laptop's
+        screen (up to 1920×1200), most of a larger one, centred."""
+        avail = self._screen().availableGeometry()
+        if avail.width() <= 1920 or avail.height() <= 1200:
+            self.setGeometry(avail)
+            self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+            return
+        w, h = round(avail.width() * 0.85), round(avail.height() * 0.85)
+        self.setGeometry(avail.x() + (avail.width() - w) // 2, avail.y() + (avail.height() - h) // 2, w, h)
 
     # --- construction ----------------------------------------------------------------------
     def _action(self, text: str, slot, shortcut=None, checkable: bool = False) -> QAction:
@@ -108,9 +147,12 @@ class MainWindow(QMainWindow):
         self.act_full = self._action("&Full Screen", self.toggle_full_screen, S.FullScreen, True)
         self.act_reset = self._action("&Reset Layout", self.reset_layout)
         self.act_present = self._action("&Presentation Mode", self.toggle_presentation, "F5", True)
-        self._before_presenting: tuple[str, bool, bool] | None = None
+        self.act_leave = self._action("Leave Presentation", self.leave_presentation,
+                                      QKeySequence(Qt.Key.Key_Escape))
+        self.act_leave.setEnabled(False)
+        self.act_next_panel = self._action("Next &Panel", self.next_panel, "Ctrl+Tab")
         self.act_controls = self._action("Show &Controls", self.set_controls_visible, "Ctrl+Shift+C", True)
-        self.act_controls.setChecked(str(self.settings.value("view/controls", "true")) == "true")
+        self.act_controls.setChecked(True)
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -152,6 +194,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.act_controls)
         self.view_menu.addAction(self.act_full)
         self.view_menu.addAction(self.act_present)
+        self.view_menu.addAction(self.act_next_panel)
         self.view_menu.addAction(self.act_reset)
         steps = bar.addMenu("&Steps")
         steps.addAction(self.act_prev)
@@ -163,37 +206,43 @@ class MainWindow(QMainWindow):
         playback.addAction(self.act_frame_next)
 
     def _build_step_bar(self) -> None:
-        bar = QToolBar("Steps")
-        bar.setObjectName("toolbar-steps")
-        bar.setMovable(False)
-        bar.addAction(self.act_prev)
-        bar.addAction(self.act_next)
-        self.step_label = QLabel()
-        self.step_label.setObjectName("step-label")
-        self.step_label.setMinimumWidth(90)
-        self.caption_label = QLabel()
-        self.caption_label.setObjectName("step-caption")
-        self.caption_label.setWordWrap(True)
-        self.caption_label.setTextFormat(Qt.TextFormat.RichText)
-        self.caption_label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.step_bar_widget = StepBar(self.act_prev, self.act_next)
+        self.step_bar_widget.stepChosen.connect(self.document.go_to_step)
+        self.step_label = self.step_bar_widget.position  # "step k of n"
+        self.step_bar = self._fixed_toolbar("Steps", "toolbar-steps", self.step_bar_widget,
+                                            Qt.ToolBarArea.TopToolBarArea)
+
+    def _build_caption(self) -> None:
+        """The caption under the figures, like a subtitle: a fixed number of lines."""
+        self.caption_label = CaptionStrip(CAPTION_LINES)
         font = self.caption_label.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
         self.caption_label.setFont(font)
-        bar.addWidget(self.step_label)
-        bar.addWidget(self.caption_label)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
-        self.step_bar = bar
+        self._caption_font = font
+        # the bottom area stacks outwards: the caption's line sits right under the figures
+        self.addToolBarBreak(Qt.ToolBarArea.BottomToolBarArea)
+        self.caption_bar = self._fixed_toolbar("Caption", "toolbar-caption", self.caption_label,
+                                               Qt.ToolBarArea.BottomToolBarArea)
+
+    def _fixed_toolbar(self, title: str, name: str, widget: QWidget, area: Qt.ToolBarArea) -> QToolBar:
+        bar = QToolBar(title)
+        bar.setObjectName(name)
+        bar.setMovable(False)
+        bar.setFloatable(False)
+        bar.toggleViewAction().setEnabled(False)  # not one to close by accident
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.layout().setContentsMargins(0, 0, 0, 0)
+        bar.addWidget(widget)
+        self.addToolBar(area, bar)
+        return bar
 
     def _build_playback(self) -> None:
         """One clock for the document: animated panels follow it through the ``frame:<n>``
         key of the selection."""
         self.clock = PlaybackClock(self)
         self.playback_bar = PlaybackBar(self.clock)
-        bar = QToolBar("Playback")
-        bar.setObjectName("toolbar-playback")
-        bar.addWidget(self.playback_bar)
-        self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, bar)
-        self.playback_toolbar = bar
+        self.playback_toolbar = self._fixed_toolbar("Playback", "toolbar-playback", self.playback_bar,
+                                                    Qt.ToolBarArea.BottomToolBarArea)
         self.clock.frameChanged.connect(self._on_frame)
 
     def _on_frame(self, frame: int) -> None:
@@ -207,16 +256,30 @@ class MainWindow(QMainWindow):
         if count > 1 and was_at_end and not self.clock.playing:
             self.clock.last()  # a new picture opens on its final state; Play starts it over
         self.document.set_frame(self.clock.frame if count > 1 else None)
-        self.playback_toolbar.setVisible(count > 1)
+
+    def _update_playback_bar(self) -> None:
+        """The playback bar shows when any step of the scenario animates a shown panel: it is
+        there or not for the whole lecture, so stepping never moves the figures."""
+        if self._presenting is not None:
+            return
+        visible = [pid for pid, d in self.docks.items() if not d.isHidden()]
+        scenario = self.document.scenario
+        animated = bool(visible) and any(
+            frame_count_for(scenario.at_step(k), visible) > 1
+            for k in range(-1, len(scenario.steps)))
+        self.playback_toolbar.setVisible(animated)
 
     # --- panels and layout -------------------------------------------------------------------
     def dock(self, panel_id: str) -> PanelDock:
         if panel_id not in self.docks:
             d = PanelDock(panel(panel_id), self.document, self.theme, self)
             d.hovered.connect(self._on_hover)
-            d.set_controls_visible(self.act_controls.isChecked())
+            d.set_controls_expanded(self.act_controls.isChecked())
+            if self._presenting is not None:
+                self._present_dock(d, True)
             d.visibilityChanged.connect(lambda _v, pid=panel_id: self._sync_panel_action(pid))
             d.visibilityChanged.connect(lambda _v: self._update_frames())
+            d.visibilityChanged.connect(lambda _v: self._update_playback_bar())
             self.docks[panel_id] = d
             if not self.restoreDockWidget(d):
                 self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
@@ -224,6 +287,10 @@ class MainWindow(QMainWindow):
 
     def _lay_out_panels(self) -> None:
         shown = self.document.scenario.panels
+        # one panel keeps its controls beside it; more fold them to strips (the figures first)
+        self.act_controls.setChecked(len(shown) <= 1)
+        for d in self.docks.values():
+            d.set_controls_expanded(len(shown) <= 1)
         previous: PanelDock | None = None
         for i, pid in enumerate(shown):
             d = self.dock(pid)
@@ -269,44 +336,137 @@ class MainWindow(QMainWindow):
             d.setFloating(False)
             d.setVisible(pid in self.document.scenario.panels)
 
-    def set_theme(self, name: str) -> None:
+    def set_theme(self, name: str, remember: bool = True) -> None:
+        """The figures' theme, and the window's palette with it (a dark theme darkens menus,
+        controls, the step bar and the caption too)."""
         self.theme = theme(name)
-        self.settings.setValue("view/theme", name)
+        if remember:
+            self.settings.setValue("view/theme", name)
+        apply_palette(self.theme)
         for d in self.docks.values():
             d.set_theme(self.theme)
 
     def set_controls_visible(self, visible: bool) -> None:
+        """Unfold (True) or fold to strips (False) every panel's controls."""
         self.act_controls.setChecked(visible)
-        self.settings.setValue("view/controls", "true" if visible else "false")
         for d in self.docks.values():
-            d.set_controls_visible(visible)
+            d.set_controls_expanded(visible)
+
+    # --- presenting ----------------------------------------------------------------------------
+    @property
+    def presenting(self) -> bool:
+        return self._presenting is not None
 
     def toggle_presentation(self) -> None:
-        """For a room: full screen, large high-contrast type, controls hidden, bigger captions.
-        Leaving restores what was there before."""
-        if self._before_presenting is None:
-            self._before_presenting = (self.theme.name, self.act_controls.isChecked(),
-                                       self.isFullScreen())
-            self.set_theme("presentation")
-            self.set_controls_visible(False)
-            self.showFullScreen()
-            self._caption_scale(1.6)
+        if self._presenting is None:
+            self.enter_presentation()
         else:
-            theme_name, controls, full = self._before_presenting
-            self._before_presenting = None
-            self.set_theme(theme_name)
-            self.set_controls_visible(controls)
-            if not full:
-                self.showNormal()
-            self._caption_scale(1 / 1.6)
-        self.act_present.setChecked(self._before_presenting is not None)
-        self.act_full.setChecked(self.isFullScreen())
+            self.leave_presentation()
 
-    def _caption_scale(self, factor: float) -> None:
-        for label in (self.caption_label, self.step_label):
-            font = label.font()
-            font.setPointSizeF(font.pointSizeF() * factor)
-            label.setFont(font)
+    def enter_presentation(self) -> None:
+        """For a room: full screen, no menu bar, one panel at a time (the step's focus, or the
+        focused one), large type, the caption as a subtitle. Esc or F5 leaves."""
+        if self._presenting is not None:
+            return
+        self._presenting = {"theme": self.theme.name, "full": self.isFullScreen(),
+                            "maximized": self.isMaximized(), "state": self.saveState()}
+        shown = self._presentation_panel()
+        self.set_theme("presentation", remember=False)
+        self.menuBar().hide()
+        self.step_bar.hide()
+        self.playback_toolbar.hide()
+        for d in self.docks.values():
+            self._present_dock(d, True)
+        self._show_only(shown)
+        screen_h = self._screen().geometry().height()
+        font = self.caption_label.font()
+        font.setPixelSize(max(20, round(screen_h / 32)))
+        self.caption_label.setFont(font)
+        self.showFullScreen()
+        self.act_present.setChecked(True)
+        self.act_leave.setEnabled(True)
+        self.act_full.setChecked(True)
+        if len(QGuiApplication.screens()) > 1:
+            self._open_presenter()
+        self._update_step_bar()
+
+    def leave_presentation(self) -> None:
+        if self._presenting is None:
+            return
+        before, self._presenting = self._presenting, None
+        if self.presenter is not None:
+            self.presenter.close()
+            self.presenter.deleteLater()
+            self.presenter = None
+        self.set_theme(before["theme"], remember=False)
+        for d in self.docks.values():
+            self._present_dock(d, False)
+        self.menuBar().show()
+        self.step_bar.show()
+        self.caption_label.setFont(self._caption_font)
+        if not before["full"]:
+            self.showMaximized() if before["maximized"] else self.showNormal()
+        self.restoreState(before["state"])
+        self._update_playback_bar()
+        self.act_present.setChecked(False)
+        self.act_leave.setEnabled(False)
+        self.act_full.setChecked(self.isFullScreen())
+        self._update_step_bar()
+
+    def _present_dock(self, d: PanelDock, presenting: bool) -> None:
+        d.set_controls_shown(not presenting)
+        d.set_body_px(PRESENT_BODY_PX if presenting else BODY_PX)
+        d.setTitleBarWidget(QWidget() if presenting else None)  # no title bar: the figure only
+
+    def _presentation_panel(self) -> str:
+        """The panel to present: the step's focus, else the dock that has the keyboard focus,
+        else the first visible one."""
+        steps, k = self.document.scenario.steps, self.document.step
+        if 0 <= k < len(steps) and steps[k].focus:
+            return steps[k].focus
+        focus = QApplication.focusWidget()
+        for pid, d in self.docks.items():
+            if focus is not None and d.isAncestorOf(focus) and d.isVisible():
+                return pid
+        visible = [pid for pid, d in self.docks.items() if d.isVisible()]
+        return (visible or list(self.document.scenario.panels))[0]
+
+    def _show_only(self, panel_id: str) -> None:
+        self.dock(panel_id)
+        for pid, d in self.docks.items():
+            if pid == panel_id:
+                d.setFloating(False)
+                d.show()
+                d.raise_()
+                d.view.setFocus()
+            else:
+                d.hide()
+
+    def next_panel(self) -> None:
+        """The scenario's next panel: presented in its place (F5), or raised and focused."""
+        panels = list(self.document.scenario.panels)
+        current = [pid for pid in self.presented_panels() if pid in panels]
+        focus = QApplication.focusWidget()
+        now = next((pid for pid in current if focus is not None
+                    and self.docks[pid].isAncestorOf(focus)), current[0] if current else None)
+        following = panels[(panels.index(now) + 1) % len(panels)] if now in panels else panels[0]
+        if self._presenting is not None:
+            self._show_only(following)
+        else:
+            self.show_panel(following)
+            self.docks[following].view.setFocus()
+
+    def presented_panels(self) -> list[str]:
+        return [pid for pid, d in self.docks.items() if d.isVisible()]
+
+    def _open_presenter(self) -> None:
+        mine = self.screen()
+        other = next((s for s in QGuiApplication.screens() if s is not mine), None)
+        if other is None:
+            return
+        self.presenter = PresenterView()
+        self.presenter.setGeometry(other.availableGeometry())
+        self.presenter.show()
 
     def toggle_full_screen(self) -> None:
         if self.isFullScreen():
@@ -317,14 +477,26 @@ class MainWindow(QMainWindow):
 
     # --- document ----------------------------------------------------------------------------
     def _on_document_changed(self, what: str) -> None:
+        if what in ("step", "path"):
+            self._edited_from = None
+        elif what == "scenario":
+            # an edit while a step is shown leaves the steps; its caption stays, marked
+            if self.document.step >= 0:
+                self._edited_from = None
+            elif self._last_step >= 0:
+                self._edited_from = self._last_step
+        if what in ("step", "path", "scenario"):
+            self._last_step = self.document.step
         if what in ("clean", "path", "scenario"):
             self._update_title()
-        if what in ("step", "scenario", "path", "reveal"):
+        if what in ("step", "scenario", "path", "reveal") or what.startswith("section:"):
             self._update_step_bar()
         if what in ("step", "scenario", "path") or what.startswith("section:"):
             self._update_frames()
         if what == "path":
             self._lay_out_panels()
+        if what in ("path", "scenario"):
+            self._update_playback_bar()
 
     def _update_title(self) -> None:
         doc = self.document
@@ -333,29 +505,44 @@ class MainWindow(QMainWindow):
         self.setWindowModified(doc.is_modified())
 
     def _update_step_bar(self) -> None:
-        steps = self.document.scenario.steps
-        k = self.document.step
+        doc = self.document
+        steps = doc.scenario.steps
+        k = doc.step
+        shown = doc.shown
         self.act_prev.setEnabled(k >= 0)
-        self.act_next.setEnabled(k < len(steps) - 1 or self.document.veiled)
-        if not steps:
-            self.step_label.setText("no steps")
-            self.caption_label.setText(escape(self.document.scenario.description))
+        self.act_next.setEnabled(k < len(steps) - 1 or doc.veiled)
+        # the title often gives the answer away: only the question until the reveal
+        self.step_bar_widget.set_steps([s.title for s in steps], k)
+        if doc.veiled:
+            self.step_bar_widget.steps.setItemText(k + 1, f"{k + 1} · (predict first)")
+        presenting = self._presenting is not None
+        marker = ""
+        if k < 0 and self._edited_from is not None and self._edited_from < len(steps):
+            s = steps[self._edited_from]
+            marker = f"edited since step {self._edited_from + 1}"
+            self.caption_label.set_caption(format_fields(s.caption, shown),
+                                           s.title if presenting or not s.caption else "")
         elif k < 0:
-            self.step_label.setText(f"overview · {len(steps)} steps")
-            self.caption_label.setText(escape(self.document.scenario.description))
+            self.caption_label.set_caption(doc.scenario.description,
+                                           doc.scenario.title if presenting else "")
         else:
             s = steps[k]
-            self.step_label.setText(f"step {k + 1} of {len(steps)}")
-            if self.document.veiled:
-                # the title often gives the answer away: only the question until the reveal
-                self.caption_label.setText(f"<b>Predict:</b> {escape(s.predict)} "
-                                           "<i>(Next reveals)</i>")
-            elif s.caption:
-                self.caption_label.setText(f"<b>{escape(s.title)}</b> — {escape(s.caption)}")
+            if doc.veiled:
+                self.caption_label.set_caption(format_fields(s.predict, shown) + "  (Next reveals)",
+                                               "Predict:")
             else:
-                self.caption_label.setText(f"<b>{escape(s.title)}</b>")
+                self.caption_label.set_caption(format_fields(s.caption, shown),
+                                               s.title if presenting or not s.caption else "")
             if s.focus:
-                self.show_panel(s.focus)
+                if presenting:
+                    self._show_only(s.focus)
+                else:
+                    self.show_panel(s.focus)
+        self.caption_label.set_marker(marker)
+        self.caption_label.set_corner(f"{k + 1} / {len(steps)}" if presenting and steps and k >= 0
+                                      else "")
+        if self.presenter is not None:
+            self.presenter.show_step(doc.scenario, k, doc.veiled)
 
     def next_step(self) -> None:
         """Reveal the current step's picture if it asks for a prediction, else go on."""
@@ -368,7 +555,7 @@ class MainWindow(QMainWindow):
         self.document.go_to_step(self.document.step - 1)
 
     def _on_hover(self, key: str) -> None:
-        self.hover_label.setText(key)
+        self.step_bar_widget.set_hover(key)
 
     # --- files -------------------------------------------------------------------------------
     def maybe_save(self) -> bool:
@@ -510,6 +697,7 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
+        self.leave_presentation()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         event.accept()

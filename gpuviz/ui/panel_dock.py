@@ -12,18 +12,33 @@ import time
 from types import ModuleType
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtWidgets import QDockWidget, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from gpuviz.figures.display import Canvas, Figure
+from gpuviz.figures.display import PT_TO_MM, Canvas, Figure
+from gpuviz.figures.layout import NATURAL, Target, view_target
+from gpuviz.figures.scene import build_figure, takes_target
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
 from gpuviz.scenario.compute import compute_cached, effective_params
+from gpuviz.ui.controls_strip import STRIP_PX, ControlsStrip, follow_text
 from gpuviz.ui.document import Document
 from gpuviz.ui.figure_view import FigureView
 from gpuviz.ui.param_form import ParamForm
 
 VEIL_TEXT = "Predict first.\n\nThe picture appears when you reveal it (Next step or PageDown)."
 SLOW_COMPUTE_S = 0.012  # past this a panel's model runs off the GUI thread from then on
+BODY_PX = 12.0  # the theme's body type on screen, in pixels (presentation mode asks for more)
+CONTROLS_PX = 280  # the unfolded controls' width
+RELAYOUT_MS = 150  # a resize settles this long before the figure is laid out again
 
 
 class _ComputeSignals(QObject):
@@ -63,10 +78,30 @@ class PanelDock(QDockWidget):
         self.view.setObjectName(f"figure-{panel.id}")
         self.view.keyClicked.connect(self._on_key_clicked)
         self.view.keyHovered.connect(self.hovered.emit)
+        self.body_px = BODY_PX
+        self._relayout = QTimer(self)
+        self._relayout.setSingleShot(True)
+        self._relayout.setInterval(RELAYOUT_MS)
+        self._relayout.timeout.connect(self._on_view_resized)
+        self.view.resized.connect(self._relayout.start)
 
         controls = QWidget()
         lay = QVBoxLayout(controls)
         lay.setContentsMargins(6, 6, 6, 6)
+        header = QHBoxLayout()
+        self.follow_label = QLabel()
+        self.follow_label.setObjectName(f"{panel.id}-follows")
+        self.follow_label.setWordWrap(True)
+        self.fold_button = QToolButton()
+        self.fold_button.setObjectName(f"{panel.id}-fold-controls")
+        self.fold_button.setArrowType(Qt.ArrowType.LeftArrow)
+        self.fold_button.setAutoRaise(True)
+        self.fold_button.setToolTip("Fold the controls to a strip (Ctrl+Shift+C: all panels)")
+        self.fold_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.fold_button.clicked.connect(lambda: self.set_controls_expanded(False))
+        header.addWidget(self.follow_label, 1)
+        header.addWidget(self.fold_button, 0, Qt.AlignmentFlag.AlignTop)
+        lay.addLayout(header)
         summary = QLabel(panel.summary)
         summary.setWordWrap(True)
         lay.addWidget(summary)
@@ -88,12 +123,23 @@ class PanelDock(QDockWidget):
         scroll.setWidgetResizable(True)
         scroll.setMinimumWidth(220)
         self.controls = scroll
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(scroll)
+        self.strip = ControlsStrip()
+        self.strip.clicked.connect(lambda: self.set_controls_expanded(True))
+        pane = QWidget()
+        pane_lay = QHBoxLayout(pane)
+        pane_lay.setContentsMargins(0, 0, 0, 0)
+        pane_lay.setSpacing(0)
+        pane_lay.addWidget(scroll)
+        pane_lay.addWidget(self.strip)
+        self.controls_pane = pane
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(pane)
         splitter.addWidget(self.view)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([280, 900])
+        splitter.setChildrenCollapsible(False)
         self.setWidget(splitter)
+        self._expanded = True
+        self.set_controls_expanded(True)
 
         self._shown_key: object = None
         self._computing_key: object = None
@@ -105,6 +151,7 @@ class PanelDock(QDockWidget):
         self.visibilityChanged.connect(lambda visible: visible and self.schedule_refresh())
         self._sync_form()
         self._apply_veil()
+        self._update_follow()
         self.schedule_refresh()
 
     # --- document -> view ------------------------------------------------------------------
@@ -113,6 +160,8 @@ class PanelDock(QDockWidget):
             self._apply_veil()
         if what in ("scenario", "step", "path") or what == f"section:{self.panel.id}":
             self._sync_form()
+        if what in ("scenario", "step", "path") or what.startswith("section:"):
+            self._update_follow()
         if what in ("scenario", "step", "path", "selection", "frame") or what.startswith("section:"):
             self.schedule_refresh()
 
@@ -126,9 +175,65 @@ class PanelDock(QDockWidget):
     def _sync_form(self) -> None:
         self.form.set_params(self.document.shown.section(self.panel.id))
 
+    def _update_follow(self) -> None:
+        text = follow_text(self.panel.id, self.document.shown)
+        self.follow_label.setText(text)
+        self.follow_label.setVisible(bool(text))
+        self.strip.set_label("Controls" + (f" · {text}" if text else ""))
+
+    def follows(self) -> str:
+        """What the panel follows, as its controls show it ("" when nothing)."""
+        return self.follow_label.text()
+
+    def controls_expanded(self) -> bool:
+        return self._expanded
+
+    def set_controls_expanded(self, expanded: bool) -> None:
+        """Unfold the controls beside the figure, or fold them to a thin strip that gives the
+        figure the dock's width."""
+        self._expanded = expanded
+        self.controls.setVisible(expanded)
+        self.strip.setVisible(not expanded)
+        if expanded:
+            self.controls_pane.setMaximumWidth(16777215)
+            total = max(self.splitter.width(), CONTROLS_PX + 400)
+            self.splitter.setSizes([CONTROLS_PX, total - CONTROLS_PX])
+        else:
+            self.controls_pane.setMaximumWidth(STRIP_PX)
+            total = max(self.splitter.width(), STRIP_PX + 400)
+            self.splitter.setSizes([STRIP_PX, total - STRIP_PX])
+
     def set_controls_visible(self, visible: bool) -> None:
-        """Hide the controls to give the figure the whole dock (for a room, or a small screen)."""
-        self.controls.setVisible(visible)
+        """Unfold (True) or fold (False) the controls."""
+        self.set_controls_expanded(visible)
+
+    def set_controls_shown(self, shown: bool) -> None:
+        """Presentation mode: no controls at all, not even the strip."""
+        self.controls_pane.setVisible(shown)
+        self.splitter.handle(1).setVisible(shown)
+
+    def set_body_px(self, px: float) -> None:
+        """The theme's body type on screen in pixels: the scale the figure is laid out at."""
+        if px != self.body_px:
+            self.body_px = px
+            self.schedule_refresh()
+
+    def px_per_mm(self) -> float:
+        return self.body_px / (self.theme.text_pt * PT_TO_MM)
+
+    def target(self) -> Target:
+        """What the figure is laid out for: the view's width at the scale that shows the body
+        type at ``body_px``, and the view's shape; the natural size for panels that are not laid
+        out for a target, or before the view has a size."""
+        w, h = self.view.width(), self.view.height()
+        if not takes_target(self.panel.id) or w < 50 or h < 50:
+            return NATURAL
+        # whole millimetres and a coarse aspect: a resize by a pixel does not lay out again
+        return view_target(round(w / self.px_per_mm()), round(w / h, 2))
+
+    def _on_view_resized(self) -> None:
+        if takes_target(self.panel.id):
+            self.schedule_refresh()
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -150,7 +255,8 @@ class PanelDock(QDockWidget):
         except Exception as exc:  # a model bug must not take the window down
             self._show(_error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None, time.perf_counter())
             return
-        key = (params, selection, self.theme.name)
+        target = self.target()
+        key = (params, selection, self.theme.name, target)
         if key == self._shown_key or key == self._computing_key:
             return
         start = time.perf_counter()
@@ -168,7 +274,7 @@ class PanelDock(QDockWidget):
             result = compute_cached(self.panel.id, params)
             if time.perf_counter() - start > SLOW_COMPUTE_S:
                 self._slow = True
-            figure = self.panel.figure.build(result, selection, self.theme)
+            figure = build_figure(self.panel.id, result, selection, self.theme, target)
         except Exception as exc:
             figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
             result = None
@@ -183,10 +289,12 @@ class PanelDock(QDockWidget):
         if error:
             self._show(_error_figure(self.theme, error), None, start)
             return
-        if key is None or key[1] != self.document.selection or key[2] != self.theme.name:
+        target = self.target()
+        if key is None or key[1] != self.document.selection or key[2] != self.theme.name \
+                or key[3] != target:
             self.schedule_refresh()
         try:
-            figure = self.panel.figure.build(result, self.document.selection, self.theme)
+            figure = build_figure(self.panel.id, result, self.document.selection, self.theme, target)
         except Exception as exc:
             figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
         self._show(figure, key, start, result)

@@ -112,7 +112,8 @@ def test_page_down_and_page_up_walk_the_steps(make_main_window, qtbot):
     for _ in range(3):
         qtbot.keyClick(w, Qt.Key.Key_PageDown)
     assert w.document.step == 2
-    assert "Warp 0 of block 2" in w.caption_label.text()
+    assert "Warp 0 of block 2" in w.step_bar_widget.text()
+    assert "step 3 of 4" in w.step_bar_widget.text()
     qtbot.waitUntil(lambda: "Warp 0 of block 2: 2 lanes valid" in texts(dock))
     qtbot.keyClick(w, Qt.Key.Key_PageDown)
     qtbot.waitUntil(lambda: "Warp 1 of block 2" in texts(dock))
@@ -247,14 +248,17 @@ def test_a_large_grid_redraws_without_trouble(make_main_window, qtbot, tmp_path)
     assert Path(w.document.path) == big
 
 
-def test_controls_can_be_hidden_to_give_the_figure_the_whole_dock(make_main_window, qtbot, settings):
+def test_controls_can_be_folded_to_give_the_figure_the_whole_dock(make_main_window, qtbot):
     w = make_main_window()
     dock = launch_dock(w)
     before = dock.view.width()
     w.act_controls.trigger()
     qtbot.waitUntil(lambda: dock.view.width() > before)
     assert not dock.controls.isVisible()
-    assert settings.value("view/controls") == "false"
+    assert dock.strip.isVisible() and dock.strip.width() < 30
+    qtbot.mouseClick(dock.strip, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dock.controls.isVisible())
+    assert dock.view.width() <= before + 2
 
 
 def test_playback_follows_the_clock_for_animated_panels(make_main_window, scenario_path, qtbot):
@@ -295,17 +299,17 @@ def test_the_clock_frame_replaces_a_frame_named_by_a_step(qapp):
 
 def test_presentation_mode_enlarges_and_restores(make_main_window, qtbot):
     w = make_main_window()
-    size = w.caption_label.font().pointSizeF()
+    size = w.caption_label.fontInfo().pixelSize()
     w.act_present.trigger()
     assert w.theme.name == "presentation"
     assert not launch_dock(w).controls.isVisible()
-    assert w.caption_label.font().pointSizeF() > size
+    assert w.caption_label.fontInfo().pixelSize() > size
     assert launch_dock(w).current_figure() is None or texts(launch_dock(w))
     assert launch_dock(w).current_figure().items  # repainted in the presentation theme
     w.act_present.trigger()
     assert w.theme.name == "screen"
     assert launch_dock(w).controls.isVisible()
-    assert abs(w.caption_label.font().pointSizeF() - size) < 0.01
+    assert w.caption_label.fontInfo().pixelSize() == size
 
 
 def test_a_slow_panel_computes_off_the_gui_thread_and_drops_stale_results(make_main_window, qtbot):

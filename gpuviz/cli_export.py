@@ -1,0 +1,202 @@
+"""``gpuviz export``: an author's export workflow, headless.
+
+One call exports every panel of a scenario (or ``--panel``), every scenario of a folder, every
+step (``--all-steps``, one numbered file per step), every playback frame (``--frames``), or an
+animation (``--format gif|apng``) of the playback or of the steps. SVG text can be glyph outlines
+(``--text-as-paths``). Every file names the gpuviz version and the scenario's hash in its
+metadata. Qt is imported only to paint PDF, PNG and animation frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gpuviz.export.raster import MAX_DPI, MIN_DPI, dpi_argument
+
+EXIT_BAD_INPUT = 2
+FORMATS = ("svg", "pdf", "png", "gif", "apng")
+ANIMATED = ("gif", "apng")
+
+
+def add_arguments(e: argparse.ArgumentParser) -> None:
+    e.add_argument("scenario", metavar="SCENARIO",
+                   help="a scenario file, or a folder: every *.json in it")
+    e.add_argument("--panel", metavar="ID", help="only this panel (default: the scenario's panels)")
+    e.add_argument("--step", type=int, metavar="K", help="the state after scenario step K (0-based)")
+    e.add_argument("--all-steps", action="store_true",
+                   help="one numbered file per step (<scenario>-<panel>-step01.<format> …); "
+                        "with gif/apng, one frame per step")
+    e.add_argument("--steps", metavar="A-B",
+                   help="only steps A to B (1-based, inclusive); implies --all-steps")
+    e.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created)")
+    e.add_argument("--format", choices=FORMATS, default="svg",
+                   help="svg, pdf, png, or an animation: gif, apng")
+    e.add_argument("--theme", choices=("screen", "print", "dark", "presentation"), default="screen")
+    e.add_argument("--size", choices=("natural", "single", "double", "slide"), default="natural",
+                   help="lay the figure out for: single column 85 mm, double column 178 mm, "
+                        "16:9 slide (default: the figure's natural size)")
+    e.add_argument("--dpi", type=dpi_argument, default=None,
+                   help=f"PNG and animation resolution, {MIN_DPI}–{MAX_DPI} (default 200 for PNG, "
+                        "110 for animations)")
+    e.add_argument("--select", action="append", default=[], metavar="KEY",
+                   help="highlight a key such as lane:3 (repeatable)")
+    e.add_argument("--frames", action="store_true",
+                   help="write every playback frame as a numbered sequence "
+                        "(<scenario>-<panel>-0001.<format> …) for slides")
+    e.add_argument("--fps", type=float, default=None,
+                   help="animation frame rate (default 4 for playback, 0.5 for steps)")
+    e.add_argument("--max-frames", type=int, default=None, metavar="N",
+                   help="at most N frames in an animation (default and limit: 2000)")
+    e.add_argument("--text-as-paths", action="store_true",
+                   help="SVG text as glyph outlines, identical without the fonts installed")
+
+
+def scenario_files(arg: str) -> list[Path]:
+    path = Path(arg)
+    if path.is_dir():
+        return sorted(p for p in path.glob("*.json") if p.is_file())
+    return [path]
+
+
+def step_range(spec: str | None, count: int) -> tuple[list[int], str | None]:
+    """0-based step indices of ``A-B`` (1-based, inclusive), or every step."""
+    if spec is None:
+        return list(range(count)), None
+    head, sep, tail = spec.partition("-")
+    try:
+        a = int(head)
+        b = int(tail) if sep else a
+    except ValueError:
+        return [], f"--steps {spec!r} is not a range like 2-5"
+    if not 1 <= a <= b <= count:
+        have = f"steps 1 … {count}" if count else "no steps"
+        return [], f"--steps {spec} is outside this scenario's {have}"
+    return list(range(a - 1, b)), None
+
+
+def run(args: argparse.Namespace) -> int:
+    files = scenario_files(args.scenario)
+    if not files:
+        print(f"{args.scenario}: no *.json scenario files in this folder", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.format in ANIMATED and args.frames:
+        print("--frames writes numbered files; for an animation leave it out", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.text_as_paths and args.format != "svg":
+        print("--text-as-paths applies to SVG only", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"{out}: cannot create the output folder ({e.strerror})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    status = 0
+    for path in files:
+        status = max(status, _one(args, path, out))
+    return status
+
+
+def _one(args: argparse.Namespace, source: Path, out: Path) -> int:
+    from gpuviz import cli  # the shared loading and reporting of the command line
+    from gpuviz.export.files import export_figure
+
+    scenario, err = cli._load(str(source))
+    if err:
+        return cli._report(err)
+    panels, err = cli._panels(scenario, args.panel, str(source))
+    if err:
+        return cli._report(err)
+    stem = source.stem
+    every_step = args.all_steps or args.steps is not None
+    if every_step:
+        steps, problem = step_range(args.steps, len(scenario.steps))
+        if problem:
+            print(f"{source}: {problem}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        if args.step is not None:
+            print("--step and --all-steps/--steps exclude each other", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    if args.format in ANIMATED:
+        return _animate(args, scenario, panels, stem, out, steps if every_step else None)
+    dpi = args.dpi or 200
+    kw = dict(fmt=args.format, theme_name=args.theme, size=args.size, dpi=dpi,
+              text_as_paths=args.text_as_paths)
+    if every_step:
+        states = [(k, scenario.at_step(k), scenario.step_selection(k)) for k in steps] or \
+                 [(None, scenario, frozenset())]
+        digits = max(2, len(str(len(scenario.steps))))
+        for k, state, selection in states:
+            for pid in panels:
+                suffix = f"-step{k + 1:0{digits}d}" if k is not None else ""
+                path = out / f"{stem}-{pid}{suffix}.{args.format}"
+                note = export_figure(state, pid, path, selection=selection | set(args.select), **kw)
+                print(f"{path}{note}")
+        return 0
+    selection = frozenset(args.select)
+    if args.step is not None:
+        selection |= scenario.step_selection(args.step)
+    scenario, err = cli._at_step(scenario, args.step, str(source))
+    if err:
+        return cli._report(err)
+    if args.frames:
+        from gpuviz.export.sequence import export_sequence
+
+        for pid in panels:
+            for path in export_sequence(scenario, pid, out, stem, fmt=args.format,
+                                        theme_name=args.theme, size=args.size, dpi=dpi,
+                                        selection=selection):
+                print(path)
+        return 0
+    for pid in panels:
+        suffix = f"-step{args.step}" if args.step is not None else ""
+        path = out / f"{stem}-{pid}{suffix}.{args.format}"
+        note = export_figure(scenario, pid, path, selection=selection, **kw)
+        print(f"{path}{note}")
+    return 0
+
+
+def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | None) -> int:
+    from gpuviz.export.animate import MAX_FRAMES, FramePlan, write_animation
+    from gpuviz.figures.layout import TARGETS
+    from gpuviz.figures.scene import figure_for, frame_count
+    from gpuviz.figures.theme import theme
+    from gpuviz.keys import at_frame, without_frame
+
+    th = theme(args.theme)
+    target = TARGETS[args.size]
+    cap = args.max_frames if args.max_frames is not None else MAX_FRAMES
+    if not 1 <= cap <= MAX_FRAMES:
+        print(f"--max-frames must be 1 … {MAX_FRAMES}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    dpi = args.dpi or 110
+    kept = without_frame(args.select)
+    for pid in panels:
+        if steps is not None:
+            chosen = steps[:cap] or [-1]
+
+            def figure(i, pid=pid, chosen=chosen):
+                k = chosen[i]
+                return figure_for(scenario.at_step(k), pid, th,
+                                  scenario.step_selection(k) | kept, target)
+
+            plan = FramePlan(len(chosen), figure, args.fps or 0.5)
+            name = f"{stem}-{pid}-steps.{args.format}"
+        else:
+            total = min(frame_count(scenario, pid), cap)
+
+            def figure(i, pid=pid):
+                return figure_for(scenario, pid, th, at_frame(kept, i), target)
+
+            plan = FramePlan(total, figure, args.fps or 4.0)
+            name = f"{stem}-{pid}.{args.format}"
+        path = out / name
+        try:
+            count = write_animation(plan, path, args.format, dpi=dpi, background=th.background)
+        except ValueError as e:
+            print(f"{path}: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        print(f"{path}  ({count} frames at {plan.fps:g} fps)")
+    return 0

@@ -1,0 +1,154 @@
+"""Animated GIF and APNG of a panel's playback or of a scenario's steps.
+
+Frames are painted one at a time (the Qt painter, as for PNG export) and written to the file as
+they come, so memory stays flat however many frames there are: the GIF through Pillow's frame
+encoder with one shared palette, the APNG chunk by chunk (acTL, fcTL, IDAT/fdAT). Every frame is
+drawn on a canvas of the largest frame's size (figures of different frames may differ a little),
+anchored at the top left on the theme's background.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gpuviz.figures.display import Figure
+
+MAX_FRAMES = 2000  # the most frames one animation may have
+MAX_FPS = 50.0
+
+
+@dataclass(frozen=True)
+class FramePlan:
+    """What to animate: ``count`` figures made by ``figure(i)``, at ``fps``."""
+
+    count: int
+    figure: Callable[[int], Figure]
+    fps: float
+
+
+def frame_indices(total: int, first: int = 0, last: int | None = None,
+                  cap: int = MAX_FRAMES) -> list[int]:
+    """The frames ``first`` … ``last`` (inclusive) of ``total``, at most ``cap`` of them."""
+    last = total - 1 if last is None else min(last, total - 1)
+    first = max(0, first)
+    return list(range(first, last + 1))[:max(1, min(cap, MAX_FRAMES))]
+
+
+def _pixels(fig: Figure, width_mm: float | None, dpi: int) -> tuple[int, int]:
+    scale = (width_mm / fig.width) if width_mm else 1.0
+    px = dpi / 25.4
+    return max(1, round(fig.width * scale * px)), max(1, round(fig.height * scale * px))
+
+
+def _frames(plan: FramePlan, width_mm: float | None, dpi: int, background: str):
+    """(size, iterator of RGB PIL images on a common canvas)."""
+    from PIL import Image
+
+    from gpuviz.export.raster import render_png_bytes
+
+    sizes = [_pixels(plan.figure(i), width_mm, dpi) for i in range(plan.count)]
+    canvas = (max(w for w, _ in sizes), max(h for _, h in sizes))
+
+    def gen() -> Iterator[Image.Image]:
+        for i in range(plan.count):
+            fig = plan.figure(i)
+            png = render_png_bytes(fig, width_mm, dpi)
+            with Image.open(io.BytesIO(png)) as frame:
+                rgb = frame.convert("RGB")
+            if rgb.size != canvas:
+                ground = Image.new("RGB", canvas, background)
+                ground.paste(rgb, (0, 0))
+                rgb = ground
+            yield rgb
+
+    return canvas, gen()
+
+
+def write_gif(plan: FramePlan, path: Path, *, width_mm: float | None = None, dpi: int = 96,
+              background: str = "#FFFFFF") -> int:
+    """Write an endlessly looping GIF; returns the number of frames."""
+    from PIL import GifImagePlugin, Image
+
+    _, frames = _frames(plan, width_mm, dpi, background)
+    delay = round(1000.0 / plan.fps)
+    count = 0
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as fp:
+        palette = None
+        for rgb in frames:
+            if palette is None:  # one palette for all frames: the first frame's colours
+                palette = rgb.quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                                       dither=Image.Dither.NONE)
+                header, _ = GifImagePlugin.getheader(palette, info={"loop": 0, "duration": delay})
+                for part in header:
+                    fp.write(part)
+            frame = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+            for part in GifImagePlugin.getdata(frame, duration=delay, loop=0):
+                fp.write(part)
+            count += 1
+        fp.write(b";")
+    tmp.replace(path)
+    return count
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(
+        ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def _png_chunks(png: bytes) -> Iterator[tuple[bytes, bytes]]:
+    pos = 8
+    while pos < len(png):
+        (length,) = struct.unpack(">I", png[pos:pos + 4])
+        kind = png[pos + 4:pos + 8]
+        yield kind, png[pos + 8:pos + 8 + length]
+        pos += 12 + length
+
+
+def write_apng(plan: FramePlan, path: Path, *, width_mm: float | None = None, dpi: int = 96,
+               background: str = "#FFFFFF") -> int:
+    """Write an endlessly looping animated PNG; returns the number of frames."""
+    (w, h), frames = _frames(plan, width_mm, dpi, background)
+    num, den = 1000, max(1, round(1000 * plan.fps))  # delay = num / den seconds
+    seq = 0
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as fp:
+        fp.write(b"\x89PNG\r\n\x1a\n")
+        for i, rgb in enumerate(frames):
+            buf = io.BytesIO()
+            rgb.save(buf, "PNG", compress_level=6)
+            chunks = list(_png_chunks(buf.getvalue()))
+            if i == 0:
+                fp.write(_chunk(b"IHDR", next(d for k, d in chunks if k == b"IHDR")))
+                fp.write(_chunk(b"acTL", struct.pack(">II", plan.count, 0)))
+            fp.write(_chunk(b"fcTL", struct.pack(">IIIIIHHBB", seq, w, h, 0, 0, num, den, 0, 0)))
+            seq += 1
+            for kind, data in chunks:
+                if kind != b"IDAT":
+                    continue
+                if i == 0:
+                    fp.write(_chunk(b"IDAT", data))
+                else:
+                    fp.write(_chunk(b"fdAT", struct.pack(">I", seq) + data))
+                    seq += 1
+        fp.write(_chunk(b"IEND", b""))
+    tmp.replace(path)
+    return plan.count
+
+
+def write_animation(plan: FramePlan, path: Path, fmt: str, **kw) -> int:
+    if not 0 < plan.fps <= MAX_FPS:
+        raise ValueError(f"--fps must be between 0 and {MAX_FPS:g}")
+    if not 1 <= plan.count <= MAX_FRAMES:
+        raise ValueError(f"an animation has 1 to {MAX_FRAMES} frames, not {plan.count}")
+    writer = {"gif": write_gif, "apng": write_apng}[fmt]
+    return writer(plan, Path(path), **kw)
+
+
+def step_plan(figures: Sequence[Callable[[], Figure]], fps: float) -> FramePlan:
+    return FramePlan(len(figures), lambda i: figures[i](), fps)

@@ -1,0 +1,77 @@
+"""Selection keys, parsed and formatted in one place.
+
+Every shape a user can point at carries a key: ``kind:value`` where the value is one number
+(``lane:3``, ``bank:0``), several (``tile:2,5``, ``partial:1,17``) or a range (``cycles:0-199``).
+Figures, docks, the document and exports read selections through these functions instead of
+slicing strings. ``frame:<n>`` is the playback position, carried in the selection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+FRAME = "frame"
+CYCLES = "cycles"
+
+
+def key(kind: str, *values: int) -> str:
+    """``key("tile", 2, 5)`` → ``"tile:2,5"``."""
+    return f"{kind}:{','.join(str(int(v)) for v in values)}"
+
+
+def parse(text: str) -> tuple[str, tuple[int, ...]] | None:
+    """``"tile:2,5"`` → ``("tile", (2, 5))``; None for a key whose value is not numbers."""
+    kind, sep, value = text.partition(":")
+    if not sep or not kind:
+        return None
+    try:
+        return kind, tuple(int(v) for v in value.split(","))
+    except ValueError:
+        return None
+
+
+def of_kind(selection: Iterable[str], kind: str, arity: int | None = None) -> list[tuple[int, ...]]:
+    """The values of the selected keys of one kind (optionally with exactly ``arity`` numbers),
+    sorted."""
+    out = []
+    for text in selection:
+        parsed = parse(text)
+        if parsed and parsed[0] == kind and (arity is None or len(parsed[1]) == arity):
+            out.append(parsed[1])
+    return sorted(out)
+
+
+def numbers(selection: Iterable[str], kind: str) -> set[int]:
+    """``{"lane:3", "lane:7"}`` → ``{3, 7}``."""
+    return {v[0] for v in of_kind(selection, kind, 1)}
+
+
+def frame_of(selection: Iterable[str]) -> int | None:
+    """The playback frame carried by the selection; the earliest if several are present."""
+    frames = [n for n in numbers(selection, FRAME) if n >= 0]
+    return min(frames) if frames else None
+
+
+def without_frame(selection: Iterable[str]) -> frozenset[str]:
+    return frozenset(k for k in selection if not k.startswith(f"{FRAME}:"))
+
+
+def at_frame(selection: Iterable[str], frame: int) -> frozenset[str]:
+    """The selection with its playback position set to ``frame``."""
+    return without_frame(selection) | {key(FRAME, frame)}
+
+
+def cycle_window(selection: Iterable[str]) -> tuple[int, int] | None:
+    """The visible cycle range ``cycles:a-b`` (inclusive), if the selection carries one."""
+    for text in selection:
+        kind, _, value = text.partition(":")
+        if kind != CYCLES:
+            continue
+        head, sep, tail = value.partition("-")
+        if sep and head.isdigit() and tail.isdigit() and int(head) <= int(tail):
+            return int(head), int(tail)
+    return None
+
+
+def cycles(first: int, last: int) -> str:
+    return f"{CYCLES}:{int(first)}-{int(last)}"
