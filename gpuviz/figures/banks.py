@@ -285,8 +285,13 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
             for s in mine:
                 x, yy, w, h = _slot_box(s, xcol, col, rack_top, row_h)
                 role = _role(s, depth)
-                _value(c, x, yy, w, h, str(s.word), pt, theme.ink_on(_fill_of(theme, role)),
-                       floor=floor, key=f"word:{s.word}")
+                fill = _fill_of(theme, role)
+                knockout = None
+                if slot_style[role].hatch:  # print: a hatched frame, the word on clear ground
+                    c.rect(x + 0.35, yy + 0.35, w - 0.7, h - 0.7, Style(fill=fill))
+                    knockout = fill
+                _value(c, x, yy, w, h, str(s.word), pt, theme.ink_on(fill), floor=floor,
+                       key=f"word:{s.word}", knockout=knockout)
             for s in mine:
                 if sel_lanes & set(s.lanes) or s.word in sel_words:
                     c.rect(*_slot_box(s, xcol, col, rack_top, row_h), theme.highlight())
@@ -312,15 +317,9 @@ def _value(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str, si
 
 
 def _slot_styles(theme: Theme) -> dict[str, Style]:
-    """Queue slot styles by role. Hatching would leave only a few strokes around a slot's word,
-    so where the theme hatches conflicts (print), a conflict slot gets a heavy outline instead."""
-    styles = {"used": theme.fill("owned"), "conflict": theme.fill("conflict"),
-              "broadcast": theme.fill("broadcast")}
-    for role, style in styles.items():
-        if style.hatch:
-            styles[role] = Style(fill=style.fill, stroke=theme.foreground,
-                                 stroke_width=theme.line_mm * 1.6)
-    return styles
+    """Queue slot styles by role (hatched where the theme hatches the role, as in print)."""
+    return {"used": theme.fill("owned"), "conflict": theme.fill("conflict"),
+            "broadcast": theme.fill("broadcast")}
 
 
 def _role(s, depth: dict[tuple[int, int], int]) -> str:

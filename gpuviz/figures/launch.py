@@ -13,6 +13,7 @@ Keys: ``block:<b>``, ``sm:<s>``, ``warp:<b>,<w>``, ``lane:<l>``, ``tile:<i>,<j>`
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -214,7 +215,7 @@ def _sms(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
     n_sm, n_slots = r.sm_count, r.slots_per_sm
     shown = min(n_sm, 8)
     slot_w = max(9.0, text_width(f"B{r.blocks - 1}", pt) + 2.0)
-    label_w = text_width(f"SM{shown - 1}", pt) + 1.5
+    label_w = text_width(f"SM{shown - 1}", pt) + 2.4
     need = label_w + n_slots * (slot_w + 1) + 1
     w = min(width, max(need, 40.0))
     top, head_w = _heading(c, theme, w, f"Wave {r.selected_block_wave} on "
@@ -305,7 +306,7 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
                  + [format_number(ln.tid) for ln in r.lanes] + ["00"], key=len)
     need = text_width(widest, pt, "mono") + 1.0
     per_row = 16
-    while per_row > 4 and width / per_row < max(need * 0.75, 5.0):
+    while per_row > 4 and width / per_row < max(need + 0.8, 5.0):
         per_row //= 2
     cell = min(width / per_row, 14.0)
     line_h = ink_height(pt, "mono") + 0.5
@@ -378,10 +379,25 @@ def _block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
                 keys=[f"warp:{r.selected_block},{int(w)}" for w in warp[masked]])
     right = bx * cell
     bottom = top + rows * cell
-    if legend_w:
+    # name each warp beside its rows where the names fit one above another (they then carry
+    # the meaning, not the hue: a grayscale print keeps them apart); else a colour legend
+    pt = theme.small_pt
+    centres = [float((xywh[warp == w, 1].min() + xywh[warp == w, 1].max() + cell * 0.9) / 2)
+               for w in range(warps)]
+    fits = all(b - a >= ink_height(pt) + 0.4 for a, b in itertools.pairwise(centres))
+    label_w = text_width(f"warp {warps - 1}", pt) + 1.5
+    if fits and right + label_w <= width:
+        for w, yc in enumerate(centres):
+            c.text(right + 1.5, yc - _centre_shift(pt, "sans"), f"warp {w}", pt,
+                   theme.foreground, baseline="middle", key=f"warp:{r.selected_block},{w}")
+        right += label_w
+        legend_w = min(width - right - GAP, 40.0) if masked.any() else 0.0
+        entries = []
+    if legend_w > 0:
         leg = legend_block(entries, theme, legend_w,
                            notes=[f"{format_number(int(masked.sum()))} of "
-                                  f"{format_number(len(tids))} threads masked"])
+                                  f"{format_number(len(tids))} threads masked"]
+                           if masked.any() or entries else [])
         place(c, leg, right + GAP, top)
         right += GAP + leg.width
         bottom = max(bottom, top + leg.height)

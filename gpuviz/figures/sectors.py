@@ -104,7 +104,7 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
         entries += [LegendEntry("element read by a lane", _used(theme)),
                     LegendEntry("fetched, unused", _unused(theme)),
                     LegendEntry("sector not fetched", _not_fetched(theme)),
-                    LegendEntry("128-byte line", _line_style(theme))]
+                    LegendEntry("128-byte line (heavy outline)", _line_style(theme), "line")]
         gap = any(b != a + 1 for a, b in itertools.pairwise(r.lines))
         notes = ["Under each sector its index (byte address / 32), under each line its index "
                  "(byte address / 128)."]
@@ -176,22 +176,34 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
     addr = r._addresses
 
     # lanes: numbers upright if they fit, else sideways, else every NUMBER_EVERY-th above
-    label_w = text_width(f"lanes 0–{n - 1}", pt) + 1.5
-    x0 = label_w
-    lane_w = (width - x0) / n
-    up = text_width(str(n - 1), pt, "mono") + 0.4 <= lane_w
-    side_pt = max(floor, min(pt, (lane_w - 0.35) / (ink_height(1.0, "mono"))))
-    sideways = not up and ink_height(side_pt, "mono") + 0.3 <= lane_w
+    label = f"lanes 0–{n - 1}" if n > 32 else "lanes"
+    x0 = max(text_width(label, pt), text_width("memory", pt)) + 1.5  # the memory's gutter
+
+    def fit(lx: float) -> tuple[float, bool, bool, float]:
+        lane_w = (width - lx) / n
+        up = text_width(str(n - 1), pt, "mono") + 0.4 <= lane_w
+        side_pt = max(floor, min(pt, (lane_w - 0.35) / ink_height(1.0, "mono")))
+        sideways = not up and ink_height(side_pt, "mono") + 0.3 <= lane_w
+        return lane_w, up, sideways, side_pt
+
+    lx = x0
+    lane_w, up, sideways, side_pt = fit(lx)
+    if not up:  # narrow: the lanes take the whole width, their label goes above them
+        lx = 0.0
+        lane_w, up, sideways, side_pt = fit(lx)
     ruler = not up and not sideways
     top = 0.0
-    if ruler:
+    if lx == 0.0:
+        c.text(0.0, cap_height(pt), label, pt, muted)
         top = ink_height(pt) + 1.0
+    if ruler:
+        top += ink_height(pt) + 1.0
     lane_h = 5.0 if up or ruler else text_width(str(n - 1), side_pt, "mono") + 1.6
-    c.text(0.0, top + lane_h / 2, f"lanes 0–{n - 1}" if n > 32 else "lanes", pt, muted,
-           baseline="middle")
+    if lx > 0.0:
+        c.text(0.0, top + lane_h / 2, label, pt, muted, baseline="middle")
     boxes_a, keys_a, boxes_m, keys_m = [], [], [], []
     for lane in range(n):
-        box = (x0 + lane * lane_w + 0.1, top, lane_w - 0.2, lane_h)
+        box = (lx + lane * lane_w + 0.1, top, lane_w - 0.2, lane_h)
         (boxes_a if lane in active else boxes_m).append(box)
         (keys_a if lane in active else keys_m).append(f"lane:{lane}")
     masked_style = theme.fill("masked")
@@ -203,7 +215,7 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
             ink = theme.ink_on("valid") if on else (fg if masked_style.hatch else
                                                      theme.ink_on("masked"))
             knock = None if on or not masked_style.hatch else theme.background
-            cx = x0 + (lane + 0.5) * lane_w
+            cx = lx + (lane + 0.5) * lane_w
             if up:
                 c.text(cx, top + lane_h / 2 + _shift_up(pt), str(lane), pt, ink, anchor="middle",
                        baseline="middle", font="mono", key=f"lane:{lane}", knockout=knock)
@@ -216,7 +228,7 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
                        key=f"lane:{lane}")
         for lane in sorted(sel_lanes):
             if lane < n:
-                c.rect(x0 + lane * lane_w + 0.1, top, lane_w - 0.2, lane_h, theme.highlight())
+                c.rect(lx + lane * lane_w + 0.1, top, lane_w - 0.2, lane_h, theme.highlight())
 
     # memory: each touched line whole, four sectors
     mem_top = top + lane_h + LINK_H
@@ -234,7 +246,7 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
     segs, seg_keys, hi = [], [], []
     for lane in sorted(active):
         a = int(addr[lane])
-        seg = (x0 + (lane + 0.5) * lane_w, top + lane_h, element_x(a), mem_top)
+        seg = (lx + (lane + 0.5) * lane_w, top + lane_h, element_x(a), mem_top)
         segs.append(seg)
         seg_keys.append(f"lane:{lane}")
         if lane in sel_lanes or a // SECTOR_BYTES in sel_sectors:

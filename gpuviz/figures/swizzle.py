@@ -13,6 +13,8 @@ reader of row r), ``bank:<b>`` (a bank cell in either strip).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gpuviz.figures.display import PT_TO_MM, Figure, Style, selected_numbers
 from gpuviz.figures.layout import (
     GAP,
@@ -126,14 +128,8 @@ def _chosen(theme: Theme) -> Style:
 
 
 def _strip_styles(theme: Theme) -> dict[str, Style]:
-    """Bank cell styles. Where the theme hatches conflicts (print), a conflict cell gets a heavy
-    outline instead, so its count is not printed on hatching."""
-    styles = {role: theme.fill(role) for role in ("linear", "swizzled", "conflict")}
-    for role, style in styles.items():
-        if style.hatch:
-            styles[role] = Style(fill=style.fill, stroke=theme.foreground,
-                                 stroke_width=theme.line_mm * 1.6)
-    return styles
+    """Bank cell styles by role (hatched where the theme hatches the role, as in print)."""
+    return {role: theme.fill(role) for role in ("linear", "swizzled", "conflict")}
 
 
 def _centre_shift(size: float, font: str = "mono") -> float:
@@ -285,9 +281,13 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                     x = gutter + (b - first) * col + 0.15
                     c.rect(x, sy, col - 0.3, h, styles[role], key=f"bank:{b}")
                     text = str(len(rows)) if len(rows) > 1 else f"r{rows[0]}"
-                    c.value(x, sy - _centre_shift(pt), col - 0.3, h, text, pt,
-                            theme.ink_on(theme.color(role)), floor=floor, key=f"bank:{b}",
-                            pad=0.1)
+                    fill = theme.color(role)
+                    if styles[role].hatch:  # print: a hatched frame, the count on clear ground
+                        c.rect(x + 0.4, sy + 0.4, col - 1.1, h - 0.8, Style(fill=fill))
+                    t = c.value(x, sy - _centre_shift(pt), col - 0.3, h, text, pt,
+                                theme.ink_on(fill), floor=floor, key=f"bank:{b}", pad=0.1)
+                    if styles[role].hatch:
+                        c._items[-1] = replace(t, knockout=fill)
                     if any(row in sel_rows for row in rows):
                         c.rect(x, sy, col - 0.3, h, theme.highlight())
                 for b in sorted(sel_banks & set(span)):
