@@ -70,12 +70,12 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
             # slides and views: receipt and legend in a column beside the rack
             c = BlockCanvas()
             y = 0.0
-            for b in _side(r, theme, beside, rack.shortened):
+            for b in _side(r, theme, beside, rack.shortened, n < BANKS):
                 place(c, b, 0.0, y)
                 y += b.height + GAP
             blocks.append(c.block(beside, y - GAP, "side"))
         else:
-            blocks += _side(r, theme, width, rack.shortened)
+            blocks += _side(r, theme, width, rack.shortened, n < BANKS)
         return blocks
 
     rounds_text = f"{format_number(r.rounds)} round{'s' if r.rounds != 1 else ''}"
@@ -243,7 +243,10 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
     for sec in range(sections):
         banks = range(sec * n, (sec + 1) * n)
         rack_top = y + row_h + 0.6
-        rack_h = max(rounds, 1) * row_h
+        # a row of banks shows its rounds as far as its deepest queue (all of them in one row)
+        shown = rounds if sections == 1 else max(
+            (sl.round for sl in r.slots if sl.bank in banks), default=0)
+        rack_h = max(shown, 1) * row_h
         with c.group(name="banks"):
             c.text(0.0, mid(y), "bank", pt, muted, baseline="middle")
             c.text(geo.round_x, mid(y), "round", pt, muted, anchor="end", baseline="middle")
@@ -255,8 +258,10 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                         floor=floor, key=f"bank:{b}")
         c.rects([(xcol(b) + CELL_PAD / 2, rack_top, col - CELL_PAD, rack_h) for b in banks],
                 column_style, [f"bank:{b}" for b in banks])
+        if sections > 1 and shown == 0 and r.slots:
+            c.text(0.0, mid(rack_top), "empty", pt, muted, baseline="middle")
         with c.group(name="rounds"):
-            for k in range(1, rounds + 1):
+            for k in range(1, shown + 1):
                 c.text(geo.round_x, rack_top + (k - 0.5) * row_h, str(k), pt, fg, anchor="end",
                        baseline="middle", font="mono", key=f"round:{k}")
         if r.phases > 1:
@@ -266,6 +271,9 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                 for ph, m in enumerate(r.phase_rounds):
                     if not m:
                         continue
+                    if start >= shown:
+                        break
+                    m = min(m, shown - start)
                     if start:
                         # across the rack only, clear of the phase names and round numbers
                         yy = rack_top + start * row_h
@@ -337,8 +345,8 @@ def _slot_box(s, xcol, col: float, rack_top: float, row_h: float) -> tuple[float
             col - CELL_PAD - 2 * INSET, row_h - 2 * INSET)
 
 
-def _side(r: BanksResult, theme: Theme, width: float,
-          shortened: Sequence[tuple[str, str]]) -> list[Block]:
+def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[str, str]],
+          split: bool = False) -> list[Block]:
     rows: list[tuple[str, str]] = [("rounds", format_number(r.rounds))]
     if r.slots and r.conflict_degree > 1:
         counts: dict[tuple[int, int], int] = {}
@@ -377,6 +385,9 @@ def _side(r: BanksResult, theme: Theme, width: float,
                                    styles["broadcast"]))
     notes = ["Each queue slot shows the word it delivers; the lanes reading a word show it "
              "under their number."]
+    if split:
+        notes.append("The banks are drawn in rows; each row shows the rounds as far as its "
+                     "deepest queue ('empty': none queued).")
     if shortened:
         notes.append(shortened_note(shortened))
     legend = legend_block(entries, theme, width, notes=notes)
