@@ -293,7 +293,9 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                 for b in sorted(sel_banks & set(span)):
                     c.rect(gutter + (b - first) * col + 0.15, sy, col - 0.3, h,
                            theme.highlight())
-        y += (BANKS // per_row) * (h + ink_height(pt) + 2.0) + 1.5
+        label_bottom = (y + ink_height(pt) + 0.8 + cap_height(theme.text_pt)
+                        + theme.text_pt * PT_TO_MM * 1.1 + 0.2 + descent(pt))
+        y = max(y + (BANKS // per_row) * (h + ink_height(pt) + 2.0), label_bottom + 1.0) + 1.5
     return c.block(min(width, gutter + per_row * col), y - 1.5, "banks")
 
 
