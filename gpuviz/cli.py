@@ -7,14 +7,21 @@ offscreen. ``gpuviz [SCENARIO]`` opens the application.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
+import errno
 import json
 import os
+import re
 import sys
+from pathlib import Path
 
 from gpuviz import __version__
 from gpuviz.export.raster import ExportLimitError
+from gpuviz.scenario.problems import printable
 
-COMMANDS = ("validate", "compute", "export", "list", "schema")
+COMMANDS = ("validate", "compute", "export", "list", "schema", "kernel", "measure")
+_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 EXIT_BAD_INPUT = 2
 
 
@@ -45,37 +52,107 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="bundled scenarios, panels and architecture presets")
     sub.add_parser("schema", help="print the scenario JSON Schema")
+    _kernel_parser(sub)
+    _measure_parser(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
+        refusal = _not_the_app_form(argv)
+        if refusal:
+            print(printable(refusal), file=sys.stderr)
+            return EXIT_BAD_INPUT
         return _open_app(argv[0])
     if not argv:
         return _open_app(None)
     args = _parser().parse_args(argv)
     if args.command is None:
         return _open_app(None)
+    if sys.stdout is None:  # started with standard output closed
+        print("gpuviz: standard output is closed; nothing can be printed", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
-        return {"validate": _validate, "compute": _compute, "export": _export,
-                "list": _list, "schema": _schema}[args.command](args)
+        status = {"validate": _validate, "compute": _compute, "export": _export,
+                  "list": _list, "schema": _schema, "kernel": _kernel,
+                  "measure": _measure}[args.command](args)
+        sys.stdout.flush()
+        return status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        return 0
+        return _reader_gone()
     except ExportLimitError as exc:  # more pixels or frames than gpuviz writes
-        print(f"gpuviz {args.command}: {exc}", file=sys.stderr)
+        _error(f"gpuviz {args.command}: {exc}")
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            return _reader_gone()
+        where = exc.filename if exc.filename is not None else "standard output"
+        _error(f"gpuviz: {where}: cannot write ({exc.strerror or exc})")
         return EXIT_BAD_INPUT
     except Exception as exc:  # never a traceback for a user; GPUVIZ_DEBUG=1 shows it
         if os.environ.get("GPUVIZ_DEBUG"):
             raise
-        print(f"gpuviz: internal error: {type(exc).__name__}: {exc} "
-              "(set GPUVIZ_DEBUG=1 for details)", file=sys.stderr)
+        _error(f"gpuviz: internal error: {type(exc).__name__}: {exc} "
+               "(set GPUVIZ_DEBUG=1 for details)")
         return 1
 
 
+def _not_the_app_form(argv: list[str]) -> str | None:
+    """Why ``gpuviz WORD …`` is not ``gpuviz [SCENARIO]``: options or more words after it, or a
+    word that is no file and reads as a mistyped command. None when it is the app form."""
+    word = argv[0]
+    close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    commands = ", ".join(COMMANDS)
+    if not os.path.exists(word) and (len(argv) > 1 or close):
+        return f"gpuviz: no such command: '{word}'{hint} (commands: {commands}; gpuviz --help)"
+    if len(argv) > 1:
+        return (f"gpuviz: the application opens one scenario and takes no options "
+                f"(got '{argv[1]}'); to write figures use 'gpuviz export {word} --out DIR' "
+                f"(commands: {commands})")
+    if not os.path.exists(word) and not _looks_like_a_path(word):
+        return f"gpuviz: no such command or file: '{word}' (commands: {commands}; gpuviz --help)"
+    if not _display_available():
+        return ("gpuviz: cannot open the application: there is no display (DISPLAY and "
+                "WAYLAND_DISPLAY are unset); headless commands: " + commands)
+    return None
+
+
+def _looks_like_a_path(word: str) -> bool:
+    return os.sep in word or "/" in word or "." in word
+
+
+def _display_available() -> bool:
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _reader_gone() -> int:
+    """The reader of standard output went away (``gpuviz compute x | head``): stop quietly, and
+    keep Python from complaining when it flushes at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 0
+
+
+def _error(text: str) -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # even standard error is gone
+        print(printable(text), file=sys.stderr)
+
+
 def _open_app(path: str | None) -> int:
+    if not _display_available():
+        _error("gpuviz: cannot open the application: there is no display (DISPLAY and "
+               "WAYLAND_DISPLAY are unset); headless commands: " + ", ".join(COMMANDS))
+        return EXIT_BAD_INPUT
     from gpuviz.ui.app import run_app  # lazy: the GUI is the only part that needs Qt widgets
 
     return run_app(path)
@@ -97,13 +174,26 @@ def _report(err) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    """Every file is reported, whatever happens with the one before it."""
     status = 0
     for path in args.scenarios:
-        scenario, err = _load(path)
+        try:
+            scenario, err = _load(path)
+        except (KeyboardInterrupt, BrokenPipeError):
+            raise
+        except Exception as exc:  # a bug for this file; the others are still checked
+            if os.environ.get("GPUVIZ_DEBUG"):
+                raise
+            _error(f"{path}: internal error: {type(exc).__name__}: {exc} "
+                   "(set GPUVIZ_DEBUG=1 for details)")
+            status = 1
+            continue
         if err:
-            status = _report(err)
+            _report(err)
+            status = status or EXIT_BAD_INPUT
         else:
-            print(f"{path}: valid ({', '.join(scenario.panels)}; {len(scenario.steps)} steps)")
+            print(printable(f"{path}: valid ({', '.join(scenario.panels)}; "
+                            f"{len(scenario.steps)} steps)"))
     return status
 
 
@@ -130,6 +220,11 @@ def _panels(scenario, panel_id: str | None, source: str):
         return None, ScenarioError(source, [Problem("panels", f"--panel {panel_id!r} is not a panel"
                                                               + did_you_mean(panel_id, PANEL_IDS)
                                                               + f" (panels: {', '.join(PANEL_IDS)})")])
+    from gpuviz.scenario.io import panel_problems
+
+    found = panel_problems(scenario, panel_id)  # a panel the scenario does not show may not fit
+    if found:
+        return None, ScenarioError(source, found)
     return (panel_id,), None
 
 
@@ -147,7 +242,10 @@ def _compute(args: argparse.Namespace) -> int:
     if err:
         return _report(err)
     results = compute_all(scenario, tuple(panels))
-    print(dumps({pid: to_jsonable(r) for pid, r in results.items()}))
+    text = dumps({pid: to_jsonable(r) for pid, r in results.items()})
+    # JSON escapes C0 controls itself; C1 controls (a terminal may obey U+009B as CSI) and
+    # other unprintable characters can only stand inside strings, where \uXXXX means the same
+    print(_UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
     return 0
 
 
@@ -183,6 +281,107 @@ def _schema(args: argparse.Namespace) -> int:
 
     print(json.dumps(scenario_schema(), indent=2, ensure_ascii=False))
     return 0
+
+
+def _kernel_parser(sub) -> None:
+    k = sub.add_parser("kernel", help="write a CUDA C++ program performing the scenario's access, "
+                                      "with its build and ncu commands")
+    k.add_argument("scenario", metavar="SCENARIO")
+    k.add_argument("--panel", metavar="ID", help="sectors, banks, occupancy or traversal "
+                                                 "(default: the scenario's first of these)")
+    k.add_argument("--step", type=int, metavar="K", help="the state after scenario step K (0-based)")
+    k.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created)")
+
+
+def _kernel(args: argparse.Namespace) -> int:
+    from gpuviz.kernels import PANELS, export_kernel, exportable
+    from gpuviz.scenario import Problem, ScenarioError
+
+    scenario, err = _load(args.scenario)
+    if err:
+        return _report(err)
+    scenario, err = _at_step(scenario, args.step, args.scenario)
+    if err:
+        return _report(err)
+    choices = exportable(scenario.panels)
+    panel_id = args.panel or (choices[0] if choices else None)
+    if panel_id not in PANELS:
+        what = f"--panel {panel_id!r} has" if args.panel else "this scenario has no panel with"
+        return _report(ScenarioError(args.scenario, [Problem(
+            "panels", f"{what} no kernel export (panels with one: {', '.join(PANELS)})")]))
+    stem = Path(args.scenario).stem + (f"-step{args.step}" if args.step is not None else "")
+    try:
+        paths = export_kernel(scenario, panel_id, Path(args.out), name=stem)
+    except ValueError as e:
+        print(f"{args.scenario}: {panel_id}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as e:
+        print(f"{args.out}: cannot write ({e.strerror})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for path in paths:
+        print(path)
+    return 0
+
+
+def _measure_parser(sub) -> None:
+    m = sub.add_parser("measure", help="import profiler output as a measurement file, or "
+                                       "compare measurement files with the models")
+    msub = m.add_subparsers(dest="measure_command", metavar="ACTION", required=True)
+    i = msub.add_parser("import", help="turn ncu --csv --page raw output into a measurement file")
+    i.add_argument("csv", nargs="+", metavar="NCU_CSV", help="one launch per case, in order")
+    i.add_argument("--cases", required=True, metavar="CASES_JSON",
+                   help="the cases, in launch order (case.json beside an exported kernel)")
+    i.add_argument("--out", required=True, metavar="FILE", help="measurement file to write")
+    i.add_argument("--device", help="device name (default: the profiler's)")
+    i.add_argument("--date", help="date of the measurement (default: the CSV file's time)")
+    c = msub.add_parser("compare", help="model against measured for measurement files "
+                                        "(default: every shipped one); exit 1 on a disagreement "
+                                        "that is not a known one")
+    c.add_argument("files", nargs="*", metavar="FILE")
+    c.add_argument("--all", action="store_true", help="list agreeing cases too")
+
+
+def _measure(args: argparse.Namespace) -> int:
+    from gpuviz.kernels import measure
+
+    if args.measure_command == "import":
+        import datetime
+
+        try:
+            cases = json.loads(Path(args.cases).read_text(encoding="utf-8"))
+            cases = cases if isinstance(cases, list) else [cases]
+            first = Path(args.csv[0])
+            date = args.date or datetime.datetime.fromtimestamp(
+                first.stat().st_mtime, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            meta = {"date": date, "command": "ncu … --csv --page raw",
+                    **({"device": args.device} if args.device else {})}
+            data = measure.from_ncu(args.csv, cases, meta)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"gpuviz measure import: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        Path(args.out).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
+                                  encoding="utf-8")
+        print(f"{args.out}: {len(data['cases'])} case(s)")
+        return 0
+    files = [Path(f) for f in args.files] or measure.shipped()
+    status = 0
+    for f in files:
+        try:
+            rows = measure.compare(measure.load(f), f.name)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"{f}: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        bad = [r for r in rows if not r.agrees and not r.known]
+        known = [r for r in rows if not r.agrees and r.known]
+        print(f"{f.name}: {len(rows)} cases, {len(rows) - len(bad) - len(known)} agree, "
+              f"{len(known)} known disagreements, {len(bad)} disagree")
+        for r in rows:
+            if args.all or not r.agrees:
+                mark = "=" if r.agrees else ("known" if r.known else "DIFFERS")
+                print(f"  {r.id:40} model {r.model:g}  measured {r.measured:g}  {mark}"
+                      + (f"  ({r.known})" if r.known else ""))
+        status = status or (1 if bad else 0)
+    return status
 
 
 if __name__ == "__main__":

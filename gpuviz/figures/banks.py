@@ -8,7 +8,9 @@ with its word. Readers of one identical word share one slot (a broadcast); a sec
 in one bank within a phase is a conflict. 8- and 16-byte accesses are served in half- or
 quarter-warp phases, one after another; the rack's rows are grouped by phase. In a narrow column
 the banks are laid out in two (or four) rows of 16 (or 8), each with its own queues, and the
-lanes likewise. A receipt gives rounds, conflict degree, distinct words and broadcasts.
+lanes likewise. A receipt gives rounds, conflict degree, distinct words and broadcasts; where the
+model merged the phases of an 8- or 16-byte load (lanes i and i XOR 1 or 2 on one address), the
+subtitle, the receipt and a note say so, with the lane pairs and the fixed-phase round count.
 
 Keys: ``lane:<l>`` (lane box, its word and its connections), ``bank:<b>`` (bank header and
 column), ``word:<w>`` (a queue slot), ``round:<k>`` (a row label), ``phase:<p>`` (a phase name).
@@ -81,11 +83,18 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     rounds_text = f"{format_number(r.rounds)} round{'s' if r.rounds != 1 else ''}"
     active = len(r.active_lanes)
     subtitle = f"{r.pattern} · 32 banks × 4 bytes, bank = word mod 32"
-    if r.phases > 1:
-        size = WARP_LANES // r.phases
-        subtitle += (f" · {r.access_bytes}-byte accesses are served as {r.phases} "
-                     f"{PHASE_NAMES[r.phases]}s of {size} lanes ({size} × {r.access_bytes} B = "
-                     "128 B per phase), one phase after another")
+    size = WARP_LANES // r.phases
+    what = "16-byte rows" if r.op == "ldmatrix" else f"{r.access_bytes}-byte accesses"
+    if r.merged_by is not None:
+        subtitle += (f" · merged phases: lanes i and i XOR {r.merged_by} read one address and "
+                     f"share a slot, so the {what} are served as {r.phases} "
+                     f"{PHASE_NAMES[r.phases]}{'s' if r.phases != 1 else ''} of {size} lanes "
+                     f"(measured on an H200; fixed phases would take "
+                     f"{_count(r.fixed_phase_rounds, 'round')})")
+    elif r.phases > 1:
+        subtitle += (f" · {what} are served as {r.phases} {PHASE_NAMES[r.phases]}s of {size} "
+                     f"lanes ({size} × {r.access_bytes} B = 128 B per phase), one phase after "
+                     "another")
     grow = max(1.0, theme.text_pt / 8.0)
     # a slide or view offers its whole width; the rack and the side column share it
     natural = geo.natural
@@ -93,13 +102,24 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
         natural = max(natural, target.width - 2 * MARGIN)
     return compose(
         target, theme,
-        title=f"Banks: {active} lane{'s' if active != 1 else ''} read {r.access_bytes}-byte "
-              f"elements — {rounds_text}",
+        title=_title(r, active, rounds_text),
         subtitle=subtitle, body=body, natural_width=natural / grow,
         figure_title="gpuviz bank queues",
         description=f"{active} lanes, {r.access_bytes}-byte accesses, {r.pattern}: "
                     f"{r.rounds} rounds, conflict degree {r.conflict_degree}, "
                     f"{r.distinct_words} distinct words")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{format_number(n)} {noun}{'s' if n != 1 else ''}"
+
+
+def _title(r: BanksResult, active: int, rounds_text: str) -> str:
+    lanes = _count(active, "lane")
+    if r.op == "ldmatrix":
+        return f"Banks: ldmatrix, {lanes} give 16-byte row addresses — {rounds_text}"
+    verb = "write" if r.op == "store" else "read"
+    return f"Banks: {lanes} {verb} {r.access_bytes}-byte elements — {rounds_text}"
 
 
 class _Geometry:
@@ -363,9 +383,10 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[
                  + (f" (largest: {format_number(largest)} readers)" if groups else "")))
     if r.phases > 1:
         rows.append(("rounds per phase", " + ".join(format_number(n) for n in r.phase_rounds)))
-    merged = _merged_text(getattr(r, "merged", None))
-    if merged:
-        rows.append(("merged into one access", merged))
+    if r.merged_by is not None:
+        rows.append(("merged phases", f"lanes i and i XOR {r.merged_by} share slots"))
+        rows.append(("lane pairs", _merged_text(r.merged_lane_groups)))
+        rows.append(("fixed phases would take", _count(r.fixed_phase_rounds, "round")))
     receipt = receipt_block(rows, theme, width)
     note = text_block("Rounds count distinct words one bank must deliver in turn; they are not "
                       "measured cycles.", theme, width, color=theme.muted)
@@ -381,10 +402,14 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[
         entries.append(LegendEntry("several words in one bank (conflict)",
                                    styles["conflict"]))
     if "broadcast" in roles:
-        entries.append(LegendEntry("one word, several readers (broadcast)",
+        entries.append(LegendEntry("one word, several lanes (broadcast)" if r.op != "store"
+                                   else "one word, several lanes",
                                    styles["broadcast"]))
     notes = ["Each queue slot shows the word it delivers; the lanes reading a word show it "
              "under their number."]
+    if r.merge_reason:
+        notes.append(f"Merged phases (measured on an H200, not in NVIDIA's documentation): "
+                     f"{r.merge_reason}.")
     if split:
         notes.append("The banks are drawn in rows; each row shows the rounds as far as its "
                      "deepest queue ('empty': none queued).")
@@ -401,16 +426,9 @@ def _depths(r: BanksResult) -> dict[tuple[int, int], int]:
     return depth
 
 
-def _merged_text(merged: object) -> str:
-    """The lanes the hardware merged into one access (a result field some models provide):
-    groups of lanes as ``0+1, 2+3``; nothing when the model does not say."""
-    if not merged:
-        return ""
-    try:
-        groups = [tuple(int(x) for x in g) for g in merged]  # type: ignore[union-attr]
-    except TypeError:
-        return str(merged)
-    shown = [g for g in groups if len(g) > 1]
-    if not shown:
+def _merged_text(groups: Sequence[Sequence[int]], shown: int = 4) -> str:
+    """Lane groups that share one slot, as ``0+1, 2+3, …`` (the first ``shown`` of them)."""
+    pairs = ["+".join(str(x) for x in g) for g in groups if len(g) > 1]
+    if not pairs:
         return "none"
-    return ", ".join("+".join(str(x) for x in g) for g in shown)
+    return ", ".join(pairs[:shown]) + (", …" if len(pairs) > shown else "")

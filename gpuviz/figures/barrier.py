@@ -2,8 +2,9 @@
 
 Time runs left to right in steps of the interleaving: each thread's row shows its writes (W),
 neighbour reads (R) and barrier arrivals (|1, |2); a barrier's release is a vertical line through
-every row. Reads that expose a hazard are marked and listed with the threads and the slot. Below,
-the shared tile's slots at the current step, coloured by the tile whose value they hold.
+every row. A timeline too long for the width is wrapped into bands of steps (never shrunk below
+legible type). Reads that expose a hazard are marked and listed with the threads and the slot.
+Below, the shared tile's slots at the current step, coloured by the tile whose value they hold.
 
 Keys: ``thread:<t>`` (a swimlane), ``event:<i>`` (one operation), ``slot:<a>`` (a shared slot),
 ``hazard:<j>`` (a hazard line). Selection may carry ``frame:<n>``: the state after the first n
@@ -12,21 +13,36 @@ operations (absent: after all of them).
 
 from __future__ import annotations
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width, wrap_text
+import math
+
+from gpuviz.figures.display import Figure, Style
+from gpuviz.figures.layout import (
+    NATURAL,
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    Target,
+    compose,
+    format_number,
+    legend_block,
+    line_step,
+    shortened_note,
+    wrap,
+)
+from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.barrier import BarrierResult
 
-WIDTH = 170.0
-LEFT = 30.0
-RIGHT = 4.0
-ROW_H = 4.2
+NATURAL_WIDTH = 170.0
 MAX_CELL = 5.0
 FUTURE_OPACITY = 0.25
 MAX_HAZARD_LINES = 6
+TILE_PALETTE = (2, 6, 0, 7)  # palette entries for tiles 0–3: apart from the W and R colours
 
 GLYPH = {"write": "W", "read": "R", "arrive": "|", "return": "×", "finish": "·"}
 STATE_TEXT = {"run": "running", "wait1": "waits at barrier 1", "wait2": "waits at barrier 2",
               "done": "finished", "returned": "returned early"}
+ROLE = {"write": "load", "read": "compute", "arrive": "wait"}
 
 
 def frame_count(result: BarrierResult) -> int:
@@ -39,172 +55,166 @@ def frame_of(selection: frozenset[str]) -> int | None:
     return min(frames) if frames else None
 
 
-def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Figure:
-    c = Canvas()
-    fg, muted = theme.color("foreground"), theme.color("muted")
-    small = theme.small_pt
-    events = result.events
-    n_threads = result.threads
+def shown_count(result: BarrierResult, selection: frozenset[str]) -> int:
+    """How many operations have run at the selection's frame (all of them without one)."""
     frame = frame_of(selection)
-    shown = len(events) if frame is None else max(0, min(frame, len(events)))
+    return len(result.events) if frame is None else max(0, min(frame, len(result.events)))
 
-    title_y = 2.0 + theme.title_pt * PT_TO_MM
-    c.text(1.0, title_y, "Barriers: producers, consumers and one interleaving", theme.title_pt,
-           fg, bold=True)
-    caption_y = title_y + small * PT_TO_MM + 1.5
-    c.text(1.0, caption_y,
-           "Each thread writes its slot, reads its neighbour's slot, then writes the next tile "
-           "into the same storage", small, muted)
 
-    # Swimlanes.
-    top = caption_y + 6.0
-    plot_w = WIDTH - LEFT - RIGHT
-    cell = min(MAX_CELL, plot_w / max(1, len(events)))
-    row_y = [top + t * (ROW_H + 0.8) for t in range(n_threads)]
-    bottom = row_y[-1] + ROW_H
-    c.text(LEFT, top - 1.2, "step →", small, muted)
-    states = result._states[shown - 1] if shown else ("run",) * n_threads
-    for t, y in enumerate(row_y):
-        with c.group(f"thread:{t}", name=f"thread {t}"):
-            c.rect(LEFT, y, plot_w, ROW_H, Style(fill=theme.surface))
-            c.text(1.0, y + ROW_H / 2, f"thread {t}", small, fg, baseline="middle")
+def glyph(e, slots: bool = True) -> str:
+    """The mark printed in an operation's cell: W3 (write slot 3), R0, |1 (arrive at barrier 1),
+    × (returned early), · (finished). Without ``slots``, W and R alone (the slot follows from the
+    thread: its own, and its neighbour's)."""
+    g = GLYPH[e.op]
+    if e.op == "arrive":
+        g += str(e.barrier)
+    elif e.op in ("write", "read") and slots:
+        g += str(e.address)
+    return g
+
+
+def tile_style(theme: Theme, tile: int) -> Style:
+    color = theme.mix(theme.category(TILE_PALETTE[tile % len(TILE_PALETTE)]), 0.45)
+    return Style(fill=color, stroke=theme.outline, stroke_width=theme.thin_mm)
+
+
+def hazard_style(theme: Theme) -> Style:
+    """A hazard read: the conflict colour and a heavy outline (told apart without hue)."""
+    return theme.fill("conflict").with_stroke(theme.foreground, theme.line_mm)
+
+
+def release_style(theme: Theme) -> Style:
+    return theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5))
+
+
+# --------------------------------------------------------------------------------------------
+# Blocks
+
+
+def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Theme, width: float,
+                   target: Target = NATURAL) -> Block:
+    """The swimlanes, wrapped into bands of steps so that every cell keeps its mark legible."""
+    c = BlockCanvas()
+    fg, muted = theme.color("foreground"), theme.color("muted")
+    small = max(theme.small_pt, target.min_pt)
+    events = result.events
+    n = len(events)
+    shown = shown_count(result, selection)
+    frame = frame_of(selection)
     hazard_events = {h.event for h in result.hazards}
-    by_style: dict[str, tuple[list, list]] = {}
-    releases: list[tuple[float, float, float, float]] = []
-    release_keys: list[str] = []
-    glyph_pt = small * 0.85
-    glyphs = cell >= text_width("W", glyph_pt) + 0.3
-    for e in events:
-        x = LEFT + e.index * cell
-        if e.op == "release":
-            releases.append((x + cell / 2, top - 0.6, x + cell / 2, bottom + 0.6))
-            release_keys.append(f"event:{e.index}")
-            continue
-        role = {"write": "load", "read": "compute", "arrive": "wait"}.get(e.op, "inactive")
-        if e.index in hazard_events:
-            role = "conflict"
-        bucket = by_style.setdefault((role, e.index >= shown), ([], []))
-        bucket[0].append((x + 0.15, row_y[e.thread] + 0.5, cell - 0.3, ROW_H - 1.0))
-        bucket[1].append(f"event:{e.index}")
-    with c.group(name="operations"):
-        for (role, future), (xywh, keys) in sorted(by_style.items()):
-            style = theme.fill(role)
-            if role == "conflict":  # told apart from reads by a heavy outline, not hue alone
-                style = style.with_stroke(theme.foreground, theme.line_mm)
-            c.rects(xywh, theme.faded(style, FUTURE_OPACITY) if future else style, keys)
-        release_style = theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5))
-        past_rel = [(s, k) for s, k in zip(releases, release_keys, strict=True)
-                    if int(k[6:]) < shown]
-        future_rel = [(s, k) for s, k in zip(releases, release_keys, strict=True)
-                      if int(k[6:]) >= shown]
-        for group, style in ((past_rel, release_style),
-                             (future_rel, theme.faded(release_style, FUTURE_OPACITY))):
-            if group:
-                c.segments([s for s, _ in group], style, [k for _, k in group])
-    if glyphs:
-        for e in events:
-            if e.op == "release":
+
+    label_w = max(text_width(f"thread {t}", theme.text_pt) for t in range(result.threads)) + 2.0
+    label_w = max(label_w, text_width("step", small) + 2.0)
+    plot_w = max(10.0, width - label_w)
+
+    def banding(slots: bool) -> tuple[float, int]:
+        w = max((text_width(glyph(e, slots), small, "mono") for e in events
+                 if e.op != "release"), default=1.0)
+        return w + 0.9, max(1, math.ceil(n / max(1, int(plot_w // (w + 0.9)))))
+
+    min_cell, bands = banding(True)
+    slots = True
+    if bands > 2 and banding(False)[1] < bands:  # a long interleaving: W and R without slots
+        (min_cell, bands), slots = banding(False), False
+    per = max(1, math.ceil(n / bands))
+    cell = min(max(MAX_CELL, min_cell), plot_w / per)
+    row_h = max(4.2, ink_height(small, "mono") + 2.2)
+    row_gap = 0.8
+    head_h = line_step(small, 1.2)
+    cursor_h = line_step(small, 1.3) + 1.0
+
+    cursor_band = -1 if frame is None else min(shown // per, bands - 1)
+
+    def cell_xy(i: int, t: int, top: float) -> tuple[float, float]:
+        return label_w + (i % per) * cell, top + head_h + t * (row_h + row_gap)
+
+    y = 0.0
+    band_tops: list[float] = []
+    for b in range(bands):
+        top = y
+        band_tops.append(top)
+        lo, hi = b * per, min(n, (b + 1) * per)
+        rows_top = top + head_h
+        rows_bottom = rows_top + result.threads * (row_h + row_gap) - row_gap
+        # Step numbers above the band: its first step and every tenth.
+        c.text(0.0, top + cap_height(small), "step", small, muted)
+        last_end = -1e9
+        for i in range(lo, hi):
+            if i != lo and (i + 1) % 10:
                 continue
-            glyph = GLYPH[e.op] + (str(e.barrier) if e.op == "arrive" else "")
-            if e.op in ("write", "read"):
-                glyph += str(e.address)
-            if text_width(glyph, glyph_pt) > cell - 0.4:
-                glyph = GLYPH[e.op]
-            c.text(LEFT + e.index * cell + cell / 2, row_y[e.thread] + ROW_H / 2, glyph, glyph_pt,
-                   muted if e.index >= shown else fg, anchor="middle", baseline="middle",
-                   key=f"event:{e.index}")
-    if frame is not None:
-        xc = LEFT + shown * cell
-        c.line(xc, top - 2.5, xc, bottom + 1.0, theme.stroke("accent", theme.line_mm))
-        c.text(xc + 0.6, top - 2.8 + 0.0, f"after {shown} of {len(events)}", small,
-               theme.accent)
-
-    # Shared tile at the current step.
-    mem_y = bottom + 7.0
-    memory = result._memory[shown - 1] if shown else ((-1, 0.0),) * n_threads
-    c.text(1.0, mem_y + 3.0, "shared tile", small, fg, baseline="middle")
-    slot_w = min(14.0, plot_w / n_threads)
-    with c.group(name="shared tile"):
-        for a, (tile, value) in enumerate(memory):
-            x = LEFT + a * slot_w
-            if tile < 0:
-                style, text = theme.fill("absent"), "—"
-            else:
-                style = Style(fill=theme.mix(theme.category(tile), 0.55),
-                              stroke=theme.outline, stroke_width=theme.thin_mm)
-                text = f"{value:g}"
-            with c.group(f"slot:{a}"):
-                c.rect(x, mem_y, slot_w - 0.6, 6.0, style)
-                c.text(x + (slot_w - 0.6) / 2, mem_y + 3.0, text, theme.text_pt, fg,
-                       anchor="middle", baseline="middle", font="mono")
-                c.text(x + (slot_w - 0.6) / 2, mem_y + 6.0 + small * PT_TO_MM + 0.3,
-                       f"slot {a}", small * 0.85, muted, anchor="middle")
-    # Tile colour key next to the slots.
-    kx = LEFT + n_threads * slot_w + 3.0
-    for k in range(result.tiles):
-        c.rect(kx, mem_y + k * 3.2, 2.6, 2.6,
-               Style(fill=theme.mix(theme.category(k), 0.55), stroke=theme.outline,
-                     stroke_width=theme.thin_mm))
-        c.text(kx + 3.4, mem_y + k * 3.2 + 2.3, f"holds tile {k}'s value", small * 0.9, fg)
-
-    # Thread states at the current step.
-    sx = kx + 3.4 + text_width("holds tile 0's value", small * 0.9) + 4.0
-    c.text(sx, mem_y + 0.5 + small * PT_TO_MM, "threads now", small, muted)
-    for t in range(n_threads):
-        col, row = divmod(t, 4)
-        c.text(sx + col * 26.0, mem_y + (row + 2) * (small * PT_TO_MM + 0.8),
-               f"{t}: {STATE_TEXT[states[t]]}", small * 0.9, fg, key=f"thread:{t}")
-
-    # Verdict and hazards.
-    y = mem_y + 6.0 + 2 * small * PT_TO_MM + 4.0
-    rows_used = max(4, (min(n_threads, 4) + 1)) * (small * PT_TO_MM + 0.8) + 1.0
-    y = max(y, mem_y + rows_used + 3.0)
-    if result.safe:
-        verdict = "Safe: no hazard in this interleaving; every thread reaches every barrier"
-        role = "ok"
-    else:
-        parts = []
-        if result.hazards:
-            parts.append(f"{len(result.hazards)} hazard{'s' * (len(result.hazards) != 1)}")
-        if result.contract_broken:
-            parts.append("barrier contract broken")
-        verdict, role = "Unsafe: " + ", ".join(parts), "warn"
-    c.rect(1.0, y - 2.6, 2.6, 2.6, theme.fill(role))
-    c.text(4.6, y, verdict, theme.text_pt, fg, bold=True)
-    room = WIDTH - RIGHT - 4.6
-    if result.contract_broken:
-        y += theme.text_pt * PT_TO_MM - small * PT_TO_MM
-        for line in wrap_text(result.contract_text, small, room):
-            y += small * PT_TO_MM + 1.2
-            c.text(4.6, y, line, small, fg)
-    for j, h in enumerate(result.hazards[:MAX_HAZARD_LINES]):
-        for line in wrap_text(f"{h.kind.replace('_', ' ')}: {h.text}", small, room):
-            y += small * PT_TO_MM + 1.2
-            c.text(4.6, y, line, small, muted if h.event >= shown else fg, key=f"hazard:{j}")
-    if len(result.hazards) > MAX_HAZARD_LINES:
-        y += small * PT_TO_MM + 1.2
-        c.text(4.6, y, f"… and {len(result.hazards) - MAX_HAZARD_LINES} more", small, muted)
-
-    # Legend.
-    y += small * PT_TO_MM + 4.0
-    lx = 4.6
-    with c.group(name="legend"):
-        for label, style in (("W: write own slot", theme.fill("load")),
-                             ("R: read neighbour's slot", theme.fill("compute")),
-                             ("|: arrive at barrier", theme.fill("wait")),
-                             ("hazard", theme.fill("conflict").with_stroke(theme.foreground,
-                                                                           theme.line_mm)),
-                             ("barrier releases", None)):
-            need = 3.4 + text_width(label, small) + 3.0
-            if lx + need > WIDTH - RIGHT:
-                lx, y = 4.6, y + small * PT_TO_MM + 2.0
-            if style is None:
-                c.line(lx + 1.3, y - 2.8, lx + 1.3, y + 0.2,
-                       theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5)))
-            else:
-                c.rect(lx, y - 2.6, 2.6, 2.6, style)
-            c.text(lx + 3.4, y, label, small, fg)
-            lx += need
+            label = format_number(i + 1)
+            cx = label_w + (i - lo) * cell + cell / 2
+            w = text_width(label, small)
+            x0 = max(label_w, cx - w / 2)
+            if x0 < last_end + 1.0 or x0 + w > width:
+                continue
+            c.text(x0, top + cap_height(small), label, small, muted)
+            last_end = x0 + w
+        for t in range(result.threads):
+            ry = rows_top + t * (row_h + row_gap)
+            with c.group(f"thread:{t}", name=f"thread {t}"):
+                c.rect(label_w, ry, (hi - lo) * cell, row_h, Style(fill=theme.surface))
+                c.text(0.0, ry + row_h / 2, f"thread {t}", theme.text_pt, fg, baseline="middle")
+        # Operations: one cell each; releases as a line through every row.
+        by_style: dict[tuple[str, bool], tuple[list, list]] = {}
+        releases: dict[bool, tuple[list, list]] = {}
+        with c.group(name="operations"):
+            for e in events[lo:hi]:
+                x, ry = cell_xy(e.index, max(e.thread, 0), top)
+                future = e.index >= shown
+                if e.op == "release":
+                    seg, keys = releases.setdefault(future, ([], []))
+                    seg.append((x + cell / 2, rows_top, x + cell / 2, rows_bottom))
+                    keys.append(f"event:{e.index}")
+                    continue
+                if e.op not in ROLE:
+                    continue  # finish / return: a mark without a cell
+                role = "conflict" if e.index in hazard_events else ROLE[e.op]
+                bucket = by_style.setdefault((role, future), ([], []))
+                bucket[0].append((x + 0.15, ry + 0.5, cell - 0.3, row_h - 1.0))
+                bucket[1].append(f"event:{e.index}")
+            for (role, future), (xywh, keys) in sorted(by_style.items()):
+                style = hazard_style(theme) if role == "conflict" else theme.fill(role)
+                c.rects(xywh, theme.faded(style, FUTURE_OPACITY) if future else style, keys)
+            for future, (seg, keys) in sorted(releases.items()):
+                style = release_style(theme)
+                c.segments(seg, theme.faded(style, FUTURE_OPACITY) if future else style, keys)
+            for e in events[lo:hi]:
+                if e.op == "release":
+                    continue
+                x, ry = cell_xy(e.index, e.thread, top)
+                future = e.index >= shown
+                role = "conflict" if e.index in hazard_events else ROLE.get(e.op)
+                style = None if role is None else (
+                    hazard_style(theme) if role == "conflict" else theme.fill(role))
+                if style is not None and future:
+                    style = theme.faded(style, FUTURE_OPACITY)
+                if future:
+                    color = muted
+                elif style is not None and style.fill:
+                    color = theme.ink_on(style.fill)
+                else:
+                    color = fg
+                args = (x + cell / 2, ry + row_h / 2, glyph(e, slots), small, color)
+                kw = dict(anchor="middle", baseline="middle", font="mono", key=f"event:{e.index}")
+                if style is not None and style.hatch:  # the mark sits on hatching
+                    c.label(*args, knockout=style.fill or theme.background, **kw)
+                else:
+                    c.text(*args, **kw)
+        y = rows_bottom
+        if b == cursor_band:
+            xc = label_w + (shown - lo) * cell
+            with c.group(name="cursor"):
+                c.line(xc, rows_top - 0.4, xc, rows_bottom + 1.0,
+                       theme.stroke("accent", theme.line_mm))
+                label = f"after {format_number(shown)} of {format_number(n)} operations"
+                lw = text_width(label, small)
+                anchor = "start" if xc + 0.6 + lw <= width else "end"
+                lx = xc + 0.6 if anchor == "start" else xc - 0.6
+                c.text(lx, rows_bottom + 1.0 + cap_height(small), label, small, theme.accent,
+                       anchor=anchor)
+            y = rows_bottom + cursor_h
+        y += 2.0
 
     # Selection outlines.
     hl = theme.highlight()
@@ -213,18 +223,188 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme) -> Fig
         if not value.isdigit():
             continue
         i = int(value)
-        if kind == "thread" and i < n_threads:
-            c.rect(LEFT, row_y[i], plot_w, ROW_H, hl, key=key)
-        elif kind == "slot" and i < n_threads:
-            c.rect(LEFT + i * slot_w, mem_y, slot_w - 0.6, 6.0, hl, key=key)
+        if kind == "thread" and i < result.threads:
+            for b, top in enumerate(band_tops):
+                lo, hi = b * per, min(n, (b + 1) * per)
+                c.rect(label_w, top + head_h + i * (row_h + row_gap), (hi - lo) * cell, row_h,
+                       hl, key=key)
+        elif kind == "slot" and i < result.threads:
             touching = [e for e in events if e.address == i and e.op in ("write", "read")]
-            c.rects([(LEFT + e.index * cell, row_y[e.thread] + 0.3, cell, ROW_H - 0.6)
-                     for e in touching], hl, [key] * len(touching))
-        elif kind == "event" and i < len(events) and events[i].thread >= 0:
-            e = events[i]
-            c.rect(LEFT + e.index * cell, row_y[e.thread] + 0.3, cell, ROW_H - 0.6, hl, key=key)
-        elif kind == "hazard" and i < len(result.hazards):
-            e = events[result.hazards[i].event]
-            c.rect(LEFT + e.index * cell, row_y[e.thread] + 0.3, cell, ROW_H - 0.6, hl, key=key)
-    return c.figure(WIDTH, y + 3.0, theme.background, title="Barriers: one interleaving",
-                    description="safe" if result.safe else "unsafe")
+            rects = []
+            for e in touching:
+                x, ry = cell_xy(e.index, e.thread, band_tops[e.index // per])
+                rects.append((x - 0.35, ry + 0.1, cell + 0.7, row_h - 0.2))
+            c.rects(rects, hl, [key] * len(rects))
+        elif kind in ("event", "hazard"):
+            if kind == "hazard":
+                if i >= len(result.hazards):
+                    continue
+                i = result.hazards[i].event
+            if i < n and events[i].thread >= 0 and events[i].op != "release":
+                e = events[i]
+                x, ry = cell_xy(e.index, e.thread, band_tops[e.index // per])
+                # a ring just outside the cell: it shows on a hazard's own (accent-like) colour
+                c.rect(x - 0.35, ry + 0.1, cell + 0.7, row_h - 0.2, hl, key=key)
+    used = label_w + min(per, n) * cell
+    return c.block(min(width, used), y - 2.0, "timeline")
+
+
+def tile_block(result: BarrierResult, selection: frozenset[str], theme: Theme, width: float,
+               target: Target = NATURAL) -> Block:
+    """The shared tile's slots at the current step: each slot's value, coloured by its tile."""
+    c = BlockCanvas()
+    fg, muted = theme.color("foreground"), theme.color("muted")
+    small = max(theme.small_pt, target.min_pt)
+    n_slots = result.threads
+    shown = shown_count(result, selection)
+    memory = result._memory[shown - 1] if shown else ((-1, 0.0),) * n_slots
+    head = "shared tile"
+    label_w = max(text_width(head, theme.text_pt), text_width("slot", small)) + 2.0
+    slot_w = max(4.0, min(14.0, (width - label_w) / n_slots))
+    per_row = max(1, min(n_slots, int((width - label_w + 1e-6) // slot_w)))
+    box_h = max(6.0, ink_height(theme.text_pt, "mono") + 2.4)
+    index_h = line_step(small, 1.2) + 0.3
+    row_h = box_h + index_h + 1.0
+    with c.group(name="shared tile"):
+        c.text(0.0, box_h / 2, head, theme.text_pt, fg, baseline="middle")
+        c.text(0.0, box_h + 0.3 + cap_height(small), "slot", small, muted)
+        for a, (tile, value) in enumerate(memory):
+            r, col = divmod(a, per_row)
+            x, y = label_w + col * slot_w, r * row_h
+            if tile < 0:
+                style, text = theme.fill("absent"), "—"
+            else:
+                style, text = tile_style(theme, tile), format_number(value)
+            with c.group(f"slot:{a}"):
+                c.rect(x, y, slot_w - 0.6, box_h, style)
+                c.value(x, y, slot_w - 0.6, box_h, text, theme.text_pt,
+                        theme.ink_on(style.fill) if style.fill else fg, floor=target.min_pt,
+                        key=f"slot:{a}")
+                c.text(x + (slot_w - 0.6) / 2, y + box_h + 0.3 + cap_height(small),
+                       format_number(a), small, muted, anchor="middle")
+            if f"slot:{a}" in selection:
+                c.rect(x, y, slot_w - 0.6, box_h, theme.highlight(), key=f"slot:{a}")
+    rows = math.ceil(n_slots / per_row)
+    height = (rows - 1) * row_h + box_h + 0.3 + cap_height(small) + descent(small)
+    return c.block(label_w + per_row * slot_w - 0.6, height, "shared tile")
+
+
+def threads_block(result: BarrierResult, selection: frozenset[str], theme: Theme,
+                  width: float, target: Target = NATURAL) -> Block:
+    """Each thread's state at the current step, in columns of four."""
+    c = BlockCanvas()
+    fg, muted = theme.color("foreground"), theme.color("muted")
+    small = max(theme.small_pt, target.min_pt)
+    shown = shown_count(result, selection)
+    states = result._states[shown - 1] if shown else ("run",) * result.threads
+    lines = [f"{t}: {STATE_TEXT[states[t]]}" for t in range(result.threads)]
+    col_w = max(text_width(s, small) for s in lines) + 3.0
+    rows = 4
+    while math.ceil(len(lines) / rows) * col_w - 3.0 > width and rows < len(lines):
+        rows += 1
+    step = line_step(small, 1.25)
+    c.text(0.0, cap_height(small), "threads now", small, muted)
+    for t, line in enumerate(lines):
+        col, row = divmod(t, rows)
+        c.text(col * col_w, cap_height(small) + (row + 1) * step, line, small, fg,
+               key=f"thread:{t}")
+    cols = math.ceil(len(lines) / rows)
+    height = cap_height(small) + min(rows, len(lines)) * step + descent(small)
+    return c.block(min(width, cols * col_w - 3.0), height, "threads now")
+
+
+def verdict_block(result: BarrierResult, selection: frozenset[str], theme: Theme,
+                  width: float, target: Target = NATURAL) -> Block:
+    """Safe, or unsafe with each hazard (threads and slot) and the broken contract."""
+    c = BlockCanvas()
+    fg, muted = theme.color("foreground"), theme.color("muted")
+    small = max(theme.small_pt, target.min_pt)
+    shown = shown_count(result, selection)
+    if result.safe:
+        verdict = "Safe: no hazard in this interleaving; every thread reaches every barrier"
+    else:
+        parts = []
+        if result.hazards:
+            parts.append(f"{len(result.hazards)} hazard{'s' * (len(result.hazards) != 1)}")
+        if result.contract_broken:
+            parts.append("barrier contract broken")
+        verdict = "Unsafe: " + ", ".join(parts)
+    y = cap_height(theme.text_pt)
+    used = 0.0
+    for i, line in enumerate(wrap(verdict, theme.text_pt, width, bold=True)):
+        if i:
+            y += line_step(theme.text_pt)
+        c.text(0.0, y, line, theme.text_pt, fg, bold=True)
+        used = max(used, text_width(line, theme.text_pt, bold=True))
+    bottom = y + descent(theme.text_pt)
+    rows: list[tuple[str, str, str | None]] = []
+    if result.contract_broken:
+        rows.append((result.contract_text, fg, None))
+    for j, h in enumerate(result.hazards[:MAX_HAZARD_LINES]):
+        rows.append((f"step {format_number(h.event + 1)}, {h.kind.replace('_', ' ')}: {h.text}",
+                     muted if h.event >= shown else fg, f"hazard:{j}"))
+    if len(result.hazards) > MAX_HAZARD_LINES:
+        rows.append((f"… and {len(result.hazards) - MAX_HAZARD_LINES} more", muted, None))
+    indent = 3.0
+    for text, color, key in rows:
+        for line in wrap(text, small, width - indent):
+            y += line_step(small)
+            c.text(indent, y, line, small, color, key=key)
+            used = max(used, indent + text_width(line, small))
+            bottom = y + descent(small)
+    return c.block(min(width, used), bottom, "verdict")
+
+
+def legend_entries(result: BarrierResult, theme: Theme) -> list[LegendEntry]:
+    entries = [LegendEntry("W: write own slot", theme.fill("load")),
+               LegendEntry("R: read neighbour's slot", theme.fill("compute")),
+               LegendEntry("|1, |2: arrive at barrier 1, 2", theme.fill("wait")),
+               LegendEntry("read that sees a wrong value (hazard)", hazard_style(theme)),
+               LegendEntry("barrier releases", release_style(theme), "line")]
+    entries += [LegendEntry(f"slot holds tile {k}'s value", tile_style(theme, k))
+                for k in range(result.tiles)]
+    entries.append(LegendEntry("slot not written yet (—)", theme.fill("absent")))
+    return entries
+
+
+def notes(result: BarrierResult, selection: frozenset[str]) -> list[str]:
+    out = []
+    ops = {e.op for e in result.events}
+    marks = []
+    if "finish" in ops:
+        marks.append("a dot (·) marks where a thread finishes")
+    if "return" in ops:
+        marks.append("a cross (×) where it returns early")
+    if marks:
+        text = "; ".join(marks) + "."
+        out.append(text[0].upper() + text[1:])
+    if frame_of(selection) is not None:
+        out.append("Operations after the cursor are drawn faded.")
+    return out
+
+
+def build(result: BarrierResult, selection: frozenset[str], theme: Theme,
+          target: Target = NATURAL) -> Figure:
+    shortened: list[tuple[str, str]] = []
+
+    def body(width: float) -> list[Block]:
+        blocks = [timeline_block(result, selection, theme, width, target),
+                  tile_block(result, selection, theme, width, target),
+                  threads_block(result, selection, theme, width, target),
+                  verdict_block(result, selection, theme, width, target)]
+        shortened[:] = [p for b in blocks for p in b.shortened]
+        return blocks
+
+    def side(width: float) -> list[Block]:
+        extra = [shortened_note(shortened)] if shortened else []
+        return [legend_block(legend_entries(result, theme), theme, width,
+                             notes=notes(result, selection) + extra)]
+
+    return compose(target, theme,
+                   title="Barriers: producers, consumers and one interleaving",
+                   subtitle="Each thread writes its slot, reads its neighbour's slot, then writes "
+                            "the next tile into the same storage; time runs left to right in "
+                            "steps of the interleaving.",
+                   body=body, side=side, natural_width=NATURAL_WIDTH,
+                   figure_title="Barriers: one interleaving",
+                   description="safe" if result.safe else "unsafe")

@@ -5,28 +5,57 @@ Keys: ``a:i,k`` and ``b:k,j`` (operand cells), ``c:i,j`` (output cells; a select
 the focus output of the walkthrough, default ``c:0,0``), ``thread:<strategy>,<t>`` (the outputs a
 thread owns in ``naive``, ``shared`` or ``register``; selecting one shows that thread's loads),
 ``strategy:<name>`` (a strategy's receipt), ``series:<label>`` (plot lines).
+
+The pieces are functions of the data and the theme (:func:`walkthrough_block`,
+:func:`strategy_block`, :func:`flops_plot`, :func:`flops_series`, :func:`legend_entries`), so a
+dock can draw the same plot in the same style.
 """
 
 from __future__ import annotations
 
-from gpuviz.figures.display import (
-    PT_TO_MM,
-    Canvas,
-    Figure,
-    Style,
+from gpuviz.figures.display import Figure, Style
+from gpuviz.figures.layout import (
+    GAP,
+    NATURAL,
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    Target,
+    compose,
+    format_number,
+    line_step,
+    place,
+    shortened_note,
+    wrap,
 )
-from gpuviz.figures.plot import Mark, Series, line_plot, nice_ticks
+from gpuviz.figures.metrics import cap_height, descent, text_width
+from gpuviz.figures.plot import (
+    Mark,
+    Series,
+    mark_style,
+    plot_block,
+    plot_legend_block,
+    series_legend,
+)
 from gpuviz.figures.theme import Theme
-from gpuviz.figures.type_scale import build_for_type_size
 from gpuviz.models.gemm import SIZE, STRATEGIES, GemmResult, StrategyResult
 
-WIDTH = 180.0
+NATURAL_WIDTH = 200.0  # × 1.25 = a 16:9 slide's 250 mm at full size
 STRATEGY_TITLES = {
     "naive": ("Naive", "16 threads, one output each"),
     "shared": ("Shared-memory tiling", "2 × 2 threads per block, one output each"),
     "register": ("Register tiling", "4 threads, a 2 × 2 region each"),
 }
-PANEL_W = 55.0
+CELL = 6.0
+MINI = 3.0
+PLOT_W = 84.0
+PLOT_H = 50.0
+BLOCK_SHADES = 4
+
+
+def fpb(v: float) -> str:
+    """FLOPs per byte, everywhere in the figure with two decimals."""
+    return f"{v:.2f}"
 
 
 def _focus(selection: frozenset[str]) -> tuple[int, int]:
@@ -54,9 +83,35 @@ def _selected_thread(selection: frozenset[str], name: str, s: StrategyResult,
     return int(s.owner[focus])
 
 
-def _matrix(c: Canvas, x: float, y: float, cell: float, values, prefix: str, fills,
-            theme: Theme, text_colors, size: float) -> None:
-    """A 4 × 4 grid of numbered cells; ``fills[i][j]`` is a Style, ``text_colors`` a colour."""
+def block_style(theme: Theme, block: int) -> Style:
+    """A light, opaque tint of a thread block's colour (alpha costs far more to paint)."""
+    return Style(fill=theme.mix(theme.category(block % BLOCK_SHADES), 0.35),
+                 stroke=theme.outline, stroke_width=theme.thin_mm)
+
+
+def load_style(theme: Theme) -> Style:
+    """An element the chosen thread loads from global memory: a neutral mid tone, apart from
+    the operand and output colours in every theme."""
+    return Style(fill=theme.mix(theme.foreground, 0.45), stroke=theme.outline,
+                 stroke_width=theme.thin_mm)
+
+
+def read_style(theme: Theme) -> Style:
+    """An operand the chosen thread reads: a ring, visible on a loaded and on a plain cell."""
+    return Style(fill=theme.background, stroke=theme.foreground, stroke_width=theme.thin_mm)
+
+
+def chosen_style(theme: Theme) -> Style:
+    return theme.highlight()
+
+
+# --------------------------------------------------------------------------------------------
+# The walkthrough
+
+
+def _matrix(c: BlockCanvas, x: float, y: float, cell: float, values, prefix: str, fills,
+            text_colors, size: float, floor: float) -> None:
+    """A 4 × 4 grid of cells, each printing its value; ``fills[i][j]`` is a Style."""
     by_style: dict[Style, list[tuple[float, float, float, float]]] = {}
     keys: dict[Style, list[str]] = {}
     for i in range(SIZE):
@@ -68,49 +123,65 @@ def _matrix(c: Canvas, x: float, y: float, cell: float, values, prefix: str, fil
         c.rects(rects, st, keys[st])
     for i in range(SIZE):
         for j in range(SIZE):
-            c.text(x + (j + 0.5) * cell, y + (i + 0.5) * cell, str(values[i][j]), size,
-                   text_colors[i][j], anchor="middle", baseline="middle", font="mono")
+            c.value(x + j * cell, y + i * cell, cell, cell, format_number(int(values[i][j])),
+                    size, text_colors[i][j], floor=floor, key=f"{prefix}:{i},{j}")
 
 
-def _walkthrough(c: Canvas, r: GemmResult, y: float, focus: tuple[int, int],
-                 theme: Theme) -> float:
+def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width: float,
+                      target: Target = NATURAL) -> Block:
+    """A × B = C with the focus output's row, column and tile lit, k revealed so far."""
+    c = BlockCanvas()
     fi, fj = focus
     kr = r.k_revealed
-    cell = 6.0
-    size = theme.text_pt
-    em = size * PT_TO_MM
-    small = theme.small_pt
-    side = cell * SIZE
-    gap = 11.0
-    ax, bx, cx = 12.0, 12.0 + side + gap, 12.0 + 2 * (side + gap)
-    top = y + 9.0
+    size = max(theme.text_pt, target.min_pt)
+    small = max(theme.small_pt, target.min_pt)
+    sign_pt = max(theme.title_pt, target.min_pt)
+    fg, muted = theme.foreground, theme.muted
     plain = theme.fill("absent")
     dim = theme.fill("faded")
     a_on, b_on, c_on = theme.fill("a_operand"), theme.fill("b_operand"), theme.fill("c_output")
-    fg, muted = theme.foreground, theme.muted
-
-    c.text(ax, y + 3.0, "A (entries 1–16)", size, fg, bold=True)
-    c.text(bx, y + 3.0, "B (fixed)", size, fg, bold=True)
     shown = "no k positions yet" if kr == 0 else (
         "k positions 0–1" if kr == 2 else "all four k positions")
-    c.text(cx, y + 3.0, f"C after {shown}", size, fg, bold=True)
-    # k position labels: columns of A, rows of B
-    for k in range(SIZE):
+    titles = ("A (entries 1–16)", "B (fixed)", f"C after {shown}")
+    k_w = text_width("k3", small) + 1.0
+    sign_w = max(text_width("×", sign_pt), text_width("=", sign_pt)) + 3.0
+    fixed = 2 * sign_w + k_w
+    cell = max(4.5, min(CELL, (width - fixed) / (3 * SIZE)))
+    side = cell * SIZE
+    ax = 0.0
+    narrow = 3 * side + 2 * sign_w + k_w + 20.0 > width
+    if narrow:  # titles wrap into their columns
+        bx = ax + side + sign_w + k_w
+        cx = bx + side + sign_w
+        spans = (bx - ax - k_w, cx - bx, max(side, width - cx))
+    else:
+        bx = ax + max(side + sign_w + k_w, text_width(titles[0], size, bold=True) + 2.0)
+        cx = bx + max(side + sign_w, text_width(titles[1], size, bold=True) + 2.0)
+        spans = (1e9, 1e9, 1e9)
+    wrapped = [wrap(t, size, span, bold=True) for t, span in zip(titles, spans, strict=True)]
+    head = max(len(w) for w in wrapped)
+    top = cap_height(size) + (head - 1) * line_step(size) + descent(size) \
+        + line_step(small, 1.2) + 0.5
+    title_w = 0.0
+    for x, lines in zip((ax, bx, cx), wrapped, strict=True):
+        for i, line in enumerate(lines):
+            c.text(x, cap_height(size) + i * line_step(size), line, size, fg, bold=True)
+        title_w = max(title_w, x + max(text_width(ln, size, bold=True) for ln in lines))
+    for k in range(SIZE):  # k positions: columns of A, rows of B
         color = fg if k < kr else muted
-        c.text(ax + (k + 0.5) * cell, top - 1.2, f"k{k}", small, color, anchor="middle")
-        c.text(bx - 2.2, top + (k + 0.5) * cell, f"k{k}", small, color, anchor="end",
+        c.text(ax + (k + 0.5) * cell, top - 1.0, f"k{k}", small, color, anchor="middle")
+        c.text(bx - 1.0, top + (k + 0.5) * cell, f"k{k}", small, color, anchor="end",
                baseline="middle")
-
     a_fill = [[(a_on if (i == fi and k < kr) else plain) for k in range(SIZE)]
               for i in range(SIZE)]
     a_text = [[theme.ink_on(a_fill[i][k].fill) if a_fill[i][k] is a_on else
                fg if i == fi else muted for k in range(SIZE)] for i in range(SIZE)]
-    _matrix(c, ax, top, cell, r.a.tolist(), "a", a_fill, theme, a_text, size)
+    _matrix(c, ax, top, cell, r.a.tolist(), "a", a_fill, a_text, size, target.min_pt)
     b_fill = [[(b_on if (j == fj and k < kr) else plain) for j in range(SIZE)]
               for k in range(SIZE)]
     b_text = [[theme.ink_on(b_fill[k][j].fill) if b_fill[k][j] is b_on else
                fg if j == fj else muted for j in range(SIZE)] for k in range(SIZE)]
-    _matrix(c, bx, top, cell, r.b.tolist(), "b", b_fill, theme, b_text, size)
+    _matrix(c, bx, top, cell, r.b.tolist(), "b", b_fill, b_text, size, target.min_pt)
     # The focus output's 2 × 2 tile stays lit; every other output tile is dimmed.
     ti, tj = fi // 2, fj // 2
     c_fill = [[(c_on if (i, j) == (fi, fj) else plain if (i // 2, j // 2) == (ti, tj) else dim)
@@ -118,227 +189,336 @@ def _walkthrough(c: Canvas, r: GemmResult, y: float, focus: tuple[int, int],
     c_text = [[theme.ink_on(c_on.fill) if (i, j) == (fi, fj) else
                fg if (i // 2, j // 2) == (ti, tj) else muted for j in range(SIZE)]
               for i in range(SIZE)]
-    _matrix(c, cx, top, cell, r.c_partial.tolist(), "c", c_fill, theme, c_text, size)
+    _matrix(c, cx, top, cell, r.c_partial.tolist(), "c", c_fill, c_text, size, target.min_pt)
     hl = theme.highlight()
     c.rect(ax, top + fi * cell, side, cell, hl.with_stroke(theme.color("a_operand"),
                                                           theme.line_mm * 1.5))
     c.rect(bx + fj * cell, top, cell, side, hl.with_stroke(theme.color("b_operand"),
                                                           theme.line_mm * 1.5))
     c.rect(cx + fj * cell, top + fi * cell, cell, cell, hl)
-    c.text(ax + side + gap / 2, top + side / 2, "×", theme.title_pt, fg, anchor="middle",
+    c.text(ax + side + sign_w / 2, top + side / 2, "×", sign_pt, fg, anchor="middle",
            baseline="middle")
-    c.text(bx + side + gap / 2, top + side / 2, "=", theme.title_pt, fg, anchor="middle",
+    c.text(bx + side + sign_w / 2, top + side / 2, "=", sign_pt, fg, anchor="middle",
            baseline="middle")
-
-    # The dot product of the focus output, revealed terms first.
-    tx = cx + side + 7.0
-    ty = top + 2.5
-    terms = [f"{r.a[fi, k]}·{r.b[k, fj]}" for k in range(SIZE)]
-    done = " + ".join(terms[:kr]) if kr else "0"
-    value = int(r.c_partial[fi, fj])
-    if kr:
-        c.text(tx, ty, f"C[{fi},{fj}] = {done}", size, fg, font="mono")
-        c.text(tx, ty + em * 1.5, f"       = {value}", size, fg, font="mono", bold=True)
-    else:
-        c.text(tx, ty, f"C[{fi},{fj}] = 0", size, fg, font="mono", bold=True)
-        c.text(tx, ty + em * 1.5, "nothing accumulated yet", theme.small_pt, theme.muted)
-    if kr < SIZE:
-        rest = " + ".join(terms[kr:])
-        c.text(tx, ty + em * 3.0, f"still to come: + {rest}", small, muted, font="mono")
-    steps = " → ".join(str(v) for v in r.c00_by_step)
-    c.text(tx, ty + em * 4.7, f"C[0,0] by step: {steps}", small, muted)
-    c.text(tx, ty + em * 6.1, "Dimmed: other tiles, other owners.", small, muted)
-    c.text(tx, ty + em * 7.2, "Outlined: the focus output,", small, muted)
-    c.text(tx, ty + em * 8.3, "its A row and its B column.", small, muted)
-    return top + side + 4.0
+    used = max(cx + side, title_w)
+    return c.block(min(width, used), top + side, "walkthrough")
 
 
-def _strategy(c: Canvas, s: StrategyResult, x: float, y: float, focus: tuple[int, int],
-              selection: frozenset[str], theme: Theme) -> float:
-    size = theme.text_pt
-    small = theme.small_pt
-    em = size * PT_TO_MM
+def dot_product_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width: float,
+                      target: Target = NATURAL) -> Block:
+    """The focus output's dot product: the revealed terms, their sum, what is still to come."""
+    c = BlockCanvas()
+    fi, fj = focus
+    kr = r.k_revealed
+    size = max(theme.text_pt, target.min_pt)
+    small = max(theme.small_pt, target.min_pt)
     fg, muted = theme.foreground, theme.muted
-    cell = 6.0
+    terms = [f"{r.a[fi, k]}·{r.b[k, fj]}" for k in range(SIZE)]
+    value = int(r.c_partial[fi, fj])
+    rows: list[tuple[str, float, str, str, bool]] = []  # text, size, colour, font, bold
+    if kr:
+        rows.append((f"C[{fi},{fj}] = " + " + ".join(terms[:kr]), size, fg, "mono", False))
+        rows.append((f"       = {format_number(value)}", size, fg, "mono", True))
+    else:
+        rows.append((f"C[{fi},{fj}] = 0", size, fg, "mono", True))
+        rows.append(("nothing accumulated yet", small, muted, "sans", False))
+    if kr < SIZE:
+        rows.append(("still to come: + " + " + ".join(terms[kr:]), small, muted, "mono", False))
+    steps = " → ".join(format_number(v) for v in r.c00_by_step)
+    rows.append((f"C[0,0] by step: {steps}", small, muted, "sans", False))
+    y, used = 0.0, 0.0
+    for i, (text, pt, color, font, bold) in enumerate(rows):
+        lines = [text] if text.startswith(" ") else wrap(text, pt, width, font, bold)  # type: ignore[arg-type]
+        for j, line in enumerate(lines):
+            y += cap_height(pt) if i == j == 0 else line_step(pt, 1.35)
+            c.text(0.0, y, line, pt, color, font=font, bold=bold)  # type: ignore[arg-type]
+            used = max(used, text_width(line, pt, font, bold))  # type: ignore[arg-type]
+    return c.block(min(width, used), y + descent(small), "dot product")
+
+
+# --------------------------------------------------------------------------------------------
+# The strategies
+
+
+def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozenset[str],
+                   theme: Theme, width: float, target: Target = NATURAL) -> Block:
+    """One strategy: who owns each output, what the chosen thread loads and reads, and the
+    strategy's counts."""
+    c = BlockCanvas()
+    size = max(theme.text_pt, target.min_pt)
+    small = max(theme.small_pt, target.min_pt)
+    fg, muted = theme.foreground, theme.muted
+    cell = max(CELL, text_width(f"t{s.threads - 1}", small, "mono") + 1.2)
     side = cell * SIZE
     title, subtitle = STRATEGY_TITLES[s.name]
-    c.text(x, y + 3.0, title, size, fg, bold=True)
-    c.text(x, y + 3.0 + em * 1.1, subtitle, small, muted)
-    top = y + 5.0 + em * 2.0
     chosen = _selected_thread(selection, s.name, s, focus)
     with c.group(f"strategy:{s.name}", name=s.name):
+        y = cap_height(size)
+        c.text(0.0, y, title, size, fg, bold=True)
+        used = text_width(title, size, bold=True)
+        for line in wrap(subtitle, small, width):
+            y += line_step(small, 1.25)
+            c.text(0.0, y, line, small, muted)
+            used = max(used, text_width(line, small))
+        top = y + descent(small) + line_step(small, 1.1) + 0.6
         # Owner grid: colour = block, label = thread.
         for t in range(s.threads):
             ij = [(i, j) for i in range(SIZE) for j in range(SIZE) if s.owner[i, j] == t]
             blk = int(s.block_of_output[ij[0]])
-            # a light, opaque tint of the block's colour (alpha costs far more to paint)
-            fill = Style(fill=theme.mix(theme.category(blk % 4 if s.blocks > 1 else 0), 0.35),
-                         stroke=theme.outline, stroke_width=theme.thin_mm)
-            c.rects([(x + j * cell, top + i * cell, cell, cell) for i, j in ij], fill,
+            c.rects([(j * cell, top + i * cell, cell, cell) for i, j in ij],
+                    block_style(theme, blk if s.blocks > 1 else 0),
                     [f"thread:{s.name},{t}"] * len(ij))
         for i in range(SIZE):
             for j in range(SIZE):
-                c.text(x + (j + 0.5) * cell, top + (i + 0.5) * cell, f"t{s.owner[i, j]}", small,
-                       fg, anchor="middle", baseline="middle", font="mono")
+                c.value(j * cell, top + i * cell, cell, cell, f"t{s.owner[i, j]}", small, fg,
+                        floor=target.min_pt, key=f"thread:{s.name},{s.owner[i, j]}")
         # thick lines around each thread's region
         region = 2 if s.outputs_per_thread == 4 else 1
-        bounds = Style(stroke=theme.foreground, stroke_width=theme.line_mm)
         segs = []
         for v in range(0, SIZE + 1, region):
-            segs.append((x, top + v * cell, x + side, top + v * cell))
-            segs.append((x + v * cell, top, x + v * cell, top + side))
-        c.segments(segs, bounds)
-        owned = [(x + j * cell, top + i * cell, cell, cell)
-                 for i in range(SIZE) for j in range(SIZE) if s.owner[i, j] == chosen]
-        for rect in owned:
-            c.rect(*rect, theme.highlight())
+            segs.append((0.0, top + v * cell, side, top + v * cell))
+            segs.append((v * cell, top, v * cell, top + side))
+        c.segments(segs, Style(stroke=theme.foreground, stroke_width=theme.line_mm))
+        for i in range(SIZE):
+            for j in range(SIZE):
+                if s.owner[i, j] == chosen:
+                    c.rect(j * cell, top + i * cell, cell, cell, chosen_style(theme))
 
         # What the chosen thread loads from global memory and reads as operands.
-        mini = 3.0
-        mx = x + side + 3.5
-        for mat, ox, label in (("a", mx, "A"), ("b", mx + SIZE * mini + 2.5, "B")):
+        mx = side + 3.5
+        for mat, ox, label in (("a", mx, "A"), ("b", mx + SIZE * MINI + 2.5, "B")):
             c.text(ox, top - 0.8, label, small, muted)
-            c.rects([(ox + j * mini, top + i * mini, mini, mini)
+            c.rects([(ox + j * MINI, top + i * MINI, MINI, MINI)
                      for i in range(SIZE) for j in range(SIZE)], theme.fill("absent"))
             loads = sorted({(r_, c_) for t, m, r_, c_ in s._global_sources
                             if t == chosen and m == mat})
-            c.rects([(ox + cc * mini, top + rr * mini, mini, mini) for rr, cc in loads],
-                    theme.fill("load"))
+            c.rects([(ox + cc * MINI, top + rr * MINI, MINI, MINI) for rr, cc in loads],
+                    load_style(theme))
             reads = sorted({(r_, c_) for t, m, r_, c_ in s._operand_reads
                             if t == chosen and m == mat})
-            dot = Style(fill=theme.color("a_operand" if mat == "a" else "b_operand"),
-                        stroke=theme.foreground, stroke_width=theme.thin_mm)
             for rr, cc in reads:
-                c.circle(ox + (cc + 0.5) * mini, top + (rr + 0.5) * mini, mini * 0.22, dot)
-        info = (
-            (f"thread t{chosen}", True),
-            (f"{s.global_loads_per_thread[chosen]} global", False),
-            (f"{s.shared_reads_per_thread[chosen]} shared", False),
-            (f"{s.register_reuse_per_thread[chosen]} reused", False),
-        )
-        iy = top + SIZE * mini + em * 1.2
+                c.circle(ox + (cc + 0.5) * MINI, top + (rr + 0.5) * MINI, MINI * 0.24,
+                         read_style(theme))
+        used = max(used, mx + 2 * SIZE * MINI + 2.5)
+        info = ((f"thread t{chosen}", True),
+                (format_number(s.global_loads_per_thread[chosen]) + " global", False),
+                (format_number(s.shared_reads_per_thread[chosen]) + " shared", False),
+                (format_number(s.register_reuse_per_thread[chosen]) + " reused", False))
+        iy = top + SIZE * MINI + 1.0
         for text, bold in info:
+            iy += line_step(small, 1.15)
             c.text(mx, iy, text, small, fg, bold=bold)
-            iy += em * 1.05
+            used = max(used, mx + text_width(text, small, bold=bold))
 
-        ry = top + side + em * 1.4
-        rows = (
-            ("threads × outputs", f"{s.threads} × {s.outputs_per_thread}"),
-            ("multiply-accumulates", f"{s.macs}"),
-            ("global loads", f"{s.global_loads}"),
-            ("shared-memory reads", f"{s.shared_reads}"),
-            ("register reuses", f"{s.register_reuse}"),
-            ("FLOPs per requested byte", f"{s.flops_per_byte:.2f}"),
-        )
-        for label, value in rows:
-            c.text(x, ry, label, small, muted)
-            c.text(x + 50.0, ry, value, small, fg, anchor="end", font="mono", bold=True)
-            ry += em * 1.25
-    return ry
+        bottom = max(top + side, iy + descent(small))
+    return c.block(min(width, used), bottom, f"strategy {s.name}")
 
 
-def _legend(c: Canvas, x: float, y: float, theme: Theme) -> None:
-    small = theme.small_pt
-    em = small * PT_TO_MM
-    muted = theme.muted
-    c.rect(x, y - em * 0.8, em, em, theme.fill("load"))
-    c.text(x + em * 1.4, y, "A or B element the chosen thread loads from global memory", small,
-           muted)
-    c.circle(x + em * 0.5, y + em * 1.05, em * 0.35,
-             Style(fill=theme.color("a_operand"), stroke=theme.foreground,
-                   stroke_width=theme.thin_mm))
-    c.text(x + em * 1.4, y + em * 1.4, "an operand it reads (from shared memory; naive: global)",
-           small, muted)
-    c.text(x, y + em * 2.8, "Owner grids: shade = thread block, label = owning thread,", small,
-           muted)
-    c.text(x, y + em * 3.9, "outline = the chosen thread's outputs (select a thread to choose).",
-           small, muted)
-
-
-def _calculator(c: Canvas, r: GemmResult, y: float, theme: Theme) -> float:
-    size = theme.text_pt
-    small = theme.small_pt
-    em = size * PT_TO_MM
+def counts_block(r: GemmResult, theme: Theme, width: float, target: Target = NATURAL) -> Block:
+    """The three strategies' counts side by side: the same MACs, different traffic."""
+    c = BlockCanvas()
+    small = max(theme.small_pt, target.min_pt)
     fg, muted = theme.foreground, theme.muted
-    plot_w, plot_h = 84.0, 50.0
-    c.text(6.0, y + 3.0, "Requested bytes: FLOPs per byte as the tile grows", size, fg,
-           bold=True)
-    series = [
-        Series(f"T × T tile, K = {r.k_dim}", r.tile_sizes, r.flops_per_byte_by_tile, 0,
-               markers=True),
+    rows = (
+        ("threads × outputs", lambda s: f"{s.threads} × {s.outputs_per_thread}"),
+        ("multiply-accumulates", lambda s: format_number(s.macs)),
+        ("global loads", lambda s: format_number(s.global_loads)),
+        ("shared-memory reads", lambda s: format_number(s.shared_reads)),
+        ("register reuses", lambda s: format_number(s.register_reuse)),
+        ("FLOPs per requested byte", lambda s: fpb(s.flops_per_byte)),
+    )
+    heads = {"naive": "naive", "shared": "shared", "register": "register"}
+    col_w = [max([text_width(heads[n], small, bold=True)]
+                 + [text_width(f(r.strategies[n]), small, "mono", True) for _, f in rows]) + 2.5
+             for n in STRATEGIES]
+    label_w = min(max(text_width(lb, small) for lb, _ in rows) + 2.5,
+                  max(20.0, width - sum(col_w)))
+    y = cap_height(small)
+    x = label_w
+    for n, w in zip(STRATEGIES, col_w, strict=True):
+        x += w
+        c.text(x, y, heads[n], small, fg, anchor="end", bold=True)
+    c.line(0.0, y + descent(small) + 0.4, x, y + descent(small) + 0.4,
+           theme.stroke("muted", theme.thin_mm))
+    y += 0.8
+    for label, f in rows:
+        y += line_step(small, 1.3)
+        lines = wrap(label, small, label_w - 2.5)
+        for i, line in enumerate(lines):
+            c.text(0.0, y + i * line_step(small), line, small, muted)
+        x = label_w
+        for n, w in zip(STRATEGIES, col_w, strict=True):
+            x += w
+            with c.group(f"strategy:{n}"):
+                c.text(x, y, f(r.strategies[n]), small, fg, anchor="end", font="mono",
+                       bold=True)
+        y += (len(lines) - 1) * line_step(small)
+    return c.block(min(width, x), y + descent(small), "counts")
+
+
+# --------------------------------------------------------------------------------------------
+# The requested-bytes calculator
+
+
+def flops_series(r: GemmResult) -> list[Series]:
+    """FLOPs per requested byte against the tile side T, and the naive FP32 level."""
+    return [
+        Series(f"T × T tile, K = {format_number(r.k_dim)}", r.tile_sizes,
+               r.flops_per_byte_by_tile, 0, markers=True),
         Series("naive FP32", r.tile_sizes, [r.naive_flops_per_byte] * len(r.tile_sizes), 3),
     ]
-    marks = ()
-    if r.tile in r.tile_sizes:
-        marks = (Mark(r.tile, r.tile_flops_per_byte, ""),)
-    x_hi = float(max(r.tile_sizes))
-    y_hi = max(r.flops_per_byte_by_tile)
-    left, top, pw, ph = line_plot(
-        c, 6.0, y + 5.0, plot_w, plot_h, series, theme, x_label="tile side T",
-        y_label="FLOPs per byte", x_range=(0.0, x_hi), y_range=(0.0, y_hi),
-        marks=marks, key="plot:flops_per_byte")
-    if marks:
-        # The plot rounds its top up to a tick; read it back from the data area.
-        y_top = max(y_hi, nice_ticks(0.0, y_hi)[-1])
-        mx = left + r.tile / x_hi * pw
-        my = top + ph - r.tile_flops_per_byte / y_top * ph
-        c.text(mx + 1.8, my + em * 1.3, f"{r.tile} × {r.tile}: {r.tile_flops_per_byte:.2f}",
-               small, fg, bold=True)
-    tx = 6.0 + plot_w + 6.0
-    ty = y + 10.0
+
+
+CALCULATOR_LABELS = ("Requested bytes: FLOPs per byte as the tile grows",
+                     "tile side T (elements)", "intensity (FLOPs/byte)")
+
+
+def calculator_series(r: GemmResult) -> tuple[list[Series], tuple[Mark, ...]]:
+    """The requested-bytes plot's data, a dot at the chosen tile: one definition for the figure
+    and the dock's interactive plot."""
+    marks = (Mark(r.tile, r.tile_flops_per_byte, ""),) if r.tile in r.tile_sizes else ()
+    return flops_series(r), marks
+
+
+def flops_plot(r: GemmResult, theme: Theme, width: float = PLOT_W,
+               target: Target = NATURAL, height: float = PLOT_H) -> Block:
+    """The calculator's plot, a dot at the chosen tile (its value is in the text beside)."""
+    series, marks = calculator_series(r)
+    return plot_block(series, theme, width, height, x_label="tile side T",
+                      x_unit="elements", y_label="intensity", y_unit="FLOPs/byte",
+                      x_range=(0.0, float(max(r.tile_sizes))),
+                      y_range=(0.0, max(r.flops_per_byte_by_tile)), marks=marks,
+                      key="plot:flops_per_byte", title=CALCULATOR_LABELS[0], target=target,
+                      name="calculator plot")
+
+
+def calculator_block(r: GemmResult, theme: Theme, width: float,
+                     target: Target = NATURAL) -> Block:
+    """The arithmetic behind the plot, from the naive product to the T × T tile."""
+    c = BlockCanvas()
+    small = max(theme.small_pt, target.min_pt)
+    fg, muted = theme.foreground, theme.muted
+    k = format_number(r.k_dim)
     lines = (
         ("Naive FP32, per output:", True),
         ("2 float loads per MAC + 1 float store", False),
-        (f"2K / (8K + 4) = {r.naive_flops_per_byte:.3f} FLOPs/byte → 1/4", False),
+        (f"2K / (8K + 4) = {fpb(r.naive_flops_per_byte)} FLOPs/byte → 1/4", False),
         ("", False),
         ("T × T output tile, cooperative loads:", True),
         ("A panel T × K + B panel K × T, once: 8TK bytes", False),
         ("T² stores: 4T² bytes; 2T²K FLOPs", False),
         ("2T²K / (8TK + 4T²) = T / (4 + 2T/K)", False),
         ("", False),
-        (f"T = {r.tile}, K = {r.k_dim}: {r.tile_flops_per_byte:.3f} FLOPs/byte", True),
-        (f"large K: T/4 = {r.tile_flops_per_byte_limit:g} FLOPs/byte", True),
-        (f"= T/2 = {r.tile_macs_per_loaded_element:g} MACs per loaded element", False),
+        (f"T = {format_number(r.tile)}, K = {k}: {fpb(r.tile_flops_per_byte)} FLOPs/byte", True),
+        (f"large K: T/4 = {format_number(r.tile_flops_per_byte_limit)} FLOPs/byte", True),
+        (f"= T/2 = {format_number(r.tile_macs_per_loaded_element)} MACs per loaded element",
+         False),
     )
+    y, used, first = 0.0, 0.0, True
     for text, bold in lines:
-        if text:
-            c.text(tx, ty, text, small, fg if bold else muted, bold=bold)
-        ty += em * (1.2 if text else 0.6)
-    return y + 5.0 + plot_h
+        if not text:
+            y += line_step(small, 0.5)
+            continue
+        for line in wrap(text, small, width, bold=bold):
+            y += cap_height(small) if first else line_step(small, 1.25)
+            first = False
+            c.text(0.0, y, line, small, fg if bold else muted, bold=bold)
+            used = max(used, text_width(line, small, bold=bold))
+    return c.block(min(width, used), y + descent(small), "calculator")
 
 
-def build(result: GemmResult, selection: frozenset[str], theme: Theme) -> Figure:
-    return build_for_type_size(_build, result, selection, theme)
+# --------------------------------------------------------------------------------------------
+# The figure
 
 
-def _build(result: GemmResult, selection: frozenset[str], theme: Theme) -> Figure:
-    c = Canvas()
+def legend_entries(r: GemmResult, theme: Theme) -> list[LegendEntry]:
+    blocks = max(s.blocks for s in r.strategies.values())
+    entries = [LegendEntry("focus output's A row (revealed k)", theme.fill("a_operand")),
+               LegendEntry("its B column (revealed k)", theme.fill("b_operand")),
+               LegendEntry("focus output", theme.fill("c_output")),
+               LegendEntry("other output tiles (dimmed)", theme.fill("faded")),
+               LegendEntry("chosen output / the chosen thread's outputs", chosen_style(theme))]
+    repeat = blocks > BLOCK_SHADES  # shades repeat: name every block a shade stands for
+    entries += [LegendEntry(f"thread block {b}" + (f", {b + BLOCK_SHADES}, …" if repeat else ""),
+                            block_style(theme, b))
+                for b in range(min(blocks, BLOCK_SHADES))]
+    entries += [LegendEntry("loaded from global memory by the chosen thread", load_style(theme)),
+                LegendEntry("operand it reads (shared memory; naive: global)",
+                            read_style(theme), "dot")]
+    entries += series_legend(flops_series(r), theme)
+    entries.append(LegendEntry(f"T = {format_number(r.tile)}", mark_style(theme), "dot"))
+    return entries
+
+
+def notes(r: GemmResult, shortened: list[tuple[str, str]]) -> list[str]:
+    out = ["Owner grids: shade = thread block, label = owning thread; select an output or a "
+           "thread to choose."]
+    if shortened:
+        out.append(shortened_note(shortened))
+    return out
+
+
+def row_blocks(blocks: list[Block], width: float) -> list[Block]:
+    """``blocks`` side by side in rows as wide as ``width`` (a block that does not fit starts
+    the next row), each row a block of the full width so that rows never share a line."""
+    rows: list[list[Block]] = [[]]
+    x = 0.0
+    for b in blocks:
+        if rows[-1] and x + b.width > width + 1e-6:
+            rows.append([])
+            x = 0.0
+        rows[-1].append(b)
+        x += b.width + GAP
+    out = []
+    for row in rows:
+        c = BlockCanvas()
+        x = 0.0
+        for b in row:
+            place(c, b, x, 0.0)
+            x += b.width + GAP
+        out.append(c.block(width, max(b.height for b in row), "row"))
+    return out
+
+
+def build(result: GemmResult, selection: frozenset[str], theme: Theme,
+          target: Target = NATURAL) -> Figure:
     focus = _focus(selection)
-    fg = theme.foreground
-    em = theme.text_pt * PT_TO_MM
-    c.text(6.0, 6.0, "Matrix multiplication as a reuse problem: C = A · B", theme.title_pt, fg,
-           bold=True)
+    shortened: list[tuple[str, str]] = []
+
+    def body(width: float) -> list[Block]:
+        # Rows of blocks, each row as wide as the page so that rows never run into each other:
+        # natural and columns: walkthrough | dot product; the strategies; their counts;
+        # plot | arithmetic; legend. A 16:9 slide packs three rows: walkthrough | dot product |
+        # counts; the strategies | arithmetic; plot | legend.
+        walk = walkthrough_block(result, focus, theme, width, target)
+        dot = dot_product_block(result, focus, theme, min(width, 62.0), target)
+        counts = counts_block(result, theme, width, target)
+        strategies = [strategy_block(result.strategies[n], focus, selection, theme,
+                                     min(width, 54.0), target) for n in STRATEGIES]
+        calc = calculator_block(result, theme, min(width, 80.0), target)
+        wide = width >= 240.0
+        plot = flops_plot(result, theme, min(width, 78.0 if wide else PLOT_W), target,
+                          PLOT_H * 0.8 if wide else PLOT_H)
+        parts = [walk, dot, counts, *strategies, calc, plot]
+        shortened[:] = [p for b in parts for p in b.shortened]
+
+        def legend(w: float) -> Block:
+            return plot_legend_block(legend_entries(result, theme), theme, w,
+                                     notes=notes(result, shortened), target=target)
+
+        if wide:
+            rows = [[walk, dot, counts], [*strategies, calc],
+                    [plot, legend(width - plot.width - GAP)]]
+        else:
+            rows = [[walk, dot], strategies, [counts], [plot, calc], [legend(width)]]
+        return [b for row in rows for b in row_blocks(row, width)]
+
     same = "the same" if result.same_values else "DIFFERENT"
-    c.text(6.0, 6.0 + em * 1.5, "k is revealed two positions at a time.", theme.small_pt,
-           theme.muted)
-    c.text(6.0, 6.0 + em * 2.6, f"Every strategy performs {result.macs} multiply-accumulates "
-           f"and produces {same} {result.outputs} values.", theme.small_pt, theme.muted)
-    with c.group(name="walkthrough"):
-        y = _walkthrough(c, result, 6.0 + em * 3.4, focus, theme)
-    x = 6.0
-    bottom = y
-    with c.group(name="strategies"):
-        for name in STRATEGIES:
-            bottom = max(bottom, _strategy(c, result.strategies[name], x, y + 2.0, focus,
-                                           selection, theme))
-            x += PANEL_W + 3.5
-        _legend(c, 6.0, bottom + 1.0, theme)
-    with c.group(name="calculator"):
-        end = _calculator(c, result, bottom + 4.0 + 4.4 * theme.small_pt * PT_TO_MM, theme)
-    return c.figure(WIDTH, end + 3.0, theme.background,
-                    title="GEMM: matrix multiplication as reuse",
-                    description="Walkthrough of C = A·B, three ownership strategies, and the "
-                    "requested-bytes calculator.")
-
-
-# --------------------------------------------------------------------------- larger type
+    return compose(target, theme, title="Matrix multiplication as a reuse problem: C\u00a0=\u00a0A\u00a0·\u00a0B",
+                   subtitle=f"k is revealed two positions at a time. Every strategy performs "
+                            f"{format_number(result.macs)} multiply-accumulates and produces "
+                            f"{same} {format_number(result.outputs)} values.",
+                   body=body, natural_width=NATURAL_WIDTH,
+                   figure_title="GEMM: matrix multiplication as reuse",
+                   description="Walkthrough of C = A·B, three ownership strategies, and the "
+                               "requested-bytes calculator.")

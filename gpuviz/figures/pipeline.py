@@ -1,9 +1,12 @@
 """The buffer-ownership timeline: a load lane, a compute lane and one ownership row per slot.
 
 Each slot row holds a pale band per tile from its load's start to the end of the compute that
-reads it (seed: "Each pale buffer-ownership band extends from the load's start to the end of the
-corresponding compute read"). Waits are hatched where the idle time falls and labelled with what
-is waited for. A playback cursor marks the current instant; what lies after it is faded.
+reads it (CUDA C++ Programming Guide, "Asynchronous Data Copies": a buffer is reused only after
+its consumer has finished with it). Waits are hatched where the idle time falls; the hatch says
+what is waited for. A playback cursor marks the current instant; what lies after it is faded.
+
+Time runs left to right in the model's abstract time units. A schedule too long for the width to
+number every bar is wrapped into bands of time (each with its own axis) instead of being shrunk.
 
 Keys: ``tile:<i>`` (the tile's load bar, compute bar and ownership band), ``buffer:<s>`` (a slot
 row), ``wait:<j>`` (a wait, in the order of the result's ``waits``). Selection may carry
@@ -12,24 +15,35 @@ row), ``wait:<j>`` (a wait, in the order of the result's ``waits``). Selection m
 
 from __future__ import annotations
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
-from gpuviz.figures.plot import format_tick, nice_ticks
+import math
+from dataclasses import dataclass
+
+from gpuviz.figures.display import Figure, Style
+from gpuviz.figures.layout import (
+    NATURAL,
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    Target,
+    compose,
+    format_number,
+    format_percent,
+    legend_block,
+    line_step,
+    receipt_block,
+    text_block,
+)
+from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
+from gpuviz.figures.plot import nice_ticks
 from gpuviz.figures.theme import Theme
 from gpuviz.models.pipeline import PipelineResult
 
-WIDTH = 170.0
-LEFT = 24.0
-RIGHT = 6.0
-LANE_H = 6.5
-SLOT_H = 5.0
+NATURAL_WIDTH = 170.0
 FUTURE_OPACITY = 0.28
+MAX_BANDS = 4
+TIME_UNIT = "time units"
+AXIS_LABEL = "time (abstract time units)"
 
-WAIT_LABELS = {
-    "compute_waits_for_data": "no data",
-    "tile_waits_for_compute": "ready",
-    "load_waits_for_slot": "slot",
-    "load_waits_for_prefetch": "limit",
-}
 WAIT_LEGEND = {
     "compute_waits_for_data": "compute waits for data",
     "tile_waits_for_compute": "loaded tile waits",
@@ -54,194 +68,345 @@ def frame_of(selection: frozenset[str]) -> int | None:
     return min(frames) if frames else None
 
 
-def build(result: PipelineResult, selection: frozenset[str], theme: Theme) -> Figure:
-    c = Canvas()
-    fg, muted = theme.color("foreground"), theme.color("muted")
-    total = max(result.total_time, 1e-9)
-    plot_w = WIDTH - LEFT - RIGHT
-    scale = plot_w / total
+def cursor_time(result: PipelineResult, selection: frozenset[str]) -> float | None:
     frame = frame_of(selection)
     times = result.event_times
-    cursor = None
-    if frame is not None and times:
-        cursor = times[max(0, min(frame, len(times) - 1))]
+    if frame is None or not times:
+        return None
+    return times[max(0, min(frame, len(times) - 1))]
 
-    def x(t: float) -> float:
-        return LEFT + t * scale
 
-    title_y = 2.0 + theme.title_pt * PT_TO_MM
-    c.text(1.0, title_y, "Pipeline: who owns each buffer slot, and when", theme.title_pt, fg,
-           bold=True)
-    caption_y = title_y + theme.small_pt * PT_TO_MM + 1.5
-    c.text(1.0, caption_y,
-           f"{len(result.tiles)} tiles, {result.buffers} slot{'s' * (result.buffers != 1)}: a "
-           f"load may reuse a slot only after its previous tile's compute has read it",
-           theme.small_pt, muted)
+def wait_style(theme: Theme, kind: str) -> Style:
+    return Style(fill=theme.color("wait"), stroke=theme.outline, stroke_width=theme.thin_mm,
+                 hatch=WAIT_HATCH[kind], hatch_color=theme.foreground)
 
-    top = caption_y + 6.0
-    load_y = top
-    comp_y = load_y + LANE_H + 3.0
-    slot_y0 = comp_y + LANE_H + 3.0
-    slot_rows = [slot_y0 + s * (SLOT_H + 1.0) for s in range(result.buffers)]
-    axis_y = (slot_rows[-1] + SLOT_H if slot_rows else slot_y0) + 1.5
 
-    label_pt, small = theme.text_pt, theme.small_pt
-    mid = LANE_H / 2
-    with c.group(name="lanes"):
-        c.rects([(LEFT, load_y, plot_w, LANE_H), (LEFT, comp_y, plot_w, LANE_H)],
-                Style(fill=theme.surface))
-        c.text(1.0, load_y + mid, "load", label_pt, fg, baseline="middle")
-        c.text(1.0, comp_y + mid, "compute", label_pt, fg, baseline="middle")
-    for s, y in enumerate(slot_rows):
-        with c.group(f"buffer:{s}", name=f"slot {s}"):
-            c.rect(LEFT, y, plot_w, SLOT_H, Style(fill=theme.surface))
-            c.text(1.0, y + SLOT_H / 2, f"slot {s}", theme.small_pt, fg, baseline="middle")
+@dataclass(frozen=True)
+class Bands:
+    """Time cut into ``count`` bands of ``span`` time units, drawn at ``scale`` mm per unit."""
 
-    def split(a: float, b: float) -> tuple[tuple[float, float] | None, tuple[float, float] | None]:
-        """The part of [a, b] up to the cursor, and the part after it."""
-        if cursor is None or b <= cursor:
-            return (a, b), None
-        if a >= cursor:
-            return None, (a, b)
-        return (a, cursor), (cursor, b)
+    count: int
+    span: float
+    scale: float
 
-    def bars(spans: list[tuple[float, float, float, float, str]], style: Style, name: str) -> None:
+    def pieces(self, a: float, b: float) -> list[tuple[int, float, float]]:
+        """(band, start, end) of the parts of [a, b] in each band."""
+        out = []
+        if b <= a:
+            return out
+        first = min(self.count - 1, int(a // self.span))
+        for k in range(first, self.count):
+            lo, hi = k * self.span, (k + 1) * self.span
+            if lo >= b:
+                break
+            s, e = max(a, lo), min(b, hi) if k < self.count - 1 else b
+            if e > s:
+                out.append((k, s, e))
+        return out
+
+
+def _bands(result: PipelineResult, plot_w: float, size: float) -> tuple[Bands, bool]:
+    """The fewest bands at which every tile's number fits its load and compute bars (and
+    whether it does at all); at most MAX_BANDS."""
+    total = max(result.total_time, 1e-9)
+    for count in range(1, MAX_BANDS + 1):
+        span = total / count
+        if count > 1:  # band edges on round times
+            step = nice_ticks(0.0, span, 4)
+            unit = step[1] - step[0] if len(step) > 1 else span
+            span = math.ceil(span / unit - 1e-9) * unit
+            if (count - 1) * span >= total:
+                continue
+        bands = Bands(count, span, plot_w / span)
+        if all(_fits(bands, a, b, str(t.tile), size) for t in result.tiles
+               for a, b in ((t.load_start, t.load_end), (t.compute_start, t.compute_end))):
+            return bands, True
+    return Bands(1, total, plot_w / total), False
+
+
+def plan(result: PipelineResult, theme: Theme, width: float,
+         target: Target = NATURAL) -> tuple[float, Bands, bool]:
+    """The label column's width, the bands of time, and whether every bar is numbered."""
+    small = max(theme.small_pt, target.min_pt)
+    label_pt = max(theme.text_pt, target.min_pt)
+    label_w = max([text_width("load", label_pt), text_width("compute", label_pt)]
+                  + [text_width(f"slot {s}", small) for s in range(result.buffers)]) + 2.0
+    bands, numbered = _bands(result, max(20.0, width - label_w - 1.0), small)
+    return label_w, bands, numbered
+
+
+def _fits(bands: Bands, a: float, b: float, label: str, size: float) -> bool:
+    longest = max((e - s for _, s, e in bands.pieces(a, b)), default=0.0)
+    return longest * bands.scale >= text_width(label, size) + 1.0
+
+
+def timeline_block(result: PipelineResult, selection: frozenset[str], theme: Theme,
+                   width: float, target: Target = NATURAL) -> Block:
+    """Load and compute lanes, one ownership row per slot and a time axis with its unit,
+    in as many bands of time as it takes to number every bar."""
+    c = BlockCanvas()
+    fg, muted = theme.color("foreground"), theme.color("muted")
+    small = max(theme.small_pt, target.min_pt)
+    label_pt = max(theme.text_pt, target.min_pt)
+    tiles = result.tiles
+    cursor = cursor_time(result, selection)
+
+    slot_labels = [f"slot {s}" for s in range(result.buffers)]
+    label_w, bands, numbered = plan(result, theme, width, target)
+    band_labels = numbered and all(
+        _fits(bands, t.load_start, t.load_end, f"tile {t.tile}", small) for t in tiles)
+
+    lane_h = max(6.5, ink_height(small) + 2.6)
+    slot_h = max(5.0, ink_height(small) + 2.2)
+    cursor_h = line_step(small, 1.2) + 0.6
+    axis_h = 1.0 + line_step(small, 1.1) + 0.4
+    axis_label_h = line_step(small, 1.3)
+
+    def split(a: float, b: float) -> list[tuple[int, float, float, bool]]:
+        """Pieces of [a, b] per band, each split at the cursor (future: True)."""
+        out = []
+        for k, s, e in bands.pieces(a, b):
+            if cursor is None or e <= cursor:
+                out.append((k, s, e, False))
+            elif s >= cursor:
+                out.append((k, s, e, True))
+            else:
+                out += [(k, s, cursor, False), (k, cursor, e, True)]
+        return out
+
+    # Band geometry.
+    tops: list[float] = []
+    y = 0.0
+    for k in range(bands.count):
+        tops.append(y)
+        has_cursor = cursor is not None and _band_of(bands, cursor) == k
+        lanes = (cursor_h if has_cursor else 0.0) + 2 * lane_h + 3.0 \
+            + result.buffers * (slot_h + 1.0) + 0.5
+        y += lanes + axis_h + (axis_label_h if k == bands.count - 1 else 0.0) + 3.0
+    height = y - 3.0
+
+    def geometry(k: int) -> tuple[float, float, list[float], float]:
+        top = tops[k]
+        if cursor is not None and _band_of(bands, cursor) == k:
+            top += cursor_h
+        load_y = top
+        comp_y = load_y + lane_h + 3.0
+        slots = [comp_y + lane_h + 3.0 + s * (slot_h + 1.0) for s in range(result.buffers)]
+        axis_y = (slots[-1] + slot_h if slots else comp_y + lane_h) + 1.0
+        return load_y, comp_y, slots, axis_y
+
+    def x(k: int, t: float) -> float:
+        return label_w + (t - k * bands.span) * bands.scale
+
+    def band_w(k: int) -> float:
+        end = min(result.total_time, (k + 1) * bands.span) if k < bands.count - 1 \
+            else result.total_time
+        return (end - k * bands.span) * bands.scale
+
+    for k in range(bands.count):
+        load_y, comp_y, slots, axis_y = geometry(k)
+        w = band_w(k)
+        with c.group(name="lanes"):
+            c.rects([(label_w, load_y, w, lane_h), (label_w, comp_y, w, lane_h)],
+                    Style(fill=theme.surface))
+            c.text(0.0, load_y + lane_h / 2, "load", label_pt, fg, baseline="middle")
+            c.text(0.0, comp_y + lane_h / 2, "compute", label_pt, fg, baseline="middle")
+        for s, sy in enumerate(slots):
+            with c.group(f"buffer:{s}", name=f"slot {s}"):
+                c.rect(label_w, sy, w, slot_h, Style(fill=theme.surface))
+                c.text(0.0, sy + slot_h / 2, slot_labels[s], small, fg, baseline="middle")
+        # Time axis of this band, with its unit on the last band.
+        lo = k * bands.span
+        hi = lo + w / bands.scale
+        ticks = [v for v in nice_ticks(lo, hi, max(2, int(w // 18))) if lo - 1e-9 <= v <= hi + 1e-9]
+        axis = theme.stroke("muted", theme.thin_mm)
+        with c.group(name="time axis"):
+            c.line(label_w, axis_y, label_w + w, axis_y, axis)
+            c.segments([(x(k, v), axis_y, x(k, v), axis_y + 1.0) for v in ticks], axis)
+            last = -1e9
+            for v in ticks:
+                label = format_number(v)
+                tw = text_width(label, small)
+                tx = min(max(x(k, v), label_w + tw / 2), label_w + w - tw / 2) \
+                    if w > tw else x(k, v)
+                if tx - tw / 2 < last + 1.5:
+                    continue
+                c.text(tx, axis_y + 1.0 + cap_height(small) + 0.3, label, small, muted,
+                       anchor="middle")
+                last = tx + tw / 2
+            if k == bands.count - 1:
+                c.text(label_w + w, axis_y + axis_h + cap_height(small), AXIS_LABEL, small,
+                       muted, anchor="end")
+
+    def bars(spans, style: Style, name: str) -> None:
         past, future, past_keys, future_keys = [], [], [], []
-        for a, b, y, h, key in spans:
-            p, f = split(a, b)
-            if p and p[1] > p[0]:
-                past.append((x(p[0]), y, (p[1] - p[0]) * scale, h))
-                past_keys.append(key)
-            if f and f[1] > f[0]:
-                future.append((x(f[0]), y, (f[1] - f[0]) * scale, h))
-                future_keys.append(key)
+        for a, b, row, inset, key in spans:
+            for k, s, e, fut in split(a, b):
+                load_y, comp_y, slots, _ = geometry(k)
+                top, h = {"load": (load_y, lane_h), "compute": (comp_y, lane_h)}.get(
+                    row, (slots[row] if isinstance(row, int) else 0.0, slot_h))
+                rect = (x(k, s), top + inset, (e - s) * bands.scale, h - 2 * inset)
+                (future if fut else past).append(rect)
+                (future_keys if fut else past_keys).append(key)
         with c.group(name=name):
             c.rects(past, style, past_keys)
             c.rects(future, theme.faded(style, FUTURE_OPACITY), future_keys)
 
-    tiles = result.tiles
-    bars([(t.load_start, t.compute_end, slot_rows[t.slot] + 0.6, SLOT_H - 1.2, f"tile:{t.tile}")
-          for t in tiles], theme.fill("owned"), "ownership bands")
-    bars([(t.load_start, t.load_end, load_y, LANE_H, f"tile:{t.tile}") for t in tiles],
+    bars([(t.load_start, t.compute_end, t.slot, 0.6, f"tile:{t.tile}") for t in tiles],
+         theme.fill("owned"), "ownership bands")
+    bars([(t.load_start, t.load_end, "load", 0.0, f"tile:{t.tile}") for t in tiles],
          theme.fill("load"), "loads")
-    bars([(t.compute_start, t.compute_end, comp_y, LANE_H, f"tile:{t.tile}") for t in tiles],
+    bars([(t.compute_start, t.compute_end, "compute", 0.0, f"tile:{t.tile}") for t in tiles],
          theme.fill("compute"), "computes")
 
-    # Waits: hatched where the idle time falls.
-    wait_kinds_seen: list[str] = []
+    # Waits: hatched where the idle time falls (the hatch, not a label, names the wait).
     with c.group(name="waits"):
-        for j, w in enumerate(result.waits):
-            if w.kind not in wait_kinds_seen:
-                wait_kinds_seen.append(w.kind)
-            if w.kind == "compute_waits_for_data":
-                y, h = comp_y + 1.0, LANE_H - 2.0
-            elif w.kind == "tile_waits_for_compute":
-                y, h = slot_rows[w.slot] + 0.6, SLOT_H - 1.2
-            else:
-                y, h = load_y + 1.0, LANE_H - 2.0
-            style = _wait_style(theme, w.kind)
-            if cursor is not None and w.start >= cursor:
-                style = theme.faded(style, FUTURE_OPACITY)
-            c.rect(x(w.start), y, (w.end - w.start) * scale, h, style, key=f"wait:{j}")
-            label = WAIT_LABELS[w.kind]
-            if (w.end - w.start) * scale >= text_width(label, small * 0.85) + 1.0 and \
-                    w.kind != "tile_waits_for_compute":
-                c.text((x(w.start) + x(w.end)) / 2, y - 0.4, label, small * 0.85, fg,
-                       anchor="middle", baseline="alphabetic", key=f"wait:{j}")
+        for j, wt in enumerate(result.waits):
+            for k, s, e, fut in split(wt.start, wt.end):
+                load_y, comp_y, slots, _ = geometry(k)
+                if wt.kind == "compute_waits_for_data":
+                    wy, wh = comp_y + 1.0, lane_h - 2.0
+                elif wt.kind == "tile_waits_for_compute":
+                    wy, wh = slots[wt.slot] + 0.6, slot_h - 1.2
+                else:
+                    wy, wh = load_y + 1.0, lane_h - 2.0
+                style = wait_style(theme, wt.kind)
+                if fut:
+                    style = theme.faded(style, FUTURE_OPACITY)
+                c.rect(x(k, s), wy, (e - s) * bands.scale, wh, style, key=f"wait:{j}")
 
-    # Tile numbers on bars wide enough to hold them.
-    for t in tiles:
-        label = str(t.tile)
-        faded = cursor is not None and t.load_start >= cursor
-        color = muted if faded else fg
-        for a, b, y in ((t.load_start, t.load_end, load_y),
-                        (t.compute_start, t.compute_end, comp_y)):
-            if (b - a) * scale >= text_width(label, small) + 1.0:
-                c.text((x(a) + x(b)) / 2, y + LANE_H / 2, label, small, color,
-                       anchor="middle", baseline="middle", key=f"tile:{t.tile}")
-        band_label = f"tile {t.tile}"
-        if (t.load_end - t.load_start) * scale >= text_width(band_label, small) + 1.5:
-            c.text(x(t.load_start) + 0.8, slot_rows[t.slot] + SLOT_H / 2, band_label, small,
-                   color, baseline="middle", key=f"tile:{t.tile}")
-
-    # Time axis.
-    ticks = nice_ticks(0.0, total, 8)
-    tick_segs = [(x(v), axis_y, x(v), axis_y + 1.0) for v in ticks if v <= total + 1e-9]
-    with c.group(name="time axis"):
-        c.line(LEFT, axis_y, LEFT + plot_w, axis_y, theme.stroke("muted", theme.thin_mm))
-        c.segments(tick_segs, theme.stroke("muted", theme.thin_mm))
-        for v in ticks:
-            if v <= total + 1e-9:
-                c.text(x(v), axis_y + 1.3 + small * PT_TO_MM, format_tick(v), small, muted,
-                       anchor="middle")
-        c.text(1.0, axis_y + 1.3 + small * PT_TO_MM, "time", small, muted)
+    # Tile numbers: on every bar (in its longest piece), or on none.
+    if numbered:
+        for t in tiles:
+            faded = cursor is not None and t.load_start >= cursor
+            color = muted if faded else fg
+            for a, b, row in ((t.load_start, t.load_end, "load"),
+                              (t.compute_start, t.compute_end, "compute")):
+                k, s, e = max(bands.pieces(a, b), key=lambda p: p[2] - p[1])
+                load_y, comp_y, _, _ = geometry(k)
+                yy = load_y if row == "load" else comp_y
+                c.text((x(k, s) + x(k, e)) / 2, yy + lane_h / 2, format_number(t.tile), small,
+                       color, anchor="middle", baseline="middle", key=f"tile:{t.tile}")
+            if band_labels:
+                k, s, e = max(bands.pieces(t.load_start, t.load_end), key=lambda p: p[2] - p[1])
+                sy = geometry(k)[2][t.slot]
+                c.text(x(k, s) + 0.8, sy + slot_h / 2, f"tile {t.tile}", small, color,
+                       baseline="middle", key=f"tile:{t.tile}")
 
     # Selection outlines.
     hl = theme.highlight()
     for key in sorted(selection):
         kind, _, value = key.partition(":")
-        if kind == "tile" and value.isdigit() and int(value) < len(tiles):
-            t = tiles[int(value)]
-            for a, b, y, h in ((t.load_start, t.load_end, load_y, LANE_H),
-                               (t.compute_start, t.compute_end, comp_y, LANE_H),
-                               (t.load_start, t.compute_end, slot_rows[t.slot] + 0.6,
-                                SLOT_H - 1.2)):
-                c.rect(x(a), y, (b - a) * scale, h, hl, key=key)
-        elif kind == "buffer" and value.isdigit() and int(value) < len(slot_rows):
-            c.rect(LEFT, slot_rows[int(value)], plot_w, SLOT_H, hl, key=key)
-        elif kind == "wait" and value.isdigit() and int(value) < len(result.waits):
-            w = result.waits[int(value)]
-            c.text(LEFT + plot_w, title_y, w.text, small, theme.accent, anchor="end", key=key)
+        if not value.isdigit():
+            continue
+        i = int(value)
+        if kind == "tile" and i < len(tiles):
+            t = tiles[i]
+            for a, b, row, inset in ((t.load_start, t.load_end, "load", 0.0),
+                                     (t.compute_start, t.compute_end, "compute", 0.0),
+                                     (t.load_start, t.compute_end, t.slot, 0.6)):
+                for k, s, e in bands.pieces(a, b):
+                    load_y, comp_y, slots, _ = geometry(k)
+                    top, h = {"load": (load_y, lane_h), "compute": (comp_y, lane_h)}.get(
+                        row, (slots[row] if isinstance(row, int) else 0.0, slot_h))
+                    c.rect(x(k, s), top + inset, (e - s) * bands.scale, h - 2 * inset, hl,
+                           key=key)
+        elif kind == "buffer" and i < result.buffers:
+            for k in range(bands.count):
+                c.rect(label_w, geometry(k)[2][i], band_w(k), slot_h, hl, key=key)
+        elif kind == "wait" and i < len(result.waits):
+            wt = result.waits[i]
+            for k, s, e in bands.pieces(wt.start, wt.end):
+                load_y, comp_y, slots, _ = geometry(k)
+                if wt.kind == "compute_waits_for_data":
+                    wy, wh = comp_y + 1.0, lane_h - 2.0
+                elif wt.kind == "tile_waits_for_compute":
+                    wy, wh = slots[wt.slot] + 0.6, slot_h - 1.2
+                else:
+                    wy, wh = load_y + 1.0, lane_h - 2.0
+                c.rect(x(k, s), wy, (e - s) * bands.scale, wh, hl, key=key)
 
-    # Playback cursor.
+    # Playback cursor: a line through its band, the time above it.
     if cursor is not None:
+        k = _band_of(bands, cursor)
+        load_y, _, _, axis_y = geometry(k)
+        xc = x(k, cursor)
         with c.group(name="cursor"):
-            c.line(x(cursor), top - 1.5, x(cursor), axis_y, theme.stroke("accent", theme.line_mm))
-            label = f"t = {format_tick(cursor)}"
-            if x(cursor) + 0.8 + text_width(label, small) > WIDTH - 1.0:  # keep it on the page
-                c.text(x(cursor) - 0.8, top - 1.8, label, small, theme.accent, anchor="end")
+            c.line(xc, load_y - 0.8, xc, axis_y, theme.stroke("accent", theme.line_mm))
+            label = f"t = {format_number(cursor)}"
+            lw = text_width(label, small)
+            if xc + 0.8 + lw <= width:
+                c.text(xc + 0.8, load_y - 1.0, label, small, theme.accent)
             else:
-                c.text(x(cursor) + 0.8, top - 1.8, label, small, theme.accent)
-
-    # Legend and receipt.
-    y = axis_y + 5.0 + small * PT_TO_MM
-    lx = LEFT
-    entries = [("load", theme.fill("load")), ("compute", theme.fill("compute")),
-               ("slot owned", theme.fill("owned"))]
-    entries += [(WAIT_LEGEND[k], _wait_style(theme, k)) for k in
-                sorted(wait_kinds_seen, key=list(WAIT_LEGEND).index)]
-    with c.group(name="legend"):
-        sw = 3.2
-        for label, style in entries:
-            need = sw + 1.0 + text_width(label, small) + 3.0
-            if lx + need > WIDTH - RIGHT:
-                lx = LEFT
-                y += small * PT_TO_MM + 2.0
-            c.rect(lx, y - sw + 0.5, sw, sw, style)
-            c.text(lx + sw + 1.0, y, label, small, fg)
-            lx += need
-    y += small * PT_TO_MM + 3.0
-    receipt = [f"total {format_tick(result.total_time)}",
-               f"load busy {format_tick(result.load_busy)} ({result.load_utilization:.0%})",
-               f"compute busy {format_tick(result.compute_busy)} "
-               f"({result.compute_utilization:.0%})",
-               f"waits {len(result.waits)}",
-               f"lower bound {format_tick(result.lower_bound_time)}"]
-    line = ""
-    for part in receipt:
-        candidate = f"{line}   {part}" if line else part
-        if line and text_width(candidate, small, "mono") > WIDTH - LEFT - RIGHT:
-            c.text(LEFT, y, line, small, fg, font="mono")
-            y += small * PT_TO_MM + 1.2
-            candidate = part
-        line = candidate
-    c.text(LEFT, y, line, small, fg, font="mono")
-    height = y + 3.0
-    return c.figure(WIDTH, height, theme.background,
-                    title="Pipeline: buffer ownership over time",
-                    description=f"total time {format_tick(result.total_time)}")
+                c.text(xc - 0.8, load_y - 1.0, label, small, theme.accent, anchor="end")
+    used = label_w + max(band_w(k) for k in range(bands.count))
+    used = max(used, text_width(AXIS_LABEL, small))
+    return c.block(min(width, used), height + descent(small), "timeline")
 
 
-def _wait_style(theme: Theme, kind: str) -> Style:
-    return Style(fill=theme.color("wait"), stroke=theme.outline, stroke_width=theme.thin_mm,
-                 hatch=WAIT_HATCH[kind], hatch_color=theme.foreground)
+def _band_of(bands: Bands, t: float) -> int:
+    return max(0, min(bands.count - 1, int(t // bands.span) if bands.span > 0 else 0))
+
+
+def receipt_rows(result: PipelineResult) -> list[tuple[str, str]]:
+    """The schedule's totals, each with its unit."""
+    return [
+        ("total", f"{format_number(result.total_time)} {TIME_UNIT}"),
+        ("lower bound", f"{format_number(result.lower_bound_time)} {TIME_UNIT}"),
+        ("load busy", f"{format_number(result.load_busy)} "
+                      f"({format_percent(result.load_utilization)})"),
+        ("compute busy", f"{format_number(result.compute_busy)} "
+                         f"({format_percent(result.compute_utilization)})"),
+        ("waits", format_number(len(result.waits))),
+    ]
+
+
+def legend_entries(result: PipelineResult, theme: Theme) -> list[LegendEntry]:
+    entries = [LegendEntry("load", theme.fill("load")),
+               LegendEntry("compute", theme.fill("compute")),
+               LegendEntry("slot owned", theme.fill("owned"))]
+    seen = {w.kind for w in result.waits}
+    entries += [LegendEntry(WAIT_LEGEND[k], wait_style(theme, k)) for k in WAIT_LEGEND
+                if k in seen]
+    return entries
+
+
+def notes(result: PipelineResult, selection: frozenset[str], numbered: bool) -> list[str]:
+    out = []
+    if not numbered:
+        out.append(f"Bars are too short at this width to carry tile numbers: tiles run in "
+                   f"order 0–{len(result.tiles) - 1}, tile i in slot i mod "
+                   f"{result.buffers}.")
+    if cursor_time(result, selection) is not None:
+        out.append("What happens after the cursor is drawn faded.")
+    return out
+
+
+def build(result: PipelineResult, selection: frozenset[str], theme: Theme,
+          target: Target = NATURAL) -> Figure:
+    state = {"numbered": True}
+
+    def body(width: float) -> list[Block]:
+        state["numbered"] = plan(result, theme, width, target)[2]
+        blocks = [timeline_block(result, selection, theme, width, target),
+                  receipt_block(receipt_rows(result), theme, width)]
+        for key in sorted(selection):
+            kind, _, value = key.partition(":")
+            if kind == "wait" and value.isdigit() and int(value) < len(result.waits):
+                blocks.append(text_block(result.waits[int(value)].text, theme, width,
+                                         color=theme.accent, name="selected wait"))
+        return blocks
+
+    def side(width: float) -> list[Block]:
+        return [legend_block(legend_entries(result, theme), theme, width,
+                             notes=notes(result, selection, state["numbered"]))]
+
+    n = len(result.tiles)
+    return compose(target, theme,
+                   title="Pipeline: who owns each buffer slot, and when",
+                   subtitle=f"{n} tile{'s' * (n != 1)}, {result.buffers} "
+                            f"slot{'s' * (result.buffers != 1)}: a load may reuse a slot only "
+                            f"after its previous tile's compute has read it",
+                   body=body, side=side, natural_width=NATURAL_WIDTH,
+                   figure_title="Pipeline: buffer ownership over time",
+                   description=f"total time {format_number(result.total_time)} {TIME_UNIT}")

@@ -7,10 +7,23 @@ code. Series are told apart by colour *and* dash pattern, so a grayscale print k
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Style, text_width
+from gpuviz.figures.layout import (
+    NATURAL,
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    Target,
+    format_number,
+    line_step,
+    place,
+    text_block,
+    wrap,
+)
+from gpuviz.figures.metrics import cap_height, ink_height
 from gpuviz.figures.theme import Theme
 
 DASHES: tuple[tuple[float, ...] | None, ...] = (None, (1.6, 0.8), (0.5, 0.6), (2.2, 0.6, 0.5, 0.6))
@@ -52,9 +65,21 @@ def nice_ticks(lo: float, hi: float, target: int = 5) -> list[float]:
 
 
 def format_tick(v: float) -> str:
+    """The tick format of :func:`line_plot` by default (thin-space grouping, kept for the figures
+    that still use it); :func:`plot_block` uses the figures' one format, ``1,024``."""
     if abs(v - round(v)) < 1e-9:
         return f"{round(v):,}".replace(",", "\u2009")
     return f"{v:.3g}"
+
+
+def format_tick_number(v: float) -> str:
+    """A tick in the figures' one number format: ``1,024``, ``0.25``."""
+    return format_number(round(v) if abs(v - round(v)) < 1e-9 else v)
+
+
+def format_tick_percent(v: float) -> str:
+    """A tick of a percentage axis (values in percent, 0–100)."""
+    return f"{format_tick_number(v)} %"
 
 
 def line_plot(
@@ -73,10 +98,19 @@ def line_plot(
     marks: Sequence[Mark] = (),
     key: str | None = None,
     legend: bool = True,
+    tick_format: Callable[[float], str] = format_tick,
+    style_of: Callable[[int, Series], Style] | None = None,
+    size: float | None = None,
+    mark_style: Style | None = None,
 ) -> tuple[float, float, float, float]:
     """Draw a plot whose outer box is (x0, y0, width, height) mm. Returns the data area
-    (left, top, width, height) in mm so callers can add annotations."""
-    size = theme.small_pt
+    (left, top, width, height) in mm so callers can add annotations.
+
+    ``tick_format`` spells the tick values; ``style_of(i, series)`` the i-th series' line (by
+    default colour from the series, dash from its position); ``size`` the type size (default
+    the theme's small size); ``mark_style`` the marks' dots (default: the accent colour). A mark
+    with an empty label is drawn as a dot alone."""
+    size = size or theme.small_pt
     em = size * PT_TO_MM
     xs = [float(v) for s in series for v in s.x]
     ys = [float(v) for s in series for v in s.y if v is not None and math.isfinite(v)]
@@ -89,7 +123,7 @@ def line_plot(
     yt = nice_ticks(ylo, yhi)
     yhi = max(yhi, yt[-1])
     xt = nice_ticks(xlo, xhi, target=6)
-    label_w = max(text_width(format_tick(v), size) for v in yt)
+    label_w = max(text_width(tick_format(v), size) for v in yt)
     left = x0 + label_w + em * 2.2
     top = y0 + em * 0.8
     bottom = y0 + height - em * 3.2
@@ -110,12 +144,12 @@ def line_plot(
         c.line(left, top, left, bottom, axis)
         for v in yt:
             if ylo <= v <= yhi:
-                c.text(left - em * 0.4, py(v), format_tick(v), size, theme.foreground,
+                c.text(left - em * 0.4, py(v), tick_format(v), size, theme.foreground,
                        anchor="end", baseline="middle")
         for v in xt:
             if xlo - 1e-9 <= v <= xhi + 1e-9:
                 c.line(px(v), bottom, px(v), bottom + em * 0.35, axis)
-                c.text(px(v), bottom + em * 1.3, format_tick(v), size, theme.foreground,
+                c.text(px(v), bottom + em * 1.3, tick_format(v), size, theme.foreground,
                        anchor="middle")
         c.text((left + right) / 2, y0 + height - em * 0.2, x_label, size, theme.foreground,
                anchor="middle")
@@ -123,8 +157,8 @@ def line_plot(
                anchor="middle", rotate=-90)
         for i, s in enumerate(series):
             color = theme.category(s.color_index)
-            style = Style(stroke=color, stroke_width=theme.line_mm * 1.3,
-                          dash=DASHES[i % len(DASHES)])
+            style = style_of(i, s) if style_of else Style(
+                stroke=color, stroke_width=theme.line_mm * 1.3, dash=DASHES[i % len(DASHES)])
             pts = []
             prev = None
             for xv, yv in zip(s.x, s.y, strict=True):
@@ -142,10 +176,11 @@ def line_plot(
                     if yv is not None and math.isfinite(float(yv)):
                         c.circle(px(float(xv)), py(float(yv)), theme.line_mm * 1.6, dot)
         for m in marks:
-            c.circle(px(m.x), py(m.y), em * 0.45,
-                     Style(fill=theme.accent, stroke=theme.background, stroke_width=theme.thin_mm))
-            c.text(px(m.x) + em * 0.7, py(m.y) - em * 0.5, m.label, size, theme.foreground,
-                   bold=True)
+            c.circle(px(m.x), py(m.y), em * 0.45, mark_style or Style(
+                fill=theme.accent, stroke=theme.background, stroke_width=theme.thin_mm))
+            if m.label:
+                c.text(px(m.x) + em * 0.7, py(m.y) - em * 0.5, m.label, size, theme.foreground,
+                       bold=True)
         if legend and len(series) > 1:
             ly = top + em * 0.6
             lx = right - max(text_width(s.label, size) for s in series) - em * 3.2
@@ -156,3 +191,126 @@ def line_plot(
                 c.text(lx + em * 2.6, ly, s.label, size, theme.foreground)
                 ly += em * 1.3
     return left, top, pw, ph
+
+
+# --------------------------------------------------------------------------------------------
+# Plots as layout blocks: units on both axes, bounded percentages, the legend outside the data
+
+
+def series_style(theme: Theme, s: Series) -> Style:
+    """A series' line in :func:`plot_block`: colour *and* dash follow its ``color_index``, so
+    one meaning keeps one mark in every plot of a figure (and in its legend)."""
+    return Style(stroke=theme.category(s.color_index), stroke_width=theme.line_mm * 1.3,
+                 dash=DASHES[s.color_index % len(DASHES)])
+
+
+def series_legend(series: Sequence[Series], theme: Theme) -> list[LegendEntry]:
+    """One legend entry per series label, with the line :func:`plot_block` draws it with."""
+    out: list[LegendEntry] = []
+    seen: set[str] = set()
+    for s in series:
+        if s.label not in seen:
+            seen.add(s.label)
+            out.append(LegendEntry(s.label, series_style(theme, s), "line"))
+    return out
+
+
+def mark_style(theme: Theme) -> Style:
+    """The dot :func:`plot_block` puts at a marked point: the foreground colour, which no series
+    uses, ringed with the background."""
+    return Style(fill=theme.foreground, stroke=theme.background, stroke_width=theme.thin_mm)
+
+
+def with_unit(label: str, unit: str | None) -> str:
+    """An axis title with its unit: ``misses (tile loads)``."""
+    return f"{label} ({unit})" if unit else label
+
+
+def plot_block(series: Sequence[Series], theme: Theme, width: float, height: float, *,
+               x_label: str, y_label: str, x_unit: str | None = None,
+               y_unit: str | None = None, percent: bool = False,
+               x_range: tuple[float, float] | None = None,
+               y_range: tuple[float, float] | None = None, marks: Sequence[Mark] = (),
+               key: str | None = None, title: str | None = None,
+               target: Target = NATURAL, name: str = "plot") -> Block:
+    """A line plot as a layout block of ``width`` × ``height`` mm (plus its title).
+
+    Both axes carry their unit (``x_unit``, ``y_unit``; with ``percent`` the y axis is a share in
+    percent, fixed to 0–100 % and values are clamped into it). Ticks use the figures' one number
+    format. No legend is drawn on the data: put :func:`series_legend` in the figure's legend."""
+    c = BlockCanvas()
+    size = max(theme.small_pt, target.min_pt)
+    top = 0.0
+    if title:
+        tsize = max(theme.text_pt, target.min_pt)
+        lines = wrap(title, tsize, width, bold=True)
+        for i, line in enumerate(lines):
+            c.text(0.0, cap_height(tsize) + i * line_step(tsize), line, tsize, theme.foreground,
+                   bold=True)
+        top = line_step(tsize, 1.35) + (len(lines) - 1) * line_step(tsize)
+    if y_range is not None:  # the top on a round tick, so the highest point has a grid line
+        ticks = nice_ticks(*y_range)
+        if len(ticks) > 1 and ticks[-1] < y_range[1] - 1e-9:
+            y_range = (y_range[0], ticks[-1] + (ticks[1] - ticks[0]))
+    if percent:
+        y_range = (0.0, 100.0)
+        series = [Series(s.label, s.x, [None if v is None else max(0.0, min(100.0, float(v)))
+                                        for v in s.y], s.color_index, s.step, s.markers)
+                  for s in series]
+        marks = [Mark(m.x, max(0.0, min(100.0, m.y)), m.label) for m in marks]
+    # Room on the right for half of the last x tick's label (it is centred on its tick).
+    xs = [float(v) for s in series for v in s.x]
+    xlo, xhi = x_range or ((min(xs), max(xs)) if xs else (0.0, 1.0))
+    xt = nice_ticks(xlo, xhi if xhi > xlo else xlo + 1.0, target=6)
+    spill = max((text_width(format_tick_number(v), size) / 2 for v in xt
+                 if abs(v - xhi) < 1e-9 * max(1.0, abs(xhi)) or v > xhi - 1e-9), default=0.0)
+    line_plot(c, 0.0, top, width - spill, height, series, theme,
+              x_label=with_unit(x_label, x_unit),
+              y_label=with_unit(y_label, "%" if percent else y_unit),
+              x_range=x_range, y_range=y_range, marks=marks, key=key, legend=False,
+              tick_format=format_tick_percent if percent else format_tick_number,
+              style_of=lambda _i, s: series_style(theme, s), size=size,
+              mark_style=mark_style(theme))
+    return c.block(width, top + height, name)
+
+
+def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
+                      line_len: float = 7.0, notes: Sequence[str] = (),
+                      target: Target = NATURAL) -> Block:
+    """Like :func:`gpuviz.figures.layout.legend_block`, but a line entry's swatch is a stretch
+    of ``line_len`` mm, long enough to show its dash pattern (a series' mark, as drawn)."""
+    c = BlockCanvas()
+    fg = theme.foreground
+    size = max(theme.small_pt, target.min_pt)
+    sw = max(2.6, cap_height(size) * 1.25)
+    row = max(sw, ink_height(size)) + 1.4
+    x = y = used = 0.0
+    seen: set[str] = set()
+    for entry in entries:
+        if entry.label in seen:
+            continue
+        seen.add(entry.label)
+        mark_w = line_len if entry.kind == "line" else sw
+        need = mark_w + 1.0 + text_width(entry.label, size) + 3.0
+        if x > 0 and x + need - 3.0 > width:
+            x, y = 0.0, y + row
+        with c.group(name=f"legend:{entry.label}"):
+            top = y + (row - 1.4 - sw) / 2
+            if entry.kind == "line":
+                c.line(x, top + sw / 2, x + mark_w, top + sw / 2, entry.style)
+            elif entry.kind == "dot":
+                c.circle(x + sw / 2, top + sw / 2, sw / 2.6, entry.style)
+            else:
+                c.rect(x, top, sw, sw, entry.style)
+            c.text(x + mark_w + 1.0, top + sw / 2, entry.label, size, fg, baseline="middle")
+        used = max(used, x + need - 3.0)
+        x += need
+    height = y + row - 1.4 if entries else 0.0
+    for note in notes:
+        if not note:
+            continue
+        block = text_block(note, theme, width, color=theme.muted)
+        place(c, block, 0.0, height + (1.2 if height else 0.0))
+        height += block.height + (1.2 if height else 0.0)
+        used = max(used, block.width)
+    return c.block(min(width, max(used, 1.0)), height, "legend")

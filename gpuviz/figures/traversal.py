@@ -9,27 +9,53 @@ A row and B column tiles beside a grid), ``grid:<order>`` (a grid too dense to d
 drawn as an image), ``path:<order>`` (the visiting path), ``run:<order>`` (one order's panel),
 ``plot:sweep`` and ``plot:loads`` (the plots) and ``series:<label>`` (their lines).
 Selecting ``tile:r,c`` outlines that tile and the A and B tiles it needs.
+
+The pieces are functions of the data and the theme (:func:`run_block`, :func:`loads_plot`,
+:func:`sweep_plot`, :func:`legend_entries`), so a dock can draw the same plots in the same style.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, text_width
-from gpuviz.figures.plot import Mark, Series, line_plot
+from gpuviz.figures.display import Figure, Style
+from gpuviz.figures.layout import (
+    GAP,
+    NATURAL,
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    Target,
+    compose,
+    format_number,
+    format_percent,
+    line_step,
+    place,
+    text_block,
+    wrap,
+)
+from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
+from gpuviz.figures.plot import (
+    Mark,
+    Series,
+    mark_style,
+    plot_block,
+    plot_legend_block,
+    series_legend,
+)
 from gpuviz.figures.theme import Theme
-from gpuviz.figures.type_scale import build_for_type_size
 from gpuviz.models.traversal import SWEEP_ORDERS, OrderRun, StepState, TraversalResult, state_after
 
-WIDTH = 176.0
-MARGIN = 6.0
+NATURAL_WIDTH = 176.0
 GRID_MAX_H = 78.0
 MAX_CELL = 7.0
 VECTOR_MIN_CELL = 1.6  # below this a grid is drawn as an image
-NUMBER_MIN_CELL = 4.5
 PLOT_POINTS = 400
+PLOT_H = 52.0
 MAX_NUMBERED = 128  # more visit numbers cost more to paint than they help to read
 SHADES = 6
+TWO_UP = 140.0  # narrower than this, the two orders and the two plots stack
+COLUMN_MIN = 66.0  # wide enough for every order and the plots in one row of such columns
 
 
 def frame_count(result: TraversalResult) -> int:
@@ -60,37 +86,54 @@ def _rgb(color: str) -> np.ndarray:
     return np.array([int(color[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)
 
 
-def _shades(theme: Theme) -> list[str]:
-    """Visit-order shades: the theme's 'valid' colour through a lifting veil of background."""
+def shades(theme: Theme) -> list[str]:
+    """Visit-order shades, first to last: the theme's 'valid' colour through a lifting veil of
+    background (later tiles carry more of the colour: darker on a light ground, brighter on a
+    dark one)."""
     return [theme.mix(theme.color("valid"), 0.2 + 0.55 * i / (SHADES - 1))
             for i in range(SHADES)]
 
 
-def _color_index(order_name: str) -> int:
+def color_index(order_name: str) -> int:
+    """The palette entry (and dash) of an order, the same in every plot and legend."""
     return SWEEP_ORDERS.index(order_name) if order_name in SWEEP_ORDERS else 4
 
 
 def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
+    return f"{format_number(n)} {noun}" + ("" if n == 1 else "s")
 
 
-def _current_style(theme: Theme, outline: bool) -> Style:
+def current_style(theme: Theme, outline: bool = True) -> Style:
     return Style(fill=theme.color("c_output"), stroke=theme.foreground if outline else None,
                  stroke_width=theme.line_mm if outline else 0.0)
 
 
-def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepState,
-               x0: float, y0: float, width: float, selected: tuple[int, int] | None,
-               theme: Theme) -> float:
+def hit_style(theme: Theme) -> Style:
+    return Style(fill=theme.color("hit"), stroke=theme.foreground, stroke_width=theme.thin_mm)
+
+
+def now_style(theme: Theme) -> Style:
+    """The dot on each plot at the shown step and at the chosen capacity."""
+    return mark_style(theme)
+
+
+# --------------------------------------------------------------------------------------------
+# One order's panel: the grid, its A and B strips, and its receipt
+
+
+def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: Theme,
+              width: float, selected: tuple[int, int] | None = None,
+              target: Target = NATURAL) -> Block:
+    c = BlockCanvas()
     rows, cols, kt = result.rows, result.cols, result.k_tiles
-    size, small = theme.text_pt, theme.small_pt
-    em = small * PT_TO_MM
+    size = max(theme.text_pt, target.min_pt)
+    small = max(theme.small_pt, target.min_pt)
     fg, muted = theme.foreground, theme.muted
-    c.text(x0, y0 + 3.0, run.order_name, size, fg, bold=True)
-    top = y0 + 6.0
+    c.text(0.0, cap_height(size), run.order_name, size, fg, bold=True)
+    top = line_step(size, 1.4)
     gap = 1.5
     cell = min(MAX_CELL, (width - gap) / (cols + kt), (GRID_MAX_H - gap) / (rows + kt))
-    gx, gy = x0 + kt * cell + gap, top + kt * cell + gap
+    gx, gy = kt * cell + gap, top + kt * cell + gap
     vector = cell >= VECTOR_MIN_CELL
     outline = cell >= 2.0
     n_tiles = rows * cols
@@ -99,8 +142,17 @@ def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepSta
     position[flat] = np.arange(n_tiles)
     done = state.visited
     current_lo = (state.step - 1) * result.in_flight if state.step else 0
-    shades = _shades(theme)
+    ramp = shades(theme)
     shade_of = np.minimum(position * SHADES // max(n_tiles, 1), SHADES - 1)
+    pending = position >= done
+    current = (position >= current_lo) & (position < done)
+
+    def fill_of(tile: int) -> str:
+        if pending[tile]:
+            return theme.color("absent")
+        if current[tile]:
+            return theme.color("c_output")
+        return ramp[shade_of[tile]]
 
     with c.group(f"run:{run.order_name}", name=run.order_name):
         # The output tile grid: visited tiles graded by visit order, the current step's tiles
@@ -110,39 +162,30 @@ def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepSta
             xywh = np.stack([gx + cc * cell, gy + rr * cell, np.full(n_tiles, cell),
                              np.full(n_tiles, cell)], axis=1)
             keys = [f"tile:{r},{k}" for r, k in zip(rr.tolist(), cc.tolist(), strict=True)]
-            pending = position >= done
-            current = (position >= current_lo) & (position < done)
             groups = [(pending, theme.fill("absent", outline=outline))]
             for s in range(SHADES):
                 groups.append(((~pending) & (~current) & (shade_of == s),
-                               Style(fill=shades[s], stroke=theme.outline if outline else None,
+                               Style(fill=ramp[s], stroke=theme.outline if outline else None,
                                      stroke_width=theme.thin_mm if outline else 0.0)))
-            groups.append((current, _current_style(theme, outline)))
+            groups.append((current, current_style(theme, outline)))
             for mask, style in groups:
                 idx = np.flatnonzero(mask)
                 if len(idx):
                     c.rects(xywh[idx], style, [keys[i] for i in idx])
         else:
             rgb = np.empty((n_tiles, 3), dtype=float)
-            shade_rgb = np.array([_rgb(s) for s in shades])
+            shade_rgb = np.array([_rgb(s) for s in ramp])
             rgb[:] = shade_rgb[shade_of]
-            rgb[position >= done] = _rgb(theme.color("absent"))
-            rgb[(position >= current_lo) & (position < done)] = _rgb(theme.color("c_output"))
+            rgb[pending] = _rgb(theme.color("absent"))
+            rgb[current] = _rgb(theme.color("c_output"))
             c.image(gx, gy, cols * cell, rows * cell,
                     rgb.reshape(rows, cols, 3).round().astype(np.uint8),
                     key=f"grid:{run.order_name}")
             c.rect(gx, gy, cols * cell, rows * cell, theme.stroke("outline", theme.thin_mm))
-        numbered = vector and cell >= NUMBER_MIN_CELL and n_tiles <= MAX_NUMBERED
-        if numbered:
-            shade_ink = [theme.ink_on(v) for v in shades]
-            current_ink = theme.ink_on(theme.color("c_output"))
-            ink = [current_ink if t >= current_lo else shade_ink[shade_of[flat[t]]]
-                   for t in range(n_tiles)]
-            # Visit numbers sit in the cell's upper left so the path through the centres stays
-            # readable.
-            for t, (r, k) in enumerate(run.order.tolist()):
-                c.text(gx + k * cell + 0.5, gy + r * cell + small * PT_TO_MM * 0.85, str(t),
-                       small * 0.85, ink[t] if t < done else muted)
+        biggest = format_number(n_tiles - 1)
+        numbered = (vector and n_tiles <= MAX_NUMBERED
+                    and text_width(biggest, small) + 0.9 <= cell
+                    and ink_height(small) + 0.9 <= cell * 0.62)
         if vector and n_tiles > 1:
             centres = [(gx + (k + 0.5) * cell, gy + (r + 0.5) * cell)
                        for r, k in run.order.tolist()]
@@ -157,6 +200,15 @@ def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepSta
                 if len(recent) > 1:
                     c.polyline(recent, theme.stroke("foreground", theme.line_mm),
                                key=f"path:{run.order_name}", arrow_end=True)
+        if numbered:
+            # Visit numbers in each cell's upper left, on a knockout of the cell's own colour
+            # where the path passes under them.
+            for t, (r, k) in enumerate(run.order.tolist()):
+                tile = r * cols + k
+                ground = fill_of(tile)
+                ink = muted if pending[tile] else theme.ink_on(ground)
+                c.label(gx + k * cell + 0.45, gy + r * cell + 0.45 + cap_height(small),
+                        format_number(t), small, ink, knockout=ground, key=f"tile:{r},{k}")
 
         # A row tiles to the left, B column tiles above, lit while resident.
         def strip(mask_res, mask_load, mask_hit, role, prefix, x, y, nr, nc):
@@ -184,139 +236,197 @@ def _run_panel(c: Canvas, result: TraversalResult, run: OrderRun, state: StepSta
             if len(loaded):
                 c.rects(xywh[loaded] + np.array([inset, inset, -2 * inset, -2 * inset]),
                         theme.fill("miss"))
-            dot = Style(fill=theme.color("hit"), stroke=theme.foreground,
-                        stroke_width=theme.thin_mm)
             for i in hit.tolist():
-                c.circle(xywh[i, 0] + cell / 2, xywh[i, 1] + cell / 2, cell * 0.2, dot)
+                c.circle(xywh[i, 0] + cell / 2, xywh[i, 1] + cell / 2, cell * 0.2,
+                         hit_style(theme))
 
         strip(state.a_resident, state.a_loaded, state.a_hit, "a_operand", "atile",
-              x0, gy, rows, kt)
+              0.0, gy, rows, kt)
         strip(state.b_resident, state.b_loaded, state.b_hit, "b_operand", "btile",
               gx, top, kt, cols)
         if selected is not None:
             r, k = selected
             hl = theme.highlight()
             c.rect(gx + k * cell, gy + r * cell, cell, cell, hl)
-            c.rect(x0, gy + r * cell, kt * cell, cell, hl)
+            c.rect(0.0, gy + r * cell, kt * cell, cell, hl)
             c.rect(gx + k * cell, top, cell, kt * cell, hl)
 
-        bottom = gy + rows * cell
-        ty = bottom + em * 1.5
+        # The receipt: this step, so far, the whole order.
         so_far = int(run.cumulative_loads[state.step - 1]) if state.step else 0
+        requests = run.hits + run.misses
+        rate = format_percent(run.hits / requests) if requests else format_percent(0.0)
         lines = (
             (f"after step {state.step} of {result.steps}: {_count(state.hits, 'hit')}, "
              f"{_count(state.loads, 'load')}", True),
             (f"{_count(so_far, 'load')} so far", False),
-            (f"whole order: {run.misses} loads (A {run.a_loads}, B {run.b_loads}), "
-             f"{_count(run.hits, 'hit')}", False),
+            (f"whole order: {format_number(run.misses)} loads (A {format_number(run.a_loads)}, "
+             f"B {format_number(run.b_loads)}), {_count(run.hits, 'hit')} ({rate} of "
+             f"requests)", False),
         )
+        y = gy + rows * cell + 1.5
+        used = gx + cols * cell
         for text, bold in lines:
-            c.text(x0, ty, text, small, fg if bold else muted, bold=bold)
-            ty += em * 1.2
-    return ty
+            for line in wrap(text, small, width, bold=bold):
+                y += line_step(small)
+                c.text(0.0, y, line, small, fg if bold else muted, bold=bold)
+                used = max(used, text_width(line, small, bold=bold))
+    return c.block(min(width, used), y + descent(small), f"run {run.order_name}")
 
 
-def _legend(c: Canvas, x: float, y: float, theme: Theme) -> float:
-    small = theme.small_pt
-    em = small * PT_TO_MM
-    sw = em * 1.0
-    items = (
-        (_current_style(theme, True), "tiles of this step"),
-        (Style(fill=_shades(theme)[-2], stroke=theme.outline, stroke_width=theme.thin_mm),
-         "done (darker = later)"),
-        (theme.fill("a_operand"), "A tile resident"),
-        (theme.fill("b_operand"), "B tile resident"),
-        (theme.fill("miss"), "loaded in this step (miss)"),
-        (None, "hit in this step"),
-    )
-    lx, ly = x, y
-    for style, label in items:
-        step = sw + em * 0.5 + text_width(label, small) + em * 1.5
-        if lx + step > WIDTH - MARGIN:
-            lx, ly = x, ly + em * 1.4
-        if style is None:
-            c.circle(lx + sw / 2, ly - em * 0.3, sw * 0.4,
-                     Style(fill=theme.color("hit"), stroke=theme.foreground,
-                           stroke_width=theme.thin_mm))
-        else:
-            c.rect(lx, ly - em * 0.8, sw, sw, style)
-        c.text(lx + sw + em * 0.5, ly, label, small, theme.muted)
-        lx += step
-    return ly + em * 1.4
+def ramp_block(theme: Theme, width: float, target: Target = NATURAL) -> Block:
+    """The visit-order shading as a ramp from the first visited tiles to the last."""
+    c = BlockCanvas()
+    small = max(theme.small_pt, target.min_pt)
+    fg = theme.foreground
+    sw = max(2.6, cap_height(small) * 1.25)
+    lead, tail = "visited tiles, first", "last"
+    x = 0.0
+    mid = sw / 2
+    c.text(x, mid, lead, small, fg, baseline="middle")
+    x += text_width(lead, small) + 1.0
+    for s in shades(theme):
+        c.rect(x, 0.0, sw, sw, Style(fill=s, stroke=theme.outline, stroke_width=theme.thin_mm))
+        x += sw
+    x += 1.0
+    c.text(x, mid, tail, small, fg, baseline="middle")
+    x += text_width(tail, small)
+    return c.block(min(width, x), sw, "visit order")
 
 
-def build(result: TraversalResult, selection: frozenset[str], theme: Theme) -> Figure:
-    return build_for_type_size(_build, result, selection, theme)
+def legend_entries(result: TraversalResult, theme: Theme) -> list[LegendEntry]:
+    """The grids' marks and the plots' lines, one entry each."""
+    entries = [LegendEntry("tiles of this step", current_style(theme)),
+               LegendEntry("not yet visited", theme.fill("absent")),
+               LegendEntry("A tile resident", theme.fill("a_operand")),
+               LegendEntry("B tile resident", theme.fill("b_operand")),
+               LegendEntry("loaded in this step (miss)", theme.fill("miss")),
+               LegendEntry("hit in this step", hit_style(theme), "dot")]
+    entries += series_legend(_plot_series(result), theme)
+    entries.append(LegendEntry("shown step; chosen capacity", now_style(theme), "dot"))
+    return entries
 
 
-def _build(result: TraversalResult, selection: frozenset[str], theme: Theme) -> Figure:
-    c = Canvas()
-    frame = _frame(result, selection)
-    selected = _selected_tile(selection, result.rows, result.cols)
-    fg, muted = theme.foreground, theme.muted
-    em = theme.small_pt * PT_TO_MM
-    cap = "unbounded" if result.capacity is None else f"{result.capacity} tiles"
-    depth = ("K folded away (k_tiles = 1)" if result.k_tiles == 1
-             else f"each panel {result.k_tiles} tiles deep along K")
-    c.text(MARGIN, 6.0, "Output-tile order and cache reuse", theme.title_pt, fg, bold=True)
-    caption = (
-        f"{result.rows} × {result.cols} output tiles. Tile (i, j) needs A row panel i and "
-        f"B column panel j.",
-        f"{depth[0].upper()}{depth[1:]}. {result.in_flight} tile"
-        f"{'s' if result.in_flight > 1 else ''} in flight per step.",
-        f"LRU cache of {cap}; loads counted in tiles.",
-    )
-    for i, line in enumerate(caption):
-        c.text(MARGIN, 6.0 + em * (1.6 + 1.15 * i), line, theme.small_pt, muted)
-    y = 6.0 + em * (1.6 + 1.15 * len(caption) - 0.6)
+# --------------------------------------------------------------------------------------------
+# The plots
+
+
+def _plot_series(result: TraversalResult) -> list[Series]:
+    """The orders the plots draw (every order of the sweep when it was computed, else the
+    orders shown above), as label-only series for the legend."""
+    names = list(result.cumulative_loads_by_order) or [result.order_name] + (
+        [result.compare.order_name] if result.compare is not None else [])
+    names += [n for n in result.misses_by_order if n not in names]
+    return [Series(n, (), (), color_index(n)) for n in names]
+
+
+def loads_plot(result: TraversalResult, frame: int, theme: Theme, width: float,
+               target: Target = NATURAL, height: float = PLOT_H) -> Block:
+    """Cumulative loads against step, one line per order, a dot at the shown step."""
     runs = [result._main] + ([result.compare] if result.compare is not None else [])
-    gap = 8.0
-    width = (WIDTH - 2 * MARGIN - gap * (len(runs) - 1)) / len(runs)
-    bottom = y
-    for i, run in enumerate(runs):
-        state = state_after(run, result.rows, result.cols, result.k_tiles, result.in_flight,
-                            result.capacity, frame)
-        bottom = max(bottom, _run_panel(c, result, run, state, MARGIN + i * (width + gap), y,
-                                        width, selected, theme))
-    with c.group(name="legend"):
-        bottom = _legend(c, MARGIN, bottom + em * 0.6, theme)
-
-    plot_y = bottom + 2.0
-    plot_w, plot_h = (WIDTH - 2 * MARGIN - gap) / 2, 52.0
-    # Cumulative loads against step, for each order drawn.
-    # Every order of the sweep when it was computed (same colours and dashes as the sweep
-    # plot), else the orders drawn above.
     curves = dict(result.cumulative_loads_by_order) or {
         run.order_name: tuple(run.cumulative_loads.tolist()) for run in runs}
     # Past a few hundred steps, evenly spaced samples (always with the last) draw the same line.
     picked = np.unique(np.linspace(0, result.steps - 1, min(result.steps, PLOT_POINTS))
                        .round().astype(np.int64))
     steps = (picked + 1).tolist()
-    series = [Series(name, steps, np.asarray(vals)[picked].tolist(), _color_index(name))
+    series = [Series(name, steps, np.asarray(vals)[picked].tolist(), color_index(name))
               for name, vals in curves.items()]
     marks = ()
     if frame > 0:
         marks = (Mark(frame, float(result.cumulative_loads[frame - 1]), ""),)
-    c.text(MARGIN, plot_y + 3.0, "Loads so far, step by step", theme.text_pt, fg, bold=True)
-    line_plot(c, MARGIN, plot_y + 4.0, plot_w, plot_h, series, theme, x_label="step",
-              y_label="cumulative loads (tiles)", marks=marks, key="plot:loads")
-    sx = MARGIN + plot_w + gap
-    c.text(sx, plot_y + 3.0, "Sweep: misses against cache capacity", theme.text_pt, fg,
-           bold=True)
-    if result.capacities:
-        sweep = [Series(name, list(result.capacities), list(vals), _color_index(name),
-                        markers=len(result.capacities) <= 40)
-                 for name, vals in result.misses_by_order.items()]
-        marks = ()
-        if result.capacity in result.capacities:
-            i = result.capacities.index(result.capacity)
-            marks = (Mark(result.capacity, result.misses_by_order[result.order_name][i], ""),)
-        line_plot(c, sx, plot_y + 4.0, plot_w, plot_h, sweep, theme,
-                  x_label="cache capacity (tiles)", y_label="misses (tile loads)", marks=marks,
-                  key="plot:sweep")
-    else:
-        c.text(sx, plot_y + 10.0, "(sweep not computed: turn on 'sweep')", theme.small_pt, muted)
-    end = plot_y + 4.0 + plot_h + 2.0
-    return c.figure(WIDTH, end, theme.background, title="Traversal: output-tile order and reuse",
-                    description=f"{result.order_name} order over {result.rows} × {result.cols} "
-                    f"tiles, state after step {frame} of {result.steps}.")
+    per_step = f"{_count(result.in_flight, 'tile')} each"
+    return plot_block(series, theme, width, height, x_label="step", x_unit=per_step,
+                      y_label="loads so far", y_unit="tiles", marks=marks, key="plot:loads",
+                      title="Loads so far, step by step", target=target, name="loads plot")
+
+
+SWEEP_LABELS = ("Sweep: misses against cache capacity", "cache capacity (tiles)",
+                "misses (tile loads)")
+
+
+def sweep_series(capacities, misses_by_order, capacity: int | None,
+                 order_name: str) -> tuple[list[Series], tuple[Mark, ...]]:
+    """The sweep plot's data (misses against capacity per order, the current capacity marked):
+    one definition for the figure and the dock's interactive plot."""
+    sweep = [Series(name, list(capacities), list(vals), color_index(name),
+                    markers=len(capacities) <= 40)
+             for name, vals in misses_by_order.items()]
+    marks: tuple[Mark, ...] = ()
+    if capacity in capacities and order_name in misses_by_order:
+        i = list(capacities).index(capacity)
+        marks = (Mark(capacity, misses_by_order[order_name][i], ""),)
+    return sweep, marks
+
+
+def sweep_plot(result: TraversalResult, theme: Theme, width: float, target: Target = NATURAL,
+               height: float = PLOT_H) -> Block:
+    """Misses against cache capacity, one line per order, a dot at the chosen capacity."""
+    if not result.capacities:
+        return text_block("(sweep not computed: turn on 'sweep')", theme, width,
+                          color=theme.muted, name="sweep plot")
+    sweep, marks = sweep_series(result.capacities, result.misses_by_order, result.capacity,
+                                result.order_name)
+    return plot_block(sweep, theme, width, height, x_label="cache capacity", x_unit="tiles",
+                      y_label="misses", y_unit="tile loads", marks=marks, key="plot:sweep",
+                      title=SWEEP_LABELS[0], target=target, name="sweep plot")
+
+
+def plots_column(result: TraversalResult, frame: int, theme: Theme, width: float,
+                 target: Target = NATURAL) -> Block:
+    """Both plots, one above the other, a little lower than on their own."""
+    c = BlockCanvas()
+    top = loads_plot(result, frame, theme, width, target, PLOT_H * 0.8)
+    bottom = sweep_plot(result, theme, width, target, PLOT_H * 0.8)
+    place(c, top, 0.0, 0.0)
+    place(c, bottom, 0.0, top.height + GAP)
+    return c.block(max(top.width, bottom.width), top.height + GAP + bottom.height, "plots")
+
+
+# --------------------------------------------------------------------------------------------
+# The figure
+
+
+def subtitle(result: TraversalResult) -> str:
+    cap = "unbounded" if result.capacity is None else _count(result.capacity, "tile")
+    depth = ("K folded away (k_tiles = 1)" if result.k_tiles == 1
+             else f"each panel {format_number(result.k_tiles)} tiles deep along K")
+    return (f"{format_number(result.rows)} × {format_number(result.cols)} output tiles. Tile "
+            f"(i, j) needs A row panel i and B column panel j. {depth[0].upper()}{depth[1:]}. "
+            f"{_count(result.in_flight, 'tile')} in flight per step. LRU cache of {cap}; loads "
+            f"counted in tiles.")
+
+
+def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
+          target: Target = NATURAL) -> Figure:
+    frame = _frame(result, selection)
+    selected = _selected_tile(selection, result.rows, result.cols)
+    runs = [result._main] + ([result.compare] if result.compare is not None else [])
+    states = [state_after(run, result.rows, result.cols, result.k_tiles, result.in_flight,
+                          result.capacity, frame) for run in runs]
+
+    def body(width: float) -> list[Block]:
+        columns = len(runs) + 1
+        if width >= COLUMN_MIN * columns + GAP * (columns - 1):
+            # Wide (a slide, a wide view): the orders and a column of both plots side by side.
+            each = (width - GAP * (columns - 1)) / columns
+            blocks = [run_block(result, run, state, theme, each, selected, target)
+                      for run, state in zip(runs, states, strict=True)]
+            return [*blocks, plots_column(result, frame, theme, each, target)]
+        two_up = width >= TWO_UP
+        each = (width - GAP) / 2 if two_up else width
+        blocks = [run_block(result, run, state, theme, each if len(runs) > 1 else width,
+                            selected, target) for run, state in zip(runs, states, strict=True)]
+        blocks.append(loads_plot(result, frame, theme, each, target))
+        blocks.append(sweep_plot(result, theme, each, target))
+        return blocks
+
+    def side(width: float) -> list[Block]:
+        return [ramp_block(theme, width, target),
+                plot_legend_block(legend_entries(result, theme), theme, width, target=target)]
+
+    return compose(target, theme, title="Output-tile order and cache reuse",
+                   subtitle=subtitle(result), body=body, side=side,
+                   natural_width=NATURAL_WIDTH,
+                   figure_title="Traversal: output-tile order and reuse",
+                   description=f"{result.order_name} order over {result.rows} × {result.cols} "
+                               f"tiles, state after step {frame} of {result.steps}.")

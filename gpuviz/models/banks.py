@@ -8,17 +8,31 @@ one after another; any number of lanes reading the *same* word are served togeth
 A warp's request therefore takes as many service rounds as the largest number of distinct words
 any one bank must deliver — the ``conflict_degree``.
 
-Rule for 8- and 16-byte accesses (a model; sources: CUDA C Programming Guide, *Shared Memory* of
-compute capability 2.x, "64-Bit Accesses": "a bank conflict only occurs if two threads in either of
-the half-warps access different addresses belonging to the same bank", and "128-Bit Accesses",
-which counts conflicts per quarter-warp; NVIDIA Nsight Compute counts shared-memory *wavefronts*,
-each at most 32 banks × 4 bytes = 128 bytes): the warp is served in phases of
-128 / access_bytes lanes — two half-warps (lanes 0–15, 16–31) for 8 bytes, four quarter-warps
-(lanes 0–7, 8–15, …) for 16 bytes. Each lane's element covers access_bytes / 4 consecutive
-words (and as many banks). Within one phase the 4-byte rule applies; the phases are served one
-after another, so ``rounds`` is the sum over phases of each phase's largest bank queue. The
-guide's compute-capability-2.x extra way for most 128-bit accesses is not modelled, and a real
-GPU may merge or split phases in ways this rule does not describe; rounds are not measured cycles.
+Rule for 8- and 16-byte accesses (CUDA C Programming Guide, *Shared Memory* of compute
+capability 2.x, "64-Bit Accesses" and "128-Bit Accesses"; NVIDIA Nsight Compute counts
+shared-memory *wavefronts*, each at most 32 banks × 4 bytes = 128 bytes; checked against an
+H200, docs/hardware-notes.md): the warp is served in phases of 128 / access_bytes lanes — two
+half-warps (lanes 0–15, 16–31) for 8 bytes, four quarter-warps (lanes 0–7, 8–15, …) for 16
+bytes. Each lane's element covers access_bytes / 4 consecutive words (and as many banks). Within
+one phase the 4-byte rule applies; the phases are served one after another, so ``rounds`` is the
+sum over phases of each phase's largest bank queue.
+
+Merged phases (measured on an H200, 1,272 shared-memory cases; not in NVIDIA's documentation): a
+*load* of 8 or 16 bytes whose active lanes all read the same address as lane ``i XOR 1`` (lanes
+0 and 1, 2 and 3, …), or all the same address as lane ``i XOR 2`` (lanes 0 and 2, 1 and 3, …),
+counting a masked partner as agreeing, is served in phases twice as large: one phase of 32 lanes
+for 8 bytes, two half-warps for 16 bytes. Each such pair takes one slot. Mixing the two pairings
+in one warp, or any other sharing (lanes i and i XOR 3, 4, 8, 16; three lanes of four on one
+address), keeps the fixed phases. Stores and ``ldmatrix`` never merge. ``fixed_phase_rounds``
+keeps the fixed-phase count, ``merged_lane_groups`` the pairs that share a slot and
+``merge_reason`` says why.
+
+1- and 2-byte accesses read part of one word: lanes reading bytes of one word share it (one
+round), as for 4-byte broadcasts. ``ldmatrix`` (op ldmatrix): lanes 0 … 8·matrices − 1 each give
+the address of one 16-byte row; each 8 × 8 matrix (eight rows, 128 bytes) is one phase; ``.trans``
+changes which registers receive the elements, not the rows read. Rounds equal Nsight Compute's
+shared-memory wavefronts (``l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld`` / ``_op_st``) for
+every measured case; they are not cycles.
 
 Addresses: the pattern gives each lane an element index; its byte address is
 ``index · access_bytes``, optionally passed through the XOR swizzle of the ``swizzle`` panel
@@ -46,6 +60,9 @@ WARP_LANES = 32
 BANKS = 32
 BANK_BYTES = 4
 MAX_ELEMENT = 1 << 24  # 64 MiB of 4-byte words: far beyond any shared memory, still exact
+
+#: XOR distances of the lane pairs whose shared address lets an 8- or 16-byte load merge phases.
+MERGE_PARTNERS = (1, 2)
 
 PATTERN_KINDS = ("stride", "column", "broadcast", "explicit", "expression")
 DEPENDS_ON = ("swizzle",)
@@ -84,11 +101,29 @@ class BankSwizzle(SwizzleSpec):
                                   "shift⟩.", choices=MODES)
 
 
+OPS = ("load", "store", "ldmatrix")
+
+
+@dataclass(frozen=True)
+class BankLdmatrix:
+    matrices: int = param(4, doc="8 × 8 matrices of 16-bit elements one ldmatrix loads (x1, x2, "
+                                 "x4): lanes 0 … 8·matrices − 1 each give the address of one "
+                                 "16-byte row.", choices=(1, 2, 4))
+    trans: bool = param(False, doc="ldmatrix .trans: the registers receive the transposed "
+                                   "matrix; the rows read from shared memory are the same.")
+
+
 @dataclass(frozen=True)
 class BanksParams:
-    access_bytes: int = param(4, doc="Bytes each lane reads: 4 (one word), 8 (served in two "
-                                     "half-warp phases) or 16 (four quarter-warp phases).",
-                              choices=(4, 8, 16))
+    op: str = param("load", doc="The instruction: a shared-memory load (ld.shared), a store "
+                                "(st.shared) or ldmatrix (each lane gives one 16-byte row).",
+                    choices=OPS)
+    access_bytes: int = param(4, doc="Bytes each lane reads or writes: 1 or 2 (part of one "
+                                     "word), 4 (one word), 8 or 16. ldmatrix always reads "
+                                     "16-byte rows.",
+                              choices=(1, 2, 4, 8, 16))
+    ldmatrix: BankLdmatrix = param(doc="Shape of the ldmatrix instruction (op ldmatrix).",
+                                   default_factory=BankLdmatrix)
     pattern: BankPattern = param(doc="Which element each lane reads.",
                                  default_factory=BankPattern)
     swizzle: BankSwizzle = param(doc="Optional XOR swizzle of the byte addresses.",
@@ -122,6 +157,7 @@ class BroadcastGroup:
 
 @dataclass(frozen=True)
 class BanksResult:
+    op: str  # load, store or ldmatrix
     access_bytes: int
     pattern: str  # the pattern in words, e.g. "lane i reads row i, column 0 of rows of 33"
     words_per_lane: int
@@ -139,6 +175,11 @@ class BanksResult:
     broadcast_groups: tuple[BroadcastGroup, ...]
     slots: tuple[Slot, ...]
     swizzle_formula: str | None
+    # Merged phases (8- and 16-byte loads only; measured on an H200, docs/hardware-notes.md)
+    fixed_phase_rounds: int  # rounds if the phases were the fixed half-/quarter-warps
+    merged_by: int | None  # x when lanes i and i XOR x share slots (1 or 2); None: fixed phases
+    merged_lane_groups: tuple[tuple[int, ...], ...]  # lanes sharing one slot (a lane alone: partner masked)
+    merge_reason: str | None  # why the phases were merged, in words
     _queue_depth: np.ndarray = field(repr=False, compare=False)  # distinct words per bank
 
 
@@ -157,6 +198,31 @@ def element_indices(p: BanksParams) -> np.ndarray:
         out = evaluate(parse(pat.expression or "", LANE_NAMES), lane_environment(lanes))
         return np.broadcast_to(out, lanes.shape).astype(np.int64)
     raise ValueError(pat.kind)
+
+
+def access_width(p: BanksParams) -> int:
+    """Bytes each lane's address covers: the element size, or a 16-byte row for ldmatrix."""
+    return 16 if p.op == "ldmatrix" else p.access_bytes
+
+
+def address_lanes(p: BanksParams) -> np.ndarray:
+    """The lanes whose addresses the instruction uses, sorted: the active lanes, and for ldmatrix
+    only lanes 0 … 8·matrices − 1 (the others give no row address)."""
+    lanes = sorted(set(p.active_lanes))
+    if p.op == "ldmatrix":
+        lanes = [x for x in lanes if x < 8 * p.ldmatrix.matrices]
+    return np.array(lanes, dtype=np.int64)
+
+
+def lane_offsets(p: BanksParams) -> np.ndarray:
+    """Each lane's physical byte offset in shared memory (after the swizzle); −1 for a lane
+    that gives no address. This is what an exported kernel accesses."""
+    width = access_width(p)
+    phys = apply_swizzle(element_indices(p) * width, p.swizzle)
+    out = np.full(WARP_LANES, -1, dtype=np.int64)
+    lanes = address_lanes(p)
+    out[lanes] = phys[lanes]
+    return out
 
 
 def problems(p: BanksParams) -> list[tuple[str, str]]:
@@ -212,23 +278,45 @@ def describe_pattern(pat: BankPattern) -> str:
     return f"lane i reads element {pat.expression}"
 
 
-def compute(p: BanksParams) -> BanksResult:
-    w = p.access_bytes // BANK_BYTES
-    phase_size = WARP_LANES // w
-    idx = element_indices(p)
-    active = np.array(sorted(set(p.active_lanes)), dtype=np.int64)
-    # (lane, k) → the k-th word of the lane's element, through the swizzle
-    logical_bytes = idx[:, None] * p.access_bytes + np.arange(w)[None, :] * BANK_BYTES
-    words = apply_swizzle(logical_bytes, p.swizzle) // BANK_BYTES  # (32, w)
-    banks = words % BANKS
+def merge_partner(p: BanksParams, offsets: np.ndarray | None = None) -> int | None:
+    """XOR distance x (1 or 2) when an 8- or 16-byte *load* qualifies for merged phases: every
+    active lane reads the same address as lane ``i ^ x``, or that lane gives no address. None
+    otherwise (stores, ldmatrix and 1-, 2- and 4-byte accesses never merge)."""
+    width = access_width(p)
+    if p.op != "load" or width not in (8, 16):
+        return None
+    off = lane_offsets(p) if offsets is None else offsets
+    active = np.flatnonzero(off >= 0)
+    if not len(active):
+        return None
+    for x in MERGE_PARTNERS:
+        partner = off[active ^ x]
+        if np.all((partner < 0) | (partner == off[active])):
+            return x
+    return None
 
+
+def _merged_groups(offsets: np.ndarray, x: int) -> tuple[tuple[int, ...], ...]:
+    """Lanes that share one slot: each active lane with its partner i ^ x when that partner is
+    active too (they read the same address), else alone."""
+    out: list[tuple[int, ...]] = []
+    for lane in np.flatnonzero(offsets >= 0).tolist():
+        mate = lane ^ x
+        if mate < lane and offsets[mate] >= 0:
+            continue
+        out.append((lane, mate) if offsets[mate] >= 0 else (lane,))
+    return tuple(out)
+
+
+def _serve(words: np.ndarray, active: np.ndarray, phase_size: int, n_phases: int):
+    """Serve the active lanes' words in ``n_phases`` phases of ``phase_size`` lanes."""
+    w = words.shape[1]
     slots: list[Slot] = []
     phase_rounds: list[int] = []
     depth = np.zeros(BANKS, dtype=np.int64)
     conflict = 0
     offset = 0
     groups: list[BroadcastGroup] = []
-    n_phases = w
     for ph in range(n_phases):
         lanes_here = active[(active // phase_size) == ph]
         if not len(lanes_here):
@@ -255,7 +343,38 @@ def compute(p: BanksParams) -> BanksResult:
                       if len(ls) > 1)
         phase_rounds.append(rounds_here)
         offset += rounds_here
+    return slots, phase_rounds, depth, conflict, offset, groups
 
+
+def compute(p: BanksParams) -> BanksResult:
+    width = access_width(p)
+    w = max(1, width // BANK_BYTES)
+    fixed_size = WARP_LANES // w
+    idx = element_indices(p)
+    active = address_lanes(p)
+    # (lane, k) → the k-th word of the lane's element, through the swizzle (1- and 2-byte
+    # elements lie inside one word)
+    logical_bytes = idx[:, None] * width + np.arange(w)[None, :] * BANK_BYTES
+    words = apply_swizzle(logical_bytes, p.swizzle) // BANK_BYTES  # (32, w)
+    banks = words % BANKS
+
+    fixed = _serve(words, active, fixed_size, w)
+    offsets = lane_offsets(p)
+    partner = merge_partner(p, offsets)
+    if partner is None:
+        phase_size, n_phases = fixed_size, w
+        slots, phase_rounds, depth, conflict, offset, groups = fixed
+        merged_groups: tuple[tuple[int, ...], ...] = ()
+        reason = None
+    else:
+        phase_size, n_phases = 2 * fixed_size, w // 2
+        slots, phase_rounds, depth, conflict, offset, groups = _serve(words, active, phase_size,
+                                                                      n_phases)
+        merged_groups = _merged_groups(offsets, partner)
+        pair = "i and i + 1 (i even)" if partner == 1 else "i and i + 2 (i mod 4 < 2)"
+        reason = (f"every lane reads the same address as lane i XOR {partner} (lanes {pair}), "
+                  "or that lane is masked: each pair takes one slot, so a phase serves "
+                  f"{phase_size} lanes instead of {fixed_size}")
     slots.sort(key=lambda s: (s.round, s.bank))
     is_active = np.zeros(WARP_LANES, dtype=bool)
     is_active[active] = True
@@ -265,9 +384,11 @@ def compute(p: BanksParams) -> BanksResult:
 
     b, m, s = swizzle_bms(p.swizzle)
     return BanksResult(
-        access_bytes=p.access_bytes, pattern=describe_pattern(p.pattern), words_per_lane=w,
+        access_bytes=width, pattern=describe_pattern(p.pattern), words_per_lane=w,
         active_lanes=tuple(int(x) for x in active),
-        rounds=offset, conflict_degree=conflict,
+        op=p.op, rounds=offset, conflict_degree=conflict,
+        fixed_phase_rounds=fixed[4], merged_by=partner, merged_lane_groups=merged_groups,
+        merge_reason=reason,
         distinct_words=len({sl.word for sl in slots}),
         phases=n_phases,
         phase_lanes=tuple((ph * phase_size, (ph + 1) * phase_size - 1) for ph in range(n_phases)),

@@ -13,8 +13,13 @@ limits, each computed for a block of T threads:
   registers, with its warps rounded up to a multiple of the four partitions, exceed the per-block
   register limit cannot launch at all (0 blocks); nor can more than 255 registers per thread.
 - shared memory: static + dynamic + the per-block reservation (1 KiB on sm_80 and later), rounded
-  up to the allocation unit (128 B on sm_80+, 256 B before), divided into the SM's shared memory
-  (the default carveout gives the maximum); 0 if a block would need more than the opt-in maximum.
+  up to the allocation unit (128 B on sm_80+, 256 B before), divided into the shared memory the
+  SM is configured with; 0 if a block would need more than the opt-in maximum. With no carveout
+  preference that is the maximum. With a preference of c % (``shared_memory_carveout``,
+  cudaFuncAttributePreferredSharedMemoryCarveout) it is ``c · maximum / 100`` raised to what one
+  block needs, rounded up to the next size the SM supports (9.0: 0, 8, 16, 32, 64, 100, 132,
+  164, 196, 228 KiB) — equal to the occupancy API's answer in all 3,136 cases measured on an H200
+  (``resources/measurements/h200-occupancy-carveout.json``).
   The kernel is assumed to have opted in (``cudaFuncSetAttribute``) when it uses over 48 KB.
 - blocks: the architecture's resident-block limit.
 
@@ -29,7 +34,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpuviz.models.arch import DEFAULT_ARCH, preset_names, preset_title, preset_values
+from gpuviz.models.arch import (
+    DEFAULT_ARCH,
+    load_preset,
+    preset_names,
+    preset_title,
+    preset_values,
+)
 from gpuviz.models.params import param
 
 #: Resource names in the order the limiter is reported when several tie.
@@ -62,9 +73,21 @@ class OccupancyParams:
         None, doc="Override the preset's warp slots per SM.", minimum=1, maximum=256)
     max_blocks_per_sm: int | None = param(
         None, doc="Override the preset's resident-block limit per SM.", minimum=1, maximum=256)
+    shared_memory_carveout: int | None = param(
+        None, doc="Preferred shared-memory carveout in percent of the SM's maximum "
+                  "(cudaFuncAttributePreferredSharedMemoryCarveout); empty: no preference, "
+                  "the maximum.", minimum=0, maximum=100)
 
 
 PARAMS = OccupancyParams
+
+#: Shared-memory sizes an SM can be configured with, by compute capability, in KiB (CUDA Toolkit
+#: cuda_occupancy.h, cudaOccAlignUpShmemSizeVoltaPlus).
+CARVEOUT_CONFIGS_KIB = {
+    "7.0": (0, 8, 16, 32, 64, 96),
+    "8.0": (0, 8, 16, 32, 64, 100, 132, 164),
+    "9.0": (0, 8, 16, 32, 64, 100, 132, 164, 196, 228),
+}
 
 _OVERRIDES = ("registers_per_sm", "shared_memory_per_sm", "max_warps_per_sm", "max_blocks_per_sm")
 
@@ -81,6 +104,8 @@ class OccupancyResult:
     max_warps_per_sm: int
     registers_per_warp_allocated: int
     shared_memory_per_block_allocated: int
+    shared_memory_carveout: int | None  # the preference in percent; None: no preference
+    shared_memory_config: int  # bytes of shared memory the SM is configured with (carveout)
     limits: dict  # resource -> blocks it allows (None = no limit)
     limiter: str
     limiters: tuple[str, ...]
@@ -105,7 +130,28 @@ def arch_values(params: OccupancyParams) -> dict:
         if override is not None:
             values[name] = override
     values["max_threads_per_sm"] = values["max_warps_per_sm"] * values["warp_size"]
+    values["shared_memory_carveout"] = params.shared_memory_carveout
+    values["_carveout_configs"] = CARVEOUT_CONFIGS_KIB.get(
+        str(load_preset(params.arch or DEFAULT_ARCH).get("compute_capability")))
     return values
+
+
+def carveout_bytes(values: dict, allocated_per_block) -> np.ndarray:
+    """Shared memory the SM is configured with for this kernel (measured with the occupancy API
+    on an H200, resources/measurements/): the preference, ``carveout % × maximum`` (integer
+    bytes), raised to what one block needs, then rounded up to the next size the SM supports.
+    No preference (None) gives the maximum."""
+    top = values["shared_memory_per_sm"]
+    pref = values.get("shared_memory_carveout")
+    configs = values.get("_carveout_configs")
+    a = np.asarray(allocated_per_block, dtype=np.int64)
+    if pref is None or not configs:
+        return np.full(a.shape, top, dtype=np.int64)
+    sizes = np.array([c * 1024 for c in configs if c * 1024 <= top] + [top], dtype=np.int64)
+    sizes = np.unique(sizes)
+    want = np.maximum(pref * top // 100, a)
+    pos = np.minimum(np.searchsorted(sizes, want, side="left"), len(sizes) - 1)
+    return sizes[pos]
 
 
 def problems(params: OccupancyParams) -> list[tuple[str, str]]:
@@ -152,7 +198,7 @@ def blocks_per_sm(values: dict, registers, threads, static_shared, dynamic_share
     block_max = values["shared_memory_per_block_optin"] + reserved
     by_shared = np.where(allocated > block_max, 0,
                          np.where(allocated == 0, UNLIMITED,
-                                  values["shared_memory_per_sm"] // np.maximum(allocated, 1)))
+                                  carveout_bytes(values, allocated) // np.maximum(allocated, 1)))
 
     by_blocks = np.full(np.broadcast(r, t, s_static, s_dyn).shape, values["max_blocks_per_sm"],
                         dtype=np.int64)
@@ -195,6 +241,8 @@ def compute(params: OccupancyParams) -> OccupancyResult:
         max_warps_per_sm=values["max_warps_per_sm"],
         registers_per_warp_allocated=int(lim["_per_warp"]),
         shared_memory_per_block_allocated=int(lim["_allocated"]),
+        shared_memory_carveout=params.shared_memory_carveout,
+        shared_memory_config=int(carveout_bytes(values, lim["_allocated"])),
         limits=limits,
         limiter=limiters[0],
         limiters=limiters,

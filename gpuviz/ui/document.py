@@ -29,14 +29,15 @@ _MERGE_ID = 0x6770
 
 class _SwapScenario(QUndoCommand):
     def __init__(self, doc: Document, before: Scenario, after: Scenario, text: str,
-                 merge_key: str | None, before_step: int):
+                 merge_key: str | None, before_step: int, after_step: int = -1):
         super().__init__(text)
         self.doc, self.before, self.after = doc, before, after
         self.merge_key = merge_key
         self.before_step = before_step
+        self.after_step = after_step
 
     def redo(self) -> None:
-        self.doc._set(self.after, -1)
+        self.doc._set(self.after, self.after_step)
 
     def undo(self) -> None:
         self.doc._set(self.before, self.before_step)
@@ -137,6 +138,11 @@ class Document(QObject):
         self.undo_stack.push(_SwapScenario(self, self._scenario,
                                            replace(self._scenario, panels=panels),
                                            "Change shown panels", None, self._step))
+
+    def edit_steps(self, after: Scenario, text: str, show_step: int = -1) -> None:
+        """Replace the scenario by one with authored steps (undoable), showing ``show_step``."""
+        self.undo_stack.push(_SwapScenario(self, self._scenario, after, text, None, self._step,
+                                           show_step))
 
     def _set(self, scenario: Scenario, step: int) -> None:
         old = self.shown

@@ -33,6 +33,8 @@ from gpuviz.figures.theme import THEMES, theme
 from gpuviz.registry import PANELS, panel
 from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario
 from gpuviz.scenario.fields import format_fields
+from gpuviz.scenario.problems import printable
+from gpuviz.ui import measurements_dock
 from gpuviz.ui.document import Document
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import BODY_PX, PanelDock
@@ -61,6 +63,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self._build_actions()
         self._build_menus()
+        measurements_dock.install(self)
         self._build_step_bar()
         self._build_playback()
         self._build_caption()
@@ -204,6 +207,8 @@ class MainWindow(QMainWindow):
         playback.addAction(self.act_play)
         playback.addAction(self.act_frame_prev)
         playback.addAction(self.act_frame_next)
+        from gpuviz.ui.lecture_menus import install as install_lecture_menus
+        install_lecture_menus(self)
 
     def _build_step_bar(self) -> None:
         self.step_bar_widget = StepBar(self.act_prev, self.act_next)
@@ -618,8 +623,9 @@ class MainWindow(QMainWindow):
     def _save_to(self, path: Path) -> bool:
         try:
             self.document.save(path)
-        except OSError as e:
-            QMessageBox.warning(self, "Cannot save", f"{path}: {e.strerror or e}")
+        except (OSError, ValueError) as e:  # ValueError: text that cannot be encoded
+            why = getattr(e, "strerror", None) or str(e)
+            QMessageBox.warning(self, "Cannot save", printable(f"{path}: {why}"))
             return False
         self._add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)

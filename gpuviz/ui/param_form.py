@@ -5,7 +5,6 @@ would be; a rejected edit shows its message under the form and changes nothing."
 from __future__ import annotations
 
 import dataclasses
-import json
 import typing
 from typing import Any
 
@@ -19,8 +18,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
-    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -28,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from gpuviz.scenario.decode import _is_optional, encode, field_types
 from gpuviz.scenario.io import decode_section
+from gpuviz.ui.table_editor import wants_table
 
 INT32 = (1 << 31) - 1
 
@@ -190,30 +188,26 @@ class _OptionalEditor(_Editor):
             self.inner.set(self.default_json)
 
 
-class _JsonEditor(_Editor):
-    """Lists of objects (a CFG's nodes, an explicit tile order): edited as JSON text."""
+class _TableListEditor(_Editor):
+    """Lists of records (a CFG's nodes and edges) and long lists (a tile order, a barrier
+    schedule): a table with typed cells, rows added, removed and moved with buttons."""
 
-    def __init__(self) -> None:
+    def __init__(self, item_type: Any, meta: Any, name: str):
         super().__init__()
-        box = QWidget()
-        lay = QVBoxLayout(box)
-        lay.setContentsMargins(0, 0, 0, 0)
-        self.text = QPlainTextEdit()
-        self.text.setMaximumHeight(110)
-        apply = QPushButton("Apply")
-        apply.clicked.connect(self.changed.emit)
-        lay.addWidget(self.text)
-        lay.addWidget(apply)
-        self.widget = box
+        from gpuviz.ui.table_editor import TableEditor
+
+        self.table = TableEditor(item_type, meta, name)
+        self.table.changed.connect(self.changed.emit)
+        self.widget = self.table
 
     def get(self) -> Any:
-        try:
-            return json.loads(self.text.toPlainText())
-        except json.JSONDecodeError:
-            return self.text.toPlainText()
+        return self.table.value()
 
     def set(self, value: Any) -> None:
-        self.text.setPlainText(json.dumps(value))
+        self.table.set_value(value)
+
+    def mark(self, problems: list[tuple[str, str, str]]) -> None:
+        self.table.show_problems(problems)
 
 
 class _GroupEditor(_Editor):
@@ -251,6 +245,18 @@ class _GroupEditor(_Editor):
             if name in value:
                 e.set(value[name])
 
+    def mark(self, problems: list[tuple[str, str, str]]) -> None:
+        """Hand each problem (full path, path below this group, message) to the field it names."""
+        for name, e in self.editors.items():
+            inner = e.inner if isinstance(e, _OptionalEditor) else e
+            if not hasattr(inner, "mark"):
+                continue
+            mine = []
+            for full, rest, message in problems:
+                if rest == name or rest.startswith((f"{name}.", f"{name}[")):
+                    mine.append((full, rest[len(name):].lstrip("."), message))
+            inner.mark(mine)
+
 
 def _editor_for(tp: Any, meta: Any, name: str, default_json: Any) -> _Editor:
     optional, inner = _is_optional(tp)
@@ -260,8 +266,8 @@ def _editor_for(tp: Any, meta: Any, name: str, default_json: Any) -> _Editor:
         return _GroupEditor(inner, name.replace("_", " "))
     if typing.get_origin(inner) is tuple:
         item = typing.get_args(inner)[0]
-        if dataclasses.is_dataclass(item):
-            return _JsonEditor()
+        if wants_table(item, meta):
+            return _TableListEditor(item, meta, name)
         return _TextEditor({int: "int-list", float: "float-list"}.get(item, "str-list"))
     if meta.get("choices") is not None:
         return _ChoiceEditor(meta["choices"])
@@ -321,6 +327,8 @@ class ParamForm(QWidget):
             return
         raw = self._root.get()
         params, problems = decode_section(self.panel_id, raw)
+        prefix = f"{self.panel_id}."
+        self._root.mark([(p.path, p.path.removeprefix(prefix), p.message) for p in problems])
         if params is None:
             self._message.setText("\n".join(f"{p.path}: {p.message}" for p in problems))
             self._message.show()

@@ -140,3 +140,28 @@ def test_empty_queues_stay_visible_in_print():
                and i.style.fill == t.surface]
     assert columns and all(c.style.stroke and c.style.stroke_width > 0 for c in columns)
     assert any(c.xywh[0, 3] > 30 for c in columns)  # the rack column, not the header
+
+
+def test_merged_phases_are_shown_with_the_fixed_count_and_the_lane_pairs():
+    from gpuviz.figures.lint import lint
+    from gpuviz.models.banks import BankPattern, BanksParams, compute
+
+    r = compute(BanksParams(access_bytes=8, pattern=BankPattern(
+        kind="explicit", indices=tuple(i // 2 for i in range(32)))))
+    assert r.merged_by == 1
+    fig = banks_figure.build(r, frozenset(), theme("print"))
+    assert receipt(fig, "merged phases") == "lanes i and i XOR 1 share slots"
+    assert receipt(fig, "lane pairs") == "0+1, 2+3, 4+5, 6+7, …"
+    assert receipt(fig, "fixed phases would take") == (
+        f"{r.fixed_phase_rounds} round{'s' if r.fixed_phase_rounds != 1 else ''}")
+    assert any("merged phases: lanes i and i XOR 1" in t for t in fig.texts())
+    assert lint(fig) == []
+
+
+def test_a_store_writes_and_ldmatrix_gives_rows():
+    from gpuviz.models.banks import BanksParams, compute
+
+    store = banks_figure.build(compute(BanksParams(op="store")), frozenset(), theme("screen"))
+    assert store.texts()[0].startswith("Banks: 32 lanes write 4-byte elements")
+    ldm = banks_figure.build(compute(BanksParams(op="ldmatrix")), frozenset(), theme("screen"))
+    assert ldm.texts()[0].startswith("Banks: ldmatrix, 32 lanes give 16-byte row addresses")

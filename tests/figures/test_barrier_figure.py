@@ -6,6 +6,7 @@ import pytest
 
 from gpuviz.figures import barrier as fig
 from gpuviz.figures.display import Rect, walk
+from gpuviz.figures.layout import DOUBLE, SINGLE
 from gpuviz.figures.theme import SCREEN, THEMES
 from gpuviz.models.barrier import BarrierParams, compute
 
@@ -55,4 +56,24 @@ def test_early_return_names_the_broken_contract():
 @pytest.mark.parametrize("name", sorted(THEMES))
 def test_every_theme_builds(name):
     figure = fig.build(MISSING_SECOND, frozenset({"thread:1", "frame:9"}), THEMES[name])
-    assert 120 <= figure.width <= 180
+    assert 120 <= figure.width <= 180 * THEMES[name].text_pt / 8.0
+
+
+@pytest.mark.parametrize("target", [SINGLE, DOUBLE])
+def test_a_column_gets_its_width_and_every_operation(target):
+    """A long interleaving is wrapped into bands at a column's width, never dropped."""
+    figure = fig.build(MISSING_SECOND, frozenset(), SCREEN, target)
+    assert figure.width == target.width
+    keys = set(figure.keys())
+    assert {f"event:{e.index}" for e in MISSING_SECOND.events} <= keys
+    texts = figure.texts()
+    marks = [fig.glyph(e) for e in MISSING_SECOND.events if e.op != "release"]
+    assert sorted(t for t in texts if t in set(marks)) == sorted(marks)
+
+
+def test_wide_block_wraps_the_timeline_into_bands():
+    r = compute(replace(BarrierParams(), threads=16, valid_threads=16))
+    figure = fig.build(r, frozenset(), SCREEN, SINGLE)
+    assert figure.width == SINGLE.width
+    assert {f"event:{e.index}" for e in r.events} <= set(figure.keys())
+    assert figure.texts().count("step") > 1  # more than one band of steps

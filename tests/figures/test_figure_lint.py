@@ -15,8 +15,21 @@ from gpuviz.figures.theme import THEMES
 from gpuviz.registry import PANEL_IDS
 from gpuviz.scenario import bundled_scenarios, load_scenario
 
-NOT_YET_LAID_OUT = set(PANEL_IDS)
-NOT_YET_LAID_OUT -= {"banks", "launch", "sectors", "swizzle"}  # the memory panels
+LAID_OUT = {
+    "banks",
+    "barrier",
+    "divergence",
+    "gemm",
+    "launch",
+    "occupancy",
+    "pipeline",
+    "reduction",
+    "scheduler",
+    "sectors",
+    "swizzle",
+    "traversal",
+}
+NOT_YET_LAID_OUT = set(PANEL_IDS) - LAID_OUT
 
 SCENARIOS = [load_scenario(p) for p in bundled_scenarios()]
 

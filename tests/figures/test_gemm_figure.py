@@ -5,8 +5,8 @@ import pytest
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import gemm as fig
 from gpuviz.figures.display import Rect, Text, text_width, walk
+from gpuviz.figures.layout import SINGLE, SLIDE
 from gpuviz.figures.theme import PRESENTATION, SCREEN, THEMES
-from gpuviz.figures.type_scale import BASE_TEXT_PT
 from gpuviz.models.gemm import STRATEGIES, GemmParams, compute
 
 FULL = compute(GemmParams())
@@ -85,9 +85,9 @@ def test_other_output_tiles_are_dimmed():
 def test_every_theme_builds_within_its_width(name):
     theme = THEMES[name]
     figure = fig.build(HALF, frozenset({"c:1,1"}), theme)
-    # larger type gets the same arrangement, scaled (see build_for_type_size)
-    scale = max(1.0, theme.text_pt / BASE_TEXT_PT)
-    assert 120 * scale <= figure.width <= 180 * scale
+    # larger type gets a wider natural page (compose grows it with the type size)
+    scale = max(1.0, theme.text_pt / 8.0)
+    assert 120 * scale <= figure.width <= 205 * scale
     for item in walk(figure.items):
         if isinstance(item, Text) and not item.rotate:
             w = text_width(item.text, item.size, item.font)
@@ -96,11 +96,49 @@ def test_every_theme_builds_within_its_width(name):
     assert figure_to_svg(figure).startswith("<?xml")
 
 
-def test_presentation_type_keeps_the_screen_arrangement():
+def test_presentation_type_is_laid_out_anew_with_its_own_sizes():
     screen = fig.build(HALF, frozenset({"c:1,1"}), SCREEN)
     large = fig.build(HALF, frozenset({"c:1,1"}), PRESENTATION)
-    u = PRESENTATION.text_pt / BASE_TEXT_PT
-    assert large.width == pytest.approx(screen.width * u)
-    assert large.texts() == screen.texts() and large.keys() == screen.keys()
-    sizes = {t.size for t in walk(large.items) if isinstance(t, Text)}
-    assert {PRESENTATION.title_pt, PRESENTATION.text_pt} <= {round(v, 9) for v in sizes}
+    assert large.width > screen.width
+    # the same words, wrapped and arranged for the larger type
+    assert sorted(" ".join(large.texts()).split()) == sorted(" ".join(screen.texts()).split())
+    assert set(large.keys()) == set(screen.keys())
+    sizes = {round(t.size, 9) for t in walk(large.items) if isinstance(t, Text)}
+    assert {PRESENTATION.title_pt, PRESENTATION.text_pt, PRESENTATION.small_pt} <= sizes
+
+
+@pytest.mark.parametrize("target", [SINGLE, SLIDE])
+def test_a_column_and_a_slide_show_every_value_at_legible_sizes(target):
+    figure = fig.build(FULL, frozenset(), SCREEN, target)
+    assert figure.width == target.width
+    texts = figure.texts()
+    printed = {t.key: t.text for t in walk(figure.items)
+               if isinstance(t, Text) and (t.key or "").startswith("c:")}
+    assert printed == {f"c:{i},{j}": str(FULL.c[i, j]) for i in range(4) for j in range(4)}
+    assert "C[0,0] = 1·1 + 2·0 + 3·2 + 4·1" in texts
+    assert min(t.size for t in walk(figure.items) if isinstance(t, Text)) >= target.min_pt
+    keys = set(figure.keys())
+    assert {f"c:{i},{j}" for i in range(4) for j in range(4)} <= keys
+
+
+def test_the_plot_has_units_and_its_legend_is_outside_it():
+    figure = fig.build(FULL, frozenset(), SCREEN)
+    texts = figure.texts()
+    assert "tile side T (elements)" in texts and "intensity (FLOPs/byte)" in texts
+    plot = next(i for i in walk_groups(figure.items) if i.name == "calculator plot")
+    inside = [t.text for t in walk(plot.items) if isinstance(t, Text)]
+    assert "naive FP32" not in inside and "naive FP32" in texts
+
+
+def test_one_mark_per_legend_meaning_in_every_theme():
+    from gpuviz.figures.lint import lint
+
+    for theme in THEMES.values():
+        assert not [f for f in lint(fig.build(FULL, frozenset(), theme)) if f.rule == "legend"]
+
+
+def walk_groups(items):
+    for item in items:
+        if hasattr(item, "items"):
+            yield item
+            yield from walk_groups(item.items)

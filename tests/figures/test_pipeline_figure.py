@@ -1,9 +1,12 @@
 """Structure of the pipeline figure: keys, highlight, playback cursor, themes, numbers."""
 
+import re
+
 import pytest
 
 from gpuviz.figures import pipeline as fig
-from gpuviz.figures.display import Rect, Rects, walk
+from gpuviz.figures.display import Rect, Rects, Text, walk
+from gpuviz.figures.layout import SINGLE
 from gpuviz.figures.theme import SCREEN, THEMES
 from gpuviz.models.pipeline import PipelineParams, compute
 
@@ -27,7 +30,8 @@ def test_selected_tile_is_outlined_in_the_highlight_style():
 
 def test_texts_carry_the_total_and_the_wait_names():
     texts = " ".join(fig.build(RESULT, frozenset(), SCREEN).texts())
-    assert "total 20" in texts
+    assert re.search(r"total\s+20 time units", texts)
+    assert re.search(r"load busy\s+12 \(60 %\)", texts)
     assert "load waits for slot" in texts and "loaded tile waits" in texts
 
 
@@ -48,5 +52,21 @@ def test_frame_places_the_cursor_and_fades_the_future():
 @pytest.mark.parametrize("name", sorted(THEMES))
 def test_every_theme_builds(name):
     figure = fig.build(RESULT, frozenset({"tile:1", "frame:5"}), THEMES[name])
-    assert 120 <= figure.width <= 180 and figure.height > 20
+    assert 120 <= figure.width <= 180 * THEMES[name].text_pt / 8.0 and figure.height > 20
+
+
+def test_the_time_axis_states_its_unit():
+    assert fig.AXIS_LABEL in fig.build(RESULT, frozenset(), SCREEN).texts()
+
+
+def test_a_long_schedule_in_a_column_wraps_into_bands_and_numbers_every_bar():
+    r = compute(PipelineParams(tiles=16, buffers=3, load_time=2, compute_time=3,
+                               prefetch_distance=3))
+    figure = fig.build(r, frozenset(), SCREEN, SINGLE)
+    assert figure.width == SINGLE.width
+    numbers = [i.text for i in walk(figure.items) if isinstance(i, Text)
+               and i.key == f"tile:{i.text}"]
+    for i in range(16):  # on its load bar and its compute bar
+        assert numbers.count(str(i)) == 2
+    assert figure.texts().count(fig.AXIS_LABEL) == 1
 

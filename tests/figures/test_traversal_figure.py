@@ -6,8 +6,8 @@ import pytest
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import traversal as fig
 from gpuviz.figures.display import Image, Rect, Rects, Text, text_width, walk
+from gpuviz.figures.layout import SINGLE, SLIDE
 from gpuviz.figures.theme import PRESENTATION, SCREEN, THEMES
-from gpuviz.figures.type_scale import BASE_TEXT_PT
 from gpuviz.models.traversal import TraversalParams, compute, state_after
 
 SMALL = compute(TraversalParams(rows=4, cols=6, compare_order="hilbert", capacity=4))
@@ -81,8 +81,8 @@ def test_a_dense_grid_becomes_an_image():
 def test_every_theme_builds_within_its_width(name):
     theme = THEMES[name]
     figure = fig.build(SMALL, frozenset({"frame:5", "tile:1,1"}), theme)
-    # larger type gets the same arrangement, scaled (see build_for_type_size)
-    scale = max(1.0, theme.text_pt / BASE_TEXT_PT)
+    # larger type gets a wider natural page (compose grows it with the type size)
+    scale = max(1.0, theme.text_pt / 8.0)
     assert 120 * scale <= figure.width <= 180 * scale
     for item in walk(figure.items):
         if isinstance(item, Text) and not item.rotate:
@@ -97,14 +97,46 @@ def test_the_earliest_of_several_frames_is_shown():
     assert f"after step 7 of {SMALL.steps}:" in texts
 
 
-def test_presentation_type_keeps_the_screen_arrangement():
+def test_presentation_type_is_laid_out_anew_with_its_own_sizes():
     screen = fig.build(SMALL, frozenset({"frame:5", "tile:1,1"}), SCREEN)
     large = fig.build(SMALL, frozenset({"frame:5", "tile:1,1"}), PRESENTATION)
-    u = PRESENTATION.text_pt / BASE_TEXT_PT
-    assert large.width == pytest.approx(screen.width * u)
-    assert large.texts() == screen.texts() and large.keys() == screen.keys()
-    sizes = {t.size for t in walk(large.items) if isinstance(t, Text)}
-    assert {PRESENTATION.title_pt, PRESENTATION.text_pt} <= {round(v, 9) for v in sizes}
+    assert large.width > screen.width
+    # the same words (wrapped differently) and the same pointable things
+    assert " ".join(large.texts()) == " ".join(screen.texts())
+    assert set(large.keys()) == set(screen.keys())
+    sizes = {round(t.size, 9) for t in walk(large.items) if isinstance(t, Text)}
+    assert {PRESENTATION.title_pt, PRESENTATION.text_pt, PRESENTATION.small_pt} <= sizes
+
+
+@pytest.mark.parametrize("target", [SINGLE, SLIDE])
+def test_a_column_and_a_slide_show_everything_at_legible_sizes(target):
+    figure = fig.build(SMALL, frozenset({"frame:5"}), SCREEN, target)
+    assert figure.width == target.width
+    keys = set(figure.keys())
+    assert {f"tile:{r},{c}" for r in range(4) for c in range(6)} <= keys
+    assert {"plot:sweep", "plot:loads", "run:row-major", "run:hilbert"} <= keys
+    assert min(t.size for t in walk(figure.items) if isinstance(t, Text)) >= target.min_pt
+
+
+def test_plots_carry_units_and_the_legend_lies_outside_them():
+    figure = fig.build(SMALL, frozenset(), SCREEN)
+    texts = figure.texts()
+    assert {"loads so far (tiles)", "step (1 tile each)", "cache capacity (tiles)",
+            "misses (tile loads)"} <= set(texts)
+    plots = [i for i in figure.items if getattr(i, "name", None) in ("loads plot",
+                                                                     "sweep plot")]
+    legend = [i for i in figure.items if getattr(i, "name", None) == "legend"]
+    assert len(plots) == 2 and len(legend) == 1
+    def box(group):
+        pts = [(t.x, t.y) for t in walk(group.items) if isinstance(t, Text)]
+        return min(y for _, y in pts), max(y for _, y in pts)
+    assert box(legend[0])[0] > max(box(p)[1] for p in plots)  # below both plots
+
+
+def test_hit_share_is_a_bounded_percentage():
+    texts = " ".join(fig.build(SMALL, frozenset(), SCREEN).texts())
+    share = SMALL.hits / (SMALL.hits + SMALL.misses) * 100
+    assert f"({share:.1f} % of requests)" in texts or f"({share:.0f} % of requests)" in texts
 
 
 def test_a_partial_last_step_marks_only_its_own_tiles():

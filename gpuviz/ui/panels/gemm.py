@@ -1,7 +1,8 @@
-"""GEMM dock: the requested-bytes calculator as a live pyqtgraph plot beside the controls.
+"""GEMM dock: the requested-bytes plot of the figure, interactive (zoom, pan) beside the controls.
 
 FLOPs per requested byte against the tile side T, for the K of the section, with the naive FP32
-level and the current tile marked; it follows every edit of ``tile``, ``k_dim`` and ``max_tile``.
+level and the current tile marked: the figure's own series (``figures.gemm.calculator_series``),
+colours, dashes and labels, so the dock and the exported figure show one plot, not two versions.
 Clicking an output (``c:i,j``) makes it the walkthrough's focus and clicking a thread's outputs
 (``thread:<strategy>,<t>``) shows that thread's loads; both are plain selections, kept by the dock.
 """
@@ -10,8 +11,10 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from gpuviz.figures.gemm import CALCULATOR_LABELS, calculator_series
 from gpuviz.models import gemm
 from gpuviz.scenario.compute import compute_all
+from gpuviz.ui.panels.plot_style import draw_series, follow_theme
 
 PANEL_ID = "gemm"
 
@@ -27,45 +30,34 @@ class FlopsPerBytePlot(QWidget):
         self.label.setWordWrap(True)
         self.plot = pg.PlotWidget()
         self.plot.setMinimumHeight(180)
-        self.plot.setLabel("bottom", "tile side T")
-        self.plot.setLabel("left", "FLOPs per requested byte")
-        self.plot.addLegend(offset=(10, 10))
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 6, 0, 0)
-        lay.addWidget(QLabel("<b>Requested bytes</b>: FLOPs per byte as the tile grows"))
+        lay.addWidget(QLabel(f"<b>{CALCULATOR_LABELS[0]}</b>"))
         lay.addWidget(self.plot)
         lay.addWidget(self.label)
         dock.document.changed.connect(self._on_document_changed)
+        follow_theme(dock, lambda: self.update_plot(force=True))
         self.shown: gemm.GemmResult | None = None
+        self.series: list = []
         self.update_plot()
 
     def _on_document_changed(self, what: str) -> None:
         if what in ("scenario", "step", "path") or what == f"section:{PANEL_ID}":
             self.update_plot()
 
-    def update_plot(self) -> None:
-        import pyqtgraph as pg
-
+    def update_plot(self, force: bool = False) -> None:
         try:
             result = compute_all(self.dock.document.shown, (PANEL_ID,))[PANEL_ID]
         except Exception:  # a scenario the panel cannot compute: the dock shows the error
             return
-        if self.shown is not None and (self.shown.tile, self.shown.k_dim, self.shown.tile_sizes) \
+        if not force and self.shown is not None and (self.shown.tile, self.shown.k_dim,
+                                                     self.shown.tile_sizes) \
                 == (result.tile, result.k_dim, result.tile_sizes):
             return
         self.shown = result
-        theme = self.dock.theme
-        self.plot.setBackground(theme.background)
-        self.plot.clear()
-        self.plot.plot(list(result.tile_sizes), list(result.flops_per_byte_by_tile),
-                       pen=pg.mkPen(theme.category(0), width=2), symbol="o", symbolSize=5,
-                       symbolBrush=theme.category(0), name=f"T × T tile, K = {result.k_dim}")
-        self.plot.plot(list(result.tile_sizes),
-                       [result.naive_flops_per_byte] * len(result.tile_sizes),
-                       pen=pg.mkPen(theme.category(3), width=2, style=pg.QtCore.Qt.DashLine),
-                       name="naive FP32")
-        self.plot.plot([result.tile], [result.tile_flops_per_byte], pen=None, symbol="o",
-                       symbolSize=10, symbolBrush=theme.accent)
+        self.series, marks = calculator_series(result)
+        _title, x_label, y_label = CALCULATOR_LABELS
+        draw_series(self.plot, self.series, marks, self.dock.theme, x_label, y_label)
         self.label.setText(
             f"T = {result.tile}, K = {result.k_dim}: {result.tile_flops_per_byte:.3f} FLOPs per "
             f"requested byte (T/4 = {result.tile_flops_per_byte_limit:g} for large K); naive "

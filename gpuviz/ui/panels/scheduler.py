@@ -1,9 +1,37 @@
 """Scheduler dock: Little's law beside the simulation under the controls, so a student who
-changes the warps, the latency or the policy reads the prediction and the outcome together."""
+changes the warps, the latency or the policy reads the prediction and the outcome together; and
+the whole run's cycle timeline, to zoom into cycles and pan (pyqtgraph).
+
+The timeline is the figure's: the same states, the same theme colours (``state_colors``), one
+pixel column per cycle, the issue-slot strip on top. The figure shows a fixed first window;
+"Export Visible Window…" writes the figure of the cycles now in view, passing them to the figure
+as the selection key ``cycles:<a>-<b>`` (``gpuviz.keys``: a … b inclusive). A step that selects
+such a key shows its range here too.
+"""
 
 from __future__ import annotations
 
-from gpuviz.models.scheduler import SchedulerResult
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from gpuviz import keys
+from gpuviz.figures.scheduler import _rgb, state_colors, visible_cycles, window_cycles
+from gpuviz.models.scheduler import (
+    ISSUED,
+    LOAD,
+    MATH,
+    READY,
+    WAIT_MATH,
+    WAIT_MEMORY,
+    SchedulerResult,
+)
+from gpuviz.scenario.compute import compute_all
+from gpuviz.ui.panels.plot_style import follow_theme, style_plot
+
+PANEL_ID = "scheduler"
 
 
 def summary_text(result: SchedulerResult) -> str:
@@ -16,3 +44,190 @@ def summary_text(result: SchedulerResult) -> str:
         f"Simulated: issue slots {r.issue_utilization:.1%}, useful lanes "
         f"{r.lane_utilization:.1%}",
     ])
+
+
+def timeline_image(r: SchedulerResult, theme) -> np.ndarray:
+    """(rows, cycles, 3) RGB: row 0 the issue slot, then one row per warp, as in the figure."""
+    colors = {k: _rgb(v) for k, v in state_colors(theme).items()}
+    kind = r._issued_kind
+    img = np.empty((r.resident_warps + 1, r.cycles, 3), dtype=np.uint8)
+    img[0, kind == LOAD] = colors["load"]
+    img[0, kind == MATH] = colors["math"]
+    img[0, kind == 0] = colors["empty"]
+    states = r._states
+    issued_kind = np.broadcast_to(kind, states.shape)
+    warps = img[1:]
+    warps[states == READY] = colors["ready"]
+    warps[states == WAIT_MEMORY] = colors["memory"]
+    warps[states == WAIT_MATH] = colors["wait_math"]
+    warps[(states == ISSUED) & (issued_kind == LOAD)] = colors["load"]
+    warps[(states == ISSUED) & (issued_kind == MATH)] = colors["math"]
+    return img
+
+
+class CycleTimeline(QWidget):
+    """The run's issue timeline: the wheel zooms into cycles, dragging pans."""
+
+    def __init__(self, dock, parent: QWidget | None = None):
+        super().__init__(parent)
+        import pyqtgraph as pg
+
+        self.dock = dock
+        self.document = dock.document
+        self.setObjectName("scheduler-timeline")
+        self.plot = pg.PlotWidget()
+        self.plot.setMinimumHeight(140)
+        self.plot.invertY(True)
+        self.plot.setMouseEnabled(x=True, y=False)
+        self.plot.hideButtons()
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.plot.addItem(self.image)
+        self.range_label = QLabel("")
+        self.range_label.setObjectName("scheduler-visible-cycles")
+        self.export_button = QPushButton("Export Visible Window…")
+        self.export_button.clicked.connect(self.export_dialog)
+        reset = QPushButton("Whole Run")
+        reset.clicked.connect(self.show_whole_run)
+        row = QHBoxLayout()
+        row.addWidget(self.range_label, 1)
+        row.addWidget(reset)
+        row.addWidget(self.export_button)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 6, 0, 0)
+        lay.addWidget(QLabel("<b>Issue timeline, whole run</b> (wheel: zoom cycles; drag: pan)"))
+        lay.addWidget(self.plot)
+        lay.addLayout(row)
+        self.result: SchedulerResult | None = None
+        self._range_key: tuple[int, int] | None = None
+        self.plot.getViewBox().sigXRangeChanged.connect(lambda *_: self._update_label())
+        self.document.changed.connect(self._on_document_changed)
+        follow_theme(dock, lambda: self.update_timeline(force=True))
+        self._pending = False
+        self.update_timeline()
+
+    def _on_document_changed(self, what: str) -> None:
+        redraw = what in ("scenario", "step", "path") or what == f"section:{PANEL_ID}"
+        if redraw and not self._pending:  # a dragged control: one redraw for the burst
+            self._pending = True
+            QTimer.singleShot(0, self.update_timeline)
+        if what in ("selection", "step"):
+            self._follow_selection()
+
+    def update_timeline(self, force: bool = False) -> None:
+        self._pending = False
+        try:
+            result = compute_all(self.document.shown, (PANEL_ID,))[PANEL_ID]
+        except Exception:  # the dock shows the error
+            return
+        if result is self.result and not force:
+            return
+        theme = self.dock.theme
+        self.result = result
+        self.image.setImage(timeline_image(result, theme), autoLevels=False, levels=(0, 255))
+        rows = result.resident_warps + 1
+        style_plot(self.plot, theme, "cycle", "")
+        self.plot.showGrid(x=False, y=False)
+        every = max(1, -(-rows // 12))
+        ticks = [(0.5, "issue slot")] + [(i + 1.5, f"warp {i}") for i in range(0, rows - 1, every)]
+        self.plot.getAxis("left").setTicks([ticks, []])
+        box = self.plot.getViewBox()
+        box.setLimits(xMin=0, xMax=result.cycles, minXRange=min(16, result.cycles),
+                      yMin=0, yMax=rows)
+        box.setYRange(0, rows, padding=0)
+        self._range_key = None
+        self._follow_selection(default=True)
+
+    def _follow_selection(self, default: bool = False) -> None:
+        if self.result is None:
+            return
+        window = keys.cycle_window(self.document.selection)
+        if window == self._range_key and not default:
+            return
+        self._range_key = window
+        if window is None:
+            self.set_cycles(0, window_cycles(self.result))
+        else:
+            self.set_cycles(*visible_cycles(self.result, frozenset({keys.cycles(*window)})))
+
+    def set_cycles(self, a: int, b: int) -> None:
+        self.plot.getViewBox().setXRange(a, b, padding=0)
+        self._update_label()
+
+    def show_whole_run(self) -> None:
+        if self.result is not None:
+            self.set_cycles(0, self.result.cycles)
+
+    def visible(self) -> tuple[int, int]:
+        """The cycles [a, b) in view, clamped to the run."""
+        (x0, x1), _ = self.plot.getViewBox().viewRange()
+        total = self.result.cycles if self.result is not None else 1
+        a = max(0, min(round(x0), total - 1))
+        return a, max(a + 1, min(round(x1), total))
+
+    def selection_key(self) -> str:
+        a, b = self.visible()
+        return keys.cycles(a, b - 1)
+
+    def _update_label(self) -> None:
+        if self.result is not None:
+            a, b = self.visible()
+            self.range_label.setText(f"cycles {a:,}–{b - 1:,} of {self.result.cycles:,}")
+
+    def export_visible(self, path: Path, fmt: str | None = None, size: str = "natural",
+                       dpi: int = 200) -> str:
+        """Write the figure with its timeline showing the visible cycles."""
+        from gpuviz.export.files import export_figure
+
+        path = Path(path)
+        selection = frozenset(k for k in self.document.selection if not k.startswith("cycles:"))
+        return export_figure(self.document.shown, PANEL_ID, path,
+                             fmt=fmt or path.suffix.lstrip(".").lower() or "svg",
+                             theme_name=self.dock.theme.name, size=size, dpi=dpi,
+                             selection=selection | {self.selection_key()})
+
+    def export_dialog(self) -> None:
+        a, b = self.visible()
+        start = str(Path.home() / f"scheduler-cycles-{a}-{b}.svg")
+        path, _ = QFileDialog.getSaveFileName(self, "Export Visible Window", start,
+                                              "SVG (*.svg);;PDF (*.pdf);;PNG (*.png)")
+        if not path:
+            return
+        if Path(path).suffix.lower() not in (".svg", ".pdf", ".png"):
+            path += ".svg"
+        try:
+            self.export_visible(Path(path))
+        except OSError as e:
+            from PySide6.QtWidgets import QMessageBox
+
+            QMessageBox.warning(self, "Cannot export", f"{path}: {e.strerror or e}")
+
+
+def extra_widgets(dock) -> list[QWidget]:
+    dock.timeline = CycleTimeline(dock)
+    QTimer.singleShot(0, lambda: _under_the_figure(dock))
+    return [dock.timeline]
+
+
+def _under_the_figure(dock) -> None:
+    """Give the timeline the figure's width: a splitter under the figure, where the dock is the
+    usual controls | figure splitter; otherwise it stays with the controls."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QSplitter
+
+    try:
+        outer = dock.widget()
+        index = outer.indexOf(dock.view) if isinstance(outer, QSplitter) else -1
+    except RuntimeError:  # the dock is gone
+        return
+    if index < 0:
+        return
+    sizes = outer.sizes()
+    column = QSplitter(Qt.Orientation.Vertical)
+    column.setObjectName("scheduler-figure-and-timeline")
+    outer.insertWidget(index, column)
+    column.addWidget(dock.view)  # moves out of the outer splitter
+    dock.figure_column = column
+    column.addWidget(dock.timeline)
+    column.setStretchFactor(0, 3)
+    column.setStretchFactor(1, 1)
+    outer.setSizes(sizes)

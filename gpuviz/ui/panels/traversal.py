@@ -25,8 +25,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpuviz.figures.traversal import SWEEP_LABELS, sweep_series
 from gpuviz.models import traversal
 from gpuviz.scenario.compute import effective_params
+from gpuviz.ui.panels.plot_style import draw_series, follow_theme
 
 PANEL_ID = "traversal"
 
@@ -74,7 +76,7 @@ class SweepRunner(QWidget):
         self.result: traversal.SweepResult | None = None
         self.seconds = 0.0
 
-        self.title = QLabel("<b>Sweep</b>: misses against cache capacity, every order")
+        self.title = QLabel(f"<b>{SWEEP_LABELS[0]}</b>, every order")
         self.title.setWordWrap(True)
         self.bar = QProgressBar()
         self.bar.setTextVisible(True)
@@ -92,6 +94,8 @@ class SweepRunner(QWidget):
         lay.addLayout(row)
         lay.addWidget(self.status)
         self.plot = None  # made on first use: pyqtgraph is imported only when needed
+        self.series: list = []
+        follow_theme(dock, self._redraw)
 
         self.document.changed.connect(self._on_document_changed)
         dock.visibilityChanged.connect(lambda visible: visible and self.restart())
@@ -165,24 +169,25 @@ class SweepRunner(QWidget):
         self.sweepFinished.emit(result)
 
     def _draw(self, result: traversal.SweepResult) -> None:
+        """The figure's sweep plot (same series, colours, dashes and labels), interactive."""
         import pyqtgraph as pg
 
         if self.plot is None:
             self.plot = pg.PlotWidget()
+            self.plot.setObjectName("traversal-sweep-plot")
             self.plot.setMinimumHeight(180)
-            self.plot.setLabel("bottom", "cache capacity (tiles)")
-            self.plot.setLabel("left", "misses (tile loads)")
-            self.plot.addLegend(offset=(-10, 10))
             self.layout().addWidget(self.plot)
-        theme = self.dock.theme
-        self.plot.setBackground(theme.background)
-        self.plot.clear()
-        for name, misses in result.misses_by_order.items():
-            index = (traversal.SWEEP_ORDERS.index(name) if name in traversal.SWEEP_ORDERS
-                     else len(traversal.SWEEP_ORDERS))
-            pen = pg.mkPen(theme.category(index), width=2)
-            self.plot.plot(list(result.capacities), list(misses), pen=pen, name=name,
-                           symbol="o", symbolSize=4, symbolBrush=theme.category(index))
+        params = self._params
+        capacity = params.capacity if params is not None else None
+        order = params.order if params is not None else ""
+        self.series, marks = sweep_series(result.capacities, result.misses_by_order, capacity,
+                                          order)
+        _title, x_label, y_label = SWEEP_LABELS
+        draw_series(self.plot, self.series, marks, self.dock.theme, x_label, y_label)
+
+    def _redraw(self) -> None:
+        if self.result is not None:
+            self._draw(self.result)
 
 
 def extra_widgets(dock) -> list[QWidget]:

@@ -1,0 +1,119 @@
+"""Kernel export for the traversal panel: a tiled bf16 kernel visiting output tiles in order.
+
+C = A · B with 128 × 128 output tiles and K in steps of 64: output tile (i, j) reads the A tiles
+(i, kk) and B tiles (kk, j), kk = 0 … k_tiles − 1, each 16 KiB, through shared memory. The grid
+has ``in_flight`` persistent blocks; block b runs order positions b, b + P, b + 2P, …, so the P
+tiles of one step run together, as in the model. Nsight Compute's ``dram__bytes_read`` (with the
+caches flushed first) is the traffic the L2 did not absorb; the model counts tiles loaded by an
+LRU of ``capacity`` tiles. The measured L2 behaves like an LRU of about half its size
+(docs/hardware-notes.md).
+"""
+
+from __future__ import annotations
+
+from gpuviz.kernels.emit import KernelSource, c_array
+from gpuviz.models import traversal as model
+
+TILE = 128
+BK = 64
+TILE_BYTES = TILE * BK * 2
+
+
+def render(p: model.TraversalParams, name: str, title: str) -> KernelSource:
+    r = model.compute(model.without_sweep(p))
+    order = [int(i) * p.cols + int(j) for i, j in r.order]
+    m, n, k = p.rows * TILE, p.cols * TILE, p.k_tiles * BK
+    operand = (m * k + k * n) * 2
+    cap = "unbounded" if p.capacity is None else f"{p.capacity} tiles"
+    summary = [
+        f"{p.rows} × {p.cols} output tiles of 128 × 128 visited in {r.order_name} order, K = "
+        f"{p.k_tiles} × 64, {p.in_flight} tile(s) in flight (persistent blocks).",
+        f"gpuviz's traversal model (LRU of {cap}, one tile = 16 KiB): {r.a_loads} A and "
+        f"{r.b_loads} B tile loads = {(r.a_loads + r.b_loads) * TILE_BYTES} bytes, "
+        f"{(r.a_loads + r.b_loads) * TILE_BYTES / operand:.3f} × the bytes of A and B.",
+        "Measured by Nsight Compute: dram__bytes_read.sum with the caches flushed "
+        "(--cache-control all); divide by the bytes of A and B.",
+    ]
+    body = f"""
+#include <cuda_bf16.h>
+
+constexpr int TILE = {TILE};          // output tile edge, elements
+constexpr int BK = {BK};              // K step, elements
+constexpr int THREADS = 256;
+constexpr int kRows = {p.rows}, kCols = {p.cols};  // output tiles
+constexpr int kM = {m}, kN = {n}, kK = {k};
+constexpr int kInFlight = {p.in_flight};  // persistent blocks: tiles processed at once
+constexpr int kTiles = kRows * kCols;
+
+// The visiting order: position s holds tile row·kCols + col.
+static const int kOrder[kTiles] = {{
+    {c_array(order, 16)}}};
+
+// Block b runs positions b, b + kInFlight, …; for each output tile it walks K, loading the A tile
+// (row, kk) and the B tile (kk, col) into shared memory and using every element.
+__global__ void __launch_bounds__(THREADS)
+traverse(const __nv_bfloat16* A, const __nv_bfloat16* B, __nv_bfloat16* C, const int* order) {{
+    __shared__ __align__(16) __nv_bfloat16 As[TILE * BK];  // A tile: 128 × 64
+    __shared__ __align__(16) __nv_bfloat16 Bs[BK * TILE];  // B tile: 64 × 128
+    const int t = threadIdx.x, row = t / 2, half = (t % 2) * 64;
+    for (int pos = blockIdx.x; pos < kTiles; pos += gridDim.x) {{
+        const int ti = order[pos] / kCols, tj = order[pos] % kCols;
+        float acc = 0.0f;
+        for (int kk = 0; kk < kK / BK; ++kk) {{
+            for (int q = t; q < TILE * BK / 8; q += THREADS) {{  // 16-byte pieces of the A tile
+                const int r = q / (BK / 8), c = (q % (BK / 8)) * 8;
+                *reinterpret_cast<uint4*>(&As[r * BK + c]) = *reinterpret_cast<const uint4*>(
+                    &A[(size_t)(ti * TILE + r) * kK + kk * BK + c]);
+            }}
+            for (int q = t; q < BK * TILE / 8; q += THREADS) {{  // and of the B tile
+                const int r = q / (TILE / 8), c = (q % (TILE / 8)) * 8;
+                *reinterpret_cast<uint4*>(&Bs[r * TILE + c]) = *reinterpret_cast<const uint4*>(
+                    &B[(size_t)(kk * BK + r) * kN + tj * TILE + c]);
+            }}
+            __syncthreads();
+            for (int q = 0; q < BK; ++q)  // a slice of the product: every loaded byte is used
+                acc += __bfloat162float(As[row * BK + q]) * __bfloat162float(Bs[q * TILE + half + q]);
+            __syncthreads();
+        }}
+        for (int c = 0; c < 64; ++c)  // this thread's 64 elements of the C tile
+            C[(size_t)(ti * TILE + row) * kN + tj * TILE + half + c] = __float2bfloat16(acc + c);
+    }}
+}}
+
+__global__ void fill(__nv_bfloat16* x, size_t count, unsigned seed) {{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;
+         i += (size_t)gridDim.x * blockDim.x)
+        x[i] = __float2bfloat16((float)(((unsigned)i * 2654435761u ^ seed) % 1024) / 1024.0f - 0.5f);
+}}
+
+int main() {{
+    __nv_bfloat16 *A, *B, *C;
+    int* order;
+    CHECK(cudaMalloc(&A, (size_t)kM * kK * 2));
+    CHECK(cudaMalloc(&B, (size_t)kK * kN * 2));
+    CHECK(cudaMalloc(&C, (size_t)kM * kN * 2));
+    CHECK(cudaMalloc(&order, sizeof kOrder));
+    CHECK(cudaMemcpy(order, kOrder, sizeof kOrder, cudaMemcpyHostToDevice));
+    fill<<<1024, 256>>>(A, (size_t)kM * kK, 1u);
+    CHECK(cudaGetLastError());
+    fill<<<1024, 256>>>(B, (size_t)kK * kN, 2u);
+    CHECK(cudaGetLastError());
+    traverse<<<kInFlight, THREADS>>>(A, B, C, order);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    std::printf("A and B: %zu bytes; model: {(r.a_loads + r.b_loads) * TILE_BYTES} bytes loaded\\n",
+                (size_t)(kM * kK + kK * kN) * 2);
+    CHECK(cudaFree(A));
+    CHECK(cudaFree(B));
+    CHECK(cudaFree(C));
+    CHECK(cudaFree(order));
+    return 0;
+}}
+"""
+    section_note = {"tile_bytes": TILE_BYTES, "operand_bytes": operand}
+    return KernelSource(
+        name=name, title=title, summary=summary, body=body,
+        metrics=("dram__bytes_read.sum", "lts__t_sectors_srcunit_tex_op_read.sum"),
+        sass=(r"LDG\.E\.128",), ncu_flags=("--cache-control", "all"), kernel_filter="traverse",
+        case={"id": name, "panel": "traversal", "op": "traverse", "source": title,
+              **section_note})

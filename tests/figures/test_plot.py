@@ -1,0 +1,94 @@
+"""The shared line plot: units on both axes, bounded percentage axes, one number format, the
+legend outside the data, and the old ``line_plot`` unchanged for the figures that use it."""
+
+from gpuviz.figures.display import Canvas, Circle, Polyline, Text, walk
+from gpuviz.figures.layout import LegendEntry
+from gpuviz.figures.lint import lint
+from gpuviz.figures.plot import (
+    Mark,
+    Series,
+    format_tick,
+    line_plot,
+    mark_style,
+    plot_block,
+    plot_legend_block,
+    series_legend,
+    series_style,
+)
+from gpuviz.figures.theme import DARK, SCREEN
+
+SERIES = [Series("row-major", [1, 2, 3], [1000, 2048, 4096], 0),
+          Series("hilbert", [1, 2, 3], [10, 20, 30], 2)]
+
+
+def texts(block):
+    return [i.text for i in walk(block.items) if isinstance(i, Text)]
+
+
+def test_axes_carry_their_units_and_ticks_use_comma_grouping():
+    b = plot_block(SERIES, SCREEN, 80, 50, x_label="step", x_unit="1 tile each",
+                   y_label="loads so far", y_unit="tiles")
+    t = texts(b)
+    assert "step (1 tile each)" in t and "loads so far (tiles)" in t
+    assert "4,000" in t and not any("\u2009" in s for s in t)
+
+
+def test_a_percentage_axis_is_fixed_to_0_100_and_values_are_clamped():
+    s = [Series("busy", [0, 1, 2], [50, 130, -5], 0)]
+    b = plot_block(s, SCREEN, 80, 50, x_label="cycle", x_unit="cycles", y_label="busy",
+                   percent=True, marks=[Mark(1, 130, "")])
+    t = texts(b)
+    assert "100 %" in t and "0 %" in t and "busy (%)" in t
+    assert not any(v.startswith(("120", "140")) for v in t)
+    line = next(i for i in walk(b.items) if isinstance(i, Polyline) and i.key == "series:busy")
+    dot = next(i for i in walk(b.items) if isinstance(i, Circle))
+    top = min(y for _, y in line.points)
+    assert abs(dot.cy - top) < 1e-9  # 130 % drawn at the 100 % line, as the series' point
+
+
+def test_no_legend_on_the_data_and_the_series_legend_matches_the_lines():
+    b = plot_block(SERIES, SCREEN, 80, 50, x_label="step", x_unit="steps", y_label="loads",
+                   y_unit="tiles")
+    assert not [s for s in texts(b) if s in ("row-major", "hilbert")]
+    drawn = {i.key: i.style for i in walk(b.items) if isinstance(i, Polyline)}
+    entries = series_legend(SERIES, SCREEN)
+    assert [e.label for e in entries] == ["row-major", "hilbert"]
+    for e, s in zip(entries, SERIES, strict=True):
+        assert drawn[f"series:{s.label}"] == e.style == series_style(SCREEN, s)
+
+
+def test_a_series_keeps_its_mark_whatever_its_position_in_a_plot():
+    a = plot_block(SERIES, SCREEN, 80, 50, x_label="x", x_unit="u", y_label="y", y_unit="u")
+    b = plot_block(SERIES[::-1], SCREEN, 80, 50, x_label="x", x_unit="u", y_label="y",
+                   y_unit="u")
+    styles: dict[str, set] = {}
+    for blk in (a, b):
+        for i in walk(blk.items):
+            if isinstance(i, Polyline) and (i.key or "").startswith("series:"):
+                styles.setdefault(i.key, set()).add(i.style)
+    assert sorted(styles) == ["series:hilbert", "series:row-major"]
+    assert all(len(v) == 1 for v in styles.values())  # one mark per series in both plots
+
+
+def test_the_legend_block_passes_the_lint_and_lines_show_their_dashes():
+    entries = [*series_legend(SERIES, DARK), LegendEntry("now", mark_style(DARK), "dot")]
+    block = plot_legend_block(entries, DARK, 60)
+    from gpuviz.figures.display import Figure
+
+    fig = Figure(block.width + 1, block.height + 1, DARK.background, block.items)
+    assert lint(fig) == []
+    assert block.width <= 60
+
+
+def test_line_plot_keeps_its_old_spelling_by_default():
+    c = Canvas()
+    line_plot(c, 0, 0, 80, 50, SERIES, SCREEN, x_label="x", y_label="y")
+    t = [i.text for i in walk(c.figure(80, 50, "#FFFFFF").items) if isinstance(i, Text)]
+    assert format_tick(4000) in t and "row-major" in t  # thin-space grouping, legend inside
+
+
+def test_a_given_top_is_rounded_up_to_a_tick_so_the_highest_point_has_a_grid_line():
+    s = [Series("t", [0, 1], [0, 5.3], 0)]
+    t = texts(plot_block(s, SCREEN, 80, 50, x_label="x", x_unit="u", y_label="y", y_unit="u",
+                         y_range=(0.0, 5.3)))
+    assert "6" in t  # 0, 2, 4, 6: the top tick lies above the highest value

@@ -1,0 +1,115 @@
+"""The docks' interactive plots show the figure's own data in the figure's style: the scheduler's
+zoomable timeline (and its export of the visible cycles), the gemm and traversal plots."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtWidgets import QApplication
+
+from gpuviz import keys
+from gpuviz.figures.display import Image, walk
+from gpuviz.figures.gemm import calculator_series
+from gpuviz.figures.theme import theme
+from gpuviz.figures.traversal import sweep_series
+from gpuviz.scenario.compute import compute_all
+
+
+def _figure(dock):
+    QApplication.processEvents()
+    return dock.current_figure()
+
+
+def _images(figure):
+    return {item.key: item.rgb for item in walk(figure.items) if isinstance(item, Image)}
+
+
+def test_scheduler_timeline_is_the_figures_timeline_for_the_whole_run(make_main_window,
+                                                                        scenario_path):
+    w = make_main_window(scenario_path("scheduler-try-round-robin.json"))
+    dock = w.docks["scheduler"]
+    tl = dock.timeline
+    r = tl.result
+    img = tl.image.image
+    assert img.shape == (r.resident_warps + 1, r.cycles, 3)
+    figure = _figure(dock)
+    images = _images(figure)
+    win = images["slots"].shape[1]
+    # the figure shows the first cycles its width holds; the dock opens on at least those
+    start, end = tl.visible()
+    assert start == 0 and end >= win
+    assert np.array_equal(img[:1, :win], images["slots"])
+    assert np.array_equal(img[1:, :win], images["warps"])
+
+
+def test_zooming_panning_and_exporting_the_visible_cycles(make_main_window, scenario_path, tmp_path):
+    w = make_main_window(scenario_path("scheduler-try-round-robin.json"))
+    dock = w.docks["scheduler"]
+    tl = dock.timeline
+    box = tl.plot.getViewBox()
+    a0, b0 = tl.visible()
+    box.scaleBy(x=0.25, y=1)  # the wheel's zoom, around the centre
+    a1, b1 = tl.visible()
+    assert (b1 - a1) < (b0 - a0) / 2 and a1 > a0
+    box.translateBy(x=2000)  # a drag to the right
+    a2, b2 = tl.visible()
+    assert a2 == a1 + 2000 and b2 - a2 == b1 - a1
+    assert tl.range_label.text() == f"cycles {a2:,}–{b2 - 1:,} of {tl.result.cycles:,}"
+
+    out = tmp_path / "window.svg"
+    tl.export_visible(out)
+    svg = out.read_text()
+    assert f"Issue timeline, cycles {a2:,}–{b2 - 1:,} of {tl.result.cycles:,}" in svg
+
+    from gpuviz.figures.scene import figure_for
+
+    fig = figure_for(w.document.shown, "scheduler", theme("screen"), frozenset({keys.cycles(a2, b2 - 1)}))
+    assert np.array_equal(_images(fig)["warps"], tl.image.image[1:, a2:b2])
+    assert not any(k.startswith("cycles:") for k in w.document.selection)  # nothing shown changed
+
+
+def test_a_cycles_key_in_the_selection_sets_the_timeline(make_main_window, scenario_path):
+    w = make_main_window(scenario_path("scheduler-try-round-robin.json"))
+    tl = w.docks["scheduler"].timeline
+    w.document.select({"cycles:500-799"})
+    assert tl.visible() == (500, 800)
+    assert "Issue timeline, cycles 500–799" in " ".join(_figure(w.docks["scheduler"]).texts())
+    tl.show_whole_run()
+    assert tl.visible() == (0, tl.result.cycles)
+
+
+def _curves(plot):
+    return [item for item in plot.listDataItems() if item.opts["pen"] is not None]
+
+
+def test_gemm_dock_plot_draws_the_figures_series_in_its_colours(make_main_window, scenario_path):
+    w = make_main_window(scenario_path("gemm-requested-bytes.json"))
+    dock = w.docks["gemm"]
+    result = compute_all(w.document.shown, ("gemm",))["gemm"]
+    series, _marks = calculator_series(result)
+    curves = _curves(dock.flops_plot.plot)
+    assert [c.name() for c in curves] == [s.label for s in series]
+    for c, s in zip(curves, series, strict=True):
+        x, y = c.getData()
+        assert list(x) == [float(v) for v in s.x] and list(y) == [float(v) for v in s.y]
+        assert c.opts["pen"].color().name() == dock.theme.category(s.color_index).lower()
+    assert dock.flops_plot.plot.getAxis("bottom").labelText == "tile side T (elements)"
+    w.set_theme("dark")
+    curves = _curves(dock.flops_plot.plot)
+    assert curves[0].opts["pen"].color().name() == theme("dark").category(series[0].color_index).lower()
+    assert dock.flops_plot.plot.backgroundBrush().color().name() == theme("dark").background.lower()
+
+
+def test_traversal_dock_plot_is_the_figures_sweep(make_main_window, scenario_path, qtbot):
+    w = make_main_window(scenario_path("traversal-sweep.json"))
+    dock = w.docks["traversal"]
+    runner = dock.sweep_runner
+    qtbot.waitUntil(lambda: runner.result is not None, timeout=60000)
+    result = compute_all(w.document.shown, ("traversal",))["traversal"]
+    series, _marks = sweep_series(result.capacities, result.misses_by_order, result.capacity,
+                                  result.order_name)
+    curves = _curves(runner.plot)
+    assert [c.name() for c in curves] == [s.label for s in series]
+    for c, s in zip(curves, series, strict=True):
+        assert list(c.getData()[1]) == [float(v) for v in s.y]
+        assert c.opts["pen"].color().name() == dock.theme.category(s.color_index).lower()
+    assert runner.plot.getAxis("left").labelText == "misses (tile loads)"
