@@ -242,7 +242,7 @@ class PanelDock(QDockWidget):
     def schedule_refresh(self) -> None:
         if not self._pending:
             self._pending = True
-            QTimer.singleShot(0, self.refresh)
+            QTimer.singleShot(0, self, self.refresh)  # dropped if the dock is deleted first
 
     def refresh(self) -> None:
         self._pending = False
