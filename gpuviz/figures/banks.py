@@ -1,269 +1,434 @@
 """Figure of the shared-memory bank queue rack.
 
-Top to bottom: the 32 lanes (active or masked; for 8- and 16-byte accesses bracketed into the
-half- or quarter-warp phases the hardware serves one after another); a connection from each
-active lane to every bank its element covers; the 32 bank columns; below each bank its queue,
-one slot per distinct word, at the row of the round that serves it. Readers of one identical word
-share one slot (a broadcast); a second or later word in one bank within a phase is a conflict.
-A receipt gives rounds, conflict degree, distinct words and broadcasts.
+Top to bottom: the 32 lanes (active or masked) with the word each reads (its first word, for 8-
+and 16-byte accesses that cover two or four); where the width allows all 32 banks in one row, a
+connection from each active lane to every bank its element covers; the 32 bank columns; below
+each bank its queue, one slot per distinct word, in the row of the round that serves it, labelled
+with its word. Readers of one identical word share one slot (a broadcast); a second or later word
+in one bank within a phase is a conflict. 8- and 16-byte accesses are served in half- or
+quarter-warp phases, one after another; the rack's rows are grouped by phase. In a narrow column
+the banks are laid out in two (or four) rows of 16 (or 8), each with its own queues, and the
+lanes likewise. A receipt gives rounds, conflict degree, distinct words and broadcasts; where the
+model merged the phases of an 8- or 16-byte load (lanes i and i XOR 1 or 2 on one address), the
+subtitle, the receipt and a note say so, with the lane pairs and the fixed-phase round count.
 
-Keys: ``lane:<l>`` (lane box and its connections), ``bank:<b>`` (bank header and column),
-``word:<w>`` (a queue slot), ``round:<k>`` (a row label).
+Keys: ``lane:<l>`` (lane box, its word and its connections), ``bank:<b>`` (bank header and
+column), ``word:<w>`` (a queue slot), ``round:<k>`` (a row label), ``phase:<p>`` (a phase name).
 """
 
 from __future__ import annotations
 
-from gpuviz.figures.display import (
-    PT_TO_MM,
-    Canvas,
-    Figure,
-    Style,
-    fit_pt,
-    selected_numbers,
-    text_width,
+from collections.abc import Sequence
+from dataclasses import replace
+
+from gpuviz.figures.display import PT_TO_MM, Figure, Style, selected_numbers
+from gpuviz.figures.layout import (
+    GAP,
+    MARGIN,
+    NATURAL,
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    Target,
+    compose,
+    format_number,
+    legend_block,
+    place,
+    receipt_block,
+    shortened_note,
+    text_block,
 )
+from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.banks import BANKS, WARP_LANES, BanksResult
 
-WIDTH = 172.0
-MARGIN = 5.0
-LANE_H = 5.0
-LINK_H = 16.0
-HEADER_H = 4.6
-RACK_MAX_H = 84.0
 PHASE_NAMES = {1: "warp", 2: "half-warp", 4: "quarter-warp"}
+CELL_PAD = 0.3  # mm between neighbouring cells
+INSET = 0.2  # mm between a queue slot and its bank column
+VALUE_PAD = 0.12  # mm between a value and the sides of its cell
+ROW_GAP = 1.0  # mm between the rows of the figure's parts
 
 
-def build(result: BanksResult, selection: frozenset[str], theme: Theme) -> Figure:
+def build(result: BanksResult, selection: frozenset[str], theme: Theme,
+          target: Target = NATURAL) -> Figure:
     r = result
-    c = Canvas()
-    em = theme.text_pt * PT_TO_MM
+    geo = _Geometry(r, theme, target)
+
+    def body(width: float) -> list[Block]:
+        blocks: list[Block] = []
+        if r.swizzle_formula:
+            # monospaced: the sans face would set "0x380" as "0×380"
+            blocks.append(text_block(f"swizzled: {r.swizzle_formula}", theme, width,
+                                     font="mono", color=theme.muted, name="swizzle"))
+        n = geo.per_row(width)
+        room = width - geo.gutter
+        if target.aspect is not None:  # leave room for the side column if the rack can
+            room = max(n * geo.column(geo.pt), room - geo.side_min - GAP)
+        col = max(geo.column(geo.floor), min(room / n, geo.column(geo.pt) + 0.6))
+        rack = _rack(r, selection, theme, geo, n, col)
+        blocks.append(rack)
+        beside = width - rack.width - GAP
+        if target.aspect is not None and beside >= geo.side_min:
+            # slides and views: receipt and legend in a column beside the rack
+            c = BlockCanvas()
+            y = 0.0
+            for b in _side(r, theme, beside, rack.shortened, n < BANKS):
+                place(c, b, 0.0, y)
+                y += b.height + GAP
+            blocks.append(c.block(beside, y - GAP, "side"))
+        else:
+            blocks += _side(r, theme, width, rack.shortened, n < BANKS)
+        return blocks
+
+    rounds_text = f"{format_number(r.rounds)} round{'s' if r.rounds != 1 else ''}"
+    active = len(r.active_lanes)
+    subtitle = f"{r.pattern} · 32 banks × 4 bytes, bank = word mod 32"
+    size = WARP_LANES // r.phases
+    what = "16-byte rows" if r.op == "ldmatrix" else f"{r.access_bytes}-byte accesses"
+    if r.merged_by is not None:
+        subtitle += (f" · merged phases: lanes i and i XOR {r.merged_by} read one address and "
+                     f"share a slot, so the {what} are served as {r.phases} "
+                     f"{PHASE_NAMES[r.phases]}{'s' if r.phases != 1 else ''} of {size} lanes "
+                     f"(measured on an H200; fixed phases would take "
+                     f"{_count(r.fixed_phase_rounds, 'round')})")
+    elif r.phases > 1:
+        subtitle += (f" · {what} are served as {r.phases} {PHASE_NAMES[r.phases]}s of {size} "
+                     f"lanes ({size} × {r.access_bytes} B = 128 B per phase), one phase after "
+                     "another")
+    grow = max(1.0, theme.text_pt / 8.0)
+    # a slide or view offers its whole width; the rack and the side column share it
+    natural = geo.natural
+    if target.aspect is not None and target.width is not None:
+        natural = max(natural, target.width - 2 * MARGIN)
+    return compose(
+        target, theme,
+        title=_title(r, active, rounds_text),
+        subtitle=subtitle, body=body, natural_width=natural / grow,
+        figure_title="gpuviz bank queues",
+        description=f"{active} lanes, {r.access_bytes}-byte accesses, {r.pattern}: "
+                    f"{r.rounds} rounds, conflict degree {r.conflict_degree}, "
+                    f"{r.distinct_words} distinct words")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{format_number(n)} {noun}{'s' if n != 1 else ''}"
+
+
+def _title(r: BanksResult, active: int, rounds_text: str) -> str:
+    lanes = _count(active, "lane")
+    if r.op == "ldmatrix":
+        return f"Banks: ldmatrix, {lanes} give 16-byte row addresses — {rounds_text}"
+    verb = "write" if r.op == "store" else "read"
+    return f"Banks: {lanes} {verb} {r.access_bytes}-byte elements — {rounds_text}"
+
+
+class _Geometry:
+    """Sizes that do not depend on the width: type, rows, the gutter and the natural width."""
+
+    def __init__(self, r: BanksResult, theme: Theme, target: Target) -> None:
+        self.pt = theme.small_pt
+        self.floor = min(target.min_pt, self.pt)
+        words = [s.word for s in r.slots] + [w for w in r.word_of_lane if w is not None]
+        self.digits = max([2] + [len(str(w)) for w in words])
+        self.row_h = ink_height(self.pt, "mono") + 2 * INSET + 0.25  # a lane, word, header or queue row
+        self.round_digits = len(str(max(r.rounds, 1)))
+        labels = ["lane", "word" if r.words_per_lane == 1 else "1st word", "bank"]
+        if r.phases > 1:
+            labels.append(f"phase {r.phases}")
+        left = max(text_width(s, self.pt) for s in labels)
+        right = max(text_width("round", self.pt), text_width("9" * self.round_digits, self.pt,
+                                                              "mono"))
+        self.gutter = left + 1.5 + right + 1.2
+        self.round_x = left + 1.5 + right  # right edge of the round numbers
+        self.natural = self.gutter + BANKS * (self.column(self.pt) + 0.6)
+        self.side_min = 34 * text_width("0", self.pt, "mono")  # the receipt's longest row
+
+    def column(self, pt: float) -> float:
+        """The width of a bank column whose longest number fits at ``pt``."""
+        return text_width("0" * self.digits, pt, "mono") + 2 * VALUE_PAD + CELL_PAD + 2 * INSET
+
+    def per_row(self, width: float) -> int:
+        """Banks (and lanes) per row for ``width``: 32 if they fit at the floor, else 16 or 8."""
+        for n in (32, 16, 8):
+            if self.gutter + n * self.column(self.floor) <= width + 1e-6:
+                return n
+        return 8
+
+
+def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometry, n: int,
+          col: float) -> Block:
+    c = BlockCanvas()
+    pt, floor, row_h = geo.pt, geo.floor, geo.row_h
     fg, muted = theme.foreground, theme.muted
-    # the gutter holds the "bank" and "round" labels side by side, by their width budgets
-    gutter = max(16.0, text_width("bank", theme.small_pt) + text_width("round", theme.small_pt)
-                 + 2.5)
-    x0 = MARGIN + gutter
-    col = (WIDTH - MARGIN - x0) / BANKS
+    x0 = geo.gutter
     active = set(r.active_lanes)
     sel_lanes, sel_banks = selected_numbers(selection, "lane"), selected_numbers(selection, "bank")
     sel_words = selected_numbers(selection, "word")
+    sections = WARP_LANES // n
 
-    y = MARGIN + theme.title_pt * PT_TO_MM
-    rounds_text = f"{r.rounds} round{'s' if r.rounds != 1 else ''}"
-    c.text(MARGIN, y, f"Banks: {len(active)} lanes read {r.access_bytes}-byte elements — "
-           f"{rounds_text}", theme.title_pt, fg, bold=True)
-    y += em * 1.5
-    c.text(MARGIN, y, f"{r.pattern} · 32 banks × 4 bytes, bank = word mod 32"
-           + (f" · swizzled: {r.swizzle_formula}" if r.swizzle_formula else ""),
-           theme.small_pt, muted)
-    if r.phases > 1:
-        y += em * 1.15
-        size = WARP_LANES // r.phases
-        c.text(MARGIN, y, f"{r.access_bytes}-byte accesses are served as {r.phases} "
-               f"{PHASE_NAMES[r.phases]}s of {size} lanes ({size} × {r.access_bytes} B = 128 B "
-               "per phase), one phase after another", theme.small_pt, muted)
-    y += em * 1.8
+    def xcol(i: int) -> float:
+        return x0 + (i % n) * col
 
-    # lanes, aligned with the bank columns
-    lanes_top = y
-    c.text(MARGIN, lanes_top + LANE_H / 2, "lane", theme.small_pt, muted, baseline="middle")
-    num_pt = fit_pt(2, col - 0.6, theme.small_pt * 0.9)
-    boxes_a, keys_a, boxes_m, keys_m = [], [], [], []
-    for lane in range(WARP_LANES):
-        box = (x0 + lane * col + 0.15, lanes_top, col - 0.3, LANE_H)
-        if lane in active:
-            boxes_a.append(box)
-            keys_a.append(f"lane:{lane}")
-        else:
-            boxes_m.append(box)
-            keys_m.append(f"lane:{lane}")
-    with c.group(name="lanes"):
-        c.rects(boxes_a, theme.fill("valid"), keys_a)
-        c.rects(boxes_m, theme.fill("masked"), keys_m)
-        for lane in range(WARP_LANES):
-            c.text(x0 + (lane + 0.5) * col, lanes_top + LANE_H / 2, str(lane),
-                   num_pt, theme.ink_on("valid") if lane in active else muted,
-                   anchor="middle", baseline="middle", font="mono")
-        for lane in sorted(sel_lanes):
-            if 0 <= lane < WARP_LANES:
-                c.rect(x0 + lane * col + 0.15, lanes_top, col - 0.3, LANE_H, theme.highlight())
-    link_top = lanes_top + LANE_H
-    if r.phases > 1:
-        size = WARP_LANES // r.phases
-        by = link_top + 1.2
-        with c.group(name="phases"):
-            for ph in range(r.phases):
-                xa, xb = x0 + ph * size * col + 0.6, x0 + (ph + 1) * size * col - 0.6
-                c.polyline([(xa, by - 0.8), (xa, by), (xb, by), (xb, by - 0.8)],
-                           theme.stroke("foreground", theme.line_mm))
-                c.text((xa + xb) / 2, by + em * 0.95, f"phase {ph + 1}", theme.small_pt, fg,
-                       anchor="middle", key=f"phase:{ph}")
-        link_top = by + em * 1.3
+    def mid(y: float) -> float:
+        return y + row_h / 2
 
-    # connections: lane → each bank its element covers
-    header_top = link_top + LINK_H
-    segs, keys, hi = [], [], []
-    for lane in sorted(active):
-        words = r.words_of_lane[lane] or ()
-        for w in words:
-            bank = w % BANKS
-            seg = (x0 + (lane + 0.5) * col, link_top, x0 + (bank + 0.5) * col, header_top)
-            segs.append(seg)
-            keys.append(f"lane:{lane}")
-            if lane in sel_lanes or bank in sel_banks or w in sel_words:
-                hi.append(seg)
-    with c.group(name="connections"):
-        c.segments(segs, Style(stroke=theme.outline, stroke_width=theme.thin_mm * 1.5), keys)
-        if hi:
-            c.segments(hi, Style(stroke=theme.accent, stroke_width=theme.thick_mm))
-
-    # bank headers
-    with c.group(name="banks"):
-        c.text(MARGIN, header_top + HEADER_H / 2, "bank", theme.small_pt, muted,
-               baseline="middle")
-        c.rects([(x0 + b * col + 0.15, header_top, col - 0.3, HEADER_H) for b in range(BANKS)],
-                Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm),
-                [f"bank:{b}" for b in range(BANKS)])
-        for b in range(BANKS):
-            c.text(x0 + (b + 0.5) * col, header_top + HEADER_H / 2, str(b), num_pt, fg,
-                   anchor="middle", baseline="middle", font="mono")
-
-    # the rack: one row per round
-    rack_top = header_top + HEADER_H + 1.2
-    rounds = max(r.rounds, 1)
-    row_h = max(2.0, min(5.0, RACK_MAX_H / rounds))
-    rack_h = rounds * row_h
-    column_bg = [(x0 + b * col + 0.15, rack_top, col - 0.3, rack_h) for b in range(BANKS)]
-    c.rects(column_bg, Style(fill=theme.surface), [f"bank:{b}" for b in range(BANKS)])
-    label_every = 1 if row_h >= 3.2 else (2 if row_h >= 2.4 else 4)
-    with c.group(name="rounds"):
-        c.text(x0 - 1.2 - text_width("round", theme.small_pt), header_top + HEADER_H / 2,
-               "round", theme.small_pt, muted, baseline="middle")
-        for k in range(1, r.rounds + 1):
-            if k == 1 or k % label_every == 0:
-                c.text(x0 - 1.2 - text_width(str(k), theme.small_pt * 0.9, "mono"),
-                       rack_top + (k - 0.5) * row_h, str(k), theme.small_pt * 0.9, fg,
-                       baseline="middle", font="mono", key=f"round:{k}")
-
-    depth_in_phase: dict[tuple[int, int], int] = {}
-    for s in r.slots:
-        depth_in_phase[(s.phase, s.bank)] = depth_in_phase.get((s.phase, s.bank), 0) + 1
-    plain, conflict, broadcast = [], [], []
-    plain_k, conflict_k, broadcast_k = [], [], []
-    for s in r.slots:
-        box = (x0 + s.bank * col + 0.45, rack_top + (s.round - 1) * row_h + 0.25, col - 0.9,
-               row_h - 0.5)
-        key = f"word:{s.word}"
-        if len(s.lanes) > 1:
-            broadcast.append(box)
-            broadcast_k.append(key)
-        elif depth_in_phase[(s.phase, s.bank)] > 1:
-            conflict.append(box)
-            conflict_k.append(key)
-        else:
-            plain.append(box)
-            plain_k.append(key)
-    show_words = row_h >= 3.2
-    mono_w = text_width("0", theme.small_pt * 0.8, "mono")
-    with c.group(name="queues"):
-        c.rects(plain, theme.fill("used"), plain_k)
-        c.rects(conflict, theme.fill("conflict"), conflict_k)
-        c.rects(broadcast, theme.fill("broadcast"), broadcast_k)
-        if show_words:
-            for s in r.slots:
-                if len(s.lanes) > 1:
-                    role = "broadcast"
+    # lanes, each with the word it reads, in rows of n
+    y = 0.0
+    lane_top: dict[int, float] = {}
+    word_bottom = 0.0
+    word_label = "word" if r.words_per_lane == 1 else "1st word"
+    for sec in range(sections):
+        lanes = range(sec * n, (sec + 1) * n)
+        c.text(0.0, mid(y), "lane", pt, muted, baseline="middle")
+        c.text(0.0, mid(y + row_h), word_label, pt, muted, baseline="middle")
+        a_boxes, a_keys, m_boxes, m_keys, w_boxes, w_keys = [], [], [], [], [], []
+        for lane in lanes:
+            box = (xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h)
+            lane_top[lane] = y
+            if lane in active:
+                a_boxes.append(box)
+                a_keys.append(f"lane:{lane}")
+                w_boxes.append((xcol(lane) + CELL_PAD / 2, y + row_h, col - CELL_PAD, row_h))
+                w_keys.append(f"lane:{lane}")
+            else:
+                m_boxes.append(box)
+                m_keys.append(f"lane:{lane}")
+        with c.group(name="lanes"):
+            c.rects(a_boxes, theme.fill("valid"), a_keys)
+            c.rects(m_boxes, theme.fill("masked"), m_keys)
+            c.rects(w_boxes, Style(fill=theme.surface, stroke=theme.outline,
+                                   stroke_width=theme.thin_mm), w_keys)
+            masked_style = theme.fill("masked")
+            for lane in lanes:
+                x = xcol(lane) + CELL_PAD / 2
+                if lane in active:
+                    _value(c, x, y, col - CELL_PAD, row_h, str(lane), pt, theme.ink_on("valid"),
+                            floor=floor, key=f"lane:{lane}")
+                    word = r.word_of_lane[lane]
+                    _value(c, x, y + row_h, col - CELL_PAD, row_h, str(word), pt, fg,
+                           floor=floor, key=f"lane:{lane}")
+                elif masked_style.hatch:
+                    c.label(x + (col - CELL_PAD) / 2, mid(y), str(lane), pt, muted,
+                            knockout=theme.background, anchor="middle", baseline="middle",
+                            font="mono", key=f"lane:{lane}")
                 else:
-                    role = "conflict" if depth_in_phase[(s.phase, s.bank)] > 1 else "used"
-                label = f"×{len(s.lanes)}" if len(s.lanes) > 1 else str(s.word)
-                if mono_w * len(label) * 1.2 > col - 0.9 and len(s.lanes) > 1:
-                    label = str(len(s.lanes))
-                if mono_w * len(label) * 1.2 <= col - 0.9:
-                    c.text(x0 + (s.bank + 0.5) * col, rack_top + (s.round - 0.5) * row_h, label,
-                           theme.small_pt * 0.8, theme.ink_on(role), anchor="middle",
-                           baseline="middle", font="mono")
-        for s in r.slots:
-            if sel_lanes & set(s.lanes) or s.word in sel_words:
-                c.rect(x0 + s.bank * col + 0.45, rack_top + (s.round - 1) * row_h + 0.25,
-                       col - 0.9, row_h - 0.5, theme.highlight())
-        for b in sorted(sel_banks):
-            if 0 <= b < BANKS:
-                c.rect(x0 + b * col + 0.15, header_top, col - 0.3,
-                       rack_top - header_top + rack_h, theme.highlight())
-    # phase separators
-    if r.phases > 1:
-        start = 0
-        for ph, n in enumerate(r.phase_rounds):
-            if n:
-                if start:
-                    yy = rack_top + start * row_h
-                    c.line(MARGIN, yy, WIDTH - MARGIN, yy,
-                           theme.stroke("foreground", theme.line_mm, dash=(1.2, 0.8)))
-                c.text(MARGIN, rack_top + (start + n / 2) * row_h,
-                       f"ph {ph + 1}", theme.small_pt * 0.9, muted, baseline="middle")
-                start += n
-    if not r.slots:
-        c.text(WIDTH / 2, rack_top + row_h / 2, "no active lane: nothing to serve",
-               theme.text_pt, muted, anchor="middle", baseline="middle")
-    y = rack_top + rack_h + em * 1.6
-    y = _receipt(c, r, theme, y)
-    y = _legend(c, theme, y)
-    return c.figure(WIDTH, y + MARGIN, theme.background, title="gpuviz bank queues",
-                    description=f"{len(active)} lanes, {r.access_bytes}-byte accesses, "
-                                f"{r.pattern}: {r.rounds} rounds, conflict degree "
-                                f"{r.conflict_degree}, {r.distinct_words} distinct words")
+                    _value(c, x, y, col - CELL_PAD, row_h, str(lane), pt,
+                            theme.ink_on("masked"), floor=floor, key=f"lane:{lane}")
+            for lane in sorted(sel_lanes & set(lanes)):
+                c.rect(xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h, theme.highlight())
+        y += 2 * row_h + ROW_GAP
+        word_bottom = y - ROW_GAP
+
+    # phase brackets under the lanes, and connections lane → bank (banks in one row only)
+    header_top = y
+    if sections == 1:
+        link_top = word_bottom + 0.4
+        if r.phases > 1:
+            size = WARP_LANES // r.phases
+            by = word_bottom + 1.2
+            with c.group(name="phases"):
+                for ph in range(r.phases):
+                    xa, xb = x0 + ph * size * col + 0.6, x0 + (ph + 1) * size * col - 0.6
+                    c.polyline([(xa, by - 0.8), (xa, by), (xb, by), (xb, by - 0.8)],
+                               theme.stroke("foreground", theme.line_mm))
+                    c.text((xa + xb) / 2, by + 0.6 + cap_height(pt), f"phase {ph + 1}", pt, fg,
+                           anchor="middle", key=f"phase:{ph}")
+            link_top = by + 0.6 + ink_height(pt) + 0.6
+        link_h = 14.0 if r.rounds <= 8 else (9.0 if r.rounds <= 16 else 6.0)
+        header_top = link_top + link_h
+        segs, keys, hi = [], [], []
+        for lane in sorted(active):
+            for w in r.words_of_lane[lane] or ():
+                bank = w % BANKS
+                seg = (x0 + (lane + 0.5) * col, link_top, x0 + (bank + 0.5) * col, header_top)
+                segs.append(seg)
+                keys.append(f"lane:{lane}")
+                if lane in sel_lanes or bank in sel_banks or w in sel_words:
+                    hi.append(seg)
+        with c.group(name="connections"):
+            c.segments(segs, Style(stroke=theme.outline, stroke_width=theme.thin_mm * 1.5), keys)
+            if hi:
+                c.segments(hi, Style(stroke=theme.accent, stroke_width=theme.thick_mm))
+    else:
+        header_top += 1.5
+
+    # per section of banks: the header, then the queues, one row per round
+    rounds = r.rounds
+    depth: dict[tuple[int, int], int] = {}
+    for s in r.slots:
+        depth[(s.phase, s.bank)] = depth.get((s.phase, s.bank), 0) + 1
+    slot_style = _slot_styles(theme)
+    column_style = Style(fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm)
+    y = header_top
+    for sec in range(sections):
+        banks = range(sec * n, (sec + 1) * n)
+        rack_top = y + row_h + 0.6
+        # a row of banks shows its rounds as far as its deepest queue (all of them in one row)
+        shown = rounds if sections == 1 else max(
+            (sl.round for sl in r.slots if sl.bank in banks), default=0)
+        rack_h = max(shown, 1) * row_h
+        with c.group(name="banks"):
+            c.text(0.0, mid(y), "bank", pt, muted, baseline="middle")
+            c.text(geo.round_x, mid(y), "round", pt, muted, anchor="end", baseline="middle")
+            c.rects([(xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, row_h) for b in banks],
+                    Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm),
+                    [f"bank:{b}" for b in banks])
+            for b in banks:
+                _value(c, xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, row_h, str(b), pt, fg,
+                        floor=floor, key=f"bank:{b}")
+        c.rects([(xcol(b) + CELL_PAD / 2, rack_top, col - CELL_PAD, rack_h) for b in banks],
+                column_style, [f"bank:{b}" for b in banks])
+        if sections > 1 and shown == 0 and r.slots:
+            c.text(0.0, mid(rack_top), "empty", pt, muted, baseline="middle")
+        with c.group(name="rounds"):
+            for k in range(1, shown + 1):
+                c.text(geo.round_x, rack_top + (k - 0.5) * row_h, str(k), pt, fg, anchor="end",
+                       baseline="middle", font="mono", key=f"round:{k}")
+        if r.phases > 1:
+            start = 0
+            dash = theme.stroke("foreground", theme.line_mm, dash=(1.2, 0.8))
+            with c.group(name="phase-rows"):
+                for ph, m in enumerate(r.phase_rounds):
+                    if not m:
+                        continue
+                    if start >= shown:
+                        break
+                    m = min(m, shown - start)
+                    if start:
+                        # across the rack only, clear of the phase names and round numbers
+                        yy = rack_top + start * row_h
+                        c.line(x0, yy, xcol(banks[-1]) + col, yy, dash)
+                    c.text(0.0, rack_top + (start + m / 2) * row_h, f"phase {ph + 1}", pt,
+                           muted, baseline="middle", key=f"phase:{ph}")
+                    start += m
+        with c.group(name="queues"):
+            by_role: dict[str, tuple[list, list]] = {k: ([], []) for k in slot_style}
+            mine = [s for s in r.slots if s.bank in banks]
+            for s in mine:
+                by_role[_role(s, depth)][0].append(_slot_box(s, xcol, col, rack_top, row_h))
+                by_role[_role(s, depth)][1].append(f"word:{s.word}")
+            for role, (boxes, keys) in by_role.items():
+                if boxes:
+                    c.rects(boxes, slot_style[role], keys)
+            for s in mine:
+                x, yy, w, h = _slot_box(s, xcol, col, rack_top, row_h)
+                role = _role(s, depth)
+                fill = _fill_of(theme, role)
+                knockout = None
+                if slot_style[role].hatch:  # print: a hatched frame, the word on clear ground
+                    c.rect(x + 0.35, yy + 0.35, w - 0.7, h - 0.7, Style(fill=fill))
+                    knockout = fill
+                _value(c, x, yy, w, h, str(s.word), pt, theme.ink_on(fill), floor=floor,
+                       key=f"word:{s.word}", knockout=knockout)
+            for s in mine:
+                if sel_lanes & set(s.lanes) or s.word in sel_words:
+                    c.rect(*_slot_box(s, xcol, col, rack_top, row_h), theme.highlight())
+            for b in sorted(sel_banks & set(banks)):
+                c.rect(xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, rack_top - y + rack_h,
+                       theme.highlight())
+        if not r.slots:
+            c.text(x0 + n * col / 2, rack_top + row_h / 2, "no active lane: nothing to serve",
+                   pt, muted, anchor="middle", baseline="middle")
+        y = rack_top + rack_h + 2.5
+    width = x0 + n * col
+    return c.block(width, y - 2.5, "rack")
 
 
-def _receipt(c: Canvas, r: BanksResult, theme: Theme, y: float) -> float:
-    em = theme.text_pt * PT_TO_MM
-    fg, muted = theme.foreground, theme.muted
-    worst = ""
-    if r.slots:
+def _value(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str, size: float,
+           color: str, *, floor: float, key: str, knockout: str | None = None) -> None:
+    """A value cell whose ink (not its "middle" baseline) is centred in the cell, so a cell
+    just taller than the ink holds it."""
+    shift = (0.36 * size * PT_TO_MM) + (descent(size, "mono") - cap_height(size, "mono")) / 2
+    t = c.value(x, y - shift, w, h, text, size, color, floor=floor, key=key, pad=VALUE_PAD)
+    if knockout:
+        c._items[-1] = replace(t, knockout=knockout)
+
+
+def _slot_styles(theme: Theme) -> dict[str, Style]:
+    """Queue slot styles by role (hatched where the theme hatches the role, as in print)."""
+    return {"used": theme.fill("owned"), "conflict": theme.fill("conflict"),
+            "broadcast": theme.fill("broadcast")}
+
+
+def _role(s, depth: dict[tuple[int, int], int]) -> str:
+    if len(s.lanes) > 1:
+        return "broadcast"
+    return "conflict" if depth[(s.phase, s.bank)] > 1 else "used"
+
+
+def _fill_of(theme: Theme, role: str) -> str:
+    return theme.color("owned" if role == "used" else role)
+
+
+def _slot_box(s, xcol, col: float, rack_top: float, row_h: float) -> tuple[float, ...]:
+    return (xcol(s.bank) + CELL_PAD / 2 + INSET, rack_top + (s.round - 1) * row_h + INSET,
+            col - CELL_PAD - 2 * INSET, row_h - 2 * INSET)
+
+
+def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[str, str]],
+          split: bool = False) -> list[Block]:
+    rows: list[tuple[str, str]] = [("rounds", format_number(r.rounds))]
+    if r.slots and r.conflict_degree > 1:
         counts: dict[tuple[int, int], int] = {}
         for s in r.slots:
             counts[(s.phase, s.bank)] = counts.get((s.phase, s.bank), 0) + 1
         (_, bank), _ = max(counts.items(), key=lambda kv: (kv[1], -kv[0][1]))
-        worst = f" (bank {bank})"
+        rows.append(("conflict degree", f"{format_number(r.conflict_degree)}-way (bank {bank})"))
+    elif r.slots:
+        rows.append(("conflict degree", "1: no conflict"))
     groups = len(r.broadcast_groups)
     largest = max((len(g.lanes) for g in r.broadcast_groups), default=0)
-    items = [
-        ("rounds", str(r.rounds)),
-        ("conflict degree", f"{r.conflict_degree}{worst}"),
-        ("distinct words", str(r.distinct_words)),
-        ("broadcasts", f"{groups}" + (f" (largest: {largest} readers)" if groups else "")),
-    ]
+    rows.append(("distinct words", format_number(r.distinct_words)))
+    rows.append(("broadcasts", format_number(groups)
+                 + (f" (largest: {format_number(largest)} readers)" if groups else "")))
     if r.phases > 1:
-        items.append(("rounds per phase", " + ".join(str(n) for n in r.phase_rounds)))
-    with c.group("receipt", name="receipt"):
-        x = MARGIN
-        for label, value in items:
-            c.text(x, y, label, theme.small_pt, muted)
-            c.text(x, y + em * 1.25, value, theme.text_pt, fg, bold=label == "rounds",
-                   font="mono")
-            x += max(text_width(label, theme.small_pt),
-                     text_width(value, theme.text_pt, "mono")) + em * 1.6
-        c.text(MARGIN, y + em * 2.6, "Rounds count distinct words one bank must deliver in "
-               "turn; they are not measured cycles.", theme.small_pt, muted)
-    return y + em * 4.4
+        rows.append(("rounds per phase", " + ".join(format_number(n) for n in r.phase_rounds)))
+    if r.merged_by is not None:
+        rows.append(("merged phases", f"lanes i and i XOR {r.merged_by} share slots"))
+        rows.append(("lane pairs", _merged_text(r.merged_lane_groups)))
+        rows.append(("fixed phases would take", _count(r.fixed_phase_rounds, "round")))
+    receipt = receipt_block(rows, theme, width)
+    note = text_block("Rounds count distinct words one bank must deliver in turn; they are not "
+                      "measured cycles.", theme, width, color=theme.muted)
+    active = set(r.active_lanes)
+    roles = {_role(s, _depths(r)) for s in r.slots}
+    styles = _slot_styles(theme)
+    entries = [LegendEntry("active lane", theme.fill("valid"))]
+    if len(active) < WARP_LANES:
+        entries.append(LegendEntry("masked lane", theme.fill("masked")))
+    if "used" in roles:
+        entries.append(LegendEntry("the only word of its bank (no conflict)", styles["used"]))
+    if "conflict" in roles:
+        entries.append(LegendEntry("several words in one bank (conflict)",
+                                   styles["conflict"]))
+    if "broadcast" in roles:
+        entries.append(LegendEntry("one word, several lanes (broadcast)" if r.op != "store"
+                                   else "one word, several lanes",
+                                   styles["broadcast"]))
+    notes = ["Each queue slot shows the word it delivers; the lanes reading a word show it "
+             "under their number."]
+    if r.merge_reason:
+        notes.append(f"Merged phases (measured on an H200, not in NVIDIA's documentation): "
+                     f"{r.merge_reason}.")
+    if split:
+        notes.append("The banks are drawn in rows; each row shows the rounds as far as its "
+                     "deepest queue ('empty': none queued).")
+    if shortened:
+        notes.append(shortened_note(shortened))
+    legend = legend_block(entries, theme, width, notes=notes)
+    return [receipt, note, legend]
 
 
-def _legend(c: Canvas, theme: Theme, y: float) -> float:
-    em = theme.text_pt * PT_TO_MM
-    entries = (
-        (theme.fill("valid"), "active lane"),
-        (theme.fill("masked"), "masked lane"),
-        (theme.fill("used"), "word, alone in its bank"),
-        (theme.fill("conflict"), "one of several words in a bank (conflict)"),
-        (theme.fill("broadcast"), "one word, several readers (broadcast)"),
-    )
-    x = MARGIN
-    with c.group(name="legend"):
-        for style, label in entries:
-            need = em * 2.6 + text_width(label, theme.small_pt)
-            if x + need > WIDTH - MARGIN:
-                x = MARGIN
-                y += em * 1.3
-            c.rect(x, y - em * 0.75, em, em, style)
-            c.text(x + em * 1.4, y, label, theme.small_pt, theme.foreground)
-            x += need
-    return y + em * 0.4
+def _depths(r: BanksResult) -> dict[tuple[int, int], int]:
+    depth: dict[tuple[int, int], int] = {}
+    for s in r.slots:
+        depth[(s.phase, s.bank)] = depth.get((s.phase, s.bank), 0) + 1
+    return depth
+
+
+def _merged_text(groups: Sequence[Sequence[int]], shown: int = 4) -> str:
+    """Lane groups that share one slot, as ``0+1, 2+3, …`` (the first ``shown`` of them)."""
+    pairs = ["+".join(str(x) for x in g) for g in groups if len(g) > 1]
+    if not pairs:
+        return "none"
+    return ", ".join(pairs[:shown]) + (", …" if len(pairs) > shown else "")

@@ -1,10 +1,11 @@
 """Figure of the XOR swizzle grid.
 
-Left, the logical 1024-byte region: 8 rows × 8 chunks of 16 bytes, each chunk labelled and tinted
-by its logical chunk column. Right, the physical region: each cell shows which logical chunk is
-stored there, so the XOR pattern appears as the tints move. Arrows take the chosen logical column's
-chunk of every row to where it is stored. Below, one reader per row reads a word of that chunk:
-the 32 banks twice, linear and swizzled, with the readers each bank serves.
+Left, the logical 1024-byte region: 8 rows × 8 chunks of 16 bytes, each chunk tinted by its
+logical chunk column. Right (below, in a narrow column), the physical region: each cell shows
+which logical chunk is stored there, so the XOR pattern appears as the tints move. Arrows take the
+chosen logical column's chunk of every row to where it is stored. Below, one reader per row reads
+a word of that chunk: the 32 banks twice, linear and swizzled, with the readers each bank serves,
+and a table of each reader's byte address and bank.
 
 Keys: ``chunk:<row>,<col>`` (a logical chunk, in both grids, and its arrow), ``row:<r>`` (the
 reader of row r), ``bank:<b>`` (a bank cell in either strip).
@@ -12,23 +13,30 @@ reader of row r), ``bank:<b>`` (a bank cell in either strip).
 
 from __future__ import annotations
 
-from gpuviz.figures.display import (
-    PT_TO_MM,
-    Canvas,
-    Figure,
-    Style,
-    fit_pt,
-    selected_numbers,
-    text_width,
+from dataclasses import replace
+
+from gpuviz.figures.display import PT_TO_MM, Figure, Style, selected_numbers
+from gpuviz.figures.layout import (
+    GAP,
+    MARGIN,
+    NATURAL,
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    Target,
+    compose,
+    format_number,
+    legend_block,
+    place,
+    text_block,
 )
+from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.swizzle import BANKS, CHUNKS_PER_ROW, ROWS, SwizzleResult
 
-WIDTH = 172.0
-MARGIN = 5.0
+NATURAL_WIDTH = 172.0
 CELL = 7.0
-LABEL_W = 11.0
-ARROW_GAP = 32.0
+ARROW_W = 26.0  # the gap between the grids that holds the arrows
 TINT = 0.3  # how much of a column's category colour shows in its tinted cells
 
 
@@ -45,40 +53,106 @@ def _chunks(selection: frozenset[str]) -> set[tuple[int, int]]:
     return out
 
 
-def build(result: SwizzleResult, selection: frozenset[str], theme: Theme) -> Figure:
+def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
+          target: Target = NATURAL) -> Figure:
     r = result
-    c = Canvas()
-    em = theme.text_pt * PT_TO_MM
-    fg, muted = theme.foreground, theme.muted
-    y = MARGIN + theme.title_pt * PT_TO_MM
+    floor = min(target.min_pt, theme.small_pt)
     name = f"Swizzle⟨{r.bits},{r.base},{r.shift}⟩"
-    c.text(MARGIN, y, f"XOR swizzle {name}: where each 16-byte chunk is stored",
-           theme.title_pt, fg, bold=True)
-    y += em * 1.6
-    c.text(MARGIN, y, r.formula, theme.text_pt, fg, font="mono")
-    y += em * 1.3
     laws = ["keeps the row and the low 4 byte bits" if r.keeps_row_and_low_bits
             else "moves bytes across rows or inside chunks",
             "applied twice restores the offset" if r.involution else "not an involution"]
-    c.text(MARGIN, y, "1024-byte region: 8 rows × 128 bytes, eight 16-byte chunks per row · "
-           + " · ".join(laws), theme.small_pt, muted)
-    y += em * 2.4
 
-    grid_w = CHUNKS_PER_ROW * CELL
-    lx = MARGIN + LABEL_W
-    px = lx + grid_w + ARROW_GAP
-    c.text(lx, y, "logical chunk columns", theme.text_pt, fg, bold=True)
-    c.text(px, y, "physical: the logical chunk stored here", theme.text_pt, fg, bold=True)
-    y += em * 1.1
-    for x in (lx, px):
-        for col in range(CHUNKS_PER_ROW):
-            c.text(x + (col + 0.5) * CELL, y + em * 0.2, str(col), theme.small_pt, muted,
-                   anchor="middle", font="mono")
-    top = y + em * 0.8
+    def body(width: float) -> list[Block]:
+        formula = text_block(r.formula, theme, width, size=theme.text_pt, font="mono",
+                             name="formula")
+        grids = _grids(r, selection, theme, width)
+        right = width - grids.width - GAP
+        if right >= 80.0 and target.aspect is not None:
+            # slides and views: the readers' banks in a column beside the grids
+            return [_stack([formula, grids], "left"),
+                    _stack([_banks(r, selection, theme, right, floor),
+                            _readers(r, selection, theme, right)], "right")]
+        return [formula, grids, _banks(r, selection, theme, width, floor),
+                _readers(r, selection, theme, width)]
+
+    def side(width: float) -> list[Block]:
+        styles = _strip_styles(theme)
+        single = {label for label, banks in (("linear", r.linear_banks),
+                                             ("swizzled", r.swizzled_banks))
+                  if any(banks.count(b) == 1 for b in banks)}
+        shared = any(banks.count(b) > 1 for banks in (r.linear_banks, r.swizzled_banks)
+                     for b in banks)
+        entries = []
+        if "linear" in single:
+            entries.append(LegendEntry("bank read by one reader, linear layout",
+                                       styles["linear"]))
+        if "swizzled" in single:
+            entries.append(LegendEntry("bank read by one reader, swizzled", styles["swizzled"]))
+        if shared:
+            entries.append(LegendEntry("bank read by several readers (conflict)",
+                                       styles["conflict"]))
+        entries.append(LegendEntry(f"logical column {r.column}, the one read", _chosen(theme)))
+        notes = ["Chunks are tinted by their logical column (headings above the left grid). "
+                 "A bank shows rN for the one reader of row N, or how many readers it serves "
+                 "one after another.",
+                 "Eight readers, one per row, illustrate the address mapping; this is not a "
+                 "simulation of a Tensor Core instruction's lanes or transactions."]
+        return [legend_block(entries, theme, width, notes=notes)]
+
+    natural = NATURAL_WIDTH
+    if target.aspect is not None and target.width is not None:
+        # a slide or view offers its whole width: grids and banks side by side
+        natural = max(natural, target.width - 2 * MARGIN) / max(1.0, theme.text_pt / 8.0)
+    return compose(
+        target, theme, title=f"XOR swizzle {name}: where each 16-byte chunk is stored",
+        subtitle="1024-byte region: 8 rows × 128 bytes, eight 16-byte chunks per row · "
+                 + " · ".join(laws),
+        body=body, side=side, natural_width=natural, figure_title="gpuviz swizzle grid",
+        description=f"{name}: {r.formula}; logical column {r.column}, word {r.word}: "
+                    f"linear banks {list(r.linear_banks)}, swizzled banks "
+                    f"{list(r.swizzled_banks)}")
+
+
+def _stack(blocks: list[Block], name: str) -> Block:
+    """``blocks`` one under another, as one block."""
+    c = BlockCanvas()
+    y = 0.0
+    for b in blocks:
+        place(c, b, 0.0, y)
+        y += b.height + GAP
+    return c.block(max(b.width for b in blocks), y - GAP, name)
+
+
+def _chosen(theme: Theme) -> Style:
+    return Style(fill=theme.foreground, stroke=theme.outline, stroke_width=theme.thin_mm)
+
+
+def _strip_styles(theme: Theme) -> dict[str, Style]:
+    """Bank cell styles by role (hatched where the theme hatches the role, as in print)."""
+    return {role: theme.fill(role) for role in ("linear", "swizzled", "conflict")}
+
+
+def _centre_shift(size: float, font: str = "mono") -> float:
+    return 0.36 * size * PT_TO_MM + (descent(size, font) - cap_height(size, font)) / 2  # type: ignore[arg-type]
+
+
+def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: float) -> Block:
+    c = BlockCanvas()
+    pt, fg, muted = theme.small_pt, theme.foreground, theme.muted
+    label_w = text_width("row 7", pt) + 1.2
+    side_by_side = 2 * (label_w + CHUNKS_PER_ROW * CELL) + ARROW_W + 2.5 <= width + 1e-6
+    cell = CELL if side_by_side else min(CELL, (width - label_w - ARROW_W) / CHUNKS_PER_ROW)
+    grid_w = CHUNKS_PER_ROW * cell
+    head_h = cap_height(theme.text_pt) + 1.2 + ink_height(pt) + 1.0
+    lx = label_w
+    if side_by_side:
+        px, ptop = lx + grid_w + ARROW_W + 2.5 + label_w, head_h
+    else:
+        px, ptop = lx, head_h + ROWS * cell + 4.0 + head_h
+    top = head_h
 
     sel_chunks = _chunks(selection)
     sel_rows = selected_numbers(selection, "row")
-    sel_banks = selected_numbers(selection, "bank")
     inverse = [[0] * CHUNKS_PER_ROW for _ in range(ROWS)]
     for row in range(ROWS):
         for col in range(CHUNKS_PER_ROW):
@@ -86,140 +160,169 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme) -> Fig
     lit = {(row, col) for row, col in sel_chunks if 0 <= row < ROWS and 0 <= col < CHUNKS_PER_ROW}
     lit |= {(row, r.column) for row in sel_rows if 0 <= row < ROWS}
 
-    # Cells are batched per logical column (one tinted Rects each), so a grid is a few items.
-    for x, physical in ((lx, False), (px, True)):
+    headings = (("logical chunk columns", lx, 0.0), ("physical: the logical chunk stored here",
+                                                     px, ptop - head_h))
+    for text, x, y in headings:
+        c.text(x - label_w, y + cap_height(theme.text_pt), text, theme.text_pt, fg, bold=True)
+        for col in range(CHUNKS_PER_ROW):
+            c.text(x + (col + 0.5) * cell, y + cap_height(theme.text_pt) + 1.2 + cap_height(pt),
+                   str(col), pt, muted, anchor="middle", font="mono")
+    for x, gtop, physical in ((lx, top, False), (px, ptop, True)):
         with c.group(name="physical" if physical else "logical"):
             boxes: dict[int, list[tuple[float, float, float, float]]] = {}
             keys: dict[int, list[str]] = {}
             for row in range(ROWS):
-                label = f"row {row}"
-                c.text(x - 1.2 - text_width(label, theme.small_pt), top + (row + 0.5) * CELL,
-                       label, theme.small_pt, muted, baseline="middle")
+                c.text(x - 1.0, gtop + (row + 0.5) * cell - _centre_shift(pt, "sans"),
+                       f"row {row}", pt, muted, anchor="end", baseline="middle")
                 for col in range(CHUNKS_PER_ROW):
                     logical = inverse[row][col] if physical else col
                     boxes.setdefault(logical, []).append(
-                        (x + col * CELL + 0.2, top + row * CELL + 0.2, CELL - 0.4, CELL - 0.4))
+                        (x + col * cell + 0.2, gtop + row * cell + 0.2, cell - 0.4, cell - 0.4))
                     keys.setdefault(logical, []).append(f"chunk:{row},{logical}")
             for logical in sorted(boxes):
                 if logical == r.column:
-                    style = Style(fill=fg, stroke=theme.outline, stroke_width=theme.thin_mm)
+                    style = _chosen(theme)
                 else:
-                    style = Style(fill=theme.mix(theme.category(logical), TINT))
+                    style = Style(fill=theme.mix(theme.category(logical), TINT),
+                                  stroke=theme.outline, stroke_width=theme.thin_mm)
                 c.rects(boxes[logical], style, keys[logical])
-            c.rects([b for lg in sorted(boxes) if lg != r.column for b in boxes[lg]],
-                    Style(stroke=theme.outline, stroke_width=theme.thin_mm))
+            size = min(theme.text_pt, max(pt, (cell - 1.0) / (0.6 * PT_TO_MM)))
             for row in range(ROWS):
                 for col in range(CHUNKS_PER_ROW):
                     logical = inverse[row][col] if physical else col
                     chosen = logical == r.column
                     if physical or chosen:  # a logical cell's column is its column heading
-                        c.text(x + (col + 0.5) * CELL, top + (row + 0.5) * CELL, str(logical),
-                               theme.text_pt, theme.background if chosen else fg,
-                               anchor="middle", baseline="middle", font="mono", bold=chosen)
-    # the gap between the grids: one arrow per row of the chosen column, row to row
+                        c.text(x + (col + 0.5) * cell, gtop + (row + 0.5) * cell
+                               - _centre_shift(size), str(logical), size,
+                               theme.background if chosen else fg, anchor="middle",
+                               baseline="middle", font="mono", bold=chosen,
+                               key=f"chunk:{row},{logical}")
+    # the arrows: row r's chunk of the chosen column goes to column dest of the same row
+    ax = lx + grid_w + 1.0
     with c.group(name="arrows"):
+        c.text(ax, top - 1.0, f"column {r.column} goes to", pt, muted)
         for row in range(ROWS):
             dest = r.mapping[row][r.column]
-            yy = top + (row + 0.5) * CELL
+            yy = top + (row + 0.5) * cell
             on = (row, r.column) in lit
-            c.line(lx + grid_w + 1.0, yy, px - 21.0, yy,
-                   Style(stroke=theme.accent if on else theme.muted,
-                         stroke_width=theme.thick_mm if on else theme.line_mm),
+            label = f"col {dest}"
+            lw = text_width(label, pt, "mono", bold=on)
+            end = ax + ARROW_W - 2.0 - lw - 1.0
+            c.line(ax, yy, end, yy, Style(stroke=theme.accent if on else theme.muted,
+                                          stroke_width=theme.thick_mm if on else theme.line_mm),
                    key=f"chunk:{row},{r.column}", arrow=True)
-            c.text(px - 20.0, yy, f"col {dest}", theme.small_pt, fg if on else muted,
+            c.text(end + 0.8, yy - _centre_shift(pt), label, pt, fg if on else muted,
                    baseline="middle", font="mono", bold=on)
-        c.text(lx + grid_w + 1.0, top - em * 0.6, f"column {r.column} goes to",
-               theme.small_pt, muted)
     halo = Style(stroke=theme.background, stroke_width=theme.thick_mm * 2.6)
     for row, col in sorted(lit):
         pc = r.mapping[row][col]
-        x1, x2 = lx + (col + 0.5) * CELL, px + (pc + 0.5) * CELL
-        yy = top + (row + 0.5) * CELL
+        x1, x2 = lx + (col + 0.5) * cell, px + (pc + 0.5) * cell
+        y1, y2 = top + row * cell, ptop + row * cell
         with c.group(f"chunk:{row},{col}"):
-            c.polyline([(x1, yy - CELL * 0.32), (x1, yy - CELL * 0.5),
-                        (x2, yy - CELL * 0.5), (x2, yy - CELL * 0.32)], halo)
-            c.polyline([(x1, yy - CELL * 0.32), (x1, yy - CELL * 0.5),
-                        (x2, yy - CELL * 0.5), (x2, yy - CELL * 0.32)],
-                       Style(stroke=theme.accent, stroke_width=theme.thick_mm), arrow_end=True)
-            c.rect(lx + col * CELL, top + row * CELL, CELL, CELL, theme.highlight())
-            c.rect(px + pc * CELL, top + row * CELL, CELL, CELL, theme.highlight())
-    y = top + ROWS * CELL + em * 2.2
-    y = _banks(c, r, theme, y, sel_rows, sel_banks)
-    return c.figure(WIDTH, y + MARGIN, theme.background, title="gpuviz swizzle grid",
-                    description=f"{name}: {r.formula}; logical column {r.column}, word {r.word}: "
-                                f"linear banks {list(r.linear_banks)}, swizzled banks "
-                                f"{list(r.swizzled_banks)}")
+            if side_by_side:
+                path = [(x1, y1 + 0.2), (x1, y1), (x2, y1), (x2, y1 + 0.2)]
+                c.polyline(path, halo)
+                c.polyline(path, Style(stroke=theme.accent, stroke_width=theme.thick_mm),
+                           arrow_end=True)
+            c.rect(lx + col * cell, y1, cell, cell, theme.highlight())
+            c.rect(px + pc * cell, y2, cell, cell, theme.highlight())
+    right = (px + grid_w) if side_by_side else max(lx + grid_w + ARROW_W, text_width(
+        "physical: the logical chunk stored here", theme.text_pt, bold=True))
+    return c.block(min(width, right), ptop + ROWS * cell, "grids")
 
 
-def _banks(c: Canvas, r: SwizzleResult, theme: Theme, y: float, sel_rows: set[int],
-           sel_banks: set[int]) -> float:
-    em = theme.text_pt * PT_TO_MM
-    fg, muted = theme.foreground, theme.muted
+def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: float,
+           floor: float) -> Block:
+    c = BlockCanvas()
+    pt, fg, muted = theme.small_pt, theme.foreground, theme.muted
+    sel_rows, sel_banks = selected_numbers(selection, "row"), selected_numbers(selection, "bank")
     word = "first word" if r.word == 0 else f"word {r.word}"
-    c.text(MARGIN, y, f"One reader per row reads the {word} of logical chunk column {r.column}",
-           theme.text_pt, fg, bold=True)
-    y += em * 1.2
-    c.text(MARGIN, y, "bank = (byte address / 4) mod 32; the number in a bank is how many "
-           "readers it must serve, one after another", theme.small_pt, muted)
-    y += em * 1.2
-    x0 = MARGIN + 22.0
-    col = (WIDTH - MARGIN - x0) / BANKS
-    h = 6.0
-    for b in range(BANKS):
-        c.text(x0 + (b + 0.5) * col, y + em * 0.5, str(b), fit_pt(2, col, theme.small_pt * 0.85),
-               muted,
-               anchor="middle", font="mono")
-    y += em * 0.9
-    strips = (
-        ("linear", r.linear_banks, r.linear_offsets, r.distinct_linear),
-        ("swizzled", r.swizzled_banks, r.swizzled_offsets, r.distinct_swizzled),
-    )
-    for label, banks, _offsets, distinct in strips:
+    head = text_block(f"One reader per row reads the {word} of logical chunk column {r.column}",
+                      theme, width, size=theme.text_pt, bold=True)
+    place(c, head, 0.0, 0.0)
+    note = text_block("bank = (byte address / 4) mod 32", theme, width, color=muted)
+    place(c, note, 0.0, head.height + 1.0)
+    y = head.height + 1.0 + note.height + 1.5
+    strips = (("linear", r.linear_banks, r.distinct_linear),
+              ("swizzled", r.swizzled_banks, r.distinct_swizzled))
+    gutter = max(text_width("swizzled", theme.text_pt, bold=True),
+                 max(text_width(_summary(banks, distinct), pt) for _, banks, distinct in strips)
+                 ) + 1.5
+    need = text_width("r7", pt, "mono") + 0.9
+    per_row = next((n for n in (BANKS, BANKS // 2) if gutter + n * need <= width), BANKS // 4)
+    col = min((width - gutter) / per_row, 6.0)
+    h = ink_height(pt, "mono") + 2.0
+    styles = _strip_styles(theme)
+    for label, banks, distinct in strips:
         readers: dict[int, list[int]] = {}
         for row, b in enumerate(banks):
             readers.setdefault(b, []).append(row)
-        worst = max(len(v) for v in readers.values())
-        c.text(MARGIN, y + h / 2 - em * 0.3, label, theme.text_pt, fg, bold=True,
-               baseline="middle")
-        c.text(MARGIN, y + h / 2 + em * 0.75, f"{distinct} bank{'s' if distinct != 1 else ''}"
-               + (f", {worst}-way" if worst > 1 else ""), theme.small_pt, muted,
-               baseline="middle")
-        with c.group(name=f"{label} banks"):
-            c.rects([(x0 + b * col + 0.15, y, col - 0.3, h) for b in range(BANKS)],
-                    Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm),
-                    [f"bank:{b}" for b in range(BANKS)])
-            for b, rows in sorted(readers.items()):
-                role = "conflict" if len(rows) > 1 else label
-                c.rect(x0 + b * col + 0.15, y, col - 0.3, h, theme.fill(role), key=f"bank:{b}")
-                text = str(len(rows)) if len(rows) > 1 else f"r{rows[0]}"
-                size = fit_pt(2, col - 0.6, theme.small_pt * 0.85)
-                if text_width(text, size, "mono") * 1.15 <= col - 0.3:
-                    c.text(x0 + (b + 0.5) * col, y + h / 2, text, size,
-                           theme.ink_on(role),
-                           anchor="middle", baseline="middle", font="mono")
-                for row in rows:
-                    if row in sel_rows:
-                        c.rect(x0 + b * col + 0.15, y, col - 0.3, h, theme.highlight())
-            for b in sorted(sel_banks):
-                if 0 <= b < BANKS:
-                    c.rect(x0 + b * col + 0.15, y, col - 0.3, h, theme.highlight())
-        y += h + em * 1.6
-    # the readers as a small table
-    c.text(MARGIN, y, "reader", theme.small_pt, muted)
-    table_x = MARGIN + 22.0
-    step = (WIDTH - MARGIN - table_x) / ROWS
+        c.text(0.0, y + cap_height(pt) + 0.2, "bank", pt, muted)
+        for part in range(BANKS // per_row):
+            first = part * per_row
+            hy = y + part * (h + ink_height(pt) + 2.0)
+            for b in range(first, first + per_row):
+                c.text(gutter + (b - first + 0.5) * col, hy + cap_height(pt), str(b), pt, muted,
+                       anchor="middle", font="mono")
+            sy = hy + ink_height(pt) + 0.8
+            if part == 0:
+                c.text(0.0, sy + cap_height(theme.text_pt), label, theme.text_pt, fg, bold=True)
+                c.text(0.0, sy + cap_height(theme.text_pt) + theme.text_pt * PT_TO_MM * 1.1
+                       + 0.2, _summary(banks, distinct), pt, muted)
+            with c.group(name=f"{label} banks"):
+                span = range(first, first + per_row)
+                c.rects([(gutter + (b - first) * col + 0.15, sy, col - 0.3, h) for b in span],
+                        Style(fill=theme.surface, stroke=theme.outline,
+                              stroke_width=theme.thin_mm), [f"bank:{b}" for b in span])
+                for b, rows in sorted(readers.items()):
+                    if b not in span:
+                        continue
+                    role = "conflict" if len(rows) > 1 else label
+                    x = gutter + (b - first) * col + 0.15
+                    c.rect(x, sy, col - 0.3, h, styles[role], key=f"bank:{b}")
+                    text = str(len(rows)) if len(rows) > 1 else f"r{rows[0]}"
+                    fill = theme.color(role)
+                    if styles[role].hatch:  # print: a hatched frame, the count on clear ground
+                        c.rect(x + 0.4, sy + 0.4, col - 1.1, h - 0.8, Style(fill=fill))
+                    t = c.value(x, sy - _centre_shift(pt), col - 0.3, h, text, pt,
+                                theme.ink_on(fill), floor=floor, key=f"bank:{b}", pad=0.1)
+                    if styles[role].hatch:
+                        c._items[-1] = replace(t, knockout=fill)
+                    if any(row in sel_rows for row in rows):
+                        c.rect(x, sy, col - 0.3, h, theme.highlight())
+                for b in sorted(sel_banks & set(span)):
+                    c.rect(gutter + (b - first) * col + 0.15, sy, col - 0.3, h,
+                           theme.highlight())
+        label_bottom = (y + ink_height(pt) + 0.8 + cap_height(theme.text_pt)
+                        + theme.text_pt * PT_TO_MM * 1.1 + 0.2 + descent(pt))
+        y = max(y + (BANKS // per_row) * (h + ink_height(pt) + 2.0), label_bottom + 1.0) + 1.5
+    return c.block(min(width, gutter + per_row * col), y - 1.5, "banks")
+
+
+def _summary(banks: tuple[int, ...], distinct: int) -> str:
+    worst = max(banks.count(b) for b in set(banks))
+    return f"{format_number(distinct)} bank{'s' if distinct != 1 else ''}" + (
+        f", {worst}-way" if worst > 1 else "")
+
+
+def _readers(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: float) -> Block:
+    """Each reader's byte address and bank, linear → swizzled, one monospaced line per row."""
+    c = BlockCanvas()
+    pt, fg = theme.small_pt, theme.foreground
+    sel_rows = selected_numbers(selection, "row")
+    head = text_block("Readers: byte address and bank, linear → swizzled", theme, width,
+                      size=theme.text_pt, bold=True)
+    place(c, head, 0.0, 0.0)
+    y = head.height + 1.2
+    step = pt * PT_TO_MM * 1.3
+    used = head.width
+    bw = max(len(str(v)) for v in (*r.linear_offsets, *r.swizzled_offsets))
     for row in range(ROWS):
-        x = table_x + row * step
-        with c.group(f"row:{row}"):
-            c.text(x, y, f"row {row}", theme.small_pt, fg, bold=row in sel_rows)
-            c.text(x, y + em * 1.15, f"{r.linear_offsets[row]} → {r.swizzled_offsets[row]}",
-                   theme.small_pt * 0.9, fg, font="mono")
-            c.text(x, y + em * 2.2, f"{r.linear_banks[row]} → {r.swizzled_banks[row]}",
-                   theme.small_pt * 0.9, muted, font="mono")
-    c.text(MARGIN, y + em * 1.15, "byte", theme.small_pt, muted)
-    c.text(MARGIN, y + em * 2.2, "bank", theme.small_pt, muted)
-    y += em * 3.4
-    c.text(MARGIN, y, "Eight readers, one per row, illustrate the address mapping; this is not "
-           "a simulation of a Tensor Core instruction's lanes or transactions.",
-           theme.small_pt, muted)
-    return y + em * 0.4
+        line = (f"row {row}   byte {r.linear_offsets[row]:>{bw}} → {r.swizzled_offsets[row]:<{bw}}"
+                f"   bank {r.linear_banks[row]:>2} → {r.swizzled_banks[row]}")
+        c.text(0.0, y + cap_height(pt, "mono"), line, pt, fg, font="mono", bold=row in sel_rows,
+               key=f"row:{row}")
+        used = max(used, text_width(line, pt, "mono", bold=row in sel_rows))
+        y += step
+    return c.block(min(width, used), y - step + cap_height(pt, "mono") + descent(pt, "mono"),
+                   "readers")

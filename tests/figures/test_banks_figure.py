@@ -4,7 +4,8 @@
 import pytest
 
 from gpuviz.figures import banks as banks_figure
-from gpuviz.figures.display import Rect, Rects, walk
+from gpuviz.figures.display import Polyline, Rect, Rects, Text, text_box, walk
+from gpuviz.figures.layout import DOUBLE, SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir
@@ -18,6 +19,16 @@ def result_of(name, step=-1):
 
 def build(name="banks-stride1.json", selection=frozenset(), theme_name="screen", step=-1):
     return banks_figure.build(result_of(name, step), selection, theme(theme_name))
+
+
+def receipt(fig, label):
+    """The value of the receipt row ``label`` (rows are monospaced ``label   value`` lines)."""
+    [row] = [t for t in fig.texts() if t.startswith(label + "  ")]
+    return row[len(label):].strip()
+
+
+def texts_with_key(fig, prefix):
+    return [t for t in walk(fig.items) if isinstance(t, Text) and (t.key or "").startswith(prefix)]
 
 
 def slots_by_style(fig, t, role):
@@ -39,14 +50,14 @@ def test_column_of_32_wide_array_draws_32_rounds_in_bank_0():
     [conflicts] = slots_by_style(fig, theme("screen"), "conflict")
     assert len(conflicts.xywh) == 32
     assert len({round(x, 6) for x in conflicts.xywh[:, 0]}) == 1  # one column: bank 0
-    assert "32 (bank 0)" in fig.texts()
+    assert receipt(fig, "conflict degree") == "32-way (bank 0)"
 
 
 def test_broadcast_is_one_slot_labelled_with_its_readers():
     fig = build("banks-broadcast.json")
     [bc] = slots_by_style(fig, theme("screen"), "broadcast")
     assert bc.keys == ("word:0",)
-    assert "1 (largest: 32 readers)" in fig.texts()
+    assert receipt(fig, "broadcasts") == "1 (largest: 32 readers)"
 
 
 def test_wide_access_names_its_phases():
@@ -54,7 +65,7 @@ def test_wide_access_names_its_phases():
     texts = fig.texts()
     assert "phase 1" in texts and "phase 2" in texts
     assert any("2 half-warps of 16 lanes" in t for t in texts)
-    assert "1 + 1" in texts
+    assert receipt(fig, "rounds per phase") == "1 + 1"
 
 
 def test_swizzled_figure_states_the_formula():
@@ -78,3 +89,79 @@ def test_every_theme_builds_from_theme_colours_only(name):
     fig = build("banks-wide-access.json", frozenset({"lane:3", "bank:0", "word:2"}), name)
     used = fig.colours()
     assert used <= allowed, used - allowed
+
+
+def test_every_word_is_printed_in_its_slot_even_four_digit_ones():
+    r = result_of("banks-padded33.json")
+    fig = banks_figure.build(r, frozenset(), theme("screen"))
+    printed = {t.key: t.text for t in texts_with_key(fig, "word:")}
+    for s in r.slots:
+        assert printed[f"word:{s.word}"] == str(s.word)
+    assert printed["word:1023"] == "1023"  # bank 31 is not blank
+
+
+@pytest.mark.parametrize("target", [SINGLE, DOUBLE, SLIDE], ids=lambda t: t.name)
+def test_stacked_requests_name_their_word_at_every_size(target):
+    r = result_of("banks-column32.json")
+    fig = banks_figure.build(r, frozenset(), theme("screen"), target)
+    words = sorted(int(t.text) for t in texts_with_key(fig, "word:"))
+    assert words == sorted(s.word for s in r.slots) and len(words) == 32
+    # the lane row says which lane reads each of them
+    lanes = {t.key for t in texts_with_key(fig, "lane:")}
+    assert lanes == {f"lane:{i}" for i in range(32)}
+
+
+def test_every_round_is_numbered_and_no_phase_line_touches_a_number():
+    fig = build("banks-swizzled-columns.json")
+    rounds = {int(t.text): t for t in texts_with_key(fig, "round:")}
+    assert sorted(rounds) == list(range(1, 33))
+    dashed = [i for i in walk(fig.items) if isinstance(i, Polyline) and i.style.dash]
+    line_ys = {round(y, 3) for line in dashed for _, y in line.points}
+    assert len(line_ys) == 3  # between the four phases
+    min_x = min(x for line in dashed for x, _ in line.points)
+    for t in rounds.values():
+        _x0, y0, x1, y1 = text_box(t)
+        assert x1 < min_x  # the lines start right of the round numbers
+        assert all(not (y0 < y < y1) for y in line_ys)
+
+
+def test_degree_one_says_no_conflict_and_hex_stays_hex():
+    assert receipt(build("banks-stride1.json"), "conflict degree") == "1: no conflict"
+    fig = build("banks-swizzled-columns.json", step=1)
+    [formula] = [t for t in walk(fig.items) if isinstance(t, Text) and "0x380" in t.text]
+    assert formula.font == "mono"  # the sans face sets "0x3" as "0×3"
+
+
+def test_empty_queues_stay_visible_in_print():
+    t = theme("print")
+    fig = build("banks-column32.json", theme_name="print")
+    columns = [i for i in walk(fig.items) if isinstance(i, Rects) and i.keys
+               and len(i.xywh) == 32 and all(k.startswith("bank:") for k in i.keys)
+               and i.style.fill == t.surface]
+    assert columns and all(c.style.stroke and c.style.stroke_width > 0 for c in columns)
+    assert any(c.xywh[0, 3] > 30 for c in columns)  # the rack column, not the header
+
+
+def test_merged_phases_are_shown_with_the_fixed_count_and_the_lane_pairs():
+    from gpuviz.figures.lint import lint
+    from gpuviz.models.banks import BankPattern, BanksParams, compute
+
+    r = compute(BanksParams(access_bytes=8, pattern=BankPattern(
+        kind="explicit", indices=tuple(i // 2 for i in range(32)))))
+    assert r.merged_by == 1
+    fig = banks_figure.build(r, frozenset(), theme("print"))
+    assert receipt(fig, "merged phases") == "lanes i and i XOR 1 share slots"
+    assert receipt(fig, "lane pairs") == "0+1, 2+3, 4+5, 6+7, …"
+    assert receipt(fig, "fixed phases would take") == (
+        f"{r.fixed_phase_rounds} round{'s' if r.fixed_phase_rounds != 1 else ''}")
+    assert any("merged phases: lanes i and i XOR 1" in t for t in fig.texts())
+    assert lint(fig) == []
+
+
+def test_a_store_writes_and_ldmatrix_gives_rows():
+    from gpuviz.models.banks import BanksParams, compute
+
+    store = banks_figure.build(compute(BanksParams(op="store")), frozenset(), theme("screen"))
+    assert store.texts()[0].startswith("Banks: 32 lanes write 4-byte elements")
+    ldm = banks_figure.build(compute(BanksParams(op="ldmatrix")), frozenset(), theme("screen"))
+    assert ldm.texts()[0].startswith("Banks: ldmatrix, 32 lanes give 16-byte row addresses")

@@ -16,13 +16,17 @@ from gpuviz.registry import PANEL_IDS
 from gpuviz.scenario import bundled_scenarios, load_scenario
 
 LAID_OUT = {
+    "banks",
     "barrier",
     "divergence",
     "gemm",
+    "launch",
     "occupancy",
     "pipeline",
     "reduction",
     "scheduler",
+    "sectors",
+    "swizzle",
     "traversal",
 }
 NOT_YET_LAID_OUT = set(PANEL_IDS) - LAID_OUT

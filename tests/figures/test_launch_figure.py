@@ -8,7 +8,9 @@ import pytest
 
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import launch as launch_figure
-from gpuviz.figures.display import Rect, Text, key_at, walk
+from gpuviz.figures.display import Group, Rect, Text, key_at, walk
+from gpuviz.figures.layout import SINGLE, SLIDE
+from gpuviz.figures.lint import lint
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.models.launch import LaunchParams, compute
 
@@ -17,26 +19,35 @@ def build(selection=frozenset(), name="screen", **params):
     return launch_figure.build(compute(LaunchParams(**params)), selection, theme(name))
 
 
+def group(fig, key):
+    return next(i for i in walk(fig.items) if isinstance(i, Group) and i.key == key)
+
+
 def test_lanes_warps_and_blocks_are_pointable():
     fig = build(selected_block=2)
     keys = set(fig.keys())
     assert {f"lane:{i}" for i in range(32)} <= keys
     assert {"warp:2,0", "warp:2,1", "block:0", "block:1", "block:2", "sm:0", "sm:1"} <= keys
-    assert {"tile:0,0", "tile:1,1", "wave:0"} <= keys
+    assert "wave:0" in keys
+    # the matrix quantization, where the scenario's problem is that matrix
+    tiles = set(build(n=1089, block=(1024,)).keys())
+    assert {"tile:0,0", "tile:1,1", "wave:0"} <= tiles
 
 
 def test_the_figure_states_the_seed_numbers():
     texts = " ".join(build(selected_block=2).texts())
     assert "192 threads for 130 valid outputs" in texts
     assert "Warp 0 of block 2: 2 lanes valid, 30 masked" in texts
-    assert "4,096 output slots · 1,089 valid" in texts
+    assert "4,096 output slots · 1,089 valid" not in texts  # a 33 × 33 matrix is not this launch
+    matrix = " ".join(build(n=1089, block=(1024,)).texts())
+    assert "4,096 output slots · 1,089 valid" in matrix
     assert "not a CUDA scheduling guarantee" in texts
 
 
 def test_masked_lane_shows_no_global_index_and_valid_lane_shows_its_index():
     fig = build(selected_block=2)
-    lane0 = next(i for i in fig.items if getattr(i, "key", None) == "lane:0")
-    lane5 = next(i for i in fig.items if getattr(i, "key", None) == "lane:5")
+    lane0 = group(fig, "lane:0")
+    lane5 = group(fig, "lane:5")
     assert "128" in [t.text for t in walk(lane0.items) if isinstance(t, Text)]
     assert "–" in [t.text for t in walk(lane5.items) if isinstance(t, Text)]
 
@@ -52,7 +63,7 @@ def test_selected_key_is_highlighted_with_the_accent():
 
 def test_hit_testing_finds_the_lane_under_the_pointer():
     fig = build(selected_block=2)
-    lane3 = next(i for i in fig.items if getattr(i, "key", None) == "lane:3")
+    lane3 = group(fig, "lane:3")
     cell = next(i for i in walk(lane3.items) if isinstance(i, Rect))
     assert key_at(fig, cell.x + cell.w / 2, cell.y + cell.h / 2) == "lane:3"
 
@@ -96,3 +107,40 @@ def test_a_65536_block_grid_is_one_image_not_65536_shapes():
     svg = figure_to_svg(fig)
     assert svg.count("<rect") < 1000
     assert "<image" in svg
+
+
+def test_one_warp_is_singular():
+    texts = build(n=130, block=(64,), warp_size=64).texts()
+    assert any("· 1 warp of 64 lanes per block ·" in t for t in texts)
+    assert not any("1 warps" in t for t in texts)
+
+
+def test_a_partly_valid_block_shows_its_valid_share_not_masked():
+    t = theme("screen")
+    fig = build(selected_block=0)  # n = 130 in blocks of 64: block 2 has 2 valid threads
+    bars = [i for i in walk(group(fig, "block:2").items)
+            if isinstance(i, Rect) and i.style.fill == t.color("valid")]
+    [whole] = [i for i in walk(group(fig, "block:0").items)
+               if isinstance(i, Rect) and i.style.fill == t.color("valid")]
+    assert len(bars) == 1 and bars[0].w == pytest.approx(whole.w * 2 / 64)
+
+
+def test_waves_are_named_rows_not_unexplained_colours():
+    fig = build(extent=(40, 40), n=None, block=(16, 16))  # 9 blocks on 4 slots: 3 waves
+    waves = [i for i in walk(fig.items) if isinstance(i, Text) and (i.key or "").startswith("wave:")]
+    assert [w.text for w in waves] == ["wave 0", "wave 1", "wave 2"]
+
+
+def test_quantization_shows_the_scenarios_own_problem_size():
+    texts = " ".join(build(extent=(40, 40), n=None, block=(16, 16)).texts())
+    assert "40 × 40 outputs in blocks of 16 × 16 threads: 3 × 3 = 9 blocks" in texts
+    assert "33" not in texts
+
+
+@pytest.mark.parametrize("target", [SINGLE, SLIDE], ids=lambda t: t.name)
+def test_masked_lanes_in_print_keep_their_text_readable(target):
+    fig = launch_figure.build(compute(LaunchParams(selected_block=2)), frozenset(),
+                              theme("print"), target)
+    assert lint(fig, target) == []
+    lane5 = group(fig, "lane:5")
+    assert all(t.knockout for t in walk(lane5.items) if isinstance(t, Text))

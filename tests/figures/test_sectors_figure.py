@@ -1,11 +1,13 @@
 """The sector map figure: keys, the receipt's numbers, selection, themes and timing budget."""
 
 
+import itertools
+
 import pytest
 
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import sectors as sectors_figure
-from gpuviz.figures.display import PT_TO_MM, Rect, Rects, Segments, Text, walk
+from gpuviz.figures.display import Rect, Rects, Segments, Text, text_box, walk
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir
@@ -19,6 +21,11 @@ def result_of(name, step=-1):
 
 def build(name="sectors-aligned.json", selection=frozenset(), theme_name="screen", step=-1):
     return sectors_figure.build(result_of(name, step), selection, theme(theme_name))
+
+
+def receipt(fig, label):
+    [row] = [t for t in fig.texts() if t.startswith(label + "  ")]
+    return row[len(label):].strip()
 
 
 def theme_colours(t):
@@ -35,11 +42,13 @@ def test_every_lane_and_every_touched_sector_and_line_is_pointable():
 
 
 def test_receipt_states_sectors_lines_bytes_and_efficiency():
-    texts = build("sectors-shifted.json").texts()
-    assert "touches 5 sectors" in texts[0]
-    assert texts[texts.index("sectors (32 B)"):][:2] == ["sectors (32 B)", "5"]
-    assert "160" in texts and "128" in texts
-    assert "80.0 %" in texts
+    fig = build("sectors-shifted.json")
+    assert "touches 5 sectors" in fig.texts()[0]
+    assert receipt(fig, "sectors (32 B)") == "5"
+    assert receipt(fig, "lines (128 B)") == "2"
+    assert receipt(fig, "requested") == "128 B"
+    assert receipt(fig, "fetched") == "160 B"
+    assert receipt(fig, "efficiency") == "80 %"
 
 
 def test_stride_8_figure_draws_32_sectors_and_marks_the_stride_on_the_sweep():
@@ -112,16 +121,61 @@ def test_a_64_lane_wavefront_draws_and_keys_all_64_lanes():
 
 def test_64_lane_cells_fit_the_figure_and_their_numbers_fit_the_cells():
     fig = build("linked-launch-sectors-wave64.json", step=1, theme_name="print")
-    cells = [(k, xywh) for i in walk(fig.items) if isinstance(i, Rects) and i.keys
-             for k, xywh in zip(i.keys, i.xywh, strict=True) if k and k.startswith("lane:")]
+    cells = {k: xywh for i in walk(fig.items) if isinstance(i, Rects) and i.keys
+             for k, xywh in zip(i.keys, i.xywh, strict=True) if k and k.startswith("lane:")}
     assert len(cells) == 64
-    right = sectors_figure.WIDTH - sectors_figure.MARGIN
-    assert all(x >= sectors_figure.MARGIN and x + w <= right + 1e-9 for _, (x, _, w, _) in cells)
-    cell_w = min(float(w) for _, (_, _, w, _) in cells)
+    assert all(x >= 0 and x + w <= fig.width for x, _, w, _ in cells.values())
     numbers = [i for i in walk(fig.items) if isinstance(i, Text) and i.font == "mono"
                and i.text.isdigit() and i.rotate == -90]
     assert len(numbers) == 64
-    em_mm = numbers[0].size * PT_TO_MM
-    assert em_mm <= cell_w  # the sideways numbers' em fits across a cell
-    assert numbers[0].size >= 4.5  # and stays legible
-    assert "2 active lanes (wavefront 0 of block 2, from launch)" in fig.texts()[1]
+    for t in numbers:  # each sideways number lies inside its own cell, at 7 pt at least
+        x, y, w, h = cells[t.key]
+        x0, y0, x1, y1 = text_box(t)
+        assert x <= x0 and x1 <= x + w and y <= y0 and y1 <= y + h
+        assert t.size >= 7.0
+    assert "2 active lanes (wavefront 0 of block 2, from launch)" in " ".join(fig.texts()[:3])
+
+
+@pytest.mark.parametrize("name", ["sectors-shifted.json", "sectors-stride8.json"])
+def test_a_line_box_is_always_four_sectors_wide(name):
+    for step in (-1, 0, 1, 2):
+        try:
+            r = result_of(name, step)
+        except IndexError:
+            continue
+        fig = sectors_figure.build(r, frozenset(), theme("screen"))
+        lines = [i for i in walk(fig.items) if isinstance(i, Rect) and (i.key or "").startswith(
+            "line:")]
+        sectors = [row for i in walk(fig.items) if isinstance(i, Rects) and i.keys
+                   and all(k.startswith("sector:") for k in i.keys) for row in i.xywh]
+        sw = float(sectors[0][2])
+        assert len(lines) == r.line_count
+        assert all(abs(b.w - 4 * sw) < 1e-6 for b in lines)
+
+
+def test_touching_lines_touch_and_a_gap_means_untouched_lines():
+    touching = sectors_figure.build(result_of("sectors-shifted.json"), frozenset(),
+                                    theme("screen"))  # lines 0 and 1
+    boxes = sorted((i for i in walk(touching.items) if isinstance(i, Rect)
+                    and (i.key or "").startswith("line:")), key=lambda b: b.x)
+    assert abs(boxes[0].x + boxes[0].w - boxes[1].x) < 1e-6
+    assert not any("A gap between two lines" in t for t in touching.texts())
+    r = result_of("sectors-stride8.json", 2)  # lines 0 … 31, all touching
+    assert r.lines == tuple(range(32))
+    apart = sectors_figure.build(r, frozenset(), theme("screen"))
+    boxes = sorted((i for i in walk(apart.items) if isinstance(i, Rect)
+                    and (i.key or "").startswith("line:")), key=lambda b: b.x)
+    assert all(abs(a.x + a.w - b.x) < 1e-6 for a, b in itertools.pairwise(boxes))
+
+
+def test_lines_apart_in_memory_are_drawn_apart_and_the_legend_says_why():
+    from gpuviz.models.sectors import SectorPattern, SectorsParams, compute
+
+    r = compute(SectorsParams(pattern=SectorPattern(kind="stride", stride=64),
+                              follow_launch=False))
+    assert r.lines[:3] == (0, 2, 4)
+    fig = sectors_figure.build(r, frozenset(), theme("screen"))
+    boxes = sorted((i for i in walk(fig.items) if isinstance(i, Rect)
+                    and (i.key or "").startswith("line:")), key=lambda b: b.x)
+    assert all(b.x - (a.x + a.w) > 1.0 for a, b in itertools.pairwise(boxes))
+    assert any("A gap between two lines" in t for t in fig.texts())

@@ -223,7 +223,8 @@ def test_a_panel_laid_out_for_a_target_gets_its_view_shape_at_readable_scale(
     w = make_main_window()
     dock = w.docks["launch"]
     settle(qtbot)
-    assert dock.target() == NATURAL  # the launch figure does not take a target (yet): scaled
+    monkeypatch.setattr(panel_dock, "takes_target", lambda _pid: False)
+    assert dock.target() == NATURAL  # a figure that does not take a target is scaled
     monkeypatch.setattr(panel_dock, "takes_target", lambda _pid: True)
     target = dock.target()
     ppm = 12.0 / (w.theme.text_pt * PT_TO_MM)
