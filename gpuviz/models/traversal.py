@@ -82,7 +82,7 @@ class TraversalParams:
                                       "row·cols + col exactly once.", minimum=0,
                                       maximum=MAX_TILES - 1, length=(0, MAX_TILES))
     k_tiles: int = param(1, doc="Depth of each A row panel and B column panel in tiles along K "
-                         "(1 folds K away).", minimum=1, maximum=64)
+                         "(1 folds K away).", minimum=1, maximum=128)
     in_flight: int = param(1, doc="Output tiles processed at once (think: SMs).", minimum=1,
                            maximum=4096)
     capacity: int | None = param(8, doc="LRU cache capacity in tiles; empty for unbounded.",
