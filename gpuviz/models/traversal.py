@@ -35,8 +35,7 @@ The cache's size (``cache``): ``tiles`` takes ``capacity`` as given. ``l2-whole`
 ``tile_bytes``: the whole L2, or one of its two partitions (half of it). The A100 and H100 L2 is
 "divided into two partitions", each of which "localizes and caches data for memory accesses
 from SMs in the GPCs directly connected to the partition" (NVIDIA A100 Tensor Core GPU
-Architecture whitepaper, "A100 L2 Cache"; the H100 whitepaper, "H100 L2 Cache", keeps this
-design), so an operand that SMs on both sides read can take space in both, and a tiled GEMM whose
+Architecture whitepaper, "A100 L2 Cache"; the H200 measurements below behave the same), so an operand that SMs on both sides read can take space in both, and a tiled GEMM whose
 operands are read from every SM gets about one partition's worth of reuse. ``l2_reserved_bytes`` is taken off the cache (off
 each partition) for C tiles and other traffic. Measured on an H200 (docs/hardware-notes.md,
 ``resources/measurements/h200-traversal.json``): one partition with nothing reserved matches DRAM
@@ -56,7 +55,7 @@ from gpuviz.models.params import param
 ORDERS = ("row-major", "column-major", "hilbert", "grouped", "explicit")
 SWEEP_ORDERS = ("row-major", "column-major", "hilbert", "grouped")
 CACHES = ("tiles", "l2-whole", "l2-partition")
-L2_PARTITIONS = 2  # A100 / H100 whitepapers: the L2 is divided into two partitions
+L2_PARTITIONS = 2  # A100 whitepaper: the L2 is divided into two partitions
 # Tiles of the grid and requests per order (2 · tiles · k_tiles): with its comparison, its
 # sweep over every order and the JSON of `gpuviz compute`, the largest run costs about 1 s of
 # CPU and 200 MB (benchmarks/bench_limits.py, "traversal" rows; twice as many tiles cost 2–3.6 s,
@@ -141,6 +140,8 @@ class TraversalResult:
     in_flight: int
     capacity: int | None
     group_m: int
+    cache: str  # how the capacity was sized (CACHES)
+    cache_label: str  # the cache in words (cache_label)
     steps: int
     accesses: int
     distinct_tiles: int
@@ -507,7 +508,8 @@ def problems(params: TraversalParams) -> list[tuple[str, str]]:
         if params.cache == "l2-partition" and not (
                 preset["vendor"] == "nvidia" and float(preset["compute_capability"]) >= 8.0):
             found.append(("cache", f"The {preset['name']} is not known to split its L2 into two "
-                          "partitions (the A100 and H100 whitepapers describe that design); use "
+                          "partitions (the A100 whitepaper describes that design, H200 measurements "
+                          "agree); use "
                           "l2-whole or a capacity in tiles."))
         size = l2_cache_bytes(params)
         if size is not None and size < params.tile_bytes:
@@ -559,7 +561,8 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
             cumulative_by_order = result.cumulative_loads_by_order
     return TraversalResult(
         rows=params.rows, cols=params.cols, k_tiles=params.k_tiles, in_flight=params.in_flight,
-        capacity=effective_capacity(params), group_m=params.group_m,
+        capacity=effective_capacity(params), group_m=params.group_m, cache=params.cache,
+        cache_label=cache_label(params),
         steps=len(main.loads_per_step), accesses=len(main._accesses),
         distinct_tiles=distinct_tiles(params), order_name=main.order_name, order=main.order,
         loads_per_step=main.loads_per_step, hits_per_step=main.hits_per_step,
