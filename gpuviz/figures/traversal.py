@@ -401,8 +401,9 @@ def model_notes(result: TraversalResult) -> list[str]:
     """What a cache sized from the L2 leaves out (none for a cache given in tiles)."""
     if result.cache == "tiles":
         return []
-    which = ("one L2 partition, half the L2 (measured on an H200: within 5 % of DRAM traffic "
-             "for N = 2048–8192, docs/hardware-notes.md)" if result.cache == "l2-partition"
+    which = ("one L2 partition, half the L2 (on an H200 within 5 % of measured DRAM traffic "
+             "for N = 2048–8192, except the Hilbert order at 4096; docs/hardware-notes.md)"
+             if result.cache == "l2-partition"
              else "the whole L2 (on an H200 it overestimates reuse near the L2's size)")
     return [f"L2 model: an LRU of {which}. Left out: set associativity, address hashing, C "
             "write-back and other traffic."]
