@@ -153,7 +153,8 @@ def main(raw: Path) -> None:
                                 "k_tiles": k, "in_flight": 132, "sweep": False,
                                 "cache": "l2-partition", "arch": "h200"},
                     "source": f"{n} × {n} × {n} bf16, 128 × 128 tiles, K step 64, 132 blocks; "
-                              f"LRU of one L2 partition: {cap} tiles of 16 KiB (half the 60 MiB L2)",
+                              f"LRU of one L2 partition: {cap} tiles of 16 KiB (half the 60 MiB "
+                              "L2)",
                     "tile_bytes": 16384, "operand_bytes": operand,
                     "metric": "dram__bytes_read.sum ÷ bytes of A and B",
                     "measured": measured,
