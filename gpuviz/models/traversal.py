@@ -32,16 +32,18 @@ whole sweep (misses against capacity, for every order) from one pass per order.
 
 The cache's size (``cache``): ``tiles`` takes ``capacity`` as given. ``l2-whole`` and
 ``l2-partition`` derive it from the architecture preset's ``l2_bytes`` in tiles of
-``tile_bytes``: the whole L2, or one of its two partitions (half of it). The A100 and H100 L2 is
+``tile_bytes``: the whole L2, or one of its two partitions (half of it). The A100's L2 is
 "divided into two partitions", each of which "localizes and caches data for memory accesses
 from SMs in the GPCs directly connected to the partition" (NVIDIA A100 Tensor Core GPU
-Architecture whitepaper, "A100 L2 Cache"; the H200 measurements below behave the same), so an operand that SMs on both sides read can take space in both, and a tiled GEMM whose
-operands are read from every SM gets about one partition's worth of reuse. ``l2_reserved_bytes`` is taken off the cache (off
-each partition) for C tiles and other traffic. Measured on an H200 (docs/hardware-notes.md,
-``resources/measurements/h200-traversal.json``): one partition with nothing reserved matches DRAM
-traffic within 5 % for four orders at N = 2048–8192 except Hilbert at 4096; the data bound the
-space C takes out of a partition's operand reuse to under about 1.3 MiB, so the default reserves
-nothing. The LRU leaves out set associativity, address hashing, C write-back and other traffic.
+Architecture whitepaper, "A100 L2 Cache"; the H200 measurements below behave the same), so an
+operand that SMs on both sides read can take space in both, and a tiled GEMM whose operands are
+read from every SM gets about one partition's worth of reuse. ``l2_reserved_bytes`` is taken
+off the cache (off each partition) for C tiles and other traffic. Measured on an H200
+(docs/hardware-notes.md, ``resources/measurements/h200-traversal.json``): one partition with
+nothing reserved matches DRAM traffic within 5 % for four orders at N = 2048–8192 except
+Hilbert at 4096; the data bound the space C takes out of a partition's operand reuse to under
+about 1.3 MiB, so the default reserves nothing. The LRU leaves out set associativity, address
+hashing, C write-back and other traffic.
 """
 
 from collections.abc import Callable
@@ -508,8 +510,8 @@ def problems(params: TraversalParams) -> list[tuple[str, str]]:
         if params.cache == "l2-partition" and not (
                 preset["vendor"] == "nvidia" and float(preset["compute_capability"]) >= 8.0):
             found.append(("cache", f"The {preset['name']} is not known to split its L2 into two "
-                          "partitions (the A100 whitepaper describes that design, H200 measurements "
-                          "agree); use "
+                          "partitions (the A100 whitepaper describes that design, H200 "
+                          "measurements agree); use "
                           "l2-whole or a capacity in tiles."))
         size = l2_cache_bytes(params)
         if size is not None and size < params.tile_bytes:
