@@ -7,15 +7,21 @@ offscreen. ``gpuviz [SCENARIO]`` opens the application.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
+import errno
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
 from gpuviz import __version__
 from gpuviz.export.raster import ExportLimitError
+from gpuviz.scenario.problems import printable
 
 COMMANDS = ("validate", "compute", "export", "list", "schema", "kernel", "measure")
+_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 EXIT_BAD_INPUT = 2
 
 
@@ -54,32 +60,99 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
+        refusal = _not_the_app_form(argv)
+        if refusal:
+            print(printable(refusal), file=sys.stderr)
+            return EXIT_BAD_INPUT
         return _open_app(argv[0])
     if not argv:
         return _open_app(None)
     args = _parser().parse_args(argv)
     if args.command is None:
         return _open_app(None)
+    if sys.stdout is None:  # started with standard output closed
+        print("gpuviz: standard output is closed; nothing can be printed", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
-        return {"validate": _validate, "compute": _compute, "export": _export,
-                "list": _list, "schema": _schema, "kernel": _kernel,
-                "measure": _measure}[args.command](args)
+        status = {"validate": _validate, "compute": _compute, "export": _export,
+                  "list": _list, "schema": _schema, "kernel": _kernel,
+                  "measure": _measure}[args.command](args)
+        sys.stdout.flush()
+        return status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        return 0
+        return _reader_gone()
     except ExportLimitError as exc:  # more pixels or frames than gpuviz writes
-        print(f"gpuviz {args.command}: {exc}", file=sys.stderr)
+        _error(f"gpuviz {args.command}: {exc}")
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            return _reader_gone()
+        where = exc.filename if exc.filename is not None else "standard output"
+        _error(f"gpuviz: {where}: cannot write ({exc.strerror or exc})")
         return EXIT_BAD_INPUT
     except Exception as exc:  # never a traceback for a user; GPUVIZ_DEBUG=1 shows it
         if os.environ.get("GPUVIZ_DEBUG"):
             raise
-        print(f"gpuviz: internal error: {type(exc).__name__}: {exc} "
-              "(set GPUVIZ_DEBUG=1 for details)", file=sys.stderr)
+        _error(f"gpuviz: internal error: {type(exc).__name__}: {exc} "
+               "(set GPUVIZ_DEBUG=1 for details)")
         return 1
 
 
+def _not_the_app_form(argv: list[str]) -> str | None:
+    """Why ``gpuviz WORD …`` is not ``gpuviz [SCENARIO]``: options or more words after it, or a
+    word that is no file and reads as a mistyped command. None when it is the app form."""
+    word = argv[0]
+    close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    commands = ", ".join(COMMANDS)
+    if not os.path.exists(word) and (len(argv) > 1 or close):
+        return f"gpuviz: no such command: '{word}'{hint} (commands: {commands}; gpuviz --help)"
+    if len(argv) > 1:
+        return (f"gpuviz: the application opens one scenario and takes no options "
+                f"(got '{argv[1]}'); to write figures use 'gpuviz export {word} --out DIR' "
+                f"(commands: {commands})")
+    if not os.path.exists(word) and not _looks_like_a_path(word):
+        return f"gpuviz: no such command or file: '{word}' (commands: {commands}; gpuviz --help)"
+    if not _display_available():
+        return ("gpuviz: cannot open the application: there is no display (DISPLAY and "
+                "WAYLAND_DISPLAY are unset); headless commands: " + commands)
+    return None
+
+
+def _looks_like_a_path(word: str) -> bool:
+    return os.sep in word or "/" in word or "." in word
+
+
+def _display_available() -> bool:
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _reader_gone() -> int:
+    """The reader of standard output went away (``gpuviz compute x | head``): stop quietly, and
+    keep Python from complaining when it flushes at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 0
+
+
+def _error(text: str) -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # even standard error is gone
+        print(printable(text), file=sys.stderr)
+
+
 def _open_app(path: str | None) -> int:
+    if not _display_available():
+        _error("gpuviz: cannot open the application: there is no display (DISPLAY and "
+               "WAYLAND_DISPLAY are unset); headless commands: " + ", ".join(COMMANDS))
+        return EXIT_BAD_INPUT
     from gpuviz.ui.app import run_app  # lazy: the GUI is the only part that needs Qt widgets
 
     return run_app(path)
@@ -101,13 +174,26 @@ def _report(err) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    """Every file is reported, whatever happens with the one before it."""
     status = 0
     for path in args.scenarios:
-        scenario, err = _load(path)
+        try:
+            scenario, err = _load(path)
+        except (KeyboardInterrupt, BrokenPipeError):
+            raise
+        except Exception as exc:  # a bug for this file; the others are still checked
+            if os.environ.get("GPUVIZ_DEBUG"):
+                raise
+            _error(f"{path}: internal error: {type(exc).__name__}: {exc} "
+                   "(set GPUVIZ_DEBUG=1 for details)")
+            status = 1
+            continue
         if err:
-            status = _report(err)
+            _report(err)
+            status = status or EXIT_BAD_INPUT
         else:
-            print(f"{path}: valid ({', '.join(scenario.panels)}; {len(scenario.steps)} steps)")
+            print(printable(f"{path}: valid ({', '.join(scenario.panels)}; "
+                            f"{len(scenario.steps)} steps)"))
     return status
 
 
@@ -134,6 +220,11 @@ def _panels(scenario, panel_id: str | None, source: str):
         return None, ScenarioError(source, [Problem("panels", f"--panel {panel_id!r} is not a panel"
                                                               + did_you_mean(panel_id, PANEL_IDS)
                                                               + f" (panels: {', '.join(PANEL_IDS)})")])
+    from gpuviz.scenario.io import panel_problems
+
+    found = panel_problems(scenario, panel_id)  # a panel the scenario does not show may not fit
+    if found:
+        return None, ScenarioError(source, found)
     return (panel_id,), None
 
 
@@ -151,7 +242,10 @@ def _compute(args: argparse.Namespace) -> int:
     if err:
         return _report(err)
     results = compute_all(scenario, tuple(panels))
-    print(dumps({pid: to_jsonable(r) for pid, r in results.items()}))
+    text = dumps({pid: to_jsonable(r) for pid, r in results.items()})
+    # JSON escapes C0 controls itself; C1 controls (a terminal may obey U+009B as CSI) and
+    # other unprintable characters can only stand inside strings, where \uXXXX means the same
+    print(_UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
     return 0
 
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from gpuviz.export.raster import MAX_DPI, MIN_DPI, dpi_argument
+from gpuviz.scenario.problems import printable
 
 EXIT_BAD_INPUT = 2
 FORMATS = ("svg", "pdf", "png", "gif", "apng")
@@ -133,7 +134,7 @@ def _one(args: argparse.Namespace, source: Path, out: Path) -> int:
                 suffix = f"-step{k + 1:0{digits}d}" if k is not None else ""
                 path = out / f"{stem}-{pid}{suffix}.{args.format}"
                 note = export_figure(state, pid, path, selection=selection | set(args.select), **kw)
-                print(f"{path}{note}")
+                print(printable(f"{path}{note}"))
         return 0
     selection = frozenset(args.select)
     if args.step is not None:
@@ -148,13 +149,13 @@ def _one(args: argparse.Namespace, source: Path, out: Path) -> int:
             for path in export_sequence(scenario, pid, out, stem, fmt=args.format,
                                         theme_name=args.theme, size=args.size, dpi=dpi,
                                         selection=selection):
-                print(path)
+                print(printable(str(path)))
         return 0
     for pid in panels:
         suffix = f"-step{args.step}" if args.step is not None else ""
         path = out / f"{stem}-{pid}{suffix}.{args.format}"
         note = export_figure(scenario, pid, path, selection=selection, **kw)
-        print(f"{path}{note}")
+        print(printable(f"{path}{note}"))
     return 0
 
 
@@ -198,5 +199,5 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
         except ValueError as e:
             print(f"{path}: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
-        print(f"{path}  ({count} frames at {plan.fps:g} fps)")
+        print(printable(f"{path}  ({count} frames at {plan.fps:g} fps)"))
     return 0

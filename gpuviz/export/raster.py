@@ -12,8 +12,9 @@ from pathlib import Path
 from gpuviz.figures.display import Figure
 
 MM_PER_INCH = 25.4
-# PNG resolution: the export dialog's range. Print needs 300–600 dpi; 1200 covers line art.
-MIN_DPI, MAX_DPI = 72, 1200
+# PNG and animation resolution. Print needs 300–600 dpi and 1200 covers line art; small
+# animations for the web go down to about 60 dpi.
+MIN_DPI, MAX_DPI = 36, 1200
 # Pixels of one PNG. The image is 4 bytes a pixel before compression: 80 million pixels peak at
 # about 400 MB and 20 s (a full-width figure at 1200 dpi; benchmarks/bench_limits.py, "export"
 # rows), where 5000 dpi took 3.8 GB.

@@ -12,7 +12,8 @@ import base64
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape as _escape
+from xml.sax.saxutils import quoteattr as _quoteattr
 
 from gpuviz.export.png import encode_png
 from gpuviz.figures.display import (
@@ -37,6 +38,20 @@ METADATA_NS = "urn:gpuviz:export"
 KNOCKOUT_PAD = 0.35  # mm of background around a knocked-out label
 SANS = "Inter, 'Helvetica Neue', Arial, sans-serif"
 MONO = "'Noto Sans Mono', 'DejaVu Sans Mono', monospace"
+
+
+# Characters XML 1.0 cannot hold at all (C0 controls other than tab, newline and return; lone
+# surrogates; U+FFFE and U+FFFF): a name from a scenario file shows U+FFFD there instead of making
+# the document not well-formed. https://www.w3.org/TR/xml/#charsets
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(text: str) -> str:
+    return _escape(_NOT_XML.sub("\ufffd", text))
+
+
+def quoteattr(text: str) -> str:
+    return _quoteattr(_NOT_XML.sub("\ufffd", text))
 
 
 def n(v: float) -> str:

@@ -1,11 +1,12 @@
 """The divergence figure: the control-flow graph with each branch's reconvergence point, the
 pre-Volta SIMT stack trace with every active mask, and the issue order before and after Volta.
 
-Left: the CFG, blocks in layers from the entry, edges labelled with their lane predicates; a
-branch names its immediate post-dominator and that block is outlined as a reconvergence point.
-Right: the stack trace, one row per push, issue, pop or jump, with the mask as a strip of lanes.
-Bottom: one cell per issued instruction in issue order, pre-Volta (one path after the other) and
-Volta (paths interleaved), coloured by block; then the lane-efficiency receipt.
+The CFG: blocks in layers from the entry, edges with arrowheads and their lane predicates beside
+them; a branch names its immediate post-dominator and that block is outlined as a reconvergence
+point. The stack trace: one row per push, issue, pop or jump, with the mask as a strip of lanes.
+The issue orders: one cell per issued instruction, pre-Volta (one path after the other) and Volta
+(paths interleaved). Each block that issues instructions has its own mark, a colour and a
+pattern (so a grey print keeps them apart); blocks that issue nothing are drawn plain.
 
 Keys: ``node:<name>`` (a block, and every issued instruction of it), ``edge:<source>-><target>``,
 ``step:<i>`` (a row of the stack trace), ``lane:<l>`` (a lane column of the mask strips).
@@ -15,181 +16,353 @@ from __future__ import annotations
 
 from itertools import islice
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Figure, Style, paragraph, text_width
+import numpy as np
+
+from gpuviz.figures.display import PT_TO_MM, Figure, Style, text_box
+from gpuviz.figures.layout import (
+    NATURAL,
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    Target,
+    compose,
+    format_number,
+    format_percent,
+    legend_block,
+    line_step,
+    receipt_block,
+    wrap,
+)
+from gpuviz.figures.lint import _segment_hits_box
+from gpuviz.figures.metrics import cap_height, descent, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.divergence import DivergenceResult
 
-WIDTH = 172.0
-MARGIN = 5.0
-
-
-def _paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str,
-               font: str = "sans", bold: bool = False) -> float:
-    return paragraph(c, x, y, text, size, color, WIDTH - 2 * MARGIN, font, bold)
-CFG_W = 62.0
-NODE_W, NODE_H = 20.0, 6.5
-LAYER_GAP = 12.0
 MAX_ROWS = 36
 MAX_CELLS = 160
+LAYER_GAP = 12.0
+PATTERNS = (None, "diagonal", "dots", "cross", "horizontal")
 
 
-def build(result: DivergenceResult, selection: frozenset[str], theme: Theme) -> Figure:
+def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
+          target: Target = NATURAL) -> Figure:
     r = result
-    c = Canvas()
-    em = theme.text_pt * PT_TO_MM
-    y = MARGIN + theme.title_pt * PT_TO_MM
-    y = _paragraph(c, MARGIN, y, f"Divergence: {r.issued} instructions issued, lane efficiency "
-                   f"{r.lane_efficiency:.1%}", theme.title_pt, theme.foreground, bold=True)
-    y += em * 0.4
+    marks = _marks(r, theme)
     joins = ", ".join(f"{b} → {r.ipdom[b] or 'exit'}" for b in r.branches) or "no branches"
-    y = _paragraph(c, MARGIN, y, f"A branch reconverges at its immediate post-dominator "
-                   f"({joins}). Pre-Volta, a per-warp stack runs one path, then the other.",
-                   theme.small_pt, theme.muted)
-    top = y
-    colour = {name: theme.category(i) for i, name in enumerate(r.nodes)}
-    cfg_bottom = _cfg(c, r, selection, theme, top, colour)
-    trace_bottom = _trace(c, r, selection, theme, top, colour)
-    y = max(cfg_bottom, trace_bottom)
-    y = _orders(c, r, selection, theme, y, colour)
-    y = _receipt(c, r, theme, y)
-    return c.figure(WIDTH, y + MARGIN, theme.background, title="gpuviz divergence",
-                    description=f"{r.issued} issued, lane efficiency {r.lane_efficiency:.4f}, "
-                                f"ipdom {r.ipdom}")
+    title = (f"Divergence: {format_number(r.issued)} instructions issued, lane efficiency "
+             f"{format_percent(r.lane_efficiency)}")
+    subtitle = (f"A branch reconverges at its immediate post-dominator ({joins}). Pre-Volta, a "
+                f"per-warp stack runs one path, then the other.")
+
+    def body(width: float) -> list[Block]:
+        trace_min = _trace_min_width(r, theme)
+        # Large type needs more room around the graph for its predicates and notes.
+        room = _cfg_min_width(r, theme) + max(0.0, theme.small_pt - 7.0) * 8.0
+        beside = width - trace_min - 5.0 >= room
+        cfg_w = width - trace_min - 5.0 if beside else min(width, 140.0)
+        cfg = _cfg(r, selection, theme, marks, cfg_w)
+        trace_w = width - cfg.width - 5.0 if beside else width
+        return [cfg, _trace(r, selection, theme, trace_w), _orders(r, selection, theme, marks,
+                                                                   width)]
+
+    def side(width: float) -> list[Block]:
+        entries = [LegendEntry(f"block {n}", marks[n]) for n in r.nodes if n in marks]
+        if any(n not in marks for n in r.nodes):
+            entries.append(LegendEntry("block that issues nothing", _plain(theme)))
+        entries += [LegendEntry("reconvergence point (ipdom)", _reconv_style(theme)),
+                    LegendEntry("active lane", theme.fill("active", outline=False)),
+                    LegendEntry("masked lane", theme.fill("inactive", outline=False))]
+        if any(k.split(":")[0] in ("node", "edge", "step", "lane") for k in selection):
+            entries.append(LegendEntry("selected", theme.highlight()))
+        rows: list[str | tuple[str, str]] = [
+            ("issued", f"{format_number(r.issued)} instructions"),
+            ("lane-instructions", f"{format_number(r.lane_instructions)} of "
+                                  f"{format_number(r.issued * r.warp_size)} lane slots"),
+            ("lane efficiency", format_percent(r.lane_efficiency)),
+            ("deepest stack", str(r.max_depth))]
+        for g in r.regions:
+            rows.append((f"region {g.branch} → {g.reconverge or 'exit'}",
+                         f"{format_number(g.issued)} issued, {format_percent(g.lane_efficiency)} "
+                         f"of the {g.mask.bit_count()} lanes active at the branch"))
+        if max(text_width(f"{a.ljust(_pad(rows))}  {b}", theme.small_pt, "mono")
+               for a, b in rows if isinstance(a, str)) > width:
+            rows = [f"{a}: {b}" for a, b in rows]  # too narrow to align: one line each
+        return [legend_block(entries, theme, width),
+                receipt_block(rows, theme, width, title="Lane efficiency")]
+
+    return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
+                   natural_width=195.0, figure_title="gpuviz divergence",
+                   description=f"{r.issued} issued, lane efficiency {r.lane_efficiency:.4f}, "
+                               f"ipdom {r.ipdom}")
 
 
-def _node_width(r: DivergenceResult) -> float:
+def _marks(r: DivergenceResult, theme: Theme) -> dict[str, Style]:
+    """Each block that issues instructions: its own colour and pattern (unique pairs)."""
+    out = {}
+    issuing = [n for n in r.nodes if r._instructions.get(n, 0) > 0]
+    # Not the colours that already mean something here: active lanes, the selection, the page.
+    taken = (theme.color("active"), theme.accent, theme.background, theme.surface)
+    palette = [p for p in theme.palette
+               if all(_distance(p, t) > 50 for t in taken)] or list(theme.palette)
+    k = len(palette)
+    for i, name in enumerate(issuing):
+        colour = palette[i % k]
+        hatch = PATTERNS[(i + i // k) % len(PATTERNS)]
+        ink = theme.ink_on(colour)
+        out[name] = Style(fill=colour, stroke=theme.outline, stroke_width=theme.thin_mm,
+                          hatch=hatch, hatch_color=ink if hatch else None)
+    return out
+
+
+def _distance(a: str, b: str) -> float:
+    """How far apart two colours are (Euclidean, in 8-bit RGB)."""
+    return sum((int(a[i:i + 2], 16) - int(b[i:i + 2], 16)) ** 2 for i in (1, 3, 5)) ** 0.5
+
+
+def _plain(theme: Theme) -> Style:
+    return Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm)
+
+
+def _reconv_style(theme: Theme) -> Style:
+    return theme.stroke("foreground", theme.line_mm, dash=(0.8, 0.5))
+
+
+def _heading(c: BlockCanvas, text: str, theme: Theme, width: float) -> float:
+    """A bold section heading wrapped to ``width``; returns the y below it."""
+    lines = wrap(text, theme.text_pt, width, bold=True)
+    y = cap_height(theme.text_pt)
+    for i, line in enumerate(lines):
+        c.text(0.0, y + i * line_step(theme.text_pt), line, theme.text_pt, theme.foreground,
+               bold=True)
+    return y + (len(lines) - 1) * line_step(theme.text_pt) + descent(theme.text_pt) + 1.5
+
+
+# --------------------------------------------------------------------------------------------
+# The control-flow graph
+
+
+def _node_size(r: DivergenceResult, pt: float) -> tuple[float, float]:
+    node_w = max(max(text_width(n, pt, bold=True), text_width(f"{r._instructions[n]} instr.", pt))
+                 for n in r.nodes) + 2.4
+    return node_w, 2 * line_step(pt) + 1.6
+
+
+def _cfg_min_width(r: DivergenceResult, theme: Theme) -> float:
     widest = max(sum(1 for n in r.nodes if r._layer[n] == layer) for layer in set(r._layer.values()))
-    return min(NODE_W, CFG_W / widest - 1.2)
+    return max(62.0, widest * (_node_size(r, theme.small_pt)[0] + 4.0))
 
 
-def _fitting_size(text: str, width: float) -> float:
-    """The type size (pt) at which ``text`` fits ``width`` mm by the conservative budget."""
-    return 0.85 * width / max(text_width(text, 1.0), 1e-9)
-
-
-def _positions(r: DivergenceResult, top: float) -> dict[str, tuple[float, float]]:
+def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
+         marks: dict[str, Style], width: float) -> Block:
+    c = BlockCanvas()
+    pt = theme.small_pt
+    fg = theme.foreground
+    head = cap_height(theme.text_pt)
+    c.text(0.0, head, "Control-flow graph", theme.text_pt, fg, bold=True)
     layers: dict[int, list[str]] = {}
     for name in r.nodes:
         layers.setdefault(r._layer[name], []).append(name)
-    pos = {}
+    node_w, node_h = _node_size(r, pt)
+    cfg_w = width
+    top = head + descent(theme.text_pt) + 3.0
+    # Layers whose edges carry predicates get room for them; the others are closer.
+    labelled = {r._layer[b] for b in r.branches}
+    layer_y = {}
+    y = top
+    for layer in sorted(layers):
+        layer_y[layer] = y
+        gap = LAYER_GAP * max(1.0, pt / 7.0)
+        y += node_h + (gap if layer in labelled else gap * 0.6)
+    pos: dict[str, tuple[float, float]] = {}
     for layer, names in layers.items():
-        step = CFG_W / len(names)
+        step = cfg_w / len(names)
         for i, name in enumerate(names):
-            pos[name] = (MARGIN + step * (i + 0.5), top + layer * (NODE_H + LAYER_GAP))
-    return pos
-
-
-def _cfg(c: Canvas, r: DivergenceResult, selection: frozenset[str], theme: Theme, top: float,
-         colour: dict[str, str]) -> float:
-    em = theme.text_pt * PT_TO_MM
-    c.text(MARGIN, top + em, "Control-flow graph", theme.text_pt, theme.foreground, bold=True)
-    top += em * 3.0
-    pos = _positions(r, top)
-    node_w = _node_width(r)
+            pos[name] = (step * (i + 0.5), layer_y[layer])
     reconvergence = {r.ipdom[b] for b in r.branches if r.ipdom[b]}
-    first_edge = {}
-    for src, tgt, pred in r._edges:
-        first_edge.setdefault(src, (tgt, pred))
-    labels = []
-    for src, tgt, pred in r._edges:
+    edge_style = theme.stroke("foreground", theme.line_mm)
+    segs: list[tuple[float, float, float, float]] = []
+    for src, tgt, _ in r._edges:
         (sx, sy), (tx, ty) = pos[src], pos[tgt]
         key = f"edge:{src}->{tgt}"
-        style = theme.stroke("foreground", theme.line_mm)
+        a, b = (sx, sy + node_h), (tx, ty - 0.3)
         with c.group(key):
-            c.polyline([(sx, sy + NODE_H), (tx, ty)], style, arrow_end=True)
+            c.polyline([a, b], edge_style, arrow_end=True)
         if key in selection:
-            c.polyline([(sx, sy + NODE_H), (tx, ty)], theme.highlight())
-        if src in r.branches:
-            # the predicate near the branch, "otherwise" further down: they never collide
-            t = 0.3 if pred else 0.68
-            labels.append((key, pred or "otherwise", sx + (tx - sx) * t,
-                           sy + NODE_H + (ty - sy - NODE_H) * t))
-    size = theme.small_pt * 0.9
-    for key, label, mx, my in labels:
-        lw = text_width(label, size, "mono")
-        with c.group(key):
-            c.rect(mx - lw / 2 - 0.4, my - size * PT_TO_MM * 0.6, lw + 0.8,
-                   size * PT_TO_MM * 1.2, Style(fill=theme.background))
-            c.text(mx, my, label, size, theme.foreground, anchor="middle", baseline="middle",
-                   font="mono")
+            c.polyline([a, b], theme.highlight())
+        segs.append((*a, *b))
+    s = np.asarray(segs, dtype=float).reshape(-1, 4)
+    boxes = [(x - node_w / 2 - 0.9, y - 0.9, x + node_w / 2 + 0.9, y + node_h + 0.9)
+             for x, y in pos.values()]
+    placed: list[tuple[float, float, float, float]] = []
+
+    def free(box: tuple[float, float, float, float]) -> bool:
+        if box[0] < 0 or box[2] > cfg_w or box[1] < top - 1.0:
+            return False
+        if len(s) and _segment_hits_box(s, box).any():
+            return False
+        for o in [*boxes, *placed]:
+            if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]:
+                return False
+        return True
+
+    def put(key: str | None, candidates: list[tuple[float, float, str]], text: str,
+            color: str, font: str, fallback: list[tuple[float, float, str]] | None = None
+            ) -> None:
+        """The text at the first candidate where it is clear of edges, nodes and other labels;
+        else knocked out at the first ``fallback`` place clear of nodes and labels (on its
+        edge)."""
+        for x, y, anchor in candidates:
+            t = c.text(x, y, text, pt, color, anchor=anchor, baseline="middle",  # type: ignore[arg-type]
+                       font=font, key=key)  # type: ignore[arg-type]
+            box = text_box(t, 0.3)
+            if free(box):
+                placed.append(box)
+                return
+            c._items.pop()
+        for x, y, anchor in (fallback or []) + candidates:
+            t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,  # type: ignore[arg-type]
+                        baseline="middle", font=font, key=key)  # type: ignore[arg-type]
+            box = text_box(t, 0.3)
+            if box[0] >= 0 and box[2] <= cfg_w and box[1] >= top - 1.0 and not any(
+                    box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
+                    for o in [*boxes, *placed]):
+                break
+            c._items.pop()
+        else:
+            # Nowhere clear: the first place, moved inside the graph's width, knocked out.
+            x, y, anchor = (fallback or candidates)[0]
+            t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,  # type: ignore[arg-type]
+                        baseline="middle", font=font, key=key)  # type: ignore[arg-type]
+            box = text_box(t, 0.3)
+            shift = min(0.0, cfg_w - box[2]) or max(0.0, -box[0])
+            if shift:
+                c._items.pop()
+                t = c.label(x + shift, y, text, pt, color, knockout=theme.background,
+                            anchor=anchor, baseline="middle", font=font, key=key)  # type: ignore[arg-type]
+                box = text_box(t, 0.3)
+        placed.append(box)
+
+    # Predicates beside their edges, on the outer side.
+    for src, tgt, pred in r._edges:
+        if src not in r.branches:
+            continue
+        (sx, sy), (tx, ty) = pos[src], pos[tgt]
+        label = pred or "otherwise"
+        x0, y0, x1, y1 = sx, sy + node_h, tx, ty
+        cands = []
+        on_edge = [(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, "middle")
+                   for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)]
+        for t in (0.5, 0.35, 0.65, 0.25, 0.75):
+            mx, my = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            slope = abs((x1 - x0) / (y1 - y0)) if y1 != y0 else 0.0
+            # Far enough that the edge clears the box's lower (or upper) corner.
+            below = 0.36 * pt * PT_TO_MM + descent(pt, "mono") + 0.35
+            above = cap_height(pt, "mono") - 0.36 * pt * PT_TO_MM + 0.35
+            off = 0.8 + max(below, above) * slope
+            if x1 < x0:
+                cands += [(mx - off, my, "end"), (mx + off, my, "start")]
+            else:
+                cands += [(mx + off, my, "start"), (mx - off, my, "end")]
+        with c.group(f"edge:{src}->{tgt}"):
+            put(None, cands, label, fg, "mono", on_edge)
     bottom = top
     for name in r.nodes:
         x, y = pos[name]
         key = f"node:{name}"
         x0 = x - node_w / 2
+        style = marks.get(name, _plain(theme))
         with c.group(key):
-            c.rect(x0, y, node_w, NODE_H, Style(fill=colour[name], stroke=theme.outline,
-                                                 stroke_width=theme.thin_mm), radius=1.0)
-            ink = theme.ink_on(colour[name])
-            count = f"{r._instructions[name]} instr."
-            size = min(theme.small_pt, _fitting_size(name, node_w - 1.0))
-            c.text(x, y + NODE_H * 0.4, name, size, ink, anchor="middle",
-                   baseline="middle", bold=True)
-            c.text(x, y + NODE_H * 0.8, count, min(theme.small_pt * 0.8,
-                                                   _fitting_size(count, node_w - 1.0)),
-                   ink, anchor="middle", baseline="middle")
+            c.rect(x0, y, node_w, node_h, style, radius=1.0)
+            ink = theme.ink_on(style.fill or theme.surface)
+            knock = style.fill if style.hatch else None
+            c.text(x, y + 0.8 + cap_height(pt), name, pt, ink, anchor="middle", bold=True,
+                   knockout=knock)
+            c.text(x, y + 0.8 + cap_height(pt) + line_step(pt),
+                   f"{r._instructions[name]} instr.", pt, ink, anchor="middle", knockout=knock)
         if name in reconvergence:
-            c.rect(x0 - 0.8, y - 0.8, node_w + 1.6, NODE_H + 1.6,
-                   theme.stroke("foreground", theme.line_mm, dash=(0.8, 0.5)), radius=1.5)
-        if name in r.branches:
-            note = f"ipdom: {r.ipdom[name] or 'exit'}"
-            size = theme.small_pt * 0.85
-            c.rect(x0 - 0.3, y - 0.9 - size * PT_TO_MM * 0.9, text_width(note, size) + 0.6,
-                   size * PT_TO_MM * 1.15, Style(fill=theme.background))
-            c.text(x0, y - 0.9, note, size, theme.muted)
+            c.rect(x0 - 0.8, y - 0.8, node_w + 1.6, node_h + 1.6, _reconv_style(theme),
+                   radius=1.5)
         if key in selection:
-            c.rect(x0 - 1.2, y - 1.2, node_w + 2.4, NODE_H + 2.4, theme.highlight(), radius=1.8)
-        bottom = max(bottom, y + NODE_H)
-    c.text(MARGIN, bottom + em * 1.4, "dashed outline: a reconvergence point", theme.small_pt,
-           theme.muted)
-    return bottom + em * 1.4
+            c.rect(x0 - 1.2, y - 1.2, node_w + 2.4, node_h + 2.4, theme.highlight(), radius=1.8)
+        bottom = max(bottom, y + node_h)
+    # A branch's reconvergence point beside it, away from the edges that enter it.
+    for name in r.branches:
+        x, y = pos[name]
+        note = f"ipdom: {r.ipdom[name] or 'exit'}"
+        up = y - 1.6 - descent(pt)
+        side = y + node_h / 2
+        cands = [(x + node_w / 2 + 1.6, side, "start"), (x - node_w / 2 - 1.6, side, "end"),
+                 (x + 1.5, up - cap_height(pt) / 2, "start"),
+                 (x - 1.5, up - cap_height(pt) / 2, "end")]
+        below = y + node_h + 1.2 + cap_height(pt) / 2
+        put(None, cands, note, theme.muted, "sans",
+            [(x, below, "middle"), (x, y - 1.2 - cap_height(pt) / 2, "middle")])
+    return c.block(cfg_w, bottom + 1.6, "cfg")
 
 
-def _trace(c: Canvas, r: DivergenceResult, selection: frozenset[str], theme: Theme, top: float,
-           colour: dict[str, str]) -> float:
-    em = theme.text_pt * PT_TO_MM
-    x0 = MARGIN + CFG_W + 4.0
-    c.text(x0, top + em, "Pre-Volta SIMT stack", theme.text_pt, theme.foreground, bold=True)
-    top += em * 2.0
-    size = theme.small_pt * 0.9
+# --------------------------------------------------------------------------------------------
+# The pre-Volta stack trace
+
+
+def _trace_columns(r: DivergenceResult, pt: float) -> dict[str, float]:
     events = r.trace[:MAX_ROWS]
     gap = 2.0
 
     def column(title: str, values: list[str], font: str = "mono") -> float:
-        return max(text_width(v, size, font) for v in [title, *values]) + gap
+        return max(text_width(v, pt, font, bold=True) for v in [title, *values]) + gap
 
-    w_step = column("#", [str(e.step) for e in events])
-    w_op = column("action", [e.op + (f" ×{e.instructions}" if e.instructions else "")
-                             for e in events], "sans")
-    w_pc = column("PC", [e.node or "exit" for e in events])
-    w_rpc = column("reconv.", [e.reconverge or "exit" for e in events])
-    w_depth = column("depth", [str(e.depth) for e in events])
-    mask_w = WIDTH - MARGIN - x0 - (w_step + w_op + w_pc + w_rpc + w_depth) - gap
-    lane_w = max(mask_w, 8.0) / r.warp_size
-    cols = {"step": x0}
-    cols["op"] = cols["step"] + w_step
-    cols["pc"] = cols["op"] + w_op
-    cols["mask"] = cols["pc"] + w_pc
-    cols["rpc"] = cols["mask"] + lane_w * r.warp_size + gap
-    cols["depth"] = cols["rpc"] + w_rpc
+    return {
+        "step": column("#", [str(e.step) for e in events]),
+        "op": column("action", [_op(e) for e in events], "sans"),
+        "pc": column("PC", [e.node or "exit" for e in events]),
+        "rpc": column("reconv.", [e.reconverge or "exit" for e in events]),
+        "depth": column("depth", [str(e.depth) for e in events]),
+    }
+
+
+def _op(e) -> str:
+    return e.op + (f" ×{e.instructions}" if e.instructions else "")
+
+
+def _trace_min_width(r: DivergenceResult, theme: Theme) -> float:
+    return sum(_trace_columns(r, theme.small_pt).values()) + r.warp_size * 1.0 + 2.0
+
+
+def _trace(r: DivergenceResult, selection: frozenset[str], theme: Theme, width: float) -> Block:
+    c = BlockCanvas()
+    pt = theme.small_pt
+    fg, muted = theme.foreground, theme.muted
+    head = cap_height(theme.text_pt)
+    c.text(0.0, head, "Pre-Volta SIMT stack", theme.text_pt, fg, bold=True)
+    events = r.trace[:MAX_ROWS]
+    w = _trace_columns(r, pt)
+    mask_w = max(width - sum(w.values()) - 2.0, r.warp_size * 0.6)
+    lane_w = min(2.6, mask_w / r.warp_size)
+    cols = {"step": 0.0}
+    cols["op"] = cols["step"] + w["step"]
+    cols["pc"] = cols["op"] + w["op"]
+    cols["mask"] = cols["pc"] + w["pc"]
+    cols["rpc"] = cols["mask"] + lane_w * r.warp_size + 2.0
+    cols["depth"] = cols["rpc"] + w["rpc"]
+    right = cols["depth"] + w["depth"]
+    top = head + descent(theme.text_pt) + 1.5 + cap_height(pt)
     for name, title in (("step", "#"), ("op", "action"), ("pc", "PC"), ("mask", "active lanes"),
                         ("rpc", "reconv."), ("depth", "depth")):
-        c.text(cols[name], top, title, size, theme.muted, bold=True)
-    row = em * 1.05
-    y = top + row * 0.4
+        c.text(cols[name], top, title, pt, muted, bold=True)
+    row = max(line_step(pt) * 1.1, 3.2)
+    y = top + descent(pt) + 0.6
     on, off, on_keys = [], [], []
     for e in events:
         key = f"step:{e.step}"
+        base = y + row / 2
         with c.group(key):
-            c.text(cols["step"], y + row * 0.72, str(e.step), size, theme.foreground, font="mono")
-            c.text(cols["op"], y + row * 0.72, e.op + (f" ×{e.instructions}" if e.instructions
-                                                       else ""), size, theme.foreground)
-            c.text(cols["pc"], y + row * 0.72, e.node or "exit", size, theme.foreground,
-                   font="mono", bold=e.op == "issue")
-            c.text(cols["rpc"], y + row * 0.72, e.reconverge or "exit", size, theme.muted,
-                   font="mono")
-            c.text(cols["depth"], y + row * 0.72, str(e.depth), size, theme.foreground,
-                   font="mono")
+            c.text(cols["step"], base, str(e.step), pt, fg, font="mono", baseline="middle")
+            c.text(cols["op"], base, _op(e), pt, fg, baseline="middle")
+            c.text(cols["pc"], base, e.node or "exit", pt, fg, font="mono", bold=e.op == "issue",
+                   baseline="middle")
+            c.text(cols["rpc"], base, e.reconverge or "exit", pt, muted, font="mono",
+                   baseline="middle")
+            c.text(cols["depth"], base, str(e.depth), pt, fg, font="mono", baseline="middle")
         for lane in range(r.warp_size):
             cell = (cols["mask"] + lane * lane_w, y + row * 0.15, lane_w * 0.85, row * 0.7)
             if (e.mask >> lane) & 1:
@@ -198,80 +371,64 @@ def _trace(c: Canvas, r: DivergenceResult, selection: frozenset[str], theme: The
             else:
                 off.append(cell)
         if key in selection:
-            c.rect(x0 - 0.5, y, cols["depth"] + 6.0 - x0, row, theme.highlight())
+            c.rect(-0.4, y, right + 0.8, row, theme.highlight())
         y += row
     c.rects(on, theme.fill("active", outline=False), keys=on_keys)
     c.rects(off, theme.fill("inactive", outline=False))
-    lanes_selected = [k for k in selection if k.startswith("lane:")]
-    for k in lanes_selected:
-        lane = int(k.split(":")[1])
-        if 0 <= lane < r.warp_size:
-            c.rect(cols["mask"] + lane * lane_w, top + row * 0.4, lane_w * 0.85,
+    first = top + descent(pt) + 0.6
+    for k in selection:
+        if k.startswith("lane:") and k[5:].isdigit() and int(k[5:]) < r.warp_size:
+            lane = int(k[5:])
+            c.rect(cols["mask"] + lane * lane_w - 0.2, first, lane_w * 0.85 + 0.4,
                    row * len(events), theme.highlight())
     if len(r.trace) > MAX_ROWS:
-        c.text(x0, y + row * 0.8, f"… {len(r.trace) - MAX_ROWS} more events", size, theme.muted)
+        c.text(0.0, y + cap_height(pt) + 0.8, f"… {len(r.trace) - MAX_ROWS} more events", pt,
+               muted)
         y += row
-    return y + em * 0.5
+    return c.block(right + 0.4, y + 0.4, "stack trace")
 
 
-def _orders(c: Canvas, r: DivergenceResult, selection: frozenset[str], theme: Theme, y: float,
-            colour: dict[str, str]) -> float:
-    em = theme.text_pt * PT_TO_MM
-    y += em * 1.8
-    c.text(MARGIN, y, "Issue order, one cell per instruction (height: active lanes)",
-           theme.text_pt, theme.foreground, bold=True)
-    y += em * 0.8
+# --------------------------------------------------------------------------------------------
+# The issue orders
+
+
+def _orders(r: DivergenceResult, selection: frozenset[str], theme: Theme,
+            marks: dict[str, Style], width: float) -> Block:
+    c = BlockCanvas()
+    pt = theme.small_pt
+    fg = theme.foreground
+    y = _heading(c, "Issue order, one cell per instruction (height: active lanes)", theme,
+                 width)
+    # only the cells drawn are expanded: a long run is stored as runs, not instructions
     stack_order = list(islice(((e.node, e.mask) for e in r.trace if e.op == "issue"
                                for _ in range(e.instructions)), MAX_CELLS))
     volta_order = [(node, mask) for node, _, mask in r.volta_order[:MAX_CELLS]]
-    label_w = text_width("Volta interleaved", theme.small_pt) + 2.0
+    label_w = text_width("Volta interleaved", pt) + 2.0
     shown = min(len(stack_order), MAX_CELLS)
-    cell = (WIDTH - 2 * MARGIN - label_w) / max(shown, 1)
-    cell = min(cell, 6.0)
-    h = 5.0
+    cell = min(6.0, (width - label_w) / max(shown, 1))
+    h = 6.0
     for title, order in (("pre-Volta stack", stack_order), ("Volta interleaved", volta_order)):
-        c.text(MARGIN, y + h * 0.6, title, theme.small_pt, theme.foreground, baseline="middle")
+        c.text(0.0, y + h / 2, title, pt, fg, baseline="middle")
         by_node: dict[str, list[tuple[float, float, float, float]]] = {}
         for i, (node, mask) in enumerate(order[:shown]):
             frac = mask.bit_count() / r.warp_size
-            x = MARGIN + label_w + i * cell
+            x = label_w + i * cell
             by_node.setdefault(node, []).append((x, y + h * (1 - frac), cell * 0.85, h * frac))
-        c.rect(MARGIN + label_w, y, cell * shown, h, Style(fill=theme.surface))
+        c.rect(label_w, y, cell * shown, h, Style(fill=theme.surface))
         for node, cells in by_node.items():
             key = f"node:{node}"
-            c.rects(cells, Style(fill=colour[node], stroke=None), keys=[key] * len(cells))
+            c.rects(cells, marks.get(node, _plain(theme)), keys=[key] * len(cells))
             if key in selection:
                 for x, cy, w, ch in cells:
                     c.rect(x, cy, w, ch, theme.highlight())
         y += h + 2.0
     if r.issued > shown:
-        c.text(MARGIN + label_w, y + em * 0.4, f"first {shown} of {r.issued} "
-               "instructions", theme.small_pt, theme.muted)
-        y += em
-    # block colour legend
-    x = MARGIN + label_w
-    y += em * 0.9
-    for node in r.nodes:
-        c.rect(x, y - em * 0.75, em * 1.1, em * 0.9, Style(fill=colour[node], stroke=theme.outline,
-                                                           stroke_width=theme.thin_mm))
-        c.text(x + em * 1.4, y, node, theme.small_pt, theme.foreground)
-        x += em * 2.2 + len(node) * em * 0.55
-        if x > WIDTH - MARGIN - 15:
-            x = MARGIN + label_w
-            y += em * 1.3
-    return y
+        c.text(label_w, y + cap_height(pt), f"first {shown} of {format_number(r.issued)} "
+               "instructions", pt, theme.muted)
+        y += line_step(pt)
+    return c.block(min(width, label_w + cell * shown), y - 2.0 + 0.3, "issue order")
 
 
-def _receipt(c: Canvas, r: DivergenceResult, theme: Theme, y: float) -> float:
-    em = theme.text_pt * PT_TO_MM
-    y += em * 1.8
-    lines = [f"issued {r.issued} instructions; {r.lane_instructions} lane-instructions of "
-             f"{r.issued * r.warp_size} lane slots: lane efficiency {r.lane_efficiency:.1%}; "
-             f"deepest stack {r.max_depth}"]
-    for g in r.regions:
-        lines.append(f"region {g.branch} → {g.reconverge or 'exit'}: {g.issued} issued, "
-                     f"{g.lane_efficiency:.1%} of the {g.mask.bit_count()} lanes active at the "
-                     "branch")
-    for line in lines:
-        y = _paragraph(c, MARGIN, y, line, theme.small_pt, theme.foreground, font="mono")
-    return y
+def _pad(rows: list) -> int:
+    """The width (characters) a receipt gives its row labels."""
+    return max((len(r[0]) for r in rows if isinstance(r, tuple)), default=0)

@@ -224,13 +224,18 @@ def problems(params: DivergenceParams) -> list[tuple[str, str]]:
                 if expr.kind != "bool":
                     found.append((f"edges[{i}].predicate",
                                   "A branch condition must be a comparison such as 'lane < 16'."))
+                else:
+                    evaluate(expr, env)  # fails here, not in compute, for a lane it cannot serve
             except ExprError as err:
                 found.append((f"edges[{i}].predicate", str(err)))
     if params.entry_mask:
         try:
-            if parse(params.entry_mask, LANE_NAMES).kind != "bool":
+            mask = parse(params.entry_mask, LANE_NAMES)
+            if mask.kind != "bool":
                 found.append(("entry_mask",
                               "The entry mask must be a condition such as 'lane < 20'."))
+            else:
+                evaluate(mask, env)
         except ExprError as err:
             found.append(("entry_mask", str(err)))
     if found:
@@ -264,7 +269,8 @@ def problems(params: DivergenceParams) -> list[tuple[str, str]]:
                       + " → ".join(u for u, _ in cycle) + "; loops are not modelled."))
     except nx.NetworkXNoCycle:
         pass
-    unreachable = [n for n in names if n not in nx.descendants(graph, names[0]) and n != names[0]]
+    reached = nx.descendants(graph, names[0])
+    unreachable = [n for n in names if n not in reached and n != names[0]]
     if unreachable:
         found.append(("nodes", f"Block {unreachable[0]!r} cannot be reached from the entry "
                                f"{names[0]!r}."))

@@ -19,10 +19,12 @@ Arithmetic is on int64; predicates are bool. An integer is never silently used a
 and a comparison is never used as a number: each is a clear error. Everything else (attribute
 walks, ``__import__``, other calls, strings, floats, ``**``, subscripts, lambdas …) is rejected,
 as are texts over :data:`MAX_LENGTH` characters, brackets nested deeper than :data:`MAX_DEPTH`
-(or operators deeper than :data:`MAX_TREE_DEPTH`), constant
-shifts outside 0…62 and constants beyond ±2**62. At evaluation, division or modulo by zero,
-shifts outside 0…62 and results beyond ±2**62 raise :class:`ExprError` instead of a numpy warning
-or a wrapped-around value.
+(or operators deeper than :data:`MAX_TREE_DEPTH`; a chain such as
+``a + b + c + …`` written without brackets is one level, however long), constant shifts outside
+0…62 and constants beyond ±2**62. At evaluation, division or modulo by zero, shifts outside 0…62
+and any intermediate result beyond ±2**62 (of every operator: ``+ - * // % << >> & | ^``, unary
+``-`` and ``~``) raise :class:`ExprError` instead of a numpy warning or a wrapped-around value:
+near the limit the arithmetic is done exactly, on Python integers, so nothing ever wraps.
 
 Every error is an :class:`ExprError` carrying ``position``, the 0-based character offset of the
 offending part of the text; its message says the 1-based character a reader counts to.
@@ -30,9 +32,10 @@ offending part of the text; its message says the 1-based character a reader coun
 
 import ast
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from functools import lru_cache
+from typing import Any, Literal
 
 import numpy as np
 
@@ -89,13 +92,21 @@ class Expr:
     kind: Kind  # "int" for arithmetic, "bool" for a predicate
     names: frozenset[str]  # the names it reads
     _tree: ast.expr
+    # the tree compiled to closures: unchecked int64 numpy evaluation, and interval bounds
+    _fast: "Callable[[Mapping[str, np.ndarray]], np.ndarray] | None" = None
+    _bounds: "Callable[[Mapping[str, tuple[int, int]]], tuple[int, int] | None] | None" = None
 
 
 def parse(text: str, names: Iterable[str]) -> Expr:
-    """Parse and check ``text``; ``names`` are the variable names it may use."""
+    """Parse and check ``text``; ``names`` are the variable names it may use. (Cached: a
+    scenario's steps check the same expressions again and again.)"""
     if not isinstance(text, str):
         raise ExprError("an expression must be text", 0)
-    allowed = frozenset(names)
+    return _parse(text, frozenset(names))
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str, allowed: frozenset[str]) -> Expr:
     if len(text) > MAX_LENGTH:
         raise ExprError(f"the expression is {len(text)} characters long; "
                         f"at most {MAX_LENGTH} are allowed", MAX_LENGTH)
@@ -128,7 +139,8 @@ def parse(text: str, names: Iterable[str]) -> Expr:
         tree = _Shift(lead).visit(tree)
     checker = _Checker(allowed, text)
     kind = checker.check(tree, 1)
-    return Expr(text, kind, frozenset(checker.used), tree)
+    return Expr(text, kind, frozenset(checker.used), tree, _compile_fast(tree),
+                _compile_bounds(tree))
 
 
 def evaluate(expr: "Expr | str", env: Mapping[str, "int | np.ndarray"]) -> np.ndarray:
@@ -140,8 +152,29 @@ def evaluate(expr: "Expr | str", env: Mapping[str, "int | np.ndarray"]) -> np.nd
     if missing:
         raise ExprError(f"no value is given for {missing[0]!r}", 0)
     values = {n: np.asarray(env[n], dtype=np.int64) for n in expr.names}
-    with np.errstate(all="ignore"):
-        return np.asarray(_Evaluator(values, expr.text).eval(expr._tree))
+    key = (expr.text, expr.kind,
+           tuple((n, values[n].shape, values[n].tobytes()) for n in sorted(expr.names)))
+    cached = _RESULTS.get(key)
+    if cached is None:
+        # When interval arithmetic over the names' ranges proves that no lane can divide by
+        # zero, shift out of range or leave ±2**62, plain int64 numpy needs no checks; else every
+        # operation is checked lane by lane (and exactly near the limit).
+        ranges = {n: (int(v.min()), int(v.max())) for n, v in values.items() if v.size}
+        safe = len(ranges) == len(values) and _provably_safe(expr, ranges)
+        with np.errstate(all="ignore"):
+            if safe and expr._fast is not None:
+                cached = np.asarray(expr._fast(values))
+            else:
+                cached = np.asarray(_Evaluator(values, expr.text).eval(expr._tree))
+        if len(_RESULTS) >= 4096:
+            _RESULTS.clear()
+        _RESULTS[key] = cached
+    return cached.copy()
+
+
+#: Results by (text, kind, the values of the names read): a scenario's steps and a branch
+#: ladder's edges evaluate the same expressions over the same lanes again and again.
+_RESULTS: dict[tuple, np.ndarray] = {}
 
 
 def dotted_name(node: ast.expr) -> str | None:
@@ -245,7 +278,8 @@ class _Checker:
             if op not in _ARITH:
                 raise self.fail(node, "this operator is not allowed")
             sym = _ARITH[op][0]
-            self.need(node.left, "int", d, f"'{sym}'")
+            # the left operand of ``a + b + c`` is ``a + b``: a chain, not nesting
+            self.need(node.left, "int", depth, f"'{sym}'")
             self.need(node.right, "int", d, f"'{sym}'")
             if op in (ast.LShift, ast.RShift):
                 amount = _constant_value(node.right)
@@ -303,7 +337,155 @@ def _constant_value(node: ast.expr) -> int | None:
     return None
 
 
+class _Unsafe(Exception):
+    pass
+
+
+def _provably_safe(expr: Expr, ranges: Mapping[str, tuple[int, int]]) -> bool:
+    if expr._bounds is None:
+        return False
+    try:
+        expr._bounds(ranges)
+    except _Unsafe:
+        return False
+    return True
+
+
+def _compile_bounds(node: ast.expr) -> Callable[[Mapping[str, tuple[int, int]]], Any]:
+    """Interval arithmetic on Python integers, compiled once per expression: given the range of
+    every name, the (low, high) range of the expression (None for a truth value), raising
+    _Unsafe where some lane could divide by zero, shift out of range or leave ±2**62."""
+    if isinstance(node, ast.Constant):
+        const = (int(node.value), int(node.value))
+        return lambda r: const
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        name = dotted_name(node)
+        return lambda r: r[name]
+    if isinstance(node, ast.UnaryOp):
+        inner = _compile_bounds(node.operand)
+        if isinstance(node.op, (ast.UAdd, ast.Not)):
+            return inner
+        if isinstance(node.op, ast.USub):
+            return lambda r: _fits((-inner(r)[1], -inner(r)[0]))
+        return lambda r: _fits((~inner(r)[1], ~inner(r)[0]))
+    if isinstance(node, ast.BinOp):
+        op = type(node.op)
+        left, right = _compile_bounds(node.left), _compile_bounds(node.right)
+        return lambda r: _fits(_interval(op, left(r), right(r)))
+    if isinstance(node, ast.Call):
+        args = [_compile_bounds(a) for a in node.args]
+        pick = min if node.func.id == "min" else max  # type: ignore[attr-defined]
+
+        def call(r: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
+            got = [a(r) for a in args]
+            return pick(g[0] for g in got), pick(g[1] for g in got)
+        return call
+    parts = ([node.left, *node.comparators] if isinstance(node, ast.Compare)
+             else list(node.values) if isinstance(node, ast.BoolOp) else None)
+    if parts is None:
+        def unknown(r: Mapping[str, tuple[int, int]]) -> Any:
+            raise _Unsafe
+        return unknown
+    compiled = [_compile_bounds(p) for p in parts]
+
+    def each(r: Mapping[str, tuple[int, int]]) -> None:
+        for c in compiled:
+            c(r)
+    return each
+
+
+def _interval(op: type, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    (l1, h1), (l2, h2) = a, b
+    if op is ast.Add:
+        return l1 + l2, h1 + h2
+    if op is ast.Sub:
+        return l1 - h2, h1 - l2
+    if op is ast.Mult:
+        corners = (l1 * l2, l1 * h2, h1 * l2, h1 * h2)
+        return min(corners), max(corners)
+    if op in (ast.FloorDiv, ast.Mod):
+        if l2 <= 0 <= h2:
+            raise _Unsafe
+        if op is ast.Mod:
+            return min(0, l2 + 1), max(0, h2 - 1)
+        corners = (l1 // l2, l1 // h2, h1 // l2, h1 // h2)
+        return min(corners), max(corners)
+    if op in (ast.LShift, ast.RShift):
+        if l2 < 0 or h2 > MAX_SHIFT:
+            raise _Unsafe
+        if op is ast.LShift:
+            corners = (l1 << l2, l1 << h2, h1 << l2, h1 << h2)
+        else:
+            corners = (l1 >> l2, l1 >> h2, h1 >> l2, h1 >> h2)
+        return min(corners), max(corners)
+    if op is ast.BitAnd and l1 >= 0 and l2 >= 0:
+        return 0, min(h1, h2)
+    # & | ^ in general: within the two's-complement width of the widest operand
+    width = max(abs(v) for v in (l1, h1, l2, h2)).bit_length()
+    return -(1 << width), (1 << width) - 1
+
+
+def _compile_fast(node: ast.expr) -> Callable[[Mapping[str, np.ndarray]], Any]:
+    """Plain numpy evaluation without checks, compiled once per expression to closures; used
+    only where :func:`_compile_bounds` proved that nothing can fail or wrap."""
+    if isinstance(node, ast.Constant):
+        const = np.int64(node.value)
+        return lambda v: const
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        name = dotted_name(node)
+        return lambda v: v[name]
+    if isinstance(node, ast.UnaryOp):
+        inner = _compile_fast(node.operand)
+        fn = {ast.Not: np.logical_not, ast.USub: np.negative, ast.Invert: np.invert}.get(
+            type(node.op))
+        return inner if fn is None else (lambda v: fn(inner(v)))
+    if isinstance(node, ast.BinOp):
+        fn = _ARITH[type(node.op)][1]
+        left, right = _compile_fast(node.left), _compile_fast(node.right)
+        return lambda v: fn(left(v), right(v))
+    if isinstance(node, ast.Compare):
+        first = _compile_fast(node.left)
+        rest = [(_COMPARE[type(op)], _compile_fast(c)) for op, c in zip(node.ops, node.comparators,
+                                                                        strict=True)]
+
+        def compare(v: Mapping[str, np.ndarray]) -> np.ndarray:
+            left, out = first(v), None
+            for fn, comp in rest:
+                right = comp(v)
+                part = fn(left, right)
+                out = part if out is None else np.logical_and(out, part)
+                left = right
+            return out  # type: ignore[return-value]
+        return compare
+    if isinstance(node, (ast.BoolOp, ast.Call)):
+        if isinstance(node, ast.BoolOp):
+            fn = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+            items = [_compile_fast(x) for x in node.values]
+        else:
+            fn = np.minimum if node.func.id == "min" else np.maximum  # type: ignore[attr-defined]
+            items = [_compile_fast(x) for x in node.args]
+
+        def fold(v: Mapping[str, np.ndarray]) -> np.ndarray:
+            out = items[0](v)
+            for item in items[1:]:
+                out = fn(out, item(v))
+            return out
+        return fold
+
+    def unknown(v: Mapping[str, np.ndarray]) -> Any:
+        raise ExprError("unexpected expression", getattr(node, "col_offset", 0))
+    return unknown
+
+
+def _fits(r: tuple[int, int]) -> tuple[int, int]:
+    if r[0] < -MAX_CONSTANT or r[1] > MAX_CONSTANT:
+        raise _Unsafe
+    return r
+
+
 class _Evaluator:
+    """Evaluation with every operation checked for every lane (see :func:`evaluate`)."""
+
     def __init__(self, values: Mapping[str, np.ndarray], text: str) -> None:
         self.values = values
         self.text = text
@@ -317,10 +499,8 @@ class _Evaluator:
             v = self.eval(node.operand)
             if isinstance(node.op, ast.Not):
                 return np.logical_not(v)
-            if isinstance(node.op, ast.USub):
-                return np.negative(v)
-            if isinstance(node.op, ast.Invert):
-                return np.invert(v)
+            if isinstance(node.op, (ast.USub, ast.Invert)):
+                return self.unary(node, v)
             return v
         if isinstance(node, ast.BinOp):
             return self.binop(node)
@@ -358,21 +538,41 @@ class _Evaluator:
             raise ExprError(f"division by zero in '{sym}' for some lanes", pos)
         if op in (ast.LShift, ast.RShift) and np.any((right < 0) | (right > MAX_SHIFT)):
             raise ExprError(f"a shift amount is outside 0…{MAX_SHIFT} for some lanes", pos)
-        if op in (ast.Add, ast.Sub, ast.Mult, ast.LShift):
-            # Estimate in floating point first so that int64 never wraps around unseen.
+        # Operands are within ±2**62. ``* <<`` can leave int64: estimate in floating point and,
+        # near the limit, compute exactly on Python integers. The others cannot wrap unseen
+        # (``|`` and ``^`` stay below 2**63 in magnitude, ``-2**62 // -1`` is 2**62).
+        if op in (ast.Add, ast.Sub):
+            # within ±2**63 and exact, except 2**63 itself, which wraps to −2**63: both are
+            # caught as out of range below
+            return self.checked(np.asarray(fn(left, right)), sym, pos)
+        if op in (ast.Mult, ast.LShift):
             lf, rf = left.astype(np.float64), right.astype(np.float64)
-            if op is ast.Add:
-                est = lf + rf
-            elif op is ast.Sub:
-                est = lf - rf
-            elif op is ast.Mult:
-                est = lf * rf
-            else:
-                est = lf * np.exp2(rf)
-            if np.any(np.abs(est) > float(MAX_CONSTANT)):
-                raise ExprError(f"the result of '{sym}' is too large (beyond ±2**62) "
-                                "for some lanes", pos)
-        return fn(left, right)
+            est = lf * rf if op is ast.Mult else lf * np.exp2(rf)
+            if np.any(np.abs(est) > _SAFE):
+                exact = fn(left.astype(object), right.astype(object))
+                return self.checked(np.asarray(exact, dtype=object), sym, pos)
+        return self.checked(np.asarray(fn(left, right)), sym, pos)
+
+    def unary(self, node: ast.UnaryOp, v: np.ndarray) -> np.ndarray:
+        sym = "-" if isinstance(node.op, ast.USub) else "~"
+        out = np.negative(v) if sym == "-" else np.invert(v)
+        return self.checked(np.asarray(out), sym, node.col_offset)
+
+    @staticmethod
+    def checked(values: np.ndarray, sym: str, pos: int) -> np.ndarray:
+        """``values`` as int64 when every one is within ±2**62, else an ExprError."""
+        if values.dtype == object:
+            big = any(abs(int(v)) > MAX_CONSTANT for v in values.flat)
+        else:
+            big = bool(np.any((values > MAX_CONSTANT) | (values < -MAX_CONSTANT)))
+        if big:
+            raise ExprError(f"the result of '{sym}' is too large (beyond ±2**62) for some lanes",
+                            pos)
+        return values.astype(np.int64)
+
+
+#: Float estimates below this are far from int64's limit (their rounding error is < 2**10).
+_SAFE = float(2**61)
 
 
 def lane_environment(

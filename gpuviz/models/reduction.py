@@ -47,8 +47,9 @@ OFFSETS = (16, 8, 4, 2, 1)
 class ReductionParams:
     values: tuple[float, ...] = param(
         tuple(float(v) for v in range(1, 33)),
-        doc="The values to sum, one per thread in order (at warp scope at most 32).",
-        length=(1, 1024))
+        doc="The values to sum, one per thread in order (at warp scope at most 32); each "
+            "within ±1e30, so that even 1024 of them sum within float32's range (±3.4e38).",
+        length=(1, 1024), minimum=-1e30, maximum=1e30)
     pattern: str = param("shfl_down", doc="shfl_down: offsets 16, 8, 4, 2, 1 into lane 0; xor: "
                                           "the butterfly that leaves the sum in every lane.",
                          choices=("shfl_down", "xor"))

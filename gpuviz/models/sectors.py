@@ -185,10 +185,15 @@ def lane_byte_addresses(p: SectorsParams) -> np.ndarray:
     if p.pattern.kind == "explicit":
         offsets = _per_lane(p.pattern.addresses, p.warp_size)
         return np.where(offsets < 0, -1, p.base_offset + offsets)
+    idx = element_indices(p)
+    beyond = np.flatnonzero(idx > MAX_ADDRESS // p.element_bytes)
+    if len(beyond):  # idx · element_bytes would leave int64 and wrap; never compute it
+        lane = int(beyond[0])
+        raise ExprError(f"lane {lane} gets element {int(idx[lane])}, beyond the largest "
+                        f"address {MAX_ADDRESS}", 0)
     if p.pattern.kind == "permutation":
-        idx = element_indices(p)
         return np.where(idx < 0, -1, p.base_offset + idx * p.element_bytes)
-    return p.base_offset + element_indices(p) * p.element_bytes
+    return p.base_offset + idx * p.element_bytes
 
 
 def problems(p: SectorsParams) -> list[tuple[str, str]]:
@@ -237,7 +242,7 @@ def problems(p: SectorsParams) -> list[tuple[str, str]]:
             except ExprError as e:
                 out.append(("pattern.expression", str(e)))
             else:
-                bad = np.flatnonzero((idx < 0) | (idx * p.element_bytes > MAX_ADDRESS))
+                bad = np.flatnonzero((idx < 0) | (idx > MAX_ADDRESS // p.element_bytes))
                 if len(bad):
                     out.append(("pattern.expression",
                                 f"lane {int(bad[0])} gets element {int(idx[bad[0]])}, outside "

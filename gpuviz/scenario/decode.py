@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import types
 import typing
 from typing import Any
@@ -16,6 +17,8 @@ from typing import Any
 from gpuviz.scenario.problems import Problem, describe, did_you_mean, join
 
 _BAD = object()
+MAX_INT = 2**62  # the largest whole number any setting takes (as the expression language)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def field_types(cls: type) -> dict[str, Any]:
@@ -42,7 +45,7 @@ def decode_dataclass(cls: type, value: Any, path: str, problems: list[Problem]) 
     ok = True
     for key, raw in value.items():
         if key not in fields:
-            problems.append(Problem(join(path, key), "unknown setting" + did_you_mean(key, fields)
+            problems.append(Problem(join(path, key), "unknown setting" + did_you_mean(key, fields, problems)
                                     + f" (known: {', '.join(fields)})"))
             ok = False
             continue
@@ -52,6 +55,36 @@ def decode_dataclass(cls: type, value: Any, path: str, problems: list[Problem]) 
         else:
             kwargs[key] = decoded
     return cls(**kwargs) if ok else _BAD
+
+
+def decode_changes(current: Any, partial: Any, path: str, problems: list[Problem]) -> Any:
+    """``current`` (a valid parameter dataclass) with the fields ``partial`` names decoded and
+    replaced; a nested object is merged over the current value first, as a step's changes are.
+    The same result as decoding ``merge(encode(current), partial)`` without decoding again the
+    fields that did not change."""
+    cls = type(current)
+    if not isinstance(partial, dict):
+        problems.append(Problem(path, f"expected an object of settings, got {describe(partial)}"))
+        return _BAD
+    hints = field_types(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    ok = True
+    for key, raw in partial.items():
+        if key not in fields:
+            problems.append(Problem(join(path, key), "unknown setting" + did_you_mean(key, fields, problems)
+                                    + f" (known: {', '.join(fields)})"))
+            ok = False
+            continue
+        old = getattr(current, key)
+        if isinstance(raw, dict) and dataclasses.is_dataclass(old):
+            raw = merge(encode(old), raw)
+        decoded = decode_value(hints[key], raw, join(path, key), fields[key].metadata, problems)
+        if decoded is _BAD:
+            ok = False
+        else:
+            kwargs[key] = decoded
+    return dataclasses.replace(current, **kwargs) if ok else _BAD
 
 
 def decode_value(tp: Any, raw: Any, path: str, meta: Any, problems: list[Problem]) -> Any:
@@ -97,14 +130,27 @@ def _decode_scalar(tp: Any, raw: Any, path: str, meta: Any, problems: list[Probl
             problems.append(Problem(path, f"expected a whole number, got {describe(raw)}"))
             return _BAD
         raw = int(raw)
+        if abs(raw) > MAX_INT:  # no setting needs more; numpy's int64 could not hold it
+            problems.append(Problem(path, f"must be within ±2**62, got {_shown(raw)}"))
+            return _BAD
     elif tp is float:
-        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not math.isfinite(raw):
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or (
+                isinstance(raw, float) and not math.isfinite(raw)):
             problems.append(Problem(path, f"expected a number, got {describe(raw)}"))
             return _BAD
-        raw = float(raw)
+        try:
+            raw = float(raw)
+        except OverflowError:  # an integer beyond the largest double
+            problems.append(Problem(path, f"expected a number within ±1.8e308, got "
+                                          f"{describe(raw)}"))
+            return _BAD
     elif tp is str:
         if not isinstance(raw, str):
             problems.append(Problem(path, f"expected a string, got {describe(raw)}"))
+            return _BAD
+        if _SURROGATE.search(raw):
+            problems.append(Problem(path, "holds half of a surrogate pair (U+D800…U+DFFF) on its "
+                                          "own, which is not a character"))
             return _BAD
     else:
         raise TypeError(f"unsupported parameter type {tp!r} at {path}")
@@ -115,14 +161,14 @@ def _in_range(v: Any, path: str, meta: Any, problems: list[Problem]) -> bool:
     lo, hi, choices = meta.get("minimum"), meta.get("maximum"), meta.get("choices")
     if choices is not None and v not in choices:
         shown = ", ".join(repr(c) if isinstance(c, str) else str(c) for c in choices)
-        hint = did_you_mean(v, [str(c) for c in choices]) if isinstance(v, str) else ""
+        hint = did_you_mean(v, [str(c) for c in choices], problems) if isinstance(v, str) else ""
         problems.append(Problem(path, f"must be one of {shown}; got {v!r}{hint}"))
         return False
     if lo is not None and v < lo:
-        problems.append(Problem(path, f"must be at least {lo}, got {v}"))
+        problems.append(Problem(path, f"must be at least {lo}, got {_shown(v)}"))
         return False
     if hi is not None and v > hi:
-        problems.append(Problem(path, f"must be at most {hi}, got {v}"))
+        problems.append(Problem(path, f"must be at most {hi}, got {_shown(v)}"))
         return False
     return True
 
@@ -186,3 +232,9 @@ def merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
         else:
             out[k] = v
     return out
+
+
+def _shown(v: Any) -> str:
+    """A value for a message: a huge integer as its digit count, not hundreds of digits."""
+    return describe(v)[len("the number "):] if isinstance(v, (int, float)) and not (
+        isinstance(v, int) and abs(v) >= 10**24) else describe(v)

@@ -6,6 +6,10 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+#: Problems reported in full; past this many, one line says how many more there are (a file of
+#: a million unknown keys must not print a million lines).
+MAX_REPORTED = 50
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -13,7 +17,32 @@ class Problem:
     message: str
 
     def line(self, source: str) -> str:
-        return f"{source}: {self.path}: {self.message}"
+        # Keys, values and file names come from the file: never let them drive the terminal,
+        # and never let one of them fill it (a key or a value may be megabytes long).
+        return (f"{printable(_shorten(source, 500))}: {printable(_shorten(self.path, 200))}: "
+                f"{printable(_shorten(self.message, 1000))}")
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit - 1]}… ({len(text):,} characters)"
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters, lone surrogates and other unprintable characters
+    written as escapes (``\\x1b``, ``\\ud800``), so that a message can neither move the
+    cursor nor fail to encode."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
 
 
 class ScenarioError(Exception):
@@ -24,8 +53,16 @@ class ScenarioError(Exception):
         self.problems = tuple(problems)
         super().__init__("\n".join(self.lines()))
 
-    def lines(self) -> list[str]:
-        return [p.line(self.source) for p in self.problems]
+    def lines(self, limit: int | None = MAX_REPORTED) -> list[str]:
+        """One line per problem; past ``limit`` (None: no limit), one line saying how many
+        more were found."""
+        shown = self.problems if limit is None else self.problems[:limit]
+        out = [p.line(self.source) for p in shown]
+        if len(shown) < len(self.problems):
+            more = len(self.problems) - len(shown)
+            out.append(Problem("$", f"and {more:,} more problem{'s' if more != 1 else ''}")
+                       .line(self.source))
+        return out
 
 
 def join(path: str, key: str | int) -> str:
@@ -34,7 +71,13 @@ def join(path: str, key: str | int) -> str:
     return key if path in ("", "$") else f"{path}.{key}"
 
 
-def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+def did_you_mean(word: str, candidates: Iterable[str], problems: list[Problem] | None = None) -> str:
+    """"; did you mean 'x'?" for the closest candidate, or "". Given the problems found so far,
+    no hint once more are found than are reported (each costs a fuzzy match)."""
+    if problems is not None and len(problems) >= MAX_REPORTED:
+        return ""
+    if len(word) > 64:  # no key that long is close to a known one; difflib would be slow
+        return ""
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
 
@@ -48,6 +91,8 @@ def describe(value: object) -> str:
     if isinstance(value, str):
         shown = value if len(value) <= 30 else value[:27] + "…"
         return f'the string "{shown}"'
+    if isinstance(value, int) and abs(value) >= 10**24:
+        return f"a number of {len(str(abs(value)))} digits"
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, list):

@@ -33,6 +33,7 @@ from gpuviz.figures.theme import THEMES, theme
 from gpuviz.registry import PANELS, panel
 from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario
 from gpuviz.scenario.fields import format_fields
+from gpuviz.scenario.problems import printable
 from gpuviz.ui import measurements_dock
 from gpuviz.ui.document import Document
 from gpuviz.ui.palette import apply_palette
@@ -622,8 +623,9 @@ class MainWindow(QMainWindow):
     def _save_to(self, path: Path) -> bool:
         try:
             self.document.save(path)
-        except OSError as e:
-            QMessageBox.warning(self, "Cannot save", f"{path}: {e.strerror or e}")
+        except (OSError, ValueError) as e:  # ValueError: text that cannot be encoded
+            why = getattr(e, "strerror", None) or str(e)
+            QMessageBox.warning(self, "Cannot save", printable(f"{path}: {why}"))
             return False
         self._add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)

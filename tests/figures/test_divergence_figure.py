@@ -4,7 +4,7 @@
 import pytest
 
 from gpuviz.figures import divergence as divergence_figure
-from gpuviz.figures.display import Rect, Rects, walk
+from gpuviz.figures.display import Group, Polyline, Rect, Rects, walk
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir
@@ -32,12 +32,13 @@ def test_nodes_edges_steps_and_lanes_are_pointable():
 
 def test_texts_carry_ipdom_and_efficiency():
     texts = build().texts()
-    assert "Divergence: 8 instructions issued, lane efficiency 50.0%" in texts
+    assert "Divergence: 8 instructions issued, lane efficiency 50 %" in texts
     assert "ipdom: join" in texts
     assert "lane < 16" in texts and "otherwise" in texts
-    nested = " ".join(build("divergence-nested.json").texts())
-    assert "lane efficiency 25.0%" in nested
-    assert "region x → x_join: 6 issued, 50.0%" in nested
+    nested = build("divergence-nested.json").texts()
+    assert "Divergence: 12 instructions issued, lane efficiency 25 %" in nested
+    row = next(t for t in nested if t.startswith("region x → x_join"))
+    assert row.split("x_join", 1)[1].strip().startswith("6 issued, 50 %")
 
 
 def test_active_lanes_of_each_trace_row_are_drawn():
@@ -57,11 +58,47 @@ def test_issue_orders_have_one_cell_per_instruction():
     assert sum(len(c.xywh) for c in cells) == 2 * r.issued
 
 
+def _outside_legend(items):
+    for item in items:
+        if isinstance(item, Group):
+            if not (item.name or "").startswith("legend"):
+                yield from _outside_legend(item.items)
+        else:
+            yield item
+
+
 def test_selected_node_is_outlined_in_the_graph_and_the_issue_orders():
     t = theme("screen")
     fig = build(selection=frozenset({"node:then"}))
-    outlines = [i for i in walk(fig.items) if isinstance(i, Rect) and i.style == t.highlight()]
+    outlines = [i for i in _outside_legend(fig.items)
+                if isinstance(i, Rect) and i.style == t.highlight()]
     assert len(outlines) == 1 + 2 * 4  # the block, and its four instructions in both orders
+
+
+@pytest.mark.parametrize("theme_name", sorted(THEMES))
+def test_every_issuing_block_has_its_own_mark(theme_name):
+    r = result_of("divergence-nested.json", 0)
+    fig = divergence_figure.build(r, frozenset(), theme(theme_name))
+    marks = {}
+    for item in walk(fig.items):
+        if isinstance(item, Rects) and item.keys and item.keys[0].startswith("node:"):
+            marks.setdefault(item.keys[0], set()).add((item.style.fill, item.style.hatch))
+    issuing = [n for n in r.nodes if r._instructions[n] > 0]
+    assert sorted(marks) == sorted(f"node:{n}" for n in issuing)
+    assert all(len(m) == 1 for m in marks.values())
+    distinct = {next(iter(m)) for m in marks.values()}
+    assert len(distinct) == len(issuing)
+    # A second channel besides colour: no two blocks share a pattern among the first five.
+    assert len({h for _, h in distinct}) == min(len(issuing), 5)
+
+
+def test_every_edge_has_an_arrowhead():
+    r = result_of("divergence-nested.json", 0)
+    fig = divergence_figure.build(r, frozenset(), theme("screen"))
+    for s, t, _ in r._edges:
+        groups = [g for g in walk(fig.items) if isinstance(g, Group) and g.key == f"edge:{s}->{t}"]
+        lines = [i for g in groups for i in walk(g.items) if isinstance(i, Polyline)]
+        assert lines and all(line.arrow_end for line in lines)
 
 
 @pytest.mark.parametrize("theme_name", sorted(THEMES))

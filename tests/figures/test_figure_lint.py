@@ -15,12 +15,17 @@ from gpuviz.figures.theme import THEMES
 from gpuviz.registry import PANEL_IDS
 from gpuviz.scenario import bundled_scenarios, load_scenario
 
-NOT_YET_LAID_OUT = set(PANEL_IDS) - {
+LAID_OUT = {
     "barrier",
-    "pipeline",
-    "traversal",
+    "divergence",
     "gemm",
+    "occupancy",
+    "pipeline",
+    "reduction",
+    "scheduler",
+    "traversal",
 }
+NOT_YET_LAID_OUT = set(PANEL_IDS) - LAID_OUT
 
 SCENARIOS = [load_scenario(p) for p in bundled_scenarios()]
 

@@ -30,10 +30,10 @@ def test_limits_blocks_slots_and_plots_are_pointable():
 
 def test_title_and_bars_carry_the_seed_numbers():
     fig = build()
-    assert "2 blocks × 16 warps = 32 of 64 warps (50%)" in " ".join(fig.texts())
-    assert "2 blocks" in fig.texts()  # the register bar
+    assert "2 blocks × 16 warps = 32 of 64 warps (50 %)" in " ".join(fig.texts())
+    assert "2 blocks (limiter)" in fig.texts()  # the register bar
     texts65 = " ".join(build(step=1).texts())
-    assert "1 block × 16 warps = 16 of 64 warps (25%)" in texts65
+    assert "1 block × 16 warps = 16 of 64 warps (25 %)" in texts65
     assert "65 × 32 → 2,304 per warp" in texts65
 
 
@@ -47,17 +47,49 @@ def test_limiter_bar_is_drawn_in_the_warning_role():
     assert t.color("warn") not in fills
 
 
+def _outside_legend(items):
+    for item in items:
+        if isinstance(item, Group):
+            if not (item.name or "").startswith("legend"):
+                yield from _outside_legend(item.items)
+        else:
+            yield item
+
+
 def test_current_point_is_marked_on_each_cliff():
     fig = build()
-    marks = [c for c in walk(fig.items) if isinstance(c, Circle)]
+    marks = [c for c in _outside_legend(fig.items) if isinstance(c, Circle)]
     assert len(marks) == 3
-    assert {"64 regs", "512 threads", "0.0 KiB"} <= set(fig.texts())
+    assert {"64 registers", "512 threads", "0 B"} <= set(fig.texts())
+    # Bytes in one format: the 1 KiB reservation is not also written as 1,024 B.
+    assert not any("KiB" in t and ".0 KiB" in t for t in fig.texts())
+
+
+def _bar_widths(fig):
+    groups = {g.key: g for g in walk(fig.items) if isinstance(g, Group) and g.key}
+    return {name: max(r.w for r in walk(groups[f"limit:{name}"].items) if isinstance(r, Rect))
+            for name in ("warps", "registers", "shared_memory", "blocks")}
+
+
+def test_bars_are_as_long_as_their_own_limit():
+    result = result_of("occupancy-register-cliff.json", 1)  # 65 registers: 1 block
+    fig = occupancy_figure.build(result, frozenset(), theme("screen"))
+    widths = _bar_widths(fig)
+    limits = result.limits
+    # One axis: lengths in proportion to the limits they show (4 and 32 blocks, 1 the limiter).
+    assert limits["registers"] == 1 and limits["warps"] == 4 and limits["blocks"] == 32
+    assert widths["warps"] / widths["registers"] == pytest.approx(4, rel=1e-6)
+    assert widths["blocks"] / widths["registers"] == pytest.approx(32, rel=1e-6)
+    # Shared memory allows 228 blocks, beyond the axis: drawn longest and marked as cut.
+    assert widths["shared_memory"] > widths["blocks"]
+    assert any(t.startswith("228 blocks") and "cut" in t for t in fig.texts())
 
 
 def test_selection_is_outlined():
     t = theme("screen")
     fig = build(selection=frozenset({"limit:registers"}))
-    outlines = [r for r in walk(fig.items) if isinstance(r, Rect) and r.style == t.highlight()]
+    outlines = [r for r in _outside_legend(fig.items)
+                if isinstance(r, Rect) and r.style == t.highlight()]
     assert len(outlines) == 1
 
 

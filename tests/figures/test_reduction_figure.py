@@ -5,7 +5,8 @@ from dataclasses import replace
 import pytest
 
 from gpuviz.figures import reduction as fig
-from gpuviz.figures.display import Rect, Rects, walk
+from gpuviz.figures.display import Rect, Rects, Text, walk
+from gpuviz.figures.layout import DOUBLE, NATURAL, SINGLE, SLIDE
 from gpuviz.figures.theme import SCREEN, THEMES
 from gpuviz.models.reduction import ReductionParams, compute
 
@@ -22,8 +23,45 @@ def test_lanes_and_every_partial_have_keys():
 
 def test_texts_carry_528():
     texts = fig.build(WARP, frozenset(), SCREEN).texts()
-    assert any(t.startswith("lane 0 holds 528") for t in texts)
+    assert any(t.startswith("lane 0 holds") and t.endswith(" 528") for t in texts)
     assert "528" in texts
+
+
+def _values(figure):
+    return {i.key: i.text for i in walk(figure.items) if isinstance(i, Text) and i.key}
+
+
+BLOCK_OK = compute(replace(ReductionParams(), values=tuple(float(v) for v in range(1, 101)),
+                           scope="block"))
+FLOAT32 = compute(replace(ReductionParams(), values=(16777216.0,) + (1.0,) * 31,
+                          arithmetic="float32"))
+
+
+@pytest.mark.parametrize("target", [NATURAL, SINGLE, DOUBLE, SLIDE], ids=lambda t: t.name)
+def test_block_partials_and_result_are_printed_at_every_size(target):
+    values = _values(fig.build(BLOCK_OK, frozenset(), SCREEN, target))
+    partials = [int(v) for v in BLOCK_OK.warp_partials]
+    assert partials[1:3] == [1552, 2576]
+    assert values["shared:1"] == values["partial:0,1"] == "1,552"
+    assert values["shared:2"] == "2,576"
+    assert values["partial:5,0"] == "5,050" == f"{int(BLOCK_OK.result):,}"
+    assert all(values[f"partial:{k},{lane}"] for k in range(6) for lane in range(32))
+
+
+@pytest.mark.parametrize("target", [NATURAL, SINGLE, DOUBLE, SLIDE], ids=lambda t: t.name)
+def test_float32_values_are_exact_or_shortened_exactly(target):
+    figure = fig.build(FLOAT32, frozenset(), SCREEN, target)
+    values = _values(figure)
+    shortened = dict(figure.shortened)
+    for k, lane in ((0, 0), (5, 0)):
+        exact = f"{int(FLOAT32.levels[k][lane]):,}"
+        shown = values[f"partial:{k},{lane}"]
+        # Either the exact value, or a power of two (plus remainder) listed with it.
+        assert shown == exact or (shown.startswith("2²⁴") and shortened[shown] == exact)
+    assert values["partial:0,0"] in ("16,777,216", "2²⁴")
+    note = " ".join(figure.texts())
+    for short, exact in figure.shortened:
+        assert f"{short} = {exact}" in note
 
 
 def test_selected_partial_outlines_its_contributors():
@@ -68,4 +106,7 @@ def test_block_figure_flags_uninitialised_entries():
 @pytest.mark.parametrize("name", sorted(THEMES))
 def test_every_theme_builds(name):
     figure = fig.build(BLOCK_BAD, frozenset({"partial:1,0", "frame:3"}), THEMES[name])
-    assert 120 <= figure.width <= 180
+    assert 120 <= figure.width <= 260
+    for target in (SINGLE, DOUBLE):
+        laid_out = fig.build(BLOCK_BAD, frozenset({"partial:1,0"}), THEMES[name], target)
+        assert laid_out.width == target.width
