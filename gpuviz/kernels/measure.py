@@ -84,8 +84,25 @@ def traversal_bytes(section: dict[str, Any], tile_bytes: int, operand_bytes: int
     """Model's operand traffic: tiles loaded × tile bytes ÷ bytes of A and B."""
     from gpuviz.models import traversal
 
-    r = traversal.compute(traversal.without_sweep(_params("traversal", section)))
+    r = traversal.compute(traversal.without_sweep(traversal_params(section)))
     return (r.a_loads + r.b_loads) * tile_bytes / operand_bytes
+
+
+def traversal_params(section: dict[str, Any]):
+    """A measured traversal section as parameters. Measured problems (up to 8192², a million
+    tile requests) are larger than the app's interactive limits (``traversal.MAX_REQUESTS``);
+    the model itself computes them in about a second, so only those limits are let pass."""
+    from gpuviz.models import traversal
+    from gpuviz.scenario.decode import _BAD, decode_dataclass
+
+    problems: list = []
+    params = decode_dataclass(traversal.TraversalParams, section, "traversal", problems)
+    limits = ("rows", "k_tiles")  # the size limits of traversal.problems
+    found = [m for sub, m in traversal.problems(params) if sub not in limits] \
+        if params is not _BAD and not problems else [p.message for p in problems]
+    if found or params is _BAD:
+        raise ValueError("; ".join(found))
+    return params
 
 
 def model_value(case: dict[str, Any]) -> float:

@@ -5,8 +5,8 @@ C = A · B with 128 × 128 output tiles and K in steps of 64: output tile (i, j)
 has ``in_flight`` persistent blocks; block b runs order positions b, b + P, b + 2P, …, so the P
 tiles of one step run together, as in the model. Nsight Compute's ``dram__bytes_read`` (with the
 caches flushed first) is the traffic the L2 did not absorb; the model counts tiles loaded by an
-LRU of ``capacity`` tiles. The measured L2 behaves like an LRU of about half its size
-(docs/hardware-notes.md).
+LRU of ``capacity`` tiles, or of the L2 (``cache``). The measured L2 behaves like an LRU of one
+of its two partitions, half its size (``cache = "l2-partition"``, docs/hardware-notes.md).
 """
 
 from __future__ import annotations
@@ -24,11 +24,10 @@ def render(p: model.TraversalParams, name: str, title: str) -> KernelSource:
     order = [int(i) * p.cols + int(j) for i, j in r.order]
     m, n, k = p.rows * TILE, p.cols * TILE, p.k_tiles * BK
     operand = (m * k + k * n) * 2
-    cap = "unbounded" if p.capacity is None else f"{p.capacity} tiles"
     summary = [
         f"{p.rows} × {p.cols} output tiles of 128 × 128 visited in {r.order_name} order, K = "
         f"{p.k_tiles} × 64, {p.in_flight} tile(s) in flight (persistent blocks).",
-        f"gpuviz's traversal model (LRU of {cap}, one tile = 16 KiB): {r.a_loads} A and "
+        f"gpuviz's traversal model ({model.cache_label(p)}, one tile = 16 KiB): {r.a_loads} A and "
         f"{r.b_loads} B tile loads = {(r.a_loads + r.b_loads) * TILE_BYTES} bytes, "
         f"{(r.a_loads + r.b_loads) * TILE_BYTES / operand:.3f} × the bytes of A and B.",
         "Measured by Nsight Compute: dram__bytes_read.sum with the caches flushed "

@@ -29,6 +29,21 @@ LRU has the inclusion property, so one pass computes each request's stack distan
 distinct tiles were used since its previous use); a request hits in a cache of capacity C exactly
 when its stack distance is below C. That gives per-step hits and loads for any capacity and the
 whole sweep (misses against capacity, for every order) from one pass per order.
+
+The cache's size (``cache``): ``tiles`` takes ``capacity`` as given. ``l2-whole`` and
+``l2-partition`` derive it from the architecture preset's ``l2_bytes`` in tiles of
+``tile_bytes``: the whole L2, or one of its two partitions (half of it). The A100's L2 is
+"divided into two partitions", each of which "localizes and caches data for memory accesses
+from SMs in the GPCs directly connected to the partition" (NVIDIA A100 Tensor Core GPU
+Architecture whitepaper, "A100 L2 Cache"; the H200 measurements below behave the same), so an
+operand that SMs on both sides read can take space in both, and a tiled GEMM whose operands are
+read from every SM gets about one partition's worth of reuse. ``l2_reserved_bytes`` is taken
+off the cache (off each partition) for C tiles and other traffic. Measured on an H200
+(docs/hardware-notes.md, ``resources/measurements/h200-traversal.json``): one partition with
+nothing reserved matches DRAM traffic within 5 % for four orders at N = 2048–8192 except
+Hilbert at 4096; the data bound the space C takes out of a partition's operand reuse to under
+about 1.3 MiB, so the default reserves nothing. The LRU leaves out set associativity, address
+hashing, C write-back and other traffic.
 """
 
 from collections.abc import Callable
@@ -36,10 +51,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from gpuviz.models.arch import DEFAULT_ARCH, load_preset, preset_names, preset_value
 from gpuviz.models.params import param
 
 ORDERS = ("row-major", "column-major", "hilbert", "grouped", "explicit")
 SWEEP_ORDERS = ("row-major", "column-major", "hilbert", "grouped")
+CACHES = ("tiles", "l2-whole", "l2-partition")
+L2_PARTITIONS = 2  # A100 whitepaper: the L2 is divided into two partitions
 # Tiles of the grid and requests per order (2 · tiles · k_tiles): with its comparison, its
 # sweep over every order and the JSON of `gpuviz compute`, the largest run costs about 1 s of
 # CPU and 200 MB (benchmarks/bench_limits.py, "traversal" rows; twice as many tiles cost 2–3.6 s,
@@ -65,11 +83,22 @@ class TraversalParams:
                                       "row·cols + col exactly once.", minimum=0,
                                       maximum=MAX_TILES - 1, length=(0, MAX_TILES))
     k_tiles: int = param(1, doc="Depth of each A row panel and B column panel in tiles along K "
-                         "(1 folds K away).", minimum=1, maximum=64)
+                         "(1 folds K away).", minimum=1, maximum=128)
     in_flight: int = param(1, doc="Output tiles processed at once (think: SMs).", minimum=1,
                            maximum=4096)
     capacity: int | None = param(8, doc="LRU cache capacity in tiles; empty for unbounded.",
                                  minimum=1, maximum=1_000_000)
+    cache: str = param("tiles", doc="How the LRU is sized: 'tiles' takes capacity; 'l2-whole' "
+                       "the architecture's whole L2; 'l2-partition' one of its two L2 "
+                       "partitions (half the L2), less l2_reserved_bytes.", choices=CACHES)
+    arch: str | None = param(None, doc="Architecture preset whose L2 sizes the cache (l2-whole, "
+                             "l2-partition); empty means the scenario's architecture.",
+                             choices=preset_names())
+    tile_bytes: int = param(16384, doc="Bytes of one A or B tile, to count the L2 in tiles "
+                            "(128 × 64 bf16 = 16 KiB).", minimum=1, maximum=1 << 26)
+    l2_reserved_bytes: int = param(0, doc="L2 bytes (of each partition for l2-partition) set "
+                                   "aside for C tiles and other traffic.", minimum=0,
+                                   maximum=1 << 30)
     sweep: bool = param(True, doc="Also compute misses against capacity for every order.")
     sweep_capacities: tuple[int, ...] = param((), doc="Capacities of the sweep; empty for "
                                               "32 spread up to every tile fitting.", minimum=1,
@@ -113,6 +142,8 @@ class TraversalResult:
     in_flight: int
     capacity: int | None
     group_m: int
+    cache: str  # how the capacity was sized (CACHES)
+    cache_label: str  # the cache in words (cache_label)
     steps: int
     accesses: int
     distinct_tiles: int
@@ -344,7 +375,7 @@ def _run(name: str, order: np.ndarray, params: TraversalParams,
          distances: np.ndarray | None = None) -> OrderRun:
     requests, step = request_stream(order, params.rows, params.k_tiles, params.in_flight)
     sd = stack_distances(requests) if distances is None else distances
-    capacity = COLD if params.capacity is None else params.capacity
+    capacity = COLD if (cap := effective_capacity(params)) is None else cap
     miss = sd >= capacity
     steps = int(step[-1]) + 1 if len(step) else 0
     loads = np.bincount(step[miss], minlength=steps)
@@ -366,6 +397,44 @@ def misses_at(distances: np.ndarray, capacities: np.ndarray) -> np.ndarray:
     return cold + len(finite) - np.searchsorted(finite, capacities, side="left")
 
 
+def l2_arch(params: TraversalParams) -> str:
+    return params.arch or DEFAULT_ARCH
+
+
+def l2_cache_bytes(params: TraversalParams) -> int | None:
+    """The L2 bytes the LRU stands for: the whole L2 or one partition, less the reserve; None
+    when the capacity is given in tiles."""
+    if params.cache == "tiles":
+        return None
+    l2 = int(preset_value(l2_arch(params), "l2_bytes"))
+    size = l2 if params.cache == "l2-whole" else l2 // L2_PARTITIONS
+    return size - params.l2_reserved_bytes
+
+
+def effective_capacity(params: TraversalParams) -> int | None:
+    """The LRU's capacity in tiles: ``capacity`` for ``cache = "tiles"``, else the L2 bytes of
+    :func:`l2_cache_bytes` in whole tiles of ``tile_bytes`` (at least 1)."""
+    size = l2_cache_bytes(params)
+    if size is None:
+        return params.capacity
+    return max(1, size // params.tile_bytes)
+
+
+def cache_label(params: TraversalParams) -> str:
+    """The cache in words, e.g. "LRU of one L2 partition of the NVIDIA H200 …: 1,920 tiles"."""
+    cap = effective_capacity(params)
+    if params.cache == "tiles":
+        return "LRU, unbounded" if cap is None else f"LRU of {cap:,} tiles"
+    part = "the whole L2" if params.cache == "l2-whole" else "one L2 partition (half the L2)"
+    reserve = (f", {params.l2_reserved_bytes:,} B reserved" if params.l2_reserved_bytes else "")
+    return (f"LRU of {part} of the {arch_short(l2_arch(params))}{reserve}: {cap:,} tiles of "
+            f"{params.tile_bytes:,} B")
+
+
+def arch_short(name: str) -> str:
+    return load_preset(name)["name"].split(" (")[0]
+
+
 def distinct_tiles(params: TraversalParams) -> int:
     return (params.rows + params.cols) * params.k_tiles
 
@@ -375,7 +444,10 @@ def sweep_capacities(params: TraversalParams) -> tuple[int, ...]:
     if params.sweep_capacities:
         return tuple(sorted(set(params.sweep_capacities)))
     top = distinct_tiles(params)
-    return tuple(int(v) for v in np.unique(np.linspace(1, top, SWEEP_POINTS).round()))
+    spread = np.linspace(1, top, SWEEP_POINTS).round()
+    if params.cache != "tiles":  # the L2's own size is on the sweep
+        spread = np.append(spread, min(effective_capacity(params), top))
+    return tuple(int(v) for v in np.unique(spread))
 
 
 def sweep_orders(params: TraversalParams) -> tuple[str, ...]:
@@ -400,7 +472,7 @@ def sweep(params: TraversalParams, progress: Callable[[int, int], None] | None =
     _, step = request_stream(tile_order("row-major", params.rows, params.cols), params.rows,
                              params.k_tiles, params.in_flight)
     steps = int(step[-1]) + 1
-    capacity = COLD if params.capacity is None else params.capacity
+    capacity = COLD if (cap := effective_capacity(params)) is None else cap
     for done, name in enumerate(names):
         if cancelled is not None and cancelled():
             return None
@@ -433,6 +505,18 @@ def problems(params: TraversalParams) -> list[tuple[str, str]]:
         found.append(("k_tiles", f"{tiles} tiles with k_tiles {params.k_tiles} make {requests} "
                       f"tile requests (2 × tiles × k_tiles); at most {MAX_REQUESTS} are "
                       "supported."))
+    if params.cache != "tiles":
+        preset = load_preset(l2_arch(params))
+        if params.cache == "l2-partition" and not (
+                preset["vendor"] == "nvidia" and float(preset["compute_capability"]) >= 8.0):
+            found.append(("cache", f"The {preset['name']} is not known to split its L2 into two "
+                          "partitions (the A100 whitepaper describes that design, H200 "
+                          "measurements agree); use "
+                          "l2-whole or a capacity in tiles."))
+        size = l2_cache_bytes(params)
+        if size is not None and size < params.tile_bytes:
+            found.append(("l2_reserved_bytes", f"The reserve leaves {max(size, 0):,} bytes of L2, "
+                          f"less than one tile of {params.tile_bytes:,} bytes."))
     if "explicit" in (params.order, params.compare_order):
         given = np.asarray(params.explicit, dtype=np.int64)
         if len(given) != tiles or not np.array_equal(np.sort(given), np.arange(tiles)):
@@ -479,7 +563,8 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
             cumulative_by_order = result.cumulative_loads_by_order
     return TraversalResult(
         rows=params.rows, cols=params.cols, k_tiles=params.k_tiles, in_flight=params.in_flight,
-        capacity=params.capacity, group_m=params.group_m,
+        capacity=effective_capacity(params), group_m=params.group_m, cache=params.cache,
+        cache_label=cache_label(params),
         steps=len(main.loads_per_step), accesses=len(main._accesses),
         distinct_tiles=distinct_tiles(params), order_name=main.order_name, order=main.order,
         loads_per_step=main.loads_per_step, hits_per_step=main.hits_per_step,

@@ -3,15 +3,15 @@ explained disagreement; the profiler's CSV is read as it comes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
 import pytest
 
 from gpuviz.kernels import measure
 from gpuviz.kernels.ncu_csv import read_rows
 
 FILES = measure.shipped()
-# the LRU model of a whole 8192² problem takes minutes; those cases are checked by
-# tools/build_measurements.py and `gpuviz measure compare`, not on every test run
-SLOW_TILES = 48 * 48
 
 
 def test_measurements_are_shipped_with_their_provenance():
@@ -28,8 +28,8 @@ def test_measurements_are_shipped_with_their_provenance():
 @pytest.mark.parametrize("path", FILES, ids=[f.name for f in FILES])
 def test_every_measurement_agrees_with_the_model(path):
     m = measure.load(path)
-    m["cases"] = [c for c in m["cases"] if c["panel"] != "traversal"
-                  or c["section"].get("rows", 8) * c["section"].get("cols", 12) < SLOW_TILES]
+    if path.name == "h200-traversal.json":  # every size: test_traversal_l2_models below
+        m["cases"] = [c for c in m["cases"] if c["section"]["rows"] <= 32]
     rows = measure.compare(m, path.name)
     assert rows
     # the model value stored for the app (Measurements dock) is still what the model says
@@ -40,6 +40,81 @@ def test_every_measurement_agrees_with_the_model(path):
     for r in rows:
         if r.known:
             assert not r.agrees, f"{r.id} is listed as a disagreement but agrees"
+
+
+def _traversal_models():
+    """Per measured traversal case: the model with the whole L2, with one L2 partition (the
+    shipped option), and the measured DRAM bytes ÷ bytes of A and B. One stack-distance pass
+    per case gives both (LRU inclusion); the 8192² cases take about a second each."""
+    from gpuviz.models import traversal
+
+    m = measure.load(next(f for f in FILES if f.name == "h200-traversal.json"))
+    out = {}
+    for c in m["cases"]:
+        p = measure.traversal_params(c["section"])
+        assert p.cache == "l2-partition" and p.arch == "h200"
+        caps = [traversal.effective_capacity(replace(p, cache=mode))
+                for mode in ("l2-whole", "l2-partition")]
+        order = traversal.tile_order(p.order, p.rows, p.cols, p.group_m)
+        requests, _ = traversal.request_stream(order, p.rows, p.k_tiles, p.in_flight)
+        sd = traversal.stack_distances(requests)
+        whole, part = (traversal.misses_at(sd, np.array(caps)) * c["tile_bytes"]
+                       / c["operand_bytes"]).tolist()
+        out[c["id"]] = (whole, part, c["measured"], c["model"])
+    return out, m["known_disagreements"], m["tolerance"]
+
+
+def test_traversal_l2_models_against_every_measured_size():
+    """One L2 partition (half the H200's 60 MiB) matches the DRAM traffic of all four orders at
+    N = 2048, 4096, 6144 and 8192 within 5 %, except the listed Hilbert order at 4096; the whole
+    L2 predicts that everything nearly fits at 4096 and is off by 2.2–4.7×."""
+    from gpuviz.models import traversal
+
+    p = traversal.TraversalParams(cache="l2-partition", arch="h200")
+    assert traversal.effective_capacity(p) == 62914560 // 2 // 16384 == 1920
+    assert traversal.effective_capacity(replace(p, cache="l2-whole")) == 3840
+    models, known, tol = _traversal_models()
+    assert len(models) == 16 and tol == 0.05
+    assert set(known) == {"trav-hilbert-4096-half-l2"}
+    for case, (whole, part, measured, stored) in models.items():
+        assert part == pytest.approx(stored)  # the stored model value is this option's
+        if case in known:
+            assert abs(part / measured - 1) > tol
+            assert whole < part < measured  # the partition explains part of the gap
+        else:
+            assert abs(part / measured - 1) <= tol, case
+    at_4096 = {k: v for k, v in models.items() if "-4096-" in k}
+    for whole, _part, measured, _ in at_4096.values():
+        assert whole <= 1.13 and measured / whole > 1.9  # the whole L2 misses the 4096 story
+    # the partition model ranks the orders at 4096 as measured (Hilbert, grouped, the rest)
+    rank = sorted(at_4096, key=lambda k: at_4096[k][2])
+    assert rank[:2] == ["trav-hilbert-4096-half-l2", "trav-grouped-4096-half-l2"]
+    assert sorted(at_4096, key=lambda k: at_4096[k][1])[:2] == rank[:2]
+
+
+def test_a_reserve_for_c_cannot_fit_both_knees_at_4096():
+    """Why Hilbert at 4096 stays a known disagreement: reserving the C tiles of one step in a
+    partition (132 tiles × 32 KiB ÷ 2 partitions = 2 MiB) would match Hilbert but put grouped
+    8 % over; the data allow at most about 1.3 MiB, which leaves Hilbert 15 % under."""
+    from gpuviz.models import traversal
+
+    m = measure.load(next(f for f in FILES if f.name == "h200-traversal.json"))
+    cases = {c["id"]: c for c in m["cases"] if "-4096-" in c["id"]}
+
+    def ratio(case_id, reserved):
+        c = cases[case_id]
+        p = replace(measure.traversal_params(c["section"]), l2_reserved_bytes=reserved)
+        return traversal_bytes(p, c) / c["measured"] - 1
+
+    def traversal_bytes(p, c):
+        r = traversal.compute(p)
+        return (r.a_loads + r.b_loads) * c["tile_bytes"] / c["operand_bytes"]
+
+    c_of_one_step = 132 * 128 * 128 * 2 // 2
+    assert abs(ratio("trav-hilbert-4096-half-l2", c_of_one_step)) < 0.05
+    assert ratio("trav-grouped-4096-half-l2", c_of_one_step) > 0.05
+    assert ratio("trav-grouped-4096-half-l2", 1280 << 10) < 0.05
+    assert ratio("trav-hilbert-4096-half-l2", 1280 << 10) < -0.1
 
 
 def test_merged_phases_were_seen_on_the_hardware():

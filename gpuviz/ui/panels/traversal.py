@@ -178,7 +178,7 @@ class SweepRunner(QWidget):
             self.plot.setMinimumHeight(180)
             self.layout().addWidget(self.plot)
         params = self._params
-        capacity = params.capacity if params is not None else None
+        capacity = traversal.effective_capacity(params) if params is not None else None
         order = params.order if params is not None else ""
         self.series, marks = sweep_series(result.capacities, result.misses_by_order, capacity,
                                           order)
