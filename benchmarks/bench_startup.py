@@ -68,7 +68,7 @@ def main() -> None:
     for _ in range(runs):
         bare.append(run(BARE))
         ours.append(run(GPUVIZ))
-    ratio = statistics.median(o / b for o, b in zip(ours, bare))
+    ratio = statistics.median(o / b for o, b in zip(ours, bare, strict=True))
     platform = os.environ.get("QT_QPA_PLATFORM", "offscreen")
     print(f"start-up to first painted window ({runs} runs each, {platform}):   median     min")
     print(f"  bare PySide6 QMainWindow               {statistics.median(bare) * 1000:7.0f} ms {min(bare) * 1000:7.0f} ms")

@@ -32,7 +32,7 @@ import ast
 import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -50,7 +50,7 @@ LANE_NAMES: tuple[str, ...] = (
     "blockDim.x", "blockDim.y", "blockDim.z",
 )
 
-_ARITH = {
+_ARITH: dict[type[ast.operator], tuple[str, Any]] = {
     ast.Add: ("+", np.add),
     ast.Sub: ("-", np.subtract),
     ast.Mult: ("*", np.multiply),
@@ -223,9 +223,9 @@ class _Checker:
             name = dotted_name(node)
             if name is None or name not in self.allowed:
                 shown = name if name is not None else "this attribute"
-                hint = difflib.get_close_matches(name or "", sorted(self.allowed), n=1)
+                close = difflib.get_close_matches(name or "", sorted(self.allowed), n=1)
                 allowed = ", ".join(sorted(self.allowed)) or "none"
-                extra = f"; did you mean {hint[0]!r}?" if hint else f"; allowed names: {allowed}"
+                extra = f"; did you mean {close[0]!r}?" if close else f"; allowed names: {allowed}"
                 raise self.fail(node, f"{shown!r} is not a name this expression may use{extra}")
             self.used.add(name)
             return "int"
@@ -238,10 +238,10 @@ class _Checker:
         if isinstance(node, ast.BinOp):
             op = type(node.op)
             if op in _REJECTED_BINOPS:
-                sym = _REJECTED_BINOPS[op]
-                hint = " (use // for integer division)" if sym == "/" else ""
-                raise ExprError(f"the operator {sym} is not allowed{hint}",
-                                operator_position(self.text, node, sym))
+                banned = _REJECTED_BINOPS[op]
+                hint = " (use // for integer division)" if banned == "/" else ""
+                raise ExprError(f"the operator {banned} is not allowed{hint}",
+                                operator_position(self.text, node, banned))
             if op not in _ARITH:
                 raise self.fail(node, "this operator is not allowed")
             sym = _ARITH[op][0]
@@ -257,8 +257,8 @@ class _Checker:
         if isinstance(node, ast.Compare):
             if len(node.comparators) > 4:
                 raise self.fail(node, "too many chained comparisons")
-            for op in node.ops:
-                if type(op) not in _COMPARE:
+            for cmp in node.ops:
+                if type(cmp) not in _COMPARE:
                     raise self.fail(node, "only < <= == != > >= comparisons are allowed")
             self.need(node.left, "int", d, "a comparison")
             for c in node.comparators:
@@ -266,8 +266,8 @@ class _Checker:
             return "bool"
         if isinstance(node, ast.BoolOp):
             word = "and" if isinstance(node.op, ast.And) else "or"
-            for v in node.values:
-                self.need(v, "bool", d, f"'{word}'")
+            for operand in node.values:
+                self.need(operand, "bool", d, f"'{word}'")
             return "bool"
         if isinstance(node, ast.Call):
             fname = node.func.id if isinstance(node.func, ast.Name) else None
@@ -342,10 +342,10 @@ class _Evaluator:
             return out
         if isinstance(node, ast.Call):
             args = [self.eval(a) for a in node.args]
-            join = np.minimum if node.func.id == "min" else np.maximum  # type: ignore[attr-defined]
+            pick = np.minimum if node.func.id == "min" else np.maximum  # type: ignore[attr-defined]
             out = args[0]
             for a in args[1:]:
-                out = join(out, a)
+                out = pick(out, a)
             return out
         raise ExprError("unexpected expression", getattr(node, "col_offset", 0))
 
@@ -380,8 +380,8 @@ def lane_environment(
     *,
     warp: int = 0,
     warp_size: int = 32,
-    block_idx: tuple[int, int, int] = (0, 0, 0),
-    block_dim: tuple[int, int, int] = (32, 1, 1),
+    block_idx: tuple[int, ...] = (0, 0, 0),
+    block_dim: tuple[int, ...] = (32, 1, 1),
 ) -> dict[str, np.ndarray]:
     """The values of :data:`LANE_NAMES` for the given lanes of one warp.
 

@@ -276,6 +276,7 @@ def _run(name: str, order: np.ndarray, params: TraversalParams,
          distances: np.ndarray | None = None) -> OrderRun:
     requests, step = request_stream(order, params.rows, params.k_tiles, params.in_flight)
     sd = stack_distances(requests) if distances is None else distances
+    assert sd is not None  # only a cancelled computation has none, and nothing cancels this one
     capacity = COLD if params.capacity is None else params.capacity
     miss = sd >= capacity
     steps = int(step[-1]) + 1 if len(step) else 0
@@ -364,7 +365,8 @@ def problems(params: TraversalParams) -> list[tuple[str, str]]:
         given = np.asarray(params.explicit, dtype=np.int64)
         if len(given) != tiles or not np.array_equal(np.sort(given), np.arange(tiles)):
             out_of_range = sorted({int(v) for v in given if v >= tiles})[:3]
-            seen, dup = set(), []
+            seen: set[int] = set()
+            dup: list[int] = []
             for v in params.explicit:
                 if v in seen and len(dup) < 3:
                     dup.append(v)

@@ -278,7 +278,8 @@ def _steps(value: Any, sections: dict[str, Any], section_json: dict[str, dict[st
             if params is not None:
                 current[pid] = params
                 current_json[pid] = encode(params)
-        steps.append(Step(title=raw.get("title") if isinstance(raw.get("title"), str) else "",
+        title = raw.get("title")
+        steps.append(Step(title=title if isinstance(title, str) else "",
                           caption=caption,
                           changes=MappingProxyType({k: MappingProxyType(v) for k, v in changes.items()
                                                     if isinstance(v, dict)}),
