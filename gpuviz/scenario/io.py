@@ -152,8 +152,7 @@ def _check_scenario_arch(arch: str, panels: tuple[str, ...], sections: dict[str,
         followed = with_scenario_arch(params, arch)
         if followed is params:
             continue
-        check = getattr(panel(pid).model, "problems", None)
-        for _sub, message in (check(followed) if check else []):
+        for _sub, message in panel(pid).problems(followed):
             problems.append(Problem("arch", f"the {pid} panel follows the scenario's "
                                             f"architecture here: {message}"))
 
@@ -185,10 +184,8 @@ def _section(pid: str, raw: Any, path: str, problems: list[Problem]) -> Any | No
     params = decode_dataclass(p.params_type, raw, path, problems)
     if params is _BAD or len(problems) > before:
         return None
-    check = getattr(p.model, "problems", None)
-    if check is not None:
-        for sub, message in check(params):
-            problems.append(Problem(join(path, sub) if sub else path, message))
+    for sub, message in p.problems(params):
+        problems.append(Problem(join(path, sub) if sub else path, message))
     return params if len(problems) == before else None
 
 

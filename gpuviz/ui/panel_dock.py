@@ -144,7 +144,7 @@ class PanelDock(QDockWidget):
         self._shown_key: object = None
         self._computing_key: object = None
         self._generation = 0
-        self._slow = bool(getattr(panel.model, "SLOW", False))
+        self._slow = panel.slow
         self._pending = False
         self.last_redraw_ms = 0.0
         document.changed.connect(self._on_document_changed)
