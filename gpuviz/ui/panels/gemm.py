@@ -35,12 +35,13 @@ class FlopsPerBytePlot(QWidget):
         lay.addWidget(QLabel("<b>Requested bytes</b>: FLOPs per byte as the tile grows"))
         lay.addWidget(self.plot)
         lay.addWidget(self.label)
-        dock.document.changed.connect(self._on_document_changed)
+        dock.document.shown_changed.connect(self.update_plot)
+        dock.document.section_changed.connect(self._on_section_changed)
         self.shown: gemm.GemmResult | None = None
         self.update_plot()
 
-    def _on_document_changed(self, what: str) -> None:
-        if what in ("scenario", "step", "path") or what == f"section:{PANEL_ID}":
+    def _on_section_changed(self, panel_id: str) -> None:
+        if panel_id == PANEL_ID:
             self.update_plot()
 
     def update_plot(self) -> None:
