@@ -67,12 +67,6 @@ def face(kind: FontKind = "sans", bold: bool = False) -> FontMetrics:
                        raw["ascent"] / upm, -raw["descent"] / upm)
 
 
-def has_glyphs(text: str, kind: FontKind = "sans") -> bool:
-    """Whether the bundled face draws every character of ``text`` (no fallback font needed)."""
-    adv = face(kind).advances
-    return all(ord(ch) in adv for ch in text if not ch.isspace())
-
-
 def text_width(text: str, size_pt: float, font: FontKind = "sans", bold: bool = False) -> float:
     """The advance width of ``text`` in mm at ``size_pt`` points."""
     return face(font, bold).width_em(text) * size_pt * PT_TO_MM
