@@ -22,10 +22,12 @@ test: $(STAMP) system-deps
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
 	$(VENV)/bin/ruff check gpuviz tests benchmarks
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check gpuviz tests benchmarks
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/run_all.py

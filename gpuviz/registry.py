@@ -3,15 +3,41 @@
 Adding a panel = one ``Panel(...)`` line here plus the modules it names (DESIGN.md, "One panel,
 end to end"). Modules are named by dotted path and imported on first use, so that reading the
 registry costs nothing and the command line never imports Qt.
+
+What those modules offer is written down once, as the protocols below; the optional parts
+(a model's ``DEPENDS_ON``/``link``, ``problems`` and ``SLOW``, a figure's ``frame_count``) are
+read through ``Panel``, so that no caller probes a module by name.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from types import ModuleType
-from typing import Any
+from typing import Any, Protocol, cast
+
+
+class ModelModule(Protocol):
+    """``gpuviz.models.<id>``: the panel's exact, Qt-free model.
+
+    Optional, read through ``Panel``: ``DEPENDS_ON: tuple[str, ...]`` with
+    ``link(params, upstream: dict[str, result]) -> params``; ``problems(params)`` returning
+    ``(field path, message)`` pairs for values the model cannot use; ``SLOW = True`` for a model
+    the UI computes off the UI thread."""
+
+    PARAMS: type  # the frozen dataclass that is the panel's scenario section
+
+    def compute(self, params: Any, /) -> Any: ...
+
+
+class FigureModule(Protocol):
+    """``gpuviz.figures.<id>``: the panel's figure, ``build(result, selection, theme[, target])``.
+
+    Optional, read through ``Panel``: ``frame_count(result) -> int`` for an animated figure."""
+
+    def build(self, result: Any, selection: frozenset[str], theme: Any, /,
+              *target: Any) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -21,12 +47,12 @@ class Panel:
     summary: str
 
     @property
-    def model(self) -> ModuleType:
-        return _module(f"gpuviz.models.{self.id}")
+    def model(self) -> ModelModule:
+        return cast(ModelModule, _module(f"gpuviz.models.{self.id}"))
 
     @property
-    def figure(self) -> ModuleType:
-        return _module(f"gpuviz.figures.{self.id}")
+    def figure(self) -> FigureModule:
+        return cast(FigureModule, _module(f"gpuviz.figures.{self.id}"))
 
     @property
     def dock_module(self) -> str:
@@ -40,9 +66,38 @@ class Panel:
     def compute(self, params: Any) -> Any:
         return self.model.compute(params)
 
+    @property
+    def depends_on(self) -> tuple[str, ...]:
+        """The panels whose results this panel's parameters are linked to."""
+        return tuple(getattr(self.model, "DEPENDS_ON", ()))
+
+    def link(self, params: Any, upstream: Mapping[str, Any]) -> Any:
+        """The parameters with what they follow from ``upstream`` folded in."""
+        return getattr(self.model, "link")(params, upstream)  # noqa: B009 (optional hook)
+
+    def problems(self, params: Any) -> Sequence[tuple[str, str]]:
+        """``(field path, message)`` for every value of ``params`` the model cannot use."""
+        check = getattr(self.model, "problems", None)
+        return check(params) if check is not None else ()
+
+    @property
+    def slow(self) -> bool:
+        """Whether the UI computes this panel off its thread."""
+        return bool(getattr(self.model, "SLOW", False))
+
+    @property
+    def animated(self) -> bool:
+        """Whether the figure can have more than one playback frame."""
+        return getattr(self.figure, "frame_count", None) is not None
+
+    def frame_count(self, result: Any) -> int:
+        """Playback frames of the figure for ``result`` (1 for a still figure)."""
+        counter = getattr(self.figure, "frame_count", None)
+        return max(1, int(counter(result))) if counter is not None else 1
+
 
 @cache
-def _module(name: str) -> ModuleType:
+def _module(name: str) -> Any:
     return importlib.import_module(name)
 
 

@@ -49,6 +49,7 @@ def test_fonts_presets_and_schema_are_found_as_package_resources():
 
     root = resources.files("gpuviz.resources")
     assert (root / "scenario.schema.json").is_file()
+    assert (root / "font_metrics.json").is_file()
     assert {"Inter-Regular.otf", "NotoSansMono-Regular.ttf"} <= {
         p.name for p in (root / "fonts").iterdir()}
     assert "h200" in preset_names()

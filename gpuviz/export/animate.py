@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,14 +29,6 @@ class FramePlan:
     count: int
     figure: Callable[[int], Figure]
     fps: float
-
-
-def frame_indices(total: int, first: int = 0, last: int | None = None,
-                  cap: int = MAX_FRAMES) -> list[int]:
-    """The frames ``first`` … ``last`` (inclusive) of ``total``, at most ``cap`` of them."""
-    last = total - 1 if last is None else min(last, total - 1)
-    first = max(0, first)
-    return list(range(first, last + 1))[:max(1, min(cap, MAX_FRAMES))]
 
 
 def _pixels(fig: Figure, width_mm: float | None, dpi: int) -> tuple[int, int]:
@@ -148,7 +140,3 @@ def write_animation(plan: FramePlan, path: Path, fmt: str, **kw) -> int:
         raise ValueError(f"an animation has 1 to {MAX_FRAMES} frames, not {plan.count}")
     writer = {"gif": write_gif, "apng": write_apng}[fmt]
     return writer(plan, Path(path), **kw)
-
-
-def step_plan(figures: Sequence[Callable[[], Figure]], fps: float) -> FramePlan:
-    return FramePlan(len(figures), lambda i: figures[i](), fps)

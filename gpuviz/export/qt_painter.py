@@ -116,11 +116,15 @@ class _Painter:
         self.ox, self.oy, self.scale = ox, oy, scale
         self._font: QFont | None = None
         self._text_color: str | None = None
+        self._device = False  # the world transform is ``base`` (set for a run of texts)
 
     def item(self, item: Item) -> None:
         p = self.p
         if not isinstance(item, (Text, Group)):
             self._text_color = None  # shapes set their own pens
+            if self._device:
+                p.setWorldTransform(self.world)
+                self._device = False
         if isinstance(item, Group):
             for child in item.items:
                 self.item(child)
@@ -239,7 +243,9 @@ class _Painter:
             dx = -width / 2 if t.anchor == "middle" else -width
         dy = BASELINE_SHIFT_EM[t.baseline] * size
         x, y = self.ox + t.x * self.scale, self.oy + t.y * self.scale
-        p.setWorldTransform(self.base)
+        if not self._device:
+            p.setWorldTransform(self.base)
+            self._device = True
         if t.rotate:
             p.translate(x, y)
             p.rotate(t.rotate)
@@ -247,7 +253,8 @@ class _Painter:
         if t.knockout:
             self._knockout(t, x + dx, y + dy, size)
         p.drawText(QPointF(x + dx, y + dy), t.text)
-        p.setWorldTransform(self.world)
+        if t.rotate:
+            p.setWorldTransform(self.base)
 
     def _knockout(self, t: Text, x: float, y: float, size: float) -> None:
         """An opaque box of the knockout colour under the text (device units, at baseline y)."""
@@ -272,17 +279,26 @@ class _Painter:
 
 
 _metrics_by_device: dict[tuple[str, bool, float, int], QFontMetricsF] = {}
+_advances: dict[tuple[str, str, bool, float, int], float] = {}  # a figure's labels repeat
+MAX_ADVANCES = 8192
 
 
 def _advance(text: str, kind: str, bold: bool, point_size: float, device) -> float:
     dpi = device.logicalDpiX() if device is not None else 96
+    known = _advances.get((text, kind, bold, point_size, dpi))
+    if known is not None:
+        return known
     key = (kind, bold, point_size, dpi)
     metrics = _metrics_by_device.get(key)
     if metrics is None:
         metrics = QFontMetricsF(_font(kind, bold, point_size), device) if device is not None \
             else QFontMetricsF(_font(kind, bold, point_size))
         _metrics_by_device[key] = metrics
-    return metrics.horizontalAdvance(text)
+    width = metrics.horizontalAdvance(text)
+    if len(_advances) >= MAX_ADVANCES:
+        _advances.clear()
+    _advances[(text, kind, bold, point_size, dpi)] = width
+    return width
 
 
 @lru_cache(maxsize=64)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from gpuviz.figures.display import (
     text_box,
 )
 from gpuviz.figures.layout import NATURAL, Target
+
+if TYPE_CHECKING:
+    from gpuviz.scenario.document import Scenario
 
 EPS = 0.05  # mm: touching is not overlapping
 
@@ -299,7 +303,7 @@ def sweep(scenarios, themes, targets):
     from gpuviz.scenario.compute import compute_all
 
     for scenario in scenarios:
-        states = [(-1, scenario, frozenset())]
+        states: list[tuple[int, Scenario, frozenset[str]]] = [(-1, scenario, frozenset())]
         states += [(k, scenario.at_step(k), scenario.step_selection(k))
                    for k in range(len(scenario.steps))]
         for k, state, selection in states:

@@ -1,8 +1,10 @@
 """Text measured with the fonts gpuviz ships: real advance widths, not per-character guesses.
 
-The layout, the figure lint and the SVG writer's knockouts all measure text here, from the same
-font files the painter registers with Qt and the SVG names first (Inter, Noto Sans Mono), read
-with fontTools (no Qt). Widths ignore kerning, which only ever narrows these fonts' digits and
+The layout, the figure lint and the SVG writer's knockouts all measure text here, with the metrics
+of the font files the painter registers with Qt and the SVG names first (Inter, Noto Sans Mono).
+The metrics come from a small table, resources/font_metrics.json, that tools/font_metrics.py reads
+out of those files with fontTools (a test checks it still matches), so that laying out a figure
+never parses a font. Widths ignore kerning, which only ever narrows these fonts' digits and
 words slightly, so a measured box is never too small for what is painted.
 
 A text's box is the ink a reader sees: from the baseline up to the cap height (digits and
@@ -11,20 +13,22 @@ capitals; lower-case ascenders reach a little above it) and down to the descende
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 PT_TO_MM = 25.4 / 72.0
 FontKind = Literal["sans", "mono"]
 
-_FILES = {
+_FILES = {  # the font files these metrics describe (resources/fonts)
     ("sans", False): "Inter-Regular.otf",
     ("sans", True): "Inter-Bold.otf",
     ("mono", False): "NotoSansMono-Regular.ttf",
     ("mono", True): "NotoSansMono-Bold.ttf",
 }
+
 
 
 @dataclass(frozen=True)
@@ -45,30 +49,22 @@ class FontMetrics:
 
 
 @cache
+def _table() -> dict[str, Any]:
+    text = (resources.files("gpuviz.resources") / "font_metrics.json").read_text(encoding="utf-8")
+    faces: dict[str, Any] = json.loads(text)["faces"]
+    return faces
+
+
+@cache
 def face(kind: FontKind = "sans", bold: bool = False) -> FontMetrics:
     """The metrics of a bundled face, read once."""
-    from fontTools.ttLib import TTFont  # only when the first text is measured
-
-    path = resources.files("gpuviz.resources") / "fonts" / _FILES[(kind, bold)]
-    with resources.as_file(path) as real:
-        font = TTFont(str(real), lazy=True)
-        upm = float(font["head"].unitsPerEm)
-        hmtx = font["hmtx"].metrics
-        advances = {cp: hmtx[name][0] / upm for cp, name in font.getBestCmap().items()
-                    if name in hmtx}
-        os2 = font["OS/2"]
-        hhea = font["hhea"]
-        fallback = hmtx[".notdef"][0] / upm if ".notdef" in hmtx else 0.6
-        metrics = FontMetrics(advances, fallback, os2.sCapHeight / upm, os2.sxHeight / upm,
-                              hhea.ascent / upm, -hhea.descent / upm)
-        font.close()
-    return metrics
-
-
-def has_glyphs(text: str, kind: FontKind = "sans") -> bool:
-    """Whether the bundled face draws every character of ``text`` (no fallback font needed)."""
-    adv = face(kind).advances
-    return all(ord(ch) in adv for ch in text if not ch.isspace())
+    raw = _table()[f"{kind}-bold" if bold else kind]
+    upm = float(raw["units_per_em"])
+    advances = {first + i: adv / upm
+                for first, *run in raw["advances"] for i, adv in enumerate(run)}
+    fallback = raw["notdef"] / upm if raw["notdef"] is not None else 0.6
+    return FontMetrics(advances, fallback, raw["cap_height"] / upm, raw["x_height"] / upm,
+                       raw["ascent"] / upm, -raw["descent"] / upm)
 
 
 def text_width(text: str, size_pt: float, font: FontKind = "sans", bold: bool = False) -> float:

@@ -37,9 +37,7 @@ def takes_target(panel_id: str) -> bool:
 
 def frame_count(scenario: Scenario, panel_id: str) -> int:
     """Playback frames of the panel's figure (1 for a still figure)."""
-    module = panel(panel_id).figure
-    counter = getattr(module, "frame_count", None)
-    if counter is None:
+    p = panel(panel_id)
+    if not p.animated:
         return 1
-    result = compute_all(scenario, (panel_id,))[panel_id]
-    return max(1, int(counter(result)))
+    return p.frame_count(compute_all(scenario, (panel_id,))[panel_id])

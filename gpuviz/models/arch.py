@@ -45,22 +45,14 @@ def load_preset(name: str) -> dict[str, Any]:
     return json.loads((_arch_dir() / f"{name}.json").read_text(encoding="utf-8"))
 
 
-def preset_value(name: str, key: str) -> Any:
-    return load_preset(name)["fields"][key]["value"]
-
-
-def preset_source(name: str, key: str) -> str:
-    """The document (and table) a preset value comes from."""
-    return load_preset(name)["fields"][key]["source"]
-
-
 def preset_title(name: str) -> str:
     """The preset's product name, e.g. ``"NVIDIA H100 SXM5 80 GB (GH100)"``."""
     return load_preset(name)["name"]
 
 
-def preset_vendor(name: str) -> str:
-    return load_preset(name)["vendor"]
+def preset_value(name: str, key: str) -> Any:
+    """One value of a preset (the traversal panel's L2 size, say)."""
+    return load_preset(name)["fields"][key]["value"]
 
 
 def preset_values(name: str) -> dict[str, Any]:

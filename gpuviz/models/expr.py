@@ -35,7 +35,7 @@ import difflib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 
@@ -53,7 +53,7 @@ LANE_NAMES: tuple[str, ...] = (
     "blockDim.x", "blockDim.y", "blockDim.z",
 )
 
-_ARITH = {
+_ARITH: dict[type[ast.operator], tuple[str, Any]] = {
     ast.Add: ("+", np.add),
     ast.Sub: ("-", np.subtract),
     ast.Mult: ("*", np.multiply),
@@ -256,9 +256,9 @@ class _Checker:
             name = dotted_name(node)
             if name is None or name not in self.allowed:
                 shown = name if name is not None else "this attribute"
-                hint = difflib.get_close_matches(name or "", sorted(self.allowed), n=1)
+                close = difflib.get_close_matches(name or "", sorted(self.allowed), n=1)
                 allowed = ", ".join(sorted(self.allowed)) or "none"
-                extra = f"; did you mean {hint[0]!r}?" if hint else f"; allowed names: {allowed}"
+                extra = f"; did you mean {close[0]!r}?" if close else f"; allowed names: {allowed}"
                 raise self.fail(node, f"{shown!r} is not a name this expression may use{extra}")
             self.used.add(name)
             return "int"
@@ -271,10 +271,10 @@ class _Checker:
         if isinstance(node, ast.BinOp):
             op = type(node.op)
             if op in _REJECTED_BINOPS:
-                sym = _REJECTED_BINOPS[op]
-                hint = " (use // for integer division)" if sym == "/" else ""
-                raise ExprError(f"the operator {sym} is not allowed{hint}",
-                                operator_position(self.text, node, sym))
+                banned = _REJECTED_BINOPS[op]
+                hint = " (use // for integer division)" if banned == "/" else ""
+                raise ExprError(f"the operator {banned} is not allowed{hint}",
+                                operator_position(self.text, node, banned))
             if op not in _ARITH:
                 raise self.fail(node, "this operator is not allowed")
             sym = _ARITH[op][0]
@@ -291,8 +291,8 @@ class _Checker:
         if isinstance(node, ast.Compare):
             if len(node.comparators) > 4:
                 raise self.fail(node, "too many chained comparisons")
-            for op in node.ops:
-                if type(op) not in _COMPARE:
+            for cmp in node.ops:
+                if type(cmp) not in _COMPARE:
                     raise self.fail(node, "only < <= == != > >= comparisons are allowed")
             self.need(node.left, "int", d, "a comparison")
             for c in node.comparators:
@@ -300,8 +300,8 @@ class _Checker:
             return "bool"
         if isinstance(node, ast.BoolOp):
             word = "and" if isinstance(node.op, ast.And) else "or"
-            for v in node.values:
-                self.need(v, "bool", d, f"'{word}'")
+            for operand in node.values:
+                self.need(operand, "bool", d, f"'{word}'")
             return "bool"
         if isinstance(node, ast.Call):
             fname = node.func.id if isinstance(node.func, ast.Name) else None
@@ -356,10 +356,10 @@ def _compile_bounds(node: ast.expr) -> Callable[[Mapping[str, tuple[int, int]]],
     every name, the (low, high) range of the expression (None for a truth value), raising
     _Unsafe where some lane could divide by zero, shift out of range or leave ±2**62."""
     if isinstance(node, ast.Constant):
-        const = (int(node.value), int(node.value))
+        const = (int(node.value), int(node.value))  # type: ignore[arg-type]
         return lambda r: const
     if isinstance(node, (ast.Name, ast.Attribute)):
-        name = dotted_name(node)
+        name = cast(str, dotted_name(node))
         return lambda r: r[name]
     if isinstance(node, ast.UnaryOp):
         inner = _compile_bounds(node.operand)
@@ -429,20 +429,20 @@ def _compile_fast(node: ast.expr) -> Callable[[Mapping[str, np.ndarray]], Any]:
     """Plain numpy evaluation without checks, compiled once per expression to closures; used
     only where :func:`_compile_bounds` proved that nothing can fail or wrap."""
     if isinstance(node, ast.Constant):
-        const = np.int64(node.value)
+        const = np.int64(node.value)  # type: ignore[arg-type]
         return lambda v: const
     if isinstance(node, (ast.Name, ast.Attribute)):
-        name = dotted_name(node)
+        name = cast(str, dotted_name(node))
         return lambda v: v[name]
     if isinstance(node, ast.UnaryOp):
         inner = _compile_fast(node.operand)
-        fn = {ast.Not: np.logical_not, ast.USub: np.negative, ast.Invert: np.invert}.get(
+        fn: Any = {ast.Not: np.logical_not, ast.USub: np.negative, ast.Invert: np.invert}.get(
             type(node.op))
         return inner if fn is None else (lambda v: fn(inner(v)))
     if isinstance(node, ast.BinOp):
-        fn = _ARITH[type(node.op)][1]
+        arith: Any = _ARITH[type(node.op)][1]
         left, right = _compile_fast(node.left), _compile_fast(node.right)
-        return lambda v: fn(left(v), right(v))
+        return lambda v: arith(left(v), right(v))
     if isinstance(node, ast.Compare):
         first = _compile_fast(node.left)
         rest = [(_COMPARE[type(op)], _compile_fast(c)) for op, c in zip(node.ops, node.comparators,
@@ -458,17 +458,18 @@ def _compile_fast(node: ast.expr) -> Callable[[Mapping[str, np.ndarray]], Any]:
             return out  # type: ignore[return-value]
         return compare
     if isinstance(node, (ast.BoolOp, ast.Call)):
+        combine: Any
         if isinstance(node, ast.BoolOp):
-            fn = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+            combine = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
             items = [_compile_fast(x) for x in node.values]
         else:
-            fn = np.minimum if node.func.id == "min" else np.maximum  # type: ignore[attr-defined]
+            combine = np.minimum if node.func.id == "min" else np.maximum  # type: ignore[attr-defined]
             items = [_compile_fast(x) for x in node.args]
 
         def fold(v: Mapping[str, np.ndarray]) -> np.ndarray:
             out = items[0](v)
             for item in items[1:]:
-                out = fn(out, item(v))
+                out = combine(out, item(v))
             return out
         return fold
 
@@ -522,10 +523,10 @@ class _Evaluator:
             return out
         if isinstance(node, ast.Call):
             args = [self.eval(a) for a in node.args]
-            join = np.minimum if node.func.id == "min" else np.maximum  # type: ignore[attr-defined]
+            pick = np.minimum if node.func.id == "min" else np.maximum  # type: ignore[attr-defined]
             out = args[0]
             for a in args[1:]:
-                out = join(out, a)
+                out = pick(out, a)
             return out
         raise ExprError("unexpected expression", getattr(node, "col_offset", 0))
 
@@ -580,8 +581,8 @@ def lane_environment(
     *,
     warp: int = 0,
     warp_size: int = 32,
-    block_idx: tuple[int, int, int] = (0, 0, 0),
-    block_dim: tuple[int, int, int] = (32, 1, 1),
+    block_idx: tuple[int, ...] = (0, 0, 0),
+    block_dim: tuple[int, ...] = (32, 1, 1),
 ) -> dict[str, np.ndarray]:
     """The values of :data:`LANE_NAMES` for the given lanes of one warp.
 

@@ -136,7 +136,7 @@ def resolve_shape(p: LaunchParams) -> tuple[tuple[int, int, int], tuple[int, int
     if extent is None:
         ex, ey, ez = (g * b for g, b in zip(grid, block, strict=True))
         extent = (ex, ey, ez)
-    return grid, block, extent  # type: ignore[return-value]
+    return grid, block, extent
 
 
 def problems(p: LaunchParams) -> list[tuple[str, str]]:

@@ -42,11 +42,3 @@ def param(
     if default_factory is not None:
         return dataclasses.field(default_factory=default_factory, metadata=metadata)
     return dataclasses.field(default=default, metadata=metadata)
-
-
-def field_doc(cls: type, name: str) -> str:
-    """The documentation sentence of one parameter field."""
-    for f in dataclasses.fields(cls):
-        if f.name == name:
-            return f.metadata.get("doc", "")
-    raise KeyError(name)

@@ -177,9 +177,3 @@ def compute(params: PipelineParams) -> PipelineResult:
         lower_bound_time=lower_bound,
         event_times=tuple(times),
     )
-
-
-def closed_form_time(load: float, compute_time: float, tiles: int) -> float:
-    """The steady-state total with enough buffers: fill with the faster engine once, then the
-    slower engine back to back for every tile."""
-    return min(load, compute_time) + tiles * max(load, compute_time)

@@ -317,7 +317,7 @@ def compute(p: SectorsParams) -> SectorsResult:
     if listed is not None and listed[1] is not None and len(listed[1]) != n:
         # problems() checked the list against the section's own warp size; a linked launch can
         # change it, which is shown rather than raised.
-        name, values = listed
+        name, values = listed[0], listed[1]
         k = len(values)
         left_out = f"lanes {k}–{n - 1} have no entry and are left out" if k < n else \
             f"entries past lane {n - 1} are ignored"

@@ -48,6 +48,7 @@ hashing, C write-back and other traffic.
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any, cast
 
 import numpy as np
 
@@ -299,7 +300,9 @@ def _smaller_later(values: np.ndarray,
     vals = values.astype(it)  # the value at each place of the current order
     acc = np.zeros(n, dtype=it)  # the count so far of the entry at each place
     place = np.arange(n, dtype=it)
-    bit, start, zeros, before, tmp, dest = (np.empty(n, dtype=it) for _ in range(6))
+    # integer work arrays of the width chosen above (typed Any: numpy's stubs lose the dtype)
+    bit, start, zeros, before, tmp, dest = cast(Any, [np.empty(n, dtype=it) for _ in range(6)])
+    acc = cast(Any, acc)
     for b in range((n - 1).bit_length() - 1, -1, -1):
         if cancelled is not None and cancelled():
             return None
@@ -375,6 +378,7 @@ def _run(name: str, order: np.ndarray, params: TraversalParams,
          distances: np.ndarray | None = None) -> OrderRun:
     requests, step = request_stream(order, params.rows, params.k_tiles, params.in_flight)
     sd = stack_distances(requests) if distances is None else distances
+    assert sd is not None  # only a cancelled computation has none, and nothing cancels this one
     capacity = COLD if (cap := effective_capacity(params)) is None else cap
     miss = sd >= capacity
     steps = int(step[-1]) + 1 if len(step) else 0
@@ -445,8 +449,9 @@ def sweep_capacities(params: TraversalParams) -> tuple[int, ...]:
         return tuple(sorted(set(params.sweep_capacities)))
     top = distinct_tiles(params)
     spread = np.linspace(1, top, SWEEP_POINTS).round()
-    if params.cache != "tiles":  # the L2's own size is on the sweep
-        spread = np.append(spread, min(effective_capacity(params), top))
+    l2_tiles = effective_capacity(params)
+    if params.cache != "tiles" and l2_tiles is not None:  # the L2's own size is on the sweep
+        spread = np.append(spread, min(l2_tiles, top))
     return tuple(int(v) for v in np.unique(spread))
 
 
@@ -521,7 +526,8 @@ def problems(params: TraversalParams) -> list[tuple[str, str]]:
         given = np.asarray(params.explicit, dtype=np.int64)
         if len(given) != tiles or not np.array_equal(np.sort(given), np.arange(tiles)):
             out_of_range = sorted({int(v) for v in given if v >= tiles})[:3]
-            seen, dup = set(), []
+            seen: set[int] = set()
+            dup: list[int] = []
             for v in params.explicit:
                 if v in seen and len(dup) < 3:
                     dup.append(v)

@@ -28,12 +28,12 @@ def compute_all(scenario: Scenario, panel_ids: tuple[str, ...] | None = None) ->
 def effective_params(scenario: Scenario, panel_id: str, results: dict[str, Any] | None = None) -> Any:
     """The panel's parameters after linking to the panels it depends on."""
     results = {} if results is None else results
-    model = panel(panel_id).model
+    p = panel(panel_id)
     params = with_scenario_arch(scenario.section(panel_id), scenario.arch)
-    deps = getattr(model, "DEPENDS_ON", ())
+    deps = p.depends_on
     if deps:
         upstream = {d: _compute_into(scenario, d, results, (panel_id,)) for d in deps}
-        params = model.link(params, upstream)
+        params = p.link(params, upstream)
     return params
 
 

@@ -94,7 +94,7 @@ def decode_value(tp: Any, raw: Any, path: str, meta: Any, problems: list[Problem
             return None
         problems.append(Problem(path, f"must not be null; expected {_expected(inner)}"))
         return _BAD
-    if dataclasses.is_dataclass(inner):
+    if isinstance(inner, type) and dataclasses.is_dataclass(inner):
         return decode_dataclass(inner, raw, path, problems)
     if typing.get_origin(inner) is tuple:
         return _decode_tuple(inner, raw, path, meta, problems)

@@ -58,7 +58,7 @@ def _resolve_type(path: list[str]) -> tuple[Any, str | None]:
         if len(path) < 3:
             return None, f"name a field of the {pid} result, e.g. {{{pid}.result.<field>}}"
     for i, name in enumerate(path[start:], start=start):
-        if not dataclasses.is_dataclass(tp):
+        if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)):
             return None, f"{'.'.join(path[:i])} has no fields"
         names = [f.name for f in dataclasses.fields(tp)]
         if name not in names:

@@ -506,7 +506,8 @@ def _steps(value: Any, arch: str, panels: tuple[str, ...], sections: dict[str, A
                                                    f"architecture here: {message}"))
                 if not arch_issues:
                     current[pid] = params
-        steps.append(Step(title=raw.get("title") if isinstance(raw.get("title"), str) else "",
+        title = raw.get("title")
+        steps.append(Step(title=title if isinstance(title, str) else "",
                           caption=caption,
                           changes=MappingProxyType({k: MappingProxyType(v) for k, v in changes.items()
                                                     if isinstance(v, dict)}),

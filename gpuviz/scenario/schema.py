@@ -90,7 +90,7 @@ def _type_schema(tp: Any, meta: Any) -> dict[str, Any]:
 
 
 def _inner_schema(tp: Any, meta: Any) -> dict[str, Any]:
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _dataclass_schema(tp)
     if typing.get_origin(tp) is tuple:
         item = typing.get_args(tp)[0]
@@ -101,8 +101,9 @@ def _inner_schema(tp: Any, meta: Any) -> dict[str, Any]:
             lo, hi = (length, length) if isinstance(length, int) else length
             s["minItems"], s["maxItems"] = lo, hi
         return s
-    s = {bool: {"type": "boolean"}, int: {"type": "integer"}, float: {"type": "number"},
-         str: {"type": "string"}}[tp].copy()
+    scalars: dict[type, dict[str, Any]] = {bool: {"type": "boolean"}, int: {"type": "integer"},
+                                           float: {"type": "number"}, str: {"type": "string"}}
+    s = scalars[tp].copy()
     if meta.get("choices") is not None:
         s["enum"] = list(meta["choices"])
     if meta.get("minimum") is not None:

@@ -26,8 +26,7 @@ _FOLLOWED = (("block_idx", "block"), ("warp", "warp"), ("swizzle", "swizzle"))
 def follow_text(panel_id: str, scenario: Scenario) -> str:
     """What ``panel_id`` takes from the panels it depends on, in words ("follows launch: block
     2, warp 0"); "" when it follows nothing (no dependency, or its follow switch is off)."""
-    model = panel(panel_id).model
-    deps = tuple(getattr(model, "DEPENDS_ON", ()))
+    deps = panel(panel_id).depends_on
     if not deps:
         return ""
     own = scenario.section(panel_id)

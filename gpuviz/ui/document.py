@@ -2,9 +2,17 @@
 
 It holds the current immutable :class:`Scenario`, the file it came from, the shared selection
 (keys such as ``lane:3``), the current step and the playback frame, and an undo stack whose
-commands swap whole scenarios. It emits one signal, ``changed(what)``, naming what changed:
-``"scenario"``, ``"section:<panel id>"``, ``"selection"``, ``"step"``, ``"frame"``, ``"path"``
-or ``"clean"``.
+commands swap whole scenarios. It emits one signal per topic:
+
+- ``section_changed(panel_id)``: that panel's shown section changed (an edit, undo or redo, a
+  step), emitted before the signal of what caused it;
+- ``scenario_changed()``: the scenario was edited, or an edit undone or redone;
+- ``scenario_replaced()``: another file was opened (fresh history, step, selection, frame);
+- ``step_changed()``, ``revealed()`` (a veiled step's picture shown), ``selection_changed()``,
+  ``frame_changed()``;
+- ``shown_changed()``: after each of ``scenario_changed``, ``scenario_replaced`` and
+  ``step_changed``, for views that only redraw what is shown;
+- ``path_changed()``: saved under another name; ``clean_changed(clean)``: saved or edited.
 
 Steps: the document shows ``scenario.at_step(step)``. A step with a ``predict`` question is
 *veiled* until ``reveal()``: the docks cover their figures and the caption asks the question. Editing a parameter while a step is shown
@@ -54,7 +62,16 @@ class _SwapScenario(QUndoCommand):
 
 
 class Document(QObject):
-    changed = Signal(str)
+    section_changed = Signal(str)
+    scenario_changed = Signal()
+    scenario_replaced = Signal()
+    step_changed = Signal()
+    revealed = Signal()
+    selection_changed = Signal()
+    frame_changed = Signal()
+    shown_changed = Signal()
+    path_changed = Signal()
+    clean_changed = Signal(bool)
 
     def __init__(self, scenario: Scenario, path: Path | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -65,10 +82,7 @@ class Document(QObject):
         self._frame: int | None = None
         self._revealed: set[int] = set()
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
-
-    def _on_clean_changed(self, _clean: bool) -> None:
-        self.changed.emit("clean")
+        self.undo_stack.cleanChanged.connect(self.clean_changed.emit)
 
     # --- reading -------------------------------------------------------------------------
     @property
@@ -111,7 +125,7 @@ class Document(QObject):
     def reveal(self) -> None:
         if self.veiled:
             self._revealed.add(self._step)
-            self.changed.emit("reveal")
+            self.revealed.emit()
 
     def is_modified(self) -> bool:
         return not self.undo_stack.isClean()
@@ -149,10 +163,14 @@ class Document(QObject):
         self._scenario = scenario
         self._step = step
         new = self.shown
-        for pid in set(old.sections) | set(new.sections):
+        self._emit_sections(old, new)
+        self.scenario_changed.emit()
+        self.shown_changed.emit()
+
+    def _emit_sections(self, old: Scenario, new: Scenario) -> None:
+        for pid in sorted(set(old.sections) | set(new.sections)):
             if old.section(pid) != new.section(pid):
-                self.changed.emit(f"section:{pid}")
-        self.changed.emit("scenario")
+                self.section_changed.emit(pid)
 
     # --- not undoable: where we are looking ---------------------------------------------------
     def replace_scenario(self, scenario: Scenario, path: Path | None) -> None:
@@ -165,30 +183,28 @@ class Document(QObject):
         self._revealed = set()
         self.undo_stack.clear()
         self.undo_stack.setClean()
-        self.changed.emit("path")
-        self.changed.emit("scenario")
+        self.scenario_replaced.emit()
+        self.shown_changed.emit()
 
     def select(self, keys: frozenset[str] | set[str]) -> None:
         keys = frozenset(keys)
         if keys != self._selection:
             self._selection = keys
-            self.changed.emit("selection")
+            self.selection_changed.emit()
 
     def go_to_step(self, k: int) -> None:
         k = max(-1, min(k, len(self._scenario.steps) - 1))
         if k != self._step:
             old = self.shown
             self._step = k
-            new = self.shown
-            for pid in set(old.sections) | set(new.sections):
-                if old.section(pid) != new.section(pid):
-                    self.changed.emit(f"section:{pid}")
-            self.changed.emit("step")
+            self._emit_sections(old, self.shown)
+            self.step_changed.emit()
+            self.shown_changed.emit()
 
     def set_frame(self, frame: int | None) -> None:
         if frame != self._frame:
             self._frame = frame
-            self.changed.emit("frame")
+            self.frame_changed.emit()
 
     def save(self, path: Path | None = None) -> Path:
         target = Path(path) if path is not None else self._path
@@ -197,7 +213,7 @@ class Document(QObject):
         save_scenario(self._scenario, target)
         self._path = target
         self.undo_stack.setClean()
-        self.changed.emit("path")
+        self.path_changed.emit()
         return target
 
 

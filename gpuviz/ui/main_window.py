@@ -76,7 +76,13 @@ class MainWindow(QMainWindow):
         self._edited_from: int | None = None  # the step whose state was then edited by hand
         self._last_step = -1
         apply_palette(self.theme)
-        document.changed.connect(self._on_document_changed)
+        document.section_changed.connect(self._on_section_changed)
+        document.scenario_changed.connect(self._on_scenario_changed)
+        document.scenario_replaced.connect(self._on_scenario_replaced)
+        document.step_changed.connect(self._on_step_changed)
+        document.revealed.connect(self._update_step_bar)
+        document.path_changed.connect(self._on_path_changed)
+        document.clean_changed.connect(lambda _clean: self._update_title())
         self._lay_out_panels()
         self._default_state = self.saveState()
         geometry = self.settings.value("window/geometry")
@@ -481,27 +487,42 @@ class MainWindow(QMainWindow):
         self.act_full.setChecked(self.isFullScreen())
 
     # --- document ----------------------------------------------------------------------------
-    def _on_document_changed(self, what: str) -> None:
-        if what in ("step", "path"):
+    def _on_section_changed(self, _panel_id: str) -> None:
+        self._update_step_bar()
+        self._update_frames()
+
+    def _on_step_changed(self) -> None:
+        self._edited_from = None
+        self._last_step = self.document.step
+        self._update_step_bar()
+        self._update_frames()
+
+    def _on_scenario_changed(self) -> None:
+        # an edit while a step is shown leaves the steps; its caption stays, marked
+        if self.document.step >= 0:
             self._edited_from = None
-        elif what == "scenario":
-            # an edit while a step is shown leaves the steps; its caption stays, marked
-            if self.document.step >= 0:
-                self._edited_from = None
-            elif self._last_step >= 0:
-                self._edited_from = self._last_step
-        if what in ("step", "path", "scenario"):
-            self._last_step = self.document.step
-        if what in ("clean", "path", "scenario"):
-            self._update_title()
-        if what in ("step", "scenario", "path", "reveal") or what.startswith("section:"):
-            self._update_step_bar()
-        if what in ("step", "scenario", "path") or what.startswith("section:"):
-            self._update_frames()
-        if what == "path":
-            self._lay_out_panels()
-        if what in ("path", "scenario"):
-            self._update_playback_bar()
+        elif self._last_step >= 0:
+            self._edited_from = self._last_step
+        self._last_step = self.document.step
+        self._update_title()
+        self._update_step_bar()
+        self._update_frames()
+        self._update_playback_bar()
+
+    def _on_scenario_replaced(self) -> None:
+        self._edited_from = None
+        self._last_step = self.document.step
+        self._update_title()
+        self._lay_out_panels()
+        self._update_step_bar()
+        self._update_frames()
+        self._update_playback_bar()
+
+    def _on_path_changed(self) -> None:
+        self._edited_from = None
+        self._last_step = self.document.step
+        self._update_title()
+        self._update_step_bar()
 
     def _update_title(self) -> None:
         doc = self.document

@@ -58,7 +58,8 @@ class MeasurementsDock(QDockWidget):
         self.setWidget(body)
         self._rows: list[dict] | None = None
         # loading the measurements takes seconds: only once the dock is first shown
-        document.changed.connect(lambda _what: self.isVisible() and self.update_current())
+        for changed in (document.shown_changed, document.section_changed):
+            changed.connect(lambda *_: self.isVisible() and self.update_current())
         self.visibilityChanged.connect(self._on_visible)
 
     def _on_visible(self, visible: bool) -> None:

@@ -144,10 +144,14 @@ class PanelDock(QDockWidget):
         self._shown_key: object = None
         self._computing_key: object = None
         self._generation = 0
-        self._slow = bool(getattr(panel.model, "SLOW", False))
+        self._slow = panel.slow
         self._pending = False
         self.last_redraw_ms = 0.0
-        document.changed.connect(self._on_document_changed)
+        document.shown_changed.connect(self._on_shown_changed)
+        document.section_changed.connect(self._on_section_changed)
+        document.revealed.connect(self._apply_veil)
+        document.selection_changed.connect(self.schedule_refresh)
+        document.frame_changed.connect(self.schedule_refresh)
         self.visibilityChanged.connect(lambda visible: visible and self.schedule_refresh())
         self._sync_form()
         self._apply_veil()
@@ -155,15 +159,17 @@ class PanelDock(QDockWidget):
         self.schedule_refresh()
 
     # --- document -> view ------------------------------------------------------------------
-    def _on_document_changed(self, what: str) -> None:
-        if what in ("step", "reveal", "scenario", "path"):
-            self._apply_veil()
-        if what in ("scenario", "step", "path") or what == f"section:{self.panel.id}":
+    def _on_shown_changed(self) -> None:
+        self._apply_veil()
+        self._sync_form()
+        self._update_follow()
+        self.schedule_refresh()
+
+    def _on_section_changed(self, panel_id: str) -> None:
+        if panel_id == self.panel.id:
             self._sync_form()
-        if what in ("scenario", "step", "path") or what.startswith("section:"):
-            self._update_follow()
-        if what in ("scenario", "step", "path", "selection", "frame") or what.startswith("section:"):
-            self.schedule_refresh()
+        self._update_follow()  # a linked panel follows its upstream sections
+        self.schedule_refresh()
 
     def _apply_veil(self) -> None:
         """Predict, then reveal: the figure and the result in words wait for the reveal."""

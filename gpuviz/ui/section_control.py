@@ -19,14 +19,15 @@ class SectionControl(QWidget):
         self._syncing = False
 
     def start(self) -> None:
-        self.dock.document.changed.connect(self._on_document_changed)
+        self.dock.document.shown_changed.connect(self.sync)
+        self.dock.document.section_changed.connect(self._on_section_changed)
         self.sync()
 
     def params(self) -> Any:
         return self.dock.document.shown.section(self.panel_id)
 
-    def _on_document_changed(self, what: str) -> None:
-        if what in ("scenario", "step", "path") or what == f"section:{self.panel_id}":
+    def _on_section_changed(self, panel_id: str) -> None:
+        if panel_id == self.panel_id:
             self.sync()
 
     def sync(self) -> None:

@@ -161,13 +161,20 @@ class StepAuthoring(QObject):
         self.document = document
         self.focused_panel = focused_panel
         self._anchor: tuple[Scenario, int] = (document.scenario, document.step)
-        document.changed.connect(self._on_changed)
+        document.scenario_changed.connect(self._on_scenario_changed)
+        for moved in (document.step_changed, document.path_changed, document.scenario_replaced):
+            moved.connect(self._reanchor)
 
     # --- where the lecturer started from ---------------------------------------------------
-    def _on_changed(self, what: str) -> None:
+    def _reanchor(self) -> None:
+        self._anchor = (self.document.scenario, self.document.step)
+
+    def _on_scenario_changed(self) -> None:
+        # an edit made while a step is shown, or one that changed the steps themselves, starts
+        # from here; an edit of the overview keeps the step the lecturer explored from
         doc = self.document
-        if what in ("step", "path") or (what == "scenario" and doc.step >= 0) or (what == "scenario" and doc.scenario.steps != self._anchor[0].steps):
-            self._anchor = (doc.scenario, doc.step)
+        if doc.step >= 0 or doc.scenario.steps != self._anchor[0].steps:
+            self._reanchor()
 
     def anchor(self) -> tuple[Scenario, int]:
         """The scenario (with the document's current panels and title) and the step that the
@@ -302,13 +309,11 @@ class StepListDialog(QDialog):
                              (self.document.undo_stack.createRedoAction(self), StandardKey.Redo)):
             action.setShortcuts(QKeySequence.keyBindings(keys))
             self.addAction(action)
-        self.document.changed.connect(self._on_document_changed)
+        for refilled in (self.document.scenario_changed, self.document.step_changed,
+                         self.document.path_changed, self.document.scenario_replaced):
+            refilled.connect(self.refill)
         self.refill()
         self.resize(560, 360)
-
-    def _on_document_changed(self, what: str) -> None:
-        if what in ("scenario", "step", "path"):
-            self.refill()
 
     def refill(self) -> None:
         self._filling = True

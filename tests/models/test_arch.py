@@ -40,16 +40,16 @@ def test_nvidia_sm_limits_are_consistent(name):
 def test_seed_anchor_values():
     # "SIMT and GPUs": V100 had 80 SMs, 6 MB L2 and 900 GB/s; A100 108 SMs, 40 MB and 1,555 GB/s;
     # GV100 through Volta: 64 warps, 65,536 registers, at most 255 registers per thread.
-    assert arch.preset_value("v100", "sm_count") == 80
-    assert arch.preset_value("v100", "l2_bytes") == 6 * 1024 * 1024
-    assert arch.preset_value("v100", "memory_bandwidth_gbps") == 900
-    assert arch.preset_value("a100", "sm_count") == 108
-    assert arch.preset_value("a100", "l2_bytes") == 40 * 1024 * 1024
-    assert arch.preset_value("a100", "memory_bandwidth_gbps") == 1555
-    assert arch.preset_value("v100", "max_warps_per_sm") == 64
-    assert arch.preset_value("v100", "registers_per_sm") == 65536
-    assert arch.preset_value("v100", "max_registers_per_thread") == 255
-    assert arch.preset_value("mi300x", "warp_size") == 64
+    assert arch.preset_values("v100")["sm_count"] == 80
+    assert arch.preset_values("v100")["l2_bytes"] == 6 * 1024 * 1024
+    assert arch.preset_values("v100")["memory_bandwidth_gbps"] == 900
+    assert arch.preset_values("a100")["sm_count"] == 108
+    assert arch.preset_values("a100")["l2_bytes"] == 40 * 1024 * 1024
+    assert arch.preset_values("a100")["memory_bandwidth_gbps"] == 1555
+    assert arch.preset_values("v100")["max_warps_per_sm"] == 64
+    assert arch.preset_values("v100")["registers_per_sm"] == 65536
+    assert arch.preset_values("v100")["max_registers_per_thread"] == 255
+    assert arch.preset_values("mi300x")["warp_size"] == 64
 
 
 def test_h200_preset_agrees_with_the_measured_device(measured_device):

@@ -35,14 +35,15 @@ class FlopsPerBytePlot(QWidget):
         lay.addWidget(QLabel(f"<b>{CALCULATOR_LABELS[0]}</b>"))
         lay.addWidget(self.plot)
         lay.addWidget(self.label)
-        dock.document.changed.connect(self._on_document_changed)
+        dock.document.shown_changed.connect(self.update_plot)
+        dock.document.section_changed.connect(self._on_section_changed)
         follow_theme(dock, lambda: self.update_plot(force=True))
         self.shown: gemm.GemmResult | None = None
         self.series: list = []
         self.update_plot()
 
-    def _on_document_changed(self, what: str) -> None:
-        if what in ("scenario", "step", "path") or what == f"section:{PANEL_ID}":
+    def _on_section_changed(self, panel_id: str) -> None:
+        if panel_id == PANEL_ID:
             self.update_plot()
 
     def update_plot(self, force: bool = False) -> None:

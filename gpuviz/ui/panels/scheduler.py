@@ -100,18 +100,20 @@ class CycleTimeline(QWidget):
         self.result: SchedulerResult | None = None
         self._range_key: tuple[int, int] | None = None
         self.plot.getViewBox().sigXRangeChanged.connect(lambda *_: self._update_label())
-        self.document.changed.connect(self._on_document_changed)
+        self.document.shown_changed.connect(self._redraw_soon)
+        self.document.path_changed.connect(self._redraw_soon)
+        self.document.section_changed.connect(
+            lambda panel_id: panel_id == PANEL_ID and self._redraw_soon())
+        self.document.selection_changed.connect(self._follow_selection)
+        self.document.step_changed.connect(self._follow_selection)
         follow_theme(dock, lambda: self.update_timeline(force=True))
         self._pending = False
         self.update_timeline()
 
-    def _on_document_changed(self, what: str) -> None:
-        redraw = what in ("scenario", "step", "path") or what == f"section:{PANEL_ID}"
-        if redraw and not self._pending:  # a dragged control: one redraw for the burst
+    def _redraw_soon(self) -> None:
+        if not self._pending:  # a dragged control: one redraw for the burst
             self._pending = True
             QTimer.singleShot(0, self, self.update_timeline)
-        if what in ("selection", "step"):
-            self._follow_selection()
 
     def update_timeline(self, force: bool = False) -> None:
         self._pending = False

@@ -97,14 +97,15 @@ class SweepRunner(QWidget):
         self.series: list = []
         follow_theme(dock, self._redraw)
 
-        self.document.changed.connect(self._on_document_changed)
+        self.document.shown_changed.connect(self.restart)
+        self.document.section_changed.connect(self._on_section_changed)
         dock.visibilityChanged.connect(lambda visible: visible and self.restart())
         self.destroyed.connect(lambda *_: self._cancel_all())
         self.restart()
 
     # --- starting and stopping -----------------------------------------------------------------
-    def _on_document_changed(self, what: str) -> None:
-        if what in ("scenario", "step", "path") or what == f"section:{PANEL_ID}":
+    def _on_section_changed(self, panel_id: str) -> None:
+        if panel_id == PANEL_ID:
             self.restart()
 
     def restart(self) -> None:
