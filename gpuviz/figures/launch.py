@@ -484,7 +484,11 @@ def _quantization(r: LaunchResult, theme: Theme, width: float, floor: float) -> 
     shown = min(r.wave_count, 12)
     label_pt = pt
     seg = bar_w / shown
-    busy = Style(fill=theme.color("compute"), stroke=None)
+    # busy slots: a second channel where the theme hatches categories (print: compute and valid
+    # are one gray)
+    hatch = theme.category_hatch(0)
+    busy = Style(fill=theme.color("compute"), stroke=None, hatch=hatch,
+                 hatch_color=theme.foreground if hatch else None)
     for k in range(shown):
         wave_no = k if k < shown - 1 or shown == r.wave_count else r.wave_count - 1
         fill = 1.0 if wave_no < r.wave_count - 1 else r.last_wave_fill

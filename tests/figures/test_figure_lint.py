@@ -1,9 +1,8 @@
 """The figure lint over every bundled figure: each scenario, before and after each of its steps,
 in every theme and at every size preset (natural, single and double column, 16:9 slide).
 
-Failures name the figure, the item and its key. A panel listed in ``NOT_YET_LAID_OUT`` does not
-use the layout layer yet; its case is expected to fail (strictly: once it passes, it must come
-off the list)."""
+Failures name the figure, the item and its key. Every panel lays itself out with
+``gpuviz.figures.layout``, so every panel must pass."""
 
 from __future__ import annotations
 
@@ -15,22 +14,6 @@ from gpuviz.figures.theme import THEMES
 from gpuviz.registry import PANEL_IDS
 from gpuviz.scenario import bundled_scenarios, load_scenario
 
-LAID_OUT = {
-    "banks",
-    "barrier",
-    "divergence",
-    "gemm",
-    "launch",
-    "occupancy",
-    "pipeline",
-    "reduction",
-    "scheduler",
-    "sectors",
-    "swizzle",
-    "traversal",
-}
-NOT_YET_LAID_OUT = set(PANEL_IDS) - LAID_OUT
-
 SCENARIOS = [load_scenario(p) for p in bundled_scenarios()]
 
 
@@ -40,10 +23,7 @@ def _cases(panel_id):
             in sweep(shown, tuple(THEMES), tuple(TARGETS.values())) if pid == panel_id]
 
 
-@pytest.mark.parametrize("panel_id", [
-    pytest.param(pid, marks=pytest.mark.xfail(pid in NOT_YET_LAID_OUT, strict=True,
-                                              reason="not yet laid out with figures.layout"))
-    for pid in PANEL_IDS])
+@pytest.mark.parametrize("panel_id", PANEL_IDS)
 def test_every_bundled_figure_passes_the_lint(panel_id):
     cases = _cases(panel_id)
     assert cases, f"no bundled scenario shows {panel_id}"
