@@ -114,6 +114,14 @@ class PanelDock(QDockWidget):
             self.summary.setWordWrap(True)
             self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             lay.addWidget(self.summary)
+        # the model's number beside the H200's, for panels with measured counterparts (filled in
+        # after the figure is painted: the measurement tables are not needed for the first frame)
+        self.measured = QLabel()
+        self.measured.setObjectName(f"{panel.id}-measured")
+        self.measured.setWordWrap(True)
+        self.measured.hide()
+        self._measured_for: object = None
+        lay.addWidget(self.measured)
         if self.extras is not None and hasattr(self.extras, "extra_widgets"):
             for w in self.extras.extra_widgets(self):
                 lay.addWidget(w)
@@ -305,9 +313,33 @@ class PanelDock(QDockWidget):
             figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
         self._show(figure, key, start, result)
 
+    def _update_measured(self) -> None:
+        text = self._measured_text(self._measured_for)
+        self.measured.setText(text)
+        self.measured.setVisible(bool(text))
+
+    def _measured_text(self, result: object) -> str:
+        """"Model: 4 … · H200 measured: 4 (agrees)", "… · not measured", or "" for a panel
+        without a measured counterpart."""
+        from gpuviz.kernels.measure import QUANTITY
+        from gpuviz.measurements import PANELS, label
+
+        if result is None or self.panel.id not in PANELS:
+            return ""
+        try:
+            params = effective_params(self.document.shown, self.panel.id)
+            value = float(getattr(result, QUANTITY[self.panel.id][0]))
+        except Exception:  # a result without the measured quantity (an error figure)
+            return ""
+        unit = QUANTITY[self.panel.id][1]
+        return f"Model: {value:g} {unit} · {label(self.panel.id, params, value)}"
+
     def _show(self, figure: Figure, key: object, start: float, result: object = None) -> None:
         if self.summary is not None:
             self.summary.setText(self.extras.summary_text(result) if result is not None else "")
+        if result is not None and result is not self._measured_for:
+            self._measured_for = result
+            QTimer.singleShot(0, self, self._update_measured)
         self._shown_key = key
         self.view.set_figure(figure)
         self.view.repaint()
