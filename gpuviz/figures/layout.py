@@ -322,13 +322,19 @@ def legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
         c.text(0.0, cap_height(size), title, size, fg, bold=True)
         y = row
     seen: set[str] = set()
+    row_h = row  # the tallest entry of the current row (a long label wraps to lines)
     for entry in entries:
         if entry.label in seen:
             continue
         seen.add(entry.label)
-        need = sw + 1.0 + text_width(entry.label, size) + 3.0
-        if x > 0 and x + need - 3.0 > width:
-            x, y = 0.0, y + row
+        room = max(width - sw - 1.0, 1.0)
+        lines = wrap(entry.label, size, room)
+        label_w = max(text_width(line, size) for line in lines)
+        need = sw + 1.0 + label_w + 3.0
+        entry_h = row + (len(lines) - 1) * line_step(size)
+        if x > 0 and (x + need - 3.0 > width or len(lines) > 1):
+            x, y = 0.0, y + row_h
+            row_h = row
         with c.group(name=f"legend:{entry.label}"):
             top = y + (row - 1.4 - sw) / 2
             if entry.kind == "line":
@@ -338,9 +344,17 @@ def legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
                 c.circle(x + sw / 2, top + sw / 2, sw / 2.6, entry.style)
             else:
                 c.rect(x, top, sw, sw, entry.style)
-            c.text(x + sw + 1.0, top + sw / 2, entry.label, size, fg, baseline="middle")
+            for i, line in enumerate(lines):
+                c.text(x + sw + 1.0, top + sw / 2 + i * line_step(size), line, size, fg,
+                       baseline="middle")
         used = max(used, x + need - 3.0)
+        row_h = max(row_h, entry_h)
         x += need
+        if len(lines) > 1:  # a wrapped entry has the row to itself
+            x, y = 0.0, y + row_h
+            row_h = row
+    if x == 0.0 and y > 0 and row_h == row and seen:
+        y -= row  # the last wrapped entry already moved to a fresh, empty row
     height = y + row - 1.4 if entries or title else 0.0
     for note in notes:
         block = text_block(note, theme, width, color=theme.color("muted"))

@@ -102,3 +102,18 @@ def test_one_meaning_one_mark():
     for item in legend_block(entries, SCREEN, 100).items:
         c.add(item)
     assert rules(c.figure(110, 20, "#FFFFFF")) == []
+
+
+def test_a_legend_label_longer_than_its_column_wraps_inside_the_page():
+    long = ("a legend label that describes one meaning in so many words that it cannot fit "
+            "on one line of a narrow side column")
+    block = legend_block([LegendEntry("short", SCREEN.fill("valid")),
+                          LegendEntry(long, SCREEN.fill("miss")),
+                          LegendEntry("after", SCREEN.fill("hit"))], SCREEN, 50)
+    assert block.width <= 50
+    c = BlockCanvas()
+    for item in block.items:
+        c.add(item)
+    assert rules(c.figure(52, block.height + 2, "#FFFFFF")) == []
+    lines = [t for t in c.figure(52, block.height + 2, "#FFFFFF").texts() if t != "short"]
+    assert len(lines) >= 3 and " ".join(lines[:-1]) == long  # wrapped, every word kept
