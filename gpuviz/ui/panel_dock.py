@@ -264,6 +264,16 @@ class PanelDock(QDockWidget):
             return
         scenario = self.document.shown
         selection = self.document.selection
+        if self.panel.id not in scenario.panels:
+            # a panel opened from the View menu follows the scenario's architecture, which its
+            # model may not accept (occupancy under an AMD preset): say why, as the loader would
+            from gpuviz.scenario.io import panel_problems
+
+            problems = panel_problems(scenario, self.panel.id)
+            if problems:
+                self._show(_error_figure(self.theme, problems[0].message), None,
+                           time.perf_counter())
+                return
         try:
             params = effective_params(scenario, self.panel.id)
         except Exception as exc:  # a model bug must not take the window down

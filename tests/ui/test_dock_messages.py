@@ -1,5 +1,5 @@
-"""Each panel with a measured counterpart shows the model's value beside the H200's, and says
-"not measured" where no measurement of the section ships."""
+"""What a dock says besides its figure: the model's value beside the H200's where a measured
+counterpart exists ("not measured" where none ships), and why a panel cannot be shown."""
 
 from __future__ import annotations
 
@@ -32,3 +32,18 @@ def test_an_unmeasured_section_says_so_and_other_panels_show_nothing(make_main_w
     w = make_main_window(scenario_path("linked-launch-sectors.json"))
     text = _measured(w, "sectors").text()
     assert text.startswith("Model: ") and ("measured" in text)
+
+
+def test_a_panel_opened_under_an_architecture_its_model_declines_says_why(make_main_window,
+                                                                          tmp_path):
+    import json
+
+    path = tmp_path / "amd.json"
+    path.write_text(json.dumps({"version": 1, "arch": "mi300x", "panels": ["launch"]}))
+    w = make_main_window(path)
+    w.show_panel("occupancy", True)
+    for _ in range(4):
+        QApplication.processEvents()
+    texts = " ".join(w.docks["occupancy"].current_figure().texts())
+    assert "follows the scenario's architecture" in texts
+    assert "TypeError" not in texts
