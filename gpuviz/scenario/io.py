@@ -314,8 +314,42 @@ def from_json(raw: Any, problems: list[Problem]) -> Scenario:
     panels = _panels(raw, sections, problems)
     _check_scenario_arch(arch, panels, sections, problems)
     steps, step_sections = _steps(raw.get("steps", []), arch, panels, sections, problems)
-    return Scenario(title=title, description=description, arch=arch, panels=panels,
-                    sections=MappingProxyType(sections), steps=steps, _step_sections=step_sections)
+    scenario = Scenario(title=title, description=description, arch=arch, panels=panels,
+                        sections=MappingProxyType(sections), steps=steps,
+                        _step_sections=step_sections)
+    if not problems:
+        _check_linked(scenario, problems)
+    return scenario
+
+
+def _check_linked(scenario: Scenario, problems: list[Problem]) -> None:
+    """A panel that follows another (sectors follows the warp selected in launch) is checked again
+    once linked, in the base and in every step's state: an expression that fails only for the
+    followed warp is reported at load, with its path, never met later."""
+    from gpuviz.scenario.compute import effective_params
+
+    linked = [pid for pid in scenario.panels if panel(pid).depends_on]
+    if not linked:
+        return
+    checked: set[str] = set()
+    states = [(None, scenario)] + [(k, scenario.at_step(k)) for k in range(len(scenario.steps))]
+    for k, state in states:
+        for pid in linked:
+            where = pid if k is None else f"steps[{k}].changes.{pid}"
+            try:
+                params = effective_params(state, pid)
+            except Exception as exc:  # the panel followed cannot be computed in this state
+                problems.append(Problem(where, f"the panel it follows cannot be computed here: "
+                                               f"{exc}"))
+                continue
+            seen = f"{pid}:{params!r}"
+            if seen in checked:
+                continue
+            checked.add(seen)
+            for sub, message in panel(pid).problems(params):
+                follows = ", ".join(panel(pid).depends_on)
+                problems.append(Problem(join(where, sub) if sub else where,
+                                        f"with what it follows from {follows}: {message}"))
 
 
 def _check_scenario_arch(arch: str, panels: tuple[str, ...], sections: dict[str, Any],
