@@ -425,33 +425,13 @@ def _contributor_style(theme: Theme) -> Style:
 PRINT_GRAY = {"active": 0.62, "owned": 0.76, "faded": 0.88, "absent": 1.0}
 
 
-def _gray(color: str) -> float:
-    r, g, b = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def _at_gray(theme: Theme, color: str, level: float) -> str:
-    """``color``'s hue moved to gray ``level``: veiled toward the background to lighten it, mixed
-    with the foreground to darken it (gray is linear in the channels, so the mix is exact)."""
-    g = _gray(color)
-    lo, hi = sorted((theme.foreground, theme.background), key=_gray)
-    if abs(level - g) < 1e-9:
-        return color
-    toward = hi if level > g else lo
-    amount = (level - _gray(toward)) / (g - _gray(toward))
-    a = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(toward[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}"
-                         for x, y in zip(a, b, strict=True))
-
-
 def _cell_style(theme: Theme, role: str) -> Style:
     base = theme.fill(role)
     if theme.category_hatch(0) is not None and role in PRINT_GRAY:
         # A grayscale-safe theme (print): each meaning on its own gray step, keeping its hue
         # (the current partials take the hue of valid data).
         hue = theme.color("valid") if role == "active" else base.fill or theme.background
-        return replace(base, fill=_at_gray(theme, hue, PRINT_GRAY[role]))
+        return replace(base, fill=theme.at_gray(hue, PRINT_GRAY[role]))
     if role == "active":
         # Lighter than the input on a light page, brighter than it on a dark one.
         return theme.faded(base, 0.75 if _dark(theme) else 0.45)

@@ -73,26 +73,6 @@ PRINT_GRAY = {"memory": 1.0, "band": 0.88, "wait_math": 0.76, "ready": 0.64, "em
               "math": 0.40, "load": 0.28}
 
 
-def _gray(color: str) -> float:
-    r, g, b = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def at_gray(theme: Theme, color: str, level: float) -> str:
-    """``color``'s hue moved to gray ``level``: veiled toward the background to lighten it, mixed
-    with the foreground to darken it (gray is linear in the channels, so the mix is exact)."""
-    g = _gray(color)
-    lo, hi = sorted((theme.foreground, theme.background), key=_gray)
-    if abs(level - g) < 1e-9:
-        return color
-    toward = hi if level > g else lo
-    amount = (level - _gray(toward)) / (g - _gray(toward))
-    a = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(toward[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}"
-                         for x, y in zip(a, b, strict=True))
-
-
 def _grayscale_safe(theme: Theme) -> bool:
     """Whether ``theme`` must keep its meanings apart in a grayscale print (it hatches categories)."""
     return theme.category_hatch(0) is not None
@@ -110,7 +90,7 @@ def state_colors(theme: Theme) -> dict[str, str]:
         "empty": theme.color("warn"),
     }
     if _grayscale_safe(theme):
-        colors = {name: at_gray(theme, c, PRINT_GRAY[name]) for name, c in colors.items()}
+        colors = {name: theme.at_gray(c, PRINT_GRAY[name]) for name, c in colors.items()}
     return colors
 
 
@@ -199,7 +179,7 @@ def _series_style(theme: Theme, i: int) -> Style:
 
 def _band_style(theme: Theme) -> Style:
     if _grayscale_safe(theme):
-        return Style(fill=at_gray(theme, theme.accent, PRINT_GRAY["band"]), stroke=None)
+        return Style(fill=theme.at_gray(theme.accent, PRINT_GRAY["band"]), stroke=None)
     return Style(fill=theme.mix(theme.accent, 0.18), stroke=None)
 
 

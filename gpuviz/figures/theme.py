@@ -133,6 +133,22 @@ class Theme:
         return Style(stroke=self.color(name), stroke_width=self.line_mm if width is None else width,
                      dash=dash)
 
+    def at_gray(self, color: str, level: float) -> str:
+        """``color``'s hue moved to gray ``level`` (0 black – 1 paper, luminance weights): veiled
+        toward the background to lighten it, mixed with the foreground to darken it (gray is
+        linear in the channels, so the mix is exact). For figures that must survive a grayscale
+        print where a pixel image or a value cell cannot be hatched."""
+        g = gray_level(color)
+        lo, hi = sorted((self.foreground, self.background), key=gray_level)
+        if abs(level - g) < 1e-9:
+            return color
+        toward = hi if level > g else lo
+        amount = (level - gray_level(toward)) / (g - gray_level(toward))
+        a = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+        b = [int(toward[i:i + 2], 16) for i in (1, 3, 5)]
+        return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}"
+                             for x, y in zip(a, b, strict=True))
+
     def mix(self, color: str | None, amount: float) -> str | None:
         """``color`` seen through a veil of the background, keeping ``amount`` of the colour."""
         if color is None:
@@ -151,6 +167,13 @@ class Theme:
     def highlight(self) -> Style:
         """The outline drawn around a selected thing."""
         return Style(stroke=self.accent, stroke_width=self.thick_mm)
+
+
+def gray_level(color: str) -> float:
+    """The gray a ``#rrggbb`` colour prints as (0 black – 1 paper; Rec. 709 luminance weights of
+    the channel values, as the print theme's grayscale check uses)."""
+    r, g, b = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 def _luminance(color: str) -> float:
