@@ -84,9 +84,6 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
             rows.append((f"region {g.branch} → {g.reconverge or 'exit'}",
                          f"{format_number(g.issued)} issued, {format_percent(g.lane_efficiency)} "
                          f"of the {g.mask.bit_count()} lanes active at the branch"))
-        if max(text_width(f"{a.ljust(_pad(rows))}  {b}", theme.small_pt, "mono")
-               for a, b in rows if isinstance(a, str)) > width:
-            rows = [f"{a}: {b}" for a, b in rows]  # too narrow to align: one line each
         return [legend_block(entries, theme, width),
                 receipt_block(rows, theme, width, title="Lane efficiency")]
 
@@ -427,8 +424,3 @@ def _orders(r: DivergenceResult, selection: frozenset[str], theme: Theme,
                "instructions", pt, theme.muted)
         y += line_step(pt)
     return c.block(min(width, label_w + cell * shown), y - 2.0 + 0.3, "issue order")
-
-
-def _pad(rows: list) -> int:
-    """The width (characters) a receipt gives its row labels."""
-    return max((len(r[0]) for r in rows if isinstance(r, tuple)), default=0)

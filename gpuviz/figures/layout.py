@@ -367,16 +367,22 @@ def legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
 def receipt_block(rows: Sequence[str | tuple[str, str]], theme: Theme, width: float, *,
                   title: str | None = None, color: str | None = None) -> Block:
     """Monospaced lines that add up (a receipt): ``(label, value)`` rows align their values in
-    one column; plain strings are wrapped to ``width``."""
+    one column; plain strings are wrapped to ``width``. Where an aligned row would not fit the
+    width, every row is written as ``label: value`` on its own instead (too narrow to align)."""
     c = BlockCanvas()
     fg = color or theme.color("foreground")
     size = theme.small_pt
     labels = [r[0] for r in rows if isinstance(r, tuple)]
     pad = max((len(s) for s in labels), default=0)
+    aligned = all(text_width(f"{r[0].ljust(pad)}  {r[1]}", size, "mono") <= width
+                  for r in rows if isinstance(r, tuple))
     lines: list[str] = []
     for r in rows:
         if isinstance(r, tuple):
-            lines += wrap(f"{r[0].ljust(pad)}  {r[1]}", size, width, "mono")
+            label, value = r
+            text = (f"{label.ljust(pad)}  {value}" if aligned else
+                    f"{label} {value}" if label.endswith(":") else f"{label}: {value}")
+            lines += wrap(text, size, width, "mono")
         else:
             lines += wrap(r, size, width, "mono")
     y = 0.0

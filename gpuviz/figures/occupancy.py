@@ -88,8 +88,6 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
         rows: list[str | tuple[str, str]] = [
             (f"{LABELS[name]}:", f"{notes[name]} → {_limit_text(r.limits[name])}")
             for name in RESOURCES]
-        if max(text_width(f"{a.ljust(_pad(rows))}  {b}", theme.small_pt, "mono") for a, b in rows) > width:
-            rows = [f"{a} {b}" for a, b in rows]  # too narrow to align: one line each
         return [legend_block(entries, theme, width),
                 receipt_block(rows, theme, width, title="How each limit is computed")]
 
@@ -447,8 +445,3 @@ def _mark_label(c: BlockCanvas, cx: float, cy: float, rad: float, label: str, pt
     x, y, anchor = best or candidates[0]
     c.label(x, y, label, pt, theme.foreground, knockout=theme.background, anchor=anchor,
             bold=True)
-
-
-def _pad(rows: list) -> int:
-    """The width (characters) a receipt gives its row labels."""
-    return max((len(r[0]) for r in rows if isinstance(r, tuple)), default=0)

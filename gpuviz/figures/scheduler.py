@@ -159,9 +159,6 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
             ("issue slots used", format_percent(r.issue_utilization)),
             ("Little's law", format_percent(r.predicted_utilization)),
             ("useful lane work", format_percent(r.lane_utilization))]
-        if max(text_width(f"{a.ljust(_pad(rows))}  {b}", theme.small_pt, "mono")
-               for a, b in rows if isinstance(a, str)) > width:
-            rows = [f"{a}: {b}" for a, b in rows]
         return [legend_block(entries, theme, width), receipt_block(rows, theme, width)]
 
     return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
@@ -376,8 +373,3 @@ def _sweep(r: SchedulerResult, selection: frozenset[str], theme: Theme, target: 
     if key in selection:
         c.rect(-0.3, y - 0.3, width + 0.6, ph + 0.6, theme.highlight())
     return c.block(width, y + ph + 0.3, "sweep")
-
-
-def _pad(rows: list) -> int:
-    """The width (characters) a receipt gives its row labels."""
-    return max((len(r[0]) for r in rows if isinstance(r, tuple)), default=0)
