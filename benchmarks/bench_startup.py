@@ -23,7 +23,10 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 class FirstPaint(QObject):
     def eventFilter(self, obj, event):
         if event.type() == QEvent.Type.Paint and getattr(obj, "painted_ready", lambda: True)():
-            QTimer.singleShot(0, lambda: (print(time.time() - float(os.environ["T0"])), os._exit(0)))
+            print(time.time() - float(os.environ["T0"]), flush=True)
+            # the rest of the window (menus, hidden docks) is built on the next turns
+            QTimer.singleShot(50, lambda: os._exit(0))
+            obj.removeEventFilter(self)
         return False
 """
 
@@ -42,37 +45,44 @@ app = QApplication([])
 from gpuviz.export.qt_painter import register_fonts
 from gpuviz.ui.app import create_window
 register_fonts()
-w, _ = create_window(None); w.resize(1400, 900)
+w, _ = create_window(None, defer=True)  # as run_app does
+w.resize(1400, 900)
 view = w.docks["launch"].view
 view.painted_ready = lambda: view.figure() is not None
 watch = FirstPaint(); view.installEventFilter(watch)
+w.completed.connect(lambda: print("complete", time.time() - float(os.environ["T0"])))
 w.show()
 app.exec()
 """
 
 
-def run(code: str) -> float:
+def run(code: str) -> tuple[float, float | None]:
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
                XDG_CONFIG_HOME=CONFIG_DIR, PYTHONPYCACHEPREFIX=PYCACHE_DIR)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["T0"] = repr(time.time())
     out = subprocess.run([sys.executable, "-c", code], check=True, env=env, capture_output=True,
-                         text=True).stdout
-    return float(out.strip().splitlines()[-1])
+                         text=True).stdout.split()
+    painted = float(out[0])
+    complete = float(out[out.index("complete") + 1]) if "complete" in out else None
+    return painted, complete
 
 
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 15
     run(BARE), run(GPUVIZ)  # warm the file cache, write the bytecode
-    bare, ours = [], []
+    bare, ours, whole = [], [], []
     for _ in range(runs):
-        bare.append(run(BARE))
-        ours.append(run(GPUVIZ))
+        bare.append(run(BARE)[0])
+        painted, complete = run(GPUVIZ)
+        ours.append(painted)
+        whole.append(complete if complete is not None else float("nan"))
     ratio = statistics.median(o / b for o, b in zip(ours, bare, strict=True))
     platform = os.environ.get("QT_QPA_PLATFORM", "offscreen")
     print(f"start-up to first painted window ({runs} runs each, {platform}):   median     min")
     print(f"  bare PySide6 QMainWindow               {statistics.median(bare) * 1000:7.0f} ms {min(bare) * 1000:7.0f} ms")
     print(f"  gpuviz default scenario                {statistics.median(ours) * 1000:7.0f} ms {min(ours) * 1000:7.0f} ms")
+    print(f"    … window complete (menus, docks)     {statistics.median(whole) * 1000:7.0f} ms {min(whole) * 1000:7.0f} ms")
     print(f"  gpuviz / bare: median of pair ratios {ratio:.2f}×, of minima {min(ours) / min(bare):.2f}× (goal ≤ 1.5×)")
 
 

@@ -11,7 +11,6 @@ import math
 from functools import lru_cache
 from importlib import resources
 
-import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
@@ -138,7 +137,7 @@ class _Painter:
             self._hatch(item.style, [r])
         elif isinstance(item, Rects):
             _apply(p, item.style)
-            rects = [QRectF(*row) for row in item.xywh.tolist()]
+            rects = [QRectF(*row) for row in item.xywh]
             p.drawRects(rects)
             self._hatch(item.style, rects)
         elif isinstance(item, Circle):
@@ -148,7 +147,7 @@ class _Painter:
             self.polyline(item)
         elif isinstance(item, Segments):
             _apply(p, item.style, closed=False)
-            p.drawLines([QLineF(*row) for row in item.xyxy.tolist()])
+            p.drawLines([QLineF(*row) for row in item.xyxy])
         elif isinstance(item, Text):
             self.text(item)
         elif isinstance(item, Image):
@@ -270,6 +269,8 @@ class _Painter:
         p.setPen(_pen(t.color, 0.1, None))
 
     def image(self, item: Image) -> None:
+        import numpy as np  # only a dense figure draws an image
+
         rgb = np.ascontiguousarray(item.rgb, dtype=np.uint8)
         h, w, _ = rgb.shape
         img = QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888)

@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is not imported to build or paint a figure without images
+    import numpy as np
 
 Anchor = Literal["start", "middle", "end"]
 Baseline = Literal["alphabetic", "middle", "hanging"]
@@ -30,6 +31,19 @@ PT_TO_MM = 25.4 / 72.0
 # Baselines other than "alphabetic" are shifted by fixed fractions of the type size, the same in
 # every renderer (SVG viewers disagree on dominant-baseline; these fit Inter and Noto Sans Mono).
 BASELINE_SHIFT_EM = {"alphabetic": 0.0, "middle": 0.36, "hanging": 0.76}
+Row = tuple[float, float, float, float]
+
+
+def rows4(data: Any) -> tuple[Row, ...]:
+    """Rows of four floats from an (N, 4) array, a flat sequence, or a sequence of rows. Batches
+    are plain tuples, so that a figure builds and paints without numpy (start-up)."""
+    if hasattr(data, "reshape"):  # a numpy array: converted in C, without importing numpy here
+        flat = [float(v) for v in data.reshape(-1).tolist()]
+    else:
+        flat = [float(v) for row in data for v in (row if hasattr(row, "__len__") else (row,))]
+    if len(flat) % 4:
+        raise ValueError(f"{len(flat)} values do not make rows of four")
+    return tuple(zip(flat[0::4], flat[1::4], flat[2::4], flat[3::4], strict=True))
 
 
 @dataclass(frozen=True)
@@ -65,9 +79,9 @@ class Rect:
 
 @dataclass(frozen=True, eq=False)
 class Rects:
-    """Many rectangles of one style: ``xywh`` is an (N, 4) float array in mm."""
+    """Many rectangles of one style: ``xywh`` holds N ``(x, y, w, h)`` rows in mm."""
 
-    xywh: np.ndarray
+    xywh: tuple[Row, ...]
     style: Style
     keys: tuple[str | None, ...] | None = None
 
@@ -95,9 +109,9 @@ class Polyline:
 
 @dataclass(frozen=True, eq=False)
 class Segments:
-    """Many straight segments of one style: ``xyxy`` is an (N, 4) float array in mm."""
+    """Many straight segments of one style: ``xyxy`` holds N ``(x1, y1, x2, y2)`` rows in mm."""
 
-    xyxy: np.ndarray
+    xyxy: tuple[Row, ...]
     style: Style
     keys: tuple[str | None, ...] | None = None
 
@@ -216,10 +230,10 @@ class Canvas:
 
     def rects(self, xywh: Sequence[Sequence[float]] | np.ndarray, style: Style,
               keys: Sequence[str | None] | None = None) -> Rects | None:
-        arr = np.asarray(xywh, dtype=float).reshape(-1, 4)
-        if not len(arr):
+        rows = rows4(xywh)
+        if not rows:
             return None
-        return self.add(Rects(arr, style, tuple(keys) if keys is not None else None))
+        return self.add(Rects(rows, style, tuple(keys) if keys is not None else None))
 
     def circle(self, cx: float, cy: float, r: float, style: Style, key: str | None = None) -> Circle:
         return self.add(Circle(float(cx), float(cy), float(r), style, key))
@@ -236,10 +250,10 @@ class Canvas:
 
     def segments(self, xyxy: Sequence[Sequence[float]] | np.ndarray, style: Style,
                  keys: Sequence[str | None] | None = None) -> Segments | None:
-        arr = np.asarray(xyxy, dtype=float).reshape(-1, 4)
-        if not len(arr):
+        rows = rows4(xyxy)
+        if not rows:
             return None
-        return self.add(Segments(arr, style, tuple(keys) if keys is not None else None))
+        return self.add(Segments(rows, style, tuple(keys) if keys is not None else None))
 
     def text(self, x: float, y: float, text: str, size: float, color: str, *,
              anchor: Anchor = "start", baseline: Baseline = "alphabetic",
@@ -250,6 +264,8 @@ class Canvas:
 
     def image(self, x: float, y: float, w: float, h: float, rgb: np.ndarray,
               key: str | None = None) -> Image:
+        import numpy as np  # only a dense figure draws an image
+
         return self.add(Image(float(x), float(y), float(w), float(h),
                               np.ascontiguousarray(rgb, dtype=np.uint8), key))
 
@@ -276,12 +292,10 @@ def _key_at(items: Sequence[Item], x: float, y: float, inherited: str | None) ->
         if isinstance(item, Rects):
             if item.keys is None and inherited is None:
                 continue
-            a = item.xywh
-            inside = (x >= a[:, 0]) & (x <= a[:, 0] + a[:, 2]) & (y >= a[:, 1]) & (y <= a[:, 1] + a[:, 3])
-            hits = np.flatnonzero(inside)
-            if len(hits):
-                i = int(hits[-1])
-                return (item.keys[i] if item.keys else None) or inherited
+            for i in range(len(item.xywh) - 1, -1, -1):
+                rx, ry, rw, rh = item.xywh[i]
+                if rx <= x <= rx + rw and ry <= y <= ry + rh:
+                    return (item.keys[i] if item.keys else None) or inherited
             continue
         if own is None and inherited is None:
             continue

@@ -14,10 +14,9 @@ Keys: ``block:<b>``, ``sm:<s>``, ``warp:<b>,<w>``, ``lane:<l>``, ``tile:<i>,<j>`
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import replace
-
-import numpy as np
 
 from gpuviz.figures.display import PT_TO_MM, Figure, Style
 from gpuviz.figures.layout import (
@@ -153,20 +152,21 @@ def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float
           floor: float) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
-    partly = int(((r._block_valid > 0) & (r._block_valid < r.threads_per_block)).sum())
-    empty = int((r._block_valid == 0).sum())
+    _, partly, empty = r.block_counts()
     note = (f"{_count(r.waves, 'wave')} of {format_number(r.slots_per_wave)} block slots "
             f"({_count(r.sm_count, 'SM')} × {r.slots_per_sm}); an illustration, not a CUDA "
             "scheduling guarantee. The bar under a block: its valid and masked threads.")
     own_w = min(width, 100.0) if width >= 150 else width
     top, head_w = _heading(c, theme, own_w, "Blocks, one row per dispatch wave", note)
     if r.blocks > DENSE_BLOCKS or r.waves > 16:
-        cols = int(np.ceil(np.sqrt(r.blocks * 2)))
+        import numpy as np  # one pixel per block: only a large grid needs an image
+
+        cols = math.ceil(math.sqrt(r.blocks * 2))
         rows = -(-r.blocks // cols)
         rgb = np.zeros((rows * cols, 3), dtype=np.uint8)
         valid = np.array(_rgb(theme.color("valid")), dtype=np.uint8)
         rgb[: r.blocks] = valid
-        rgb[: r.blocks][r._block_valid == 0] = _rgb(theme.color("masked"))
+        rgb[: r.blocks][np.array(r.block_valid_all()) == 0] = _rgb(theme.color("masked"))
         rgb[r.blocks:] = _rgb(theme.background)
         h = min(32.0, own_w * rows / cols)
         c.image(0.0, top, own_w, h, rgb.reshape(rows, cols, 3), key="blocks")
@@ -200,7 +200,7 @@ def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float
                 c.value(x0, y0 - _centre_shift(pt), cell - 0.6, cell_h, str(b), pt,
                         theme.foreground, floor=floor, key=key)
                 _bar(c, theme, x0, y0 + cell_h + 0.3, cell - 0.6,
-                     float(r._block_valid[b]) / r.threads_per_block)
+                     r.block_valid(b) / r.threads_per_block)
             if b == r.selected_block or key in selection:
                 c.rect(x0 - 0.3, y0 - 0.3, cell, cell_h + BAR_H + 0.9, theme.highlight())
             used_w = max(used_w, x0 + cell)
@@ -347,6 +347,8 @@ def _block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
     warps = -(-bx * rows // r.warp_size)
     legend_w = min(width * 0.4, 40.0) if warps <= 14 else 0.0
     cell = min(4.0, (width - legend_w - GAP) / bx, 40.0 / rows)
+    import numpy as np  # a multi-dimensional block only (the default 1-D launch paints without)
+
     tids = np.arange(bx * rows)
     warp = tids // r.warp_size
     b = r.selected_block_idx

@@ -561,29 +561,29 @@ def _style(style: Style, u: float) -> Style:
 
 def transform(item: Item, u: float, dx: float, dy: float) -> Item:
     """``item`` scaled by ``u`` about the origin, then moved by (dx, dy) mm."""
+    # built directly, not with dataclasses.replace: every item of a figure passes through here
+    if isinstance(item, Text):
+        return Text(item.x * u + dx, item.y * u + dy, item.text, item.size * u, item.color,
+                    item.anchor, item.baseline, item.font, item.bold, item.rotate, item.key,
+                    item.knockout)
     if isinstance(item, Group):
-        return replace(item, items=tuple(transform(i, u, dx, dy) for i in item.items))
+        return Group(tuple(transform(i, u, dx, dy) for i in item.items), item.key, item.name)
     if isinstance(item, Rect):
-        return replace(item, x=item.x * u + dx, y=item.y * u + dy, w=item.w * u, h=item.h * u,
-                       radius=item.radius * u, style=_style(item.style, u))
+        return Rect(item.x * u + dx, item.y * u + dy, item.w * u, item.h * u,
+                    _style(item.style, u), item.key, item.radius * u)
     if isinstance(item, Rects):
-        xywh = item.xywh * u
-        xywh[:, 0] += dx
-        xywh[:, 1] += dy
-        return replace(item, xywh=xywh, style=_style(item.style, u))
+        xywh = tuple((x * u + dx, y * u + dy, w * u, h * u) for x, y, w, h in item.xywh)
+        return Rects(xywh, _style(item.style, u), item.keys)
     if isinstance(item, Segments):
-        xyxy = item.xyxy * u
-        xyxy[:, [0, 2]] += dx
-        xyxy[:, [1, 3]] += dy
-        return replace(item, xyxy=xyxy, style=_style(item.style, u))
+        xyxy = tuple((a * u + dx, b * u + dy, c * u + dx, d * u + dy)
+                     for a, b, c, d in item.xyxy)
+        return Segments(xyxy, _style(item.style, u), item.keys)
     if isinstance(item, Circle):
         return replace(item, cx=item.cx * u + dx, cy=item.cy * u + dy, r=item.r * u,
                        style=_style(item.style, u))
     if isinstance(item, Polyline):
         return replace(item, points=tuple((x * u + dx, y * u + dy) for x, y in item.points),
                        style=_style(item.style, u))
-    if isinstance(item, Text):
-        return replace(item, x=item.x * u + dx, y=item.y * u + dy, size=item.size * u)
     if isinstance(item, Image):
         return replace(item, x=item.x * u + dx, y=item.y * u + dy, w=item.w * u, h=item.h * u)
     raise TypeError(f"cannot move {type(item).__name__}")

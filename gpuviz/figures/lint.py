@@ -106,7 +106,7 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0) -> list[F
                 if item.key:
                     cells[item.key].append((item.x, item.y, item.w, item.h))
         elif isinstance(item, Rects):
-            a = item.xywh
+            a = np.asarray(item.xywh, dtype=float).reshape(-1, 4)
             if len(a):
                 page(a[:, 0].min(), a[:, 1].min(), (a[:, 0] + a[:, 2]).max(),
                      (a[:, 1] + a[:, 3]).max(), "Rects", None)
@@ -117,8 +117,8 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0) -> list[F
                             cells[k].append(tuple(row))
         elif isinstance(item, Segments):
             if len(item.xyxy):
-                segs.append(item.xyxy)
-                a = item.xyxy
+                a = np.asarray(item.xyxy, dtype=float).reshape(-1, 4)
+                segs.append(a)
                 page(min(a[:, 0].min(), a[:, 2].min()), min(a[:, 1].min(), a[:, 3].min()),
                      max(a[:, 0].max(), a[:, 2].max()), max(a[:, 1].max(), a[:, 3].max()),
                      "Segments", None)

@@ -14,12 +14,13 @@ capitals; lower-case ascenders reach a little above it) and down to the descende
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
 PT_TO_MM = 25.4 / 72.0
+MAX_MEASURED = 65536  # remembered widths per face
 FontKind = Literal["sans", "mono"]
 
 _FILES = {  # the font files these metrics describe (resources/fonts)
@@ -41,11 +42,21 @@ class FontMetrics:
     x_height: float  # em
     ascender: float  # em, above the baseline (positive)
     descender: float  # em, below the baseline (positive)
+    # widths already measured: a figure's labels repeat, and a layout for a slide or a view
+    # builds its blocks at several widths before it keeps one
+    _widths: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
 
     def width_em(self, text: str) -> float:
+        known = self._widths.get(text)
+        if known is not None:
+            return known
         get = self.advances.get
         fb = self.fallback
-        return sum(get(ord(ch), fb) for ch in text)
+        width = sum(get(ord(ch), fb) for ch in text)
+        if len(self._widths) >= MAX_MEASURED:
+            self._widths.clear()
+        self._widths[text] = width
+        return width
 
 
 @cache

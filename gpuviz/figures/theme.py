@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from types import MappingProxyType
 
 from gpuviz.figures.display import Hatch, Style
@@ -176,6 +177,7 @@ def gray_level(color: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+@cache
 def _luminance(color: str) -> float:
     """Relative luminance (WCAG) of a #rrggbb colour."""
     h = color.lstrip("#")

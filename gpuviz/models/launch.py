@@ -16,9 +16,8 @@ CUDA C++ Programming Guide, *Thread Hierarchy*):
   TM·TN output slots; wave quantization puts those tiles on ``sm_count × blocks_per_sm`` slots.
 """
 
+import math
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from gpuviz.models.params import param
 
@@ -109,7 +108,29 @@ class LaunchResult:
     tile_slots_per_wave: int
     wave_count: int
     last_wave_fill: float
-    _block_valid: np.ndarray = field(repr=False, compare=False)  # valid threads per block
+    # valid threads along each dimension, per block index in that dimension: block (i, j, k)
+    # has spans[0][i] · spans[1][j] · spans[2][k] valid threads (validity separates per axis)
+    _spans: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = field(repr=False,
+                                                                           compare=False)
+
+    def block_valid(self, b: int) -> int:
+        """Valid threads of block ``b`` (linear id, x fastest)."""
+        gx, gy, _ = self.grid
+        sx, sy, sz = self._spans
+        return sx[b % gx] * sy[(b // gx) % gy] * sz[b // (gx * gy)]
+
+    def block_counts(self) -> tuple[int, int, int]:
+        """(wholly valid, partly masked, wholly masked) blocks."""
+        nonzero = [sum(1 for v in s if v) for s in self._spans]
+        full = [sum(1 for v in s if v == b) for s, b in zip(self._spans, self.block, strict=True)]
+        whole = full[0] * full[1] * full[2]
+        empty = self.blocks - nonzero[0] * nonzero[1] * nonzero[2]
+        return whole, self.blocks - whole - empty, empty
+
+    def block_valid_all(self) -> list[int]:
+        """Valid threads of every block, in linear order (x fastest)."""
+        sx, sy, sz = self._spans
+        return [x * y * z for z in sz for y in sy for x in sx]
 
 
 def _pad3(values: tuple[int, ...], fill: int = 1) -> tuple[int, int, int]:
@@ -145,7 +166,7 @@ def problems(p: LaunchParams) -> list[tuple[str, str]]:
         out.append(("extent", "give either n (a 1-D launch) or extent, not both"))
     if p.n is None and p.extent is None and p.grid is None:
         out.append(("n", "say how big the problem is: give n, extent or grid"))
-    threads = int(np.prod(p.block))
+    threads = math.prod(p.block)
     if threads > MAX_BLOCK_THREADS:
         out.append(("block", f"a block holds at most {MAX_BLOCK_THREADS} threads; "
                              f"{' × '.join(map(str, p.block))} = {threads}"))
@@ -181,16 +202,14 @@ def compute(p: LaunchParams) -> LaunchResult:
     warps_per_block = -(-threads_per_block // ws)
 
     # Validity separates per dimension, so per-block valid counts are a product of clipped spans.
-    ids = np.arange(blocks, dtype=np.int64)
-    bidx = (ids % grid[0], (ids // grid[0]) % grid[1], ids // (grid[0] * grid[1]))
-    spans = [np.clip(extent[d] - bidx[d] * block[d], 0, block[d]) for d in range(3)]
-    block_valid = spans[0] * spans[1] * spans[2]
-    valid_threads = int(np.prod([min(extent[d], grid[d] * block[d]) for d in range(3)]))
+    sx, sy, sz = (tuple(min(max(extent[d] - i * block[d], 0), block[d]) for i in range(grid[d]))
+                  for d in range(3))
+    valid_threads = math.prod(min(extent[d], grid[d] * block[d]) for d in range(3))
 
     slots = p.sm_count * p.slots_per_sm
     waves = -(-blocks // slots)
     sel = min(p.selected_block, blocks - 1)
-    sel_idx = (int(bidx[0][sel]), int(bidx[1][sel]), int(bidx[2][sel]))
+    sel_idx = (sel % grid[0], (sel // grid[0]) % grid[1], sel // (grid[0] * grid[1]))
     warp = min(p.selected_warp, warps_per_block - 1)
 
     lanes = []
@@ -203,13 +222,13 @@ def compute(p: LaunchParams) -> LaunchResult:
         gi = g[0] + g[1] * extent[0] + g[2] * extent[0] * extent[1] if valid else None
         lanes.append(Lane(lane, tid, t, g, gi, exists, valid))  # type: ignore[arg-type]
 
+    # valid threads of the selected block along each axis (a thread is valid iff all three are)
+    limit = [extent[d] - sel_idx[d] * block[d] for d in range(3)]
     warp_valid = []
     for w in range(warps_per_block):
-        tids = np.arange(w * ws, min((w + 1) * ws, threads_per_block))
-        tx, ty, tz = tids % bx, (tids // bx) % by, tids // (bx * by)
-        ok = ((sel_idx[0] * bx + tx < extent[0]) & (sel_idx[1] * by + ty < extent[1])
-              & (sel_idx[2] * bz + tz < extent[2]))
-        warp_valid.append(int(ok.sum()))
+        warp_valid.append(sum(1 for tid in range(w * ws, min((w + 1) * ws, threads_per_block))
+                              if tid % bx < limit[0] and (tid // bx) % by < limit[1]
+                              and tid // (bx * by) < limit[2]))
 
     q = p.quantization
     tiles_m, tiles_n = -(-q.matrix_m // q.tile_m), -(-q.matrix_n // q.tile_n)
@@ -225,12 +244,13 @@ def compute(p: LaunchParams) -> LaunchResult:
         warps_launched=blocks * warps_per_block, sm_count=p.sm_count,
         slots_per_sm=p.slots_per_sm, slots_per_wave=slots, waves=waves,
         selected_block=sel, selected_block_idx=sel_idx, selected_block_wave=sel // slots,
-        selected_block_sm=(sel % slots) % p.sm_count, selected_block_valid=int(block_valid[sel]),
+        selected_block_sm=(sel % slots) % p.sm_count, selected_block_valid=(sx[sel_idx[0]] * sy[sel_idx[1]]
+                                                          * sz[sel_idx[2]]),
         selected_warp=warp,
         active_lanes=tuple(ln.lane for ln in lanes if ln.valid),
         masked_lanes=tuple(ln.lane for ln in lanes if not ln.valid),
         lanes=tuple(lanes), warp_valid_lanes=tuple(warp_valid),
         matrix=(q.matrix_m, q.matrix_n), tile=(q.tile_m, q.tile_n), tiles=tiles, tiles_m=tiles_m, tiles_n=tiles_n, tile_slots=tiles * q.tile_m * q.tile_n,
         tile_valid=q.matrix_m * q.matrix_n, tile_slots_per_wave=per_wave, wave_count=wave_count,
-        last_wave_fill=last_fill, _block_valid=block_valid,
+        last_wave_fill=last_fill, _spans=(sx, sy, sz),
     )

@@ -14,9 +14,11 @@ from gpuviz.ui.document import Document
 from gpuviz.ui.main_window import MainWindow
 
 
-def create_window(path: str | Path | None = None) -> tuple[MainWindow, ScenarioError | None]:
+def create_window(path: str | Path | None = None, *,
+                  defer: bool = False) -> tuple[MainWindow, ScenarioError | None]:
     """The main window on ``path`` (or the default scenario when ``path`` is None or cannot be
-    read; the error is returned so the caller can show it once the window is up)."""
+    read; the error is returned so the caller can show it once the window is up). ``defer``:
+    menus and hidden docks are built after the first figure is painted (the application)."""
     error = None
     scenario, opened = None, None
     if path is not None:
@@ -27,7 +29,7 @@ def create_window(path: str | Path | None = None) -> tuple[MainWindow, ScenarioE
     if scenario is None:
         opened = default_scenario_path()
         scenario = load_scenario(opened)
-    return MainWindow(Document(scenario, opened)), error
+    return MainWindow(Document(scenario, opened), defer=defer), error
 
 
 def run_app(path: str | None = None) -> int:
@@ -36,7 +38,7 @@ def run_app(path: str | None = None) -> int:
     app.setApplicationName("gpuviz")
     app.setApplicationVersion(__version__)
     register_fonts()
-    window, error = create_window(path)
+    window, error = create_window(path, defer=True)
     window.show()
     if error is not None:
         for line in error.lines():

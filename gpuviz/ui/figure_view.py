@@ -18,6 +18,7 @@ class FigureView(QWidget):
     keyClicked = Signal(str)
     keyHovered = Signal(str)  # "" when nothing is under the pointer
     resized = Signal()
+    painted = Signal()  # a figure was painted
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -100,6 +101,7 @@ class FigureView(QWidget):
             p.drawText(self.rect().adjusted(40, 40, -40, -40),
                        int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap), self._veil)
         p.end()
+        self.painted.emit()
 
     def mm_at(self, pos: QPointF) -> tuple[float, float]:
         return ((pos.x() - self._origin.x()) / self._scale, (pos.y() - self._origin.y()) / self._scale)

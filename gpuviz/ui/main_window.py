@@ -8,8 +8,9 @@ caption as a subtitle, and with a second screen the presenter's notes there; Esc
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -34,22 +35,32 @@ from gpuviz.registry import PANELS, panel
 from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario
 from gpuviz.scenario.fields import format_fields
 from gpuviz.scenario.problems import printable
-from gpuviz.ui import measurements_dock
 from gpuviz.ui.document import Document
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import BODY_PX, PanelDock
-from gpuviz.ui.playback import PlaybackBar, PlaybackClock, frame_count_for
-from gpuviz.ui.presenter import PresenterView
+from gpuviz.ui.playback import PlaybackClock, frame_count_for
 from gpuviz.ui.step_bar import CaptionStrip, StepBar
+
+if TYPE_CHECKING:
+    from gpuviz.ui.figure_view import FigureView
+    from gpuviz.ui.playback_bar import PlaybackBar
+    from gpuviz.ui.presenter import PresenterView
 
 MAX_RECENT = 8
 PRESENT_BODY_PX = 17.0  # the figures' body type in presentation mode, in screen pixels
 CAPTION_LINES = 2
+FIRST_PAINT_WAIT_MS = 1500  # a deferred window completes by then even if nothing was painted
 
 
 class MainWindow(QMainWindow):
+    """``defer=True`` (the application's start) builds what the first frame shows (docks, step
+    bar, caption, the menu bar's titles) and the rest (menu items, the measurements dock) on the
+    next event-loop turn, after the first figure is painted; ``completed`` is emitted then."""
+
+    completed = Signal()
+
     def __init__(self, document: Document, settings: QSettings | None = None,
-                 parent: QWidget | None = None):
+                 parent: QWidget | None = None, *, defer: bool = False):
         super().__init__(parent)
         self.document = document
         self.settings = settings if settings is not None else QSettings()
@@ -61,9 +72,11 @@ class MainWindow(QMainWindow):
         central = QWidget()
         central.setMaximumSize(0, 0)
         self.setCentralWidget(central)
+        self._complete = False
+        self._awaited_view: FigureView | None = None
+        self.panel_actions: dict[str, QAction] = {}
         self._build_actions()
-        self._build_menus()
-        measurements_dock.install(self)
+        self._build_menu_titles()
         self._build_step_bar()
         self._build_playback()
         self._build_caption()
@@ -97,6 +110,39 @@ class MainWindow(QMainWindow):
         self._update_step_bar()
         self._update_frames()
         self._update_playback_bar()
+        if not defer:
+            self.complete()
+            return
+        # the rest once the first figure is on screen (or straight away when none is shown)
+        first = next((d for d in self.docks.values() if not d.isHidden()), None)
+        if first is None:
+            QTimer.singleShot(0, self, self.complete)
+            return
+        self._awaited_view = first.view
+        first.view.painted.connect(self._after_first_paint)
+        QTimer.singleShot(FIRST_PAINT_WAIT_MS, self, self.complete)  # a window never exposed
+
+    def _after_first_paint(self) -> None:
+        if not self._complete:
+            QTimer.singleShot(0, self, self.complete)
+
+    def complete(self) -> None:
+        """Build what the first frame does not show: the menus' items and the measurements
+        dock (hidden until View ▸ Measurements, unless the remembered layout shows it)."""
+        if self._complete:
+            return
+        self._complete = True
+        if self._awaited_view is not None:
+            self._awaited_view.painted.disconnect(self._after_first_paint)
+            self._awaited_view = None
+        from gpuviz.ui import measurements_dock
+
+        self._build_menus()
+        measurements_dock.install(self)
+        self.completed.emit()
+
+    def is_complete(self) -> bool:
+        return self._complete
 
     # --- size from the screen ------------------------------------------------------------------
     def _screen(self):
@@ -163,9 +209,14 @@ class MainWindow(QMainWindow):
         self.act_controls = self._action("Show &Controls", self.set_controls_visible, "Ctrl+Shift+C", True)
         self.act_controls.setChecked(True)
 
-    def _build_menus(self) -> None:
+    def _build_menu_titles(self) -> None:
+        """The menu bar with its titles, so that it has its height from the first frame."""
         bar = self.menuBar()
-        file = bar.addMenu("&File")
+        self._menus = {name: bar.addMenu(name) for name in
+                       ("&File", "&Edit", "&View", "&Steps", "&Playback", "&Help")}
+
+    def _build_menus(self) -> None:
+        file = self._menus["&File"]
         file.addAction(self.act_open)
         self.recent_menu = file.addMenu("Open &Recent")
         self.bundled_menu = file.addMenu("Open &Bundled Scenario")
@@ -179,18 +230,18 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         file.addAction(self.act_quit)
         self._refresh_recent()
-        edit = bar.addMenu("&Edit")
+        edit = self._menus["&Edit"]
         edit.addAction(self.act_undo)
         edit.addAction(self.act_redo)
-        self.view_menu = bar.addMenu("&View")
+        self.view_menu = self._menus["&View"]
         self.panels_menu = self.view_menu.addMenu("&Panels")
-        self.panel_actions: dict[str, QAction] = {}
         for p in PANELS:
             a = QAction(p.title, self)
             a.setCheckable(True)
             a.toggled.connect(lambda on, pid=p.id: self.show_panel(pid, on))
             self.panels_menu.addAction(a)
             self.panel_actions[p.id] = a
+            self._sync_panel_action(p.id)
         theme_menu = self.view_menu.addMenu("&Theme")
         group = QActionGroup(self)
         for name in THEMES:
@@ -205,11 +256,11 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(self.act_present)
         self.view_menu.addAction(self.act_next_panel)
         self.view_menu.addAction(self.act_reset)
-        steps = bar.addMenu("&Steps")
+        steps = self._menus["&Steps"]
         steps.addAction(self.act_prev)
         steps.addAction(self.act_next)
         steps.addAction(self.act_overview)
-        playback = bar.addMenu("&Playback")
+        playback = self._menus["&Playback"]
         playback.addAction(self.act_play)
         playback.addAction(self.act_frame_prev)
         playback.addAction(self.act_frame_next)
@@ -235,7 +286,8 @@ class MainWindow(QMainWindow):
         self.caption_bar = self._fixed_toolbar("Caption", "toolbar-caption", self.caption_label,
                                                Qt.ToolBarArea.BottomToolBarArea)
 
-    def _fixed_toolbar(self, title: str, name: str, widget: QWidget, area: Qt.ToolBarArea) -> QToolBar:
+    def _fixed_toolbar(self, title: str, name: str, widget: QWidget | None,
+                       area: Qt.ToolBarArea) -> QToolBar:
         bar = QToolBar(title)
         bar.setObjectName(name)
         bar.setMovable(False)
@@ -243,7 +295,8 @@ class MainWindow(QMainWindow):
         bar.toggleViewAction().setEnabled(False)  # not one to close by accident
         bar.setContentsMargins(0, 0, 0, 0)
         bar.layout().setContentsMargins(0, 0, 0, 0)
-        bar.addWidget(widget)
+        if widget is not None:
+            bar.addWidget(widget)
         self.addToolBar(area, bar)
         return bar
 
@@ -251,10 +304,21 @@ class MainWindow(QMainWindow):
         """One clock for the document: animated panels follow it through the ``frame:<n>``
         key of the selection."""
         self.clock = PlaybackClock(self)
-        self.playback_bar = PlaybackBar(self.clock)
-        self.playback_toolbar = self._fixed_toolbar("Playback", "toolbar-playback", self.playback_bar,
+        # its controls are made when a shown panel first animates (most lectures open still)
+        self._playback_bar: PlaybackBar | None = None
+        self.playback_toolbar = self._fixed_toolbar("Playback", "toolbar-playback", None,
                                                     Qt.ToolBarArea.BottomToolBarArea)
+        self.playback_toolbar.hide()
         self.clock.frameChanged.connect(self._on_frame)
+
+    @property
+    def playback_bar(self) -> PlaybackBar:
+        if self._playback_bar is None:
+            from gpuviz.ui.playback_bar import PlaybackBar
+
+            self._playback_bar = PlaybackBar(self.clock)
+            self.playback_toolbar.addWidget(self._playback_bar)
+        return self._playback_bar
 
     def _on_frame(self, frame: int) -> None:
         self.document.set_frame(frame if self.clock.frame_count > 1 else None)
@@ -278,6 +342,8 @@ class MainWindow(QMainWindow):
         animated = bool(visible) and any(
             frame_count_for(scenario.at_step(k), visible) > 1
             for k in range(-1, len(scenario.steps)))
+        if animated:
+            self.playback_bar  # noqa: B018 (made on first need)
         self.playback_toolbar.setVisible(animated)
 
     # --- panels and layout -------------------------------------------------------------------
@@ -336,7 +402,9 @@ class MainWindow(QMainWindow):
             self.docks[panel_id].hide()
 
     def _sync_panel_action(self, panel_id: str) -> None:
-        a = self.panel_actions[panel_id]
+        a = self.panel_actions.get(panel_id)  # none before the menus are built (start-up)
+        if a is None:
+            return
         a.blockSignals(True)
         a.setChecked(self.docks[panel_id].isVisible() if panel_id in self.docks else False)
         a.blockSignals(False)
@@ -475,6 +543,8 @@ class MainWindow(QMainWindow):
         other = next((s for s in QGuiApplication.screens() if s is not mine), None)
         if other is None:
             return
+        from gpuviz.ui.presenter import PresenterView
+
         self.presenter = PresenterView()
         self.presenter.setGeometry(other.availableGeometry())
         self.presenter.show()
@@ -701,6 +771,8 @@ class MainWindow(QMainWindow):
         return [str(v) for v in value or []]
 
     def _refresh_recent(self) -> None:
+        if not self._complete:
+            return  # built with the menus
         self.recent_menu.clear()
         recent = self._recent()
         for p in recent:

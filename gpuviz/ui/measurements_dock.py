@@ -152,8 +152,10 @@ def export_kernel_dialog(window) -> None:
 def install(window) -> MeasurementsDock:
     """Add the dock (hidden until View ▸ Measurements) and File ▸ Export Kernel…."""
     dock = MeasurementsDock(window.document, window)
-    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-    dock.hide()
+    # made after the window restored its remembered layout (start-up): take its place from it
+    if not window.restoreDockWidget(dock):
+        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        dock.hide()
     toggle = dock.toggleViewAction()
     toggle.setText("&Measurements")
     window.view_menu.addAction(toggle)

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 
 from gpuviz.scenario.decode import _is_optional, encode, field_types
 from gpuviz.scenario.io import decode_section
-from gpuviz.ui.table_editor import wants_table
 
 INT32 = (1 << 31) - 1
 
@@ -337,3 +336,15 @@ class ParamForm(QWidget):
         changed = [k for k, v in encode(params).items() if encode(self._current).get(k) != v]
         self._current = params
         self.edited.emit(params, ",".join(changed))
+
+
+def wants_table(item_type: Any, meta: Any) -> bool:
+    """Lists of records, and scalar lists that can be long (a tile order, a schedule, per-tile
+    times); short vectors such as a block shape stay one line of text."""
+    if dataclasses.is_dataclass(item_type):
+        return True
+    length = (meta or {}).get("length")
+    if length is None:
+        return True
+    hi = length if isinstance(length, int) else length[1]
+    return hi > 32

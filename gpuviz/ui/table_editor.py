@@ -299,17 +299,3 @@ class TableEditor(QWidget):
         return [(r, i) for r in range(self.table.rowCount()) for i in range(len(self.columns))
                 if self.table.item(r, i) is not None
                 and self.table.item(r, i).background().color() == ERROR_BG]
-
-
-def wants_table(item_type: Any, meta: Any) -> bool:
-    """Lists of records, and scalar lists that can be long (a tile order, a schedule, per-tile
-    times); short vectors such as a block shape stay one line of text."""
-    if dataclasses.is_dataclass(item_type):
-        return True
-    length = (meta or {}).get("length")
-    if length is None:
-        return True
-    hi = length if isinstance(length, int) else length[1]
-    return hi > 32
-
-

@@ -49,7 +49,7 @@ def test_column_of_32_wide_array_draws_32_rounds_in_bank_0():
     assert "Banks: 32 lanes read 4-byte elements — 32 rounds" in fig.texts()
     [conflicts] = slots_by_style(fig, theme("screen"), "conflict")
     assert len(conflicts.xywh) == 32
-    assert len({round(x, 6) for x in conflicts.xywh[:, 0]}) == 1  # one column: bank 0
+    assert len({round(x, 6) for x in (row[0] for row in conflicts.xywh)}) == 1  # one column: bank 0
     assert receipt(fig, "conflict degree") == "32-way (bank 0)"
 
 
@@ -139,7 +139,7 @@ def test_empty_queues_stay_visible_in_print():
                and len(i.xywh) == 32 and all(k.startswith("bank:") for k in i.keys)
                and i.style.fill == t.surface]
     assert columns and all(c.style.stroke and c.style.stroke_width > 0 for c in columns)
-    assert any(c.xywh[0, 3] > 30 for c in columns)  # the rack column, not the header
+    assert any(c.xywh[0][3] > 30 for c in columns)  # the rack column, not the header
 
 
 def test_merged_phases_are_shown_with_the_fixed_count_and_the_lane_pairs():

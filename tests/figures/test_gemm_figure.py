@@ -20,7 +20,7 @@ def highlighted_keys(figure, theme=SCREEN):
     keys = set()
     for item in walk(figure.items):
         if getattr(item, "xywh", None) is not None and item.keys:
-            for (x, y, _, _), key in zip(item.xywh.tolist(), item.keys, strict=True):
+            for (x, y, _, _), key in zip(item.xywh, item.keys, strict=True):
                 if (x, y) in outlines:
                     keys.add(key)
     return keys

@@ -82,7 +82,8 @@ def test_1d_counts_match_the_ceiling_rule(n, bx):
     assert r.blocks == -(-n // bx)
     assert r.valid_threads == n
     assert r.threads_launched - r.valid_threads < bx
-    assert int(r._block_valid.sum()) == n
+    assert sum(r.block_valid_all()) == n
+    assert sum(r.block_valid(b) for b in range(r.blocks)) == n
 
 
 @given(ex=st.integers(1, 200), ey=st.integers(1, 200), bx=st.integers(1, 32), by=st.integers(1, 32),
@@ -98,3 +99,21 @@ def test_valid_lanes_are_exactly_those_inside_the_extent(ex, ey, bx, by, b, w):
         if inside:
             assert lane.global_index == lane.global_coord[0] + lane.global_coord[1] * ex
     assert sum(r.warp_valid_lanes) == r.selected_block_valid
+
+
+@given(ex=st.integers(1, 60), ey=st.integers(1, 9), ez=st.integers(1, 5), bx=st.integers(1, 16),
+       by=st.integers(1, 4), bz=st.integers(1, 3), gx=st.integers(0, 3), gy=st.integers(0, 2))
+def test_per_block_valid_threads_and_counts_match_thread_by_thread(ex, ey, ez, bx, by, bz, gx, gy):
+    base = compute(LaunchParams(n=None, extent=(ex, ey, ez), block=(bx, by, bz)))
+    grid = (base.grid[0] + gx, base.grid[1] + gy, base.grid[2])  # whole blocks past the extent
+    r = compute(LaunchParams(n=None, extent=(ex, ey, ez), block=(bx, by, bz), grid=grid))
+    counted = []
+    for b in range(r.blocks):
+        i, j, k = b % grid[0], (b // grid[0]) % grid[1], b // (grid[0] * grid[1])
+        counted.append(sum(1 for t in range(bx * by * bz)
+                           if i * bx + t % bx < ex and j * by + (t // bx) % by < ey
+                           and k * bz + t // (bx * by) < ez))
+    assert [r.block_valid(b) for b in range(r.blocks)] == counted == r.block_valid_all()
+    full = sum(1 for v in counted if v == bx * by * bz)
+    empty = sum(1 for v in counted if v == 0)
+    assert r.block_counts() == (full, r.blocks - full - empty, empty)

@@ -4,7 +4,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from gpuviz.scenario import compute_all, load_scenario
-from gpuviz.ui.playback import MAX_SPEED, PlaybackBar, PlaybackClock, frame_count_for
+from gpuviz.ui.playback import MAX_SPEED, PlaybackClock, frame_count_for
+from gpuviz.ui.playback_bar import PlaybackBar
 
 
 @pytest.fixture
