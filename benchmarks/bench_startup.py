@@ -39,20 +39,19 @@ w.show()
 app.exec()
 """
 
-GPUVIZ = FIRST_PAINT + """
-from PySide6.QtWidgets import QApplication
-app = QApplication([])
-from gpuviz.export.qt_painter import register_fonts
-from gpuviz.ui.app import create_window
-register_fonts()
-w, _ = create_window(None, defer=True)  # as run_app does
+GPUVIZ = """
+import os, time
+from gpuviz.ui.app import start  # as `gpuviz` does: the window, shown, before the event loop
+w = start(None, show=False)
 w.resize(1400, 900)
+""" + FIRST_PAINT + """
 view = w.docks["launch"].view
 view.painted_ready = lambda: view.figure() is not None
 watch = FirstPaint(); view.installEventFilter(watch)
 w.completed.connect(lambda: print("complete", time.time() - float(os.environ["T0"])))
 w.show()
-app.exec()
+from PySide6.QtWidgets import QApplication
+QApplication.exec()
 """
 
 

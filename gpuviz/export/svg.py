@@ -31,6 +31,7 @@ from gpuviz.figures.display import (
     Style,
     Text,
     arrow_head,
+    row_list,
     text_box,
 )
 
@@ -137,12 +138,12 @@ class _Writer:
     def rects(self, item: Rects, indent: str) -> None:
         hatch = self.hatch_fill(item.style)
         if item.keys is None:
-            d = "".join(f"M{n(x)} {n(y)}h{n(w)}v{n(h)}h{n(-w)}z" for x, y, w, h in item.xywh)
+            d = "".join(f"M{n(x)} {n(y)}h{n(w)}v{n(h)}h{n(-w)}z" for x, y, w, h in row_list(item.xywh))
             self.out.append(f'{indent}<path d="{d}" {self.paint(item.style)}/>')
             if hatch:
                 self.out.append(f'{indent}<path d="{d}" {hatch} stroke="none"/>')
             return
-        for (x, y, w, h), key in zip(item.xywh, item.keys, strict=True):
+        for (x, y, w, h), key in zip(row_list(item.xywh), item.keys, strict=True):
             geom = f'x="{n(x)}" y="{n(y)}" width="{n(w)}" height="{n(h)}"'
             self.out.append(f"{indent}<rect{self.ident(key)} {geom} {self.paint(item.style)}/>")
             if hatch:
@@ -168,10 +169,10 @@ class _Writer:
 
     def segments(self, item: Segments, indent: str) -> None:
         if item.keys is None:
-            d = "".join(f"M{n(a)} {n(b)}L{n(c)} {n(e)}" for a, b, c, e in item.xyxy)
+            d = "".join(f"M{n(a)} {n(b)}L{n(c)} {n(e)}" for a, b, c, e in row_list(item.xyxy))
             self.out.append(f'{indent}<path d="{d}" {self.paint(item.style, closed=False)}/>')
             return
-        for (a, b, c, e), key in zip(item.xyxy, item.keys, strict=True):
+        for (a, b, c, e), key in zip(row_list(item.xyxy), item.keys, strict=True):
             self.out.append(f'{indent}<line{self.ident(key)} x1="{n(a)}" y1="{n(b)}" x2="{n(c)}" '
                             f'y2="{n(e)}" {self.paint(item.style, closed=False)}/>')
 

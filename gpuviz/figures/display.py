@@ -34,16 +34,21 @@ BASELINE_SHIFT_EM = {"alphabetic": 0.0, "middle": 0.36, "hanging": 0.76}
 Row = tuple[float, float, float, float]
 
 
-def rows4(data: Any) -> tuple[Row, ...]:
-    """Rows of four floats from an (N, 4) array, a flat sequence, or a sequence of rows. Batches
-    are plain tuples, so that a figure builds and paints without numpy (start-up)."""
-    if hasattr(data, "reshape"):  # a numpy array: converted in C, without importing numpy here
-        flat = [float(v) for v in data.reshape(-1).tolist()]
-    else:
-        flat = [float(v) for row in data for v in (row if hasattr(row, "__len__") else (row,))]
+def rows4(data: Any) -> tuple[Row, ...] | np.ndarray:
+    """Rows of four floats: an (N, 4) float array when given a numpy array (a figure that made
+    one has numpy loaded; large batches stay vectorised), else plain tuples from a flat sequence
+    or a sequence of rows, so that a figure built from lists needs no numpy (start-up)."""
+    if hasattr(data, "reshape"):  # a numpy array
+        return data.astype(float).reshape(-1, 4)
+    flat = [float(v) for row in data for v in (row if hasattr(row, "__len__") else (row,))]
     if len(flat) % 4:
         raise ValueError(f"{len(flat)} values do not make rows of four")
     return tuple(zip(flat[0::4], flat[1::4], flat[2::4], flat[3::4], strict=True))
+
+
+def row_list(batch: tuple[Row, ...] | np.ndarray) -> list | tuple[Row, ...]:
+    """A batch's rows as Python floats (``tolist`` of an array, the tuples as they are)."""
+    return batch.tolist() if hasattr(batch, "tolist") else batch
 
 
 @dataclass(frozen=True)
@@ -79,9 +84,10 @@ class Rect:
 
 @dataclass(frozen=True, eq=False)
 class Rects:
-    """Many rectangles of one style: ``xywh`` holds N ``(x, y, w, h)`` rows in mm."""
+    """Many rectangles of one style: ``xywh`` holds N ``(x, y, w, h)`` rows in mm (tuples, or
+    an (N, 4) array; see :func:`rows4`)."""
 
-    xywh: tuple[Row, ...]
+    xywh: tuple[Row, ...] | np.ndarray
     style: Style
     keys: tuple[str | None, ...] | None = None
 
@@ -109,9 +115,10 @@ class Polyline:
 
 @dataclass(frozen=True, eq=False)
 class Segments:
-    """Many straight segments of one style: ``xyxy`` holds N ``(x1, y1, x2, y2)`` rows in mm."""
+    """Many straight segments of one style: ``xyxy`` holds N ``(x1, y1, x2, y2)`` rows in mm
+    (tuples, or an (N, 4) array; see :func:`rows4`)."""
 
-    xyxy: tuple[Row, ...]
+    xyxy: tuple[Row, ...] | np.ndarray
     style: Style
     keys: tuple[str | None, ...] | None = None
 
@@ -142,6 +149,9 @@ class Image:
     h: float
     rgb: np.ndarray
     key: str | None = None
+    # a grid too dense for a shape per cell can still be pointed at cell by cell: the pixel at
+    # (row, col) answers the key "<cells>:<row>,<col>"
+    cells: str | None = None
 
 
 @dataclass(frozen=True)
@@ -167,6 +177,8 @@ class Figure:
     description: str = ""
     promises: tuple[str, ...] = ()  # keys of value cells that must print their value
     shortened: tuple[tuple[str, str], ...] = ()  # (short form, exact value) of shortened values
+    # a slide or view layout's (arrangement, design width factor), to lay out again alike
+    design: tuple[str, float] | None = None
 
     def keys(self) -> list[str]:
         """Every key in the figure, in drawing order (duplicates kept)."""
@@ -231,7 +243,7 @@ class Canvas:
     def rects(self, xywh: Sequence[Sequence[float]] | np.ndarray, style: Style,
               keys: Sequence[str | None] | None = None) -> Rects | None:
         rows = rows4(xywh)
-        if not rows:
+        if not len(rows):
             return None
         return self.add(Rects(rows, style, tuple(keys) if keys is not None else None))
 
@@ -251,7 +263,7 @@ class Canvas:
     def segments(self, xyxy: Sequence[Sequence[float]] | np.ndarray, style: Style,
                  keys: Sequence[str | None] | None = None) -> Segments | None:
         rows = rows4(xyxy)
-        if not rows:
+        if not len(rows):
             return None
         return self.add(Segments(rows, style, tuple(keys) if keys is not None else None))
 
@@ -263,11 +275,11 @@ class Canvas:
                              font, bold, float(rotate), key, knockout))
 
     def image(self, x: float, y: float, w: float, h: float, rgb: np.ndarray,
-              key: str | None = None) -> Image:
+              key: str | None = None, cells: str | None = None) -> Image:
         import numpy as np  # only a dense figure draws an image
 
         return self.add(Image(float(x), float(y), float(w), float(h),
-                              np.ascontiguousarray(rgb, dtype=np.uint8), key))
+                              np.ascontiguousarray(rgb, dtype=np.uint8), key, cells))
 
     def figure(self, width: float, height: float, background: str, title: str = "",
                description: str = "") -> Figure:
@@ -289,16 +301,24 @@ def _key_at(items: Sequence[Item], x: float, y: float, inherited: str | None) ->
                 return found
             continue
         own = getattr(item, "key", None)
+        if isinstance(item, Image) and item.cells and _contains(item, x, y):
+            rows, cols = item.rgb.shape[:2]
+            r = min(rows - 1, int((y - item.y) / item.h * rows)) if item.h > 0 else 0
+            col = min(cols - 1, int((x - item.x) / item.w * cols)) if item.w > 0 else 0
+            return f"{item.cells}:{r},{col}"
         if isinstance(item, Rects):
             if item.keys is None and inherited is None:
                 continue
-            for i in range(len(item.xywh) - 1, -1, -1):
-                rx, ry, rw, rh = item.xywh[i]
+            rows = row_list(item.xywh)
+            for i in range(len(rows) - 1, -1, -1):
+                rx, ry, rw, rh = rows[i]
                 if rx <= x <= rx + rw and ry <= y <= ry + rh:
                     return (item.keys[i] if item.keys else None) or inherited
             continue
         if own is None and inherited is None:
             continue
+        if isinstance(item, Rect) and own is None and item.style.fill is None:
+            continue  # an outline (a frame, a highlight) points at what it frames
         if _contains(item, x, y):
             return own or inherited
     return None

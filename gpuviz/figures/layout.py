@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from gpuviz.figures.display import (
     PT_TO_MM,
@@ -51,6 +51,14 @@ class Target:
     name: str = "natural"
     width: float | None = None
     aspect: float | None = None
+    # for a slide or a view: lay out with this arrangement ("stacked" or "beside") and design
+    # width factor only, instead of searching them; the app's redraw while a control is dragged
+    # or a figure plays keeps the design its last full layout chose (Figure.design)
+    design: Design | None = None
+
+    def searched(self) -> Target:
+        """This target without a design: the full search."""
+        return replace(self, design=None) if self.design is not None else self
 
     @property
     def min_pt(self) -> float:
@@ -69,6 +77,9 @@ def view_target(width_mm: float, aspect: float) -> Target:
     """The target of a view in the app: its width in mm at the chosen zoom, and its shape."""
     return Target("view", max(40.0, float(width_mm)), max(0.2, min(6.0, float(aspect))))
 
+
+Design = tuple[str, float]  # (arrangement, design width factor) of a slide or view layout
+DESIGN_FACTORS = (0.6, 0.8, 1.0, 1.25, 1.6, 2.0)  # design widths tried, × the natural width
 
 MARGIN = 2.0  # mm around the content
 GAP = 3.5  # mm between blocks
@@ -435,22 +446,25 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
         return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title or title,
                        description, fixed_width=True)
     page_h = page_w / target.aspect
-    best: tuple[float, _Arrangement] | None = None
+    best: tuple[float, _Arrangement, Design] | None = None
     base = natural_width * grow
-    for factor in (0.6, 0.8, 1.0, 1.25, 1.6, 2.0):
+    designs: list[Design] = [(kind, factor) for factor in DESIGN_FACTORS
+                             for kind in ("stacked", "beside") if kind == "stacked" or side]
+    if target.design is not None and (target.design[0] == "stacked" or side is not None):
+        designs = [target.design]
+    for kind, factor in designs:
         width = base * factor
-        candidates = [_stacked(theme, title, subtitle, body, side, width)]
-        if side is not None:
-            candidates.append(_beside(theme, title, subtitle, body, side, width))
-        for arr in candidates:
-            s = min((page_w - 2 * MARGIN) / arr.width, (page_h - 2 * MARGIN) / arr.height)
-            if best is None or s > best[0] + 1e-6:
-                best = (s, arr)
+        arr = (_stacked(theme, title, subtitle, body, side, width) if kind == "stacked"
+               else _beside(theme, title, subtitle, body, side, width))  # type: ignore[arg-type]
+        s = min((page_w - 2 * MARGIN) / arr.width, (page_h - 2 * MARGIN) / arr.height)
+        if best is None or s > best[0] + 1e-6:
+            best = (s, arr, (kind, factor))
     assert best is not None
-    s, arr = best
+    s, arr, design = best
     s = max(1.0, min(s, 3.0)) if s >= 1.0 else s
-    return _figure(arr, page_w, page_h, s, theme, figure_title or title, description,
-                   fixed_width=True)
+    fig = _figure(arr, page_w, page_h, s, theme, figure_title or title, description,
+                  fixed_width=True)
+    return replace(fig, design=design)
 
 
 def _stacked(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: BlocksFor | None,
@@ -572,11 +586,21 @@ def transform(item: Item, u: float, dx: float, dy: float) -> Item:
         return Rect(item.x * u + dx, item.y * u + dy, item.w * u, item.h * u,
                     _style(item.style, u), item.key, item.radius * u)
     if isinstance(item, Rects):
-        xywh = tuple((x * u + dx, y * u + dy, w * u, h * u) for x, y, w, h in item.xywh)
+        if isinstance(item.xywh, tuple):
+            xywh: Any = tuple((x * u + dx, y * u + dy, w * u, h * u) for x, y, w, h in item.xywh)
+        else:  # an array: moved in one vectorised step
+            xywh = item.xywh * u
+            xywh[:, 0] += dx
+            xywh[:, 1] += dy
         return Rects(xywh, _style(item.style, u), item.keys)
     if isinstance(item, Segments):
-        xyxy = tuple((a * u + dx, b * u + dy, c * u + dx, d * u + dy)
-                     for a, b, c, d in item.xyxy)
+        if isinstance(item.xyxy, tuple):
+            xyxy: Any = tuple((a * u + dx, b * u + dy, c * u + dx, d * u + dy)
+                              for a, b, c, d in item.xyxy)
+        else:
+            xyxy = item.xyxy * u
+            xyxy[:, [0, 2]] += dx
+            xyxy[:, [1, 3]] += dy
         return Segments(xyxy, _style(item.style, u), item.keys)
     if isinstance(item, Circle):
         return replace(item, cx=item.cx * u + dx, cy=item.cy * u + dy, r=item.r * u,

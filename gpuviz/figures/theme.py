@@ -154,10 +154,7 @@ class Theme:
         """``color`` seen through a veil of the background, keeping ``amount`` of the colour."""
         if color is None:
             return None
-        a = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
-        b = [int(self.background[i:i + 2], 16) for i in (1, 3, 5)]
-        return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}"
-                             for x, y in zip(a, b, strict=True))
+        return _mix(color, self.background, amount)
 
     def faded(self, style: Style, amount: float) -> Style:
         """``style`` faded toward the background, opaque (painting alpha costs far more)."""
@@ -175,6 +172,15 @@ def gray_level(color: str) -> float:
     the channel values, as the print theme's grayscale check uses)."""
     r, g, b = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+@cache
+def _mix(color: str, background: str, amount: float) -> str:
+    """``color`` with ``1 - amount`` of ``background`` mixed in (both #rrggbb)."""
+    a = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(background[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}"
+                         for x, y in zip(a, b, strict=True))
 
 
 @cache

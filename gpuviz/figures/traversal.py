@@ -180,7 +180,7 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
             rgb[current] = _rgb(theme.color("c_output"))
             c.image(gx, gy, cols * cell, rows * cell,
                     rgb.reshape(rows, cols, 3).round().astype(np.uint8),
-                    key=f"grid:{run.order_name}")
+                    key=f"grid:{run.order_name}", cells="tile")
             c.rect(gx, gy, cols * cell, rows * cell, theme.stroke("outline", theme.thin_mm))
         biggest = format_number(n_tiles - 1)
         numbered = (vector and n_tiles <= MAX_NUMBERED
@@ -190,7 +190,9 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
             centres = [(gx + (k + 0.5) * cell, gy + (r + 0.5) * cell)
                        for r, k in run.order.tolist()]
             if not numbered:
-                c.polyline(centres, theme.stroke("muted", theme.thin_mm, dash=(0.6, 0.6)),
+                # the path still ahead, dashed (where it has been, the solid line below runs)
+                c.polyline(centres[max(0, done - 1):] if done > 1 else centres,
+                           theme.stroke("muted", theme.thin_mm, dash=(0.6, 0.6)),
                            key=f"path:{run.order_name}")
             if done > 1:
                 # The path so far stays light; this step's stretch is drawn strongly.
@@ -212,6 +214,18 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
 
         # A row tiles to the left, B column tiles above, lit while resident.
         def strip(mask_res, mask_load, mask_hit, role, prefix, x, y, nr, nc):
+            if not vector:
+                # as dense as the grid: one pixel per tile, still pointable tile by tile
+                rgb = np.empty((nr * nc, 3), dtype=np.uint8)
+                rgb[:] = _rgb(theme.color("absent"))
+                for mask, colour in ((mask_res, theme.color(role)),
+                                     (mask_load, theme.color("miss")),
+                                     (mask_hit, theme.color("hit"))):
+                    rgb[mask.reshape(-1)] = _rgb(colour)
+                c.image(x, y, nc * cell, nr * cell, rgb.reshape(nr, nc, 3), key=prefix,
+                        cells=prefix)
+                c.rect(x, y, nc * cell, nr * cell, theme.stroke("outline", theme.thin_mm))
+                return
             base = np.stack(np.divmod(np.arange(nr * nc), nc), axis=1)
             xywh = np.stack([x + base[:, 1] * cell, y + base[:, 0] * cell,
                              np.full(len(base), cell), np.full(len(base), cell)], axis=1)

@@ -125,6 +125,7 @@ class OrderRun:
     _accesses: np.ndarray  # tile id of every request, in time order
     _access_step: np.ndarray  # the step that made each request
     _stack_distance: np.ndarray  # per request; COLD for a first use
+    _by_tile: np.ndarray  # request positions grouped by tile id, in time order within a tile
 
 
 @dataclass(frozen=True)
@@ -390,7 +391,7 @@ def _run(name: str, order: np.ndarray, params: TraversalParams,
         cumulative_loads=np.cumsum(loads), a_loads=int(np.count_nonzero(miss & is_a)),
         b_loads=int(np.count_nonzero(miss & ~is_a)), hits=int(np.count_nonzero(~miss)),
         misses=int(np.count_nonzero(miss)), _accesses=requests, _access_step=step,
-        _stack_distance=sd,
+        _stack_distance=sd, _by_tile=np.argsort(requests, kind="stable"),
     )
 
 
@@ -614,9 +615,18 @@ def state_after(run: OrderRun, rows: int, cols: int, k_tiles: int, in_flight: in
     end = int(np.searchsorted(run._access_step, step, side="left"))
     start = int(np.searchsorted(run._access_step, step - 1, side="left")) if step else end
     n_ids = (rows + cols) * k_tiles
-    last = np.full(n_ids, -1, dtype=np.int64)
-    tiles_used, from_end = np.unique(run._accesses[:end][::-1], return_index=True)
-    last[tiles_used] = end - 1 - from_end  # the latest use of each tile
+    # the latest use of each tile before ``end``: in the requests grouped by tile (time order
+    # within a tile), the last of the tile's group that comes before ``end``; one binary search
+    # per tile over (tile, time) keys, not a pass over every request so far (a played frame)
+    pos = run._by_tile
+    tiles = run._accesses[pos]
+    span = len(run._accesses) + 1
+    keys = tiles * span + pos
+    ids_all = np.arange(n_ids, dtype=np.int64)
+    j = np.searchsorted(keys, ids_all * span + end, side="left") - 1
+    jc = np.clip(j, 0, max(len(pos) - 1, 0))
+    found = (j >= 0) & (tiles[jc] == ids_all) if len(pos) else np.zeros(n_ids, dtype=bool)
+    last = np.where(found, pos[jc] if len(pos) else -1, -1)
     used = np.flatnonzero(last >= 0)
     if capacity is not None and len(used) > capacity:
         used = used[np.argsort(-last[used], kind="stable")[:capacity]]

@@ -32,16 +32,25 @@ def create_window(path: str | Path | None = None, *,
     return MainWindow(Document(scenario, opened), defer=defer), error
 
 
-def run_app(path: str | None = None) -> int:
+def start(path: str | None = None, *, show: bool = True) -> MainWindow:
+    """Everything ``gpuviz [SCENARIO]`` does before the event loop: the application object,
+    the bundled fonts, and the window on ``path``, shown (a file that cannot be opened is
+    reported on standard error and in the window, over the default scenario)."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setOrganizationName("gpuviz")
     app.setApplicationName("gpuviz")
     app.setApplicationVersion(__version__)
     register_fonts()
     window, error = create_window(path, defer=True)
-    window.show()
+    if show:
+        window.show()
     if error is not None:
         for line in error.lines():
             print(line, file=sys.stderr)
         window.show_error(f"Cannot open {Path(error.source).name}", error)
-    return app.exec()
+    return window
+
+
+def run_app(path: str | None = None) -> int:
+    start(path)
+    return QApplication.exec()

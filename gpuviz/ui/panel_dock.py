@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from dataclasses import replace
 from types import ModuleType
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
@@ -24,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure
-from gpuviz.figures.layout import NATURAL, Target, view_target
+from gpuviz.figures.layout import NATURAL, Design, Target, view_target
 from gpuviz.figures.scene import build_figure, takes_target
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
@@ -39,6 +40,7 @@ SLOW_COMPUTE_S = 0.012  # past this a panel's model runs off the GUI thread from
 BODY_PX = 12.0  # the theme's body type on screen, in pixels (presentation mode asks for more)
 CONTROLS_PX = 280  # the unfolded controls' width
 RELAYOUT_MS = 150  # a resize settles this long before the figure is laid out again
+SETTLE_MS = 250  # redraws that kept a view's design: its search runs again after this pause
 
 
 class _ComputeSignals(QObject):
@@ -155,6 +157,12 @@ class PanelDock(QDockWidget):
         self._slow = panel.slow
         self._pending = False
         self.last_redraw_ms = 0.0
+        self._designs: dict[Target, Design] = {}  # the searched design per view target
+        self._settle_with: tuple[object, frozenset[str], Target, object] | None = None
+        self._settle_timer = QTimer(self)
+        self._settle_timer.setSingleShot(True)
+        self._settle_timer.setInterval(SETTLE_MS)
+        self._settle_timer.timeout.connect(self._settle)
         document.shown_changed.connect(self._on_shown_changed)
         document.section_changed.connect(self._on_section_changed)
         document.revealed.connect(self._apply_veil)
@@ -251,6 +259,7 @@ class PanelDock(QDockWidget):
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
+        self._designs.clear()  # another theme's type sizes make other designs
         self.schedule_refresh()
 
     def schedule_refresh(self) -> None:
@@ -298,11 +307,45 @@ class PanelDock(QDockWidget):
             result = compute_cached(self.panel.id, params)
             if time.perf_counter() - start > SLOW_COMPUTE_S:
                 self._slow = True
-            figure = build_figure(self.panel.id, result, selection, self.theme, target)
+            figure = self._build(result, selection, target, key)
         except Exception as exc:
             figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
             result = None
         self._show(figure, key, start, result)
+
+    def _build(self, result: object, selection: frozenset[str], target: Target,
+               key: object) -> Figure:
+        """The figure for ``target``. Laid out for a view, its design (arrangement and design
+        width) is searched once per view shape; redraws after that (a dragged control, a
+        click, playback) keep it, one build instead of a dozen, and the search runs again
+        once the changes settle (``_settle``), replacing the picture if it chose otherwise."""
+        design = self._designs.get(target) if target.aspect is not None else None
+        if design is None:
+            figure = build_figure(self.panel.id, result, selection, self.theme, target)
+            if figure.design is not None:
+                self._designs[target] = figure.design
+            return figure
+        self._settle_with = (result, selection, target, key)
+        self._settle_timer.start()
+        return build_figure(self.panel.id, result, selection, self.theme,
+                            replace(target, design=design))
+
+    def _settle(self) -> None:
+        pending, self._settle_with = self._settle_with, None
+        if pending is None:
+            return
+        result, selection, target, key = pending
+        if key is None or key != self._shown_key or key == self._computing_key:
+            return  # something newer is shown (or on its way) and will settle itself
+        start = time.perf_counter()
+        try:
+            figure = build_figure(self.panel.id, result, selection, self.theme, target)
+        except Exception:  # the draft stays; the next change reports the error
+            return
+        if figure.design is not None:
+            drafted, self._designs[target] = self._designs.get(target), figure.design
+            if figure.design != drafted:
+                self._show(figure, key, start, result)
 
     def _on_computed(self, generation: int, result: object, error: str) -> None:
         if generation != self._generation:
@@ -318,7 +361,7 @@ class PanelDock(QDockWidget):
                 or key[3] != target:
             self.schedule_refresh()
         try:
-            figure = build_figure(self.panel.id, result, self.document.selection, self.theme, target)
+            figure = self._build(result, self.document.selection, target, key)
         except Exception as exc:
             figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
         self._show(figure, key, start, result)

@@ -77,6 +77,32 @@ def test_a_dense_grid_becomes_an_image():
     assert "(sweep not computed: turn on 'sweep')" in figure.texts()
 
 
+def test_dense_grids_and_strips_are_images_pointable_tile_by_tile():
+    from gpuviz.figures.display import key_at
+
+    big = compute(TraversalParams(rows=64, cols=48, k_tiles=16, in_flight=8, capacity=200,
+                                  sweep=False))
+    frame = 40
+    figure = fig.build(big, frozenset({f"frame:{frame}"}), SCREEN)
+    images = {i.cells: i for i in walk(figure.items) if isinstance(i, Image)}
+    assert set(images) == {"tile", "atile", "btile"}
+    assert not [i for i in walk(figure.items) if isinstance(i, Rects) and len(i.xywh) > 100]
+    state = state_after(big._main, 64, 48, 16, 8, 200, frame)
+    a, b = images["atile"], images["btile"]
+    assert a.rgb.shape == (64, 16, 3) and b.rgb.shape == (16, 48, 3)
+    for (r, k), resident in np.ndenumerate(state.a_resident):
+        if (r * 16 + k) % 37:
+            continue  # a sample of cells
+        x = a.x + (k + 0.5) * a.w / 16
+        y = a.y + (r + 0.5) * a.h / 64
+        assert key_at(figure, x, y) == f"atile:{r},{k}"
+        lit = tuple(a.rgb[r, k]) != tuple(int(SCREEN.color("absent")[i:i + 2], 16)
+                                          for i in (1, 3, 5))
+        assert lit == bool(resident or state.a_loaded[r, k] or state.a_hit[r, k])
+    grid = images["tile"]
+    assert key_at(figure, grid.x + 3.5 * grid.w / 48, grid.y + 10.5 * grid.h / 64) == "tile:10,3"
+
+
 @pytest.mark.parametrize("name", sorted(THEMES))
 def test_every_theme_builds_within_its_width(name):
     theme = THEMES[name]

@@ -212,3 +212,20 @@ def test_the_product_is_the_same_for_every_order(name):
     reference = multiply_in_order(a, b, 3, 3, 3, tile_order("row-major", 5, 7))
     assert np.array_equal(multiply_in_order(a, b, 3, 3, 3, order), reference)
     assert np.allclose(reference, a @ b)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.sampled_from(SWEEP_ORDERS), st.integers(1, 2),
+       st.integers(1, 3), st.one_of(st.none(), st.integers(1, 20)))
+def test_the_resident_set_after_every_step_is_a_plain_lru_caches(rows, cols, name, k_tiles,
+                                                                   in_flight, capacity):
+    r = compute(TraversalParams(rows=rows, cols=cols, order=name, k_tiles=k_tiles,
+                                in_flight=in_flight, capacity=capacity, sweep=False))
+    requests, step = request_stream(r.order, rows, k_tiles, in_flight)
+    for k in range(r.steps + 1):
+        _, resident = lru_reference(requests[step < k].tolist(), capacity)
+        s = state_after(r._main, rows, cols, k_tiles, in_flight, capacity, k)
+        got = set(np.flatnonzero(s.a_resident.ravel()).tolist())
+        got |= {rows * k_tiles + c * k_tiles + kk for kk, c in zip(*np.nonzero(s.b_resident),
+                                                                    strict=True)}
+        assert got == resident, k

@@ -406,3 +406,31 @@ def test_the_padding_slider_reads_a_padded_column(make_main_window, scenario_pat
     pattern = w.document.scenario.section("banks").pattern
     assert (pattern.kind, pattern.padding) == ("column", 1)
     assert control.label.text() == f"row {pattern.row_width} + 1"
+
+
+def test_redraws_keep_the_views_design_and_the_search_runs_again_once_edits_settle(
+        make_main_window, qtbot):
+    from dataclasses import replace
+
+    from gpuviz.export.svg import figure_to_svg
+    from gpuviz.figures.layout import DESIGN_FACTORS
+    from gpuviz.figures.scene import figure_for
+
+    w = make_main_window()
+    dock = launch_dock(w)
+    texts(dock)
+    qtbot.waitUntil(lambda: dock._shown_key is not None and dock._shown_key[3] == dock.target())
+    target = dock.target()
+    searched = dock.current_figure().design
+    assert dock._designs[target] == searched  # the first layout for this view searched
+    # as if the view's last search had chosen another design: an edit redraws with it
+    other = next(("stacked", f) for f in DESIGN_FACTORS if ("stacked", f) != searched)
+    dock._designs[target] = other
+    w.document.edit_section("launch", replace(w.document.shown.section("launch"), n=200))
+    assert "for 200 valid outputs" in texts(dock)
+    assert dock.current_figure().design == other
+    # once the edits settle, the search runs again and its picture replaces the draft
+    qtbot.waitUntil(lambda: dock.current_figure().design == searched, timeout=3000)
+    final = figure_for(w.document.shown, "launch", dock.theme, target=target)
+    assert figure_to_svg(dock.current_figure()) == figure_to_svg(final)
+    assert dock._designs[target] == searched

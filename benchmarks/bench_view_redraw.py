@@ -1,0 +1,77 @@
+"""Redraws as the app makes them: every bundled scenario, every step, every panel, laid out for a
+figure view (a one-panel view on a 1920×1080 screen, and a quarter of it) and painted at the
+view's size.
+
+- redraw: compute (cached in the app, so not counted), build with the view's kept design, and
+  paint: what a dragged control, a click or a playback frame costs;
+- search: the full layout search (every arrangement and design width), made once per view shape
+  and again when edits settle; not per frame.
+
+Prints the median and the worst redraw per panel against the 16 ms frame, and the worst search.
+Asserts nothing about time."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from dataclasses import replace
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QGuiApplication, QImage, QPainter
+
+from gpuviz.export.qt_painter import paint_figure, register_fonts
+from gpuviz.figures.layout import view_target
+from gpuviz.figures.scene import build_figure
+from gpuviz.figures.theme import theme
+from gpuviz.scenario import compute_all, load_scenario
+from gpuviz.scenario.bundled import scenario_dir
+
+FRAME_MS = 16.0
+VIEWS = ((view_target(290, 1.40), (1500, 1070)), (view_target(145, 1.40), (750, 535)))
+
+
+def main() -> None:
+    QGuiApplication.instance() or QGuiApplication([])
+    register_fonts()
+    screen = theme("screen")
+    redraw: dict[str, list[tuple[float, str]]] = {}
+    search: dict[str, list[tuple[float, str]]] = {}
+    images = {size: QImage(*size, QImage.Format.Format_RGB32) for _, size in VIEWS}
+    for path in sorted(scenario_dir().glob("*.json")):
+        scenario = load_scenario(path)
+        for k in range(-1, len(scenario.steps)):
+            state = scenario.at_step(k)
+            results = compute_all(state, tuple(state.panels))
+            for pid in state.panels:
+                for target, size in VIEWS:
+                    where = f"{path.stem} step {k} {size[0]}×{size[1]}"
+                    a = time.perf_counter()
+                    full = build_figure(pid, results[pid], frozenset(), screen, target)
+                    b = time.perf_counter()
+                    kept = replace(target, design=full.design) if full.design else target
+                    times = []
+                    for _ in range(5):  # the fastest of five: the machine's noise left out
+                        c = time.perf_counter()
+                        fig = build_figure(pid, results[pid], frozenset(), screen, kept)
+                        painter = QPainter(images[size])
+                        paint_figure(painter, fig, QRectF(0, 0, *size))
+                        painter.end()
+                        times.append((time.perf_counter() - c) * 1e3)
+                    redraw.setdefault(pid, []).append((min(times), where))
+                    search.setdefault(pid, []).append(((b - a) * 1e3, where))
+    print(f"redraws in a figure view (build with the kept design + paint; frame {FRAME_MS:.0f} ms)")
+    print(f"  {'panel':11s} {'cases':>5s} {'median':>8s} {'worst':>8s}   worst case"
+          f"{'':28s} {'search (worst)':>15s}")
+    for pid in sorted(redraw):
+        times = [t for t, _ in redraw[pid]]
+        worst_t, worst_at = max(redraw[pid])
+        flag = "  over" if worst_t > FRAME_MS else ""
+        print(f"  {pid:11s} {len(times):5d} {statistics.median(times):6.1f}ms {worst_t:6.1f}ms"
+              f"   {worst_at:38s} {max(search[pid])[0]:11.1f} ms{flag}")
+
+
+if __name__ == "__main__":
+    main()

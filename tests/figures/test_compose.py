@@ -1,0 +1,79 @@
+"""compose() for a slide or a view: the design it searches is recorded, and laying out again
+with that design builds the blocks once and gives the same figure."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gpuviz.export.svg import figure_to_svg
+from gpuviz.figures.layout import (
+    DESIGN_FACTORS,
+    SLIDE,
+    BlockCanvas,
+    compose,
+    text_block,
+    view_target,
+)
+from gpuviz.figures.scene import figure_for
+from gpuviz.figures.theme import theme
+from gpuviz.scenario import load_scenario
+from gpuviz.scenario.bundled import scenario_dir
+
+SCREEN = theme("screen")
+
+
+def _counting_blocks():
+    calls: list[float] = []
+
+    def body(width: float):
+        calls.append(width)
+        c = BlockCanvas()
+        cells = max(1, int(width // 12))
+        for i in range(24):
+            row, col = divmod(i, cells)
+            c.value(col * 12.0, row * 8.0, 11.0, 7.0, str(i * 1000), SCREEN.text_pt,
+                    SCREEN.foreground, floor=7.0, key=f"cell:{i}")
+        return [c.block(min(width, cells * 12.0), (-(-24 // cells)) * 8.0, "cells")]
+
+    def side(width: float):
+        return [text_block("A note that explains the cells at some length, to be wrapped.",
+                           SCREEN, width)]
+
+    return calls, body, side
+
+
+def test_a_view_layout_records_its_design_and_repeats_it_from_one_build():
+    calls, body, side = _counting_blocks()
+    target = view_target(240, 1.5)
+    full = compose(target, SCREEN, title="Cells", body=body, side=side, natural_width=120)
+    assert len(calls) == 2 * len(DESIGN_FACTORS)  # stacked and beside at every design width
+    assert full.design is not None and full.design[1] in DESIGN_FACTORS
+    calls.clear()
+    again = compose(replace(target, design=full.design), SCREEN, title="Cells", body=body,
+                    side=side, natural_width=120)
+    assert len(calls) == 1
+    assert again == full  # the same items, page and design: the redraw is the final picture
+    assert figure_to_svg(again) == figure_to_svg(full)
+
+
+def test_a_given_design_is_followed_even_where_the_search_would_choose_another():
+    calls, body, side = _counting_blocks()
+    full = compose(SLIDE, SCREEN, title="Cells", body=body, side=side, natural_width=120)
+    other = next(d for d in [("stacked", f) for f in DESIGN_FACTORS] if d != full.design)
+    calls.clear()
+    drafted = compose(replace(SLIDE, design=other), SCREEN, title="Cells", body=body, side=side,
+                      natural_width=120)
+    assert calls == [120 * other[1]]
+    assert drafted.design == other and drafted != full
+    assert replace(SLIDE, design=other).searched() == SLIDE
+
+
+def test_every_panel_repeats_its_view_design_exactly():
+    for name in ("launch-n130", "reduction-block", "traversal-h200-l2", "swizzle-column3"):
+        scenario = load_scenario(scenario_dir() / f"{name}.json")
+        for pid in scenario.panels:
+            target = view_target(260, 1.4)
+            full = figure_for(scenario, pid, SCREEN, target=target)
+            assert full.design is not None, pid
+            again = figure_for(scenario, pid, SCREEN, target=replace(target, design=full.design))
+            assert figure_to_svg(again) == figure_to_svg(full), pid
