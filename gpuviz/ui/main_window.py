@@ -75,7 +75,7 @@ class MainWindow(QMainWindow):
         self._complete = False
         self._awaited_view: FigureView | None = None
         self.panel_actions: dict[str, QAction] = {}
-        self._build_actions()
+        self._build_first_actions()
         self._build_menu_titles()
         self._build_step_bar()
         self._build_playback()
@@ -137,6 +137,7 @@ class MainWindow(QMainWindow):
             self._awaited_view = None
         from gpuviz.ui import measurements_dock
 
+        self._build_actions()
         self._build_menus()
         measurements_dock.install(self)
         self.completed.emit()
@@ -187,10 +188,6 @@ class MainWindow(QMainWindow):
         self.act_redo.setShortcuts(QKeySequence.keyBindings(S.Redo))
         self.addAction(self.act_undo)
         self.addAction(self.act_redo)
-        self.act_next = self._action("&Next Step", self.next_step,
-                                     [QKeySequence(Qt.Key.Key_PageDown), QKeySequence("Ctrl+Right")])
-        self.act_prev = self._action("&Previous Step", self.previous_step,
-                                     [QKeySequence(Qt.Key.Key_PageUp), QKeySequence("Ctrl+Left")])
         self.act_overview = self._action("&Overview (before the steps)",
                                          lambda: self.document.go_to_step(-1), "Ctrl+Home")
         self.act_play = self._action("&Play / Pause", lambda: self.clock.toggle(),
@@ -206,6 +203,14 @@ class MainWindow(QMainWindow):
                                       QKeySequence(Qt.Key.Key_Escape))
         self.act_leave.setEnabled(False)
         self.act_next_panel = self._action("Next &Panel", self.next_panel, "Ctrl+Tab")
+
+    def _build_first_actions(self) -> None:
+        """The actions the first frame's widgets hold: the step bar's buttons, the controls'
+        fold (the rest, with their shortcuts, come with the menus)."""
+        self.act_next = self._action("&Next Step", self.next_step,
+                                     [QKeySequence(Qt.Key.Key_PageDown), QKeySequence("Ctrl+Right")])
+        self.act_prev = self._action("&Previous Step", self.previous_step,
+                                     [QKeySequence(Qt.Key.Key_PageUp), QKeySequence("Ctrl+Left")])
         self.act_controls = self._action("Show &Controls", self.set_controls_visible, "Ctrl+Shift+C", True)
         self.act_controls.setChecked(True)
 
@@ -447,6 +452,7 @@ class MainWindow(QMainWindow):
         focused one), large type, the caption as a subtitle. Esc or F5 leaves."""
         if self._presenting is not None:
             return
+        self.complete()  # its actions (Esc, F5) and the window state they remember
         self._presenting = {"theme": self.theme.name, "full": self.isFullScreen(),
                             "maximized": self.isMaximized(), "state": self.saveState()}
         shown = self._presentation_panel()
@@ -550,6 +556,7 @@ class MainWindow(QMainWindow):
         self.presenter.show()
 
     def toggle_full_screen(self) -> None:
+        self.complete()
         if self.isFullScreen():
             self.showNormal()
         else:

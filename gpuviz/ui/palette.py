@@ -39,8 +39,16 @@ def palette_for(theme: Theme) -> QPalette:
     return pal
 
 
+_darkened = False  # whether a dark theme's palette is set (else the style's own is in use)
+
+
 def apply_palette(theme: Theme) -> None:
-    """Set the application-wide palette for ``theme`` (every window, menu and control)."""
+    """Set the application-wide palette for ``theme`` (every window, menu and control). A light
+    theme over the style's own palette changes nothing, and is not set again: asking Qt for the
+    style's palette costs start-up ~25 ms (the QStyle type and its enums)."""
+    global _darkened
     app = QApplication.instance()
-    if app is not None:
-        app.setPalette(palette_for(theme))
+    if app is None or (not is_dark(theme) and not _darkened):
+        return
+    app.setPalette(palette_for(theme))
+    _darkened = is_dark(theme)

@@ -64,6 +64,26 @@ class _ComputeJob(QRunnable):
             self.signals.done.emit(self.generation, result, "")
 
 
+class _SettleJob(QRunnable):
+    """The full layout search for a figure already shown with its kept design, on the thread
+    pool (building a figure is Qt-free), so that the window answers while it runs."""
+
+    def __init__(self, panel_id: str, result: object, selection: frozenset[str], theme: Theme,
+                 target: Target, generation: int):
+        super().__init__()
+        self.args = (panel_id, result, selection, theme, target)
+        self.generation = generation
+        self.signals = _ComputeSignals()
+
+    def run(self) -> None:
+        try:
+            figure = build_figure(*self.args)  # type: ignore[arg-type]
+        except Exception as exc:  # the draft stays up; the next change reports it
+            self.signals.done.emit(self.generation, None, f"{type(exc).__name__}: {exc}")
+        else:
+            self.signals.done.emit(self.generation, figure, "")
+
+
 class PanelDock(QDockWidget):
     hovered = Signal(str)
 
@@ -163,6 +183,8 @@ class PanelDock(QDockWidget):
         self._settle_timer.setSingleShot(True)
         self._settle_timer.setInterval(SETTLE_MS)
         self._settle_timer.timeout.connect(self._settle)
+        self._settling: tuple[object, Target, object] | None = None
+        self._settle_generation = 0
         document.shown_changed.connect(self._on_shown_changed)
         document.section_changed.connect(self._on_section_changed)
         document.revealed.connect(self._apply_veil)
@@ -337,15 +359,25 @@ class PanelDock(QDockWidget):
         result, selection, target, key = pending
         if key is None or key != self._shown_key or key == self._computing_key:
             return  # something newer is shown (or on its way) and will settle itself
-        start = time.perf_counter()
-        try:
-            figure = build_figure(self.panel.id, result, selection, self.theme, target)
-        except Exception:  # the draft stays; the next change reports the error
+        self._settling = (result, target, key)
+        self._settle_generation += 1
+        job = _SettleJob(self.panel.id, result, selection, self.theme, target,
+                         self._settle_generation)
+        job.signals.done.connect(self._on_settled)
+        QThreadPool.globalInstance().start(job)
+
+    def _on_settled(self, generation: int, figure: object, error: str) -> None:
+        if generation != self._settle_generation or self._settling is None:
             return
-        if figure.design is not None:
-            drafted, self._designs[target] = self._designs.get(target), figure.design
-            if figure.design != drafted:
-                self._show(figure, key, start, result)
+        result, target, key = self._settling
+        self._settling = None
+        if error or not isinstance(figure, Figure) or figure.design is None:
+            return
+        if key != self._shown_key or self._settle_with is not None:
+            return  # the picture changed meanwhile; its own settling follows
+        drafted, self._designs[target] = self._designs.get(target), figure.design
+        if figure.design != drafted:
+            self._show(figure, key, time.perf_counter(), result)
 
     def _on_computed(self, generation: int, result: object, error: str) -> None:
         if generation != self._generation:

@@ -434,3 +434,44 @@ def test_redraws_keep_the_views_design_and_the_search_runs_again_once_edits_sett
     final = figure_for(w.document.shown, "launch", dock.theme, target=target)
     assert figure_to_svg(dock.current_figure()) == figure_to_svg(final)
     assert dock._designs[target] == searched
+
+
+def test_the_application_paints_its_first_figure_before_building_menus_and_hidden_docks(
+        tmp_path):
+    """`gpuviz` as started (ui.app.start, in a fresh interpreter with its own settings): the
+    first figure is painted before the menus' items and the measurements dock exist; then they
+    all do, with their shortcuts."""
+    import os
+    import subprocess
+    import sys
+
+    script = r'''
+import json
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from gpuviz.ui.app import start
+w = start(None, show=False)
+seen = {"before": {"complete": w.is_complete(), "menu items": len(w._menus["&File"].actions()),
+                   "docks": sorted(w.docks)}}
+view = w.docks["launch"].view
+view.painted.connect(lambda: seen.setdefault("painted", {"complete": w.is_complete(),
+                                                         "figure": view.figure() is not None}))
+def done():
+    seen["completed"] = {"painted first": "painted" in seen,
+                         "file menu": [a.text() for a in w._menus["&File"].actions()],
+                         "measurements": w.measurements_dock.isHidden(),
+                         "F5": w.act_present.shortcut().toString()}
+    print(json.dumps(seen)); QApplication.quit()
+w.completed.connect(lambda: QTimer.singleShot(0, done))
+w.show()
+QApplication.exec()
+'''
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                         timeout=60, check=True).stdout
+    seen = json.loads(out.strip().splitlines()[-1])
+    assert seen["before"] == {"complete": False, "menu items": 0, "docks": ["launch"]}
+    assert seen["painted"] == {"complete": False, "figure": True}
+    done = seen["completed"]
+    assert done["painted first"] and done["measurements"] and done["F5"] == "F5"
+    assert "&Open…" in done["file menu"] and "Export &Kernel…" in done["file menu"]

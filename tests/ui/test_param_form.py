@@ -1,0 +1,36 @@
+"""The generated controls: what the document sets is shown without being sent back as an edit,
+and what a user types is."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gpuviz.models.launch import LaunchParams
+from gpuviz.models.traversal import TraversalParams
+from gpuviz.scenario.decode import encode
+from gpuviz.ui.param_form import ParamForm
+
+
+def test_setting_params_shows_them_and_emits_no_edit(qtbot):
+    for pid, params in (("launch", replace(LaunchParams(), n=None, extent=(40, 9), block=(8, 4))),
+                        ("traversal", replace(TraversalParams(), explicit=(3, 1, 0, 2),
+                                              rows=2, cols=2, order="explicit"))):
+        form = ParamForm(pid, type(params))
+        qtbot.addWidget(form)
+        edits: list[tuple[object, str]] = []
+        form.edited.connect(lambda p, f, seen=edits: seen.append((p, f)))
+        form.set_params(params)
+        form.set_params(type(params)())  # and back: every control and optional field changes
+        form.set_params(params)
+        assert edits == []
+        assert form._root.get() == encode(params) and form.problems_text() == ""
+
+
+def test_a_typed_value_is_one_edit(qtbot):
+    form = ParamForm("launch", LaunchParams)
+    qtbot.addWidget(form)
+    form.set_params(LaunchParams())
+    edits = []
+    form.edited.connect(lambda p, f: edits.append((p, f)))
+    form.editor("sm_count").setValue(7)
+    assert [(p.sm_count, f) for p, f in edits] == [(7, "sm_count")]
