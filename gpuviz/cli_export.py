@@ -12,9 +12,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpuviz.export.raster import MAX_DPI, MIN_DPI, dpi_argument
 from gpuviz.scenario.problems import printable
+
+if TYPE_CHECKING:
+    from gpuviz.scenario.document import Scenario
 
 EXIT_BAD_INPUT = 2
 FORMATS = ("svg", "pdf", "png", "gif", "apng")
@@ -126,8 +130,9 @@ def _one(args: argparse.Namespace, source: Path, out: Path) -> int:
     kw = dict(fmt=args.format, theme_name=args.theme, size=args.size, dpi=dpi,
               text_as_paths=args.text_as_paths)
     if every_step:
-        states = [(k, scenario.at_step(k), scenario.step_selection(k)) for k in steps] or \
-                 [(None, scenario, frozenset())]
+        states: list[tuple[int | None, Scenario, frozenset[str]]] = [
+            (k, scenario.at_step(k), scenario.step_selection(k)) for k in steps] or \
+            [(None, scenario, frozenset())]
         digits = max(2, len(str(len(scenario.steps))))
         for k, state, selection in states:
             for pid in panels:
@@ -178,20 +183,20 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
         if steps is not None:
             chosen = steps[:cap] or [-1]
 
-            def figure(i, pid=pid, chosen=chosen):
+            def step_figure(i, pid=pid, chosen=chosen):
                 k = chosen[i]
                 return figure_for(scenario.at_step(k), pid, th,
                                   scenario.step_selection(k) | kept, target)
 
-            plan = FramePlan(len(chosen), figure, args.fps or 0.5)
+            plan = FramePlan(len(chosen), step_figure, args.fps or 0.5)
             name = f"{stem}-{pid}-steps.{args.format}"
         else:
             total = min(frame_count(scenario, pid), cap)
 
-            def figure(i, pid=pid):
+            def frame_figure(i, pid=pid):
                 return figure_for(scenario, pid, th, at_frame(kept, i), target)
 
-            plan = FramePlan(total, figure, args.fps or 4.0)
+            plan = FramePlan(total, frame_figure, args.fps or 4.0)
             name = f"{stem}-{pid}.{args.format}"
         path = out / name
         try:

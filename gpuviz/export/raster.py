@@ -108,7 +108,8 @@ def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 2
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    img.save(buf, "PNG")
+    # The stubs type the format as bytes, but PySide6 takes only a str here (bytes raise).
+    img.save(buf, "PNG")  # type: ignore[call-overload]
     buf.close()
     return bytes(data.data())
 

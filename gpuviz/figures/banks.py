@@ -238,12 +238,12 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
         header_top = link_top + link_h
         segs, keys, hi = [], [], []
         for lane in sorted(active):
-            for w in r.words_of_lane[lane] or ():
-                bank = w % BANKS
+            for word in r.words_of_lane[lane] or ():
+                bank = word % BANKS
                 seg = (x0 + (lane + 0.5) * col, link_top, x0 + (bank + 0.5) * col, header_top)
                 segs.append(seg)
                 keys.append(f"lane:{lane}")
-                if lane in sel_lanes or bank in sel_banks or w in sel_words:
+                if lane in sel_lanes or bank in sel_banks or word in sel_words:
                     hi.append(seg)
         with c.group(name="connections"):
             c.segments(segs, Style(stroke=theme.outline, stroke_width=theme.thin_mm * 1.5), keys)
@@ -360,7 +360,8 @@ def _fill_of(theme: Theme, role: str) -> str:
     return theme.color("owned" if role == "used" else role)
 
 
-def _slot_box(s, xcol, col: float, rack_top: float, row_h: float) -> tuple[float, ...]:
+def _slot_box(s, xcol, col: float, rack_top: float,
+              row_h: float) -> tuple[float, float, float, float]:
     return (xcol(s.bank) + CELL_PAD / 2 + INSET, rack_top + (s.round - 1) * row_h + INSET,
             col - CELL_PAD - 2 * INSET, row_h - 2 * INSET)
 

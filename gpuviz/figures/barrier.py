@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from gpuviz.figures.display import Figure, Style
+from gpuviz.figures.display import Anchor, Figure, Style
 from gpuviz.figures.layout import (
     NATURAL,
     Block,
@@ -189,23 +189,23 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                     continue
                 x, ry = cell_xy(e.index, e.thread, top)
                 future = e.index >= shown
-                role = "conflict" if e.index in hazard_events else ROLE.get(e.op)
-                style = None if role is None else (
-                    hazard_style(theme) if role == "conflict" else theme.fill(role))
-                if style is not None and future:
-                    style = theme.faded(style, FUTURE_OPACITY)
+                mark_role = "conflict" if e.index in hazard_events else ROLE.get(e.op)
+                mark_style = None if mark_role is None else (
+                    hazard_style(theme) if mark_role == "conflict" else theme.fill(mark_role))
+                if mark_style is not None and future:
+                    mark_style = theme.faded(mark_style, FUTURE_OPACITY)
                 if future:
                     color = muted
-                elif style is not None and style.fill:
-                    color = theme.ink_on(style.fill)
+                elif mark_style is not None and mark_style.fill:
+                    color = theme.ink_on(mark_style.fill)
                 else:
                     color = fg
-                args = (x + cell / 2, ry + row_h / 2, glyph(e, slots), small, color)
-                kw = dict(anchor="middle", baseline="middle", font="mono", key=f"event:{e.index}")
-                if style is not None and style.hatch:  # the mark sits on hatching
-                    c.label(*args, knockout=style.fill or theme.background, **kw)
-                else:
-                    c.text(*args, **kw)
+                knock = None
+                if mark_style is not None and mark_style.hatch:  # the mark sits on hatching
+                    knock = mark_style.fill or theme.background
+                c.text(x + cell / 2, ry + row_h / 2, glyph(e, slots), small, color,
+                       anchor="middle", baseline="middle", font="mono", key=f"event:{e.index}",
+                       knockout=knock)
         y = rows_bottom
         if b == cursor_band:
             xc = label_w + (shown - lo) * cell
@@ -214,7 +214,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                        theme.stroke("accent", theme.line_mm))
                 label = f"after {format_number(shown)} of {format_number(n)} operations"
                 lw = text_width(label, small)
-                anchor = "start" if xc + 0.6 + lw <= width else "end"
+                anchor: Anchor = "start" if xc + 0.6 + lw <= width else "end"
                 lx = xc + 0.6 if anchor == "start" else xc - 0.6
                 c.text(lx, rows_bottom + 1.0 + cap_height(small), label, small, theme.accent,
                        anchor=anchor)

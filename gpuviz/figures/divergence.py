@@ -18,7 +18,7 @@ from itertools import islice
 
 import numpy as np
 
-from gpuviz.figures.display import PT_TO_MM, Figure, Style, text_box
+from gpuviz.figures.display import PT_TO_MM, Anchor, Figure, Hatch, Style, text_box
 from gpuviz.figures.layout import (
     NATURAL,
     Block,
@@ -34,14 +34,15 @@ from gpuviz.figures.layout import (
     wrap,
 )
 from gpuviz.figures.lint import _segment_hits_box
-from gpuviz.figures.metrics import cap_height, descent, text_width
+from gpuviz.figures.metrics import FontKind, cap_height, descent, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.divergence import DivergenceResult
 
 MAX_ROWS = 36
 MAX_CELLS = 160
 LAYER_GAP = 12.0
-PATTERNS = (None, "diagonal", "dots", "cross", "horizontal")
+PATTERNS: tuple[Hatch | None, ...] = (None, "diagonal", "dots", "cross", "horizontal")
+Place = tuple[float, float, Anchor]  # where a label goes: its point and its anchor
 
 
 def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
@@ -202,23 +203,22 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
                 return False
         return True
 
-    def put(key: str | None, candidates: list[tuple[float, float, str]], text: str,
-            color: str, font: str, fallback: list[tuple[float, float, str]] | None = None
-            ) -> None:
+    def put(key: str | None, candidates: list[Place], text: str, color: str, font: FontKind,
+            fallback: list[Place] | None = None) -> None:
         """The text at the first candidate where it is clear of edges, nodes and other labels;
         else knocked out at the first ``fallback`` place clear of nodes and labels (on its
         edge)."""
         for x, y, anchor in candidates:
-            t = c.text(x, y, text, pt, color, anchor=anchor, baseline="middle",  # type: ignore[arg-type]
-                       font=font, key=key)  # type: ignore[arg-type]
+            t = c.text(x, y, text, pt, color, anchor=anchor, baseline="middle",
+                       font=font, key=key)
             box = text_box(t, 0.3)
             if free(box):
                 placed.append(box)
                 return
             c._items.pop()
         for x, y, anchor in (fallback or []) + candidates:
-            t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,  # type: ignore[arg-type]
-                        baseline="middle", font=font, key=key)  # type: ignore[arg-type]
+            t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,
+                        baseline="middle", font=font, key=key)
             box = text_box(t, 0.3)
             if box[0] >= 0 and box[2] <= cfg_w and box[1] >= top - 1.0 and not any(
                     box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
@@ -228,14 +228,14 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         else:
             # Nowhere clear: the first place, moved inside the graph's width, knocked out.
             x, y, anchor = (fallback or candidates)[0]
-            t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,  # type: ignore[arg-type]
-                        baseline="middle", font=font, key=key)  # type: ignore[arg-type]
+            t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,
+                        baseline="middle", font=font, key=key)
             box = text_box(t, 0.3)
             shift = min(0.0, cfg_w - box[2]) or max(0.0, -box[0])
             if shift:
                 c._items.pop()
                 t = c.label(x + shift, y, text, pt, color, knockout=theme.background,
-                            anchor=anchor, baseline="middle", font=font, key=key)  # type: ignore[arg-type]
+                            anchor=anchor, baseline="middle", font=font, key=key)
                 box = text_box(t, 0.3)
         placed.append(box)
 
@@ -246,9 +246,9 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         (sx, sy), (tx, ty) = pos[src], pos[tgt]
         label = pred or "otherwise"
         x0, y0, x1, y1 = sx, sy + node_h, tx, ty
-        cands = []
-        on_edge = [(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, "middle")
-                   for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)]
+        cands: list[Place] = []
+        on_edge: list[Place] = [(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, "middle")
+                                for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)]
         for t in (0.5, 0.35, 0.65, 0.25, 0.75):
             mx, my = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
             slope = abs((x1 - x0) / (y1 - y0)) if y1 != y0 else 0.0
@@ -305,7 +305,7 @@ def _trace_columns(r: DivergenceResult, pt: float) -> dict[str, float]:
     events = r.trace[:MAX_ROWS]
     gap = 2.0
 
-    def column(title: str, values: list[str], font: str = "mono") -> float:
+    def column(title: str, values: list[str], font: FontKind = "mono") -> float:
         return max(text_width(v, pt, font, bold=True) for v in [title, *values]) + gap
 
     return {

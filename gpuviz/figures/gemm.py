@@ -144,6 +144,8 @@ def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width
     plain = theme.fill("absent")
     dim = theme.fill("faded")
     a_on, b_on, c_on = theme.fill("a_operand"), theme.fill("b_operand"), theme.fill("c_output")
+    a_ink, b_ink, c_ink = (theme.ink_on(theme.color(role))  # the ink on a_on, b_on, c_on
+                           for role in ("a_operand", "b_operand", "c_output"))
     shown = "no k positions yet" if kr == 0 else (
         "k positions 0–1" if kr == 2 else "all four k positions")
     titles = ("A (entries 1–16)", "B (fixed)", f"C after {shown}")
@@ -178,19 +180,19 @@ def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width
                baseline="middle")
     a_fill = [[(a_on if (i == fi and k < kr) else plain) for k in range(SIZE)]
               for i in range(SIZE)]
-    a_text = [[theme.ink_on(a_fill[i][k].fill) if a_fill[i][k] is a_on else
+    a_text = [[a_ink if a_fill[i][k] is a_on else
                fg if i == fi else muted for k in range(SIZE)] for i in range(SIZE)]
     _matrix(c, ax, top, cell, r.a.tolist(), "a", a_fill, a_text, size, target.min_pt)
     b_fill = [[(b_on if (j == fj and k < kr) else plain) for j in range(SIZE)]
               for k in range(SIZE)]
-    b_text = [[theme.ink_on(b_fill[k][j].fill) if b_fill[k][j] is b_on else
+    b_text = [[b_ink if b_fill[k][j] is b_on else
                fg if j == fj else muted for j in range(SIZE)] for k in range(SIZE)]
     _matrix(c, bx, top, cell, r.b.tolist(), "b", b_fill, b_text, size, target.min_pt)
     # The focus output's 2 × 2 tile stays lit; every other output tile is dimmed.
     ti, tj = fi // 2, fj // 2
     c_fill = [[(c_on if (i, j) == (fi, fj) else plain if (i // 2, j // 2) == (ti, tj) else dim)
                for j in range(SIZE)] for i in range(SIZE)]
-    c_text = [[theme.ink_on(c_on.fill) if (i, j) == (fi, fj) else
+    c_text = [[c_ink if (i, j) == (fi, fj) else
                fg if (i // 2, j // 2) == (ti, tj) else muted for j in range(SIZE)]
               for i in range(SIZE)]
     _matrix(c, cx, top, cell, r.c_partial.tolist(), "c", c_fill, c_text, size, target.min_pt)
@@ -294,8 +296,8 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
 
         # What the chosen thread loads from global memory and reads as operands.
         mx = side + 3.5
-        for mat, ox, label in (("a", mx, "A"), ("b", mx + SIZE * MINI + 2.5, "B")):
-            c.text(ox, top - 0.8, label, small, muted)
+        for mat, ox, letter in (("a", mx, "A"), ("b", mx + SIZE * MINI + 2.5, "B")):
+            c.text(ox, top - 0.8, letter, small, muted)
             c.rects([(ox + j * MINI, top + i * MINI, MINI, MINI)
                      for i in range(SIZE) for j in range(SIZE)], theme.fill("absent"))
             loads = sorted({(r_, c_) for t, m, r_, c_ in s._global_sources

@@ -190,9 +190,9 @@ def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float
         c.text(0.0, y + cell_h / 2, f"wave {wave}", pt, theme.muted, baseline="middle",
                key=f"wave:{wave}")
         for i, b in enumerate(ids):
-            line, col = divmod(i, per_line)
+            row, col = divmod(i, per_line)
             x0 = label_w + col * cell
-            y0 = y + line * (cell_h + BAR_H + 1.0)
+            y0 = y + row * (cell_h + BAR_H + 1.0)
             key = f"block:{b}"
             with c.group(key):
                 c.rect(x0, y0, cell - 0.6, cell_h, Style(fill=theme.surface, stroke=theme.outline,

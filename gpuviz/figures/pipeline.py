@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from gpuviz.figures.display import Figure, Style
+from gpuviz.figures.display import Figure, Hatch, Row, Style
 from gpuviz.figures.layout import (
     NATURAL,
     Block,
@@ -50,7 +50,7 @@ WAIT_LEGEND = {
     "load_waits_for_slot": "load waits for slot",
     "load_waits_for_prefetch": "load waits: prefetch limit",
 }
-WAIT_HATCH = {
+WAIT_HATCH: dict[str, Hatch] = {
     "compute_waits_for_data": "diagonal",
     "tile_waits_for_compute": "horizontal",
     "load_waits_for_slot": "cross",
@@ -91,7 +91,7 @@ class Bands:
 
     def pieces(self, a: float, b: float) -> list[tuple[int, float, float]]:
         """(band, start, end) of the parts of [a, b] in each band."""
-        out = []
+        out: list[tuple[int, float, float]] = []
         if b <= a:
             return out
         first = min(self.count - 1, int(a // self.span))
@@ -195,6 +195,15 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
         axis_y = (slots[-1] + slot_h if slots else comp_y + lane_h) + 1.0
         return load_y, comp_y, slots, axis_y
 
+    def row_span(k: int, row: str | int) -> tuple[float, float]:
+        """The top and height in band ``k`` of a lane ("load", "compute") or a slot's row."""
+        load_y, comp_y, slots, _ = geometry(k)
+        if row == "load":
+            return load_y, lane_h
+        if row == "compute":
+            return comp_y, lane_h
+        return (slots[row] if isinstance(row, int) else 0.0), slot_h
+
     def x(k: int, t: float) -> float:
         return label_w + (t - k * bands.span) * bands.scale
 
@@ -211,10 +220,10 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                     Style(fill=theme.surface))
             c.text(0.0, load_y + lane_h / 2, "load", label_pt, fg, baseline="middle")
             c.text(0.0, comp_y + lane_h / 2, "compute", label_pt, fg, baseline="middle")
-        for s, sy in enumerate(slots):
-            with c.group(f"buffer:{s}", name=f"slot {s}"):
+        for slot, sy in enumerate(slots):
+            with c.group(f"buffer:{slot}", name=f"slot {slot}"):
                 c.rect(label_w, sy, w, slot_h, Style(fill=theme.surface))
-                c.text(0.0, sy + slot_h / 2, slot_labels[s], small, fg, baseline="middle")
+                c.text(0.0, sy + slot_h / 2, slot_labels[slot], small, fg, baseline="middle")
         # Time axis of this band, with its unit on the last band.
         lo = k * bands.span
         hi = lo + w / bands.scale
@@ -239,12 +248,13 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                        muted, anchor="end")
 
     def bars(spans, style: Style, name: str) -> None:
-        past, future, past_keys, future_keys = [], [], [], []
+        past: list[Row] = []
+        future: list[Row] = []
+        past_keys: list[str] = []
+        future_keys: list[str] = []
         for a, b, row, inset, key in spans:
             for k, s, e, fut in split(a, b):
-                load_y, comp_y, slots, _ = geometry(k)
-                top, h = {"load": (load_y, lane_h), "compute": (comp_y, lane_h)}.get(
-                    row, (slots[row] if isinstance(row, int) else 0.0, slot_h))
+                top, h = row_span(k, row)
                 rect = (x(k, s), top + inset, (e - s) * bands.scale, h - 2 * inset)
                 (future if fut else past).append(rect)
                 (future_keys if fut else past_keys).append(key)
@@ -280,11 +290,11 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
         for t in tiles:
             faded = cursor is not None and t.load_start >= cursor
             color = muted if faded else fg
-            for a, b, row in ((t.load_start, t.load_end, "load"),
-                              (t.compute_start, t.compute_end, "compute")):
+            for a, b, lane in ((t.load_start, t.load_end, "load"),
+                               (t.compute_start, t.compute_end, "compute")):
                 k, s, e = max(bands.pieces(a, b), key=lambda p: p[2] - p[1])
                 load_y, comp_y, _, _ = geometry(k)
-                yy = load_y if row == "load" else comp_y
+                yy = load_y if lane == "load" else comp_y
                 c.text((x(k, s) + x(k, e)) / 2, yy + lane_h / 2, format_number(t.tile), small,
                        color, anchor="middle", baseline="middle", key=f"tile:{t.tile}")
             if band_labels:
@@ -306,9 +316,7 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                                      (t.compute_start, t.compute_end, "compute", 0.0),
                                      (t.load_start, t.compute_end, t.slot, 0.6)):
                 for k, s, e in bands.pieces(a, b):
-                    load_y, comp_y, slots, _ = geometry(k)
-                    top, h = {"load": (load_y, lane_h), "compute": (comp_y, lane_h)}.get(
-                        row, (slots[row] if isinstance(row, int) else 0.0, slot_h))
+                    top, h = row_span(k, row)
                     c.rect(x(k, s), top + inset, (e - s) * bands.scale, h - 2 * inset, hl,
                            key=key)
         elif kind == "buffer" and i < result.buffers:

@@ -320,11 +320,12 @@ def _tree(st: _State, width: float) -> Block:
                 x, y, w, h = cell(t, lane)
                 role, future = roles[(t, lane)]
                 ink = muted if historic else theme.ink_on(_cell_style(theme, role).fill or fg)
-                c.value(x + 0.15, y, w - 0.3, h, _fmt(v), pt, ink,
-                        floor=floor, key=f"{prefix}{lane}", pad=PAD)
+                drawn = c.value(x + 0.15, y, w - 0.3, h, _fmt(v), pt, ink,
+                                floor=floor, key=f"{prefix}{lane}", pad=PAD)
                 if v is None and theme.hatches.get("warn"):
                     # The "?" of an undefined value sits on the hatching: a clear spot for it.
-                    c.add(replace(c._items.pop(), knockout=theme.mix(theme.color("warn"), 0.7)))
+                    c._items.pop()  # the value just drawn
+                    c.add(replace(drawn, knockout=theme.mix(theme.color("warn"), 0.7)))
 
     # Selection: a partial's contributor set outlined through the tree, a lane, an entry.
     hl = theme.highlight()

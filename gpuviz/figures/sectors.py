@@ -18,7 +18,16 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
-from gpuviz.figures.display import PT_TO_MM, Circle, Figure, Group, Style, Text, selected_numbers
+from gpuviz.figures.display import (
+    PT_TO_MM,
+    Circle,
+    Figure,
+    Group,
+    Row,
+    Style,
+    Text,
+    selected_numbers,
+)
 from gpuviz.figures.layout import (
     NATURAL,
     Block,
@@ -201,7 +210,10 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
     lane_h = 5.0 if up or ruler else text_width(str(n - 1), side_pt, "mono") + 1.6
     if lx > 0.0:
         c.text(0.0, top + lane_h / 2, label, pt, muted, baseline="middle")
-    boxes_a, keys_a, boxes_m, keys_m = [], [], [], []
+    boxes_a: list[Row] = []
+    boxes_m: list[Row] = []
+    keys_a: list[str] = []
+    keys_m: list[str] = []
     for lane in range(n):
         box = (lx + lane * lane_w + 0.1, top, lane_w - 0.2, lane_h)
         (boxes_a if lane in active else boxes_m).append(box)
@@ -261,7 +273,9 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
     touched = set(r.sectors)
     all_sectors = [line * SECTORS_PER_LINE + k for line in r.lines
                    for k in range(SECTORS_PER_LINE)]
-    used_cells, unused_cells, cold = [], [], []
+    used_cells: list[Row] = []
+    unused_cells: list[Row] = []
+    cold: list[Row] = []
     for s in all_sectors:
         if s not in touched:
             cold.append((sector_x(s), mem_top, sw, SECTOR_H))

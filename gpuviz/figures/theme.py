@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
+from typing import overload
 
 from gpuviz.figures.display import Hatch, Style
 
@@ -149,6 +150,13 @@ class Theme:
         b = [int(toward[i:i + 2], 16) for i in (1, 3, 5)]
         return "#" + "".join(f"{round(x * amount + y * (1 - amount)):02X}"
                              for x, y in zip(a, b, strict=True))
+
+    @overload
+    def mix(self, color: str, amount: float) -> str: ...
+    @overload
+    def mix(self, color: None, amount: float) -> None: ...
+    @overload
+    def mix(self, color: str | None, amount: float) -> str | None: ...
 
     def mix(self, color: str | None, amount: float) -> str | None:
         """``color`` seen through a veil of the background, keeping ``amount`` of the colour."""

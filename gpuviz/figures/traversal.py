@@ -345,7 +345,7 @@ def loads_plot(result: TraversalResult, frame: int, theme: Theme, width: float,
     steps = (picked + 1).tolist()
     series = [Series(name, steps, np.asarray(vals)[picked].tolist(), color_index(name))
               for name, vals in curves.items()]
-    marks = ()
+    marks: tuple[Mark, ...] = ()
     if frame > 0:
         marks = (Mark(frame, float(result.cumulative_loads[frame - 1]), ""),)
     per_step = f"{_count(result.in_flight, 'tile')} each"
@@ -366,7 +366,7 @@ def sweep_series(capacities, misses_by_order, capacity: int | None,
                     markers=len(capacities) <= 40)
              for name, vals in misses_by_order.items()]
     marks: tuple[Mark, ...] = ()
-    if capacity in capacities and order_name in misses_by_order:
+    if capacity is not None and capacity in capacities and order_name in misses_by_order:
         i = list(capacities).index(capacity)
         marks = (Mark(capacity, misses_by_order[order_name][i], ""),)
     return sweep, marks

@@ -272,7 +272,7 @@ def write_case_file(cases: list[Case], path) -> None:
 def _quads(pattern: list[str], s: int) -> list[int]:
     """Element of each lane when every quad of lanes (4k … 4k+3) follows ``pattern`` (letters
     name distinct elements within the quad, e.g. "aabb"); quads use disjoint elements, s apart."""
-    out = []
+    out: list[int] = []
     for q in range(WARP // 4):
         letters = pattern[q % len(pattern)]
         names = sorted(set(letters))
