@@ -392,7 +392,8 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[
     note = text_block("Rounds count distinct words one bank must deliver in turn; they are not "
                       "measured cycles.", theme, width, color=theme.muted)
     active = set(r.active_lanes)
-    roles = {_role(s, _depths(r)) for s in r.slots}
+    depths = _depths(r)  # once: per slot it made the side column quadratic in the slots
+    roles = {_role(s, depths) for s in r.slots}
     styles = _slot_styles(theme)
     entries = [LegendEntry("active lane", theme.fill("valid"))]
     if len(active) < WARP_LANES:

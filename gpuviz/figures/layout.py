@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Literal
 
 from gpuviz.figures.display import (
@@ -569,13 +570,23 @@ def shortened_note(shortened: Sequence[tuple[str, str]], limit: int = 6) -> str:
 def _style(style: Style, u: float) -> Style:
     if u == 1.0:
         return style
+    return _scaled_style(style, u)
+
+
+@lru_cache(maxsize=4096)
+def _scaled_style(style: Style, u: float) -> Style:
+    """``style`` with its stroke and dashes scaled by ``u`` (a figure has few styles and one
+    scale, and every item passes through here)."""
     dash = tuple(d * u for d in style.dash) if style.dash else style.dash
-    return replace(style, stroke_width=style.stroke_width * u, dash=dash)
+    return Style(style.fill, style.stroke, style.stroke_width * u, dash, style.opacity,
+                 style.hatch, style.hatch_color)
 
 
 def transform(item: Item, u: float, dx: float, dy: float) -> Item:
     """``item`` scaled by ``u`` about the origin, then moved by (dx, dy) mm."""
     # built directly, not with dataclasses.replace: every item of a figure passes through here
+    if u == 1.0 and dx == 0.0 and dy == 0.0:
+        return item  # items are immutable: unmoved, the same item
     if isinstance(item, Text):
         return Text(item.x * u + dx, item.y * u + dy, item.text, item.size * u, item.color,
                     item.anchor, item.baseline, item.font, item.bold, item.rotate, item.key,
@@ -603,11 +614,12 @@ def transform(item: Item, u: float, dx: float, dy: float) -> Item:
             xyxy[:, [1, 3]] += dy
         return Segments(xyxy, _style(item.style, u), item.keys)
     if isinstance(item, Circle):
-        return replace(item, cx=item.cx * u + dx, cy=item.cy * u + dy, r=item.r * u,
-                       style=_style(item.style, u))
+        return Circle(item.cx * u + dx, item.cy * u + dy, item.r * u, _style(item.style, u),
+                      item.key)
     if isinstance(item, Polyline):
-        return replace(item, points=tuple((x * u + dx, y * u + dy) for x, y in item.points),
-                       style=_style(item.style, u))
+        return Polyline(tuple((x * u + dx, y * u + dy) for x, y in item.points),
+                        _style(item.style, u), item.key, item.closed, item.arrow_end,
+                        item.arrow_start)
     if isinstance(item, Image):
         return replace(item, x=item.x * u + dx, y=item.y * u + dy, w=item.w * u, h=item.h * u)
     raise TypeError(f"cannot move {type(item).__name__}")

@@ -126,6 +126,7 @@ class OrderRun:
     _access_step: np.ndarray  # the step that made each request
     _stack_distance: np.ndarray  # per request; COLD for a first use
     _by_tile: np.ndarray  # request positions grouped by tile id, in time order within a tile
+    _tile_keys: np.ndarray  # tile · (requests + 1) + position, of _by_tile: sorted ascending
 
 
 @dataclass(frozen=True)
@@ -386,12 +387,14 @@ def _run(name: str, order: np.ndarray, params: TraversalParams,
     loads = np.bincount(step[miss], minlength=steps)
     hits = np.bincount(step[~miss], minlength=steps)
     is_a = requests < params.rows * params.k_tiles
+    by_tile = np.argsort(requests, kind="stable")
     return OrderRun(
         order_name=name, order=order, loads_per_step=loads, hits_per_step=hits,
         cumulative_loads=np.cumsum(loads), a_loads=int(np.count_nonzero(miss & is_a)),
         b_loads=int(np.count_nonzero(miss & ~is_a)), hits=int(np.count_nonzero(~miss)),
         misses=int(np.count_nonzero(miss)), _accesses=requests, _access_step=step,
-        _stack_distance=sd, _by_tile=np.argsort(requests, kind="stable"),
+        _stack_distance=sd, _by_tile=by_tile,
+        _tile_keys=requests[by_tile].astype(np.int64) * (len(requests) + 1) + by_tile,
     )
 
 
@@ -618,14 +621,12 @@ def state_after(run: OrderRun, rows: int, cols: int, k_tiles: int, in_flight: in
     # the latest use of each tile before ``end``: in the requests grouped by tile (time order
     # within a tile), the last of the tile's group that comes before ``end``; one binary search
     # per tile over (tile, time) keys, not a pass over every request so far (a played frame)
-    pos = run._by_tile
-    tiles = run._accesses[pos]
+    pos, keys = run._by_tile, run._tile_keys
     span = len(run._accesses) + 1
-    keys = tiles * span + pos
     ids_all = np.arange(n_ids, dtype=np.int64)
     j = np.searchsorted(keys, ids_all * span + end, side="left") - 1
     jc = np.clip(j, 0, max(len(pos) - 1, 0))
-    found = (j >= 0) & (tiles[jc] == ids_all) if len(pos) else np.zeros(n_ids, dtype=bool)
+    found = (j >= 0) & (keys[jc] // span == ids_all) if len(pos) else np.zeros(n_ids, dtype=bool)
     last = np.where(found, pos[jc] if len(pos) else -1, -1)
     used = np.flatnonzero(last >= 0)
     if capacity is not None and len(used) > capacity:
