@@ -44,6 +44,7 @@ from gpuviz.figures.display import (
     arrow_head,
     row_list,
 )
+from gpuviz.figures.metrics import cap_height, descent
 
 SANS_FAMILY = "Inter"
 MONO_FAMILY = "Noto Sans Mono"
@@ -74,6 +75,11 @@ def _pen(color: str | None, width: float, dash: tuple[float, ...] | None) -> QPe
     if dash:
         pen.setDashPattern([d / width for d in dash])
     return pen
+
+
+@lru_cache(maxsize=512)
+def _color(color: str) -> QColor:
+    return QColor(color)
 
 
 @lru_cache(maxsize=512)
@@ -295,15 +301,13 @@ class _Painter:
 
     def _knockout(self, t: Text, x: float, y: float, size: float) -> None:
         """An opaque box of the knockout colour under the text (device units, at baseline y)."""
-        from gpuviz.figures.metrics import cap_height, descent
-
         p = self.p
         em = size / (t.size * PT_TO_MM)  # device units per mm of this text's size
         pad = 0.35 * self.scale
         width = _advance(t.text, t.font, t.bold, round(size * 72.0 / self.dpi, 3), p.device())
         top = y - cap_height(t.size, t.font) * em - pad
         bottom = y + descent(t.size, t.font) * em + pad
-        p.fillRect(QRectF(x - pad, top, width + 2 * pad, bottom - top), QColor(t.knockout))
+        p.fillRect(QRectF(x - pad, top, width + 2 * pad, bottom - top), _color(t.knockout))
         p.setPen(_pen(t.color, 0.1, None))
 
     def image(self, item: Image) -> None:

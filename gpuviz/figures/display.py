@@ -16,10 +16,15 @@ Build figures with :class:`Canvas`::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from gpuviz.figures.metrics import cap_height, descent
+from gpuviz.figures.metrics import text_width as measured_width
+from gpuviz.keys import numbers
 
 if TYPE_CHECKING:  # numpy is not imported to build or paint a figure without images
     import numpy as np
@@ -343,16 +348,12 @@ def _contains(item: Item, x: float, y: float) -> bool:
 def text_width(text: str, size_pt: float, font: Literal["sans", "mono"] = "sans",
                bold: bool = False) -> float:
     """The width of ``text`` in mm, measured with the bundled font's advance widths."""
-    from gpuviz.figures.metrics import text_width as measured
-
-    return measured(text, size_pt, font, bold)
+    return measured_width(text, size_pt, font, bold)
 
 
 def text_box(t: Text, pad: float = 0.0) -> tuple[float, float, float, float]:
     """The (x0, y0, x1, y1) mm box of a text's ink (cap height to descent), measured, with
     rotation about its anchor point; ``pad`` mm added on every side."""
-    from gpuviz.figures.metrics import cap_height, descent
-
     w = text_width(t.text, t.size, t.font, t.bold)
     base = BASELINE_SHIFT_EM[t.baseline] * t.size * PT_TO_MM
     x0 = {"start": 0.0, "middle": -w / 2, "end": -w}[t.anchor]
@@ -360,8 +361,6 @@ def text_box(t: Text, pad: float = 0.0) -> tuple[float, float, float, float]:
     corners = [(x0 - pad, top - pad), (x0 + w + pad, top - pad), (x0 - pad, bottom + pad),
                (x0 + w + pad, bottom + pad)]
     if t.rotate:
-        import math
-
         a = math.radians(t.rotate)
         ca, sa = math.cos(a), math.sin(a)
         corners = [(x * ca - y * sa, x * sa + y * ca) for x, y in corners]
@@ -372,8 +371,6 @@ def text_box(t: Text, pad: float = 0.0) -> tuple[float, float, float, float]:
 
 def selected_numbers(selection: frozenset[str], prefix: str) -> set[int]:
     """The numbers of the selected keys of one kind: ``{"lane:3", "lane:7"}`` → ``{3, 7}``."""
-    from gpuviz.keys import numbers
-
     return numbers(selection, prefix)
 
 
