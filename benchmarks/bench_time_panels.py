@@ -11,6 +11,7 @@ time: run it, read it.
 
 from __future__ import annotations
 
+import gc
 import statistics
 import sys
 import time
@@ -33,6 +34,7 @@ def main() -> int:
     from gpuviz.scenario.bundled import scenario_dir
 
     ensure_gui_app()
+    gc.freeze()  # as the app does once its window is complete (ui.app.start)
     image = QImage(*SCREEN_PX, QImage.Format.Format_RGB32)
     paths = sorted(p for p in Path(scenario_dir()).glob("*.json")
                    if p.name.split("-")[0] in PANELS)

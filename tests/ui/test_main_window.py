@@ -460,7 +460,8 @@ def done():
     seen["completed"] = {"painted first": "painted" in seen,
                          "file menu": [a.text() for a in w._menus["&File"].actions()],
                          "measurements": w.measurements_dock.isHidden(),
-                         "F5": w.act_present.shortcut().toString()}
+                         "F5": w.act_present.shortcut().toString(),
+                         "frozen": __import__("gc").get_freeze_count() > 1000}
     print(json.dumps(seen)); QApplication.quit()
 w.completed.connect(lambda: QTimer.singleShot(0, done))
 w.show()
@@ -474,4 +475,5 @@ QApplication.exec()
     assert seen["painted"] == {"complete": False, "figure": True}
     done = seen["completed"]
     assert done["painted first"] and done["measurements"] and done["F5"] == "F5"
+    assert done["frozen"]  # start-up's objects are out of the cycle collector's sweeps
     assert "&Open…" in done["file menu"] and "Export &Kernel…" in done["file menu"]
