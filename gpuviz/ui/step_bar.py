@@ -92,6 +92,9 @@ class StepBar(QWidget):
         self.message.setText(self._message or self._hover)
 
 
+CAPTION_SHRINK = (1.0, 0.9, 0.82, 0.75)  # type sizes tried before a caption is elided
+
+
 class CaptionStrip(QWidget):
     """The caption under the figures: a fixed number of lines, wrapped, the last one elided; a
     marker at the right (e.g. "edited since step 2") and, in presentation mode, the position."""
@@ -144,6 +147,57 @@ class CaptionStrip(QWidget):
         self.setFixedHeight(round(fm.lineSpacing() * self._lines + 10))
 
     # --- painting ---------------------------------------------------------------------------
+    def fit(self, width: float) -> tuple[QFont, float, list[tuple[str, float]]]:
+        """The font, the lead's width and the lines (text, indent) that show the caption in
+        ``width`` px within the strip's fixed height: the strip's own type if the caption fits
+        it, else type shrunk step by step to at most a quarter smaller (which fits more lines
+        into the same height); only a caption too long even then has its last line elided."""
+        base = self.font()
+        room = self.height() - 10
+        for k, scale in enumerate(CAPTION_SHRINK):
+            font = QFont(base)
+            if base.pixelSize() > 0:
+                font.setPixelSize(max(8, round(base.pixelSize() * scale)))
+            else:
+                font.setPointSizeF(base.pointSizeF() * scale)
+            fm = QFontMetricsF(font)
+            count = max(1, int((room + 0.5) // fm.lineSpacing())) if k else self._lines
+            lead_w = 0.0
+            if self._lead:
+                bold = QFont(font)
+                bold.setBold(True)
+                lead_w = QFontMetricsF(bold).horizontalAdvance(self._lead + " ")
+            lines, last_start, rest = self._wrap(font, width, lead_w, count)
+            if not rest or k == len(CAPTION_SHRINK) - 1:
+                break
+        if rest:
+            indent = lines[-1][1]
+            lines[-1] = (fm.elidedText(self._text[last_start:].replace("\n", " "),
+                                       Qt.TextElideMode.ElideRight, width - indent), indent)
+        return font, lead_w, lines
+
+    def _wrap(self, font: QFont, width: float, lead_w: float,
+              count: int) -> tuple[list[tuple[str, float]], int, str]:
+        """At most ``count`` word-wrapped lines of the text, where the last one starts, and
+        what did not fit."""
+        layout = QTextLayout(self._text, font)
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WordWrap)
+        layout.setTextOption(option)
+        layout.beginLayout()
+        spans = []
+        while len(spans) < count:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            indent = lead_w if not spans else 0.0
+            line.setLineWidth(width - indent)
+            spans.append((line.textStart(), line.textLength(), indent))
+        layout.endLayout()
+        lines = [(self._text[a:a + n].rstrip("\n"), indent) for a, n, indent in spans]
+        end = spans[-1][0] + spans[-1][1] if spans else 0
+        return lines, spans[-1][0] if spans else 0, self._text[end:].strip()
+
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
@@ -170,36 +224,16 @@ class CaptionStrip(QWidget):
                 right += w
         p.setPen(pal.windowText().color())
         width = max(20.0, self.width() - 16 - right)
+        font, _lead_w, lines = self.fit(width)
+        fm = QFontMetricsF(font)
         x, y = 8.0, 5.0
-        lead_w = 0.0
         if self._lead:
             bold = QFont(font)
             bold.setBold(True)
             p.setFont(bold)
             p.drawText(int(x), int(y + fm.ascent()), self._lead)
-            lead_w = QFontMetricsF(bold).horizontalAdvance(self._lead + " ")
         p.setFont(font)
-        layout = QTextLayout(self._text, font)
-        option = QTextOption()
-        option.setWrapMode(QTextOption.WrapMode.WordWrap)
-        layout.setTextOption(option)
-        layout.beginLayout()
-        lines = []
-        while len(lines) < self._lines:
-            line = layout.createLine()
-            if not line.isValid():
-                break
-            first = not lines
-            line.setLineWidth(width - (lead_w if first else 0))
-            lines.append((line, lead_w if first else 0.0))
-        layout.endLayout()
-        for i, (line, indent) in enumerate(lines):
-            start, length = line.textStart(), line.textLength()
-            text = self._text[start:start + length].rstrip("\n")
-            last = i == len(lines) - 1
-            if last and start + length < len(self._text):
-                text = fm.elidedText(self._text[start:].replace("\n", " "),
-                                     Qt.TextElideMode.ElideRight, width - indent)
+        for i, (text, indent) in enumerate(lines):
             p.drawText(int(x + indent), int(y + i * fm.lineSpacing() + fm.ascent()), text)
         p.end()
 
