@@ -7,7 +7,9 @@ view's size.
 - search: the full layout search (every arrangement and design width), made once per view shape
   and again when edits settle; not per frame.
 
-Prints the median and the worst redraw per panel against the 16 ms frame, and the worst search.
+Prints the median and the worst redraw per panel against the 16 ms frame, and the worst search,
+and, before and after, the time of a fixed pure-Python loop: a shared or throttled machine's
+speed drifts (on a 2-core VM by ±40 % within minutes), and the loop says how fast it ran.
 Asserts nothing about time."""
 
 from __future__ import annotations
@@ -34,7 +36,19 @@ FRAME_MS = 16.0
 VIEWS = ((view_target(290, 1.40), (1500, 1070)), (view_target(145, 1.40), (750, 535)))
 
 
+def reference_ms() -> float:
+    """The fastest of three runs of a fixed loop (3 million additions), in ms."""
+    best = float("inf")
+    for _ in range(3):
+        start, total = time.perf_counter(), 0
+        for i in range(3_000_000):
+            total += i
+        best = min(best, (time.perf_counter() - start) * 1e3)
+    return best
+
+
 def main() -> None:
+    before = reference_ms()
     QGuiApplication.instance() or QGuiApplication([])
     register_fonts()
     gc.freeze()  # as the app does once its window is complete (ui.app.start)
@@ -65,6 +79,8 @@ def main() -> None:
                     redraw.setdefault(pid, []).append((min(times), where))
                     search.setdefault(pid, []).append(((b - a) * 1e3, where))
     print(f"redraws in a figure view (build with the kept design + paint; frame {FRAME_MS:.0f} ms)")
+    print(f"  machine speed: the reference loop took {before:.0f} ms before and "
+          f"{reference_ms():.0f} ms after (lower is faster)")
     print(f"  {'panel':11s} {'cases':>5s} {'median':>8s} {'worst':>8s}   worst case"
           f"{'':28s} {'search (worst)':>15s}")
     for pid in sorted(redraw):
