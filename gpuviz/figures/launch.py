@@ -311,21 +311,27 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
     cell = min(width / per_row, 14.0)
     line_h = ink_height(pt, "mono") + 0.5
     ch = 3 * line_h + 0.8
+    # per role and per font once, not per lane: the layout search builds this section a dozen
+    # times for a view
+    fills = {role: theme.fill(role) for role in ("valid", "masked", "absent")}
+    knocks = {role: theme.background if f.hatch is not None else None for role, f in fills.items()}
+    inks = {role: theme.ink_on(role) if not knocks[role] else theme.foreground for role in fills}
+    shifts = {font: _centre_shift(pt, font) for font in ("sans", "mono")}
     for lane in r.lanes:
         row, col = divmod(lane.lane, per_row)
         x0 = col * cell
         y0 = top + row * (ch + 1.2)
         key = f"lane:{lane.lane}"
         role = "valid" if lane.valid else ("masked" if lane.exists else "absent")
-        knock = theme.background if theme.fill(role).hatch is not None else None
+        knock = knocks[role]
         with c.group(key):
-            c.rect(x0, y0, cell - 0.5, ch, theme.fill(role))
-            ink = theme.ink_on(role) if not knock else theme.foreground
+            c.rect(x0, y0, cell - 0.5, ch, fills[role])
+            ink = inks[role]
             gi = "–" if lane.global_index is None else format_number(lane.global_index)
             texts = ((str(lane.lane), "sans", True), (format_number(lane.tid), "mono", False),
                      (gi, "mono", False))
             for k, (text, font, bold) in enumerate(texts):
-                t = c.value(x0, y0 + 0.4 + k * line_h - _centre_shift(pt, font), cell - 0.5,
+                t = c.value(x0, y0 + 0.4 + k * line_h - shifts[font], cell - 0.5,
                             line_h, text, pt, ink, floor=floor, font=font, bold=bold,  # type: ignore[arg-type]
                             key=key)
                 if knock:
