@@ -477,3 +477,38 @@ QApplication.exec()
     assert done["painted first"] and done["measurements"] and done["F5"] == "F5"
     assert done["frozen"]  # start-up's objects are out of the cycle collector's sweeps
     assert "&Open…" in done["file menu"] and "Export &Kernel…" in done["file menu"]
+
+
+def test_a_new_view_shape_is_laid_out_off_the_gui_thread_and_an_edit_meanwhile_wins(
+        make_main_window, qtbot):
+    from dataclasses import replace
+
+    from PySide6.QtWidgets import QApplication
+
+    from gpuviz.export.svg import figure_to_svg
+    from gpuviz.figures.scene import figure_for
+
+    w = make_main_window()
+    dock = launch_dock(w)
+    texts(dock)
+    qtbot.waitUntil(lambda: dock._shown_key is not None and dock._shown_key[3] == dock.target())
+    before = dock.current_figure()
+    w.resize(w.width() - 300, w.height())  # a new view shape, the same content
+    qtbot.waitUntil(lambda: dock.target() != dock._shown_key[3])
+    dock.refresh()  # as the resize's settle timer does
+    assert dock.current_figure() is before  # still up, scaled, while the search runs
+    qtbot.waitUntil(lambda: dock._relayout_key is None, timeout=5000)
+    searched = figure_for(w.document.shown, "launch", dock.theme, target=dock.target())
+    assert figure_to_svg(dock.current_figure()) == figure_to_svg(searched)
+    # a new shape again, and an edit before its layout arrives: the edit's picture stays
+    w.resize(w.width() + 200, w.height())
+    qtbot.waitUntil(lambda: dock.target() != dock._shown_key[3])
+    dock.refresh()
+    assert dock._relayout_key is not None
+    dock._slow = False  # the edit computes and draws at once, before the search's result
+    w.document.edit_section("launch", replace(w.document.shown.section("launch"), n=200))
+    dock.refresh()
+    assert "for 200 valid outputs" in texts(dock)
+    qtbot.wait(400)  # the search for the old content finishes and is dropped
+    QApplication.processEvents()
+    assert "for 200 valid outputs" in texts(dock)
