@@ -531,7 +531,9 @@ class _Evaluator:
         raise ExprError("unexpected expression", getattr(node, "col_offset", 0))
 
     def binop(self, node: ast.BinOp) -> np.ndarray:
-        left, right = self.eval(node.left), self.eval(node.right)
+        # as arrays: a ufunc over 0-d operands (constants, ``max(0, 5)``) gives a numpy scalar,
+        # whose ``astype(object)`` is a Python int that numpy would multiply back in int64
+        left, right = np.asarray(self.eval(node.left)), np.asarray(self.eval(node.right))
         op = type(node.op)
         sym, fn = _ARITH[op]
         pos = operator_position(self.text, node, sym)
@@ -550,7 +552,7 @@ class _Evaluator:
             lf, rf = left.astype(np.float64), right.astype(np.float64)
             est = lf * rf if op is ast.Mult else lf * np.exp2(rf)
             if np.any(np.abs(est) > _SAFE):
-                exact = fn(left.astype(object), right.astype(object))
+                exact = fn(np.asarray(left, dtype=object), np.asarray(right, dtype=object))
                 return self.checked(np.asarray(exact, dtype=object), sym, pos)
         return self.checked(np.asarray(fn(left, right)), sym, pos)
 
