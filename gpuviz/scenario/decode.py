@@ -36,6 +36,24 @@ def _is_optional(tp: Any) -> tuple[bool, Any]:
 
 def decode_dataclass(cls: type, value: Any, path: str, problems: list[Problem]) -> Any:
     """An instance of ``cls`` from a JSON object, or ``_BAD`` after recording problems."""
+    kwargs = _decode_fields(cls, value, path, problems)
+    return _BAD if kwargs is _BAD else cls(**kwargs)
+
+
+def decode_changes(current: Any, partial: Any, path: str, problems: list[Problem]) -> Any:
+    """``current`` (a valid parameter dataclass) with the fields ``partial`` names decoded and
+    replaced; a nested object is merged over the current value first, as a step's changes are.
+    The same result as decoding ``merge(encode(current), partial)`` without decoding again the
+    fields that did not change."""
+    kwargs = _decode_fields(type(current), partial, path, problems, current)
+    return _BAD if kwargs is _BAD else dataclasses.replace(current, **kwargs)
+
+
+def _decode_fields(cls: type, value: Any, path: str, problems: list[Problem],
+                   current: Any = None) -> Any:
+    """The fields of ``cls`` that the JSON object ``value`` names, decoded (a nested object
+    merged over ``current``'s value first, when ``current`` is given), or ``_BAD`` after
+    recording problems."""
     if not isinstance(value, dict):
         problems.append(Problem(path, f"expected an object of settings, got {describe(value)}"))
         return _BAD
@@ -49,42 +67,16 @@ def decode_dataclass(cls: type, value: Any, path: str, problems: list[Problem]) 
                                     + f" (known: {', '.join(fields)})"))
             ok = False
             continue
+        if current is not None:
+            old = getattr(current, key)
+            if isinstance(raw, dict) and dataclasses.is_dataclass(old):
+                raw = merge(encode(old), raw)
         decoded = decode_value(hints[key], raw, join(path, key), fields[key].metadata, problems)
         if decoded is _BAD:
             ok = False
         else:
             kwargs[key] = decoded
-    return cls(**kwargs) if ok else _BAD
-
-
-def decode_changes(current: Any, partial: Any, path: str, problems: list[Problem]) -> Any:
-    """``current`` (a valid parameter dataclass) with the fields ``partial`` names decoded and
-    replaced; a nested object is merged over the current value first, as a step's changes are.
-    The same result as decoding ``merge(encode(current), partial)`` without decoding again the
-    fields that did not change."""
-    cls = type(current)
-    if not isinstance(partial, dict):
-        problems.append(Problem(path, f"expected an object of settings, got {describe(partial)}"))
-        return _BAD
-    hints = field_types(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    kwargs: dict[str, Any] = {}
-    ok = True
-    for key, raw in partial.items():
-        if key not in fields:
-            problems.append(Problem(join(path, key), "unknown setting" + did_you_mean(key, fields, problems)
-                                    + f" (known: {', '.join(fields)})"))
-            ok = False
-            continue
-        old = getattr(current, key)
-        if isinstance(raw, dict) and dataclasses.is_dataclass(old):
-            raw = merge(encode(old), raw)
-        decoded = decode_value(hints[key], raw, join(path, key), fields[key].metadata, problems)
-        if decoded is _BAD:
-            ok = False
-        else:
-            kwargs[key] = decoded
-    return dataclasses.replace(current, **kwargs) if ok else _BAD
+    return kwargs if ok else _BAD
 
 
 def decode_value(tp: Any, raw: Any, path: str, meta: Any, problems: list[Problem]) -> Any:
