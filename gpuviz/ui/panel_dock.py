@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from types import ModuleType
 
@@ -47,41 +48,22 @@ class _ComputeSignals(QObject):
     done = Signal(int, object, str)
 
 
-class _ComputeJob(QRunnable):
-    """One model computation on the thread pool; the result comes back by a queued signal."""
+class _Job(QRunnable):
+    """Qt-free work on the thread pool (a model's computation, a layout search); its result or
+    error comes back by a queued signal, tagged with the generation that asked for it."""
 
-    def __init__(self, panel_id: str, params: object, generation: int):
+    def __init__(self, work: Callable[[], object], generation: int):
         super().__init__()
-        self.panel_id, self.params, self.generation = panel_id, params, generation
+        self.work, self.generation = work, generation
         self.signals = _ComputeSignals()
 
     def run(self) -> None:
         try:
-            result = compute_cached(self.panel_id, self.params)
+            result = self.work()
         except Exception as exc:  # reported in the dock, never raised on a worker
             self.signals.done.emit(self.generation, None, f"{type(exc).__name__}: {exc}")
         else:
             self.signals.done.emit(self.generation, result, "")
-
-
-class _SettleJob(QRunnable):
-    """The full layout search for a figure already shown with its kept design, on the thread
-    pool (building a figure is Qt-free), so that the window answers while it runs."""
-
-    def __init__(self, panel_id: str, result: object, selection: frozenset[str], theme: Theme,
-                 target: Target, generation: int):
-        super().__init__()
-        self.args = (panel_id, result, selection, theme, target)
-        self.generation = generation
-        self.signals = _ComputeSignals()
-
-    def run(self) -> None:
-        try:
-            figure = build_figure(*self.args)  # type: ignore[arg-type]
-        except Exception as exc:  # the draft stays up; the next change reports it
-            self.signals.done.emit(self.generation, None, f"{type(exc).__name__}: {exc}")
-        else:
-            self.signals.done.emit(self.generation, figure, "")
 
 
 class PanelDock(QDockWidget):
@@ -183,10 +165,10 @@ class PanelDock(QDockWidget):
         self._settle_timer.setSingleShot(True)
         self._settle_timer.setInterval(SETTLE_MS)
         self._settle_timer.timeout.connect(self._settle)
-        self._settling: tuple[object, Target, object] | None = None
-        self._relayout_key: object = None  # a layout for a new view shape, being searched
+        self._search_key: object = None  # what a layout search off the GUI thread is for
+        self._search_result: object = None
+        self._search_generation = 0
         self._shown_result: object = None
-        self._settle_generation = 0
         document.shown_changed.connect(self._on_shown_changed)
         document.section_changed.connect(self._on_section_changed)
         document.revealed.connect(self._apply_veil)
@@ -314,7 +296,7 @@ class PanelDock(QDockWidget):
             return
         target = self.target()
         key = (params, selection, self.theme.name, target)
-        if key in (self._shown_key, self._computing_key, self._relayout_key):
+        if key in (self._shown_key, self._computing_key, self._search_key):
             return
         start = time.perf_counter()
         if (self._shown_key is not None and self._shown_key[:3] == key[:3]
@@ -323,20 +305,16 @@ class PanelDock(QDockWidget):
             # only the view's shape changed (a resize, a dock moved or tabbed): the picture on
             # screen stays up, scaled to the view, while the layout for the new shape is
             # searched off the GUI thread (a dozen builds, 20-130 ms)
-            self._relayout_key = key
-            self._settle_generation += 1
-            job = _SettleJob(self.panel.id, self._shown_result, selection, self.theme, target,
-                             self._settle_generation)
-            job.signals.done.connect(self._on_relaid)
-            QThreadPool.globalInstance().start(job)
+            self._search(self._shown_result, selection, target, key)
             return
-        self._relayout_key = None  # what is drawn now replaces a layout still being searched
+        self._search_key = None  # what is drawn now replaces a layout still being searched
         if self._slow:
             # a model that took longer than a frame last time computes on a worker thread; the
             # previous figure stays up, and a newer edit makes this result stale (dropped)
             self._generation += 1
             self._computing_key = key
-            job = _ComputeJob(self.panel.id, params, self._generation)
+            pid = self.panel.id
+            job = _Job(lambda: compute_cached(pid, params), self._generation)
             job.signals.done.connect(self._on_computed)
             QThreadPool.globalInstance().start(job)
             self.view.setToolTip("computing…")
@@ -373,39 +351,38 @@ class PanelDock(QDockWidget):
         if pending is None:
             return
         result, selection, target, key = pending
-        if key is None or key != self._shown_key or key == self._computing_key:
-            return  # something newer is shown (or on its way) and will settle itself
-        self._settling = (result, target, key)
-        self._settle_generation += 1
-        job = _SettleJob(self.panel.id, result, selection, self.theme, target,
-                         self._settle_generation)
-        job.signals.done.connect(self._on_settled)
+        if key is None or key != self._shown_key or key == self._computing_key \
+                or self._search_key is not None:
+            return  # something newer is shown, computed or laid out, and settles itself
+        self._search(result, selection, target, key)
+
+    def _search(self, result: object, selection: frozenset[str], target: Target,
+                key: object) -> None:
+        """The full layout search for ``key`` on the thread pool: after edits settle (the
+        picture shows the kept design) or for a new view shape (the picture shows the old
+        shape, scaled). Whatever is drawn meanwhile drops its result (``_search_key``)."""
+        self._search_key, self._search_result = key, result
+        self._search_generation += 1
+        pid, theme = self.panel.id, self.theme
+        job = _Job(lambda: build_figure(pid, result, selection, theme, target),
+                   self._search_generation)
+        job.signals.done.connect(self._on_searched)
         QThreadPool.globalInstance().start(job)
 
-    def _on_settled(self, generation: int, figure: object, error: str) -> None:
-        if generation != self._settle_generation or self._settling is None:
-            return
-        result, target, key = self._settling
-        self._settling = None
+    def _on_searched(self, generation: int, figure: object, error: str) -> None:
+        if generation != self._search_generation or self._search_key is None:
+            return  # asked again since, or something newer was drawn
+        key, result = self._search_key, self._search_result
+        self._search_key = self._search_result = None
         if error or not isinstance(figure, Figure) or figure.design is None:
+            if key != self._shown_key:  # the view's new shape has no picture of its own
+                self._show(_error_figure(self.theme, error or "no layout"), None,
+                           time.perf_counter())
             return
-        if key != self._shown_key or self._settle_with is not None:
-            return  # the picture changed meanwhile; its own settling follows
+        target = key[3]  # type: ignore[index]
         drafted, self._designs[target] = self._designs.get(target), figure.design
-        if figure.design != drafted:
+        if key != self._shown_key or figure.design != drafted:
             self._show(figure, key, time.perf_counter(), result)
-
-    def _on_relaid(self, generation: int, figure: object, error: str) -> None:
-        key, self._relayout_key = self._relayout_key, None
-        if generation != self._settle_generation or key is None:
-            return  # a newer change is on its way
-        if error or not isinstance(figure, Figure):
-            self._show(_error_figure(self.theme, error or "no figure"), None, time.perf_counter())
-            return
-        target = key[3]
-        if figure.design is not None:
-            self._designs[target] = figure.design
-        self._show(figure, key, time.perf_counter(), self._shown_result)
 
     def _on_computed(self, generation: int, result: object, error: str) -> None:
         if generation != self._generation:

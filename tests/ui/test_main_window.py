@@ -497,14 +497,14 @@ def test_a_new_view_shape_is_laid_out_off_the_gui_thread_and_an_edit_meanwhile_w
     qtbot.waitUntil(lambda: dock.target() != dock._shown_key[3])
     dock.refresh()  # as the resize's settle timer does
     assert dock.current_figure() is before  # still up, scaled, while the search runs
-    qtbot.waitUntil(lambda: dock._relayout_key is None, timeout=5000)
+    qtbot.waitUntil(lambda: dock._search_key is None, timeout=5000)
     searched = figure_for(w.document.shown, "launch", dock.theme, target=dock.target())
     assert figure_to_svg(dock.current_figure()) == figure_to_svg(searched)
     # a new shape again, and an edit before its layout arrives: the edit's picture stays
     w.resize(w.width() + 200, w.height())
     qtbot.waitUntil(lambda: dock.target() != dock._shown_key[3])
     dock.refresh()
-    assert dock._relayout_key is not None
+    assert dock._search_key is not None
     dock._slow = False  # the edit computes and draws at once, before the search's result
     w.document.edit_section("launch", replace(w.document.shown.section("launch"), n=200))
     dock.refresh()
