@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
@@ -21,10 +22,13 @@ from PySide6.QtGui import (
     QFontDatabase,
     QFontMetricsF,
     QImage,
+    QPaintEngine,
     QPainter,
     QPainterPath,
     QPen,
     QPolygonF,
+    QStaticText,
+    QTransform,
 )
 
 from gpuviz.figures.display import (
@@ -50,6 +54,10 @@ SANS_FAMILY = "Inter"
 MONO_FAMILY = "Noto Sans Mono"
 _registered = False
 LONG_PATH = 24  # points
+# dashes along one path up to which Qt's dash stroker is faster than laying them out ourselves
+# (~90 us for 48 dashes against ~110 us of numpy overhead alone); past it the stroker's cost
+# grows quickly (3.6 ms for 350 dashes, 15 ms for a 192-tile path)
+QT_DASHES = 120
 
 
 def register_fonts() -> None:
@@ -143,6 +151,12 @@ def dash_segments(points: Sequence[tuple[float, float]],
     return [tuple(row) for row in xs.tolist()]
 
 
+def _dash_count(points: Sequence[tuple[float, float]], dash: Sequence[float]) -> float:
+    """About how many dashes ``dash`` (on/off lengths) lays along the polyline ``points``."""
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(points))
+    return length / max(sum(dash), 1e-9) * (len(dash) / 2)
+
+
 class _Painter:
     def __init__(self, p: QPainter, dpi: float, base, ox: float, oy: float, scale: float) -> None:
         self.p = p
@@ -154,6 +168,14 @@ class _Painter:
         self._font: QFont | None = None
         self._text_color: str | None = None
         self._device = False  # the world transform is ``base`` (set for a run of texts)
+        # on a raster device at whole-pixel scale (a view, a PNG) unrotated labels are drawn
+        # from laid-out QStaticTexts kept across redraws: the same pixels as drawText, without
+        # shaping the string again. PDF keeps drawText (and real text), and so does a painter on
+        # another thread (gallery thumbnails): the kept texts belong to the GUI thread
+        engine = p.paintEngine()
+        self._static = (threading.current_thread() is threading.main_thread()
+                        and engine is not None and engine.type() == QPaintEngine.Type.Raster
+                        and base.type().value <= QTransform.TransformationType.TxTranslate.value)
 
     def item(self, item: Item) -> None:
         p = self.p
@@ -249,10 +271,10 @@ class _Painter:
             p.setPen(pen)
             p.drawLines([QLineF(pts[i][0], pts[i][1], pts[i + 1][0], pts[i + 1][1])
                          for i in range(len(pts) - 1)])
-        elif item.style.dash and item.style.opacity >= 1:
-            # Qt's dashing stroker costs ~1 ms per hundred dashes (15 ms for a 192-tile path):
-            # the dashes, laid along the path as SVG lays them (continuing across vertices), as
-            # plain segments
+        elif (item.style.dash and item.style.opacity >= 1
+              and _dash_count(pts, item.style.dash) > QT_DASHES):
+            # a path of many dashes: laid along the path as SVG lays them (continuing across
+            # vertices), as plain segments
             p.setPen(_pen(item.style.stroke, item.style.stroke_width, None))
             p.drawLines([QLineF(*d) for d in dash_segments(pts, item.style.dash)])
         else:
@@ -295,7 +317,11 @@ class _Painter:
             x = y = 0.0
         if t.knockout:
             self._knockout(t, x + dx, y + dy, size)
-        p.drawText(QPointF(x + dx, y + dy), t.text)
+        if self._static and not t.rotate:
+            laid, ascent = _static_text(t.text, *key, p.device())
+            p.drawStaticText(QPointF(x + dx, y + dy - ascent), laid)
+        else:
+            p.drawText(QPointF(x + dx, y + dy), t.text)
         if t.rotate:
             p.setWorldTransform(self.base)
 
@@ -326,18 +352,42 @@ _advances: dict[tuple[str, str, bool, float, int], float] = {}  # a figure's lab
 MAX_ADVANCES = 8192
 
 
-def _advance(text: str, kind: str, bold: bool, point_size: float, device) -> float:
+_static_texts: dict[tuple[str, str, bool, float, int], tuple[QStaticText, float]] = {}
+
+
+def _metrics(kind: str, bold: bool, point_size: float, device) -> QFontMetricsF:
     dpi = device.logicalDpiX() if device is not None else 96
-    known = _advances.get((text, kind, bold, point_size, dpi))
-    if known is not None:
-        return known
     key = (kind, bold, point_size, dpi)
     metrics = _metrics_by_device.get(key)
     if metrics is None:
         metrics = QFontMetricsF(_font(kind, bold, point_size), device) if device is not None \
             else QFontMetricsF(_font(kind, bold, point_size))
         _metrics_by_device[key] = metrics
-    width = metrics.horizontalAdvance(text)
+    return metrics
+
+
+def _static_text(text: str, kind: str, bold: bool, point_size: float,
+                 device) -> tuple[QStaticText, float]:
+    """``text`` laid out once in this font (kept, as labels repeat from redraw to redraw), and
+    the font's ascent: a static text is placed by its top, drawText by its baseline."""
+    key = (text, kind, bold, point_size, device.logicalDpiX())
+    known = _static_texts.get(key)
+    if known is None:
+        laid = QStaticText(text)
+        laid.setTextFormat(Qt.TextFormat.PlainText)
+        laid.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
+        if len(_static_texts) >= MAX_ADVANCES:
+            _static_texts.clear()
+        known = _static_texts[key] = (laid, _metrics(kind, bold, point_size, device).ascent())
+    return known
+
+
+def _advance(text: str, kind: str, bold: bool, point_size: float, device) -> float:
+    dpi = device.logicalDpiX() if device is not None else 96
+    known = _advances.get((text, kind, bold, point_size, dpi))
+    if known is not None:
+        return known
+    width = _metrics(kind, bold, point_size, device).horizontalAdvance(text)
     if len(_advances) >= MAX_ADVANCES:
         _advances.clear()
     _advances[(text, kind, bold, point_size, dpi)] = width

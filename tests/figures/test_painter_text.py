@@ -52,3 +52,47 @@ def test_type_keeps_its_size_at_any_resolution(qapp, dpi, size):
     ink = (cols[-1] + 1 - cols[0]) * 40 / w
     nominal = 10 * 0.6 * size * PT_TO_MM  # ten advances; the ink is a little less (side bearings)
     assert 0.85 * nominal < ink < 1.02 * nominal, f"{ink:.2f} mm of ink for {nominal:.2f} mm nominal"
+
+
+def test_labels_from_kept_layouts_are_the_pixels_of_drawn_text(qapp):
+    """On the GUI thread labels are drawn from laid-out texts kept across redraws; painted on
+    another thread (as gallery thumbnails are) the same figure is drawn with plain drawText.
+    Both give the same pixels: placed by baseline, every anchor, both fonts, bold, knockouts."""
+    import threading
+    from dataclasses import replace
+
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+
+    from gpuviz.export import qt_painter
+
+    c = Canvas()
+    y = 6.0
+    for font in ("sans", "mono"):
+        for bold in (False, True):
+            for anchor in ("start", "middle", "end"):
+                x = {"start": 4.0, "middle": 40.0, "end": 76.0}[anchor]
+                c.text(x, y, "warp 12 · 0x1F80 ⌈P/I⌉ = 16", 7.3, "#1B1F24", anchor=anchor,
+                       font=font, bold=bold, baseline="middle" if bold else "alphabetic")
+                y += 4.1
+    c.text(40, y, "89.5 %", 9, "#000000", anchor="middle")
+    c._items[-1] = replace(c._items[-1], knockout="#FFE08A")
+    fig = c.figure(80, y + 4, "#FFFFFF")
+
+    def paint() -> QImage:
+        image = QImage(997, 651, QImage.Format.Format_RGB32)  # an odd scale: fractional positions
+        image.fill(0xFF808080)  # the margins the figure leaves
+        p = QPainter(image)
+        qt_painter.paint_figure(p, fig, QRectF(0, 0, image.width(), image.height()))
+        p.end()
+        return image
+
+    qt_painter._static_texts.clear()
+    on_gui_thread = paint()
+    assert len(qt_painter._static_texts) == 5, "one kept layout per string and face"
+    elsewhere: list[QImage] = []
+    worker = threading.Thread(target=lambda: elsewhere.append(paint()))
+    worker.start()
+    worker.join()
+    assert len(qt_painter._static_texts) == 5, "another thread keeps no layouts"
+    assert on_gui_thread == elsewhere[0]
