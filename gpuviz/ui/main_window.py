@@ -35,6 +35,7 @@ from gpuviz.registry import PANELS, panel
 from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario
 from gpuviz.scenario.fields import format_fields
 from gpuviz.scenario.problems import printable
+from gpuviz.ui.design_memory import DesignMemory
 from gpuviz.ui.document import Document
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import BODY_PX, PanelDock
@@ -65,6 +66,7 @@ class MainWindow(QMainWindow):
         self.document = document
         self.settings = settings if settings is not None else QSettings()
         self.theme = theme(str(self.settings.value("view/theme", "screen")))
+        self.design_memory = DesignMemory(self.settings)
         self.docks: dict[str, PanelDock] = {}
         self.setObjectName("gpuviz-main")
         self.setAcceptDrops(True)
@@ -355,6 +357,7 @@ class MainWindow(QMainWindow):
     def dock(self, panel_id: str) -> PanelDock:
         if panel_id not in self.docks:
             d = PanelDock(panel(panel_id), self.document, self.theme, self)
+            d.memory = self.design_memory
             d.hovered.connect(self._on_hover)
             d.set_controls_expanded(self.act_controls.isChecked())
             if self._presenting is not None:

@@ -32,6 +32,7 @@ from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.ui.controls_strip import STRIP_PX, ControlsStrip, follow_text
+from gpuviz.ui.design_memory import DesignMemory
 from gpuviz.ui.document import Document
 from gpuviz.ui.figure_view import FigureView
 from gpuviz.ui.param_form import ParamForm
@@ -160,6 +161,7 @@ class PanelDock(QDockWidget):
         self._pending = False
         self.last_redraw_ms = 0.0
         self._designs: dict[Target, Design] = {}  # the searched design per view target
+        self.memory: DesignMemory | None = None  # designs remembered across sessions
         self._settle_with: tuple[object, frozenset[str], Target, object] | None = None
         self._settle_timer = QTimer(self)
         self._settle_timer.setSingleShot(True)
@@ -301,7 +303,7 @@ class PanelDock(QDockWidget):
         start = time.perf_counter()
         if (self._shown_key is not None and self._shown_key[:3] == key[:3]
                 and self._shown_result is not None and target.aspect is not None
-                and target not in self._designs):
+                and self._known_design(target) is None):
             # only the view's shape changed (a resize, a dock moved or tabbed): the picture on
             # screen stays up, scaled to the view, while the layout for the new shape is
             # searched off the GUI thread (a dozen builds, 20-130 ms)
@@ -335,16 +337,33 @@ class PanelDock(QDockWidget):
         width) is searched once per view shape; redraws after that (a dragged control, a
         click, playback) keep it, one build instead of a dozen, and the search runs again
         once the changes settle (``_settle``), replacing the picture if it chose otherwise."""
-        design = self._designs.get(target) if target.aspect is not None else None
+        design = self._known_design(target)
         if design is None:
             figure = build_figure(self.panel.id, result, selection, self.theme, target)
             if figure.design is not None:
-                self._designs[target] = figure.design
+                self._keep_design(target, figure.design)
             return figure
         self._settle_with = (result, selection, target, key)
         self._settle_timer.start()
         return build_figure(self.panel.id, result, selection, self.theme,
                             replace(target, design=design))
+
+    def _known_design(self, target: Target) -> Design | None:
+        """The design this view's shape was last laid out with: searched in this session, or
+        remembered from the last one (then a draft, until the search after it confirms it)."""
+        if target.aspect is None:
+            return None
+        design = self._designs.get(target)
+        if design is None and self.memory is not None:
+            design = self.memory.recall(self.panel.id, self.theme.name, target)
+            if design is not None:
+                self._designs[target] = design
+        return design
+
+    def _keep_design(self, target: Target, design: Design) -> None:
+        self._designs[target] = design
+        if self.memory is not None:
+            self.memory.keep(self.panel.id, self.theme.name, target, design)
 
     def _settle(self) -> None:
         pending, self._settle_with = self._settle_with, None
@@ -380,7 +399,8 @@ class PanelDock(QDockWidget):
                            time.perf_counter())
             return
         target = key[3]  # type: ignore[index]
-        drafted, self._designs[target] = self._designs.get(target), figure.design
+        drafted = self._designs.get(target)
+        self._keep_design(target, figure.design)
         if key != self._shown_key or figure.design != drafted:
             self._show(figure, key, time.perf_counter(), result)
 

@@ -512,3 +512,30 @@ def test_a_new_view_shape_is_laid_out_off_the_gui_thread_and_an_edit_meanwhile_w
     qtbot.wait(400)  # the search for the old content finishes and is dropped
     QApplication.processEvents()
     assert "for 200 valid outputs" in texts(dock)
+
+
+def test_a_views_design_is_remembered_and_the_next_session_draws_it_first(
+        make_main_window, settings, qtbot):
+    """The next session draws a view first with the design its last search chose (one build,
+    not a dozen); the search still runs after it and replaces the picture if the content now
+    calls for another design, and that is remembered in turn."""
+    from gpuviz.figures.layout import DESIGN_FACTORS
+    from gpuviz.ui.design_memory import DesignMemory
+
+    w = make_main_window()
+    dock = launch_dock(w)
+    texts(dock)
+    qtbot.waitUntil(lambda: dock._shown_key is not None and dock._shown_key[3] == dock.target())
+    target, searched = dock.target(), dock.current_figure().design
+    assert DesignMemory(settings).recall("launch", dock.theme.name, target) == searched
+    w.close()
+    # as if the last session had chosen another design for this view
+    other = next(("stacked", f) for f in DESIGN_FACTORS if ("stacked", f) != searched)
+    DesignMemory(settings).keep("launch", dock.theme.name, target, other)
+    w2 = make_main_window()
+    dock2 = launch_dock(w2)
+    texts(dock2)
+    qtbot.waitUntil(lambda: dock2._shown_key is not None and dock2._shown_key[3] == target)
+    assert dock2.current_figure().design == other  # drawn first with the remembered design
+    qtbot.waitUntil(lambda: dock2.current_figure().design == searched, timeout=3000)
+    assert DesignMemory(settings).recall("launch", dock2.theme.name, target) == searched
