@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from gpuviz.figures.display import Figure, Style
 from gpuviz.figures.layout import (
@@ -61,6 +62,7 @@ def frame_of(selection: frozenset[str]) -> int | None:
     return min(frames) if frames else None
 
 
+@lru_cache(maxsize=4096, typed=True)
 def _fmt(v: float | None) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "?"
@@ -78,6 +80,8 @@ class _State:
     block: bool
     frame: int
     level_shown: int
+    # each lane's width at a type size: the build asks for it several times per layout
+    widths: dict[float, list[float]] = field(default_factory=dict)
 
 
 def build(result: ReductionResult, selection: frozenset[str], theme: Theme,
@@ -142,6 +146,13 @@ def _value_w(text: str, pt: float) -> float:
 
 
 def _lane_widths(st: _State, pt: float) -> list[float]:
+    known = st.widths.get(pt)
+    if known is None:
+        known = st.widths[pt] = _measure_lanes(st, pt)
+    return known
+
+
+def _measure_lanes(st: _State, pt: float) -> list[float]:
     base = _value_w("00", pt)
     widths = [base] * WARP
     for t, (_, _, values) in enumerate(_tracks(st)):
