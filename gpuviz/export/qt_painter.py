@@ -10,9 +10,10 @@ from __future__ import annotations
 import itertools
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -95,12 +96,6 @@ def _brush(color: str | None) -> QBrush:
     return QBrush(QColor(color)) if color else QBrush(Qt.BrushStyle.NoBrush)
 
 
-def _apply(p: QPainter, style: Style, closed: bool = True) -> None:
-    p.setPen(_pen(style.stroke, style.stroke_width, style.dash))
-    p.setBrush(_brush(style.fill) if closed else _brush(None))
-    p.setOpacity(style.opacity)
-
-
 def paint_figure(p: QPainter, figure: Figure, target: QRectF) -> float:
     """Paint ``figure`` scaled uniformly into ``target`` (device units), centred. Returns the
     scale in device units per millimetre, so callers can map pointer positions back to mm."""
@@ -168,6 +163,12 @@ class _Painter:
         self._font: QFont | None = None
         self._text_color: str | None = None
         self._device = False  # the world transform is ``base`` (set for a run of texts)
+        self._opacity = p.opacity()
+        # per type size: (device size, font key, font, cap height and descent in device units)
+        self._faces: dict[tuple[str, bool, float], tuple[float, tuple[str, bool, float], QFont,
+                                                         float, float]] = {}
+        self._shapes: dict[type, Callable[[Any], None]] = {Rect: self.rect, Rects: self.rects, Circle: self.circle,
+                        Polyline: self.polyline, Segments: self.segments, Image: self.image}
         # on a raster device at whole-pixel scale (a view, a PNG) unrotated labels are drawn
         # from laid-out QStaticTexts kept across redraws: the same pixels as drawText, without
         # shaping the string again. PDF keeps drawText (and real text), and so does a painter on
@@ -178,40 +179,48 @@ class _Painter:
                         and base.type().value <= QTransform.TransformationType.TxTranslate.value)
 
     def item(self, item: Item) -> None:
-        p = self.p
-        if not isinstance(item, (Text, Group)):
-            self._text_color = None  # shapes set their own pens
-            if self._device:
-                p.setWorldTransform(self.world)
-                self._device = False
-        if isinstance(item, Group):
+        if isinstance(item, Text):
+            self.text(item)
+        elif isinstance(item, Group):
             for child in item.items:
                 self.item(child)
-        elif isinstance(item, Rect):
-            _apply(p, item.style)
-            r = QRectF(item.x, item.y, item.w, item.h)
-            if item.radius:
-                p.drawRoundedRect(r, item.radius, item.radius)
-            else:
-                p.drawRect(r)
-            self._hatch(item.style, [r])
-        elif isinstance(item, Rects):
-            _apply(p, item.style)
-            rects = [QRectF(*row) for row in row_list(item.xywh)]
-            p.drawRects(rects)
-            self._hatch(item.style, rects)
-        elif isinstance(item, Circle):
-            _apply(p, item.style)
-            p.drawEllipse(QPointF(item.cx, item.cy), item.r, item.r)
-        elif isinstance(item, Polyline):
-            self.polyline(item)
-        elif isinstance(item, Segments):
-            _apply(p, item.style, closed=False)
-            p.drawLines([QLineF(*row) for row in row_list(item.xyxy)])
-        elif isinstance(item, Text):
-            self.text(item)
-        elif isinstance(item, Image):
-            self.image(item)
+        else:
+            self._text_color = None  # shapes set their own pens
+            if self._device:
+                self.p.setWorldTransform(self.world)
+                self._device = False
+            self._shapes[type(item)](item)
+
+    def _apply(self, style: Style, closed: bool = True) -> None:
+        p = self.p
+        p.setPen(_pen(style.stroke, style.stroke_width, style.dash))
+        p.setBrush(_brush(style.fill) if closed else _brush(None))
+        if style.opacity != self._opacity:
+            p.setOpacity(style.opacity)
+            self._opacity = style.opacity
+
+    def rect(self, item: Rect) -> None:
+        self._apply(item.style)
+        r = QRectF(item.x, item.y, item.w, item.h)
+        if item.radius:
+            self.p.drawRoundedRect(r, item.radius, item.radius)
+        else:
+            self.p.drawRect(r)
+        self._hatch(item.style, [r])
+
+    def rects(self, item: Rects) -> None:
+        self._apply(item.style)
+        rects = [QRectF(*row) for row in row_list(item.xywh)]
+        self.p.drawRects(rects)
+        self._hatch(item.style, rects)
+
+    def circle(self, item: Circle) -> None:
+        self._apply(item.style)
+        self.p.drawEllipse(QPointF(item.cx, item.cy), item.r, item.r)
+
+    def segments(self, item: Segments) -> None:
+        self._apply(item.style, closed=False)
+        self.p.drawLines([QLineF(*row) for row in row_list(item.xyxy)])
 
     def _hatch(self, style: Style, rects: list[QRectF]) -> None:
         """Hatching in millimetres (2 mm pitch, 0.18 mm lines), as the SVG pattern draws it,
@@ -259,7 +268,7 @@ class _Painter:
 
     def polyline(self, item: Polyline) -> None:
         p = self.p
-        _apply(p, item.style, closed=item.closed)
+        self._apply(item.style, closed=item.closed)
         pts = item.points
         if item.closed:
             p.drawPolygon(QPolygonF([QPointF(x, y) for x, y in pts]))
@@ -289,52 +298,57 @@ class _Painter:
             p.setBrush(_brush(item.style.stroke))
             p.drawPolygon(QPolygonF([QPointF(x, y) for x, y in head]))
 
+    def _face(self, t: Text) -> tuple[float, tuple[str, bool, float], QFont, float, float]:
+        face = self._faces.get((t.font, t.bold, t.size))
+        if face is None:
+            size = t.size * PT_TO_MM * self.scale  # device units
+            key = (t.font, t.bold, round(size * 72.0 / self.dpi, 3))
+            face = (size, key, _font(*key), cap_height(t.size, t.font) * self.scale,
+                    descent(t.size, t.font) * self.scale)
+            self._faces[(t.font, t.bold, t.size)] = face
+        return face
+
     def text(self, t: Text) -> None:
         p = self.p
-        size = t.size * PT_TO_MM * self.scale  # device units
-        key = (t.font, t.bold, round(size * 72.0 / self.dpi, 3))
-        font = _font(*key)
+        size, key, font, cap, desc = self._face(t)
         if font is not self._font:
             p.setFont(font)
             self._font = font
         if t.color != self._text_color:
             p.setPen(_pen(t.color, 0.1, None))
             self._text_color = t.color
-        p.setOpacity(1.0)
+        if self._opacity != 1.0:
+            p.setOpacity(1.0)
+            self._opacity = 1.0
+        width = -1.0
         if t.anchor == "start":
             dx = 0.0
         else:
             width = _advance(t.text, *key, p.device())
             dx = -width / 2 if t.anchor == "middle" else -width
         dy = BASELINE_SHIFT_EM[t.baseline] * size
-        x, y = self.ox + t.x * self.scale, self.oy + t.y * self.scale
+        x, y = self.ox + t.x * self.scale + dx, self.oy + t.y * self.scale + dy
         if not self._device:
             p.setWorldTransform(self.base)
             self._device = True
-        if t.rotate:
-            p.translate(x, y)
+        if t.rotate:  # about the anchor
+            p.translate(x - dx, y - dy)
             p.rotate(t.rotate)
-            x = y = 0.0
+            x, y = dx, dy
         if t.knockout:
-            self._knockout(t, x + dx, y + dy, size)
+            # an opaque box of the knockout colour under the text
+            if width < 0:
+                width = _advance(t.text, *key, p.device())
+            pad = 0.35 * self.scale
+            p.fillRect(QRectF(x - pad, y - cap - pad, width + 2 * pad, cap + desc + 2 * pad),
+                       _color(t.knockout))
         if self._static and not t.rotate:
             laid, ascent = _static_text(t.text, *key, p.device())
-            p.drawStaticText(QPointF(x + dx, y + dy - ascent), laid)
+            p.drawStaticText(QPointF(x, y - ascent), laid)
         else:
-            p.drawText(QPointF(x + dx, y + dy), t.text)
+            p.drawText(QPointF(x, y), t.text)
         if t.rotate:
             p.setWorldTransform(self.base)
-
-    def _knockout(self, t: Text, x: float, y: float, size: float) -> None:
-        """An opaque box of the knockout colour under the text (device units, at baseline y)."""
-        p = self.p
-        em = size / (t.size * PT_TO_MM)  # device units per mm of this text's size
-        pad = 0.35 * self.scale
-        width = _advance(t.text, t.font, t.bold, round(size * 72.0 / self.dpi, 3), p.device())
-        top = y - cap_height(t.size, t.font) * em - pad
-        bottom = y + descent(t.size, t.font) * em + pad
-        p.fillRect(QRectF(x - pad, top, width + 2 * pad, bottom - top), _color(t.knockout))
-        p.setPen(_pen(t.color, 0.1, None))
 
     def image(self, item: Image) -> None:
         import numpy as np  # only a dense figure draws an image
@@ -344,6 +358,7 @@ class _Painter:
         img = QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888)
         self.p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         self.p.setOpacity(1.0)
+        self._opacity = 1.0
         self.p.drawImage(QRectF(item.x, item.y, item.w, item.h), img)
 
 
