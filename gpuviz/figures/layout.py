@@ -216,9 +216,7 @@ class BlockCanvas(Canvas):
     def label(self, x: float, y: float, text: str, size: float, color: str, *, knockout: str,
               **kw) -> Text:
         """A text that lies on lines or hatching: drawn over an opaque box of ``knockout``."""
-        t = self.text(x, y, text, size, color, **kw)
-        self._items[-1] = replace(t, knockout=knockout)
-        return self._items[-1]  # type: ignore[return-value]
+        return self.text(x, y, text, size, color, knockout=knockout, **kw)
 
 
 def fit_value(text: str, width: float, height: float, size: float, floor: float,
