@@ -164,9 +164,12 @@ class _Painter:
         self._text_color: str | None = None
         self._device = False  # the world transform is ``base`` (set for a run of texts)
         self._opacity = p.opacity()
+        device = p.device()
+        self.dpi_x = device.logicalDpiX() if device is not None else 96
+        self.pad = 0.35 * scale  # around a knockout
         # per type size: (device size, font key, font, cap height and descent in device units)
-        self._faces: dict[tuple[str, bool, float], tuple[float, tuple[str, bool, float], QFont,
-                                                         float, float]] = {}
+        self._faces: dict[tuple[str, bool, float], tuple[float, FontKey, QFont, float,
+                                                         float]] = {}
         self._shapes: dict[type, Callable[[Any], None]] = {Rect: self.rect, Rects: self.rects, Circle: self.circle,
                         Polyline: self.polyline, Segments: self.segments, Image: self.image}
         # on a raster device at whole-pixel scale (a view, a PNG) unrotated labels are drawn
@@ -298,7 +301,7 @@ class _Painter:
             p.setBrush(_brush(item.style.stroke))
             p.drawPolygon(QPolygonF([QPointF(x, y) for x, y in head]))
 
-    def _face(self, t: Text) -> tuple[float, tuple[str, bool, float], QFont, float, float]:
+    def _face(self, t: Text) -> tuple[float, FontKey, QFont, float, float]:
         face = self._faces.get((t.font, t.bold, t.size))
         if face is None:
             size = t.size * PT_TO_MM * self.scale  # device units
@@ -320,12 +323,11 @@ class _Painter:
         if self._opacity != 1.0:
             p.setOpacity(1.0)
             self._opacity = 1.0
-        width = -1.0
-        if t.anchor == "start":
-            dx = 0.0
-        else:
-            width = _advance(t.text, *key, p.device())
-            dx = -width / 2 if t.anchor == "middle" else -width
+        label = _labels.get((t.text, key, self.dpi_x))
+        if label is None or (label[0] is None and self._static and not t.rotate):
+            label = _label(t.text, key, p.device(), self._static and not t.rotate)
+        laid, ascent, width = label
+        dx = 0.0 if t.anchor == "start" else -width / 2 if t.anchor == "middle" else -width
         dy = BASELINE_SHIFT_EM[t.baseline] * size
         x, y = self.ox + t.x * self.scale + dx, self.oy + t.y * self.scale + dy
         if not self._device:
@@ -337,13 +339,10 @@ class _Painter:
             x, y = dx, dy
         if t.knockout:
             # an opaque box of the knockout colour under the text
-            if width < 0:
-                width = _advance(t.text, *key, p.device())
-            pad = 0.35 * self.scale
+            pad = self.pad
             p.fillRect(QRectF(x - pad, y - cap - pad, width + 2 * pad, cap + desc + 2 * pad),
                        _color(t.knockout))
-        if self._static and not t.rotate:
-            laid, ascent = _static_text(t.text, *key, p.device())
+        if self._static and laid is not None and not t.rotate:
             p.drawStaticText(QPointF(x, y - ascent), laid)
         else:
             p.drawText(QPointF(x, y), t.text)
@@ -363,11 +362,12 @@ class _Painter:
 
 
 _metrics_by_device: dict[tuple[str, bool, float, int], QFontMetricsF] = {}
-_advances: dict[tuple[str, str, bool, float, int], float] = {}  # a figure's labels repeat
-MAX_ADVANCES = 8192
-
-
-_static_texts: dict[tuple[str, str, bool, float, int], tuple[QStaticText, float]] = {}
+FontKey = tuple[str, bool, float]  # font kind, bold, size in points
+# per label (text, font, device dpi): its layout kept for the GUI thread (a QStaticText; None
+# where it was first met on another thread or rotated), the font's ascent and the advance;
+# a figure's labels repeat, and so do they from redraw to redraw
+_labels: dict[tuple[str, FontKey, int], tuple[QStaticText | None, float, float]] = {}
+MAX_LABELS = 8192
 
 
 def _metrics(kind: str, bold: bool, point_size: float, device) -> QFontMetricsF:
@@ -381,32 +381,22 @@ def _metrics(kind: str, bold: bool, point_size: float, device) -> QFontMetricsF:
     return metrics
 
 
-def _static_text(text: str, kind: str, bold: bool, point_size: float,
-                 device) -> tuple[QStaticText, float]:
-    """``text`` laid out once in this font (kept, as labels repeat from redraw to redraw), and
-    the font's ascent: a static text is placed by its top, drawText by its baseline."""
-    key = (text, kind, bold, point_size, device.logicalDpiX())
-    known = _static_texts.get(key)
-    if known is None:
+def _label(text: str, key: FontKey, device,
+           static: bool) -> tuple[QStaticText | None, float, float]:
+    """``text`` in the font ``key`` on ``device``: laid out once as a QStaticText if ``static``
+    (placed by its top, where drawText places by the baseline: hence the ascent), and its
+    advance."""
+    metrics = _metrics(*key, device)
+    laid = None
+    if static:
         laid = QStaticText(text)
         laid.setTextFormat(Qt.TextFormat.PlainText)
         laid.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
-        if len(_static_texts) >= MAX_ADVANCES:
-            _static_texts.clear()
-        known = _static_texts[key] = (laid, _metrics(kind, bold, point_size, device).ascent())
-    return known
-
-
-def _advance(text: str, kind: str, bold: bool, point_size: float, device) -> float:
-    dpi = device.logicalDpiX() if device is not None else 96
-    known = _advances.get((text, kind, bold, point_size, dpi))
-    if known is not None:
-        return known
-    width = _metrics(kind, bold, point_size, device).horizontalAdvance(text)
-    if len(_advances) >= MAX_ADVANCES:
-        _advances.clear()
-    _advances[(text, kind, bold, point_size, dpi)] = width
-    return width
+    if len(_labels) >= MAX_LABELS:
+        _labels.clear()
+    label = _labels[(text, key, device.logicalDpiX())] = (laid, metrics.ascent(),
+                                                          metrics.horizontalAdvance(text))
+    return label
 
 
 @lru_cache(maxsize=64)

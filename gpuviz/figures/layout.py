@@ -219,6 +219,7 @@ class BlockCanvas(Canvas):
         return self.text(x, y, text, size, color, knockout=knockout, **kw)
 
 
+@lru_cache(maxsize=8192)  # a figure's cells repeat their sizes and values
 def fit_value(text: str, width: float, height: float, size: float, floor: float,
               font: FontKind = "mono", bold: bool = False) -> tuple[str, float]:
     """The spelling and type size at which ``text`` fits ``width`` × ``height`` mm: the full

@@ -318,6 +318,7 @@ def _tree(st: _State, width: float) -> Block:
                 bx = (x0 + w0 + x1) / 2
                 c.line(bx, y0, bx, cell(1, WARP - 1)[1] + cell_h, style)
     with c.group(name="values"):
+        inks: dict[str, str] = {}  # the ink on each role's cells
         for t, (_, prefix, values) in enumerate(tracks):
             k = t - first_level
             for lane in range(WARP):
@@ -330,7 +331,12 @@ def _tree(st: _State, width: float) -> Block:
                     historic = lane >= r.active_prefix[k] or k > st.level_shown
                 x, y, w, h = cell(t, lane)
                 role, future = roles[(t, lane)]
-                ink = muted if historic else theme.ink_on(_cell_style(theme, role).fill or fg)
+                if historic:
+                    ink = muted
+                else:
+                    if role not in inks:
+                        inks[role] = theme.ink_on(_cell_style(theme, role).fill or fg)
+                    ink = inks[role]
                 drawn = c.value(x + 0.15, y, w - 0.3, h, _fmt(v), pt, ink,
                                 floor=floor, key=f"{prefix}{lane}", pad=PAD)
                 if v is None and theme.hatches.get("warn"):

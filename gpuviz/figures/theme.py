@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import overload
 
@@ -99,14 +99,7 @@ class Theme:
     def ink_on(self, fill: str) -> str:
         """The text colour (foreground or background) that reads best on ``fill``, a colour or a
         role name."""
-        lum = _luminance(self.roles.get(fill, fill))
-
-        def contrast(other: str) -> float:
-            a, b = sorted((lum, _luminance(other)))
-            return (b + 0.05) / (a + 0.05)
-
-        return self.foreground if contrast(self.foreground) >= contrast(self.background) \
-            else self.background
+        return _ink_on(self.roles.get(fill, fill), self.foreground, self.background)
 
     def category(self, index: int) -> str:
         return self.palette[index % len(self.palette)]
@@ -279,3 +272,15 @@ def theme(name: str) -> Theme:
         return THEMES[name]
     except KeyError:
         raise KeyError(f"unknown theme {name!r}; choose one of {', '.join(THEMES)}") from None
+
+
+@lru_cache(maxsize=1024)
+def _ink_on(fill: str, foreground: str, background: str) -> str:
+    """Of ``foreground`` and ``background``, the colour of higher contrast on ``fill``."""
+    lum = _luminance(fill)
+
+    def contrast(other: str) -> float:
+        a, b = sorted((lum, _luminance(other)))
+        return (b + 0.05) / (a + 0.05)
+
+    return foreground if contrast(foreground) >= contrast(background) else background

@@ -87,12 +87,23 @@ def test_labels_from_kept_layouts_are_the_pixels_of_drawn_text(qapp):
         p.end()
         return image
 
-    qt_painter._static_texts.clear()
+    def layouts() -> int:
+        return sum(1 for laid, _ascent, _width in qt_painter._labels.values() if laid is not None)
+
+    def on_a_worker() -> QImage:
+        painted: list[QImage] = []
+        worker = threading.Thread(target=lambda: painted.append(paint()))
+        worker.start()
+        worker.join()
+        return painted[0]
+
+    qt_painter._labels.clear()
     on_gui_thread = paint()
-    assert len(qt_painter._static_texts) == 5, "one kept layout per string and face"
-    elsewhere: list[QImage] = []
-    worker = threading.Thread(target=lambda: elsewhere.append(paint()))
-    worker.start()
-    worker.join()
-    assert len(qt_painter._static_texts) == 5, "another thread keeps no layouts"
-    assert on_gui_thread == elsewhere[0]
+    assert layouts() == 5, "one kept layout per string and face"
+    assert on_a_worker() == on_gui_thread
+    assert layouts() == 5, "another thread keeps no layouts"
+    qt_painter._labels.clear()  # the other way round: measured on a worker first
+    assert on_a_worker() == on_gui_thread
+    assert layouts() == 0
+    assert paint() == on_gui_thread
+    assert layouts() == 5
