@@ -224,6 +224,14 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
                     rgb[mask.reshape(-1)] = _rgb(colour)
                 c.image(x, y, nc * cell, nr * cell, rgb.reshape(nr, nc, 3), key=prefix,
                         cells=prefix)
+                hatch = theme.hatches.get("miss")
+                if hatch:
+                    # where the theme hatches loads (print), the loaded tiles' runs carry the
+                    # legend's hatch too: a cell under a millimetre is too small for it alone
+                    runs = [(x + j * cell, y + i * cell, w * cell, h * cell)
+                            for i, j, h, w in _runs(mask_load.reshape(nr, nc))]
+                    if runs:
+                        c.rects(runs, Style(hatch=hatch, hatch_color=theme.foreground))
                 c.rect(x, y, nc * cell, nr * cell, theme.stroke("outline", theme.thin_mm))
                 return
             base = np.stack(np.divmod(np.arange(nr * nc), nc), axis=1)
@@ -285,6 +293,23 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
                 c.text(0.0, y, line, small, fg if bold else muted, bold=bold)
                 used = max(used, text_width(line, small, bold=bold))
     return c.block(min(width, used), y + descent(small), f"run {run.order_name}")
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """The set cells of a 2-D mask as runs (row, col, rows, cols) along its longer side."""
+    along_rows = mask.shape[0] >= mask.shape[1]
+    grid = mask.T if along_rows else mask
+    runs = []
+    for line, cells in enumerate(grid.tolist()):
+        start = None
+        for k, on in enumerate([*cells, False]):
+            if on and start is None:
+                start = k
+            elif not on and start is not None:
+                runs.append((start, line, k - start, 1) if along_rows
+                            else (line, start, 1, k - start))
+                start = None
+    return runs
 
 
 def ramp_block(theme: Theme, width: float, target: Target = NATURAL) -> Block:

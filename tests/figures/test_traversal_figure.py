@@ -103,6 +103,35 @@ def test_dense_grids_and_strips_are_images_pointable_tile_by_tile():
     assert key_at(figure, grid.x + 3.5 * grid.w / 48, grid.y + 10.5 * grid.h / 64) == "tile:10,3"
 
 
+def test_dense_strips_carry_the_legends_hatch_for_loads_where_the_theme_hatches_them():
+    """In print, "loaded in this step" is hatched in the legend; a dense strip (an image) has its
+    loaded tiles hatched too, as runs over exactly those tiles; the screen theme hatches none."""
+    from gpuviz.figures.theme import THEMES as ALL
+
+    big = compute(TraversalParams(rows=64, cols=48, k_tiles=16, in_flight=8, capacity=200,
+                                  sweep=False))
+    frame = 7  # a step that loads both A and B tiles
+    state = state_after(big._main, 64, 48, 16, 8, 200, frame)
+    printed = ALL["print"]
+    figure = fig.build(big, frozenset({f"frame:{frame}"}), printed)
+    images = {i.cells: i for i in walk(figure.items) if isinstance(i, Image)}
+    hatched = [i for i in walk(figure.items) if isinstance(i, Rects)
+               and i.style.hatch == printed.hatches["miss"] and i.style.fill is None]
+    for cells, loaded in (("atile", state.a_loaded), ("btile", state.b_loaded)):
+        image = images[cells]
+        rows, cols = loaded.shape
+        cw, ch = image.w / cols, image.h / rows
+        covered = np.zeros_like(loaded)
+        for batch in hatched:
+            for x, y, w, h in batch.xywh:
+                if image.x - 1e-6 <= x < image.x + image.w and image.y - 1e-6 <= y < image.y + image.h:
+                    c0, r0 = round((x - image.x) / cw), round((y - image.y) / ch)
+                    covered[r0:r0 + round(h / ch), c0:c0 + round(w / cw)] = True
+        assert loaded.any() and (covered == loaded).all(), cells
+    on_screen = fig.build(big, frozenset({f"frame:{frame}"}), SCREEN)
+    assert not [i for i in walk(on_screen.items) if isinstance(i, Rects) and i.style.hatch]
+
+
 @pytest.mark.parametrize("name", sorted(THEMES))
 def test_every_theme_builds_within_its_width(name):
     theme = THEMES[name]
