@@ -2,11 +2,14 @@
 the step list to jump to) and the caption under them, like a subtitle.
 
 Both have a fixed height, computed from their font alone, so that nothing under or beside them
-moves when the lecture steps: a long caption is wrapped to at most ``lines`` lines and the last
-one elided (the whole caption is the strip's tooltip).
+moves when the lecture steps: a long caption is wrapped to at most ``lines`` lines, in smaller
+type if that holds it, else shortened to its first sentences (the whole caption is the strip's
+tooltip).
 """
 
 from __future__ import annotations
+
+import re
 
 from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPaintEvent, QTextLayout, QTextOption
@@ -92,7 +95,16 @@ class StepBar(QWidget):
         self.message.setText(self._message or self._hover)
 
 
-CAPTION_SHRINK = (1.0, 0.9, 0.82, 0.75)  # type sizes tried before a caption is elided
+CAPTION_SHRINK = (1.0, 0.9, 0.82, 0.75)  # type sizes tried before a caption is shortened
+# a sentence ends at . ! or ? before a capital, a digit or an opening bracket or quote, but not
+# after an initial ("J. Černý") or an abbreviation ("e.g. Fig. 3")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bFig\.)"
+                           r"(?<!\bvs\.)\s+(?=[A-Z0-9(\"“‘À-Þ])")
+
+
+def split_sentences(text: str) -> list[str]:
+    """``text``'s sentences, each with its end mark, whitespace between them dropped."""
+    return [part for part in _SENTENCE_END.split(text.strip()) if part]
 
 
 class CaptionStrip(QWidget):
@@ -151,41 +163,57 @@ class CaptionStrip(QWidget):
         """The font, the lead's width and the lines (text, indent) that show the caption in
         ``width`` px within the strip's fixed height: the strip's own type if the caption fits
         it, else type shrunk step by step to at most a quarter smaller (which fits more lines
-        into the same height); only a caption too long even then has its last line elided."""
-        base = self.font()
-        room = self.height() - 10
-        for k, scale in enumerate(CAPTION_SHRINK):
-            font = QFont(base)
-            if base.pixelSize() > 0:
-                font.setPixelSize(max(8, round(base.pixelSize() * scale)))
-            else:
-                font.setPointSizeF(base.pointSizeF() * scale)
-            fm = QFontMetricsF(font)
-            count = max(1, int((room + 0.5) // fm.lineSpacing())) if k else self._lines
-            lead_w = 0.0
-            if self._lead:
-                bold = QFont(font)
-                bold.setBold(True)
-                lead_w = QFontMetricsF(bold).horizontalAdvance(self._lead + " ")
-            lines, last_start, rest = self._wrap(font, width, lead_w, count)
-            if not rest or k == len(CAPTION_SHRINK) - 1:
-                break
-        if rest:
-            indent = lines[-1][1]
-            lines[-1] = (fm.elidedText(self._text[last_start:].replace("\n", " "),
-                                       Qt.TextElideMode.ElideRight, width - indent), indent)
+        into the same height). A caption too long even then (a scenario's whole description,
+        in presentation type) keeps the first sentences that fit, at the largest of those sizes
+        that holds one, followed by "…"; only a first sentence too long for the smallest type
+        is cut within itself."""
+        text = self._text
+        sentences = split_sentences(text)
+        shortened = [" ".join(sentences[:n]) + " …" for n in range(len(sentences) - 1, 0, -1)]
+        for candidates in ([text], shortened):
+            for k, scale in enumerate(CAPTION_SHRINK):
+                font, lead_w, count = self._sized(scale, k)
+                for candidate in candidates:
+                    lines, _last_start, rest = self._wrap(font, width, lead_w, count, candidate)
+                    if not rest:
+                        return font, lead_w, lines
+        # not even the first sentence fits the smallest type: its last line elided
+        lines, last_start, _rest = self._wrap(font, width, lead_w, count, text)
+        indent = lines[-1][1]
+        lines[-1] = (QFontMetricsF(font).elidedText(
+            text[last_start:].replace("\n", " "), Qt.TextElideMode.ElideRight, width - indent),
+            indent)
         return font, lead_w, lines
 
-    def _wrap(self, font: QFont, width: float, lead_w: float,
-              count: int) -> tuple[list[tuple[str, float]], int, str]:
-        """At most ``count`` word-wrapped lines of the text, where the last one starts, and
-        what did not fit."""
-        layout = QTextLayout(self._text, font)
+    def _sized(self, scale: float, k: int) -> tuple[QFont, float, int]:
+        """The caption's font at ``scale`` of the strip's, the lead's width in it, and how many
+        lines of it the strip's height holds (its own number of lines at its own size)."""
+        base = self.font()
+        font = QFont(base)
+        if base.pixelSize() > 0:
+            font.setPixelSize(max(8, round(base.pixelSize() * scale)))
+        else:
+            font.setPointSizeF(base.pointSizeF() * scale)
+        room = self.height() - 10
+        count = max(1, int((room + 0.5) // QFontMetricsF(font).lineSpacing())) if k else self._lines
+        lead_w = 0.0
+        if self._lead:
+            bold = QFont(font)
+            bold.setBold(True)
+            lead_w = QFontMetricsF(bold).horizontalAdvance(self._lead + " ")
+        return font, lead_w, count
+
+    def _wrap(self, font: QFont, width: float, lead_w: float, count: int,
+              text: str | None = None) -> tuple[list[tuple[str, float]], int, str]:
+        """At most ``count`` word-wrapped lines of ``text`` (the caption's), where the last one
+        starts, and what did not fit."""
+        text = self._text if text is None else text
+        layout = QTextLayout(text, font)
         option = QTextOption()
         option.setWrapMode(QTextOption.WrapMode.WordWrap)
         layout.setTextOption(option)
         layout.beginLayout()
-        spans = []
+        spans: list[tuple[int, int, float]] = []
         while len(spans) < count:
             line = layout.createLine()
             if not line.isValid():
@@ -194,9 +222,9 @@ class CaptionStrip(QWidget):
             line.setLineWidth(width - indent)
             spans.append((line.textStart(), line.textLength(), indent))
         layout.endLayout()
-        lines = [(self._text[a:a + n].rstrip("\n"), indent) for a, n, indent in spans]
+        lines = [(text[a:a + n].rstrip("\n"), indent) for a, n, indent in spans]
         end = spans[-1][0] + spans[-1][1] if spans else 0
-        return lines, spans[-1][0] if spans else 0, self._text[end:].strip()
+        return lines, spans[-1][0] if spans else 0, text[end:].strip()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
