@@ -12,7 +12,9 @@ gpuviz is started two ways:
   window was complete and its layouts searched, then closed), as most starts are: the window's
   geometry and the view designs it remembers.
 
-Prints the medians and minima, and the median of the per-pair ratios."""
+Both windows fill a 1920×1080 screen (the offscreen platform's, unless QT_QPA_PLATFORM names
+another): the bare one maximized, gpuviz sized from the screen as it is for a user. Prints the
+medians and minima, and the median of the per-pair ratios."""
 
 from __future__ import annotations
 
@@ -48,17 +50,16 @@ class FirstPaint(QObject):
 BARE = FIRST_PAINT + """
 from PySide6.QtWidgets import QApplication, QMainWindow, QLabel
 app = QApplication([])
-w = QMainWindow(); label = QLabel("bare"); w.setCentralWidget(label); w.resize(1400, 900)
+w = QMainWindow(); label = QLabel("bare"); w.setCentralWidget(label)
 watch = FirstPaint(); label.installEventFilter(watch)
-w.show()
+w.showMaximized()  # as gpuviz sizes itself on a screen up to 1920×1200
 app.exec()
 """
 
 GPUVIZ = """
 import os, time
 from gpuviz.ui.app import start  # as `gpuviz` does: the window, shown, before the event loop
-w = start(None, show=False)
-w.resize(1400, 900)
+w = start(None, show=False)  # sized from the screen: all of a 1920×1080 one
 """ + FIRST_PAINT + """
 view = w.docks["launch"].view
 view.painted_ready = lambda: view.figure() is not None
@@ -79,19 +80,25 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from gpuviz.ui.app import start
 w = start(None, show=False)
-w.resize(1400, 900)
 w.completed.connect(lambda: QTimer.singleShot(1500, lambda: (w.close(), QApplication.quit())))
 w.show()
 QApplication.exec()
 """
 
 
+SCREEN = os.path.join(KEPT_CONFIG, "screen.json")  # the offscreen platform's one screen
+with open(SCREEN, "w", encoding="utf-8") as f:
+    f.write('{"screens": [{"name": "bench", "x": 0, "y": 0, "width": 1920, "height": 1080, '
+            '"logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}')
+PLATFORM = os.environ.get("QT_QPA_PLATFORM", f"offscreen:configfile={SCREEN}")
+
+
 def run(code: str, config: str | None = None) -> tuple[float, float | None]:
     fresh = config is None
     if fresh:
         config = tempfile.mkdtemp(prefix="gpuviz-bench-first-")
-    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
-               XDG_CONFIG_HOME=config, PYTHONPYCACHEPREFIX=PYCACHE_DIR)
+    env = dict(os.environ, QT_QPA_PLATFORM=PLATFORM, XDG_CONFIG_HOME=config,
+               PYTHONPYCACHEPREFIX=PYCACHE_DIR)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["T0"] = repr(time.time())
     out = subprocess.run([sys.executable, "-c", code], check=True, env=env, capture_output=True,
@@ -126,7 +133,7 @@ def measure(runs: int) -> None:
         painted, complete = run(GPUVIZ, KEPT_CONFIG)
         later.append(painted)
         whole.append(complete if complete is not None else float("nan"))
-    platform = os.environ.get("QT_QPA_PLATFORM", "offscreen")
+    platform = "offscreen, 1920×1080" if PLATFORM.startswith("offscreen:") else PLATFORM
     ms = 1000
     print(f"start-up to first painted window ({runs} runs each, {platform}):   median     min")
     print(f"  bare PySide6 QMainWindow               {statistics.median(bare) * ms:7.0f} ms {min(bare) * ms:7.0f} ms")
