@@ -463,8 +463,9 @@ def _cell_style(theme: Theme, role: str) -> Style:
 def _legend(st: _State, width: float, shortened: list[tuple[str, str]]) -> Block:
     theme, r = st.theme, st.result
     entries = [LegendEntry("input", _cell_style(theme, "owned")),
-               LegendEntry("current partial (active prefix)", _cell_style(theme, "active")),
-               LegendEntry("historic value (faded suffix)", _cell_style(theme, "faded"))]
+               LegendEntry("current partial (active prefix)", _cell_style(theme, "active"))]
+    if any(prefix < WARP for prefix in r.active_prefix[1:]):  # a butterfly keeps every lane
+        entries.append(LegendEntry("historic value (faded suffix)", _cell_style(theme, "faded")))
     if st.block:
         entries.append(LegendEntry("shared entry no warp stores to", _cell_style(theme,
                                                                                   "absent")))

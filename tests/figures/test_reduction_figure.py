@@ -110,3 +110,14 @@ def test_every_theme_builds(name):
     for target in (SINGLE, DOUBLE):
         laid_out = fig.build(BLOCK_BAD, frozenset({"partial:1,0"}), THEMES[name], target)
         assert laid_out.width == target.width
+
+
+def test_the_legend_names_faded_values_only_where_the_tree_has_some():
+    """shfl_down leaves a faded suffix of historic values; the xor butterfly keeps every lane
+    active, so its legend has no entry for a mark the figure never draws."""
+    xor = compute(replace(ReductionParams(), pattern="xor"))
+    down_texts = fig.build(WARP, frozenset(), SCREEN).texts()
+    xor_texts = fig.build(xor, frozenset(), SCREEN).texts()
+    assert "historic value (faded suffix)" in down_texts
+    assert "historic value (faded suffix)" not in xor_texts
+    assert "current partial (active prefix)" in xor_texts
