@@ -1,8 +1,8 @@
 """Cold start to first painted window: gpuviz on its default scenario against a bare PySide6
-QMainWindow program, each in a fresh interpreter, run in turn (bare, gpuviz, gpuviz, bare, …)
+QMainWindow program, each in a fresh interpreter, run in turn (bare, floor, gpuviz, gpuviz, …)
 RUNS times (default 15; `bench_startup.py 31` for more). The clock runs from just before the
 process is started to the end of the paint pass that first paints the window (for gpuviz: the
-one that paints the launch figure); interpreter shutdown is not counted. Both programs run
+one that paints the launch figure); interpreter shutdown is not counted. All programs run
 with compiled bytecode, as an installed app does (a private cache folder, even when
 PYTHONDONTWRITEBYTECODE is set).
 
@@ -12,7 +12,10 @@ gpuviz is started two ways:
   window was complete and its layouts searched, then closed), as most starts are: the window's
   geometry and the view designs it remembers.
 
-Both windows fill a 1920×1080 screen (the offscreen platform's, unless QT_QPA_PLATFORM names
+For scale, a third program: a bare window with one widget that builds and paints the launch
+figure and nothing else (the floor under any window that shows it).
+
+All windows fill a 1920×1080 screen (the offscreen platform's, unless QT_QPA_PLATFORM names
 another): the bare one maximized, gpuviz sized from the screen as it is for a user. Prints the
 medians and minima, and the median of the per-pair ratios."""
 
@@ -75,6 +78,42 @@ from PySide6.QtWidgets import QApplication
 QApplication.exec()
 """
 
+# the floor under any window that shows the figure: a bare window whose one widget imports the
+# figure code, registers the fonts, computes the default scenario's figure, lays it out for its
+# size and paints it; no docks, controls, step bar, caption or menus
+FIGURE_ONLY = FIRST_PAINT + """
+import gpuviz.figures.layout, gpuviz.figures.scene, gpuviz.scenario
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
+from gpuviz.export.qt_painter import paint_figure, register_fonts
+from gpuviz.figures.display import PT_TO_MM
+from gpuviz.figures.layout import view_target
+from gpuviz.figures.scene import build_figure
+from gpuviz.figures.theme import theme
+from gpuviz.scenario import compute_all, default_scenario_path, load_scenario
+app = QApplication([])
+register_fonts()
+class View(QWidget):
+    figure = None
+    def paintEvent(self, event):
+        if self.figure is None:
+            state = load_scenario(default_scenario_path())
+            result = compute_all(state, ("launch",))["launch"]
+            screen = theme("screen")
+            px_per_mm = 12.0 / (screen.text_pt * PT_TO_MM)  # the app's body type on screen
+            target = view_target(round(self.width() / px_per_mm),
+                                 round(self.width() / self.height(), 2))
+            self.figure = build_figure("launch", result, frozenset(), screen, target)
+        p = QPainter(self)
+        paint_figure(p, self.figure, QRectF(0, 0, self.width(), self.height()))
+        p.end()
+w = QMainWindow(); view = View(); w.setCentralWidget(view)
+watch = FirstPaint(); view.installEventFilter(watch)
+w.showMaximized()
+app.exec()
+"""
+
 EARLIER_SESSION = """
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
@@ -121,14 +160,16 @@ def main() -> None:
 
 
 def measure(runs: int) -> None:
-    run(BARE), run(GPUVIZ)  # warm the file cache, write the bytecode
+    run(BARE), run(GPUVIZ), run(FIGURE_ONLY)  # warm the file cache, write the bytecode
     run(EARLIER_SESSION, KEPT_CONFIG)
     bare: list[float] = []
+    floor: list[float] = []
     first: list[float] = []
     later: list[float] = []
     whole: list[float] = []
     for _ in range(runs):
         bare.append(run(BARE)[0])
+        floor.append(run(FIGURE_ONLY)[0])
         first.append(run(GPUVIZ)[0])
         painted, complete = run(GPUVIZ, KEPT_CONFIG)
         later.append(painted)
@@ -137,7 +178,8 @@ def measure(runs: int) -> None:
     ms = 1000
     print(f"start-up to first painted window ({runs} runs each, {platform}):   median     min")
     print(f"  bare PySide6 QMainWindow               {statistics.median(bare) * ms:7.0f} ms {min(bare) * ms:7.0f} ms")
-    for name, times in (("gpuviz, first start (no settings)", first),
+    for name, times in (("a window with the figure alone (floor)", floor),
+                        ("gpuviz, first start (no settings)", first),
                         ("gpuviz, later start (settings kept)", later)):
         ratio = statistics.median(o / b for o, b in zip(times, bare, strict=True))
         print(f"  {name:38s} {statistics.median(times) * ms:7.0f} ms {min(times) * ms:7.0f} ms"
