@@ -6,6 +6,8 @@ was laid out for; a panel not yet laid out for a target is scaled to fit."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
@@ -30,6 +32,9 @@ class FigureView(QWidget):
         self._scale = 1.0
         self._origin = QPointF(0, 0)
         self._veil = ""
+        # called as a paint begins, before the figure is painted: the dock lays the first
+        # figure out there, for the size the view has when it first reaches the screen
+        self.before_paint: Callable[[], None] | None = None
         self.setMouseTracking(True)
         self.setMinimumSize(240, 160)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -77,6 +82,8 @@ class FigureView(QWidget):
                       r.y() + (r.height() - h) / 2 + self._pan.y(), w, h)
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        if self.before_paint is not None:
+            self.before_paint()
         p = QPainter(self)
         if self._figure is None:
             p.fillRect(self.rect(), self.palette().window())

@@ -80,6 +80,14 @@ class PanelDock(QDockWidget):
         self.form = ParamForm(panel.id, panel.params_type)
         self.form.edited.connect(self._on_edited)
         self.view = FigureView()
+        # Until a figure reaches the screen, the view's size is not final (a window settling
+        # into its restored, then maximized size at start-up): the first figure is laid out
+        # as the view's first paint begins, for the size it paints at, not for a size it had
+        # on the way there (which would be painted scaled, then laid out again).
+        self._on_screen = False
+        self._painting = False
+        self.view.before_paint = self._before_first_paint
+        self.view.painted.connect(self._on_painted)
         self.view.setObjectName(f"figure-{panel.id}")
         self.view.keyClicked.connect(self._on_key_clicked)
         self.view.keyHovered.connect(self.hovered.emit)
@@ -88,7 +96,7 @@ class PanelDock(QDockWidget):
         self._relayout.setSingleShot(True)
         self._relayout.setInterval(RELAYOUT_MS)
         self._relayout.timeout.connect(self._on_view_resized)
-        self.view.resized.connect(self._relayout.start)
+        self.view.resized.connect(self._on_resized)
 
         controls = QWidget()
         lay = QVBoxLayout(controls)
@@ -279,6 +287,9 @@ class PanelDock(QDockWidget):
         self._pending = False
         if not self.isVisible() and self.parent() is not None:
             return
+        if not self._on_screen and not self._painting and self.view.isVisible():
+            self.view.update()  # laid out as the first paint begins (_before_first_paint)
+            return
         scenario = self.document.shown
         selection = self.document.selection
         if self.panel.id not in scenario.panels:
@@ -301,7 +312,7 @@ class PanelDock(QDockWidget):
         if key in (self._shown_key, self._computing_key, self._search_key):
             return
         start = time.perf_counter()
-        if (self._shown_key is not None and self._shown_key[:3] == key[:3]
+        if (self._on_screen and self._shown_key is not None and self._shown_key[:3] == key[:3]
                 and self._shown_result is not None and target.aspect is not None
                 and self._known_design(target) is None):
             # only the view's shape changed (a resize, a dock moved or tabbed): the picture on
@@ -347,6 +358,23 @@ class PanelDock(QDockWidget):
         self._settle_timer.start()
         return build_figure(self.panel.id, result, selection, self.theme,
                             replace(target, design=design))
+
+    def _on_resized(self) -> None:
+        if self._on_screen:
+            self._relayout.start()  # a resize settles before the figure is laid out again
+
+    def _before_first_paint(self) -> None:
+        self._painting = True
+        try:
+            self.refresh()
+        finally:
+            self._painting = False
+
+    def _on_painted(self) -> None:
+        if not self._on_screen:
+            self._on_screen = True
+            self.view.before_paint = None
+            self.view.painted.disconnect(self._on_painted)
 
     def _known_design(self, target: Target) -> Design | None:
         """The design this view's shape was last laid out with: searched in this session, or
@@ -453,7 +481,8 @@ class PanelDock(QDockWidget):
         self._shown_key = key
         self._shown_result = result
         self.view.set_figure(figure)
-        self.view.repaint()
+        if not self._painting:  # else the paint under way paints it
+            self.view.repaint()
         self.last_redraw_ms = (time.perf_counter() - start) * 1000
 
     def current_figure(self) -> Figure | None:

@@ -539,3 +539,26 @@ def test_a_views_design_is_remembered_and_the_next_session_draws_it_first(
     assert dock2.current_figure().design == other  # drawn first with the remembered design
     qtbot.waitUntil(lambda: dock2.current_figure().design == searched, timeout=3000)
     assert DesignMemory(settings).recall("launch", dock2.theme.name, target) == searched
+
+
+def test_the_first_figure_is_laid_out_for_the_size_it_is_first_painted_at(
+        make_main_window, qtbot):
+    """A window settles into its size in steps at start-up (restored, then maximized): the first
+    figure on screen is laid out for the size it is painted at, not painted scaled from a size
+    the view had on the way and laid out again a moment later."""
+    from gpuviz.figures.scene import figure_for
+
+    w = make_main_window(show=False)
+    dock = launch_dock(w)
+    painted = []
+    dock.view.painted.connect(lambda: painted.append((dock.current_figure(), dock.target())))
+    w.setWindowState(w.windowState() & ~Qt.WindowState.WindowMaximized)
+    w.resize(1300, 850)
+    w.show()
+    dock.refresh()  # a refresh queued before the window settled
+    w.resize(1000, 700)  # the window settles into another size before its first paint
+    qtbot.waitUntil(lambda: bool(painted))
+    figure, target = painted[0]
+    assert dock._shown_key[3] == target  # laid out for the size it was painted at
+    assert figure.design == figure_for(w.document.shown, "launch", dock.theme,
+                                       target=target).design
