@@ -160,26 +160,29 @@ class _Painter:
     def __init__(self, p: QPainter, dpi: float, base, ox: float, oy: float, scale: float) -> None:
         self.p = p
         self.dpi = dpi
-        # text is drawn in device units with a font of its real device size: a tiny font under
-        # a large world scale would be snapped to whole pixels and come out too wide
+        # text is drawn in device units: Qt sets type in whole pixels (a tiny font under a large
+        # world scale, or 8.4 px type, would be snapped and come out too wide or too narrow), so
+        # each label gets the nearest whole size, scaled to its exact size (``_face``)
         self.base, self.world = base, p.worldTransform()
         self.ox, self.oy, self.scale = ox, oy, scale
         self._font: QFont | None = None
         self._text_color: str | None = None
-        self._device = False  # the world transform is ``base`` (set for a run of texts)
+        self._device = False  # the world transform is a label's (shapes set theirs again)
         self._opacity = p.opacity()
         device = p.device()
         self.dpi_x = device.logicalDpiX() if device is not None else 96
         self.pad = 0.35 * scale  # around a knockout
-        # per type size: (device size, font key, font, cap height and descent in device units)
+        # per type size: (device size, font key, font, cap height and descent in device units,
+        # the factor from the font's whole pixels to the exact size)
         self._faces: dict[tuple[str, bool, float], tuple[float, FontKey, QFont, float,
-                                                         float]] = {}
-        self._shapes: dict[type, Callable[[Any], None]] = {Rect: self.rect, Rects: self.rects, Circle: self.circle,
-                        Polyline: self.polyline, Segments: self.segments, Image: self.image}
-        # on a raster device at whole-pixel scale (a view, a PNG) unrotated labels are drawn
-        # from laid-out QStaticTexts kept across redraws: the same pixels as drawText, without
-        # shaping the string again. PDF keeps drawText (and real text), and so does a painter on
-        # another thread (gallery thumbnails): the kept texts belong to the GUI thread
+                                                         float, float]] = {}
+        self._shapes: dict[type, Callable[[Any], None]] = {
+            Rect: self.rect, Rects: self.rects, Circle: self.circle, Polyline: self.polyline,
+            Segments: self.segments, Image: self.image}
+        # on a raster device (a view, a PNG) unrotated labels are drawn from laid-out
+        # QStaticTexts kept across redraws, without shaping the string again. PDF keeps drawText
+        # (and real text), and so does a painter on another thread (gallery thumbnails): the
+        # kept texts belong to the GUI thread
         engine = p.paintEngine()
         self._static = (threading.current_thread() is threading.main_thread()
                         and engine is not None and engine.type() == QPaintEngine.Type.Raster
@@ -305,19 +308,23 @@ class _Painter:
             p.setBrush(_brush(item.style.stroke))
             p.drawPolygon(QPolygonF([QPointF(x, y) for x, y in head]))
 
-    def _face(self, t: Text) -> tuple[float, FontKey, QFont, float, float]:
+    def _face(self, t: Text) -> tuple[float, FontKey, QFont, float, float, float]:
+        """A label face: its device size, the font (Qt sets text in whole pixels: the nearest
+        whole size, and the factor ``k`` that scales it to the exact size, so that a label
+        takes the width the layout measured), cap height and descent in device units."""
         face = self._faces.get((t.font, t.bold, t.size))
         if face is None:
             size = t.size * PT_TO_MM * self.scale  # device units
-            key = (t.font, t.bold, round(size * 72.0 / self.dpi, 3))
+            px = max(1, round(size))
+            key = (t.font, t.bold, px)
             face = (size, key, _font(*key), cap_height(t.size, t.font) * self.scale,
-                    descent(t.size, t.font) * self.scale)
+                    descent(t.size, t.font) * self.scale, size / px)
             self._faces[(t.font, t.bold, t.size)] = face
         return face
 
     def text(self, t: Text) -> None:
         p = self.p
-        size, key, font, cap, desc = self._face(t)
+        size, key, font, cap, desc, k = self._face(t)
         if font is not self._font:
             p.setFont(font)
             self._font = font
@@ -330,28 +337,28 @@ class _Painter:
         label = _labels.get((t.text, key, self.dpi_x))
         if label is None or (label[0] is None and self._static and not t.rotate):
             label = _label(t.text, key, p.device(), self._static and not t.rotate)
-        laid, ascent, width = label
+        laid, ascent, advance = label
+        width = advance * k
         dx = 0.0 if t.anchor == "start" else -width / 2 if t.anchor == "middle" else -width
         dy = BASELINE_SHIFT_EM[t.baseline] * size
-        x, y = self.ox + t.x * self.scale + dx, self.oy + t.y * self.scale + dy
-        if not self._device:
-            p.setWorldTransform(self.base)
-            self._device = True
-        if t.rotate:  # about the anchor
-            p.translate(x - dx, y - dy)
-            p.rotate(t.rotate)
-            x, y = dx, dy
-        if t.knockout:
-            # an opaque box of the knockout colour under the text
-            pad = self.pad
-            p.fillRect(QRectF(x - pad, y - cap - pad, width + 2 * pad, cap + desc + 2 * pad),
-                       _color(t.knockout))
-        if self._static and laid is not None and not t.rotate:
-            p.drawStaticText(QPointF(x, y - ascent), laid)
-        else:
-            p.drawText(QPointF(x, y), t.text)
+        # the label's frame: its anchor, turned by its rotation (device units)
+        frame = QTransform(self.base)
+        frame.translate(self.ox + t.x * self.scale, self.oy + t.y * self.scale)
         if t.rotate:
-            p.setWorldTransform(self.base)
+            frame.rotate(t.rotate)
+        if t.knockout:  # an opaque box of the knockout colour under the text
+            p.setWorldTransform(frame)
+            pad = self.pad
+            p.fillRect(QRectF(dx - pad, dy - cap - pad, width + 2 * pad, cap + desc + 2 * pad),
+                       _color(t.knockout))
+        frame.translate(dx, dy)
+        frame.scale(k, k)
+        p.setWorldTransform(frame)
+        self._device = True  # the world transform is a label's: shapes set theirs again
+        if self._static and laid is not None and not t.rotate:
+            p.drawStaticText(QPointF(0.0, -ascent), laid)
+        else:
+            p.drawText(QPointF(0.0, 0.0), t.text)
 
     def image(self, item: Image) -> None:
         import numpy as np  # only a dense figure draws an image
@@ -365,8 +372,8 @@ class _Painter:
         self.p.drawImage(QRectF(item.x, item.y, item.w, item.h), img)
 
 
-_metrics_by_device: dict[tuple[str, bool, float, int], QFontMetricsF] = {}
-FontKey = tuple[str, bool, float]  # font kind, bold, size in points
+_metrics_by_device: dict[tuple[str, bool, int, int], QFontMetricsF] = {}
+FontKey = tuple[str, bool, int]  # font kind, bold, size in whole device pixels
 # per label (text, font, device dpi): its layout kept for the GUI thread (a QStaticText; None
 # where it was first met on another thread or rotated), the font's ascent and the advance;
 # a figure's labels repeat, and so do they from redraw to redraw
@@ -374,13 +381,13 @@ _labels: dict[tuple[str, FontKey, int], tuple[QStaticText | None, float, float]]
 MAX_LABELS = 8192
 
 
-def _metrics(kind: str, bold: bool, point_size: float, device) -> QFontMetricsF:
+def _metrics(kind: str, bold: bool, pixels: int, device) -> QFontMetricsF:
     dpi = device.logicalDpiX() if device is not None else 96
-    key = (kind, bold, point_size, dpi)
+    key = (kind, bold, pixels, dpi)
     metrics = _metrics_by_device.get(key)
     if metrics is None:
-        metrics = QFontMetricsF(_font(kind, bold, point_size), device) if device is not None \
-            else QFontMetricsF(_font(kind, bold, point_size))
+        metrics = QFontMetricsF(_font(kind, bold, pixels), device) if device is not None \
+            else QFontMetricsF(_font(kind, bold, pixels))
         _metrics_by_device[key] = metrics
     return metrics
 
@@ -404,9 +411,9 @@ def _label(text: str, key: FontKey, device,
 
 
 @lru_cache(maxsize=64)
-def _font(kind: str, bold: bool, point_size: float) -> QFont:
+def _font(kind: str, bold: bool, pixels: int) -> QFont:
     font = QFont(MONO_FAMILY if kind == "mono" else SANS_FAMILY)
-    font.setPointSizeF(max(point_size, 0.1))
+    font.setPixelSize(max(pixels, 1))
     font.setBold(bold)
     font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
     return font
