@@ -113,8 +113,7 @@ def paint_figure(p: QPainter, figure: Figure, target: QRectF) -> float:
     p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
     p.fillRect(QRectF(0, 0, figure.width, figure.height), QColor(figure.background))
-    dpi = p.device().logicalDpiY() if p.device() is not None else 96
-    painter = _Painter(p, dpi, base, ox, oy, scale)
+    painter = _Painter(p, base, ox, oy, scale)
     for item in figure.items:
         painter.item(item)
     p.restore()
@@ -157,9 +156,8 @@ def _dash_count(points: Sequence[tuple[float, float]], dash: Sequence[float]) ->
 
 
 class _Painter:
-    def __init__(self, p: QPainter, dpi: float, base, ox: float, oy: float, scale: float) -> None:
+    def __init__(self, p: QPainter, base, ox: float, oy: float, scale: float) -> None:
         self.p = p
-        self.dpi = dpi
         # text is drawn in device units: Qt sets type in whole pixels (a tiny font under a large
         # world scale, or 8.4 px type, would be snapped and come out too wide or too narrow), so
         # each label gets the nearest whole size, scaled to its exact size (``_face``)
@@ -185,8 +183,7 @@ class _Painter:
         # kept texts belong to the GUI thread
         engine = p.paintEngine()
         self._static = (threading.current_thread() is threading.main_thread()
-                        and engine is not None and engine.type() == QPaintEngine.Type.Raster
-                        and base.type().value <= QTransform.TransformationType.TxTranslate.value)
+                        and engine is not None and engine.type() == QPaintEngine.Type.Raster)
 
     def item(self, item: Item) -> None:
         if isinstance(item, Text):
