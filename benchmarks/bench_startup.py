@@ -1,5 +1,5 @@
 """Cold start to first painted window: gpuviz on its default scenario against a bare PySide6
-QMainWindow program, each in a fresh interpreter, run in turn (bare, floor, gpuviz, gpuviz, …)
+QMainWindow program, each in a fresh interpreter, run in turn (bare, floors, gpuviz, gpuviz, …)
 RUNS times (default 15; `bench_startup.py 31` for more). The clock runs from just before the
 process is started to the end of the paint pass that first paints the window (for gpuviz: the
 one that paints the launch figure); interpreter shutdown is not counted. All programs run
@@ -12,8 +12,10 @@ gpuviz is started two ways:
   window was complete and its layouts searched, then closed), as most starts are: the window's
   geometry and the view designs it remembers.
 
-For scale, a third program: a bare window with one widget that builds and paints the launch
-figure and nothing else (the floor under any window that shows it).
+For scale, two floors: the bare window after the painter's imports (the figure's display list,
+its metrics, Qt's namespace of enums) and the bundled fonts, which any figure needs before it is
+built; and a bare window with one widget that builds and paints the launch figure and nothing
+else (the floor under any window that shows it).
 
 All windows fill a 1920×1080 screen (the offscreen platform's, unless QT_QPA_PLATFORM names
 another): the bare one maximized, gpuviz sized from the screen as it is for a user. Prints the
@@ -62,7 +64,8 @@ app.exec()
 """
 
 GPUVIZ = """
-import os, time
+import gc, os, time
+gc.disable()  # as `gpuviz` does: no cycle collection until the window is complete
 from gpuviz.ui.app import start  # as `gpuviz` does: the window, shown, before the event loop
 w = start(None, show=False)  # sized from the screen: all of a 1920×1080 one
 # the window completes itself (menus, the measurements dock) on the event-loop turn after the
@@ -79,6 +82,18 @@ w.completed.connect(completed)
 w.show()
 from PySide6.QtWidgets import QApplication
 QApplication.exec()
+"""
+
+# the start of any figure: the bare window, once the painter is imported and the fonts registered
+PAINTER_ONLY = FIRST_PAINT + """
+from PySide6.QtWidgets import QApplication, QMainWindow, QLabel
+from gpuviz.export.qt_painter import register_fonts
+app = QApplication([])
+register_fonts()
+w = QMainWindow(); label = QLabel("bare"); w.setCentralWidget(label)
+watch = FirstPaint(); label.installEventFilter(watch)
+w.showMaximized()
+app.exec()
 """
 
 # the floor under any window that shows the figure: a bare window whose one widget imports the
@@ -163,15 +178,17 @@ def main() -> None:
 
 
 def measure(runs: int) -> None:
-    run(BARE), run(GPUVIZ), run(FIGURE_ONLY)  # warm the file cache, write the bytecode
+    run(BARE), run(GPUVIZ), run(PAINTER_ONLY), run(FIGURE_ONLY)  # warm the file cache, bytecode
     run(EARLIER_SESSION, KEPT_CONFIG)
     bare: list[float] = []
+    painter: list[float] = []
     floor: list[float] = []
     first: list[float] = []
     later: list[float] = []
     whole: list[float] = []
     for _ in range(runs):
         bare.append(run(BARE)[0])
+        painter.append(run(PAINTER_ONLY)[0])
         floor.append(run(FIGURE_ONLY)[0])
         first.append(run(GPUVIZ)[0])
         painted, complete = run(GPUVIZ, KEPT_CONFIG)
@@ -181,7 +198,8 @@ def measure(runs: int) -> None:
     ms = 1000
     print(f"start-up to first painted window ({runs} runs each, {platform}):   median     min")
     print(f"  bare PySide6 QMainWindow               {statistics.median(bare) * ms:7.0f} ms {min(bare) * ms:7.0f} ms")
-    for name, times in (("a window with the figure alone (floor)", floor),
+    for name, times in (("… with the painter imported, fonts", painter),
+                        ("a window with the figure alone (floor)", floor),
                         ("gpuviz, first start (no settings)", first),
                         ("gpuviz, later start (settings kept)", later)):
         ratio = statistics.median(o / b for o, b in zip(times, bare, strict=True))

@@ -153,6 +153,9 @@ def _open_app(path: str | None) -> int:
         _error("gpuviz: cannot open the application: there is no display (DISPLAY and "
                "WAYLAND_DISPLAY are unset); headless commands: " + ", ".join(COMMANDS))
         return EXIT_BAD_INPUT
+    import gc
+
+    gc.disable()  # until the window is complete (gpuviz.ui.app.start)
     from gpuviz.ui.app import run_app  # lazy: the GUI is the only part that needs Qt widgets
 
     return run_app(path)

@@ -4,10 +4,12 @@ window from a terminal."""
 
 from __future__ import annotations
 
+import gc
 import sys
 
 
 def main() -> int:
+    gc.disable()  # until the window is complete (gpuviz.ui.app.start)
     from gpuviz.ui.app import run_app  # Qt only here
 
     args = [a for a in sys.argv[1:] if not a.startswith("-")]

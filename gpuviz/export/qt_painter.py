@@ -23,8 +23,7 @@ from PySide6.QtGui import (
     QFont,
     QFontDatabase,
     QFontMetricsF,
-    QImage,
-    QPaintEngine,
+    QPagedPaintDevice,
     QPainter,
     QPainterPath,
     QPen,
@@ -180,10 +179,11 @@ class _Painter:
         # on a raster device (a view, a PNG) unrotated labels are drawn from laid-out
         # QStaticTexts kept across redraws, without shaping the string again. PDF keeps drawText
         # (and real text), and so does a painter on another thread (gallery thumbnails): the
-        # kept texts belong to the GUI thread
-        engine = p.paintEngine()
+        # kept texts belong to the GUI thread. (The device's class, not the paint engine's
+        # type, tells them apart: naming QPaintEngine makes its enums, time before the first
+        # frame.)
         self._static = (threading.current_thread() is threading.main_thread()
-                        and engine is not None and engine.type() == QPaintEngine.Type.Raster)
+                        and not isinstance(p.device(), QPagedPaintDevice))
 
     def item(self, item: Item) -> None:
         if isinstance(item, Text):
@@ -359,6 +359,7 @@ class _Painter:
 
     def image(self, item: Image) -> None:
         import numpy as np  # only a dense figure draws an image
+        from PySide6.QtGui import QImage
 
         rgb = np.ascontiguousarray(item.rgb, dtype=np.uint8)
         h, w, _ = rgb.shape

@@ -11,24 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import (
-    QAction,
-    QActionGroup,
-    QCloseEvent,
-    QCursor,
-    QDragEnterEvent,
-    QDropEvent,
-    QGuiApplication,
-    QKeySequence,
-)
-from PySide6.QtWidgets import (
-    QApplication,
-    QFileDialog,
-    QMainWindow,
-    QMessageBox,
-    QToolBar,
-    QWidget,
-)
+from PySide6.QtGui import QAction, QCursor, QGuiApplication
+from PySide6.QtWidgets import QApplication, QMainWindow, QToolBar, QWidget
 
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.registry import PANELS, panel
@@ -42,7 +26,12 @@ from gpuviz.ui.panel_dock import BODY_PX, PanelDock
 from gpuviz.ui.playback import PlaybackClock, frame_count_for
 from gpuviz.ui.step_bar import CaptionStrip, StepBar
 
+# classes the first frame does not use are imported where they are used: PySide makes a
+# class's Python enums when it is first named (QKeySequence's 71 standard keys, QMessageBox's
+# buttons), and at start-up that is time before the first figure
 if TYPE_CHECKING:
+    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+
     from gpuviz.ui.figure_view import FigureView
     from gpuviz.ui.playback_bar import PlaybackBar
     from gpuviz.ui.presenter import PresenterView
@@ -142,6 +131,8 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         measurements_dock.install(self)
+        for d in self.docks.values():
+            d.release_measured()
         self.completed.emit()
 
     def is_complete(self) -> bool:
@@ -169,8 +160,11 @@ class MainWindow(QMainWindow):
 
     # --- construction ----------------------------------------------------------------------
     def _action(self, text: str, slot, shortcut=None, checkable: bool = False) -> QAction:
-        a = QAction(text, self)
+        a = QAction(self)  # QAction(text, self) would make QIcon's enums: an overload takes one
+        a.setText(text)
         if shortcut is not None:
+            from PySide6.QtGui import QKeySequence
+
             a.setShortcuts(shortcut if isinstance(shortcut, list) else [QKeySequence(shortcut)])
         a.setCheckable(checkable)
         a.triggered.connect(slot)
@@ -178,6 +172,11 @@ class MainWindow(QMainWindow):
         return a
 
     def _build_actions(self) -> None:
+        from PySide6.QtGui import QKeySequence
+
+        self.act_next.setShortcuts([QKeySequence(Qt.Key.Key_PageDown), QKeySequence("Ctrl+Right")])
+        self.act_prev.setShortcuts([QKeySequence(Qt.Key.Key_PageUp), QKeySequence("Ctrl+Left")])
+        self.act_controls.setShortcut(QKeySequence("Ctrl+Shift+C"))
         S = QKeySequence.StandardKey
         self.act_open = self._action("&Open…", self.open_dialog, S.Open)
         self.act_save = self._action("&Save", self.save, S.Save)
@@ -208,12 +207,10 @@ class MainWindow(QMainWindow):
 
     def _build_first_actions(self) -> None:
         """The actions the first frame's widgets hold: the step bar's buttons, the controls'
-        fold (the rest, with their shortcuts, come with the menus)."""
-        self.act_next = self._action("&Next Step", self.next_step,
-                                     [QKeySequence(Qt.Key.Key_PageDown), QKeySequence("Ctrl+Right")])
-        self.act_prev = self._action("&Previous Step", self.previous_step,
-                                     [QKeySequence(Qt.Key.Key_PageUp), QKeySequence("Ctrl+Left")])
-        self.act_controls = self._action("Show &Controls", self.set_controls_visible, "Ctrl+Shift+C", True)
+        fold (the rest, and all shortcuts, come with the menus)."""
+        self.act_next = self._action("&Next Step", self.next_step)
+        self.act_prev = self._action("&Previous Step", self.previous_step)
+        self.act_controls = self._action("Show &Controls", self.set_controls_visible, None, True)
         self.act_controls.setChecked(True)
 
     def _build_menu_titles(self) -> None:
@@ -249,6 +246,8 @@ class MainWindow(QMainWindow):
             self.panels_menu.addAction(a)
             self.panel_actions[p.id] = a
             self._sync_panel_action(p.id)
+        from PySide6.QtGui import QActionGroup
+
         theme_menu = self.view_menu.addMenu("&Theme")
         group = QActionGroup(self)
         for name in THEMES:
@@ -358,6 +357,7 @@ class MainWindow(QMainWindow):
         if panel_id not in self.docks:
             d = PanelDock(panel(panel_id), self.document, self.theme, self)
             d.memory = self.design_memory
+            d.measured_held = not self._complete
             d.hovered.connect(self._on_hover)
             d.set_controls_expanded(self.act_controls.isChecked())
             if self._presenting is not None:
@@ -668,6 +668,8 @@ class MainWindow(QMainWindow):
         """True when it is fine to drop the current scenario (saved, discarded, or unchanged)."""
         if not self.document.is_modified():
             return True
+        from PySide6.QtWidgets import QMessageBox
+
         answer = QMessageBox.question(
             self, "Unsaved changes",
             f"“{self.document.scenario.title}” has changes that are not saved. Save them?",
@@ -678,6 +680,8 @@ class MainWindow(QMainWindow):
         return answer == QMessageBox.StandardButton.Discard
 
     def open_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         start = str(self.document.path.parent) if self.document.path else ""
         path, _ = QFileDialog.getOpenFileName(self, "Open Scenario", start,
                                               "gpuviz scenarios (*.json);;All files (*)")
@@ -698,6 +702,8 @@ class MainWindow(QMainWindow):
         return True
 
     def show_error(self, title: str, err: ScenarioError) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         box = QMessageBox(QMessageBox.Icon.Warning, title, "\n".join(err.lines()[:8]),
                           QMessageBox.StandardButton.Ok, self)
         box.setObjectName("scenario-error")
@@ -712,6 +718,8 @@ class MainWindow(QMainWindow):
         return self._save_to(self.document.path)
 
     def save_as(self) -> bool:
+        from PySide6.QtWidgets import QFileDialog
+
         start = str(self.document.path) if self.document.path else "scenario.json"
         path, _ = QFileDialog.getSaveFileName(self, "Save Scenario As", start,
                                               "gpuviz scenarios (*.json)")
@@ -726,6 +734,8 @@ class MainWindow(QMainWindow):
             self.document.save(path)
         except (OSError, ValueError) as e:  # ValueError: text that cannot be encoded
             why = getattr(e, "strerror", None) or str(e)
+            from PySide6.QtWidgets import QMessageBox
+
             QMessageBox.warning(self, "Cannot save", printable(f"{path}: {why}"))
             return False
         self._add_recent(path)
@@ -762,6 +772,8 @@ class MainWindow(QMainWindow):
                                      size=choice["size"], dpi=choice["dpi"],
                                      selection=self.document.selection)
         except OSError as e:
+            from PySide6.QtWidgets import QMessageBox
+
             QMessageBox.warning(self, "Cannot export", f"{choice['path']}: {e.strerror or e}")
             return
         self.statusBar().showMessage(f"Exported {choice['path']}{note}", 6000)

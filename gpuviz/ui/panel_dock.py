@@ -134,6 +134,9 @@ class PanelDock(QDockWidget):
         self.measured.setWordWrap(True)
         self.measured.hide()
         self._measured_for: object = None
+        # held while the window's first frame is being made (the measurement tables are not
+        # needed for it); MainWindow.complete releases it
+        self.measured_held = False
         lay.addWidget(self.measured)
         if self.extras is not None and hasattr(self.extras, "extra_widgets"):
             for w in self.extras.extra_widgets(self):
@@ -451,6 +454,13 @@ class PanelDock(QDockWidget):
             figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
         self._show(figure, key, start, result)
 
+    def release_measured(self) -> None:
+        """The window's first frame is on screen: the measured line follows the figure."""
+        if self.measured_held:
+            self.measured_held = False
+            if self._measured_for is not None:
+                self._update_measured()
+
     def _update_measured(self) -> None:
         text = self._measured_text(self._measured_for)
         self.measured.setText(text)
@@ -477,7 +487,8 @@ class PanelDock(QDockWidget):
             self.summary.setText(self.extras.summary_text(result) if result is not None else "")
         if result is not None and result is not self._measured_for:
             self._measured_for = result
-            QTimer.singleShot(0, self, self._update_measured)
+            if not self.measured_held:
+                QTimer.singleShot(0, self, self._update_measured)
         self._shown_key = key
         self._shown_result = result
         self.view.set_figure(figure)

@@ -438,15 +438,17 @@ def test_redraws_keep_the_views_design_and_the_search_runs_again_once_edits_sett
 
 def test_the_application_paints_its_first_figure_before_building_menus_and_hidden_docks(
         tmp_path):
-    """`gpuviz` as started (ui.app.start, in a fresh interpreter with its own settings): the
-    first figure is painted before the menus' items and the measurements dock exist; then they
-    all do, with their shortcuts."""
+    """`gpuviz` as started (as its entry points do: the cycle collector off, then ui.app.start,
+    in a fresh interpreter with its own settings): the first figure is painted before the menus'
+    items, the shortcuts, the measured line and the measurements dock exist; then they all do,
+    and the collector is on again."""
     import os
     import subprocess
     import sys
 
     script = r'''
-import json
+import gc, json
+gc.disable()
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from gpuviz.ui.app import start
@@ -454,14 +456,19 @@ w = start(None, show=False)
 seen = {"before": {"complete": w.is_complete(), "menu items": len(w._menus["&File"].actions()),
                    "docks": sorted(w.docks)}}
 view = w.docks["launch"].view
-view.painted.connect(lambda: seen.setdefault("painted", {"complete": w.is_complete(),
-                                                         "figure": view.figure() is not None}))
+view.painted.connect(lambda: seen.setdefault("painted", {
+    "complete": w.is_complete(), "figure": view.figure() is not None,
+    "measured held": w.docks["launch"].measured_held,
+    "next step keys": [k.toString() for k in w.act_next.shortcuts()]}))
 def done():
     seen["completed"] = {"painted first": "painted" in seen,
                          "file menu": [a.text() for a in w._menus["&File"].actions()],
                          "measurements": w.measurements_dock.isHidden(),
                          "F5": w.act_present.shortcut().toString(),
-                         "frozen": __import__("gc").get_freeze_count() > 1000}
+                         "next step keys": [k.toString() for k in w.act_next.shortcuts()],
+                         "measured held": w.docks["launch"].measured_held,
+                         "collector on": gc.isenabled(),
+                         "frozen": gc.get_freeze_count() > 1000}
     print(json.dumps(seen)); QApplication.quit()
 w.completed.connect(lambda: QTimer.singleShot(0, done))
 w.show()
@@ -472,10 +479,13 @@ QApplication.exec()
                          timeout=60, check=True).stdout
     seen = json.loads(out.strip().splitlines()[-1])
     assert seen["before"] == {"complete": False, "menu items": 0, "docks": ["launch"]}
-    assert seen["painted"] == {"complete": False, "figure": True}
+    assert seen["painted"] == {"complete": False, "figure": True, "measured held": True,
+                               "next step keys": []}
     done = seen["completed"]
     assert done["painted first"] and done["measurements"] and done["F5"] == "F5"
+    assert done["next step keys"] == ["PgDown", "Ctrl+Right"] and not done["measured held"]
     assert done["frozen"]  # start-up's objects are out of the cycle collector's sweeps
+    assert done["collector on"]
     assert "&Open…" in done["file menu"] and "Export &Kernel…" in done["file menu"]
 
 
