@@ -89,7 +89,7 @@ CARVEOUT_CONFIGS_KIB = {
     "9.0": (0, 8, 16, 32, 64, 100, 132, 164, 196, 228),
 }
 
-_OVERRIDES = ("registers_per_sm", "shared_memory_per_sm", "max_warps_per_sm", "max_blocks_per_sm")
+OVERRIDES = ("registers_per_sm", "shared_memory_per_sm", "max_warps_per_sm", "max_blocks_per_sm")
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ class OccupancyResult:
 def arch_values(params: OccupancyParams) -> dict:
     """The preset's values with the section's overrides applied."""
     values = preset_values(params.arch or DEFAULT_ARCH)
-    for name in _OVERRIDES:
+    for name in OVERRIDES:
         override = getattr(params, name)
         if override is not None:
             values[name] = override

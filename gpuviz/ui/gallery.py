@@ -41,6 +41,7 @@ import gpuviz
 from gpuviz.help import TOPICS, topic_of
 from gpuviz.registry import PANEL_IDS, panel
 from gpuviz.scenario import Scenario, bundled_scenarios, loads_scenario
+from gpuviz.ui.worker_report import report
 
 THUMB = QSize(224, 150)
 _MEMORY: dict[str, QImage] = {}  # cache key -> thumbnail, for this session
@@ -130,8 +131,9 @@ class _ThumbnailJob(QRunnable):
                     img.save(str(file), "PNG")
                 except OSError:
                     pass
-            self.signals.ready.emit(key, img)
-        self.signals.done.emit()
+            if not report(self.signals.ready, key, img):  # the gallery is gone
+                return
+        report(self.signals.done)
 
 
 class Gallery(QDialog):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from types import ModuleType
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -36,11 +36,13 @@ from gpuviz.ui.design_memory import DesignMemory
 from gpuviz.ui.document import Document
 from gpuviz.ui.figure_view import FigureView
 from gpuviz.ui.param_form import ParamForm
+from gpuviz.ui.worker_report import report
 
 VEIL_TEXT = "Predict first.\n\nThe picture appears when you reveal it (Next step or PageDown)."
 SLOW_COMPUTE_S = 0.012  # past this a panel's model runs off the GUI thread from then on
 BODY_PX = 12.0  # the theme's body type on screen, in pixels (presentation mode asks for more)
-CONTROLS_PX = 280  # the unfolded controls' width
+CONTROLS_PX = 280  # the unfolded controls' width (more where a row of them needs it)
+FIGURE_MIN_PX = 400  # what widening the controls leaves the figure at least
 RELAYOUT_MS = 150  # a resize settles this long before the figure is laid out again
 SETTLE_MS = 250  # redraws that kept a view's design: its search runs again after this pause
 
@@ -62,9 +64,54 @@ class _Job(QRunnable):
         try:
             result = self.work()
         except Exception as exc:  # reported in the dock, never raised on a worker
-            self.signals.done.emit(self.generation, None, f"{type(exc).__name__}: {exc}")
+            report(self.signals.done, self.generation, None, f"{type(exc).__name__}: {exc}")
         else:
-            self.signals.done.emit(self.generation, result, "")
+            report(self.signals.done, self.generation, result, "")
+
+
+class _ControlsScroll(QScrollArea):
+    """The controls, scrolled vertically only: once their layout settles, a row wider than the
+    scroll area widens it (``widen``), so no horizontal bar hides the last row and no row is cut
+    off at the right; narrower again only by the user's hand."""
+
+    MIN_PX = 220
+    widen = Signal(int)  # the width the controls need, in pixels
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setMinimumWidth(self.MIN_PX)
+        self._fit_pending = False
+
+    def setWidget(self, widget: QWidget) -> None:
+        super().setWidget(widget)
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest and not self._fit_pending:
+            self._fit_pending = True
+            QTimer.singleShot(0, self, self._fit)
+        return super().eventFilter(watched, event)
+
+    def needed_width(self) -> int:
+        """The widest row's minimum, word-wrapped labels aside (they take any width; before
+        their layout settles they ask for more than they will: 415 px where 246 will do)."""
+        widget = self.widget()
+        layout = widget.layout() if widget is not None else None
+        if layout is None:
+            return 0
+        rows = (layout.itemAt(i) for i in range(layout.count()))
+        widest = max((item.minimumSize().width() for item in rows
+                      if not (isinstance(item.widget(), QLabel) and item.widget().wordWrap())),
+                     default=0)
+        margins = layout.contentsMargins()
+        return (widest + margins.left() + margins.right() + 2 * self.frameWidth()
+                + self.verticalScrollBar().sizeHint().width())
+
+    def _fit(self) -> None:
+        self._fit_pending = False
+        need = self.needed_width()
+        if self.isVisible() and self.width() < need:
+            self.widen.emit(need)
 
 
 class PanelDock(QDockWidget):
@@ -142,10 +189,10 @@ class PanelDock(QDockWidget):
             for w in self.extras.extra_widgets(self):
                 lay.addWidget(w)
         lay.addStretch(1)
-        scroll = QScrollArea()
+        scroll = _ControlsScroll()
         scroll.setWidget(controls)
         scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(220)
+        scroll.widen.connect(self._widen_controls)
         self.controls = scroll
         self.strip = ControlsStrip()
         self.strip.clicked.connect(lambda: self.set_controls_expanded(True))
@@ -243,6 +290,12 @@ class PanelDock(QDockWidget):
             self.controls_pane.setMaximumWidth(STRIP_PX)
             total = max(self.splitter.width(), STRIP_PX + 400)
             self.splitter.setSizes([STRIP_PX, total - STRIP_PX])
+
+    def _widen_controls(self, px: int) -> None:
+        controls, figure = self.splitter.sizes()
+        grow = min(px - controls, max(figure - FIGURE_MIN_PX, 0))
+        if grow > 0:
+            self.splitter.setSizes([controls + grow, figure - grow])
 
     def set_controls_visible(self, visible: bool) -> None:
         """Unfold (True) or fold (False) the controls."""
@@ -487,6 +540,8 @@ class PanelDock(QDockWidget):
             self.summary.setText(self.extras.summary_text(result) if result is not None else "")
         if result is not None and result is not self._measured_for:
             self._measured_for = result
+            if self.extras is not None and hasattr(self.extras, "automatic"):
+                self.form.show_automatic(self.extras.automatic(result))
             if not self.measured_held:
                 QTimer.singleShot(0, self, self._update_measured)
         self._shown_key = key

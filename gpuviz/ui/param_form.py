@@ -158,6 +158,7 @@ class _OptionalEditor(_Editor):
         super().__init__()
         self.inner = inner
         self.default_json = default_json
+        self.automatic: Any = None  # the value in use while unchecked, where the dock knows it
         self.check = QCheckBox()
         self.check.setToolTip("set this value (unchecked: automatic)")
         box = QWidget()
@@ -183,8 +184,17 @@ class _OptionalEditor(_Editor):
         self.inner.widget.setEnabled(value is not None)
         if value is not None:
             self.inner.set(value)
+        elif self.automatic is not None:
+            self.inner.set(self.automatic)
         elif self.default_json is not None:
             self.inner.set(self.default_json)
+
+    def show_automatic(self, value: Any) -> None:
+        """What the model uses while this field is left automatic (unchecked): shown greyed
+        out, and where an override starts when the box is checked."""
+        self.automatic = value
+        if not self.check.isChecked() and value is not None:
+            self.inner.set(value)
 
 
 class _TableListEditor(_Editor):
@@ -307,6 +317,18 @@ class ParamForm(QWidget):
 
     def problems_text(self) -> str:
         return self._message.text() if self._message.isVisible() else ""
+
+    def show_automatic(self, values: dict[str, Any]) -> None:
+        """The values the model uses for fields left automatic (encoded as the editors take
+        them): an override preset's register file, the grid a launch is given."""
+        self._updating = True
+        try:
+            for name, value in values.items():
+                editor = self._root.editors.get(name)
+                if isinstance(editor, _OptionalEditor):
+                    editor.show_automatic(value)
+        finally:
+            self._updating = False
 
     def set_params(self, params: Any) -> None:
         # every editor reports through ``changed`` to ``_on_change``, which ignores what is

@@ -47,3 +47,37 @@ def test_a_panel_opened_under_an_architecture_its_model_declines_says_why(make_m
     texts = " ".join(w.docks["occupancy"].current_figure().texts())
     assert "follows the scenario's architecture" in texts
     assert "TypeError" not in texts
+
+
+def test_override_fields_left_empty_show_the_architectures_values(make_main_window,
+                                                                 scenario_path, qtbot):
+    """Greyed out, they used to show their minimum (1 warp slot, 0 bytes of shared memory per
+    SM) beside a figure built on 64 and 233,472."""
+    from gpuviz.models.arch import preset_values
+
+    w = make_main_window(scenario_path("occupancy-block-size.json"))
+    dock = w.docks["occupancy"]
+    qtbot.waitUntil(lambda: dock.current_figure() is not None, timeout=5000)
+    preset = preset_values(w.document.shown.arch)
+    shown = {name: dock.form._root.editors[name].inner.widget.value()
+             for name in ("registers_per_sm", "shared_memory_per_sm", "max_warps_per_sm",
+                          "max_blocks_per_sm")}
+    assert shown == {name: preset[name] for name in shown}
+    assert dock.form._root.editors["arch"].inner.widget.currentText() == w.document.shown.arch
+    w = make_main_window(scenario_path("launch-n130.json"))
+    dock = w.docks["launch"]
+    qtbot.waitUntil(lambda: dock.current_figure() is not None, timeout=5000)
+    grid = dock.form._root.editors["grid"]
+    params = effective_params(w.document.shown, "launch")
+    blocks = -(-params.n // params.block[0])  # just enough blocks to cover n
+    assert not grid.check.isChecked() and grid.inner.widget.text() == f"{blocks}, 1, 1"
+
+
+def test_the_occupancy_summary_names_the_limiter_and_counts_in_words(make_main_window,
+                                                                    scenario_path, qtbot):
+    w = make_main_window(scenario_path("occupancy-block-size.json"))  # 32-thread blocks
+    dock = w.docks["occupancy"]
+    qtbot.waitUntil(lambda: dock.summary.text() != "", timeout=5000)
+    lines = dock.summary.text().splitlines()
+    assert lines[0] == "32 blocks × 1 warp = 32 of 64 warps (50 %)"  # not "1 warps"
+    assert lines[1] == "Limiter: block limit" and "block limit: 32 blocks" in lines

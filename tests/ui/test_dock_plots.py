@@ -113,3 +113,18 @@ def test_traversal_dock_plot_is_the_figures_sweep(make_main_window, scenario_pat
         assert list(c.getData()[1]) == [float(v) for v in s.y]
         assert c.opts["pen"].color().name() == dock.theme.category(s.color_index).lower()
     assert runner.plot.getAxis("left").labelText == "misses (tile loads)"
+
+
+def test_a_sweep_whose_dock_is_gone_stops_without_an_error():
+    """Closing the dock (or opening another scenario, or quitting) while the sweep runs deletes
+    the runner: the job's next report stops the sweep instead of raising in the worker thread."""
+    import shiboken6
+
+    from gpuviz.models.traversal import TraversalParams
+    from gpuviz.ui.panels.traversal import _SweepJob, _SweepSignals
+
+    signals = _SweepSignals()
+    job = _SweepJob(1, TraversalParams(), signals)
+    shiboken6.delete(signals)
+    job.run()  # raised RuntimeError ("Signal source has been deleted") from the progress report
+    assert job.cancel_event.is_set()

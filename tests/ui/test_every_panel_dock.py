@@ -1,5 +1,6 @@
 """Every bundled scenario opens in the application, every dock draws its figure (never the error
-figure), and stepping through the scenario redraws without trouble."""
+figure) beside controls that need no horizontal scroll bar, and stepping through the scenario
+redraws without trouble."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ def test_scenario_opens_and_steps_in_the_app(make_main_window, qtbot, path):
     for dock in docks:
         qtbot.waitUntil(lambda d=dock: d.current_figure() is not None, timeout=5000)
         assert "could not be drawn" not in _texts(dock), dock.panel.id
+        # the controls widen to their widest row: no horizontal bar hides the last one
+        bar = dock.controls.horizontalScrollBar()
+        qtbot.waitUntil(lambda b=bar: not b.isVisible(), timeout=2000)
     for _ in w.document.scenario.steps:
         w.next_step()
         for dock in docks:

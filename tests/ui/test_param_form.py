@@ -34,3 +34,22 @@ def test_a_typed_value_is_one_edit(qtbot):
     form.edited.connect(lambda p, f: edits.append((p, f)))
     form.editor("sm_count").setValue(7)
     assert [(p.sm_count, f) for p, f in edits] == [(7, "sm_count")]
+
+
+def test_a_field_left_automatic_shows_the_value_in_use_and_an_override_starts_there(qtbot):
+    from gpuviz.models.occupancy import OccupancyParams
+
+    form = ParamForm("occupancy", OccupancyParams)
+    qtbot.addWidget(form)
+    form.set_params(OccupancyParams())
+    form.show_automatic({"max_warps_per_sm": 64, "arch": "h100-sxm"})
+    warps = form._root.editors["max_warps_per_sm"]
+    assert not warps.check.isChecked() and not warps.inner.widget.isEnabled()
+    assert warps.inner.widget.value() == 64  # was the field's minimum, 1
+    assert form._root.editors["arch"].inner.widget.currentText() == "h100-sxm"
+    form.set_params(OccupancyParams(threads_per_block=256))  # another edit: still shown
+    assert warps.inner.widget.value() == 64
+    edits = []
+    form.edited.connect(lambda p, f: edits.append((p, f)))
+    warps.check.setChecked(True)  # overriding starts from the value in use: nothing changes yet
+    assert [(p.max_warps_per_sm, f) for p, f in edits] == [(64, "max_warps_per_sm")]

@@ -32,7 +32,9 @@ class FlopsPerBytePlot(QWidget):
         self.plot.setMinimumHeight(180)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 6, 0, 0)
-        lay.addWidget(QLabel(f"<b>{CALCULATOR_LABELS[0]}</b>"))
+        title = QLabel(f"<b>{CALCULATOR_LABELS[0]}</b>")
+        title.setWordWrap(True)  # the controls' width, not the title's, sets the dock's
+        lay.addWidget(title)
         lay.addWidget(self.plot)
         lay.addWidget(self.label)
         dock.document.shown_changed.connect(self.update_plot)

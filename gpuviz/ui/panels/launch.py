@@ -1,4 +1,5 @@
 """Launch dock: clicking a block selects it (and its warp 0); clicking a warp selects that warp.
+The grid field, left automatic, shows the grid the launch is given.
 
 The selection is a parameter of the launch section (``selected_block``, ``selected_warp``), so it
 is undoable, saved with the scenario, and seen by linked panels (``sectors`` follows the warp).
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gpuviz.models.launch import LaunchResult
 from gpuviz.ui.document import Document
 
 
@@ -21,3 +23,7 @@ def activate(document: Document, key: str) -> None:
         block, warp = (int(v) for v in value.split(","))
         new = replace(params, selected_block=block, selected_warp=warp)
         document.edit_section("launch", new, text=f"Select warp {warp} of block {block}")
+
+
+def automatic(result: LaunchResult) -> dict:
+    return {"grid": list(result.grid)}

@@ -1,10 +1,12 @@
 """Occupancy dock: the per-resource block limits in words under the controls, with the limiter
-first, so a student changing registers or shared memory reads which resource now binds."""
+first, so a student changing registers or shared memory reads which resource now binds; and the
+preset's values in the override fields left automatic."""
 
 from __future__ import annotations
 
 from gpuviz.figures.occupancy import percent
-from gpuviz.models.occupancy import RESOURCES, OccupancyResult
+from gpuviz.models.arch import preset_values
+from gpuviz.models.occupancy import OVERRIDES, RESOURCES, OccupancyResult
 
 NAMES = {"warps": "warp slots", "registers": "registers", "shared_memory": "shared memory",
          "blocks": "block limit"}
@@ -12,10 +14,19 @@ NAMES = {"warps": "warp slots", "registers": "registers", "shared_memory": "shar
 
 def summary_text(result: OccupancyResult) -> str:
     r = result
-    lines = [f"{r.active_blocks_per_sm} blocks × {r.warps_per_block} warps = "
+    warps = "warp" if r.warps_per_block == 1 else "warps"
+    lines = [f"{r.active_blocks_per_sm} blocks × {r.warps_per_block} {warps} = "
              f"{r.active_warps_per_sm} of {r.max_warps_per_sm} warps ({percent(r.occupancy)})",
              f"Limiter: {', '.join(NAMES[k] for k in r.limiters)}"]
     for k in RESOURCES:
         value = r.limits[k]
         lines.append(f"{NAMES[k]}: {'no limit' if value is None else f'{value} blocks'}")
     return "\n".join(lines)
+
+
+def automatic(result: OccupancyResult) -> dict:
+    """The override fields left empty take the architecture's values; with no carveout
+    preference the SM takes its maximum, as 100 % does."""
+    values = preset_values(result.arch)
+    return {"arch": result.arch, **{name: values[name] for name in OVERRIDES},
+            "shared_memory_carveout": 100}

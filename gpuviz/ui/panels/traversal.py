@@ -29,6 +29,7 @@ from gpuviz.figures.traversal import SWEEP_LABELS, sweep_series
 from gpuviz.models import traversal
 from gpuviz.scenario.compute import effective_params
 from gpuviz.ui.panels.plot_style import draw_series, follow_theme
+from gpuviz.ui.worker_report import report
 
 PANEL_ID = "traversal"
 
@@ -51,10 +52,14 @@ class _SweepJob(QRunnable):
         start = time.perf_counter()
         result = traversal.sweep(
             self.params,
-            progress=lambda done, total: self.signals.progress.emit(self.number, done, total),
+            progress=lambda done, total: self._report("progress", self.number, done, total),
             cancelled=self.cancel_event.is_set,
         )
-        self.signals.finished.emit(self.number, result, time.perf_counter() - start)
+        self._report("finished", self.number, result, time.perf_counter() - start)
+
+    def _report(self, signal: str, *args: object) -> None:
+        if not report(getattr(self.signals, signal), *args):  # the runner is gone: stop
+            self.cancel_event.set()
 
 
 class SweepRunner(QWidget):
