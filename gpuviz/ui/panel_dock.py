@@ -507,6 +507,16 @@ class PanelDock(QDockWidget):
             figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
         self._show(figure, key, start, result)
 
+    def _automatic(self, result: object) -> dict:
+        """The values in use for optional fields left empty: an ``arch`` field follows the
+        scenario's architecture; the panel's module knows its own (``automatic(result)``)."""
+        values: dict = {}
+        if "arch" in self.form.field_names():
+            values["arch"] = self.document.shown.arch
+        if self.extras is not None and hasattr(self.extras, "automatic"):
+            values.update(self.extras.automatic(result))
+        return values
+
     def release_measured(self) -> None:
         """The window's first frame is on screen: the measured line follows the figure."""
         if self.measured_held:
@@ -540,8 +550,7 @@ class PanelDock(QDockWidget):
             self.summary.setText(self.extras.summary_text(result) if result is not None else "")
         if result is not None and result is not self._measured_for:
             self._measured_for = result
-            if self.extras is not None and hasattr(self.extras, "automatic"):
-                self.form.show_automatic(self.extras.automatic(result))
+            self.form.show_automatic(self._automatic(result))
             if not self.measured_held:
                 QTimer.singleShot(0, self, self._update_measured)
         self._shown_key = key

@@ -318,6 +318,9 @@ class ParamForm(QWidget):
     def problems_text(self) -> str:
         return self._message.text() if self._message.isVisible() else ""
 
+    def field_names(self) -> list[str]:
+        return list(self._root.editors)
+
     def show_automatic(self, values: dict[str, Any]) -> None:
         """The values the model uses for fields left automatic (encoded as the editors take
         them): an override preset's register file, the grid a launch is given."""

@@ -81,3 +81,13 @@ def test_the_occupancy_summary_names_the_limiter_and_counts_in_words(make_main_w
     lines = dock.summary.text().splitlines()
     assert lines[0] == "32 blocks × 1 warp = 32 of 64 warps (50 %)"  # not "1 warps"
     assert lines[1] == "Limiter: block limit" and "block limit: 32 blocks" in lines
+
+
+def test_an_arch_field_left_empty_shows_the_scenarios_architecture(make_main_window,
+                                                                   scenario_path, qtbot):
+    w = make_main_window(scenario_path("traversal-h200-l2.json"))
+    dock = w.docks["traversal"]
+    qtbot.waitUntil(lambda: dock.current_figure() is not None, timeout=5000)
+    arch = dock.form._root.editors["arch"]  # the section names none
+    assert not arch.check.isChecked() and w.document.shown.arch == "h200"
+    assert arch.inner.widget.currentText() == "h200"  # showed the first preset, a100

@@ -28,5 +28,4 @@ def automatic(result: OccupancyResult) -> dict:
     """The override fields left empty take the architecture's values; with no carveout
     preference the SM takes its maximum, as 100 % does."""
     values = preset_values(result.arch)
-    return {"arch": result.arch, **{name: values[name] for name in OVERRIDES},
-            "shared_memory_carveout": 100}
+    return {**{name: values[name] for name in OVERRIDES}, "shared_memory_carveout": 100}
