@@ -184,6 +184,9 @@ class PanelDock(QDockWidget):
         # held while the window's first frame is being made (the measurement tables are not
         # needed for it); MainWindow.complete releases it
         self.measured_held = False
+        # widgets a panel adds that go with the controls though they sit elsewhere (the
+        # scheduler's zoomable timeline, under its figure): hidden with them when presenting
+        self.companions: list[QWidget] = []
         lay.addWidget(self.measured)
         if self.extras is not None and hasattr(self.extras, "extra_widgets"):
             for w in self.extras.extra_widgets(self):
@@ -302,9 +305,12 @@ class PanelDock(QDockWidget):
         self.set_controls_expanded(visible)
 
     def set_controls_shown(self, shown: bool) -> None:
-        """Presentation mode: no controls at all, not even the strip."""
+        """Presentation mode: no controls at all, not even the strip, nor the widgets that
+        belong with them wherever they sit (``companions``): the figure alone."""
         self.controls_pane.setVisible(shown)
         self.splitter.handle(1).setVisible(shown)
+        for widget in self.companions:
+            widget.setVisible(shown)
 
     def set_body_px(self, px: float) -> None:
         """The theme's body type on screen in pixels: the scale the figure is laid out at."""

@@ -313,3 +313,21 @@ def test_a_bundled_caption_never_says_six_tiles_after_the_user_set_eight(
     w.document.edit_section("pipeline", replace(params, tiles=8))  # as the tiles control does
     assert "8 × (2 + 3) = 40 units" in w.caption_label.text()
     assert w.caption_label.marker() == "edited since step 1"
+
+
+def test_f5_gives_the_scheduler_figure_the_whole_height(make_main_window, scenario_path, qtbot):
+    """The zoomable timeline under the scheduler's figure goes with the controls when presenting:
+    it took half of a 720-line projector, and the figure's type shrank to 8 px."""
+    w = make_main_window(scenario_path("scheduler-memory-parallelism.json"))
+    dock = w.docks["scheduler"]
+    qtbot.waitUntil(lambda: hasattr(dock, "figure_column"), timeout=2000)
+    settle(qtbot)
+    assert dock.timeline.isVisible()
+    before = dock.view.height()
+    w.act_present.trigger()
+    settle(qtbot)
+    assert w.presented_panels() == ["scheduler"]
+    assert not dock.timeline.isVisible() and dock.view.height() > before
+    w.leave_presentation()
+    settle(qtbot)
+    assert dock.timeline.isVisible()

@@ -233,3 +233,7 @@ def _under_the_figure(dock) -> None:
     column.setStretchFactor(0, 3)
     column.setStretchFactor(1, 1)
     outer.setSizes(sizes)
+    # presenting shows the figure alone, at full height (its own timeline is in it): the
+    # interactive one would take half the screen and leave the figure's type unreadable
+    dock.companions.append(dock.timeline)
+    dock.timeline.setVisible(dock.controls_pane.isVisibleTo(dock))
