@@ -31,6 +31,7 @@ from gpuviz.figures.scene import build_figure, takes_target
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
 from gpuviz.scenario.compute import compute_cached, effective_params
+from gpuviz.scenario.decode import encode
 from gpuviz.ui.controls_strip import STRIP_PX, ControlsStrip, follow_text
 from gpuviz.ui.design_memory import DesignMemory
 from gpuviz.ui.document import Document
@@ -514,11 +515,17 @@ class PanelDock(QDockWidget):
         self._show(figure, key, start, result)
 
     def _automatic(self, result: object) -> dict:
-        """The values in use for optional fields left empty: an ``arch`` field follows the
-        scenario's architecture; the panel's module knows its own (``automatic(result)``)."""
-        values: dict = {}
-        if "arch" in self.form.field_names():
-            values["arch"] = self.document.shown.arch
+        """The values in use for optional fields left empty: what the scenario fills in (its
+        architecture, a linked panel's lanes: ``effective_params``), and what the panel's
+        module derives from the result (``automatic(result)``: a preset's limits, a grid)."""
+        scenario = self.document.shown
+        try:
+            section = scenario.section(self.panel.id)
+            effective = encode(effective_params(scenario, self.panel.id))
+        except Exception:  # a section the models cannot use: its problems are shown instead
+            return {}
+        values = {name: effective[name] for name in self.form.field_names()
+                  if getattr(section, name, None) is None and effective.get(name) is not None}
         if self.extras is not None and hasattr(self.extras, "automatic"):
             values.update(self.extras.automatic(result))
         return values

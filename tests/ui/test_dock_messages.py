@@ -91,3 +91,17 @@ def test_an_arch_field_left_empty_shows_the_scenarios_architecture(make_main_win
     arch = dock.form._root.editors["arch"]  # the section names none
     assert not arch.check.isChecked() and w.document.shown.arch == "h200"
     assert arch.inner.widget.currentText() == "h200"  # showed the first preset, a100
+
+
+def test_a_field_a_linked_panel_fills_in_shows_what_it_fills_in(make_main_window, scenario_path,
+                                                               qtbot):
+    w = make_main_window(scenario_path("linked-launch-sectors.json"))
+    w.document.go_to_step(1)  # launch selects the partial warp: lanes 0 and 1 only
+    dock = w.docks["sectors"]
+    QApplication.processEvents()
+    qtbot.waitUntil(lambda: dock._shown_key is not None, timeout=5000)
+    lanes = dock.form._root.editors["active_lanes"]
+    assert w.document.shown.section("sectors").active_lanes is None
+    linked = effective_params(w.document.shown, "sectors").active_lanes
+    assert 0 < len(linked) < 32
+    assert not lanes.check.isChecked() and lanes.inner.get() == list(linked)
