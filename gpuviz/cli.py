@@ -50,7 +50,10 @@ def _parser() -> argparse.ArgumentParser:
     add_export_arguments(sub.add_parser("export", help="write figures without a display: every "
                                                         "panel, step, frame, or an animation"))
 
-    sub.add_parser("list", help="bundled scenarios, panels and architecture presets")
+    ls = sub.add_parser("list", help="bundled scenarios, panels (with their parts) and "
+                                     "architecture presets")
+    ls.add_argument("--parts", action="store_true",
+                    help="only the figures' parts, one 'PANEL PART' pair a line")
     sub.add_parser("schema", help="print the scenario JSON Schema")
     _kernel_parser(sub)
     _measure_parser(sub)
@@ -263,6 +266,11 @@ def _list(args: argparse.Namespace) -> int:
     from gpuviz.registry import PANELS
     from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario
 
+    if args.parts:  # for scripts: every part a figure can be exported as, alone
+        for p in PANELS:
+            for part in p.parts:
+                print(f"{p.id} {part}")
+        return 0
     print("Bundled scenarios:")
     for path in bundled_scenarios():
         try:
@@ -273,6 +281,7 @@ def _list(args: argparse.Namespace) -> int:
     print("\nPanels:")
     for p in PANELS:
         print(f"  {p.id:<12} {p.title}")
+        print(f"  {'':<12} parts: {', '.join(p.parts)}")
     print("\nArchitecture presets:")
     for name in preset_names():
         print(f"  {name:<12} {load_preset(name).get('name', name)}")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpuviz.export.raster import MAX_DPI, MIN_DPI, dpi_argument
+from gpuviz.figures.layout import CHROMES
 from gpuviz.scenario.problems import printable
 
 if TYPE_CHECKING:
@@ -56,6 +57,12 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
                    help="at most N frames in an animation (default and limit: 2000)")
     e.add_argument("--text-as-paths", action="store_true",
                    help="SVG text as glyph outlines, identical without the fonts installed")
+    e.add_argument("--part", action="append", default=None, metavar="NAME", dest="parts",
+                   help="only this part of the figure (repeatable, drawn in the order given; "
+                        "'gpuviz list --parts' lists them); default: the step's parts, else all")
+    e.add_argument("--chrome", choices=CHROMES, default="full",
+                   help="full: title, subtitle, notes and legend; legend: the parts' legend "
+                        "only; none: the drawing alone, for a caption set by the paper")
 
 
 def scenario_files(arg: str) -> list[Path]:
@@ -106,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _one(args: argparse.Namespace, source: Path, out: Path) -> int:
     from gpuviz import cli  # the shared loading and reporting of the command line
-    from gpuviz.export.files import export_figure
+    from gpuviz.export.files import PartsError
 
     scenario, err = cli._load(str(source))
     if err:
@@ -114,6 +121,35 @@ def _one(args: argparse.Namespace, source: Path, out: Path) -> int:
     panels, err = cli._panels(scenario, args.panel, str(source))
     if err:
         return cli._report(err)
+    problem = unknown_parts(args.parts, panels)
+    if problem:
+        print(f"{source}: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        return _write(args, scenario, panels, source, out)
+    except PartsError as e:
+        print(f"{source}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def unknown_parts(parts: list[str] | None, panels) -> str | None:
+    """A sentence naming each ``--part`` that a panel exported does not have, and its parts."""
+    from gpuviz.registry import panel
+
+    for pid in panels:
+        own = panel(pid).parts
+        missing = [p for p in parts or () if p not in own]
+        if missing:
+            names = ", ".join(f"'{p}'" for p in missing)
+            return (f"--part {names}: the {pid} figure has no such part (its parts: "
+                    f"{', '.join(own)})")
+    return None
+
+
+def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, out: Path) -> int:
+    from gpuviz import cli
+    from gpuviz.export.files import export_figure
+
     stem = source.stem
     every_step = args.all_steps or args.steps is not None
     if every_step:
@@ -128,7 +164,8 @@ def _one(args: argparse.Namespace, source: Path, out: Path) -> int:
         return _animate(args, scenario, panels, stem, out, steps if every_step else None)
     dpi = args.dpi or 200
     kw = dict(fmt=args.format, theme_name=args.theme, size=args.size, dpi=dpi,
-              text_as_paths=args.text_as_paths)
+              text_as_paths=args.text_as_paths, chrome=args.chrome)
+    named = "-" + "-".join(args.parts) if args.parts else ""
     if every_step:
         states: list[tuple[int | None, Scenario, frozenset[str]]] = [
             (k, scenario.at_step(k), scenario.step_selection(k)) for k in steps] or \
@@ -137,13 +174,16 @@ def _one(args: argparse.Namespace, source: Path, out: Path) -> int:
         for k, state, selection in states:
             for pid in panels:
                 suffix = f"-step{k + 1:0{digits}d}" if k is not None else ""
-                path = out / f"{stem}-{pid}{suffix}.{args.format}"
-                note = export_figure(state, pid, path, selection=selection | set(args.select), **kw)
+                path = out / f"{stem}-{pid}{named}{suffix}.{args.format}"
+                parts = args.parts or (scenario.step_parts(k, pid) if k is not None else None)
+                note = export_figure(state, pid, path, selection=selection | set(args.select),
+                                     parts=parts, **kw)
                 print(printable(f"{path}{note}"))
         return 0
     selection = frozenset(args.select)
     if args.step is not None:
         selection |= scenario.step_selection(args.step)
+    steps_of = scenario
     scenario, err = cli._at_step(scenario, args.step, str(source))
     if err:
         return cli._report(err)
@@ -158,8 +198,10 @@ def _one(args: argparse.Namespace, source: Path, out: Path) -> int:
         return 0
     for pid in panels:
         suffix = f"-step{args.step}" if args.step is not None else ""
-        path = out / f"{stem}-{pid}{suffix}.{args.format}"
-        note = export_figure(scenario, pid, path, selection=selection, **kw)
+        path = out / f"{stem}-{pid}{named}{suffix}.{args.format}"
+        parts = args.parts or (steps_of.step_parts(args.step, pid) if args.step is not None
+                               else None)
+        note = export_figure(scenario, pid, path, selection=selection, parts=parts, **kw)
         print(printable(f"{path}{note}"))
     return 0
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol, cast
 
@@ -45,6 +45,9 @@ class Panel:
     id: str
     title: str
     summary: str
+    # the named parts of its figure, in the figure's order: each one a complete small figure an
+    # export can show alone (``Target.parts``, ``gpuviz export --part``, a step's ``parts``)
+    parts: tuple[str, ...] = field(default=(), kw_only=True)
 
     @property
     def model(self) -> ModelModule:
@@ -102,33 +105,45 @@ def _module(name: str) -> Any:
 
 
 PANELS: tuple[Panel, ...] = (
-    Panel("launch", "Launch: grid, blocks, warps", "Grid / block / warp explorer with tile and wave quantization"),
+    Panel("launch", "Launch: grid, blocks, warps", "Grid / block / warp explorer with tile and wave quantization",
+          parts=("grid", "warps", "lanes", "quantization")),
     # memory access panels
     Panel("sectors", "Sectors: one warp's global load",
-          "Lanes to the 32-byte sectors and 128-byte lines their addresses touch"),
+          "Lanes to the 32-byte sectors and 128-byte lines their addresses touch",
+          parts=("map", "receipt", "sweep")),
     Panel("banks", "Banks: shared-memory bank queues",
-          "Which bank serves each lane's word, broadcasts, and the service rounds"),
+          "Which bank serves each lane's word, broadcasts, and the service rounds",
+          parts=("lanes", "rack", "receipt")),
     Panel("swizzle", "Swizzle: XOR layout of a 1024-byte region",
-          "Logical and physical 16-byte chunks and the banks one reader per row hits"),
+          "Logical and physical 16-byte chunks and the banks one reader per row hits",
+          parts=("mapping", "banks")),
     # reuse panels
     Panel("gemm", "GEMM: matrix multiplication as reuse",
-          "Who owns which output, and what each owner loads, reads and reuses"),
+          "Who owns which output, and what each owner loads, reads and reuses",
+          parts=("walkthrough", "owners", "counts", "intensity")),
     Panel("traversal", "Traversal: output-tile order and cache reuse",
-          "Tile orders through an LRU cache: hits, loads and misses against capacity"),
+          "Tile orders through an LRU cache: hits, loads and misses against capacity",
+          parts=("path", "loads", "sweep")),
     # time and synchronization panels
     Panel("pipeline", "Pipeline: buffer ownership over time",
-          "Load and compute lanes, slot ownership bands and named waits"),
+          "Load and compute lanes, slot ownership bands and named waits",
+          parts=("timeline", "receipt")),
     Panel("barrier", "Barriers: producer and consumer",
-          "The two barriers of a tiled kernel under an explicit interleaving"),
+          "The two barriers of a tiled kernel under an explicit interleaving",
+          parts=("interleaving", "slots", "hazards")),
     Panel("reduction", "Reduction: warp shuffle tree",
-          "Partial-sum ownership and contributor sets of a shuffle reduction"),
+          "Partial-sum ownership and contributor sets of a shuffle reduction",
+          parts=("tree", "block")),
     # SIMT execution panels
     Panel("occupancy", "Occupancy: resident warps per SM",
-          "Blocks per SM limited by warp slots, registers, shared memory and the block limit"),
+          "Blocks per SM limited by warp slots, registers, shared memory and the block limit",
+          parts=("limits", "slots", "cliffs")),
     Panel("scheduler", "Scheduler: latency hiding, cycle by cycle",
-          "One warp scheduler issuing from ready warps under GTO or loose round-robin"),
+          "One warp scheduler issuing from ready warps under GTO or loose round-robin",
+          parts=("timeline", "utilisation", "warps")),
     Panel("divergence", "Divergence: reconvergence stack",
-          "Immediate post-dominators, the pre-Volta SIMT stack and lane efficiency"),
+          "Immediate post-dominators, the pre-Volta SIMT stack and lane efficiency",
+          parts=("graph", "stack", "issue")),
 )
 
 PANEL_IDS: tuple[str, ...] = tuple(p.id for p in PANELS)

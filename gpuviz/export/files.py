@@ -4,12 +4,13 @@ Export dialog and ``gpuviz export``."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 
 from gpuviz import __version__
 from gpuviz.export.sizes import fitted_width, smallest_text_pt
 from gpuviz.export.svg import figure_to_svg
-from gpuviz.figures.layout import TARGETS
+from gpuviz.figures.layout import TARGETS, Chrome
 from gpuviz.figures.scene import figure_for, takes_target
 from gpuviz.figures.theme import theme
 from gpuviz.scenario.document import Scenario
@@ -18,16 +19,30 @@ from gpuviz.scenario.io import dumps_scenario, write_atomic
 SMALLEST_LEGIBLE_PT = 5.0
 
 
+class PartsError(ValueError):
+    """Parts asked for that this scenario's figure does not draw; nothing is written."""
+
+
 def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "svg",
                   theme_name: str = "screen", size: str = "natural", dpi: int = 200,
-                  selection: frozenset[str] = frozenset(), text_as_paths: bool = False) -> str:
-    """Write the figure; returns a note for the user ("" or a warning about small type).
+                  selection: frozenset[str] = frozenset(), text_as_paths: bool = False,
+                  parts: Sequence[str] | None = None, chrome: Chrome = "full") -> str:
+    """Write the figure (only ``parts``, in that order, if given, inside ``chrome``); returns
+    a note for the user ("" or a warning about small type).
 
     Every file names the gpuviz version and the scenario's hash in its metadata; the same
     inputs give the same bytes (SVG and PNG)."""
     metadata = export_metadata(scenario, panel_id, theme_name, size)
+    if parts is not None or chrome != "full":
+        metadata |= {"parts": " ".join(parts or ()) or "all", "chrome": chrome}
     if takes_target(panel_id):  # laid out for the size, at its real type sizes
-        figure = figure_for(scenario, panel_id, theme(theme_name), selection, TARGETS[size])
+        target = TARGETS[size].showing(parts, chrome)
+        figure = figure_for(scenario, panel_id, theme(theme_name), selection, target)
+        missing = [p for p in parts or () if p not in figure.parts]
+        if missing:
+            raise PartsError(f"the {panel_id} figure of this scenario draws no "
+                             f"{' or '.join(repr(p) for p in missing)} part (it draws: "
+                             f"{', '.join(full_parts(scenario, panel_id, selection))})")
         width = None
     else:
         figure = figure_for(scenario, panel_id, theme(theme_name), selection)
@@ -43,6 +58,12 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
     if smallest and smallest < SMALLEST_LEGIBLE_PT:
         return f"  (note: smallest text is {smallest:.1f} pt at this size)"
     return ""
+
+
+def full_parts(scenario: Scenario, panel_id: str,
+               selection: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The parts the panel's whole figure draws for this scenario."""
+    return figure_for(scenario, panel_id, theme("print"), selection, TARGETS["natural"]).parts
 
 
 def scenario_hash(scenario: Scenario) -> str:

@@ -29,7 +29,9 @@ from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
     LegendEntry,
+    Note,
     Target,
+    as_part,
     compose,
     format_number,
     legend_block,
@@ -49,6 +51,9 @@ VALUE_PAD = 0.12  # mm between a value and the sides of its cell
 ROW_GAP = 1.0  # mm between the rows of the figure's parts
 
 
+RACK = ("lanes", "rack")  # the parts drawn by the rack
+
+
 def build(result: BanksResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     r = result
@@ -58,17 +63,20 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
         blocks: list[Block] = []
         if r.swizzle_formula:
             # monospaced: the sans face would set "0x380" as "0×380"
-            blocks.append(text_block(f"swizzled: {r.swizzle_formula}", theme, width,
-                                     font="mono", color=theme.muted, name="swizzle"))
+            blocks.append(as_part(RACK, text_block(f"swizzled: {r.swizzle_formula}", theme,
+                                                   width, font="mono", color=theme.muted,
+                                                   name="swizzle")))
         n = geo.per_row(width)
         room = width - geo.gutter
         if target.aspect is not None:  # leave room for the side column if the rack can
             room = max(n * geo.column(geo.pt), room - geo.side_min - GAP)
         col = max(geo.column(geo.floor), min(room / n, geo.column(geo.pt) + 0.6))
-        rack = _rack(r, selection, theme, geo, n, col)
-        blocks.append(rack)
+        rack = _rack(r, selection, theme, geo, n, col,
+                     tuple(p for p in RACK if target.shows(p)) or RACK)
+        if target.shows(*RACK):
+            blocks.append(rack)
         beside = width - rack.width - GAP
-        if target.aspect is not None and beside >= geo.side_min:
+        if target.whole and target.aspect is not None and beside >= geo.side_min:
             # slides and views: receipt and legend in a column beside the rack
             c = BlockCanvas()
             y = 0.0
@@ -77,7 +85,7 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
                 y += b.height + GAP
             blocks.append(c.block(beside, y - GAP, "side"))
         else:
-            blocks += _side(r, theme, width, rack.shortened, n < BANKS)
+            blocks += _side(r, theme, width, rack.shortened, n < BANKS, target)
         return blocks
 
     rounds_text = f"{format_number(r.rounds)} round{'s' if r.rounds != 1 else ''}"
@@ -156,7 +164,9 @@ class _Geometry:
 
 
 def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometry, n: int,
-          col: float) -> Block:
+          col: float, draw: tuple[str, ...] = ("lanes", "rack")) -> Block:
+    """The lanes and their words, the lane → bank connections and the bank queues, one row per
+    round: the parts "lanes" (down to the bank numbers) and "rack" (from them), or both."""
     c = BlockCanvas()
     pt, floor, row_h = geo.pt, geo.floor, geo.row_h
     fg, muted = theme.foreground, theme.muted
@@ -173,84 +183,86 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
         return y + row_h / 2
 
     # lanes, each with the word it reads, in rows of n
-    y = 0.0
-    lane_top: dict[int, float] = {}
-    word_bottom = 0.0
-    word_label = "word" if r.words_per_lane == 1 else "1st word"
-    for sec in range(sections):
-        lanes = range(sec * n, (sec + 1) * n)
-        c.text(0.0, mid(y), "lane", pt, muted, baseline="middle")
-        c.text(0.0, mid(y + row_h), word_label, pt, muted, baseline="middle")
-        a_boxes, a_keys, m_boxes, m_keys, w_boxes, w_keys = [], [], [], [], [], []
-        for lane in lanes:
-            box = (xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h)
-            lane_top[lane] = y
-            if lane in active:
-                a_boxes.append(box)
-                a_keys.append(f"lane:{lane}")
-                w_boxes.append((xcol(lane) + CELL_PAD / 2, y + row_h, col - CELL_PAD, row_h))
-                w_keys.append(f"lane:{lane}")
-            else:
-                m_boxes.append(box)
-                m_keys.append(f"lane:{lane}")
-        with c.group(name="lanes"):
-            c.rects(a_boxes, theme.fill("valid"), a_keys)
-            c.rects(m_boxes, theme.fill("masked"), m_keys)
-            c.rects(w_boxes, Style(fill=theme.surface, stroke=theme.outline,
-                                   stroke_width=theme.thin_mm), w_keys)
-            masked_style = theme.fill("masked")
+    header_top = 0.0
+    if "lanes" in draw:
+        y = 0.0
+        lane_top: dict[int, float] = {}
+        word_bottom = 0.0
+        word_label = "word" if r.words_per_lane == 1 else "1st word"
+        for sec in range(sections):
+            lanes = range(sec * n, (sec + 1) * n)
+            c.text(0.0, mid(y), "lane", pt, muted, baseline="middle")
+            c.text(0.0, mid(y + row_h), word_label, pt, muted, baseline="middle")
+            a_boxes, a_keys, m_boxes, m_keys, w_boxes, w_keys = [], [], [], [], [], []
             for lane in lanes:
-                x = xcol(lane) + CELL_PAD / 2
+                box = (xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h)
+                lane_top[lane] = y
                 if lane in active:
-                    _value(c, x, y, col - CELL_PAD, row_h, str(lane), pt, theme.ink_on("valid"),
-                            floor=floor, key=f"lane:{lane}")
-                    word = r.word_of_lane[lane]
-                    _value(c, x, y + row_h, col - CELL_PAD, row_h, str(word), pt, fg,
-                           floor=floor, key=f"lane:{lane}")
-                elif masked_style.hatch:
-                    c.label(x + (col - CELL_PAD) / 2, mid(y), str(lane), pt, muted,
-                            knockout=theme.background, anchor="middle", baseline="middle",
-                            font="mono", key=f"lane:{lane}")
+                    a_boxes.append(box)
+                    a_keys.append(f"lane:{lane}")
+                    w_boxes.append((xcol(lane) + CELL_PAD / 2, y + row_h, col - CELL_PAD, row_h))
+                    w_keys.append(f"lane:{lane}")
                 else:
-                    _value(c, x, y, col - CELL_PAD, row_h, str(lane), pt,
-                            theme.ink_on("masked"), floor=floor, key=f"lane:{lane}")
-            for lane in sorted(sel_lanes & set(lanes)):
-                c.rect(xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h, theme.highlight())
-        y += 2 * row_h + ROW_GAP
-        word_bottom = y - ROW_GAP
+                    m_boxes.append(box)
+                    m_keys.append(f"lane:{lane}")
+            with c.group(name="lanes"):
+                c.rects(a_boxes, theme.fill("valid"), a_keys)
+                c.rects(m_boxes, theme.fill("masked"), m_keys)
+                c.rects(w_boxes, Style(fill=theme.surface, stroke=theme.outline,
+                                       stroke_width=theme.thin_mm), w_keys)
+                masked_style = theme.fill("masked")
+                for lane in lanes:
+                    x = xcol(lane) + CELL_PAD / 2
+                    if lane in active:
+                        _value(c, x, y, col - CELL_PAD, row_h, str(lane), pt, theme.ink_on("valid"),
+                                floor=floor, key=f"lane:{lane}")
+                        word = r.word_of_lane[lane]
+                        _value(c, x, y + row_h, col - CELL_PAD, row_h, str(word), pt, fg,
+                               floor=floor, key=f"lane:{lane}")
+                    elif masked_style.hatch:
+                        c.label(x + (col - CELL_PAD) / 2, mid(y), str(lane), pt, muted,
+                                knockout=theme.background, anchor="middle", baseline="middle",
+                                font="mono", key=f"lane:{lane}")
+                    else:
+                        _value(c, x, y, col - CELL_PAD, row_h, str(lane), pt,
+                                theme.ink_on("masked"), floor=floor, key=f"lane:{lane}")
+                for lane in sorted(sel_lanes & set(lanes)):
+                    c.rect(xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h, theme.highlight())
+            y += 2 * row_h + ROW_GAP
+            word_bottom = y - ROW_GAP
 
-    # phase brackets under the lanes, and connections lane → bank (banks in one row only)
-    header_top = y
-    if sections == 1:
-        link_top = word_bottom + 0.4
-        if r.phases > 1:
-            size = WARP_LANES // r.phases
-            by = word_bottom + 1.2
-            with c.group(name="phases"):
-                for ph in range(r.phases):
-                    xa, xb = x0 + ph * size * col + 0.6, x0 + (ph + 1) * size * col - 0.6
-                    c.polyline([(xa, by - 0.8), (xa, by), (xb, by), (xb, by - 0.8)],
-                               theme.stroke("foreground", theme.line_mm))
-                    c.text((xa + xb) / 2, by + 0.6 + cap_height(pt), f"phase {ph + 1}", pt, fg,
-                           anchor="middle", key=f"phase:{ph}")
-            link_top = by + 0.6 + ink_height(pt) + 0.6
-        link_h = 14.0 if r.rounds <= 8 else (9.0 if r.rounds <= 16 else 6.0)
-        header_top = link_top + link_h
-        segs, keys, hi = [], [], []
-        for lane in sorted(active):
-            for word in r.words_of_lane[lane] or ():
-                bank = word % BANKS
-                seg = (x0 + (lane + 0.5) * col, link_top, x0 + (bank + 0.5) * col, header_top)
-                segs.append(seg)
-                keys.append(f"lane:{lane}")
-                if lane in sel_lanes or bank in sel_banks or word in sel_words:
-                    hi.append(seg)
-        with c.group(name="connections"):
-            c.segments(segs, Style(stroke=theme.outline, stroke_width=theme.thin_mm * 1.5), keys)
-            if hi:
-                c.segments(hi, Style(stroke=theme.accent, stroke_width=theme.thick_mm))
-    else:
-        header_top += 1.5
+        # phase brackets under the lanes, and connections lane → bank (banks in one row only)
+        header_top = y
+        if sections == 1:
+            link_top = word_bottom + 0.4
+            if r.phases > 1:
+                size = WARP_LANES // r.phases
+                by = word_bottom + 1.2
+                with c.group(name="phases"):
+                    for ph in range(r.phases):
+                        xa, xb = x0 + ph * size * col + 0.6, x0 + (ph + 1) * size * col - 0.6
+                        c.polyline([(xa, by - 0.8), (xa, by), (xb, by), (xb, by - 0.8)],
+                                   theme.stroke("foreground", theme.line_mm))
+                        c.text((xa + xb) / 2, by + 0.6 + cap_height(pt), f"phase {ph + 1}", pt, fg,
+                               anchor="middle", key=f"phase:{ph}")
+                link_top = by + 0.6 + ink_height(pt) + 0.6
+            link_h = 14.0 if r.rounds <= 8 else (9.0 if r.rounds <= 16 else 6.0)
+            header_top = link_top + link_h
+            segs, keys, hi = [], [], []
+            for lane in sorted(active):
+                for word in r.words_of_lane[lane] or ():
+                    bank = word % BANKS
+                    seg = (x0 + (lane + 0.5) * col, link_top, x0 + (bank + 0.5) * col, header_top)
+                    segs.append(seg)
+                    keys.append(f"lane:{lane}")
+                    if lane in sel_lanes or bank in sel_banks or word in sel_words:
+                        hi.append(seg)
+            with c.group(name="connections"):
+                c.segments(segs, Style(stroke=theme.outline, stroke_width=theme.thin_mm * 1.5), keys)
+                if hi:
+                    c.segments(hi, Style(stroke=theme.accent, stroke_width=theme.thick_mm))
+        else:
+            header_top += 1.5
 
     # per section of banks: the header, then the queues, one row per round
     rounds = r.rounds
@@ -269,13 +281,18 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
         rack_h = max(shown, 1) * row_h
         with c.group(name="banks"):
             c.text(0.0, mid(y), "bank", pt, muted, baseline="middle")
-            c.text(geo.round_x, mid(y), "round", pt, muted, anchor="end", baseline="middle")
+            if "rack" in draw:
+                c.text(geo.round_x, mid(y), "round", pt, muted, anchor="end",
+                       baseline="middle")
             c.rects([(xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, row_h) for b in banks],
                     Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm),
                     [f"bank:{b}" for b in banks])
             for b in banks:
                 _value(c, xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, row_h, str(b), pt, fg,
                         floor=floor, key=f"bank:{b}")
+        if "rack" not in draw:  # the lanes part ends at the banks its lanes reach
+            y += row_h + 2.5
+            continue
         c.rects([(xcol(b) + CELL_PAD / 2, rack_top, col - CELL_PAD, rack_h) for b in banks],
                 column_style, [f"bank:{b}" for b in banks])
         if sections > 1 and shown == 0 and r.slots:
@@ -331,7 +348,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                    pt, muted, anchor="middle", baseline="middle")
         y = rack_top + rack_h + 2.5
     width = x0 + n * col
-    return c.block(width, y - 2.5, "rack")
+    return as_part(draw, c.block(width, y - 2.5, "rack"))
 
 
 def _value(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str, size: float,
@@ -367,7 +384,7 @@ def _slot_box(s, xcol, col: float, rack_top: float,
 
 
 def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[str, str]],
-          split: bool = False) -> list[Block]:
+          split: bool = False, target: Target | None = None) -> list[Block]:
     rows: list[tuple[str, str]] = [("rounds", format_number(r.rounds))]
     if r.slots and r.conflict_degree > 1:
         counts: dict[tuple[int, int], int] = {}
@@ -388,36 +405,39 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[
         rows.append(("merged phases", f"lanes i and i XOR {r.merged_by} share slots"))
         rows.append(("lane pairs", _merged_text(r.merged_lane_groups)))
         rows.append(("fixed phases would take", _count(r.fixed_phase_rounds, "round")))
-    receipt = receipt_block(rows, theme, width)
-    note = text_block("Rounds count distinct words one bank must deliver in turn; they are not "
-                      "measured cycles.", theme, width, color=theme.muted)
+    receipt = as_part("receipt", receipt_block(rows, theme, width))
+    note = as_part("receipt", text_block("Rounds count distinct words one bank must deliver in "
+                                         "turn; they are not measured cycles.", theme, width,
+                                         color=theme.muted), "notes")
     active = set(r.active_lanes)
     depths = _depths(r)  # once: per slot it made the side column quadratic in the slots
     roles = {_role(s, depths) for s in r.slots}
     styles = _slot_styles(theme)
-    entries = [LegendEntry("active lane", theme.fill("valid"))]
+    lanes, rack = ("lanes",), ("rack",)
+    entries = [LegendEntry("active lane", theme.fill("valid"), parts=lanes)]
     if len(active) < WARP_LANES:
-        entries.append(LegendEntry("masked lane", theme.fill("masked")))
+        entries.append(LegendEntry("masked lane", theme.fill("masked"), parts=lanes))
     if "used" in roles:
-        entries.append(LegendEntry("the only word of its bank (no conflict)", styles["used"]))
+        entries.append(LegendEntry("the only word of its bank (no conflict)", styles["used"],
+                                   parts=rack))
     if "conflict" in roles:
         entries.append(LegendEntry("several words in one bank (conflict)",
-                                   styles["conflict"]))
+                                   styles["conflict"], parts=rack))
     if "broadcast" in roles:
         entries.append(LegendEntry("one word, several lanes (broadcast)" if r.op != "store"
                                    else "one word, several lanes",
-                                   styles["broadcast"]))
-    notes = ["Each queue slot shows the word it delivers; the lanes reading a word show it "
-             "under their number."]
+                                   styles["broadcast"], parts=rack))
+    notes: list[Note] = [("Each queue slot shows the word it delivers; the lanes reading a word "
+                          "show it under their number.", RACK)]
     if r.merge_reason:
-        notes.append(f"Merged phases (measured on an H200, not in NVIDIA's documentation): "
-                     f"{r.merge_reason}.")
+        notes.append((f"Merged phases (measured on an H200, not in NVIDIA's documentation): "
+                      f"{r.merge_reason}.", RACK))
     if split:
-        notes.append("The banks are drawn in rows; each row shows the rounds as far as its "
-                     "deepest queue ('empty': none queued).")
+        notes.append(("The banks are drawn in rows; each row shows the rounds as far as its "
+                      "deepest queue ('empty': none queued).", RACK))
     if shortened:
-        notes.append(shortened_note(shortened))
-    legend = legend_block(entries, theme, width, notes=notes)
+        notes.append((shortened_note(shortened), RACK))
+    legend = legend_block(entries, theme, width, notes=notes, target=target)
     return [receipt, note, legend]
 
 

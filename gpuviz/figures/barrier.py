@@ -21,7 +21,9 @@ from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
     LegendEntry,
+    Note,
     Target,
+    as_part,
     compose,
     format_number,
     knock_out,
@@ -363,19 +365,21 @@ def verdict_block(result: BarrierResult, selection: frozenset[str], theme: Theme
 
 
 def legend_entries(result: BarrierResult, theme: Theme) -> list[LegendEntry]:
-    entries = [LegendEntry("W: write own slot", theme.fill("load")),
-               LegendEntry("R: read neighbour's slot", theme.fill("compute")),
-               LegendEntry("|1, |2: arrive at barrier 1, 2", theme.fill("wait")),
-               LegendEntry("read that sees a wrong value (hazard)", hazard_style(theme)),
-               LegendEntry("barrier releases", release_style(theme), "line")]
-    entries += [LegendEntry(f"slot holds tile {k}'s value", tile_style(theme, k))
+    lanes, slots = ("interleaving",), ("slots",)
+    entries = [LegendEntry("W: write own slot", theme.fill("load"), parts=lanes),
+               LegendEntry("R: read neighbour's slot", theme.fill("compute"), parts=lanes),
+               LegendEntry("|1, |2: arrive at barrier 1, 2", theme.fill("wait"), parts=lanes),
+               LegendEntry("read that sees a wrong value (hazard)", hazard_style(theme),
+                           parts=lanes),
+               LegendEntry("barrier releases", release_style(theme), "line", parts=lanes)]
+    entries += [LegendEntry(f"slot holds tile {k}'s value", tile_style(theme, k), parts=slots)
                 for k in range(result.tiles)]
-    entries.append(LegendEntry("slot not written yet (—)", theme.fill("absent")))
+    entries.append(LegendEntry("slot not written yet (—)", theme.fill("absent"), parts=slots))
     return entries
 
 
-def notes(result: BarrierResult, selection: frozenset[str]) -> list[str]:
-    out = []
+def notes(result: BarrierResult, selection: frozenset[str]) -> list[Note]:
+    out: list[Note] = []
     ops = {e.op for e in result.events}
     marks = []
     if "finish" in ops:
@@ -384,9 +388,9 @@ def notes(result: BarrierResult, selection: frozenset[str]) -> list[str]:
         marks.append("a cross (×) where it returns early")
     if marks:
         text = "; ".join(marks) + "."
-        out.append(text[0].upper() + text[1:])
+        out.append((text[0].upper() + text[1:], ("interleaving",)))
     if frame_of(selection) is not None:
-        out.append("Operations after the cursor are drawn faded.")
+        out.append(("Operations after the cursor are drawn faded.", ("interleaving",)))
     return out
 
 
@@ -395,17 +399,17 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme,
     shortened: list[tuple[str, str]] = []
 
     def body(width: float) -> list[Block]:
-        blocks = [timeline_block(result, selection, theme, width, target),
-                  tile_block(result, selection, theme, width, target),
-                  threads_block(result, selection, theme, width, target),
-                  verdict_block(result, selection, theme, width, target)]
-        shortened[:] = [p for b in blocks for p in b.shortened]
+        blocks = [as_part("interleaving", timeline_block(result, selection, theme, width, target)),
+                  as_part("slots", tile_block(result, selection, theme, width, target)),
+                  as_part("slots", threads_block(result, selection, theme, width, target)),
+                  as_part("hazards", verdict_block(result, selection, theme, width, target))]
+        shortened[:] = [p for b in blocks if target.shows(*b.parts) for p in b.shortened]
         return blocks
 
     def side(width: float) -> list[Block]:
-        extra = [shortened_note(shortened)] if shortened else []
+        extra: list[Note] = [shortened_note(shortened)] if shortened else []
         return [legend_block(legend_entries(result, theme), theme, width,
-                             notes=notes(result, selection) + extra)]
+                             notes=notes(result, selection) + extra, target=target)]
 
     return compose(target, theme,
                    title="Barriers: producers, consumers and one interleaving",

@@ -184,6 +184,8 @@ class Figure:
     shortened: tuple[tuple[str, str], ...] = ()  # (short form, exact value) of shortened values
     # a slide or view layout's (arrangement, design width factor), to lay out again alike
     design: tuple[str, float] | None = None
+    # the panel parts drawn, in the order drawn (empty: a figure not made of parts)
+    parts: tuple[str, ...] = ()
 
     def keys(self) -> list[str]:
         """Every key in the figure, in drawing order (duplicates kept)."""

@@ -25,6 +25,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Target,
+    as_part,
     compose,
     format_number,
     format_percent,
@@ -63,16 +64,21 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
         cfg_w = width - trace_min - 5.0 if beside else min(width, 140.0)
         cfg = _cfg(r, selection, theme, marks, cfg_w)
         trace_w = width - cfg.width - 5.0 if beside else width
-        return [cfg, _trace(r, selection, theme, trace_w), _orders(r, selection, theme, marks,
-                                                                   width)]
+        return [as_part("graph", cfg), as_part("stack", _trace(r, selection, theme, trace_w)),
+                as_part("issue", _orders(r, selection, theme, marks, width))]
 
     def side(width: float) -> list[Block]:
-        entries = [LegendEntry(f"block {n}", marks[n]) for n in r.nodes if n in marks]
+        blocks, stack = ("graph", "issue"), ("stack",)
+        entries = [LegendEntry(f"block {n}", marks[n], parts=blocks) for n in r.nodes
+                   if n in marks]
         if any(n not in marks for n in r.nodes):
-            entries.append(LegendEntry("block that issues nothing", _plain(theme)))
-        entries += [LegendEntry("reconvergence point (ipdom)", _reconv_style(theme)),
-                    LegendEntry("active lane", theme.fill("active", outline=False)),
-                    LegendEntry("masked lane", theme.fill("inactive", outline=False))]
+            entries.append(LegendEntry("block that issues nothing", _plain(theme),
+                                       parts=("graph",)))
+        entries += [LegendEntry("reconvergence point (ipdom)", _reconv_style(theme),
+                                parts=("graph",)),
+                    LegendEntry("active lane", theme.fill("active", outline=False), parts=stack),
+                    LegendEntry("masked lane", theme.fill("inactive", outline=False),
+                                parts=stack)]
         if any(k.split(":")[0] in ("node", "edge", "step", "lane") for k in selection):
             entries.append(LegendEntry("selected", theme.highlight()))
         rows: list[str | tuple[str, str]] = [
@@ -85,7 +91,7 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
             rows.append((f"region {g.branch} → {g.reconverge or 'exit'}",
                          f"{format_number(g.issued)} issued, {format_percent(g.lane_efficiency)} "
                          f"of the {g.mask.bit_count()} lanes active at the branch"))
-        return [legend_block(entries, theme, width),
+        return [legend_block(entries, theme, width, target=target),
                 receipt_block(rows, theme, width, title="Lane efficiency")]
 
     return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,

@@ -13,6 +13,8 @@ dock can draw the same plot in the same style.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gpuviz.figures.display import Figure, Style
 from gpuviz.figures.layout import (
     GAP,
@@ -20,7 +22,9 @@ from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
     LegendEntry,
+    Note,
     Target,
+    as_part,
     compose,
     format_number,
     knock_out,
@@ -443,26 +447,31 @@ def calculator_block(r: GemmResult, theme: Theme, width: float,
 
 def legend_entries(r: GemmResult, theme: Theme) -> list[LegendEntry]:
     blocks = max(s.blocks for s in r.strategies.values())
-    entries = [LegendEntry("focus output's A row (revealed k)", theme.fill("a_operand")),
-               LegendEntry("its B column (revealed k)", theme.fill("b_operand")),
-               LegendEntry("focus output", theme.fill("c_output")),
-               LegendEntry("other output tiles (dimmed)", theme.fill("faded")),
-               LegendEntry("chosen output / the chosen thread's outputs", chosen_style(theme))]
+    walk, owners, plot = ("walkthrough",), ("owners",), ("intensity",)
+    entries = [LegendEntry("focus output's A row (revealed k)", theme.fill("a_operand"),
+                           parts=walk),
+               LegendEntry("its B column (revealed k)", theme.fill("b_operand"), parts=walk),
+               LegendEntry("focus output", theme.fill("c_output"), parts=walk),
+               LegendEntry("other output tiles (dimmed)", theme.fill("faded"), parts=walk),
+               LegendEntry("chosen output / the chosen thread's outputs", chosen_style(theme),
+                           parts=owners)]
     repeat = blocks > BLOCK_SHADES  # shades repeat: name every block a shade stands for
     entries += [LegendEntry(f"thread block {b}" + (f", {b + BLOCK_SHADES}, …" if repeat else ""),
-                            block_style(theme, b))
+                            block_style(theme, b), parts=owners)
                 for b in range(min(blocks, BLOCK_SHADES))]
-    entries += [LegendEntry("loaded from global memory by the chosen thread", load_style(theme)),
+    entries += [LegendEntry("loaded from global memory by the chosen thread", load_style(theme),
+                            parts=owners),
                 LegendEntry("operand it reads (shared memory; naive: global)",
-                            read_style(theme), "dot")]
-    entries += series_legend(flops_series(r), theme)
-    entries.append(LegendEntry(f"T = {format_number(r.tile)}", mark_style(theme), "dot"))
+                            read_style(theme), "dot", parts=owners)]
+    entries += [replace(e, parts=plot) for e in series_legend(flops_series(r), theme)]
+    entries.append(LegendEntry(f"T = {format_number(r.tile)}", mark_style(theme), "dot",
+                               parts=plot))
     return entries
 
 
-def notes(r: GemmResult, shortened: list[tuple[str, str]]) -> list[str]:
-    out = ["Owner grids: shade = thread block, label = owning thread; select an output or a "
-           "thread to choose."]
+def notes(r: GemmResult, shortened: list[tuple[str, str]]) -> list[Note]:
+    out: list[Note] = [("Owner grids: shade = thread block, label = owning thread; select an "
+                        "output or a thread to choose.", ("owners",))]
     if shortened:
         out.append(shortened_note(shortened))
     return out
@@ -500,22 +509,29 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
         # natural and columns: walkthrough | dot product; the strategies; their counts;
         # plot | arithmetic; legend. A 16:9 slide packs three rows: walkthrough | dot product |
         # counts; the strategies | arithmetic; plot | legend.
-        walk = walkthrough_block(result, focus, theme, width, target)
-        dot = dot_product_block(result, focus, theme, min(width, 62.0), target)
-        counts = counts_block(result, theme, width, target)
-        strategies = [strategy_block(result.strategies[n], focus, selection, theme,
-                                     min(width, 54.0), target) for n in STRATEGIES]
-        calc = calculator_block(result, theme, min(width, 80.0), target)
+        walk = as_part("walkthrough", walkthrough_block(result, focus, theme, width, target))
+        dot = as_part("walkthrough", dot_product_block(result, focus, theme, min(width, 62.0),
+                                                       target))
+        counts = as_part("counts", counts_block(result, theme, width, target))
+        strategies = [as_part("owners", strategy_block(result.strategies[n], focus, selection,
+                                                       theme, min(width, 54.0), target))
+                      for n in STRATEGIES]
+        calc = as_part("intensity", calculator_block(result, theme, min(width, 80.0), target))
         wide = width >= 240.0
-        plot = flops_plot(result, theme, min(width, 78.0 if wide else PLOT_W), target,
-                          PLOT_H * 0.8 if wide else PLOT_H)
+        plot = as_part("intensity", flops_plot(result, theme, min(width, 78.0 if wide else PLOT_W),
+                                               target, PLOT_H * 0.8 if wide else PLOT_H))
         parts = [walk, dot, counts, *strategies, calc, plot]
-        shortened[:] = [p for b in parts for p in b.shortened]
+        shortened[:] = [p for b in parts if target.shows(*b.parts) for p in b.shortened]
 
         def legend(w: float) -> Block:
             return plot_legend_block(legend_entries(result, theme), theme, w,
                                      notes=notes(result, shortened), target=target)
 
+        if not target.whole:
+            groups = {"walkthrough": [walk, dot], "owners": strategies, "counts": [counts],
+                      "intensity": [plot, calc]}
+            return [b for name, group in groups.items() if target.shows(name)
+                    for b in row_blocks(group, width)] + [legend(width)]
         if wide:
             rows = [[walk, dot, counts], [*strategies, calc],
                     [plot, legend(width - plot.width - GAP)]]

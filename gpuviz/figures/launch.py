@@ -26,6 +26,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Target,
+    as_part,
     compose,
     format_number,
     format_percent,
@@ -52,17 +53,18 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
     parts: list[Block] = []
 
     def sections(width: float) -> tuple[list[Block], list[Block]]:
-        first = [_grid(r, selection, theme, width, floor), _sms(r, theme, width, floor),
-                 _warps(r, selection, theme, width, floor),
-                 _lanes(r, selection, theme, width, floor)]
+        first = [as_part("grid", _grid(r, selection, theme, width, floor)),
+                 as_part("grid", _sms(r, theme, width, floor)),
+                 as_part("warps", _warps(r, selection, theme, width, floor)),
+                 as_part("lanes", _lanes(r, selection, theme, width, floor))]
         second = []
         if r.block[1] > 1 or r.block[2] > 1:
-            second.append(_block_shape(r, theme, width))
-        second.append(_quantization(r, theme, width, floor))
+            second.append(as_part("warps", _block_shape(r, theme, width)))
+        second.append(as_part("quantization", _quantization(r, theme, width, floor)))
         return first, second
 
     def body(width: float) -> list[Block]:
-        if width < TWO_COLUMNS:
+        if width < TWO_COLUMNS or not target.whole:
             first, second = sections(width)
             parts[:] = first + second
             return parts
@@ -73,14 +75,16 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
         return parts
 
     def side(width: float) -> list[Block]:
-        shortened = [p for b in parts for p in b.shortened]
-        entries = [LegendEntry("valid: inside the problem", theme.fill("valid")),
-                   LegendEntry("masked by the bounds guard", theme.fill("masked"))]
+        shortened = [p for b in parts if target.shows(*b.parts) for p in b.shortened]
+        drawn = ("grid", "warps", "lanes")
+        entries = [LegendEntry("valid: inside the problem", theme.fill("valid"), parts=drawn),
+                   LegendEntry("masked by the bounds guard", theme.fill("masked"), parts=drawn)]
         if any(not ln.exists for ln in r.lanes):
-            entries.append(LegendEntry("lane past the end of the block", theme.fill("absent")))
-        entries.append(LegendEntry("selected", theme.highlight()))
+            entries.append(LegendEntry("lane past the end of the block", theme.fill("absent"),
+                                       parts=("lanes",)))
+        entries.append(LegendEntry("selected", theme.highlight(), parts=drawn))
         notes = [shortened_note(shortened)] if shortened else []
-        return [legend_block(entries, theme, width, notes=notes)]
+        return [legend_block(entries, theme, width, notes=notes, target=target)]
 
     masked = r.threads_launched - r.valid_threads
     return compose(

@@ -56,10 +56,29 @@ class Target:
     # width factor only, instead of searching them; the app's redraw while a control is dragged
     # or a figure plays keeps the design its last full layout chose (Figure.design)
     design: Design | None = None
+    # the panel's parts to draw, in this order (None: all, in the panel's own arrangement)
+    parts: tuple[str, ...] | None = None
+    # what surrounds the parts: "full" (title, subtitle, notes, legend), "legend" (the parts'
+    # legend entries and nothing else) or "none" (the drawing alone, for a caption set elsewhere)
+    chrome: Chrome = "full"
 
     def searched(self) -> Target:
         """This target without a design: the full search."""
         return replace(self, design=None) if self.design is not None else self
+
+    @property
+    def whole(self) -> bool:
+        """Whether this is the panel's whole figure: every part, with full chrome."""
+        return self.parts is None and self.chrome == "full"
+
+    def shows(self, *parts: str) -> bool:
+        """Whether a block of ``parts`` is drawn: one of them is shown (none named: a block of
+        every part)."""
+        return not parts or self.parts is None or any(p in self.parts for p in parts)
+
+    def showing(self, parts: Sequence[str] | None = None, chrome: Chrome = "full") -> Target:
+        """This target drawing only ``parts`` (None: all) inside ``chrome``."""
+        return replace(self, parts=None if parts is None else tuple(parts), chrome=chrome)
 
     @property
     def min_pt(self) -> float:
@@ -79,6 +98,8 @@ def view_target(width_mm: float, aspect: float) -> Target:
     return Target("view", max(40.0, float(width_mm)), max(0.2, min(6.0, float(aspect))))
 
 
+Chrome = Literal["full", "legend", "none"]
+CHROMES: tuple[Chrome, ...] = ("full", "legend", "none")
 Design = tuple[str, float]  # (arrangement, design width factor) of a slide or view layout
 DESIGN_FACTORS = (0.6, 0.8, 1.0, 1.25, 1.6, 2.0)  # design widths tried, × the natural width
 
@@ -177,6 +198,19 @@ class Block:
     name: str | None = None
     promises: tuple[str, ...] = ()
     shortened: tuple[tuple[str, str], ...] = ()  # (short form, exact text)
+    # the panel parts this block belongs to (empty: every part's) and what it is to them: their
+    # drawing, their legend, or notes (shown with full chrome only)
+    parts: tuple[str, ...] = ()
+    role: Role = "notes"
+
+
+Role = Literal["drawing", "legend", "notes"]
+
+
+def as_part(part: str | tuple[str, ...], block: Block, role: Role = "drawing") -> Block:
+    """``block`` as (a piece of) the drawing of the panel part named ``part`` (or its notes);
+    a block that draws several parts at once names them all."""
+    return replace(block, parts=(part,) if isinstance(part, str) else part, role=role)
 
 
 class BlockCanvas(Canvas):
@@ -187,11 +221,17 @@ class BlockCanvas(Canvas):
         super().__init__()
         self.promises: list[str] = []
         self.shortened: dict[str, str] = {}
+        self.parts: list[str] = []  # the parts of the drawings placed in it
 
-    def block(self, width: float, height: float, name: str | None = None) -> Block:
+    def block(self, width: float, height: float, name: str | None = None,
+              parts: tuple[str, ...] = (), role: Role = "notes") -> Block:
+        """The items drawn so far as a block; one that holds placed parts' drawings draws
+        those parts, unless ``parts`` says otherwise."""
+        if not parts and self.parts:
+            parts, role = tuple(self.parts), "drawing"
         fig = self.figure(width, height, "#FFFFFF")
         return Block(float(width), float(height), fig.items, name, tuple(self.promises),
-                     tuple(self.shortened.items()))
+                     tuple(self.shortened.items()), parts, role)
 
     def value(self, x: float, y: float, w: float, h: float, text: str, size: float, color: str,
               *, floor: float, font: FontKind = "mono", key: str | None = None,
@@ -257,6 +297,26 @@ class LegendEntry:
     label: str
     style: Style
     kind: Literal["swatch", "line", "dot"] = "swatch"
+    # the parts that draw this meaning (empty: every part, such as "selected")
+    parts: tuple[str, ...] = ()
+
+
+# A legend's note: a paragraph, or a paragraph and the parts it speaks of
+Note = str | tuple[str, tuple[str, ...]]
+
+
+def legend_for(entries: Sequence[LegendEntry], notes: Sequence[Note],
+               target: Target | None) -> tuple[list[LegendEntry], list[str]]:
+    """The entries of the parts ``target`` shows, and their notes if its chrome is full: a part
+    drawn alone lists only its own meanings."""
+    def shown(parts: Sequence[str]) -> bool:
+        return target is None or target.shows(*parts)
+
+    kept = [e for e in entries if shown(e.parts)]
+    if target is not None and target.chrome != "full":
+        return kept, []
+    return kept, [n if isinstance(n, str) else n[0] for n in notes
+                  if isinstance(n, str) or shown(n[1])]
 
 
 def wrap(text: str, size: float, width: float, font: FontKind = "sans",
@@ -319,9 +379,12 @@ def title_block(title: str, subtitle: str, theme: Theme, width: float) -> Block:
 
 
 def legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
-                 title: str | None = None, notes: Sequence[str] = ()) -> Block:
+                 title: str | None = None, notes: Sequence[Note] = (),
+                 target: Target | None = None) -> Block:
     """Swatches with labels, flowed in rows to ``width``; each entry is a group named
-    ``legend:<label>`` (the lint checks one mark per meaning). ``notes`` follow as paragraphs."""
+    ``legend:<label>`` (the lint checks one mark per meaning). ``notes`` follow as paragraphs.
+    For a ``target`` showing some parts, only their entries (:func:`legend_for`)."""
+    entries, notes = legend_for(entries, notes, target)
     c = BlockCanvas()
     fg = theme.color("foreground")
     size = theme.small_pt
@@ -372,7 +435,7 @@ def legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
         _place(c, block, 0.0, height + (1.2 if height else 0.0))
         height += block.height + (1.2 if height else 0.0)
         used = max(used, block.width)
-    return c.block(min(width, max(used, 1.0)), height, "legend")
+    return c.block(min(width, max(used, 1.0)), height, "legend", role="legend")
 
 
 def receipt_block(rows: Sequence[str | tuple[str, str]], theme: Theme, width: float, *,
@@ -436,14 +499,20 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
     blocks beside the body) and design width that let the content fill the page at the largest
     scale, then that scale, centred; type is never scaled below its size in points."""
     grow = max(1.0, theme.text_pt / 8.0)
+    figure_title = figure_title or title
+    if not target.whole:
+        body = _shown(body, target)
+        side = None if side is None else _shown(side, target)
+        if target.chrome != "full":
+            title = subtitle = ""
     if target.width is None:
         arr = _stacked(theme, title, subtitle, body, side, natural_width * grow)
         return _figure(arr, arr.width + 2 * MARGIN, arr.height + 2 * MARGIN, 1.0, theme,
-                       figure_title or title, description)
+                       figure_title, description)
     page_w = float(target.width)
     if target.aspect is None:
         arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN)
-        return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title or title,
+        return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title,
                        description, fixed_width=True)
     page_h = page_w / target.aspect
     best: tuple[float, _Arrangement, Design] | None = None
@@ -462,18 +531,31 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
     assert best is not None
     s, arr, design = best
     s = max(1.0, min(s, 3.0)) if s >= 1.0 else s
-    fig = _figure(arr, page_w, page_h, s, theme, figure_title or title, description,
-                  fixed_width=True)
+    fig = _figure(arr, page_w, page_h, s, theme, figure_title, description, fixed_width=True)
     return replace(fig, design=design)
+
+
+def _shown(blocks_for: BlocksFor, target: Target) -> BlocksFor:
+    """``blocks_for`` keeping the blocks of the parts ``target`` shows, in its order, and of
+    those, what its chrome keeps: the drawing always, the legend unless "none", notes if
+    "full"."""
+    order = {p: i for i, p in enumerate(target.parts or ())}
+    roles = {"full": ("drawing", "legend", "notes"), "legend": ("drawing", "legend"),
+             "none": ("drawing",)}[target.chrome]
+
+    def shown(width: float) -> list[Block]:
+        kept = [b for b in blocks_for(width)
+                if b.height > 0 and target.shows(*b.parts) and b.role in roles]
+        return sorted(kept, key=lambda b: min((order.get(p, len(order)) for p in b.parts),
+                                              default=len(order)))
+
+    return shown
 
 
 def _stacked(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: BlocksFor | None,
              width: float) -> _Arrangement:
     arr = _Arrangement()
-    y = 0.0
-    head = title_block(title, subtitle, theme, width)
-    arr.blocks.append((head, 0.0, 0.0))
-    y = head.height + GAP
+    y = _head(arr, theme, title, subtitle, width)
     y = _flow(arr, body(width), width, y)
     if side is not None:
         y = _flow(arr, side(width), width, y)
@@ -485,13 +567,12 @@ def _stacked(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: Blo
 def _beside(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: BlocksFor,
             width: float) -> _Arrangement:
     arr = _Arrangement()
-    head = title_block(title, subtitle, theme, width)
-    arr.blocks.append((head, 0.0, 0.0))
-    top = head.height + GAP
+    top = _head(arr, theme, title, subtitle, width)
+    first = len(arr.blocks)
     main_w = width * 0.68
     side_w = width - main_w - GAP
     yb = _flow(arr, body(main_w), main_w, top)
-    used = max((b.width + x for b, x, _ in arr.blocks[1:]), default=main_w)
+    used = max((b.width + x for b, x, _ in arr.blocks[first:]), default=main_w)
     ys = top
     for b in side(side_w):
         if b.height <= 0:
@@ -501,6 +582,15 @@ def _beside(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: Bloc
     arr.height = max(yb, ys) - GAP
     arr.width = max((b.width + x for b, x, _ in arr.blocks), default=width)
     return arr
+
+
+def _head(arr: _Arrangement, theme: Theme, title: str, subtitle: str, width: float) -> float:
+    """The title block at the top, if there is a title; the y where the content begins."""
+    if not title and not subtitle:
+        return 0.0
+    head = title_block(title, subtitle, theme, width)
+    arr.blocks.append((head, 0.0, 0.0))
+    return head.height + GAP
 
 
 def _flow(arr: _Arrangement, blocks: Sequence[Block], width: float, y: float) -> float:
@@ -528,14 +618,18 @@ def _figure(arr: _Arrangement, page_w: float, page_h: float, scale: float, theme
     c = BlockCanvas()
     promises: list[str] = []
     shortened: dict[str, str] = {}
+    parts: list[str] = []
     for block, x, y in arr.blocks:
         with c.group(name=block.name):
             for item in block.items:
                 c.add(transform(item, scale, ox + x * scale, oy + y * scale))
         promises += block.promises
         shortened.update(block.shortened)
+        if block.role == "drawing":
+            parts += [p for p in block.parts if p not in parts]
     fig = c.figure(page_w, page_h, theme.background, title, description)
-    return replace(fig, promises=tuple(promises), shortened=tuple(shortened.items()))
+    return replace(fig, promises=tuple(promises), shortened=tuple(shortened.items()),
+                   parts=tuple(parts))
 
 
 def _place(c: Canvas, block: Block, x: float, y: float) -> None:
@@ -549,6 +643,8 @@ def place(c: BlockCanvas, block: Block, x: float, y: float) -> None:
         _place(c, block, x, y)
     c.promises += block.promises
     c.shortened.update(block.shortened)
+    if block.role == "drawing":
+        c.parts += [p for p in block.parts if p not in c.parts]
 
 
 def shortened_note(shortened: Sequence[tuple[str, str]], limit: int = 6) -> str:

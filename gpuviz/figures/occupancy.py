@@ -27,6 +27,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Target,
+    as_part,
     compose,
     format_bytes,
     format_number,
@@ -69,27 +70,31 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
                 f"allocated per block. Limited by {', '.join(LABELS[k] for k in r.limiters)}.")
 
     def body(width: float) -> list[Block]:
-        return [_limits(r, selection, theme, target, width),
-                _slots(r, selection, theme, target, width),
-                *_cliffs(r, selection, theme, target, width)]
+        return [as_part("limits", _limits(r, selection, theme, target, width)),
+                as_part("slots", _slots(r, selection, theme, target, width)),
+                *(as_part("cliffs", b) for b in _cliffs(r, selection, theme, target, width))]
 
     def side(width: float) -> list[Block]:
-        entries = [LegendEntry("limiting resource", theme.fill("warn")),
-                   LegendEntry("other resource", theme.fill("valid")),
+        limits, slots, cliffs = ("limits",), ("slots",), ("cliffs",)
+        entries = [LegendEntry("limiting resource", theme.fill("warn"), parts=limits),
+                   LegendEntry("other resource", theme.fill("valid"), parts=limits),
                    LegendEntry(f"resident blocks = the minimum = {r.active_blocks_per_sm}",
-                               _resident_style(theme), "line"),
-                   LegendEntry("warp slot of a resident block", theme.fill("owned")),
-                   LegendEntry("empty warp slot", theme.fill("masked")),
-                   LegendEntry("resident warps (cliff)", _curve_style(theme), "line"),
-                   LegendEntry("this kernel", _dot_style(theme), "dot")]
+                               _resident_style(theme), "line", parts=limits),
+                   LegendEntry("warp slot of a resident block", theme.fill("owned"),
+                               parts=slots),
+                   LegendEntry("empty warp slot", theme.fill("masked"), parts=slots),
+                   LegendEntry("resident warps (cliff)", _curve_style(theme), "line",
+                               parts=cliffs),
+                   LegendEntry("this kernel", _dot_style(theme), "dot", parts=cliffs)]
         if any(k.split(":")[0] in ("limit", "block", "plot") for k in selection):
             entries.append(LegendEntry("selected", theme.highlight()))
         notes = _limit_notes(r)
         rows: list[str | tuple[str, str]] = [
             (f"{LABELS[name]}:", f"{notes[name]} → {_limit_text(r.limits[name])}")
             for name in RESOURCES]
-        return [legend_block(entries, theme, width),
-                receipt_block(rows, theme, width, title="How each limit is computed")]
+        return [legend_block(entries, theme, width, target=target),
+                as_part("limits", receipt_block(rows, theme, width,
+                                                title="How each limit is computed"), "notes")]
 
     return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
                    natural_width=172.0, figure_title="gpuviz occupancy",

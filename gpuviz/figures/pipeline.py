@@ -25,6 +25,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Target,
+    as_part,
     compose,
     format_number,
     format_percent,
@@ -370,12 +371,14 @@ def receipt_rows(result: PipelineResult) -> list[tuple[str, str]]:
 
 
 def legend_entries(result: PipelineResult, theme: Theme) -> list[LegendEntry]:
-    entries = [LegendEntry("load", theme.fill("load")),
-               LegendEntry("compute", theme.fill("compute")),
-               LegendEntry("slot owned", theme.fill("owned"))]
+    # the timeline draws the lanes and the slots' ownership rows on one time axis
+    timeline = ("timeline",)
+    entries = [LegendEntry("load", theme.fill("load"), parts=timeline),
+               LegendEntry("compute", theme.fill("compute"), parts=timeline),
+               LegendEntry("slot owned", theme.fill("owned"), parts=timeline)]
     seen = {w.kind for w in result.waits}
-    entries += [LegendEntry(WAIT_LEGEND[k], wait_style(theme, k)) for k in WAIT_LEGEND
-                if k in seen]
+    entries += [LegendEntry(WAIT_LEGEND[k], wait_style(theme, k), parts=timeline)
+                for k in WAIT_LEGEND if k in seen]
     return entries
 
 
@@ -396,8 +399,8 @@ def build(result: PipelineResult, selection: frozenset[str], theme: Theme,
 
     def body(width: float) -> list[Block]:
         state["numbered"] = plan(result, theme, width, target)[2]
-        blocks = [timeline_block(result, selection, theme, width, target),
-                  receipt_block(receipt_rows(result), theme, width)]
+        blocks = [as_part("timeline", timeline_block(result, selection, theme, width, target)),
+                  as_part("receipt", receipt_block(receipt_rows(result), theme, width))]
         for key in sorted(selection):
             kind, _, value = key.partition(":")
             if kind == "wait" and value.isdigit() and int(value) < len(result.waits):
@@ -407,7 +410,7 @@ def build(result: PipelineResult, selection: frozenset[str], theme: Theme,
 
     def side(width: float) -> list[Block]:
         return [legend_block(legend_entries(result, theme), theme, width,
-                             notes=notes(result, selection, state["numbered"]))]
+                             notes=notes(result, selection, state["numbered"]), target=target)]
 
     n = len(result.tiles)
     return compose(target, theme,

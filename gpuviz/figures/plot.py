@@ -16,8 +16,10 @@ from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
     LegendEntry,
+    Note,
     Target,
     format_number,
+    legend_for,
     line_step,
     place,
     text_block,
@@ -275,10 +277,11 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
 
 
 def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
-                      line_len: float = 7.0, notes: Sequence[str] = (),
+                      line_len: float = 7.0, notes: Sequence[Note] = (),
                       target: Target = NATURAL) -> Block:
     """Like :func:`gpuviz.figures.layout.legend_block`, but a line entry's swatch is a stretch
     of ``line_len`` mm, long enough to show its dash pattern (a series' mark, as drawn)."""
+    entries, notes = legend_for(entries, notes, target)
     c = BlockCanvas()
     fg = theme.foreground
     size = max(theme.small_pt, target.min_pt)
@@ -313,4 +316,4 @@ def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float
         place(c, block, 0.0, height + (1.2 if height else 0.0))
         height += block.height + (1.2 if height else 0.0)
         used = max(used, block.width)
-    return c.block(min(width, max(used, 1.0)), height, "legend")
+    return c.block(min(width, max(used, 1.0)), height, "legend", role="legend")

@@ -32,6 +32,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Target,
+    as_part,
     compose,
     format_number,
     legend_block,
@@ -103,9 +104,9 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme,
     def body(width: float) -> list[Block]:
         blocks = []
         if block:
-            blocks.append(_warp_partials(st, width))
-        blocks.append(_tree(st, width))
-        shortened[:] = [p for b in blocks for p in b.shortened]
+            blocks.append(as_part("block", _warp_partials(st, width)))
+        blocks.append(as_part("tree", _tree(st, width)))
+        shortened[:] = [p for b in blocks if target.shows(*b.parts) for p in b.shortened]
         return blocks
 
     def side(width: float) -> list[Block]:
@@ -462,22 +463,25 @@ def _cell_style(theme: Theme, role: str) -> Style:
 
 def _legend(st: _State, width: float, shortened: list[tuple[str, str]]) -> Block:
     theme, r = st.theme, st.result
-    entries = [LegendEntry("input", _cell_style(theme, "owned")),
+    tree = ("tree",)  # the warp partials (part "block") are current partials only
+    entries = [LegendEntry("input", _cell_style(theme, "owned"), parts=tree),
                LegendEntry("current partial (active prefix)", _cell_style(theme, "active"))]
     if any(prefix < WARP for prefix in r.active_prefix[1:]):  # a butterfly keeps every lane
-        entries.append(LegendEntry("historic value (faded suffix)", _cell_style(theme, "faded")))
+        entries.append(LegendEntry("historic value (faded suffix)", _cell_style(theme, "faded"),
+                                   parts=tree))
     if st.block:
         entries.append(LegendEntry("shared entry no warp stores to", _cell_style(theme,
-                                                                                  "absent")))
+                                                                                  "absent"),
+                                   parts=tree))
     if any(v is None for row in r.levels for v in row) or any(
             v is None for v in r.shared_partials):
-        entries.append(LegendEntry("undefined value (?)", _cell_style(theme, "warn")))
+        entries.append(LegendEntry("undefined value (?)", _cell_style(theme, "warn"), parts=tree))
     entries.append(LegendEntry("shuffle: source lane → lane", theme.stroke("muted", theme.thin_mm),
-                               "line"))
+                               "line", parts=tree))
     if st.block:
         entries.append(LegendEntry("block barrier (__syncthreads)",
                                    theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5)),
-                                   "line"))
+                                   "line", parts=tree))
     if any(k.split(":")[0] in ("partial", "lane", "shared", "warp") for k in st.selection):
         entries.append(LegendEntry("selected", theme.highlight()))
     if any(k.startswith("partial:") for k in st.selection):
@@ -488,7 +492,7 @@ def _legend(st: _State, width: float, shortened: list[tuple[str, str]]) -> Block
     note = shortened_note(shortened)
     if note:
         notes.append(note)
-    return legend_block(entries, theme, width, notes=notes)
+    return legend_block(entries, theme, width, notes=notes, target=st.target)
 
 
 def _receipt(st: _State, width: float) -> list[Block]:

@@ -29,6 +29,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Target,
+    as_part,
     compose,
     format_number,
     format_percent,
@@ -133,22 +134,29 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
         shown[:] = [timeline[1]]
         # The two plots side by side where each still gets a readable width.
         pw = (width - 3.5) / 2 if (width - 3.5) / 2 >= 70.0 * theme.text_pt / 8.0 else width
-        return [timeline[0], _utilisation(r, selection, theme, target, pw, timeline[1]),
-                _sweep(r, selection, theme, target, pw)]
+        return [as_part("timeline", timeline[0]),
+                as_part("utilisation", _utilisation(r, selection, theme, target, pw,
+                                                    timeline[1])),
+                as_part("warps", _sweep(r, selection, theme, target, pw))]
 
     def side(width: float) -> list[Block]:
         colors = state_colors(theme)
+        plots, warps = ("utilisation", "warps"), ("warps",)
         entries = [LegendEntry(label, Style(fill=colors[name], stroke=theme.outline,
-                                            stroke_width=theme.thin_mm))
+                                            stroke_width=theme.thin_mm), parts=("timeline",))
                    for name, label in STATE_LABELS]
-        entries += [LegendEntry("issue slots used (simulated)", _series_style(theme, 0), "line"),
-                    LegendEntry("useful lane work", _series_style(theme, 1), "line"),
+        entries += [LegendEntry("issue slots used (simulated)", _series_style(theme, 0), "line",
+                                parts=plots),
+                    LegendEntry("useful lane work", _series_style(theme, 1), "line",
+                                parts=plots),
                     LegendEntry("Little's law U = min(1, N·I/P)", _series_style(theme, 2),
-                                "line"),
-                    LegendEntry("cycles the timeline shows", _band_style(theme)),
-                    LegendEntry("this kernel's N", _dot_style(theme), "dot")]
+                                "line", parts=plots),
+                    LegendEntry("cycles the timeline shows", _band_style(theme),
+                                parts=("utilisation",)),
+                    LegendEntry("this kernel's N", _dot_style(theme), "dot", parts=warps)]
         if r.sweep_warps and r.register_cap < max(r.sweep_warps):
-            entries.append(LegendEntry("register cap on N", _cap_style(theme), "line"))
+            entries.append(LegendEntry("register cap on N", _cap_style(theme), "line",
+                                       parts=warps))
         if any(k == "slots" or k.startswith(("warp:", "plot:")) for k in selection):
             entries.append(LegendEntry("selected", theme.highlight()))
         rows: list[str | tuple[str, str]] = [
@@ -159,7 +167,8 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
             ("issue slots used", format_percent(r.issue_utilization)),
             ("Little's law", format_percent(r.predicted_utilization)),
             ("useful lane work", format_percent(r.lane_utilization))]
-        return [legend_block(entries, theme, width), receipt_block(rows, theme, width)]
+        return [legend_block(entries, theme, width, target=target),
+                receipt_block(rows, theme, width)]
 
     return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
                    natural_width=172.0, figure_title="gpuviz scheduler",

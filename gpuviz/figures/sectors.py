@@ -33,7 +33,9 @@ from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
     LegendEntry,
+    Note,
     Target,
+    as_part,
     compose,
     format_bytes,
     format_number,
@@ -73,6 +75,9 @@ def line_layout(r: SectorsResult, width: float) -> tuple[dict[int, float], float
     return out, sw
 
 
+MAP = ("map",)  # the parts that draw lanes, elements, sectors and lines
+
+
 def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     r = result
@@ -92,9 +97,10 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
     def body(width: float) -> list[Block]:
         blocks = []
         if r.error:
-            blocks.append(text_block(r.error, theme, width, color=theme.color("warn"), bold=True,
-                                     name="error"))
-        blocks.append(_map(r, selection, theme, width, floor))
+            blocks.append(as_part("map", text_block(r.error, theme, width,
+                                                    color=theme.color("warn"), bold=True,
+                                                    name="error")))
+        blocks.append(as_part("map", _map(r, selection, theme, width, floor)))
         receipt = receipt_block(_receipt_rows(r), theme, min(width, 56.0), title="Receipt")
         note = text_block("Sector requests of this access, not measured DRAM traffic or time.",
                           theme, min(width, 56.0), color=theme.muted)
@@ -102,25 +108,26 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
         place(c, receipt, 0.0, 0.0)
         place(c, note, 0.0, receipt.height + 1.5)
         blocks.append(c.block(max(receipt.width, note.width), receipt.height + 1.5 + note.height,
-                              "receipt"))
-        blocks.append(_sweep(r, theme, min(width, 100.0)))
+                              "receipt", parts=("receipt",), role="drawing"))
+        blocks.append(as_part("sweep", _sweep(r, theme, min(width, 100.0))))
         return blocks
 
     def side(width: float) -> list[Block]:
-        entries = [LegendEntry("active lane", theme.fill("valid"))]
+        entries = [LegendEntry("active lane", theme.fill("valid"), parts=MAP)]
         if n_active < r.warp_size:
-            entries.append(LegendEntry("masked lane", theme.fill("masked")))
-        entries += [LegendEntry("element read by a lane", _used(theme)),
-                    LegendEntry("fetched, unused", _unused(theme)),
-                    LegendEntry("sector not fetched", _not_fetched(theme)),
-                    LegendEntry("128-byte line (heavy outline)", _line_style(theme), "line")]
+            entries.append(LegendEntry("masked lane", theme.fill("masked"), parts=MAP))
+        entries += [LegendEntry("element read by a lane", _used(theme), parts=MAP),
+                    LegendEntry("fetched, unused", _unused(theme), parts=MAP),
+                    LegendEntry("sector not fetched", _not_fetched(theme), parts=MAP),
+                    LegendEntry("128-byte line (heavy outline)", _line_style(theme), "line",
+                                parts=MAP)]
         gap = any(b != a + 1 for a, b in itertools.pairwise(r.lines))
-        notes = ["Under each sector its index (byte address / 32), under each line its index "
-                 "(byte address / 128)."]
+        notes: list[Note] = [("Under each sector its index (byte address / 32), under each "
+                              "line its index (byte address / 128).", MAP)]
         if gap:
-            notes.append("A gap between two lines: untouched lines lie between them (not "
-                         "drawn); lines without a gap are neighbours in memory.")
-        return [legend_block(entries, theme, width, notes=notes)]
+            notes.append(("A gap between two lines: untouched lines lie between them (not "
+                          "drawn); lines without a gap are neighbours in memory.", MAP))
+        return [legend_block(entries, theme, width, notes=notes, target=target)]
 
     return compose(
         target, theme,

@@ -23,7 +23,9 @@ from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
     LegendEntry,
+    Note,
     Target,
+    as_part,
     compose,
     format_number,
     legend_block,
@@ -53,6 +55,10 @@ def _chunks(selection: frozenset[str]) -> set[tuple[int, int]]:
     return out
 
 
+GRIDS = ("mapping",)  # the logical and physical grids and the arrows between them
+BANK_PART = ("banks",)
+
+
 def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     r = result
@@ -63,17 +69,17 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
             "applied twice restores the offset" if r.involution else "not an involution"]
 
     def body(width: float) -> list[Block]:
-        formula = text_block(r.formula, theme, width, size=theme.text_pt, font="mono",
-                             name="formula")
-        grids = _grids(r, selection, theme, width)
+        formula = as_part(GRIDS, text_block(r.formula, theme, width, size=theme.text_pt,
+                                            font="mono", name="formula"))
+        grids = as_part(GRIDS, _grids(r, selection, theme, width))
         right = width - grids.width - GAP
-        if right >= 80.0 and target.aspect is not None:
+        if right >= 80.0 and target.aspect is not None and target.whole:
             # slides and views: the readers' banks in a column beside the grids
             return [_stack([formula, grids], "left"),
                     _stack([_banks(r, selection, theme, right, floor),
                             _readers(r, selection, theme, right)], "right")]
-        return [formula, grids, _banks(r, selection, theme, width, floor),
-                _readers(r, selection, theme, width)]
+        return [formula, grids, as_part("banks", _banks(r, selection, theme, width, floor)),
+                as_part("banks", _readers(r, selection, theme, width))]
 
     def side(width: float) -> list[Block]:
         styles = _strip_styles(theme)
@@ -85,19 +91,22 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
         entries = []
         if "linear" in single:
             entries.append(LegendEntry("bank read by one reader, linear layout",
-                                       styles["linear"]))
+                                       styles["linear"], parts=BANK_PART))
         if "swizzled" in single:
-            entries.append(LegendEntry("bank read by one reader, swizzled", styles["swizzled"]))
+            entries.append(LegendEntry("bank read by one reader, swizzled", styles["swizzled"],
+                                       parts=BANK_PART))
         if shared:
             entries.append(LegendEntry("bank read by several readers (conflict)",
-                                       styles["conflict"]))
-        entries.append(LegendEntry(f"logical column {r.column}, the one read", _chosen(theme)))
-        notes = ["Chunks are tinted by their logical column (headings above the left grid). "
-                 "A bank shows rN for the one reader of row N, or how many readers it serves "
-                 "one after another.",
-                 "Eight readers, one per row, illustrate the address mapping; this is not a "
-                 "simulation of a Tensor Core instruction's lanes or transactions."]
-        return [legend_block(entries, theme, width, notes=notes)]
+                                       styles["conflict"], parts=BANK_PART))
+        entries.append(LegendEntry(f"logical column {r.column}, the one read", _chosen(theme),
+                                   parts=GRIDS))
+        notes: list[Note] = [
+            ("Chunks are tinted by their logical column (headings above the left grid). A bank "
+             "shows rN for the one reader of row N, or how many readers it serves one after "
+             "another.", GRIDS + BANK_PART),
+            ("Eight readers, one per row, illustrate the address mapping; this is not a "
+             "simulation of a Tensor Core instruction's lanes or transactions.", BANK_PART)]
+        return [legend_block(entries, theme, width, notes=notes, target=target)]
 
     natural = NATURAL_WIDTH
     if target.aspect is not None and target.width is not None:

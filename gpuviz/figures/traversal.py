@@ -16,6 +16,8 @@ The pieces are functions of the data and the theme (:func:`run_block`, :func:`lo
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from gpuviz.figures.display import Figure, Style
@@ -26,6 +28,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Target,
+    as_part,
     compose,
     format_number,
     format_percent,
@@ -334,14 +337,15 @@ def ramp_block(theme: Theme, width: float, target: Target = NATURAL) -> Block:
 
 def legend_entries(result: TraversalResult, theme: Theme) -> list[LegendEntry]:
     """The grids' marks and the plots' lines, one entry each."""
-    entries = [LegendEntry("tiles of this step", current_style(theme)),
-               LegendEntry("not yet visited", theme.fill("absent")),
-               LegendEntry("A tile resident", theme.fill("a_operand")),
-               LegendEntry("B tile resident", theme.fill("b_operand")),
-               LegendEntry("loaded in this step (miss)", theme.fill("miss")),
-               LegendEntry("hit in this step", hit_style(theme), "dot")]
-    entries += series_legend(_plot_series(result), theme)
-    entries.append(LegendEntry("shown step; chosen capacity", now_style(theme), "dot"))
+    entries = [LegendEntry("tiles of this step", current_style(theme), parts=RUN),
+               LegendEntry("not yet visited", theme.fill("absent"), parts=RUN),
+               LegendEntry("A tile resident", theme.fill("a_operand"), parts=RUN),
+               LegendEntry("B tile resident", theme.fill("b_operand"), parts=RUN),
+               LegendEntry("loaded in this step (miss)", theme.fill("miss"), parts=RUN),
+               LegendEntry("hit in this step", hit_style(theme), "dot", parts=RUN)]
+    entries += [replace(e, parts=PLOTS) for e in series_legend(_plot_series(result), theme)]
+    entries.append(LegendEntry("shown step; chosen capacity", now_style(theme), "dot",
+                               parts=PLOTS))
     return entries
 
 
@@ -448,6 +452,10 @@ def model_notes(result: TraversalResult) -> list[str]:
             "write-back and other traffic."]
 
 
+RUN = ("path",)  # an order's grids: its visit path over C, with what is resident of A and B
+PLOTS = ("loads", "sweep")
+
+
 def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     frame = _frame(result, selection)
@@ -458,7 +466,7 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
 
     def body(width: float) -> list[Block]:
         columns = len(runs) + 1
-        if width >= COLUMN_MIN * columns + GAP * (columns - 1):
+        if width >= COLUMN_MIN * columns + GAP * (columns - 1) and target.whole:
             # Wide (a slide, a wide view): the orders and a column of both plots side by side.
             each = (width - GAP * (columns - 1)) / columns
             blocks = [run_block(result, run, state, theme, each, selected, target)
@@ -466,14 +474,15 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
             return [*blocks, plots_column(result, frame, theme, each, target)]
         two_up = width >= TWO_UP
         each = (width - GAP) / 2 if two_up else width
-        blocks = [run_block(result, run, state, theme, each if len(runs) > 1 else width,
-                            selected, target) for run, state in zip(runs, states, strict=True)]
-        blocks.append(loads_plot(result, frame, theme, each, target))
-        blocks.append(sweep_plot(result, theme, each, target))
+        blocks = [as_part(RUN, run_block(result, run, state, theme,
+                                         each if len(runs) > 1 else width, selected, target))
+                  for run, state in zip(runs, states, strict=True)]
+        blocks.append(as_part("loads", loads_plot(result, frame, theme, each, target)))
+        blocks.append(as_part("sweep", sweep_plot(result, theme, each, target)))
         return blocks
 
     def side(width: float) -> list[Block]:
-        return [ramp_block(theme, width, target),
+        return [as_part(RUN, ramp_block(theme, width, target), "legend"),
                 plot_legend_block(legend_entries(result, theme), theme, width, target=target,
                                   notes=model_notes(result))]
 

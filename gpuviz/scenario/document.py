@@ -32,6 +32,9 @@ class Step:
     predict: str = ""
     # for the lecturer only (the presenter screen): never shown to the room, never exported
     notes: str = ""
+    # the figure parts this step shows (of its focus panel, or of whichever panels have them),
+    # so that a slide carries one idea; empty: whole figures
+    parts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,3 +70,14 @@ class Scenario:
         if 0 <= k < len(self.steps):
             return frozenset(self.steps[k].select)
         return frozenset()
+
+    def step_parts(self, k: int, panel_id: str) -> tuple[str, ...] | None:
+        """The parts of ``panel_id`` that step ``k`` shows, in the step's order; None (the
+        whole figure) where the step names none of them, or focuses another panel."""
+        if not 0 <= k < len(self.steps) or not self.steps[k].parts:
+            return None
+        step = self.steps[k]
+        if step.focus is not None and step.focus != panel_id:
+            return None
+        own = panel(panel_id).parts
+        return tuple(p for p in step.parts if p in own) or None

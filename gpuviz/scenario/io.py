@@ -26,10 +26,11 @@ from gpuviz.registry import PANEL_IDS, panel
 from gpuviz.scenario.decode import _BAD, decode_changes, decode_dataclass, encode, encode_changes
 from gpuviz.scenario.document import FORMAT_VERSION, SELECTION_KEY, Scenario, Step
 from gpuviz.scenario.fields import field_problems
+from gpuviz.scenario.parts import step_parts
 from gpuviz.scenario.problems import Problem, ScenarioError, describe, did_you_mean, join
 
 TOP_KEYS = ("version", "title", "description", "arch", "panels", "steps")
-STEP_KEYS = ("title", "caption", "predict", "notes", "changes", "focus", "select")
+STEP_KEYS = ("title", "caption", "predict", "notes", "changes", "focus", "select", "parts")
 MAX_BYTES = 8 * 1024 * 1024
 MAX_NESTING = 64  # lists and objects inside one another (a scenario needs about 6)
 MAX_STEPS = 250  # a lecture has tens; each step costs up to ~40 ms to check
@@ -518,6 +519,7 @@ def _steps(value: Any, arch: str, panels: tuple[str, ...], sections: dict[str, A
             problems.append(Problem(join(path, "select"), 'expected a list of keys such as '
                                                           '["lane:3", "block:2"]'))
             select = []
+        parts = step_parts(raw.get("parts", []), focus or panels, join(path, "parts"), problems)
         changes = raw.get("changes", {})
         if not isinstance(changes, dict):
             problems.append(Problem(join(path, "changes"), f"expected an object of panel sections, "
@@ -546,7 +548,7 @@ def _steps(value: Any, arch: str, panels: tuple[str, ...], sections: dict[str, A
                           changes=MappingProxyType({k: MappingProxyType(v) for k, v in changes.items()
                                                     if isinstance(v, dict)}),
                           focus=focus, select=tuple(select), predict=predict,
-                          notes=notes))
+                          notes=notes, parts=parts))
         states.append(MappingProxyType(dict(current)))
     return tuple(steps), tuple(states)
 
@@ -580,6 +582,8 @@ def _step_json(step: Step) -> dict[str, Any]:
         out["focus"] = step.focus
     if step.select:
         out["select"] = list(step.select)
+    if step.parts:
+        out["parts"] = list(step.parts)
     return out
 
 

@@ -60,6 +60,10 @@ def _step_schema() -> dict[str, Any]:
             "focus": {"enum": [p.id for p in PANELS]},
             "select": {"type": "array", "items": {"type": "string",
                                                   "pattern": r"^[a-z_]+:[A-Za-z0-9_,.\-]*$"}},
+            "parts": {"type": "array", "uniqueItems": True,
+                      "description": "The figure parts the step shows (of its focus panel, or of "
+                      "the panels that have them), one idea per slide; left out: whole figures.",
+                      "items": {"enum": sorted({part for p in PANELS for part in p.parts})}},
         },
     }
 

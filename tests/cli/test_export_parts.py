@@ -1,0 +1,57 @@
+"""``gpuviz export --part/--chrome`` and ``gpuviz list --parts``, as a user runs them (in
+process: the command line's own entry point)."""
+
+from __future__ import annotations
+
+import json
+
+from gpuviz.cli import main
+from gpuviz.registry import PANELS
+from gpuviz.scenario.bundled import scenario_dir
+
+SCENARIOS = scenario_dir()
+
+
+def test_list_parts_prints_one_panel_part_pair_a_line(capsys):
+    assert main(["list", "--parts"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"{p.id} {part}" for p in PANELS for part in p.parts]
+    assert main(["list"]) == 0
+    assert "parts: map, receipt, sweep" in capsys.readouterr().out
+
+
+def test_an_unknown_part_exits_2_naming_the_panels_parts(tmp_path, capsys):
+    status = main(["export", str(SCENARIOS / "banks-stride1.json"), "--out", str(tmp_path),
+                   "--part", "rack", "--part", "queue"])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "'queue'" in err and "lanes, rack, receipt" in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_part_this_scenario_does_not_draw_exits_2(tmp_path, capsys):
+    status = main(["export", str(SCENARIOS / "reduction-xor-butterfly.json"), "--out",
+                   str(tmp_path), "--part", "block"])
+    assert status == 2
+    assert "it draws: tree" in capsys.readouterr().err
+
+
+def test_parts_and_chrome_are_exported_in_order_and_named_in_the_file(tmp_path, capsys):
+    status = main(["export", str(SCENARIOS / "sectors-stride8.json"), "--out", str(tmp_path),
+                   "--part", "sweep", "--part", "map", "--chrome", "none", "--size", "single"])
+    assert status == 0, capsys.readouterr().err
+    path = tmp_path / "sectors-stride8-sectors-sweep-map.svg"
+    svg = path.read_text(encoding="utf-8")
+    assert 'parts="sweep map"' in svg and 'chrome="none"' in svg
+    assert "touches" not in svg  # the title ("… touches N sectors") is chrome
+    assert svg.index("stride") < svg.index('data-key="lane:0"')  # the sweep first, then the map
+
+
+def test_a_steps_parts_are_what_its_export_shows(tmp_path, capsys):
+    doc = json.loads((SCENARIOS / "sectors-stride8.json").read_text(encoding="utf-8"))
+    doc["steps"] = [{"title": "the sweep alone", "parts": ["sweep"]}]
+    source = tmp_path / "lecture.json"
+    source.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["export", str(source), "--all-steps", "--out", str(tmp_path / "out")]) == 0
+    svg = (tmp_path / "out" / "lecture-sectors-step01.svg").read_text(encoding="utf-8")
+    assert 'parts="sweep"' in svg and 'data-key="lane:0"' not in svg
