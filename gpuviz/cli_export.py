@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gpuviz.cli_lecture import export_lecture, is_lecture
 from gpuviz.export.raster import MAX_DPI, MIN_DPI, dpi_argument
 from gpuviz.figures.layout import CHROMES
 from gpuviz.scenario.problems import printable
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from gpuviz.scenario.document import Scenario
 
 EXIT_BAD_INPUT = 2
-FORMATS = ("svg", "pdf", "png", "gif", "apng")
+FORMATS = ("svg", "pdf", "png", "gif", "apng", "html", "pptx")
 ANIMATED = ("gif", "apng")
 
 
@@ -38,7 +39,11 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
                    help="only steps A to B (1-based, inclusive); implies --all-steps")
     e.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created)")
     e.add_argument("--format", choices=FORMATS, default="svg",
-                   help="svg, pdf, png, or an animation: gif, apng")
+                   help="svg, pdf, png, an animation (gif, apng), or a whole lecture in one "
+                        "file: html (a web page), pptx (a slide deck); pdf with --all-steps "
+                        "is a printed handout")
+    e.add_argument("--per-page", type=int, choices=(1, 2), default=1,
+                   help="handout: steps per page (default 1)")
     e.add_argument("--theme", choices=("screen", "print", "dark", "presentation"), default="screen")
     e.add_argument("--size", choices=("natural", "single", "double", "slide"), default="natural",
                    help="lay the figure out for: single column 85 mm, double column 178 mm, "
@@ -160,6 +165,8 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
         if args.step is not None:
             print("--step and --all-steps/--steps exclude each other", file=sys.stderr)
             return EXIT_BAD_INPUT
+    if is_lecture(args.format, every_step):
+        return export_lecture(args, scenario, panels, stem, out, steps if every_step else None)
     if args.format in ANIMATED:
         return _animate(args, scenario, panels, stem, out, steps if every_step else None)
     dpi = args.dpi or 200

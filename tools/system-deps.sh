@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Debian packages that the real-X-server test needs (Xvfb, a screenshot tool, Qt's xcb plugin
-# libraries). Installs only what is missing, and only where it can (root with apt-get);
+# libraries) and the web-lecture test needs (headless Chromium). Installs only what is missing, and only where it can (root with apt-get);
 # elsewhere it says what to install and the test that needs them is skipped.
 set -u
 need=()
 command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
 command -v xdotool >/dev/null 2>&1 || need+=(xdotool)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v import >/dev/null 2>&1 && import -version 2>/dev/null | grep -q ImageMagick || need+=(imagemagick)
 for lib in libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 \
            libxcb-render-util0 libxcb-xinerama0 libxcb-randr0 libxcb-shape0 libxcb-xkb1 \
@@ -18,8 +19,8 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null 2>&1 || true
   apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null 2>&1 \
-    || echo "warning: could not install ${need[*]}; the Xvfb test will be skipped"
+    || echo "warning: could not install ${need[*]}; the tests that need them will be skipped"
 else
-  echo "note: install ${need[*]} (Debian packages) to run the real-X-server test"
+  echo "note: install ${need[*]} (Debian packages) to run the real-X-server and web-lecture tests"
 fi
 exit 0

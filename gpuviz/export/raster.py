@@ -6,7 +6,7 @@ import argparse
 import errno
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gpuviz.figures.display import Figure
@@ -138,6 +138,43 @@ def render_pdf_bytes(figure: Figure, width_mm: float | None = None,
     p = QPainter(writer)
     rect = writer.pageLayout().paintRectPixels(writer.resolution())
     paint_figure(p, figure, QRectF(rect))
+    p.end()
+    buf.close()
+    return bytes(data.data())
+
+
+def render_pdf_document(pages: Sequence[Figure], metadata: Mapping[str, str] | None = None,
+                        title: str = "") -> bytes:
+    """One PDF of ``pages``, each figure on a page of its own size (a handout)."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSizeF
+    from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
+
+    from gpuviz.export.qt_painter import paint_figure
+
+    ensure_gui_app()
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buf)
+    writer.setResolution(600)
+    meta = metadata or {}
+    writer.setCreator(" ".join(["gpuviz", *(f"{k}={v}" for k, v in sorted(meta.items()))]))
+    writer.setTitle(title or (pages[0].title if pages else ""))
+
+    def layout(f: Figure) -> QPageLayout:
+        size = QPageSize(QSizeF(f.width, f.height), QPageSize.Unit.Millimeter, "page",
+                         QPageSize.SizeMatchPolicy.ExactMatch)
+        return QPageLayout(size, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0),
+                           QPageLayout.Unit.Millimeter)
+
+    if pages:
+        writer.setPageLayout(layout(pages[0]))
+    p = QPainter(writer)
+    for i, f in enumerate(pages):
+        if i:
+            writer.setPageLayout(layout(f))
+            writer.newPage()
+        paint_figure(p, f, QRectF(writer.pageLayout().paintRectPixels(writer.resolution())))
     p.end()
     buf.close()
     return bytes(data.data())

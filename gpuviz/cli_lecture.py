@@ -1,0 +1,57 @@
+"""``gpuviz export --format html|pptx`` and ``--format pdf --all-steps``: a whole lecture in one
+file (a web page, a slide deck, a printed handout). Qt is imported only to paint the handout's
+pages and the deck's pictures."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gpuviz import __version__
+from gpuviz.scenario.document import Scenario
+from gpuviz.scenario.problems import printable
+
+LECTURE_FORMATS = ("html", "pptx")
+EXIT_BAD_INPUT = 2
+
+
+def is_lecture(fmt: str, every_step: bool) -> bool:
+    return fmt in LECTURE_FORMATS or (fmt == "pdf" and every_step)
+
+
+def export_lecture(args: argparse.Namespace, scenario: Scenario, panels: list[str], stem: str,
+                   out: Path, steps: list[int] | None) -> int:
+    """Write the lecture of ``scenario`` (its ``steps``, 0-based, or all) into ``out``."""
+    from gpuviz.export.files import scenario_hash
+    from gpuviz.scenario.io import write_atomic
+
+    if args.step is not None:
+        print("--step exports one state; a lecture takes every step (or --steps A-B)",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    sha = scenario_hash(scenario)
+    shown = tuple(panels)
+    if args.format == "html":
+        from gpuviz.export.lecture_html import lecture_html
+
+        path = out / f"{stem}.html"
+        write_atomic(path, lecture_html(scenario, sha, steps, panels=shown).encode("utf-8"))
+    elif args.format == "pptx":
+        from gpuviz.export.deck import lecture_deck
+
+        path = out / f"{stem}.pptx"
+        write_atomic(path, lecture_deck(scenario, sha, theme_name=args.theme, steps=steps,
+                                        panels=shown))
+    else:
+        from gpuviz.export.handout import handout_pages
+        from gpuviz.export.raster import render_pdf_document
+
+        pages = handout_pages(scenario, sha, per_page=args.per_page, theme_name=args.theme,
+                              steps=steps, panels=shown)
+        path = out / f"{stem}-handout.pdf"
+        meta = {"version": __version__, "scenario-sha256": sha,
+                "theme": args.theme}
+        write_atomic(path, render_pdf_document(pages, meta, scenario.title))
+    print(printable(str(path)))
+    return 0

@@ -1,0 +1,290 @@
+"""A lecture as one self-contained web page: ``gpuviz export SCENARIO --format html``.
+
+Everything is inside the one file: every step's figures as inline SVG (a wide layout for
+screens and a single-column one for phones, each in the light and the dark theme, chosen by CSS
+media queries), the shipped faces subset to the characters used and embedded as WOFF, the
+styles and a small script. Nothing is fetched from a network. Without the script the page is a
+long document of every step; with it, one step at a time, walked with PageDown/PageUp, the arrow
+keys, Space, Home/End or the buttons. A question (predict, then reveal) keeps its figures veiled
+until the reader reveals them. Presenter notes are left out. Qt-free.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import re
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from gpuviz import __version__
+from gpuviz.export.lecture import Page, lecture_pages, plural
+from gpuviz.export.svg import figure_to_svg
+from gpuviz.figures.display import Figure, Text, walk
+from gpuviz.figures.layout import TARGETS
+from gpuviz.figures.scene import figure_for
+from gpuviz.figures.theme import theme
+from gpuviz.scenario.document import Scenario
+
+# (variant class, theme, size preset): wide layouts for screens, single column for phones
+VARIANTS = (("light wide", "screen", "slide"), ("dark wide", "dark", "slide"),
+            ("light narrow", "screen", "single"), ("dark narrow", "dark", "single"))
+# the SVG font-family names and the shipped files behind them
+FACES = (("Inter", "normal", "Inter-Regular.otf"), ("Inter", "bold", "Inter-Bold.otf"),
+         ("Noto Sans Mono", "normal", "NotoSansMono-Regular.ttf"),
+         ("Noto Sans Mono", "bold", "NotoSansMono-Bold.ttf"))
+
+
+def lecture_html(scenario: Scenario, scenario_sha256: str,
+                 steps: Sequence[int] | None = None, *,
+                 panels: Sequence[str] | None = None) -> str:
+    """The page's text for ``scenario`` (every step, or the 0-based ``steps``)."""
+    pages = lecture_pages(scenario, steps, panels)
+    sections = []
+    text = [scenario.title]
+    for i, page in enumerate(pages):
+        figures = [_figure_html(page, pid, f"p{i}-{j}") for j, pid in enumerate(page.panels)]
+        sections.append(_section_html(page, i, len(pages), [f for f, _ in figures]))
+        text += [page.title, page.caption, page.question, *(t for _, t in figures)]
+    nav = "\n".join(f'<li><a href="#p{i}" data-page="{i}">'
+                    f"<span class=\"num\">{_e(p.label)}</span> <span class=\"title\">{_e(p.title)}</span>"
+                    "</a></li>"
+                    for i, p in enumerate(pages))
+    count = plural(len(pages) - 1, "step")
+    return _TEMPLATE.format(
+        title=_e(scenario.title), version=_e(__version__), sha=_e(scenario_sha256),
+        count=_e(count), nav=nav, sections="\n".join(sections), fonts=_font_css("".join(text)),
+        style=_STYLE, script=_SCRIPT)
+
+
+def _section_html(page: Page, index: int, total: int, figures: Iterable[str]) -> str:
+    question = ""
+    if page.question:
+        question = (f'<div class="question" role="note"><p><strong>Predict first.</strong> '
+                    f"{_e(page.question)}</p><button type=\"button\" class=\"reveal\">"
+                    "Reveal the answer</button></div>")
+    caption = f'<p class="caption">{_e(page.caption)}</p>' if page.caption else ""
+    return (f'<section class="page" id="p{index}" data-page="{index}"'
+            f'{" data-question" if page.question else ""} aria-label="{_e(page.label)}">'
+            f'<h2><span class="num">{_e(page.label)}'
+            f'{f" of {total - 1}" if index else ""}</span> {_e(page.title)}</h2>'
+            f'{question}<div class="figures">{"".join(figures)}</div>'
+            f'<div class="answer">{caption}</div></section>')
+
+
+def _figure_html(page: Page, panel_id: str, prefix: str) -> tuple[str, str]:
+    """One panel's figure in every variant, and the text it sets (for the font subset)."""
+    out, text, alt = [], [], ""
+    for n, (cls, theme_name, size) in enumerate(VARIANTS):
+        figure = figure_for(page.state, panel_id, theme(theme_name), page.selection,
+                            TARGETS[size])
+        alt = alt or figure.description or figure.title
+        text.append(_texts(figure))
+        out.append(f'<div class="v {cls}">{inline_svg(figure_to_svg(figure), f"{prefix}v{n}-")}'
+                   "</div>")
+    return (f'<figure class="fig" data-panel="{_e(panel_id)}">{"".join(out)}'
+            f'<figcaption class="alt">{_e(alt)}</figcaption></figure>', "".join(text))
+
+
+_ID = re.compile(r'\bid="([^"]+)"')
+_REF = re.compile(r'(url\(#|href="#)([^)"]+)')
+
+
+def inline_svg(svg: str, prefix: str) -> str:
+    """An SVG document as an element of a page: no XML declaration, and every id (and every
+    reference to one) prefixed, so that figures in one page cannot resolve each other's
+    patterns and keys."""
+    body = svg.split("?>", 1)[1] if svg.startswith("<?xml") else svg
+    body = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', body)
+    body = _REF.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", body)
+    return body.replace("<svg ", '<svg role="img" ', 1).strip()
+
+
+def _texts(figure: Figure) -> str:
+    return "".join(item.text for item in walk(figure.items) if isinstance(item, Text))
+
+
+def _font_css(text: str) -> str:
+    chars = "".join(sorted(set(text) | set(" 0123456789.,:;–-—…%×·()[]")))
+    rules = []
+    for family, weight, name in FACES:
+        data = base64.b64encode(_subset(name, chars)).decode("ascii")
+        rules.append(f"@font-face{{font-family:'{family}';font-weight:{weight};"
+                     f"src:url(data:font/woff;base64,{data}) format('woff');}}")
+    return "\n".join(rules)
+
+
+@cache
+def _subset(name: str, chars: str) -> bytes:
+    from importlib.resources import files
+
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(io.BytesIO((files("gpuviz.resources") / "fonts" / name).read_bytes()))
+    options = subset.Options()
+    options.flavor = "woff"
+    options.layout_features = ["kern", "liga", "tnum"]
+    sub = subset.Subsetter(options)
+    sub.populate(text=chars)
+    sub.subset(font)
+    out = io.BytesIO()
+    font.flavor = "woff"
+    font.save(out)
+    return out.getvalue()
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+_STYLE = """
+:root{--bg:#fff;--ink:#1a1a1a;--muted:#5a5a5a;--rule:#d8d8d8;--accent:#0b62a4;--panel:#f4f4f4}
+@media (prefers-color-scheme:dark){:root{--bg:#15171a;--ink:#e8e8e8;--muted:#a8a8a8;
+--rule:#3a3d42;--accent:#6cb4ff;--panel:#1f2226}}
+*{box-sizing:border-box}
+html{background:var(--bg);color:var(--ink);font:17px/1.45 Inter,'Helvetica Neue',Arial,sans-serif}
+body{margin:0 auto;max-width:1400px;padding:0 16px}
+header{display:flex;flex-wrap:wrap;align-items:baseline;gap:.25em 1em;padding:12px 0 4px;
+border-bottom:1px solid var(--rule)}
+header h1{font-size:1.35rem;margin:0;font-weight:bold}
+header .count{color:var(--muted)}
+nav ol{list-style:none;margin:0;padding:8px 0;display:flex;flex-wrap:wrap;gap:4px 6px}
+nav a{display:block;padding:2px 8px;border:1px solid var(--rule);border-radius:4px;
+color:var(--ink);text-decoration:none;font-size:.85rem}
+nav a[aria-current]{border-color:var(--accent);box-shadow:inset 0 0 0 1px var(--accent)}
+nav .num{color:var(--muted)}
+.page{padding:8px 0 24px;border-bottom:1px solid var(--rule)}
+.page h2{font-size:1.6rem;margin:.1em 0 .3em}
+.page h2 .num{color:var(--muted);font-weight:normal;font-size:.75em;margin-right:.4em}
+.fig{margin:0 0 8px}
+.fig .v{display:none}
+.fig svg{display:block;width:100%;height:auto;max-height:calc(100vh - 190px)}
+.fig .light.wide{display:block}
+@media (prefers-color-scheme:dark){.fig .light.wide{display:none}.fig .dark.wide{display:block}}
+@media (max-width:700px){.fig .wide{display:none!important}.fig .light.narrow{display:block}
+ .fig svg{max-height:none}html{font-size:16px}
+ nav ol{flex-wrap:nowrap;overflow-x:auto}nav a{white-space:nowrap}nav .title{display:none}
+ .page h2 .num{display:block}}
+@media (max-width:700px) and (prefers-color-scheme:dark){.fig .light.narrow{display:none}
+ .fig .dark.narrow{display:block}}
+.alt{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.caption{font-size:1.2rem;max-width:60em;margin:.3em 0}
+.question{background:var(--panel);border-left:4px solid var(--accent);padding:8px 12px;
+margin:0 0 10px;font-size:1.2rem}
+.question p{margin:0 0 6px}
+button{font:inherit;font-size:1rem;padding:6px 14px;border:1px solid var(--rule);
+border-radius:4px;background:var(--panel);color:var(--ink);cursor:pointer}
+button:focus-visible,nav a:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+.bar{display:none}
+.js .page{display:none;border:0}
+.js .page.current{display:block}
+.js .bar{display:flex;gap:10px;align-items:center;position:sticky;bottom:0;background:var(--bg);
+padding:8px 0;border-top:1px solid var(--rule)}
+.js .bar .where{color:var(--muted);margin-right:auto}
+.js [data-question]:not(.revealed) .figures{position:relative;min-height:8em}
+.js [data-question]:not(.revealed) .figures > *{visibility:hidden}
+.js [data-question]:not(.revealed) .figures::after{content:"Veiled until you reveal it";
+position:absolute;inset:0;display:flex;align-items:center;justify-content:center;
+background:var(--panel);color:var(--muted);border:1px dashed var(--rule)}
+.js [data-question]:not(.revealed) .answer{display:none}
+.js .revealed .reveal{display:none}
+@media print{html{background:#fff;color:#000;font-size:11pt}nav,.bar,.reveal{display:none!important}
+ .page,.js .page{display:block!important;break-after:page;border:0}
+ .fig .v{display:none!important}.fig .light.wide{display:block!important}
+ .fig svg{max-height:200mm}
+ [data-question] .figures > *{visibility:visible!important}
+ [data-question] .figures::after{display:none!important}
+ [data-question] .answer{display:block!important}}
+"""
+
+_SCRIPT = """
+(function () {
+  'use strict';
+  var doc = document.documentElement;
+  doc.classList.add('js');
+  var pages = Array.prototype.slice.call(document.querySelectorAll('.page'));
+  var links = Array.prototype.slice.call(document.querySelectorAll('nav a'));
+  var where = document.querySelector('.bar .where');
+  var current = 0;
+  function fromHash() {
+    var m = /^#p(\\d+)$/.exec(window.location.hash);
+    return m ? Math.min(pages.length - 1, parseInt(m[1], 10)) : 0;
+  }
+  function show(k, push) {
+    current = Math.max(0, Math.min(pages.length - 1, k));
+    pages.forEach(function (p, i) { p.classList.toggle('current', i === current); });
+    links.forEach(function (a, i) {
+      if (i === current) { a.setAttribute('aria-current', 'step'); }
+      else { a.removeAttribute('aria-current'); }
+    });
+    where.textContent = current === 0 ? 'Overview' :
+      'Step ' + current + ' of ' + (pages.length - 1);
+    if (push && window.location.hash !== '#p' + current) {
+      history.replaceState(null, '', '#p' + current);
+    }
+  }
+  function veiled(p) { return p.hasAttribute('data-question') && !p.classList.contains('revealed'); }
+  function reveal(p) { p.classList.add('revealed'); }
+  function next() {
+    var p = pages[current];
+    if (veiled(p)) { reveal(p); } else { show(current + 1, true); }
+  }
+  function prev() { show(current - 1, true); }
+  document.addEventListener('keydown', function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) { return; }
+    var k = e.key;
+    if (k === 'PageDown' || k === 'ArrowRight' || k === 'ArrowDown' || k === ' ') { next(); }
+    else if (k === 'PageUp' || k === 'ArrowLeft' || k === 'ArrowUp') { prev(); }
+    else if (k === 'Home') { show(0, true); }
+    else if (k === 'End') { show(pages.length - 1, true); }
+    else { return; }
+    e.preventDefault();
+  });
+  document.querySelector('.bar .next').addEventListener('click', next);
+  document.querySelector('.bar .prev').addEventListener('click', prev);
+  pages.forEach(function (p) {
+    var b = p.querySelector('.reveal');
+    if (b) { b.addEventListener('click', function () { reveal(p); }); }
+  });
+  links.forEach(function (a, i) {
+    a.addEventListener('click', function (e) { e.preventDefault(); show(i, true); });
+  });
+  window.addEventListener('hashchange', function () { show(fromHash(), false); });
+  show(fromHash(), false);
+})();
+"""
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="generator" content="gpuviz {version}">
+<meta name="gpuviz-version" content="{version}">
+<meta name="gpuviz-scenario-sha256" content="{sha}">
+<title>{title}</title>
+<style>
+{fonts}
+{style}
+</style>
+</head>
+<body>
+<header><h1>{title}</h1><span class="count">{count}</span></header>
+<nav aria-label="Steps"><ol>
+{nav}
+</ol></nav>
+<main>
+{sections}
+</main>
+<div class="bar" role="group" aria-label="Steps"><span class="where" aria-live="polite"></span>
+<button type="button" class="prev" aria-label="Previous step">◀ Previous</button>
+<button type="button" class="next" aria-label="Next step">Next ▶</button></div>
+<script>
+{script}
+</script>
+</body>
+</html>
+"""

@@ -1,0 +1,74 @@
+"""The printed handout (one multi-page PDF) and the slide deck (PPTX), read back."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from gpuviz.cli import main
+from gpuviz.export.lecture import lecture_pages
+from gpuviz.scenario import loads_scenario
+
+SCENARIO = "occupancy-register-cliff.json"  # four steps; step 2 is a question
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory):
+    from conftest import SCENARIOS
+
+    raw = json.loads((SCENARIOS / SCENARIO).read_text(encoding="utf-8"))
+    raw["steps"][1]["notes"] = "Ask who expected three blocks."
+    path = tmp_path_factory.mktemp("src") / SCENARIO
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    return path
+
+
+def _pdf_pages(data: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?![s\w])", data))
+
+
+@pytest.mark.parametrize(("per_page", "pages"), [(1, 5), (2, 3)])
+def test_the_handout_is_one_pdf_a_title_page_and_the_steps(source, tmp_path, per_page, pages):
+    assert main(["export", str(source), "--format", "pdf", "--all-steps", "--theme", "print",
+                 "--per-page", str(per_page), "--out", str(tmp_path)]) == 0
+    files = list(tmp_path.iterdir())
+    assert [f.name for f in files] == ["occupancy-register-cliff-handout.pdf"]
+    data = files[0].read_bytes()
+    assert _pdf_pages(data) == pages
+    assert b"/FontFile2" in data, "the faces are embedded"
+    assert b"/Type3" not in data and b"/Subtype /Type3" not in data
+    assert b"scenario-sha256=" in data
+
+
+def test_the_deck_has_a_slide_per_step_and_the_question_twice(source, tmp_path):
+    from pptx import Presentation
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    assert main(["export", str(source), "--format", "pptx", "--out", str(tmp_path)]) == 0
+    deck = Presentation(str(tmp_path / "occupancy-register-cliff.pptx"))
+    scenario = loads_scenario(source.read_text(encoding="utf-8"))
+    steps = lecture_pages(scenario)[1:]
+    slides = list(deck.slides)
+    assert len(slides) == 1 + len(steps) + 1, "a title slide, each step, and the question alone"
+    assert slides[0].shapes.title.text == scenario.title
+    titles = [s.shapes.title.text for s in slides[1:]]
+    expected = [t for p in steps for t in ([p.title] * (2 if p.question else 1))]
+    assert titles == expected
+    ratio = deck.slide_width / deck.slide_height
+    assert abs(ratio - 16 / 9) < 0.01
+    question, answer = slides[2], slides[3]
+    assert not [s for s in question.shapes if s.shape_type == MSO_SHAPE_TYPE.PICTURE], \
+        "the question slide shows no answer"
+    texts = [s.text_frame.text for s in answer.shapes if s.has_text_frame]
+    assert steps[1].caption in texts, "the caption is editable text, with its values filled in"
+    assert answer.notes_slide.notes_text_frame.text == "Ask who expected three blocks."
+    for slide in slides[1:]:
+        for pic in (s for s in slide.shapes if s.shape_type == MSO_SHAPE_TYPE.PICTURE):
+            assert pic.left >= 0 and pic.top >= 0
+            assert pic.left + pic.width <= deck.slide_width
+            assert pic.top + pic.height <= deck.slide_height
+            assert pic.width > deck.slide_width * 0.4, "the figure is large on the slide"
+            px_w, _ = pic.image.size
+            assert px_w >= 1600, "a high-resolution picture"
