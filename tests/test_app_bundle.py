@@ -44,7 +44,7 @@ def test_bundled_cli_lists_scenarios_and_exports_svg_and_png(bundle, tmp_path):
     for name in ("launch-n130.json", "banks-padded33.json", "reduction-block.json"):
         assert name in listed.stdout
     scenario = ROOT / "scenarios" / "launch-n130.json"
-    for fmt in ("svg", "png"):
+    for fmt in ("svg", "png", "pptx"):  # pptx: python-pptx's template travels in the bundle
         out = tmp_path / fmt
         proc = subprocess.run([str(bundle / "gpuviz-cli"), "export", str(scenario), "--format",
                                fmt, "--out", str(out)], capture_output=True, text=True, env=env,
