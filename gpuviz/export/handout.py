@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from gpuviz import __version__
 from gpuviz.export.lecture import Page, lecture_pages, plural
 from gpuviz.figures.display import Figure
-from gpuviz.figures.layout import TARGETS, Block, BlockCanvas, place, text_block, transform
+from gpuviz.figures.layout import Block, BlockCanvas, place, text_block, transform
 from gpuviz.figures.metrics import cap_height
 from gpuviz.figures.scene import figure_for
 from gpuviz.figures.theme import Theme, theme
@@ -79,7 +79,7 @@ def _step_page(group: Sequence[Page], total: int, lecture: str, number: int, t: 
         caption = (text_block(page.caption, t, TEXT_W, size=BODY_PT, name="caption")
                    if page.caption else None)
         room = top + share - SLOT_GAP - y - (caption.height + GAP if caption else 0.0)
-        figures = [figure_for(page.state, pid, t, page.selection, TARGETS["double"])
+        figures = [figure_for(page.state, pid, t, page.selection, page.target(pid, "double"))
                    for pid in page.panels]
         heights = sum(f.height for f in figures) + GAP * (len(figures) - 1)
         u = min(1.0, room / heights) if heights > 0 else 1.0

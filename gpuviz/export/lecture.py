@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gpuviz.figures.layout import TARGETS, Target
 from gpuviz.scenario.document import Scenario
 from gpuviz.scenario.fields import format_fields
 
@@ -26,13 +27,18 @@ class Page:
     question: str
     notes: str
     panels: tuple[str, ...]
-    parts: tuple[str, ...]
     selection: frozenset[str]
     state: Scenario
+    source: Scenario
 
     @property
     def label(self) -> str:
         return "Overview" if self.number == 0 else f"Step {self.number}"
+
+    def target(self, panel_id: str, size: str) -> Target:
+        """The size preset's target, drawing only the parts this step names for the panel."""
+        parts = self.source.step_parts(self.number - 1, panel_id) if self.number else None
+        return TARGETS[size].showing(parts)
 
 
 def lecture_pages(scenario: Scenario, steps: Sequence[int] | None = None,
@@ -42,7 +48,7 @@ def lecture_pages(scenario: Scenario, steps: Sequence[int] | None = None,
     shown = tuple(panels) if panels else scenario.panels
     overview = scenario.at_step(-1)
     pages = [Page(0, scenario.title, format_fields(scenario.description, overview), "", "",
-                  shown, (), frozenset(), overview)]
+                  shown, frozenset(), overview, scenario)]
     wanted = range(len(scenario.steps)) if steps is None else steps
     for k in wanted:
         step = scenario.steps[k]
@@ -50,8 +56,7 @@ def lecture_pages(scenario: Scenario, steps: Sequence[int] | None = None,
         panels = (step.focus,) if step.focus in shown else shown
         pages.append(Page(k + 1, step.title, format_fields(step.caption, state),
                           format_fields(step.predict, state), step.notes, panels,
-                          tuple(getattr(step, "parts", ()) or ()),
-                          scenario.step_selection(k), state))
+                          scenario.step_selection(k), state, scenario))
     return tuple(pages)
 
 

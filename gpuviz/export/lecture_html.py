@@ -22,7 +22,6 @@ from gpuviz import __version__
 from gpuviz.export.lecture import Page, lecture_pages, plural
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures.display import Figure, Text, walk
-from gpuviz.figures.layout import TARGETS
 from gpuviz.figures.scene import figure_for
 from gpuviz.figures.theme import theme
 from gpuviz.scenario.document import Scenario
@@ -78,7 +77,7 @@ def _figure_html(page: Page, panel_id: str, prefix: str) -> tuple[str, str]:
     out, text, alt = [], [], ""
     for n, (cls, theme_name, size) in enumerate(VARIANTS):
         figure = figure_for(page.state, panel_id, theme(theme_name), page.selection,
-                            TARGETS[size])
+                            page.target(panel_id, size))
         alt = alt or figure.description or figure.title
         text.append(_texts(figure))
         out.append(f'<div class="v {cls}">{inline_svg(figure_to_svg(figure), f"{prefix}v{n}-")}'
