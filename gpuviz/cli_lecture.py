@@ -24,7 +24,7 @@ def export_lecture(args: argparse.Namespace, scenario: Scenario, panels: list[st
                    out: Path, steps: list[int] | None) -> int:
     """Write the lecture of ``scenario`` (its ``steps``, 0-based, or all) into ``out``."""
     from gpuviz.export.files import scenario_hash
-    from gpuviz.scenario.io import write_atomic
+    from gpuviz.atomic import write_atomic
 
     if args.step is not None:
         print("--step exports one state; a lecture takes every step (or --steps A-B)",

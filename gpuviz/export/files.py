@@ -8,13 +8,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gpuviz import __version__
+from gpuviz.atomic import write_atomic
 from gpuviz.export.sizes import fitted_width, smallest_text_pt
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures.layout import TARGETS, Chrome
 from gpuviz.figures.scene import figure_for, takes_target
 from gpuviz.figures.theme import theme
 from gpuviz.scenario.document import Scenario
-from gpuviz.scenario.io import dumps_scenario, write_atomic
+from gpuviz.scenario.encode import dumps_scenario
 
 SMALLEST_LEGIBLE_PT = 5.0
 

@@ -182,7 +182,7 @@ def render_pdf_document(pages: Sequence[Figure], metadata: Mapping[str, str] | N
 
 def write_raster(figure: Figure, path: Path, fmt: str, width_mm: float | None = None,
                  dpi: int = 200, metadata: Mapping[str, str] | None = None) -> None:
-    from gpuviz.scenario.io import write_atomic
+    from gpuviz.atomic import write_atomic
 
     data = (render_pdf_bytes(figure, width_mm, metadata) if fmt == "pdf"
             else render_png_bytes(figure, width_mm, dpi, metadata))

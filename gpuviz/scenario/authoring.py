@@ -16,7 +16,8 @@ from typing import Any
 from gpuviz.registry import PANEL_IDS
 from gpuviz.scenario.decode import encode_changes
 from gpuviz.scenario.document import SELECTION_KEY, Scenario, Step
-from gpuviz.scenario.io import _step_json, from_json, to_json
+from gpuviz.scenario.encode import _step_json, to_json
+from gpuviz.scenario.io import from_json
 from gpuviz.scenario.problems import Problem, ScenarioError
 
 STEP_TEXT_FIELDS = ("title", "caption", "predict", "notes")

@@ -1,102 +1,37 @@
-"""Load, validate and save scenario files.
+"""Load and validate scenario files.
 
 Every way a file can be wrong becomes a :class:`ScenarioError` whose lines read
 ``file: json.path: message``: not UTF-8, empty, malformed JSON (with line and column), duplicate
 keys, wrong types, unknown keys (with "did you mean"), values out of range, a missing or newer
-format version. Saving is atomic: a temporary file in the same folder, flushed, then renamed
-over the target, so a crash never leaves half a scenario.
+format version. The bytes are read bounded (``reading.py``) and parsed strictly
+(``strict_json.py``); writing a scenario is ``encode.py``, atomically (``gpuviz/atomic.py``).
 """
 
 from __future__ import annotations
 
-import errno
-import json
-import math
 import os
-import re
-import stat
-import tempfile
 from functools import lru_cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from gpuviz.models.arch import preset_names
 from gpuviz.registry import PANEL_IDS, panel
-from gpuviz.scenario.decode import _BAD, decode_changes, decode_dataclass, encode, encode_changes
+from gpuviz.scenario.decode import _BAD, decode_changes, decode_dataclass
 from gpuviz.scenario.document import FORMAT_VERSION, SELECTION_KEY, Scenario, Step
 from gpuviz.scenario.fields import field_problems
 from gpuviz.scenario.parts import step_parts
 from gpuviz.scenario.problems import Problem, ScenarioError, describe, did_you_mean, join
+from gpuviz.scenario.reading import MAX_BYTES, _too_big, read_limited
+from gpuviz.scenario.strict_json import MAX_DIGITS, MAX_NESTING, parse_json
 
 TOP_KEYS = ("version", "title", "description", "arch", "panels", "steps")
 STEP_KEYS = ("title", "caption", "predict", "notes", "changes", "focus", "select", "parts")
-MAX_BYTES = 8 * 1024 * 1024
-MAX_NESTING = 64  # lists and objects inside one another (a scenario needs about 6)
 MAX_STEPS = 250  # a lecture has tens; each step costs up to ~40 ms to check
-MAX_DIGITS = 400  # digits of one number literal (a double has at most 17 significant ones)
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     source = str(path)
     return loads_scenario(read_limited(path, source), source)
-
-
-def read_limited(path: str | os.PathLike[str], source: str | None = None) -> bytes:
-    """The bytes of a regular file of at most :data:`MAX_BYTES`, or a ScenarioError. Never reads
-    more than the limit (``/dev/zero`` and the like end at once), and never waits on a FIFO."""
-    source = str(path) if source is None else source
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise ScenarioError(source, [Problem("$", "no such file")]) from None
-    except IsADirectoryError:
-        raise ScenarioError(source, [Problem("$", "this is a folder, not a scenario file")]) from None
-    except (OSError, ValueError) as e:
-        why = getattr(e, "strerror", None) or str(e)
-        raise ScenarioError(source, [Problem("$", f"cannot read the file ({why})")]) from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise ScenarioError(source, [Problem("$", "this is a folder, not a scenario file")])
-        if not stat.S_ISREG(info.st_mode):
-            raise ScenarioError(source, [Problem("$", f"this is {_file_kind(info.st_mode)}, not a "
-                                                      "regular file; a scenario is a .json file")])
-        if info.st_size > MAX_BYTES:
-            raise ScenarioError(source, [Problem("$", _too_big(info.st_size))])
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-        chunks: list[bytes] = []
-        total = 0
-        while total <= MAX_BYTES:
-            chunk = os.read(fd, min(1 << 20, MAX_BYTES + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > MAX_BYTES:  # it grew while being read
-            raise ScenarioError(source, [Problem("$", _too_big(total, "at least "))])
-        return b"".join(chunks)
-    except OSError as e:
-        raise ScenarioError(source, [Problem("$", f"cannot read the file ({e.strerror})")]) from None
-    finally:
-        os.close(fd)
-
-
-def _too_big(size: int, prefix: str = "") -> str:
-    return f"the file is {prefix}{size:,} bytes; a scenario is at most {MAX_BYTES:,} bytes"
-
-
-def _file_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 def loads_scenario(data: bytes | str, source: str = "<scenario>") -> Scenario:
@@ -124,147 +59,6 @@ def loads_scenario(data: bytes | str, source: str = "<scenario>") -> Scenario:
         raise ScenarioError(source, problems)
     return scenario
 
-
-def parse_json(text: str, source: str) -> Any:
-    """JSON data from ``text``, or a ScenarioError at the line and column of the first fault.
-    Beyond plain JSON syntax: no duplicate keys, no NaN or Infinity, no number that does not fit
-    a float or has more than :data:`MAX_DIGITS` digits, nothing nested deeper than
-    :data:`MAX_NESTING` (checked before parsing, so the parser never recurses that deep)."""
-    deep = _too_deep_at(text)
-    if deep is not None:
-        raise ScenarioError(source, [Problem(_position(text, deep), f"lists and objects are "
-                                             f"nested more than {MAX_NESTING} deep")])
-    try:
-        raw = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant,
-                         parse_int=_int, parse_float=_float)
-    except json.JSONDecodeError as e:
-        raise ScenarioError(source, [Problem(f"line {e.lineno}, column {e.colno}",
-                                             f"this is not valid JSON: {e.msg}")]) from None
-    except _DuplicateKey as e:
-        raise ScenarioError(source, [Problem("$", str(e))]) from None
-    except _BadNumber as e:
-        at = _find_number(_blank_strings(text), e.literal)
-        raise ScenarioError(source, [Problem(_position(text, at), e.reason)]) from None
-    except RecursionError:  # not reached after the nesting check; kept as a last guard
-        raise ScenarioError(source, [Problem("$", "lists and objects are nested too deeply")]) \
-            from None
-    if _MAYBE_SURROGATE.search(text):
-        found = _lone_surrogate(raw, "$")
-        if found is not None:
-            raise ScenarioError(source, [Problem(found, "a \\u escape names half of a surrogate "
-                                                        "pair (U+D800…U+DFFF) on its own, which is "
-                                                        "not a character")])
-    return raw
-
-
-_MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def _lone_surrogate(node: Any, path: str) -> str | None:
-    """The path of the first string (or key) holding a lone surrogate, or None."""
-    if isinstance(node, str):
-        return path if _SURROGATE.search(node) else None
-    if isinstance(node, dict):
-        for k, v in node.items():
-            if _SURROGATE.search(k):
-                return join(path, k)
-            found = _lone_surrogate(v, join(path, k))
-            if found is not None:
-                return found
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            found = _lone_surrogate(v, join(path, i))
-            if found is not None:
-                return found
-    return None
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-
-
-def _blank_strings(text: str) -> str:
-    """``text`` with every string literal's contents replaced by spaces (same length), so that
-    brackets and words inside strings are not mistaken for structure."""
-    if '"' not in text:
-        return text
-    return _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
-
-
-def _too_deep_at(text: str) -> int | None:
-    """The offset where nesting first exceeds :data:`MAX_NESTING`, or None."""
-    if text.count("[") + text.count("{") <= MAX_NESTING:
-        return None
-    blanked = _blank_strings(text)
-    import numpy as np
-
-    codes = np.frombuffer(blanked.encode("utf-32-le"), dtype=np.uint32)
-    step = (np.isin(codes, (ord("["), ord("{"))).astype(np.int32)
-            - np.isin(codes, (ord("]"), ord("}"))).astype(np.int32))
-    depth = np.cumsum(step)
-    over = np.flatnonzero(depth > MAX_NESTING)
-    return int(over[0]) if len(over) else None
-
-
-def _position(text: str, offset: int) -> str:
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return f"line {line}, column {column}"
-
-
-class _BadNumber(ValueError):
-    def __init__(self, literal: str, reason: str):
-        super().__init__(reason)
-        self.literal = literal
-        self.reason = reason
-
-
-def _int(literal: str) -> int:
-    if len(literal) <= MAX_DIGITS:
-        return int(literal)
-    digits = len(literal.lstrip("-"))
-    if digits > MAX_DIGITS:
-        raise _BadNumber(literal, f"this number has {digits:,} digits; numbers in a scenario "
-                                  f"have at most {MAX_DIGITS}")
-    return int(literal)
-
-
-def _float(literal: str) -> float:
-    if len(literal) > MAX_DIGITS + 20:
-        raise _BadNumber(literal, f"this number is {len(literal):,} characters long; numbers in "
-                                  f"a scenario have at most {MAX_DIGITS} digits")
-    value = float(literal)
-    if not math.isfinite(value):
-        raise _BadNumber(literal, f"the number {literal} is too large to represent "
-                                  "(beyond ±1.8e308)")
-    return value
-
-
-def _find_number(blanked: str, literal: str) -> int:
-    """Where ``literal`` (a number, NaN or Infinity) first stands as a value, not inside a word
-    or a string; 0 when it cannot be found."""
-    pattern = re.compile(r"(?<![\w.+-])" + re.escape(literal) + r"(?![\w.])")
-    found = pattern.search(blanked)
-    return found.start() if found else 0
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise _DuplicateKey(f'the key "{k}" appears twice in one object')
-        out[k] = v
-    return out
-
-
-def _no_constant(name: str) -> Any:
-    raise _BadNumber(name, f"this is not valid JSON: {name} is not a JSON number")
 
 
 def from_json(raw: Any, problems: list[Problem]) -> Scenario:
@@ -553,180 +347,5 @@ def _steps(value: Any, arch: str, panels: tuple[str, ...], sections: dict[str, A
     return tuple(steps), tuple(states)
 
 
-def to_json(scenario: Scenario) -> dict[str, Any]:
-    """The scenario as JSON data: the sections it sets, in full; the steps as written."""
-    out: dict[str, Any] = {"version": FORMAT_VERSION, "title": scenario.title}
-    if scenario.description:
-        out["description"] = scenario.description
-    out["arch"] = scenario.arch
-    out["panels"] = list(scenario.panels)
-    for pid in PANEL_IDS:
-        if pid in scenario.sections:
-            out[pid] = encode(scenario.sections[pid])
-    if scenario.steps:
-        out["steps"] = [_step_json(s) for s in scenario.steps]
-    return out
-
-
-def _step_json(step: Step) -> dict[str, Any]:
-    out: dict[str, Any] = {"title": step.title}
-    if step.caption:
-        out["caption"] = step.caption
-    if step.predict:
-        out["predict"] = step.predict
-    if step.notes:
-        out["notes"] = step.notes
-    if step.changes:
-        out["changes"] = {k: _plain(v) for k, v in step.changes.items()}
-    if step.focus:
-        out["focus"] = step.focus
-    if step.select:
-        out["select"] = list(step.select)
-    if step.parts:
-        out["parts"] = list(step.parts)
-    return out
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, (dict, MappingProxyType)):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
-def dumps_scenario(scenario: Scenario) -> str:
-    return json.dumps(to_json(scenario), indent=2, ensure_ascii=False) + "\n"
-
-
-def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
-    """Write atomically (see :func:`write_atomic`)."""
-    try:
-        data = dumps_scenario(scenario).encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise ValueError(f"the scenario holds text that is not valid Unicode (a lone surrogate, "
-                         f"U+{ord(e.object[e.start]):04X}); remove it and save again") from None
-    write_atomic(Path(path), data)
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that a crash never leaves half a file, and nothing the user
-    owns is lost:
-
-    - a symbolic link stays a link: its target is written (the link's folder never gets a copy);
-    - an existing file keeps its permission bits, owner and group (as far as this user may);
-    - a new file gets the permissions the umask allows (0644 with the usual umask);
-    - the data goes to a temporary file beside the target, is flushed and fsynced, renamed over
-      the target, and the folder is fsynced so the rename itself survives a crash;
-    - a file with several hard links is rewritten in place, so that every link keeps seeing the
-      one file (a rename would split them): the new content is written and fsynced to a
-      temporary file first (kept if the in-place write is interrupted), the space is reserved,
-      then the file is overwritten, truncated and fsynced;
-    - never inside the installed gpuviz package (the bundled scenarios and resources).
-    """
-    target = Path(os.path.realpath(path))
-    refuse_package_target(target)
-    try:
-        existing: os.stat_result | None = os.stat(target)
-    except FileNotFoundError:
-        existing = None
-    if existing is not None and stat.S_ISREG(existing.st_mode) and existing.st_nlink > 1:
-        _write_in_place(target, data)
-        return
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        if existing is not None and stat.S_ISREG(existing.st_mode):
-            os.fchmod(fd, stat.S_IMODE(existing.st_mode))
-            _keep_owner(fd, existing)
-        else:
-            mask = os.umask(0)
-            os.umask(mask)
-            os.fchmod(fd, 0o666 & ~mask)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    _fsync_folder(target.parent)
-
-
-def _keep_owner(fd: int, existing: os.stat_result) -> None:
-    if (existing.st_uid, existing.st_gid) == (os.getuid(), os.getgid()):
-        return
-    for uid, gid in ((existing.st_uid, existing.st_gid), (-1, existing.st_gid)):
-        try:
-            os.fchown(fd, uid, gid)
-            return
-        except OSError:  # only root gives a file away; a member of its group may keep the group
-            continue
-
-
-def _write_in_place(target: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    with open(target, "r+b") as f:
-        if hasattr(os, "posix_fallocate") and data:
-            try:
-                os.posix_fallocate(f.fileno(), 0, len(data))  # no ENOSPC half-way through
-            except OSError as e:
-                if e.errno not in (errno.EOPNOTSUPP, errno.EINVAL, getattr(errno, "ENOTSUP", -1)):
-                    os.unlink(tmp)
-                    raise
-        f.write(data)
-        f.truncate()
-        f.flush()
-        os.fsync(f.fileno())
-    os.unlink(tmp)
-    _fsync_folder(target.parent)
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # some file systems cannot sync a folder
-        pass
-    finally:
-        os.close(fd)
-
-
-def package_folders() -> list[Path]:
-    """The installed folders that gpuviz reads and must never write: its bundled scenarios and
-    resources."""
-    from importlib import resources
-
-    out = []
-    for name in ("gpuviz.scenarios", "gpuviz.resources"):
-        try:
-            out.append(Path(os.path.realpath(str(resources.files(name)))))
-        except (ModuleNotFoundError, TypeError, OSError):
-            continue
-    return out
-
-
-def refuse_package_target(target: Path) -> None:
-    """PermissionError when ``target`` (resolved) lies inside :func:`package_folders`."""
-    resolved = Path(os.path.realpath(target))
-    for folder in package_folders():
-        if resolved == folder or folder in resolved.parents:
-            raise PermissionError(errno.EACCES, "this is inside the installed gpuviz package "
-                                                "(its bundled files are read-only); save a copy "
-                                                "in another folder", str(target))
-
-
-__all__ = ["decode_section", "dumps_scenario", "encode_changes", "load_scenario", "loads_scenario",
-           "save_scenario", "to_json", "write_atomic"]
+__all__ = ["MAX_BYTES", "MAX_DIGITS", "MAX_NESTING", "MAX_STEPS", "decode_section",
+           "load_scenario", "loads_scenario", "panel_problems"]

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from gpuviz.atomic import write_atomic
 from gpuviz.registry import PANELS
 from gpuviz.scenario import (
     Scenario,
@@ -18,7 +19,6 @@ from gpuviz.scenario import (
     save_scenario,
     scenario_schema,
 )
-from gpuviz.scenario.io import write_atomic
 
 
 @pytest.mark.parametrize("path", bundled_scenarios(), ids=lambda p: p.name)
@@ -51,7 +51,7 @@ def test_a_failed_write_keeps_the_original(tmp_path, monkeypatch):
     def disk_full(fd):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("gpuviz.scenario.io.os.fsync", disk_full)
+    monkeypatch.setattr("gpuviz.atomic.os.fsync", disk_full)
     with pytest.raises(OSError):
         write_atomic(target, b'{"version": 1}')
     assert target.read_text() == "original"

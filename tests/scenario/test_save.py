@@ -8,9 +8,9 @@ import stat
 
 import pytest
 
+from gpuviz.atomic import package_folders, write_atomic
 from gpuviz.scenario import Scenario, load_scenario, save_scenario
 from gpuviz.scenario.bundled import scenario_dir
-from gpuviz.scenario.io import package_folders, write_atomic
 
 
 def test_a_private_file_stays_private(tmp_path):
@@ -73,7 +73,7 @@ def test_a_failed_write_to_a_hard_linked_file_keeps_it_whole(tmp_path, monkeypat
     def disk_full(fd, offset, length):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("gpuviz.scenario.io.os.posix_fallocate", disk_full, raising=False)
+    monkeypatch.setattr("gpuviz.atomic.os.posix_fallocate", disk_full, raising=False)
     with pytest.raises(OSError):
         write_atomic(one, b'{"version": 1, "title": "new"}' + b" " * 100)
     assert load_scenario(two).title == "old"
@@ -88,7 +88,7 @@ def test_the_file_and_its_folder_are_fsynced(tmp_path, monkeypatch):
         synced.append("folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
         real_fsync(fd)
 
-    monkeypatch.setattr("gpuviz.scenario.io.os.fsync", record)
+    monkeypatch.setattr("gpuviz.atomic.os.fsync", record)
     save_scenario(Scenario(), tmp_path / "s.json")
     assert synced == ["file", "folder"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gpuviz.scenario import ScenarioError, loads_scenario
-from gpuviz.scenario.io import dumps_scenario
+from gpuviz.scenario.encode import dumps_scenario
 
 TWO_PANELS = ('{"version": 1, "panels": ["launch", "sectors"], "steps": [%s]}')
 

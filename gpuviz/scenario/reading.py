@@ -1,0 +1,69 @@
+"""Reading a scenario file's bytes, bounded: a regular file of at most :data:`MAX_BYTES`, never
+more read than that (``/dev/zero`` ends at once), never a wait on a FIFO."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from gpuviz.scenario.problems import Problem, ScenarioError
+
+MAX_BYTES = 8 * 1024 * 1024
+
+
+def read_limited(path: str | os.PathLike[str], source: str | None = None) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_BYTES`, or a ScenarioError. Never reads
+    more than the limit (``/dev/zero`` and the like end at once), and never waits on a FIFO."""
+    source = str(path) if source is None else source
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise ScenarioError(source, [Problem("$", "no such file")]) from None
+    except IsADirectoryError:
+        raise ScenarioError(source, [Problem("$", "this is a folder, not a scenario file")]) from None
+    except (OSError, ValueError) as e:
+        why = getattr(e, "strerror", None) or str(e)
+        raise ScenarioError(source, [Problem("$", f"cannot read the file ({why})")]) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ScenarioError(source, [Problem("$", "this is a folder, not a scenario file")])
+        if not stat.S_ISREG(info.st_mode):
+            raise ScenarioError(source, [Problem("$", f"this is {_file_kind(info.st_mode)}, not a "
+                                                      "regular file; a scenario is a .json file")])
+        if info.st_size > MAX_BYTES:
+            raise ScenarioError(source, [Problem("$", _too_big(info.st_size))])
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        total = 0
+        while total <= MAX_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_BYTES + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > MAX_BYTES:  # it grew while being read
+            raise ScenarioError(source, [Problem("$", _too_big(total, "at least "))])
+        return b"".join(chunks)
+    except OSError as e:
+        raise ScenarioError(source, [Problem("$", f"cannot read the file ({e.strerror})")]) from None
+    finally:
+        os.close(fd)
+
+
+def _too_big(size: int, prefix: str = "") -> str:
+    return f"the file is {prefix}{size:,} bytes; a scenario is at most {MAX_BYTES:,} bytes"
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
