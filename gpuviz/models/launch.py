@@ -17,7 +17,9 @@ CUDA C++ Programming Guide, *Thread Hierarchy*):
 """
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+import numpy as np
 
 from gpuviz.models.params import param
 
@@ -108,29 +110,34 @@ class LaunchResult:
     tile_slots_per_wave: int
     wave_count: int
     last_wave_fill: float
-    # valid threads along each dimension, per block index in that dimension: block (i, j, k)
-    # has spans[0][i] · spans[1][j] · spans[2][k] valid threads (validity separates per axis)
-    _spans: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = field(repr=False,
-                                                                           compare=False)
+    # Validity separates per axis: block (i, j, k) has span(0, i) · span(1, j) · span(2, k)
+    # valid threads, span(d, i) = clip(extent[d] − i·block[d], 0, block[d]). Spans are computed
+    # when asked for, never stored per block (a grid of 2^20 blocks would hold 2^20 of them).
+
+    def _span(self, d: int, i: int) -> int:
+        return min(max(self.extent[d] - i * self.block[d], 0), self.block[d])
 
     def block_valid(self, b: int) -> int:
         """Valid threads of block ``b`` (linear id, x fastest)."""
         gx, gy, _ = self.grid
-        sx, sy, sz = self._spans
-        return sx[b % gx] * sy[(b // gx) % gy] * sz[b // (gx * gy)]
+        return (self._span(0, b % gx) * self._span(1, (b // gx) % gy)
+                * self._span(2, b // (gx * gy)))
 
     def block_counts(self) -> tuple[int, int, int]:
         """(wholly valid, partly masked, wholly masked) blocks."""
-        nonzero = [sum(1 for v in s if v) for s in self._spans]
-        full = [sum(1 for v in s if v == b) for s, b in zip(self._spans, self.block, strict=True)]
+        full = [min(g, e // b) for g, e, b in zip(self.grid, self.extent, self.block, strict=True)]
+        nonzero = [min(g, -(-e // b)) for g, e, b in zip(self.grid, self.extent, self.block,
+                                                          strict=True)]
         whole = full[0] * full[1] * full[2]
         empty = self.blocks - nonzero[0] * nonzero[1] * nonzero[2]
         return whole, self.blocks - whole - empty, empty
 
     def block_valid_all(self) -> list[int]:
         """Valid threads of every block, in linear order (x fastest)."""
-        sx, sy, sz = self._spans
-        return [x * y * z for z in sz for y in sy for x in sx]
+        sx, sy, sz = (np.clip(self.extent[d] - np.arange(self.grid[d], dtype=np.int64)
+                              * self.block[d], 0, self.block[d]) for d in range(3))
+        every = sz[:, None, None] * sy[None, :, None] * sx[None, None, :]
+        return [int(v) for v in every.reshape(-1).tolist()]
 
 
 def _pad3(values: tuple[int, ...], fill: int = 1) -> tuple[int, int, int]:
@@ -201,9 +208,6 @@ def compute(p: LaunchParams) -> LaunchResult:
     ws = p.warp_size
     warps_per_block = -(-threads_per_block // ws)
 
-    # Validity separates per dimension, so per-block valid counts are a product of clipped spans.
-    sx, sy, sz = (tuple(min(max(extent[d] - i * block[d], 0), block[d]) for i in range(grid[d]))
-                  for d in range(3))
     valid_threads = math.prod(min(extent[d], grid[d] * block[d]) for d in range(3))
 
     slots = p.sm_count * p.slots_per_sm
@@ -244,13 +248,13 @@ def compute(p: LaunchParams) -> LaunchResult:
         warps_launched=blocks * warps_per_block, sm_count=p.sm_count,
         slots_per_sm=p.slots_per_sm, slots_per_wave=slots, waves=waves,
         selected_block=sel, selected_block_idx=sel_idx, selected_block_wave=sel // slots,
-        selected_block_sm=(sel % slots) % p.sm_count, selected_block_valid=(sx[sel_idx[0]] * sy[sel_idx[1]]
-                                                          * sz[sel_idx[2]]),
+        selected_block_sm=(sel % slots) % p.sm_count, selected_block_valid=math.prod(
+            min(max(extent[d] - sel_idx[d] * block[d], 0), block[d]) for d in range(3)),
         selected_warp=warp,
         active_lanes=tuple(ln.lane for ln in lanes if ln.valid),
         masked_lanes=tuple(ln.lane for ln in lanes if not ln.valid),
         lanes=tuple(lanes), warp_valid_lanes=tuple(warp_valid),
         matrix=(q.matrix_m, q.matrix_n), tile=(q.tile_m, q.tile_n), tiles=tiles, tiles_m=tiles_m, tiles_n=tiles_n, tile_slots=tiles * q.tile_m * q.tile_n,
         tile_valid=q.matrix_m * q.matrix_n, tile_slots_per_wave=per_wave, wave_count=wave_count,
-        last_wave_fill=last_fill, _spans=(sx, sy, sz),
+        last_wave_fill=last_fill,
     )
