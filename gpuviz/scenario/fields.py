@@ -3,8 +3,9 @@ scenario shows now, so a caption never says "six tiles" after the user set eight
 
 A field is ``{panel.field}`` or ``{panel.field.subfield}`` (a nested section such as
 ``sectors.pattern.stride``), or ``{panel.result.field}`` (what the panel's model computes from the
-state shown, such as ``pipeline.result.total_time``), optionally with a Python format spec:
-``{launch.n:,}``, ``{pipeline.load_time:.1f}``. A tuple value is written with its items joined by
+state shown, such as ``pipeline.result.total_time``), optionally with a format spec:
+``{launch.n:,}``, ``{pipeline.load_time:.1f}``, checked against every value the field can hold
+(``format_spec.py``). A tuple value is written with its items joined by
 ``×`` (a shape such as ``launch.block``: ``16×16``; one item: just the item); a whole float
 without a spec as an integer (``30``, not ``30.0``). ``{{`` and ``}}`` are literal braces. Fields are checked when a scenario is loaded (:func:`field_problems`); an unknown panel or
 field is an error that names its path in the file.
@@ -19,6 +20,7 @@ from typing import Any
 
 from gpuviz.registry import PANEL_IDS, panel
 from gpuviz.scenario.decode import _is_optional, field_types
+from gpuviz.scenario.format_spec import format_value, spec_problem
 from gpuviz.scenario.problems import Problem, did_you_mean
 
 _FORMATTER = Formatter()
@@ -94,29 +96,11 @@ def field_problems(text: str, path: str) -> list[Problem]:
             problems.append(Problem(path, f"{{{name}}}: {error}"))
             continue
         if spec:
-            sample = _sample(tp)
-            try:
-                _format_value(sample, spec)
-            except (ValueError, TypeError) as e:
+            why = spec_problem(spec, tp)
+            if why is not None:
                 problems.append(Problem(path, f"{{{name}:{spec}}}: the format does not apply "
-                                              f"to this field ({e})"))
+                                              f"to this field ({why})"))
     return problems
-
-
-def _sample(tp: Any) -> Any:
-    if typing.get_origin(tp) is tuple:
-        return (_sample(typing.get_args(tp)[0]),)
-    return {bool: True, int: 1, float: 1.0, str: "a"}.get(tp, "a")
-
-
-def _format_value(value: Any, spec: str) -> str:
-    if isinstance(value, tuple):
-        return "×".join(_format_value(v, spec) for v in value)
-    if dataclasses.is_dataclass(value):
-        return str(value)
-    if not spec and isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return format(value, spec)
 
 
 def value_of(scenario: Any, name: str) -> Any:
@@ -145,7 +129,7 @@ def format_fields(text: str, scenario: Any) -> str:
         if name is None:
             continue
         try:
-            out.append(_format_value(value_of(scenario, name), spec))
-        except (AttributeError, KeyError, ValueError, TypeError):
+            out.append(format_value(value_of(scenario, name), spec))
+        except (AttributeError, KeyError, ValueError, TypeError, OverflowError):
             out.append("{" + name + (f":{spec}" if spec else "") + "}")
     return "".join(out)
