@@ -8,22 +8,37 @@ import errno
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that a crash never leaves half a file, and nothing the user
-    owns is lost:
+    owns is lost (see :func:`atomic_writer`)."""
+    with atomic_writer(path) as f:
+        f.write(data)
+
+
+@contextmanager
+def atomic_writer(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary file to write ``path`` through, put in place only when the ``with`` block ends
+    without an exception (a streamed animation is written frame by frame through it):
 
     - a symbolic link stays a link: its target is written (the link's folder never gets a copy);
     - an existing file keeps its permission bits, owner and group (as far as this user may);
     - a new file gets the permissions the umask allows (0644 with the usual umask);
     - the data goes to a temporary file beside the target, is flushed and fsynced, renamed over
-      the target, and the folder is fsynced so the rename itself survives a crash;
+      the target, and the folder is fsynced so the rename itself survives a crash; the temporary
+      file never outlives a failure;
     - a file with several hard links is rewritten in place, so that every link keeps seeing the
       one file (a rename would split them): the new content is written and fsynced to a
-      temporary file first (kept if the in-place write is interrupted), the space is reserved,
-      then the file is overwritten, truncated and fsynced;
+      temporary file first, the space is reserved, then the file is overwritten, truncated and
+      fsynced (the temporary copy is kept, and named in the error, only if that overwrite is
+      interrupted);
+    - a folder, a pipe (FIFO), a device or a socket is refused before anything is written, with
+      an error naming the target (a pipe was silently replaced by a regular file);
     - never inside the installed gpuviz package (the bundled scenarios and resources).
     """
     target = Path(os.path.realpath(path))
@@ -32,12 +47,18 @@ def write_atomic(path: Path, data: bytes) -> None:
         existing: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
         existing = None
-    if existing is not None and stat.S_ISREG(existing.st_mode) and existing.st_nlink > 1:
-        _write_in_place(target, data)
-        return
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        if stat.S_ISDIR(existing.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "this is a folder, not a file", str(path))
+        raise OSError(errno.EINVAL, f"this is {file_kind(existing.st_mode)}, not a regular file; "
+                                    "nothing was written", str(path))
+    in_place = existing is not None and existing.st_nlink > 1
     try:
-        if existing is not None and stat.S_ISREG(existing.st_mode):
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as e:
+        raise _naming(e, path) from None
+    try:
+        if existing is not None:
             os.fchmod(fd, stat.S_IMODE(existing.st_mode))
             _keep_owner(fd, existing)
         else:
@@ -45,15 +66,40 @@ def write_atomic(path: Path, data: bytes) -> None:
             os.umask(mask)
             os.fchmod(fd, 0o666 & ~mask)
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
+        if in_place:
+            _copy_in_place(tmp, target, path)
+        else:
+            os.replace(tmp, target)
+    except BaseException as e:
+        if os.path.exists(tmp) and not getattr(e, "keeps_copy", False):
             os.unlink(tmp)
+        if isinstance(e, OSError) and e.filename in (None, tmp):
+            raise _naming(e, path) from None
         raise
     _fsync_folder(target.parent)
+
+
+def _naming(e: OSError, path: str | os.PathLike[str]) -> OSError:
+    """``e`` as an error about ``path`` (the user's target), not about a temporary file."""
+    out = OSError(e.errno, e.strerror or str(e), str(path))
+    if getattr(e, "keeps_copy", False):
+        out.keeps_copy = True  # type: ignore[attr-defined]
+    return out
+
+
+def file_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
 
 
 def _keep_owner(fd: int, existing: os.stat_result) -> None:
@@ -67,30 +113,27 @@ def _keep_owner(fd: int, existing: os.stat_result) -> None:
             continue
 
 
-def _write_in_place(target: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    with open(target, "r+b") as f:
+def _copy_in_place(tmp: str, target: Path, path: str | os.PathLike[str]) -> None:
+    """Overwrite the hard-linked ``target`` with the fsynced ``tmp``, then remove ``tmp``."""
+    with open(tmp, "rb") as src:
+        data = src.read()
+    with open(target, "r+b") as f:  # fails (read-only, immutable) before anything is changed
         if hasattr(os, "posix_fallocate") and data:
             try:
                 os.posix_fallocate(f.fileno(), 0, len(data))  # no ENOSPC half-way through
             except OSError as e:
                 if e.errno not in (errno.EOPNOTSUPP, errno.EINVAL, getattr(errno, "ENOTSUP", -1)):
-                    os.unlink(tmp)
                     raise
-        f.write(data)
-        f.truncate()
-        f.flush()
-        os.fsync(f.fileno())
+        try:
+            f.write(data)
+            f.truncate()
+            f.flush()
+            os.fsync(f.fileno())
+        except OSError as e:  # the file is half overwritten: the whole new content stays in tmp
+            kept = OSError(e.errno, f"{e.strerror}; the new content is kept in {tmp}", str(path))
+            kept.keeps_copy = True  # type: ignore[attr-defined]
+            raise kept from None
     os.unlink(tmp)
-    _fsync_folder(target.parent)
 
 
 def _fsync_folder(folder: Path) -> None:

@@ -296,13 +296,16 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _kernel_parser(sub) -> None:
+    from gpuviz.cli_export import path_argument
+
     k = sub.add_parser("kernel", help="write a CUDA C++ program performing the scenario's access, "
                                       "with its build and ncu commands")
     k.add_argument("scenario", metavar="SCENARIO")
     k.add_argument("--panel", metavar="ID", help="sectors, banks, occupancy or traversal "
                                                  "(default: the scenario's first of these)")
     k.add_argument("--step", type=int, metavar="K", help="the state after scenario step K (0-based)")
-    k.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created)")
+    k.add_argument("--out", required=True, type=path_argument, metavar="DIR",
+                   help="folder to write into (created)")
 
 
 def _kernel(args: argparse.Namespace) -> int:
@@ -336,14 +339,17 @@ def _kernel(args: argparse.Namespace) -> int:
 
 
 def _measure_parser(sub) -> None:
+    from gpuviz.cli_export import path_argument
+
     m = sub.add_parser("measure", help="import profiler output as a measurement file, or "
                                        "compare measurement files with the models")
     msub = m.add_subparsers(dest="measure_command", metavar="ACTION", required=True)
     i = msub.add_parser("import", help="turn ncu --csv --page raw output into a measurement file")
     i.add_argument("csv", nargs="+", metavar="NCU_CSV", help="one launch per case, in order")
-    i.add_argument("--cases", required=True, metavar="CASES_JSON",
+    i.add_argument("--cases", required=True, type=path_argument, metavar="CASES_JSON",
                    help="the cases, in launch order (case.json beside an exported kernel)")
-    i.add_argument("--out", required=True, metavar="FILE", help="measurement file to write")
+    i.add_argument("--out", required=True, type=path_argument, metavar="FILE",
+                   help="measurement file to write")
     i.add_argument("--device", help="device name (default: the profiler's)")
     i.add_argument("--date", help="date of the measurement (default: the CSV file's time)")
     c = msub.add_parser("compare", help="model against measured for measurement files "

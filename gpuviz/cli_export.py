@@ -37,7 +37,8 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
                         "with gif/apng, one frame per step")
     e.add_argument("--steps", metavar="A-B",
                    help="only steps A to B (1-based, inclusive); implies --all-steps")
-    e.add_argument("--out", required=True, metavar="DIR", help="folder to write into (created)")
+    e.add_argument("--out", required=True, type=path_argument, metavar="DIR",
+                   help="folder to write into (created)")
     e.add_argument("--format", choices=FORMATS, default="svg",
                    help="svg, pdf, png, an animation (gif, apng), or a whole lecture in one "
                         "file: html (a web page), pptx (a slide deck); pdf with --all-steps "
@@ -56,8 +57,8 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
     e.add_argument("--frames", action="store_true",
                    help="write every playback frame as a numbered sequence "
                         "(<scenario>-<panel>-0001.<format> …) for slides")
-    e.add_argument("--fps", type=float, default=None,
-                   help="animation frame rate (default 4 for playback, 0.5 for steps)")
+    e.add_argument("--fps", type=fps_argument, default=None,
+                   help="animation frame rate, 0.002–50 (default 4 for playback, 0.5 for steps)")
     e.add_argument("--max-frames", type=int, default=None, metavar="N",
                    help="at most N frames in an animation (default and limit: 2000)")
     e.add_argument("--text-as-paths", action="store_true",
@@ -68,6 +69,42 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
     e.add_argument("--chrome", choices=CHROMES, default="full",
                    help="full: title, subtitle, notes and legend; legend: the parts' legend "
                         "only; none: the drawing alone, for a caption set by the paper")
+
+
+def path_argument(text: str) -> str:
+    """A path option: not empty (an empty --out would write into the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty; name a folder or file")
+    return text
+
+
+def fps_argument(text: str) -> float:
+    """``--fps``: a number from MIN_FPS to MAX_FPS (a GIF or APNG cannot store a longer or
+    shorter frame delay)."""
+    from gpuviz.export.animate import MAX_FPS, MIN_FPS
+
+    try:
+        fps = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of frames per second, got "
+                                         f"{text[:40]!r}") from None
+    if not MIN_FPS <= fps <= MAX_FPS:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"must be from {MIN_FPS:g} to {MAX_FPS:g} frames per "
+                                         f"second, got {text[:40]}")
+    return fps
+
+
+def selection_problems(keys: list[str]) -> list[str]:
+    """What is wrong with the ``--select`` keys, checked before any file is written."""
+    from gpuviz.keys import key_problem
+
+    out = []
+    for text in keys:
+        why = key_problem(text)
+        if why is not None:
+            shown = text if len(text) <= 40 else text[:40] + "…"
+            out.append(f"--select {shown!r}: {why}")
+    return out
 
 
 def scenario_files(arg: str) -> list[Path]:
@@ -103,6 +140,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     if args.text_as_paths and args.format != "svg":
         print("--text-as-paths applies to SVG only", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    bad_keys = selection_problems(args.select)
+    if bad_keys:
+        for line in bad_keys:
+            print(printable(line), file=sys.stderr)
         return EXIT_BAD_INPUT
     out = Path(args.out)
     try:
@@ -237,7 +279,7 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
                 return figure_for(scenario.at_step(k), pid, th,
                                   scenario.step_selection(k) | kept, target)
 
-            plan = FramePlan(len(chosen), step_figure, args.fps or 0.5)
+            plan = FramePlan(len(chosen), step_figure, 0.5 if args.fps is None else args.fps)
             name = f"{stem}-{pid}-steps.{args.format}"
         else:
             total = min(frame_count(scenario, pid), cap)
@@ -245,7 +287,7 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
             def frame_figure(i, pid=pid):
                 return figure_for(scenario, pid, th, at_frame(kept, i), target)
 
-            plan = FramePlan(total, frame_figure, args.fps or 4.0)
+            plan = FramePlan(total, frame_figure, 4.0 if args.fps is None else args.fps)
             name = f"{stem}-{pid}.{args.format}"
         path = out / name
         try:

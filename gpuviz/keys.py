@@ -8,10 +8,28 @@ slicing strings. ``frame:<n>`` is the playback position, carried in the selectio
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 FRAME = "frame"
 CYCLES = "cycles"
+#: The shape of a key (the scenario schema's pattern for a step's ``select``).
+KEY_PATTERN = r"^[a-z_]+:[A-Za-z0-9_,.\-]*$"
+MAX_DIGITS = 18  # digits of a number in a key (every index gpuviz draws is below 2**62)
+_KEY = re.compile(KEY_PATTERN)
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+
+
+def key_problem(text: object) -> str | None:
+    """Why ``text`` is not a selection key (the whole text, no trailing newline; no number of
+    more than :data:`MAX_DIGITS` digits), or None."""
+    if not isinstance(text, str) or not _KEY.fullmatch(text):
+        return "not a selection key such as lane:3 or tile:2,5"
+    long = _LONG_NUMBER.search(text)
+    if long:
+        return (f"a number of {len(long.group()):,} digits; a number in a selection key has at "
+                f"most {MAX_DIGITS}")
+    return None
 
 
 def key(kind: str, *values: int) -> str:

@@ -85,9 +85,9 @@ def ensure_gui_app() -> None:
     register_fonts()
 
 
-def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 200,
-                     metadata: Mapping[str, str] | None = None) -> bytes:
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
+def _painted(figure: Figure, width_mm: float | None, dpi: int):
+    """The figure painted on a white QImage (RGB32) at ``dpi``, after the size checks."""
+    from PySide6.QtCore import QRectF
     from PySide6.QtGui import QImage, QPainter
 
     from gpuviz.export.qt_painter import paint_figure
@@ -103,6 +103,14 @@ def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 2
     p = QPainter(img)
     paint_figure(p, figure, QRectF(0, 0, w, h))
     p.end()
+    return img
+
+
+def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 200,
+                     metadata: Mapping[str, str] | None = None) -> bytes:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    img = _painted(figure, width_mm, dpi)
     for key, value in sorted((metadata or {}).items()):  # PNG text chunks, in a fixed order
         img.setText(f"gpuviz-{key}", str(value))
     data = QByteArray()
@@ -112,6 +120,16 @@ def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 2
     img.save(buf, "PNG")  # type: ignore[call-overload]
     buf.close()
     return bytes(data.data())
+
+
+def render_rgb(figure: Figure, width_mm: float | None = None,
+               dpi: int = 200) -> tuple[int, int, int, bytes]:
+    """(width, height, bytes per row, RGB rows) of the figure painted as for PNG, without
+    encoding a PNG (an animation's frames go straight to its encoder)."""
+    from PySide6.QtGui import QImage
+
+    img = _painted(figure, width_mm, dpi).convertToFormat(QImage.Format.Format_RGB888)
+    return img.width(), img.height(), img.bytesPerLine(), bytes(img.constBits())
 
 
 def render_pdf_bytes(figure: Figure, width_mm: float | None = None,

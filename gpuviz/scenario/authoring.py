@@ -13,9 +13,10 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from gpuviz.keys import key_problem
 from gpuviz.registry import PANEL_IDS
 from gpuviz.scenario.decode import encode_changes
-from gpuviz.scenario.document import SELECTION_KEY, Scenario, Step
+from gpuviz.scenario.document import Scenario, Step
 from gpuviz.scenario.encode import _step_json, to_json
 from gpuviz.scenario.io import from_json
 from gpuviz.scenario.problems import Problem, ScenarioError
@@ -61,7 +62,7 @@ def default_focus(changes: Mapping[str, Any], fallback: str | None) -> str | Non
 
 def check_selection(keys: Iterable[str]) -> list[str]:
     """The keys that are not selection keys such as ``lane:3`` (empty when all are fine)."""
-    return [k for k in keys if not SELECTION_KEY.match(k)]
+    return [k for k in keys if key_problem(k) is not None]
 
 
 def add_step(scenario: Scenario, shown: Scenario, after: int, title: str, caption: str = "",

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from gpuviz.keys import KEY_PATTERN
 from gpuviz.models.arch import DEFAULT_ARCH
 from gpuviz.registry import panel
 
 FORMAT_VERSION = 1
-SELECTION_KEY = re.compile(r"^[a-z_]+:[A-Za-z0-9_,.\-]*$")
+SELECTION_KEY = re.compile(KEY_PATTERN)
 
 
 @dataclass(frozen=True)

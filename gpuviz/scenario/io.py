@@ -14,10 +14,11 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from gpuviz.keys import key_problem
 from gpuviz.models.arch import preset_names
 from gpuviz.registry import PANEL_IDS, panel
 from gpuviz.scenario.decode import _BAD, decode_changes, decode_dataclass
-from gpuviz.scenario.document import FORMAT_VERSION, SELECTION_KEY, Scenario, Step
+from gpuviz.scenario.document import FORMAT_VERSION, Scenario, Step
 from gpuviz.scenario.fields import field_problems
 from gpuviz.scenario.parts import step_parts
 from gpuviz.scenario.problems import Problem, ScenarioError, describe, did_you_mean, join
@@ -308,11 +309,16 @@ def _steps(value: Any, arch: str, panels: tuple[str, ...], sections: dict[str, A
                                     + (did_you_mean(focus, PANEL_IDS, problems) if isinstance(focus, str) else "")))
             focus = None
         select = raw.get("select", [])
-        if not isinstance(select, list) or not all(isinstance(s, str) and SELECTION_KEY.match(s)
-                                                   for s in select):
+        if not isinstance(select, list):
             problems.append(Problem(join(path, "select"), 'expected a list of keys such as '
                                                           '["lane:3", "block:2"]'))
             select = []
+        for i, key in enumerate(select):
+            why = key_problem(key)
+            if why is not None:
+                problems.append(Problem(join(join(path, "select"), i), why))
+                select = []
+                break
         parts = step_parts(raw.get("parts", []), focus or panels, join(path, "parts"), problems)
         changes = raw.get("changes", {})
         if not isinstance(changes, dict):

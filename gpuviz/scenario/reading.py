@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import stat
 
+from gpuviz.atomic import file_kind
 from gpuviz.scenario.problems import Problem, ScenarioError
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -29,7 +30,7 @@ def read_limited(path: str | os.PathLike[str], source: str | None = None) -> byt
         if stat.S_ISDIR(info.st_mode):
             raise ScenarioError(source, [Problem("$", "this is a folder, not a scenario file")])
         if not stat.S_ISREG(info.st_mode):
-            raise ScenarioError(source, [Problem("$", f"this is {_file_kind(info.st_mode)}, not a "
+            raise ScenarioError(source, [Problem("$", f"this is {file_kind(info.st_mode)}, not a "
                                                       "regular file; a scenario is a .json file")])
         if info.st_size > MAX_BYTES:
             raise ScenarioError(source, [Problem("$", _too_big(info.st_size))])
@@ -54,16 +55,3 @@ def read_limited(path: str | os.PathLike[str], source: str | None = None) -> byt
 
 def _too_big(size: int, prefix: str = "") -> str:
     return f"the file is {prefix}{size:,} bytes; a scenario is at most {MAX_BYTES:,} bytes"
-
-
-def _file_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-

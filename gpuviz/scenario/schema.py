@@ -7,6 +7,8 @@ import dataclasses
 import typing
 from typing import Any
 
+from gpuviz.keys import KEY_PATTERN
+from gpuviz.keys import MAX_DIGITS as MAX_KEY_DIGITS
 from gpuviz.models.arch import preset_names
 from gpuviz.registry import PANELS
 from gpuviz.scenario.decode import _is_optional, field_types
@@ -58,8 +60,9 @@ def _step_schema() -> dict[str, Any]:
                         "state of the previous step.",
                         "propertyNames": {"enum": [p.id for p in PANELS]}},
             "focus": {"enum": [p.id for p in PANELS]},
-            "select": {"type": "array", "items": {"type": "string",
-                                                  "pattern": r"^[a-z_]+:[A-Za-z0-9_,.\-]*$"}},
+            "select": {"type": "array", "items": {
+                "type": "string", "pattern": KEY_PATTERN,
+                "not": {"pattern": f"[0-9]{{{MAX_KEY_DIGITS + 1}}}"}}},
             "parts": {"type": "array", "uniqueItems": True,
                       "description": "The figure parts the step shows (of its focus panel, or of "
                       "the panels that have them), one idea per slide; left out: whole figures.",

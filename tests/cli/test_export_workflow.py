@@ -130,11 +130,11 @@ def test_animation_frames_are_streamed_to_the_file_one_at_a_time(qapp, tmp_path,
     """Each frame is written before the next is built, so memory does not grow with frames."""
     scenario = load_scenario(PIPELINE)
     path = tmp_path / "a.anim"
-    tmp = tmp_path / ".a.anim.tmp"
     written_before = []
 
     def figure(i):
-        written_before.append(tmp.stat().st_size if tmp.exists() else 0)
+        tmp = list(tmp_path.glob(".a.anim.*.tmp"))  # the atomic writer's temporary file
+        written_before.append(tmp[0].stat().st_size if tmp else 0)
         return figure_for(scenario, "pipeline", SCREEN, frozenset({f"frame:{i % 4}"}))
 
     # the writer builds every figure once to size the canvas, then once per frame as it writes
@@ -142,4 +142,4 @@ def test_animation_frames_are_streamed_to_the_file_one_at_a_time(qapp, tmp_path,
     painting = written_before[6:]
     assert len(painting) == 6
     assert all(b > a for a, b in itertools.pairwise(painting[1:]))
-    assert path.exists() and not tmp.exists()
+    assert path.exists() and not list(tmp_path.glob(".a.anim.*.tmp"))
