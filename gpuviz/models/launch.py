@@ -181,9 +181,20 @@ def problems(p: LaunchParams) -> list[tuple[str, str]]:
         out.append(("block[2]", "blockDim.z is at most 64"))
     if out:
         return out
-    grid, _block, _ = resolve_shape(p)
+    grid, block, extent = resolve_shape(p)
     if grid[1] > 65535 or grid[2] > 65535:
         out.append(("grid", "gridDim.y and gridDim.z are at most 65535"))
+    short = [d for d in range(3) if grid[d] * block[d] < extent[d]]
+    if p.grid is not None and short:  # one element per thread: the rest would go unprocessed
+        d = short[0]
+        covered = math.prod(min(extent[i], grid[i] * block[i]) for i in range(3))
+        need = -(-extent[d] // block[d])
+        out.append(("grid", f"the grid covers {covered:,} of the {math.prod(extent):,} elements "
+                            f"(along {'xyz'[d]}: {grid[d]:,} block{'s' if grid[d] != 1 else ''} × {block[d]:,} "
+                            f"threads < "
+                            f"{extent[d]:,}); each thread handles one element, so the rest would "
+                            f"never be processed: give at least {need:,} blocks along {'xyz'[d]}, "
+                            "or leave grid out"))
     blocks = grid[0] * grid[1] * grid[2]
     if blocks > MAX_GRID_BLOCKS:
         out.append(("grid" if p.grid is not None else ("extent" if p.extent is not None else "n"),

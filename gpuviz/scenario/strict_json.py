@@ -129,6 +129,9 @@ def _float(literal: str) -> float:
     if not math.isfinite(value):
         raise _BadNumber(literal, f"the number {literal} is too large to represent "
                                   "(beyond ±1.8e308)")
+    if value == 0.0 and any(c in "123456789" for c in literal.lower().partition("e")[0]):
+        raise _BadNumber(literal, f"the number {literal} is too small to represent (closer to 0 "
+                                  "than ±4.9e-324, it would be read as 0); write 0 if 0 is meant")
     return value
 
 
