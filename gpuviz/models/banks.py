@@ -195,7 +195,7 @@ def element_indices(p: BanksParams) -> np.ndarray:
     if pat.kind == "explicit":
         return np.asarray(pat.indices, dtype=np.int64)
     if pat.kind == "expression":
-        out = evaluate(parse(pat.expression or "", LANE_NAMES), lane_environment(lanes))
+        out = evaluate(parse(pat.expression or "", LANE_NAMES, "int"), lane_environment(lanes))
         return np.broadcast_to(out, lanes.shape).astype(np.int64)
     raise ValueError(pat.kind)
 

@@ -197,7 +197,7 @@ def _environment(params: DivergenceParams) -> dict:
 
 
 def _mask_of(text: str, env: dict) -> int:
-    values = evaluate(parse(text, LANE_NAMES), env)
+    values = evaluate(parse(text, LANE_NAMES, "bool"), env)
     return int(sum(1 << int(i) for i in np.flatnonzero(np.broadcast_to(values, env["lane"].shape))))
 
 

@@ -173,7 +173,7 @@ def element_indices(p: SectorsParams) -> np.ndarray:
     if pat.kind == "broadcast":
         return np.full(n, pat.index, dtype=np.int64)
     if pat.kind == "expression":
-        expr = parse(pat.expression or "", LANE_NAMES)
+        expr = parse(pat.expression or "", LANE_NAMES, "int")
         out = evaluate(expr, _coordinates(p, lanes))
         return np.broadcast_to(out, lanes.shape).astype(np.int64)
     raise ValueError(f"kind {pat.kind!r} has no element indices")
