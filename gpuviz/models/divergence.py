@@ -41,6 +41,7 @@ import numpy as np
 
 from gpuviz.models.expr import LANE_NAMES, ExprError, evaluate, lane_environment, parse
 from gpuviz.models.params import param
+from gpuviz.models.threads import MAX_BLOCK_THREADS, warp_problems
 
 EXIT = None
 
@@ -192,8 +193,10 @@ def _successors(params: DivergenceParams) -> dict[str, list[EdgeParams]]:
 
 
 def _environment(params: DivergenceParams) -> dict:
+    # the warp's block is 1-D and as large as a block may be, so that every warp index that
+    # exists in some block has real coordinates (threadIdx.x = tid)
     return lane_environment(np.arange(params.warp_size), warp=params.warp,
-                            warp_size=params.warp_size, block_dim=(params.warp_size, 1, 1))
+                            warp_size=params.warp_size, block_dim=(MAX_BLOCK_THREADS, 1, 1))
 
 
 def _mask_of(text: str, env: dict) -> int:
@@ -213,6 +216,9 @@ def problems(params: DivergenceParams) -> list[tuple[str, str]]:
         elif name in seen:
             found.append((f"nodes[{i}].name", f"The block name {name!r} is used twice."))
         seen.add(name)
+    found += warp_problems(params.warp, params.warp_size, MAX_BLOCK_THREADS)
+    if found:
+        return found
     env = _environment(params)
     for i, e in enumerate(params.edges):
         for end in ("source", "target"):

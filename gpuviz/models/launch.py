@@ -22,8 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpuviz.models.params import param
+from gpuviz.models.threads import MAX_BLOCK_THREADS, MAX_GRID_YZ, block_problems, warp_problems
 
-MAX_BLOCK_THREADS = 1024
+__all__ = ["MAX_BLOCK_THREADS", "LaunchParams", "LaunchResult", "compute", "problems"]
 MAX_GRID_BLOCKS = 1 << 20  # beyond this even an aggregated drawing stops being useful
 
 
@@ -174,16 +175,12 @@ def problems(p: LaunchParams) -> list[tuple[str, str]]:
     if p.n is None and p.extent is None and p.grid is None:
         out.append(("n", "say how big the problem is: give n, extent or grid"))
     threads = math.prod(p.block)
-    if threads > MAX_BLOCK_THREADS:
-        out.append(("block", f"a block holds at most {MAX_BLOCK_THREADS} threads; "
-                             f"{' × '.join(map(str, p.block))} = {threads}"))
-    if len(p.block) == 3 and p.block[2] > 64:
-        out.append(("block[2]", "blockDim.z is at most 64"))
+    out += block_problems(p.block, "block")
     if out:
         return out
     grid, block, extent = resolve_shape(p)
-    if grid[1] > 65535 or grid[2] > 65535:
-        out.append(("grid", "gridDim.y and gridDim.z are at most 65535"))
+    if grid[1] > MAX_GRID_YZ or grid[2] > MAX_GRID_YZ:
+        out.append(("grid", f"gridDim.y and gridDim.z are at most {MAX_GRID_YZ}"))
     short = [d for d in range(3) if grid[d] * block[d] < extent[d]]
     if p.grid is not None and short:  # one element per thread: the rest would go unprocessed
         d = short[0]
@@ -204,10 +201,7 @@ def problems(p: LaunchParams) -> list[tuple[str, str]]:
     if p.selected_block >= blocks:
         out.append(("selected_block", f"block {p.selected_block} does not exist; "
                                       f"this launch has blocks 0 … {blocks - 1}"))
-    wpb = -(-threads // p.warp_size)
-    if p.selected_warp >= wpb:
-        out.append(("selected_warp", f"warp {p.selected_warp} does not exist; a block of "
-                                     f"{threads} threads has warps 0 … {wpb - 1}"))
+    out += warp_problems(p.selected_warp, p.warp_size, threads, "selected_warp")
     return out
 
 

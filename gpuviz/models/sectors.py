@@ -29,12 +29,14 @@ are left out.
 """
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from gpuviz.models.expr import LANE_NAMES, ExprError, evaluate, lane_environment, parse
 from gpuviz.models.params import param
+from gpuviz.models.threads import block_index_problems, block_problems, warp_problems
 
 WARP_LANES = 32  # lanes of an NVIDIA warp, the default warp size
 MAX_LANES = 64  # lanes of an AMD wavefront, the largest warp size
@@ -204,6 +206,9 @@ def problems(p: SectorsParams) -> list[tuple[str, str]]:
                                    f"element size {p.element_bytes}; loads must be naturally "
                                    "aligned"))
     n = p.warp_size
+    shape = block_problems(p.block_dim, "block_dim")
+    out += shape or warp_problems(p.warp, n, math.prod(p.block_dim), "warp")
+    out += block_index_problems(p.block_idx, "block_idx")
     listed_lanes = p.active_lanes or ()
     if len(set(listed_lanes)) != len(listed_lanes):
         out.append(("active_lanes", "a lane is listed twice"))
@@ -247,6 +252,16 @@ def problems(p: SectorsParams) -> list[tuple[str, str]]:
                     out.append(("pattern.expression",
                                 f"lane {int(bad[0])} gets element {int(idx[bad[0]])}, outside "
                                 f"0…{MAX_ADDRESS // p.element_bytes}"))
+    if not out:  # every element fits; with the base offset its address may not
+        addr = lane_byte_addresses(p)
+        past = np.flatnonzero(addr > MAX_ADDRESS)
+        if len(past):
+            lane = int(past[0])
+            where = {"explicit": "pattern.addresses", "expression": "pattern.expression"}.get(
+                pat.kind, "base_offset")
+            out.append((where, f"lane {lane} reads address {int(addr[lane]):,} "
+                               f"(base_offset {p.base_offset:,} + its offset), past the largest "
+                               f"address {MAX_ADDRESS:,} (2**40)"))
     return out
 
 

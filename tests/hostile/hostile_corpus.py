@@ -230,7 +230,7 @@ def runtime_expressions() -> list[Case]:
              says="banks.pattern.expression"),
         Case("runtime expression", "step-makes-sectors-divide-by-zero",
              dumps({"version": 1, "panels": ["sectors"],
-                    "sectors": {"follow_launch": False, "warp": 1,
+                    "sectors": {"follow_launch": False, "warp": 1, "block_dim": [64, 1, 1],
                                 "pattern": {"kind": "expression", "expression": "lane // warp"}},
                     "steps": [{"title": "w0", "changes": {"sectors": {"warp": 0}}}]}),
              says="steps[0].changes.sectors.pattern.expression"),
@@ -282,8 +282,9 @@ def steps() -> list[Case]:
     nodes.append({"name": "end", "instructions": 1})
     big = _divergence()
     big["divergence"].update(nodes=nodes, edges=edges, warp_size=64)
-    big["steps"] = [{"title": f"warp {k}", "changes": {"divergence": {"warp": k}}}
-                    for k in range(250)]
+    # 250 different states: a 64-lane wavefront's block has warps 0 … 15 (1,024 threads)
+    big["steps"] = [{"title": f"warp {k}", "changes": {"divergence": {
+        "warp": k % 16, "entry_mask": f"lane != {k % 64}"}}} for k in range(250)]
     amd = {"version": 1, "arch": "mi300x", "panels": ["occupancy"], "occupancy": {"arch": "a100"},
            "steps": [{"title": "follow", "changes": {"occupancy": {"arch": None}}}]}
     from gpuviz.models.traversal import MAX_TILES
