@@ -365,29 +365,39 @@ def _measure(args: argparse.Namespace) -> int:
     if args.measure_command == "import":
         import datetime
 
+        from gpuviz.atomic import write_atomic
+        from gpuviz.kernels.measure_input import load_cases
+        from gpuviz.scenario import ScenarioError
+
         try:
-            cases = json.loads(Path(args.cases).read_text(encoding="utf-8"))
-            cases = cases if isinstance(cases, list) else [cases]
+            cases = load_cases(args.cases)
             first = Path(args.csv[0])
             date = args.date or datetime.datetime.fromtimestamp(
                 first.stat().st_mtime, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
             meta = {"date": date, "command": "ncu … --csv --page raw",
                     **({"device": args.device} if args.device else {})}
             data = measure.from_ncu(args.csv, cases, meta)
-        except (OSError, ValueError, KeyError) as e:
-            print(f"gpuviz measure import: {e}", file=sys.stderr)
+        except ScenarioError as e:
+            return _report(e)
+        except (OSError, ValueError) as e:
+            _error(f"gpuviz measure import: {getattr(e, 'filename', None) or args.csv[0]}: "
+                   f"{getattr(e, 'strerror', None) or e}")
             return EXIT_BAD_INPUT
-        Path(args.out).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
-                                  encoding="utf-8")
-        print(f"{args.out}: {len(data['cases'])} case(s)")
+        write_atomic(Path(args.out), (json.dumps(data, indent=1, ensure_ascii=False)
+                                      + "\n").encode("utf-8"))
+        print(printable(f"{args.out}: {len(data['cases'])} case(s)"))
         return 0
     files = [Path(f) for f in args.files] or measure.shipped()
     status = 0
     for f in files:
+        from gpuviz.scenario import ScenarioError
+
         try:
             rows = measure.compare(measure.load(f), f.name)
-        except (OSError, ValueError, KeyError) as e:
-            print(f"{f}: {e}", file=sys.stderr)
+        except ScenarioError as e:
+            return _report(e)
+        except (OSError, ValueError) as e:
+            _error(f"{f}: {getattr(e, 'strerror', None) or e}")
             return EXIT_BAD_INPUT
         bad = [r for r in rows if not r.agrees and not r.known]
         known = [r for r in rows if not r.agrees and r.known]

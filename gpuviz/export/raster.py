@@ -8,8 +8,12 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpuviz.figures.display import Figure
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QImage
 
 MM_PER_INCH = 25.4
 # PNG and animation resolution. Print needs 300–600 dpi and 1200 covers line art; small
@@ -85,7 +89,7 @@ def ensure_gui_app() -> None:
     register_fonts()
 
 
-def _painted(figure: Figure, width_mm: float | None, dpi: int):
+def _painted(figure: Figure, width_mm: float | None, dpi: int) -> QImage:
     """The figure painted on a white QImage (RGB32) at ``dpi``, after the size checks."""
     from PySide6.QtCore import QRectF
     from PySide6.QtGui import QImage, QPainter

@@ -19,7 +19,6 @@ joining profiled launches to cases in launch order.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -71,10 +70,10 @@ def metric_for(panel: str, op: str) -> str:
     raise ValueError(f"no profiler metric for panel {panel!r}")
 
 
-def _params(panel: str, section: dict[str, Any]):
+def _params(panel: str, section: dict[str, Any], path: str | None = None):
     from gpuviz.scenario.io import decode_section
 
-    params, problems = decode_section(panel, section)
+    params, problems = decode_section(panel, section, path)
     if problems or params is None:
         raise ValueError("; ".join(f"{p.path}: {p.message}" for p in problems))
     return params
@@ -105,13 +104,19 @@ def traversal_params(section: dict[str, Any]):
     return params
 
 
-def model_value(case: dict[str, Any]) -> float:
+def model_value(case: dict[str, Any], path: str | None = None) -> float:
+    """The model's value for a case; ``path`` (its place in the file, ``cases[3]``) starts the
+    JSON paths of a section that does not decode."""
     panel = case["panel"]
     if panel == "traversal":
-        return traversal_bytes(case["section"], case["tile_bytes"], case["operand_bytes"])
+        try:
+            return traversal_bytes(case["section"], case["tile_bytes"], case["operand_bytes"])
+        except ValueError as e:
+            raise ValueError(f"{path}.section: {e}" if path else str(e)) from None
     from gpuviz.registry import panel as panel_spec
 
-    result = panel_spec(panel).compute(_params(panel, case["section"]))
+    result = panel_spec(panel).compute(_params(panel, case["section"],
+                                               f"{path}.section" if path else None))
     return float(getattr(result, QUANTITY[panel][0]))
 
 
@@ -131,8 +136,8 @@ def compare(measurement: dict[str, Any], name: str = "") -> list[Comparison]:
     known = measurement.get("known_disagreements", {})
     tol = float(measurement.get("tolerance", 0.0))
     out = []
-    for case in measurement["cases"]:
-        model = model_value(case)
+    for i, case in enumerate(measurement["cases"]):
+        model = model_value(case, f"cases[{i}]")
         measured = float(case["measured"])
         agrees = abs(model - measured) <= tol * max(abs(measured), 1e-12) if tol else \
             model == measured
@@ -148,7 +153,10 @@ def shipped() -> list[Path]:
 
 
 def load(path: str | Path) -> dict[str, Any]:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    """A measurement file, read bounded and strictly, its shape checked (MeasureInputError)."""
+    from gpuviz.kernels.measure_input import load_measurement
+
+    return load_measurement(path)
 
 
 def from_ncu(csv_paths: list[str | Path], cases: list[dict[str, Any]],

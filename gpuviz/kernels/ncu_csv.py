@@ -31,7 +31,10 @@ def read_rows(text: str) -> list[dict[str, str]]:
 
 
 def read_file(path: str | Path) -> list[dict[str, str]]:
-    return read_rows(Path(path).read_text(encoding="utf-8", errors="replace"))
+    """The launches of one output file, read bounded (a FIFO or device is refused at once)."""
+    from gpuviz.kernels.measure_input import read_text
+
+    return read_rows(read_text(path))
 
 
 def number(value: str) -> float:

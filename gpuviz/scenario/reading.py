@@ -12,28 +12,30 @@ from gpuviz.scenario.problems import Problem, ScenarioError
 MAX_BYTES = 8 * 1024 * 1024
 
 
-def read_limited(path: str | os.PathLike[str], source: str | None = None) -> bytes:
+def read_limited(path: str | os.PathLike[str], source: str | None = None,
+                 what: str = "a scenario", suffix: str = ".json") -> bytes:
     """The bytes of a regular file of at most :data:`MAX_BYTES`, or a ScenarioError. Never reads
-    more than the limit (``/dev/zero`` and the like end at once), and never waits on a FIFO."""
+    more than the limit (``/dev/zero`` and the like end at once), and never waits on a FIFO.
+    ``what`` names the kind of file in the messages (a scenario, a measurement file, …)."""
     source = str(path) if source is None else source
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise ScenarioError(source, [Problem("$", "no such file")]) from None
     except IsADirectoryError:
-        raise ScenarioError(source, [Problem("$", "this is a folder, not a scenario file")]) from None
+        raise ScenarioError(source, [Problem("$", f"this is a folder, not {what} file")]) from None
     except (OSError, ValueError) as e:
         why = getattr(e, "strerror", None) or str(e)
         raise ScenarioError(source, [Problem("$", f"cannot read the file ({why})")]) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise ScenarioError(source, [Problem("$", "this is a folder, not a scenario file")])
+            raise ScenarioError(source, [Problem("$", f"this is a folder, not {what} file")])
         if not stat.S_ISREG(info.st_mode):
             raise ScenarioError(source, [Problem("$", f"this is {file_kind(info.st_mode)}, not a "
-                                                      "regular file; a scenario is a .json file")])
+                                                      f"regular file; {what} is a {suffix} file")])
         if info.st_size > MAX_BYTES:
-            raise ScenarioError(source, [Problem("$", _too_big(info.st_size))])
+            raise ScenarioError(source, [Problem("$", _too_big(info.st_size, what=what))])
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         chunks: list[bytes] = []
@@ -45,7 +47,7 @@ def read_limited(path: str | os.PathLike[str], source: str | None = None) -> byt
             chunks.append(chunk)
             total += len(chunk)
         if total > MAX_BYTES:  # it grew while being read
-            raise ScenarioError(source, [Problem("$", _too_big(total, "at least "))])
+            raise ScenarioError(source, [Problem("$", _too_big(total, "at least ", what))])
         return b"".join(chunks)
     except OSError as e:
         raise ScenarioError(source, [Problem("$", f"cannot read the file ({e.strerror})")]) from None
@@ -53,5 +55,5 @@ def read_limited(path: str | os.PathLike[str], source: str | None = None) -> byt
         os.close(fd)
 
 
-def _too_big(size: int, prefix: str = "") -> str:
-    return f"the file is {prefix}{size:,} bytes; a scenario is at most {MAX_BYTES:,} bytes"
+def _too_big(size: int, prefix: str = "", what: str = "a scenario") -> str:
+    return f"the file is {prefix}{size:,} bytes; {what} is at most {MAX_BYTES:,} bytes"
