@@ -24,6 +24,7 @@ from typing import Any
 
 MAX_WIDTH = 40  # characters a field's value may be padded to
 MAX_PRECISION = 20  # digits after the point (a double has 17 significant ones)
+MAX_ITEMS = 64  # items of a tuple a caption writes (a warp's lanes); then "… (N values)"
 
 _SPEC = re.compile(r"(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ])?(?P<z>z)?(?P<alt>#)?"
                    r"(?P<zero>0)?(?P<width>\d+)?(?P<grouping>[,_])?(?:\.(?P<precision>\d+))?"
@@ -90,10 +91,12 @@ def value_kinds(tp: Any) -> set[type]:
 
 
 def format_value(value: Any, spec: str) -> str:
-    """``value`` as a caption writes it: a tuple's items joined by ``×`` (each with the spec), a
-    whole float without a spec as an integer, ``None`` as ``None``."""
+    """``value`` as a caption writes it: a tuple's items joined by ``×`` (each with the spec; the
+    first :data:`MAX_ITEMS`, then how many there are), a whole float without a spec as an
+    integer, ``None`` as ``None``."""
     if isinstance(value, (tuple, list)):
-        return "×".join(format_value(v, spec) for v in value)
+        shown = "×".join(format_value(v, spec) for v in value[:MAX_ITEMS])
+        return shown if len(value) <= MAX_ITEMS else f"{shown}×… ({len(value):,} values)"
     if value is None or dataclasses.is_dataclass(value):
         return str(value)
     if hasattr(value, "item") and not isinstance(value, (int, float, str)):

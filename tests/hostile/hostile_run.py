@@ -15,18 +15,19 @@ MEMORY_LIMIT = 2 * 1024**3  # bytes of address space
 TIMEOUT = 20  # seconds per command
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+def _limit_memory(limit: int = MEMORY_LIMIT) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def gpuviz(*args: object, timeout: float = TIMEOUT, **popen) -> subprocess.CompletedProcess:
+def gpuviz(*args: object, timeout: float = TIMEOUT, memory: int = MEMORY_LIMIT,
+           **popen) -> subprocess.CompletedProcess:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONWARNINGS="default")
     env.pop("DISPLAY", None)
     env.pop("GPUVIZ_DEBUG", None)
     popen.setdefault("stdin", subprocess.DEVNULL)
     popen.setdefault("capture_output", True)
     return subprocess.run([sys.executable, "-m", "gpuviz", *map(str, args)], env=env,
-                          timeout=timeout, preexec_fn=_limit_memory, **popen)
+                          timeout=timeout, preexec_fn=lambda: _limit_memory(memory), **popen)
 
 
 def text(stream: bytes) -> str:
