@@ -14,6 +14,12 @@ memory budget. It never fails on time: run it, read it.
     .venv/bin/python benchmarks/bench_limits.py [PANEL ...]
 
 ``WORST_CASES`` is also what tests/models/test_limits.py computes (without timing it).
+
+``steps`` rows are whole scenarios whose cost grows with their steps (a linked panel checked in
+every state, the widest captions): load is the validation of every step, and compute, figure
+and wall are those of the costliest step (its state computed, its captions formatted as the app
+shows them, every panel drawn as SVG). ``animation`` rows are the largest GIF and APNG that
+``gpuviz/export/animate.py`` accepts, held to the memory budget like the export row.
 """
 
 from __future__ import annotations
@@ -172,6 +178,42 @@ WORST_CASES: dict[str, list[tuple[str, dict]]] = {
 EXPORT_CASES = [("gemm PNG at 1200 dpi", "gemm-walkthrough.json", "gemm", 1200)]
 
 
+def _steps(pid: str, changes, count: int = 250) -> list[dict]:
+    return [{"title": f"s{k}", "changes": {pid: changes(k)}} for k in range(count)]
+
+
+_WIDEST_CAPTION = ("{launch.n:>40,} {pipeline.load_time:.20f} {launch.block:>40} "
+                   "{sectors.result.efficiency:.20%} {sectors.result.lane_addresses:>40x} "
+                   "{launch.result.lanes}")
+
+# Whole scenarios whose cost grows with their steps: loading validates every step (a linked
+# panel is checked again in every state); then each step's state is computed, drawn as SVG and
+# its caption formatted, as the app shows it. The row gives the load and the costliest step.
+SCENARIO_CASES: list[tuple[str, dict]] = [
+    ("250 steps over 2^20 linked blocks", {
+        "version": 1, "panels": ["launch", "sectors"],
+        "launch": {"grid": [1 << 20], "block": [1024]},
+        "sectors": {"pattern": {"kind": "expression", "expression": "tid * 4 + warp"}},
+        "steps": _steps("launch", lambda k: {"selected_block": k * 4099,
+                                             "selected_warp": k % 32})}),
+    ("250 steps, widest captions", {
+        "version": 1, "panels": ["launch", "sectors", "pipeline"],
+        "launch": {"n": 1 << 20, "block": [1024]},
+        "steps": [{**step, "caption": _WIDEST_CAPTION, "predict": _WIDEST_CAPTION}
+                  for step in _steps("launch", lambda k: {"selected_block": k})]}),
+]
+
+_TRAVERSAL_256 = {"version": 1, "panels": ["traversal"], "traversal": {
+    "rows": 256, "cols": 256, "k_tiles": 2, "order": "hilbert"}}
+# The largest animations accepted (animate.MAX_ANIMATION_PIXELS, MAX_FRAME_PIXELS) of the figure
+# costliest to build: (label, scenario, panel, format, dpi, frames). Held to the memory budget;
+# their time grows with frames × pixels, which those limits bound.
+ANIMATION_CASES = [
+    ("traversal GIF, 45 frames, 110 dpi", _TRAVERSAL_256, "traversal", "gif", 110, 45),
+    ("traversal APNG, 2 frames, 469 dpi", _TRAVERSAL_256, "traversal", "apng", 469, 2),
+]
+
+
 def scenario_of(panel_id: str, section: dict) -> dict:
     return {"version": 1, "title": "limits", "panels": [panel_id], panel_id: section}
 
@@ -223,10 +265,63 @@ def _measure_export(index: int) -> dict:
             "svg_mb": len(png) / 1e6, "pixels": size, "json": 0.0, "json_mb": 0.0}
 
 
+def _measure_scenario(index: int) -> dict:
+    from gpuviz.export.svg import figure_to_svg
+    from gpuviz.figures.scene import figure_for
+    from gpuviz.figures.theme import SCREEN
+    from gpuviz.scenario import compute_all, load_scenario
+    from gpuviz.scenario.fields import format_fields
+
+    _, data = SCENARIO_CASES[index]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "case.json"
+        path.write_text(json.dumps(data))
+        w0, t0 = time.perf_counter(), time.process_time()
+        scenario = load_scenario(path)
+        load, load_wall = time.process_time() - t0, time.perf_counter() - w0
+    worst = {"compute": 0.0, "figure": 0.0, "wall": 0.0}
+    svg_mb = 0.0
+    for k, step in enumerate(scenario.steps):
+        state = scenario.at_step(k)
+        w1, t1 = time.perf_counter(), time.process_time()
+        compute_all(state)
+        for text in (step.caption, step.predict):
+            format_fields(text, state)
+        t2 = time.process_time()
+        svg = "".join(figure_to_svg(figure_for(state, pid, SCREEN)) for pid in state.panels)
+        t3 = time.process_time()
+        if (t3 - t1) > worst["compute"] + worst["figure"]:
+            worst = {"compute": t2 - t1, "figure": t3 - t2,
+                     "wall": load_wall + time.perf_counter() - w1}
+            svg_mb = len(svg) / 1e6
+    return {"load": load, **worst, "svg_mb": svg_mb, "json": 0.0, "json_mb": 0.0}
+
+
+def _measure_animation(index: int) -> dict:
+    from gpuviz.export.animate import FramePlan, write_animation
+    from gpuviz.figures.scene import figure_for
+    from gpuviz.figures.theme import SCREEN
+    from gpuviz.keys import at_frame
+    from gpuviz.scenario import loads_scenario
+
+    _, data, pid, fmt, dpi, frames = ANIMATION_CASES[index]
+    scenario = loads_scenario(json.dumps(data))
+    plan = FramePlan(frames, lambda i: figure_for(scenario, pid, SCREEN, at_frame((), i)), 4.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        w0, t0 = time.perf_counter(), time.process_time()
+        write_animation(plan, Path(tmp) / f"a.{fmt}", fmt, dpi=dpi)
+        t1 = time.process_time()
+        size = (Path(tmp) / f"a.{fmt}").stat().st_size
+    return {"load": 0.0, "compute": 0.0, "figure": t1 - t0, "wall": time.perf_counter() - w0,
+            "svg_mb": size / 1e6, "json": 0.0, "json_mb": 0.0}
+
+
 def _child(argv: list[str]) -> None:
     kind, *rest = argv
-    out = (_measure_export(int(rest[0])) if kind == "export"
-           else _measure_panel(rest[0], int(rest[1])))
+    measure = {"export": lambda: _measure_export(int(rest[0])),
+               "scenario": lambda: _measure_scenario(int(rest[0])),
+               "animation": lambda: _measure_animation(int(rest[0]))}
+    out = measure[kind]() if kind in measure else _measure_panel(rest[0], int(rest[1]))
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(out))
 
@@ -254,17 +349,23 @@ def main(panels: list[str]) -> int:
             for i, (label, _) in enumerate(WORST_CASES[pid])]
     if not panels or "export" in panels:
         rows += [("export", "export", i, label) for i, (label, *_) in enumerate(EXPORT_CASES)]
+    if not panels or "steps" in panels:
+        rows += [("scenario", "steps", i, label) for i, (label, _) in enumerate(SCENARIO_CASES)]
+    if not panels or "animation" in panels:
+        rows += [("animation", "animation", i, label)
+                 for i, (label, *_) in enumerate(ANIMATION_CASES)]
     for kind, pid, i, label in rows:
-        r = _run(["export", str(i)] if kind == "export" else ["panel", pid, str(i)])
+        r = _run([kind, str(i)] if kind != "panel" else ["panel", pid, str(i)])
         if "error" in r or "rejected" in r:
             print(f"{pid:<11} {label:<34} {'failed: ' + r['error'] if 'error' in r else 'rejected: ' + r['rejected']}")
             continue
         total = r["load"] + r["compute"] + r["figure"]
         # an export row is held to the memory budget only: its time grows with the pixels
         # asked for, which MAX_PIXELS bounds
+        timed = kind in ("panel", "scenario")
         over = r["peak_mb"] > BUDGET_MB or (
-            kind == "panel" and max(total, r["load"] + r["compute"] + r["json"]) > BUDGET_S)
-        if kind == "panel":
+            timed and max(total, r["load"] + r["compute"] + r["json"]) > BUDGET_S)
+        if timed:
             worst_s = max(worst_s, total, r["load"] + r["compute"] + r["json"])
             worst_mb = max(worst_mb, r["peak_mb"])
         print(f"{pid:<11} {label:<34} {r['load']:>5.2f} {r['compute']:>5.2f} {r['figure']:>5.2f} "
