@@ -146,6 +146,11 @@ def run(args: argparse.Namespace) -> int:
         for line in bad_keys:
             print(printable(line), file=sys.stderr)
         return EXIT_BAD_INPUT
+    # every file is read and checked before anything is written: a bad file, step, panel or
+    # part found late must not leave the files written before it
+    checked = [_checked(args, path) for path in files]
+    if any(c is None for c in checked):
+        return EXIT_BAD_INPUT
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -153,25 +158,40 @@ def run(args: argparse.Namespace) -> int:
         print(f"{out}: cannot create the output folder ({e.strerror})", file=sys.stderr)
         return EXIT_BAD_INPUT
     status = 0
-    for path in files:
-        status = max(status, _one(args, path, out))
+    for path, c in zip(files, checked, strict=True):
+        assert c is not None
+        status = max(status, _one(args, path, out, *c))
     return status
 
 
-def _one(args: argparse.Namespace, source: Path, out: Path) -> int:
+def _checked(args: argparse.Namespace, source: Path) -> tuple[Scenario, tuple[str, ...]] | None:
+    """(scenario, panels) of one file, or None once its problems are printed: the file, its
+    panels, parts and steps as the options ask for them."""
     from gpuviz import cli  # the shared loading and reporting of the command line
-    from gpuviz.export.files import PartsError
 
     scenario, err = cli._load(str(source))
     if err:
-        return cli._report(err)
+        cli._report(err)
+        return None
     panels, err = cli._panels(scenario, args.panel, str(source))
+    if not err and args.step is not None and not (args.all_steps or args.steps is not None):
+        _, err = cli._at_step(scenario, args.step, str(source))
     if err:
-        return cli._report(err)
+        cli._report(err)
+        return None
     problem = unknown_parts(args.parts, panels)
+    if problem is None and (args.all_steps or args.steps is not None):
+        _, problem = step_range(args.steps, len(scenario.steps))
     if problem:
-        print(f"{source}: {problem}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        print(printable(f"{source}: {problem}"), file=sys.stderr)
+        return None
+    return scenario, tuple(panels)
+
+
+def _one(args: argparse.Namespace, source: Path, out: Path, scenario: Scenario,
+         panels: tuple[str, ...]) -> int:
+    from gpuviz.export.files import PartsError
+
     try:
         return _write(args, scenario, panels, source, out)
     except PartsError as e:

@@ -173,3 +173,14 @@ def test_a_failed_save_onto_a_hard_linked_file_leaves_nothing_behind(tmp_path, m
     assert err.value.filename == str(one)
     assert two.read_text() == '{"version": 1}'
     _no_temporary_files(tmp_path)
+
+
+def test_a_folder_with_one_bad_file_writes_nothing(tmp_path, capsys):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.json").write_bytes(LINKED.read_bytes())  # sorted first: it would be written
+    (folder / "b.json").write_text(json.dumps({"version": 1, "steps": [
+        {"title": "s", "select": [f"lane:{HUGE}"]}]}))
+    err = refused(["export", folder, "--out", tmp_path / "o", "--all-steps"], capsys)
+    assert "b.json: steps[0].select[0]: a number of 5,000 digits" in err
+    assert not (tmp_path / "o").exists()
