@@ -29,16 +29,16 @@ def specs(draw) -> str:
     parts.append(draw(st.sampled_from(["", ",", "_"])))
     precision = draw(sizes)
     parts.append("" if precision is None else f".{precision}")
-    parts.append(draw(st.sampled_from(list("bcdoxXneEfFgGs%") + [""])))
+    parts.append(draw(st.sampled_from([*"bcdoxXneEfFgGs%", ""])))
     return "".join(parts)
 
 
 def _values(kind) -> list:
     """Every value a field of ``kind`` may hold at its extremes (a tuple's items, None)."""
     if kind == tuple[int, ...]:
-        return [tuple(_SAMPLES[int]) + tuple(_SAMPLES[bool]), ()]
+        return [(*_SAMPLES[int], *_SAMPLES[bool]), ()]
     if kind == tuple[float | None, ...]:
-        return [tuple(_SAMPLES[float]) + (None,)]
+        return [(*_SAMPLES[float], None)]
     return list(_SAMPLES[kind])
 
 
