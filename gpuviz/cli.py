@@ -331,7 +331,7 @@ def _kernel(args: argparse.Namespace) -> int:
         print(f"{args.scenario}: {panel_id}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as e:
-        print(f"{args.out}: cannot write ({e.strerror})", file=sys.stderr)
+        _error(f"{e.filename or args.out}: cannot write ({e.strerror or e})")
         return EXIT_BAD_INPUT
     for path in paths:
         print(path)

@@ -99,6 +99,8 @@ def readme(k: KernelSource) -> str:
 
 
 def write(k: KernelSource, out: Path) -> list[Path]:
+    from gpuviz.atomic import write_atomic
+
     out.mkdir(parents=True, exist_ok=True)
     files = {
         f"{k.name}.cu": source_text(k),
@@ -109,7 +111,7 @@ def write(k: KernelSource, out: Path) -> list[Path]:
     paths = []
     for name, text in files.items():
         path = out / name
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text.encode("utf-8"))  # a pipe or folder there is refused at once
         paths.append(path)
     (out / "run.sh").chmod(0o755)
     return paths

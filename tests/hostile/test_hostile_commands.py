@@ -148,6 +148,13 @@ def test_export_onto_a_pipe_names_the_target(tmp_path, capsys):
     _no_temporary_files(tmp_path)
 
 
+def test_kernel_onto_a_pipe_names_it_and_does_not_block(tmp_path, capsys):
+    os.mkfifo(tmp_path / "run.sh")  # writing it would wait for a reader for ever
+    err = refused(["kernel", scenario_dir() / "sectors-shifted.json", "--out", tmp_path], capsys)
+    assert f"{tmp_path / 'run.sh'}: cannot write (this is a pipe (FIFO)" in err
+    assert stat.S_ISFIFO(os.stat(tmp_path / "run.sh").st_mode)
+
+
 def test_a_folder_as_the_target_is_named_not_the_temporary_file(tmp_path):
     (tmp_path / "f.svg").mkdir()
     with pytest.raises(IsADirectoryError) as err:
