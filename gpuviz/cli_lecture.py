@@ -23,8 +23,8 @@ def is_lecture(fmt: str, every_step: bool) -> bool:
 def export_lecture(args: argparse.Namespace, scenario: Scenario, panels: list[str], stem: str,
                    out: Path, steps: list[int] | None) -> int:
     """Write the lecture of ``scenario`` (its ``steps``, 0-based, or all) into ``out``."""
-    from gpuviz.export.files import scenario_hash
     from gpuviz.atomic import write_atomic
+    from gpuviz.export.files import scenario_hash
 
     if args.step is not None:
         print("--step exports one state; a lecture takes every step (or --steps A-B)",
