@@ -42,7 +42,7 @@ def _values(kind) -> list:
     return list(_SAMPLES[kind])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(spec=specs(), kind=st.sampled_from(KINDS))
 def test_an_accepted_spec_formats_every_value_of_its_kind_briefly(spec, kind):
     if spec_problem(spec, kind) is not None:
