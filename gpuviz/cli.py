@@ -392,13 +392,15 @@ def _measure(args: argparse.Namespace) -> int:
     for f in files:
         from gpuviz.scenario import ScenarioError
 
-        try:
+        try:  # every file is reported, as validate does
             rows = measure.compare(measure.load(f), f.name)
         except ScenarioError as e:
-            return _report(e)
+            status = _report(e)
+            continue
         except (OSError, ValueError) as e:
             _error(f"{f}: {getattr(e, 'strerror', None) or e}")
-            return EXIT_BAD_INPUT
+            status = EXIT_BAD_INPUT
+            continue
         bad = [r for r in rows if not r.agrees and not r.known]
         known = [r for r in rows if not r.agrees and r.known]
         print(f"{f.name}: {len(rows)} cases, {len(rows) - len(bad) - len(known)} agree, "
@@ -408,7 +410,7 @@ def _measure(args: argparse.Namespace) -> int:
                 mark = "=" if r.agrees else ("known" if r.known else "DIFFERS")
                 print(f"  {r.id:40} model {r.model:g}  measured {r.measured:g}  {mark}"
                       + (f"  ({r.known})" if r.known else ""))
-        status = status or (1 if bad else 0)
+        status = max(status, 1 if bad else 0)
     return status
 
 

@@ -114,6 +114,14 @@ def test_measure_compare_names_what_is_wrong(data, says, tmp_path, capsys):
     assert f"{path}: {says}" in refused(["measure", "compare", path], capsys)
 
 
+def test_measure_compare_reports_every_file(tmp_path, capsys):
+    bad, good = tmp_path / "bad.json", tmp_path / "good.json"
+    bad.write_text("[1, 2]")
+    good.write_text(json.dumps({"cases": []}))
+    err = refused(["measure", "compare", bad, good], capsys)
+    assert f"{bad}: $: a measurement file is a JSON object" in err
+
+
 def test_measure_refuses_pipes_at_once(tmp_path, capsys):
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)  # reading it would block for ever
