@@ -292,11 +292,12 @@ def fit_value(text: str, width: float, height: float, size: float, floor: float,
 
 @dataclass(frozen=True)
 class LegendEntry:
-    """One meaning, one mark: a swatch (a cell's style), a line (a stroke style) or a dot."""
+    """One meaning, one mark: a swatch (a cell's style), a line (a stroke style), a dot, or the
+    selection's double outline (``selection``: the style is its outer line)."""
 
     label: str
     style: Style
-    kind: Literal["swatch", "line", "dot"] = "swatch"
+    kind: Literal["swatch", "line", "dot", "selection"] = "swatch"
     # the parts that draw this meaning (empty: every part, such as "selected")
     parts: tuple[str, ...] = ()
 
@@ -416,6 +417,8 @@ def legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
                 c.line(x, top + sw / 2, x + sw, top + sw / 2, style)
             elif entry.kind == "dot":
                 c.circle(x + sw / 2, top + sw / 2, sw / 2.6, entry.style)
+            elif entry.kind == "selection":
+                theme.select(c, x + 0.3, top + 0.3, sw - 0.6, sw - 0.6)
             else:
                 c.rect(x, top, sw, sw, entry.style)
             for i, line in enumerate(lines):

@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import overload
 
-from gpuviz.figures.display import Hatch, Style
+from gpuviz.figures.display import Canvas, Hatch, Style
 
 OKABE_ITO = (
     "#0072B2",  # blue
@@ -29,34 +29,128 @@ OKABE_ITO = (
     "#000000",  # black
 )
 
-#: The print theme's categories: Okabe–Ito hues moved to six gray levels 0.12 apart (gray =
-#: 0.2126 R + 0.7152 G + 0.0722 B), ordered so that neighbours differ by at least two steps where
-#: they can; the lightest still shows on white and the darkest takes white text (``ink_on``). The
-#: seventh and eighth (neutral gray, yellow) keep eight categories apart in colour; in gray they
-#: repeat the fourth and the fifth, so a figure with more than six categories adds
-#: ``category_hatch`` (neighbours, wrapping round, stay two steps apart).
+#: Vermillion is kept for bad states (see :data:`ROLE_TABLE`), so the categorical series cycle
+#: through the other seven Okabe–Ito colours, in this order in every theme: blue, orange, bluish
+#: green, sky blue, gray (Okabe–Ito's black, made a mid gray so that no category is the ink of
+#: the selection), reddish purple, yellow. A theme may lighten or darken a hue for its ground
+#: (dark, print), never swap it for another: category 0 is blue everywhere.
+CATEGORY_HUES = ("blue", "orange", "bluish green", "sky blue", "gray", "reddish purple",
+                 "yellow")
+SCREEN_PALETTE = ("#0072B2", "#E69F00", "#009E73", "#56B4E9", "#6B6B6B", "#CC79A7", "#F0E442")
+DARK_PALETTE = ("#3D94DB", "#E69F00", "#1DB389", "#9AD0F0", "#9A9A9A", "#E08FC0", "#F0E442")
+
+#: The print theme's categories: the same hues moved to six gray levels 0.12 apart (gray =
+#: 0.2126 R + 0.7152 G + 0.0722 B), in the order above, so that neighbours differ by at least one
+#: step and the first five (the ones plot lines use) are dark enough to show as a line on paper;
+#: the darkest takes white text (``ink_on``). The seventh (yellow) repeats the second's gray
+#: (orange), so a figure with more than six categories adds ``category_hatch``.
 PRINT_PALETTE = (
     "#005C90",  # blue, gray 0.30
     "#F0C564",  # orange, 0.78
     "#1FAA84",  # bluish green, 0.54
-    "#CB5900",  # vermillion, 0.42
-    "#D0EAF9",  # sky blue, 0.90
-    "#D898BC",  # reddish purple, 0.66
+    "#5EB8EA",  # sky blue, 0.66
     "#6B6B6B",  # gray (for Okabe–Ito's black), 0.42
-    "#F4EC7A",  # yellow, 0.90
+    "#F2DDE9",  # reddish purple, 0.89
+    "#E0CF3A",  # yellow, 0.78
 )
 
 #: Hatches for categories whose fills are veiled toward the ground (their gray steps shrink): the
 #: first two the most unlike, and the sparse dots (weak on a small swatch) between two line hatches.
 PRINT_CATEGORY_HATCHES: tuple[Hatch, ...] = ("horizontal", "diagonal", "dots", "cross")
 
-#: Every semantic role a figure may fill with. Each theme gives each role a colour.
-ROLES = (
-    "valid", "masked", "absent", "selected", "used", "unused",
-    "hit", "miss", "load", "compute", "wait", "owned", "free",
-    "conflict", "broadcast", "linear", "swizzled", "active", "inactive", "faded",
-    "a_operand", "b_operand", "c_output", "warn", "ok",
+
+@dataclass(frozen=True)
+class Role:
+    """One meaning and its swatch in every theme: the product's colour language in one row.
+
+    ``bad`` roles (a conflict, a hazard, a miss, a wait, an empty issue slot, a limiter) are the
+    only ones drawn in vermillion; ``terms`` are the words a legend uses for the meaning, which the
+    lint reads to check that vermillion is used for bad states only and that a meaning keeps its
+    swatch in every figure of a theme. The screen colours serve the presentation theme too."""
+
+    name: str
+    meaning: str
+    screen: str
+    dark: str
+    print: str
+    print_hatch: Hatch | None = None
+    bad: bool = False
+    terms: tuple[str, ...] = ()
+
+
+_V, _V_DARK, _V_PRINT = "#D55E00", "#F07F3C", "#E8A27A"  # vermillion: bad states only
+
+#: Every role a figure may fill with, once. Gray levels in print (paper 1.0): resident 0.93,
+#: faded 0.89, load 0.82, read 0.80, a_operand 0.78, hit 0.75, write 0.68, bad states 0.68 and
+#: cross-hatched (the slot wait 0.74 and hatched diagonally, the loaded-tile wait 0.36 and hatched
+#: horizontally), b_operand 0.66, valid 0.64, compute 0.64, c_output 0.44; masked is paper,
+#: hatched diagonally.
+ROLE_TABLE: tuple[Role, ...] = (
+    # states, one swatch each in every panel
+    Role("valid", "a valid (active) lane or thread", "#0072B2", "#56B4E9", "#7FA9CF",
+         terms=("valid", "active lane", "active thread")),
+    Role("masked", "a masked (inactive) lane or thread", "#E4E7EB", "#2C333B", "#FFFFFF",
+         "diagonal", terms=("masked",)),
+    Role("load", "a load from memory", "#56B4E9", "#3C88B8", "#AAD9F4", terms=("load", "loaded")),
+    Role("compute", "compute (math) work", "#E69F00", "#C98A10", "#E6A002",
+         terms=("compute", "math")),
+    Role("read", "a read of a word or a slot", "#CC79A7", "#E08FC0", "#E9C3D9",
+         terms=("read",)),
+    Role("write", "a write of a word or a slot", "#F0E442", "#D8CC30", "#C9B800",
+         terms=("write",)),
+    Role("hit", "a cache hit", "#009E73", "#2BBF8F", "#8CCFB9", terms=("hit",)),
+    Role("resident", "resident or owned: a tile in a cache, a slot owned by a tile",
+         "#CFE3F3", "#24435A", "#E6EEF5", terms=("resident", "owned")),
+    # bad states: vermillion and nothing else is
+    Role("conflict", "a bank conflict", _V, _V_DARK, _V_PRINT, "cross", True, ("conflict",)),
+    Role("hazard", "a read that sees a wrong value, or the write that caused it", _V, _V_DARK,
+         _V_PRINT, "cross", True, ("hazard",)),
+    Role("miss", "a cache miss", _V, _V_DARK, _V_PRINT, "cross", True, ("miss",)),
+    Role("wait", "a wait: work stalled for data", _V, _V_DARK, _V_PRINT, "cross", True,
+         ("wait", "waits", "waiting", "stall")),
+    Role("wait_slot", "a load waiting for a free buffer slot", "#F2B68F", "#F6B48A", "#F0B48A",
+         "diagonal", True, ("wait", "waits")),
+    Role("wait_ready", "loaded data waiting for its consumer", "#8C3D00", "#A84A10", "#B34A00",
+         "horizontal", True, ("wait", "waits")),
+    Role("wait_prefetch", "a load held back by the prefetch limit", "#F8D9C4", "#5A2A10",
+         "#F7DDCB", "dots", True, ("wait", "waits")),
+    Role("empty", "an empty issue slot", _V, _V_DARK, _V_PRINT, "cross", True, ("empty issue",)),
+    Role("limiter", "the limiting resource", _V, _V_DARK, _V_PRINT, "cross", True,
+         ("limiting", "limiter", "cap", "limit")),
+    Role("undefined", "an undefined (uninitialised) value", "#E28E4D", "#C8703A", "#E8A27A",
+         "cross", True, ("undefined", "uninitialised", "uninitialized")),
+    Role("warn", "an error or a broken contract", _V, _V_DARK, _V_PRINT, "cross", True,
+         ("error", "broken", "breaks", "race")),
+    # neutral grounds and the rest
+    Role("absent", "nothing there", "#FFFFFF", "#16191D", "#FFFFFF"),
+    Role("unused", "fetched but not used", "#FFFFFF", "#16191D", "#FFFFFF"),
+    Role("free", "a free slot", "#FFFFFF", "#16191D", "#FFFFFF"),
+    Role("faded", "a historic value, no longer current", "#C9D3DE", "#3A4450", "#E3E3E3"),
+    Role("broadcast", "one word read by several lanes at once", "#009E73", "#2BBF8F",
+         "#8CCFB9"),
+    Role("linear", "the linear layout", "#E69F00", "#E69F00", "#F2CF80"),
+    Role("swizzled", "the swizzled layout", "#0072B2", "#56B4E9", "#7FA9CF"),
+    Role("a_operand", "matrix A", "#E69F00", "#E69F00", "#F0C564"),
+    Role("b_operand", "matrix B (apart from load, which shares its figures)", "#CC79A7",
+         "#E08FC0", "#D898BC"),
+    Role("c_output", "matrix C", "#009E73", "#2BBF8F", "#00926A"),
+    Role("ok", "a good state", "#009E73", "#2BBF8F", "#8CCFB9"),
 )
+
+#: Old role names kept as aliases of the role that now carries their meaning.
+ROLE_ALIASES: Mapping[str, str] = MappingProxyType({
+    "active": "valid", "inactive": "masked", "used": "read", "owned": "resident",
+})
+
+#: Every semantic role a figure may fill with. Each theme gives each role a colour.
+ROLES = tuple(r.name for r in ROLE_TABLE) + tuple(ROLE_ALIASES)
+
+ROLE: Mapping[str, Role] = MappingProxyType({r.name: r for r in ROLE_TABLE})
+
+
+def role(name: str) -> Role:
+    """The row of :data:`ROLE_TABLE` for ``name`` (an old name is read through its alias)."""
+    return ROLE[ROLE_ALIASES.get(name, name)]
 
 
 @dataclass(frozen=True)
@@ -68,7 +162,7 @@ class Theme:
     muted: str
     grid: str
     outline: str
-    accent: str  # selection and highlight
+    accent: str  # the ink of a selection and of a marked point (never a state colour)
     palette: tuple[str, ...]
     roles: Mapping[str, str]
     hatches: Mapping[str, Hatch] = field(default_factory=lambda: MappingProxyType({}))
@@ -163,9 +257,31 @@ class Theme:
                      style.stroke_width, style.dash, 1.0, style.hatch,
                      self.mix(style.hatch_color, amount))
 
+    def role(self, name: str) -> Role:
+        """The row of the role table behind ``name``."""
+        return role(name)
+
+    def bad_colours(self) -> frozenset[str]:
+        """The colours of the bad-state roles in this theme: vermillion and its tints."""
+        return frozenset(self.roles[r.name] for r in ROLE_TABLE if r.bad)
+
     def highlight(self) -> Style:
-        """The outline drawn around a selected thing."""
-        return Style(stroke=self.accent, stroke_width=self.thick_mm)
+        """The selection's line: thick, in the ink colour, never a category or state colour;
+        around a box it is the outer line of :meth:`select`'s double outline."""
+        return Style(stroke=self.foreground, stroke_width=self.thick_mm * 1.5)
+
+    def selection(self) -> tuple[Style, Style]:
+        """The selection's style: a double outline, a thick line of ink split by a thin line of
+        the ground, which shows on every fill (ink on a light fill, the ground's line on a dark
+        one, vermillion included)."""
+        return (self.highlight(), Style(stroke=self.background, stroke_width=self.thick_mm * 0.5))
+
+    def select(self, c: Canvas, x: float, y: float, w: float, h: float, *,
+               key: str | None = None, radius: float = 0.0) -> None:
+        """Mark the box (x, y, w, h) as selected with the double outline of :meth:`selection`."""
+        outer, inner = self.selection()
+        c.rect(x, y, w, h, outer, key=key, radius=radius)
+        c.rect(x, y, w, h, inner, radius=radius)
 
 
 def gray_level(color: str) -> float:
@@ -196,59 +312,37 @@ def _luminance(color: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def _roles(**kw: str) -> Mapping[str, str]:
-    missing = set(ROLES) - set(kw)
-    if missing:
-        raise ValueError(f"roles without a colour: {sorted(missing)}")
-    return MappingProxyType(dict(kw))
+def _roles(column: str, foreground: str) -> Mapping[str, str]:
+    """A theme's colour for every role (and alias): the table's ``column``; ``selected`` is the
+    ink, the colour of the selection's outline."""
+    colours = {r.name: getattr(r, column) for r in ROLE_TABLE}
+    colours.update({old: colours[new] for old, new in ROLE_ALIASES.items()})
+    colours["selected"] = foreground
+    return MappingProxyType(colours)
 
 
 SCREEN = Theme(
     name="screen", background="#FFFFFF", surface="#F4F5F7", foreground="#1B1F24",
-    muted="#5F6B7A", grid="#D5D9DF", outline="#8A94A3", accent="#D55E00", palette=OKABE_ITO,
-    roles=_roles(
-        valid="#0072B2", masked="#E4E7EB", absent="#FFFFFF", selected="#D55E00",
-        used="#0072B2", unused="#FFFFFF", hit="#009E73", miss="#D55E00", load="#56B4E9",
-        compute="#E69F00", wait="#CC79A7", owned="#CFE3F3", free="#FFFFFF", conflict="#D55E00",
-        broadcast="#009E73", linear="#E69F00", swizzled="#0072B2", active="#0072B2",
-        inactive="#E4E7EB", faded="#C9D3DE", a_operand="#E69F00", b_operand="#56B4E9",
-        c_output="#009E73", warn="#D55E00", ok="#009E73",
-    ),
+    muted="#5F6B7A", grid="#D5D9DF", outline="#8A94A3", accent="#1B1F24", palette=SCREEN_PALETTE,
+    roles=_roles("screen", "#1B1F24"),
 )
 
 DARK = Theme(
     name="dark", background="#16191D", surface="#20252B", foreground="#E8ECF1",
-    muted="#9AA5B4", grid="#39414B", outline="#6C7787", accent="#F0A050",
-    palette=("#56B4E9", "#E69F00", "#009E73", "#F07F3C", "#9AD0F0", "#E08FC0", "#F0E442", "#FFFFFF"),
-    roles=_roles(
-        valid="#56B4E9", masked="#2C333B", absent="#16191D", selected="#F0A050",
-        used="#56B4E9", unused="#16191D", hit="#2BBF8F", miss="#F07F3C", load="#3C88B8",
-        compute="#C98A10", wait="#B06A94", owned="#24435A", free="#16191D", conflict="#F07F3C",
-        broadcast="#2BBF8F", linear="#E69F00", swizzled="#56B4E9", active="#56B4E9",
-        inactive="#2C333B", faded="#3A4450", a_operand="#E69F00", b_operand="#56B4E9",
-        c_output="#2BBF8F", warn="#F07F3C", ok="#2BBF8F",
-    ),
+    muted="#9AA5B4", grid="#39414B", outline="#6C7787", accent="#E8ECF1", palette=DARK_PALETTE,
+    roles=_roles("dark", "#E8ECF1"),
 )
 
 # Print: white ground, black ink, and meaning carried by lightness steps plus hatching, so a
-# grayscale copy keeps every distinction. Gray levels of the roles that share a figure: paper 1.0
-# (absent, free; hatched: masked, wait, inactive), owned 0.93, faded 0.89, load and linear 0.82,
-# a_operand 0.78, hit 0.75, b_operand 0.66, compute 0.64, valid 0.64, miss 0.68 (cross-hatched),
-# c_output 0.44.
+# grayscale copy keeps every distinction (the gray levels are listed with ROLE_TABLE).
 PRINT = Theme(
     name="print", background="#FFFFFF", surface="#FFFFFF", foreground="#000000",
     muted="#4D4D4D", grid="#BFBFBF", outline="#000000", accent="#000000", palette=PRINT_PALETTE,
-    roles=_roles(
-        valid="#7FA9CF", masked="#FFFFFF", absent="#FFFFFF", selected="#000000",
-        used="#7FA9CF", unused="#FFFFFF", hit="#8CCFB9", miss="#E8A27A", load="#AAD9F4",
-        compute="#E6A002", wait="#FFFFFF", owned="#E6EEF5", free="#FFFFFF", conflict="#E8A27A",
-        broadcast="#8CCFB9", linear="#F2CF80", swizzled="#7FA9CF", active="#7FA9CF",
-        inactive="#FFFFFF", faded="#E3E3E3", a_operand="#F0C564", b_operand="#5EB8EA",
-        c_output="#00926A", warn="#E8A27A", ok="#8CCFB9",
-    ),
+    roles=_roles("print", "#000000"),
     hatches=MappingProxyType({
-        "masked": "diagonal", "miss": "cross", "wait": "diagonal", "conflict": "cross",
-        "inactive": "diagonal", "warn": "cross",
+        **{r.name: r.print_hatch for r in ROLE_TABLE if r.print_hatch},
+        **{old: h for old, new in ROLE_ALIASES.items()
+           if (h := next((r.print_hatch for r in ROLE_TABLE if r.name == new), None))},
     }),
     category_hatches=PRINT_CATEGORY_HATCHES,
     line_mm=0.25, thin_mm=0.12, thick_mm=0.5,
@@ -257,8 +351,8 @@ PRINT = Theme(
 # Presentation: large type, thick lines, high contrast, for a projector at the back of a room.
 PRESENTATION = Theme(
     name="presentation", background="#FFFFFF", surface="#F2F2F2", foreground="#000000",
-    muted="#333333", grid="#B0B0B0", outline="#333333", accent="#D55E00", palette=OKABE_ITO,
-    roles=SCREEN.roles, text_pt=10.0, small_pt=9.0, title_pt=12.5,
+    muted="#333333", grid="#B0B0B0", outline="#333333", accent="#000000", palette=SCREEN_PALETTE,
+    roles=_roles("screen", "#000000"), text_pt=10.0, small_pt=9.0, title_pt=12.5,
     thin_mm=0.25, line_mm=0.45, thick_mm=0.9,
 )
 
