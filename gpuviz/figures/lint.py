@@ -10,12 +10,22 @@ Rules (each finding names the rule, the item and its key):
   of cells that print their values leaves some out.
 - ``type-size``: type smaller than the target allows (6 pt in a single column, 7 pt elsewhere).
 - ``legend``: one meaning with two marks, or two meanings with one mark.
+- ``swatch`` (given the theme): two legend entries of one figure that share a swatch colour and
+  differ only by hatch where the theme does not hatch (one magenta for three kinds of wait).
+- ``vermillion`` (given the theme): a legend entry drawn in a bad-state colour (vermillion and its
+  tints, the theme's ``bad_colours``) whose label names no bad state (its role table ``terms``).
+
+Across the figures of one theme, :func:`lint_across` checks ``meaning``: a legend label drawn
+with two swatches in two figures, or a state the role table names (valid, masked, load, compute,
+read, write, hit, resident) drawn in a colour other than its role's.
 
 Qt-free and fast enough to run over every bundled scenario, step, theme and size in the tests.
 """
 
 from __future__ import annotations
 
+import colorsys
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -37,8 +47,11 @@ from gpuviz.figures.display import (
     text_box,
 )
 from gpuviz.figures.layout import NATURAL, Target
+from gpuviz.figures.theme import ROLE_TABLE, Theme
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from gpuviz.scenario.document import Scenario
 
 EPS = 0.05  # mm: touching is not overlapping
@@ -56,28 +69,43 @@ class Finding:
         return f"{self.rule}: {self.item}{where}: {self.message}"
 
 
-def _flat(items: tuple[Item, ...], group: str | None = None):
+def _flat(items: tuple[Item, ...], group: str | None = None, gid: int = 0):
     for item in items:
         if isinstance(item, Group):
-            yield from _flat(item.items, item.name or group)
+            yield from _flat(item.items, item.name or group, id(item) if item.name else gid)
         else:
-            yield item, group
+            yield item, group, gid
+
+
+def legend_marks(figure: Figure) -> dict[str, list[tuple]]:
+    """Each legend label's marks, one per legend group drawn: its first item with a style (a
+    selection's double outline is one mark, its outer line)."""
+    legend: dict[str, list[tuple]] = defaultdict(list)
+    seen: set[int] = set()
+    for item, group, gid in _flat(figure.items):
+        if group and group.startswith("legend:") and gid not in seen:
+            mark = _mark(item)
+            if mark:
+                seen.add(gid)
+                legend[group[7:]].append(mark)
+    return legend
 
 
 def _describe(t: Text) -> str:
     return f"text {t.text!r} at ({t.x:.1f}, {t.y:.1f}) mm, {t.size:.1f} pt"
 
 
-def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0) -> list[Finding]:
+def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
+         theme: Theme | None = None) -> list[Finding]:
     """Every finding for ``figure`` as laid out for ``target``; ``scale`` is the factor an
-    export applies to a figure that is scaled rather than laid out (1 for laid-out figures)."""
+    export applies to a figure that is scaled rather than laid out (1 for laid-out figures).
+    Given the ``theme`` it was drawn in, the colour rules run too."""
     texts: list[Text] = []
     boxes: list[tuple[float, float, float, float]] = []
     segs: list[np.ndarray] = []
     hatched: list[np.ndarray] = []
     outlined: list[np.ndarray] = []
     cells: dict[str, list[tuple[float, float, float, float]]] = defaultdict(list)
-    legend: dict[str, list[tuple]] = defaultdict(list)
     out: list[Finding] = []
     W, H = figure.width, figure.height
 
@@ -87,9 +115,7 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0) -> list[F
                                f"box ({x0:.1f}, {y0:.1f})–({x1:.1f}, {y1:.1f}) leaves the "
                                f"{W:.1f} × {H:.1f} mm page"))
 
-    for item, group in _flat(figure.items):
-        if group and group.startswith("legend:"):
-            legend[group[7:]].append(_mark(item))
+    for item, _group, _gid in _flat(figure.items):
         if isinstance(item, Text):
             box = text_box(item)
             texts.append(item)
@@ -141,8 +167,18 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0) -> list[F
     out += _overlaps(texts, bx)
     out += _crossings(texts, bx, segs, hatched, outlined)
     out += _missing_values(figure, texts, bx, cells)
+    legend = legend_marks(figure)
     out += _legend(legend)
+    if theme is not None:
+        out += _swatches(legend, theme) + _vermillion(legend, theme)
     return out
+
+
+def lint_colours(figure: Figure, theme: Theme) -> list[Finding]:
+    """The colour rules alone (``legend``, ``swatch``, ``vermillion``) for ``figure`` drawn in
+    ``theme``: what its legend says against how it draws it."""
+    legend = legend_marks(figure)
+    return _legend(legend) + _swatches(legend, theme) + _vermillion(legend, theme)
 
 
 def _cell(style: Style, xywh: np.ndarray, hatched: list, outlined: list) -> None:
@@ -294,6 +330,114 @@ def _legend(entries: dict[str, list[tuple]]) -> list[Finding]:
     return out
 
 
+def _colour(mark: tuple) -> str | None:
+    """The colour a legend mark shows its meaning in: a line's stroke, a cell's or dot's fill
+    (an unfilled outline: its stroke)."""
+    kind, fill, stroke = mark[0], mark[1], mark[2]
+    if kind in ("Polyline", "Segments"):
+        return stroke
+    return fill if fill is not None else stroke
+
+
+def _swatches(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
+    if theme.hatches:
+        return []  # a theme that hatches (print) tells meanings apart by hatch on purpose
+    out = []
+    seen: dict[tuple, str] = {}
+    for label, found in entries.items():
+        for m in {m for m in found if m}:
+            swatch = (m[0], _colour(m), m[4])
+            other = seen.setdefault(swatch, label)
+            if other != label:
+                out.append(Finding("swatch", f"legend entry {label!r}", None,
+                                   f"shares its swatch {_colour(m)} with {other!r}"
+                                   + (" (they differ only by hatch)" if m[3] else "")))
+    return out
+
+
+_BAD_TERMS = tuple(sorted({t for r in ROLE_TABLE if r.bad for t in r.terms}))
+_STATE_ROLES = ("valid", "masked", "load", "compute", "read", "write", "hit", "resident")
+
+
+def _words(label: str) -> list[str]:
+    return re.findall(r"[a-z_]+", label.lower())
+
+
+def names_bad_state(label: str) -> bool:
+    """Whether a legend label names a bad state (one of the bad roles' terms, as words)."""
+    text = " ".join(_words(label))
+    return any(re.search(rf"\b{re.escape(t)}", text) for t in _BAD_TERMS)
+
+
+def _vermillion(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
+    bad = theme.bad_colours()
+    out = []
+    for label, found in entries.items():
+        colours = {c for m in found if m for c in (m[1], m[2]) if c}
+        if colours & bad and not names_bad_state(label):
+            out.append(Finding("vermillion", f"legend entry {label!r}", None,
+                               f"drawn in {sorted(colours & bad)[0]}, the colour of bad states, "
+                               f"but names none ({', '.join(_BAD_TERMS)})"))
+    return out
+
+
+def state_role(label: str) -> str | None:
+    """The state role a legend label names by its leading words (``masked lane``, ``issued:
+    load``, ``W: write own slot``), or None; a label that names a bad state is that state."""
+    if names_bad_state(label):
+        return None
+    words = _words(label.split(": ", 1)[1] if re.match(r"^[\w ]{1,8}: ", label) else label)
+    lead = " ".join(words[:2])
+    for name in _STATE_ROLES:
+        for term in next(r for r in ROLE_TABLE if r.name == name).terms:
+            if lead == term or lead.startswith(term + " "):
+                return name
+    return None
+
+
+def _hue(color: str) -> float | None:
+    r, g, b = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    if max(r, g, b) - min(r, g, b) < 0.08:
+        return None  # a gray has no hue
+    return colorsys.rgb_to_hls(r, g, b)[0]
+
+
+def _same_state_colour(drawn: str | None, role: str, theme: Theme) -> bool:
+    """Whether ``drawn`` is the role's colour: exactly, or, in a theme that must survive a
+    grayscale print, the role's hue moved to another gray (a pixel image cannot be hatched, so
+    its states are told apart by gray steps, as ``Theme.at_gray`` makes them)."""
+    if drawn == role:
+        return True
+    if not theme.hatches or drawn is None:
+        return False
+    a, b = _hue(drawn), _hue(role)
+    return a is not None and b is not None and min(abs(a - b), 1 - abs(a - b)) < 0.03
+
+
+def lint_across(entries: Iterable[tuple[str, str, tuple]], theme: Theme) -> list[Finding]:
+    """``meaning`` findings over ``(figure, label, mark)`` legend entries of many figures drawn in
+    ``theme``: a label with two swatches, a named state off its role's colour."""
+    by_label: dict[str, dict[tuple, str]] = defaultdict(dict)
+    out = []
+    for figure, label, mark in entries:
+        outline = mark[2] if mark[0] in ("Rect", "Rects") and mark[1] is not None else None
+        swatch = (mark[0], _colour(mark), outline, mark[3] if theme.hatches else None)
+        by_label[label].setdefault(swatch, figure)
+        name = state_role(label) if mark[0] in ("Rect", "Rects", "Circle") else None
+        if name is not None and not _same_state_colour(_colour(mark), theme.color(name), theme):
+            out.append(Finding("meaning", f"legend entry {label!r}", figure,
+                               f"names the state {name!r} but is drawn in {_colour(mark)}, not "
+                               f"its role's {theme.color(name)}"))
+    for label, swatches in by_label.items():
+        if len(swatches) > 1:
+            where = "; ".join(f"{s[1]}{' outlined' if s[2] else ''}"
+                              f"{f' hatched {s[3]}' if s[3] else ''} in {f}"
+                              for s, f in swatches.items())
+            out.append(Finding("meaning", f"legend entry {label!r}", None,
+                               f"drawn with {len(swatches)} swatches across figures: {where}"))
+    return out
+
+
 def sweep(scenarios, themes, targets):
     """``(label, findings)`` for every bundled-style case: each scenario, each of its steps
     (and the state before any step), each panel it shows, each theme and target. Figures that
@@ -319,4 +463,4 @@ def sweep(scenarios, themes, targets):
                             scale = min(target.width / fig.width, box_h / fig.height)
                         label = (f"{scenario.title or pid} · {pid} · step {k + 1} · "
                                  f"{theme_name} · {target.name}")
-                        yield pid, label, lint(fig, target, scale)
+                        yield pid, label, lint(fig, target, scale, theme)

@@ -4,9 +4,11 @@ two meanings …) and stays quiet once the defect is mended the way the layout l
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gpuviz.figures.display import Canvas, Style
 from gpuviz.figures.layout import NATURAL, SINGLE, BlockCanvas, LegendEntry, legend_block
-from gpuviz.figures.lint import lint
+from gpuviz.figures.lint import legend_marks, lint, lint_across
 from gpuviz.figures.theme import PRINT, SCREEN
 
 CELL = Style(fill="#CFE3F3", stroke="#8A94A3", stroke_width=0.15)
@@ -117,3 +119,52 @@ def test_a_legend_label_longer_than_its_column_wraps_inside_the_page():
     assert rules(c.figure(52, block.height + 2, "#FFFFFF")) == []
     lines = [t for t in c.figure(52, block.height + 2, "#FFFFFF").texts() if t != "short"]
     assert len(lines) >= 3 and " ".join(lines[:-1]) == long  # wrapped, every word kept
+
+
+def _legend_figure(entries, theme=SCREEN):
+    c = BlockCanvas()
+    for item in legend_block(entries, theme, 150).items:
+        c.add(item)
+    return c.figure(160, 30, theme.background)
+
+
+def test_vermillion_for_anything_but_a_bad_state_is_reported():
+    """As the legends had it: vermillion meant "selected" and "naive FP32" beside "conflict"."""
+    vermillion = Style(stroke="#D55E00", stroke_width=0.6)
+    fig = _legend_figure([LegendEntry("selected", vermillion),
+                          LegendEntry("naive FP32", vermillion, "line"),
+                          LegendEntry("several words in one bank (conflict)",
+                                      SCREEN.fill("conflict"))])
+    found = [f for f in lint(fig, theme=SCREEN) if f.rule == "vermillion"]
+    assert sorted(f.item for f in found) == ["legend entry 'naive FP32'",
+                                             "legend entry 'selected'"]
+    assert not [f for f in lint(fig) if f.rule == "vermillion"]  # no theme, no colour rules
+
+
+def test_two_kinds_of_wait_differing_only_by_hatch_share_a_swatch():
+    """As pipeline had it: three kinds of wait in one magenta, told apart by hatch alone."""
+    magenta = Style(fill="#CC79A7", stroke="#8A94A3", stroke_width=0.15)
+    fig = _legend_figure([LegendEntry("compute waits for data", replace(magenta, hatch="diagonal")),
+                          LegendEntry("load waits for slot", replace(magenta, hatch="cross"))])
+    assert [f.rule for f in lint(fig, theme=SCREEN) if f.rule in ("swatch", "legend")] == ["swatch"]
+    fig = _legend_figure([LegendEntry("compute waits for data", SCREEN.fill("wait")),
+                          LegendEntry("load waits for slot", SCREEN.fill("wait_slot"))])
+    assert not [f for f in lint(fig, theme=SCREEN) if f.rule == "swatch"]
+
+
+def test_a_meaning_drawn_two_ways_across_figures_is_reported():
+    """As banks and divergence had it: "active lane" outlined in one, bare in the other, and
+    barrier's reads in the compute colour."""
+    outlined = SCREEN.fill("valid")
+    bare = SCREEN.fill("valid", outline=False)
+    entries = [("banks", "active lane", legend_marks(_legend_figure(
+                   [LegendEntry("active lane", outlined)]))["active lane"][0]),
+               ("divergence", "active lane", legend_marks(_legend_figure(
+                   [LegendEntry("active lane", bare)]))["active lane"][0]),
+               ("barrier", "R: read neighbour's slot", legend_marks(_legend_figure(
+                   [LegendEntry("R: read neighbour's slot", SCREEN.fill("compute"))]))[
+                   "R: read neighbour's slot"][0])]
+    found = lint_across(entries, SCREEN)
+    assert sorted(f.item for f in found) == ['legend entry "R: read neighbour\'s slot"',
+                                             "legend entry 'active lane'"]
+    assert lint_across(entries[:1], SCREEN) == []
