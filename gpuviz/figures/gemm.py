@@ -56,6 +56,9 @@ MINI = 3.0
 PLOT_W = 84.0
 PLOT_H = 50.0
 BLOCK_SHADES = 4
+#: The categories whose tints shade thread blocks: blue, orange, bluish green, reddish purple
+#: (sky blue, the fourth category, would be a tint of blue beside blue and the load colour).
+BLOCK_CATEGORIES = (0, 1, 2, 5)
 
 
 def fpb(v: float) -> str:
@@ -92,16 +95,20 @@ def block_style(theme: Theme, block: int) -> Style:
     """A light, opaque tint of a thread block's colour (alpha costs far more to paint), hatched
     where the theme tells categories by hatch too (tints come out as near grays in print)."""
     hatch = theme.category_hatch(block % BLOCK_SHADES)
-    return Style(fill=theme.mix(theme.category(block % BLOCK_SHADES), 0.35),
+    return Style(fill=theme.mix(theme.category(BLOCK_CATEGORIES[block % BLOCK_SHADES]), 0.35),
                  stroke=theme.outline, stroke_width=theme.thin_mm, hatch=hatch,
                  hatch_color=theme.muted if hatch else None)
 
 
 def load_style(theme: Theme) -> Style:
-    """An element the chosen thread loads from global memory: a neutral mid tone, apart from
-    the operand and output colours in every theme."""
-    return Style(fill=theme.mix(theme.foreground, 0.45), stroke=theme.outline,
-                 stroke_width=theme.thin_mm)
+    """An element the chosen thread loads from global memory: the load role, as in every panel
+    (B is drawn in its own operand colour, apart from it); where the theme must survive
+    grayscale, its hue at gray 0.55, apart from A (0.78), B (0.66), C (0.44) and the dimmed
+    and block-tinted cells (0.8–0.9), as the load gray itself (0.82) is not."""
+    style = theme.fill("load")
+    if theme.hatches:
+        return replace(style, fill=theme.at_gray(theme.color("load"), 0.55))
+    return style
 
 
 def read_style(theme: Theme) -> Style:
@@ -110,6 +117,7 @@ def read_style(theme: Theme) -> Style:
 
 
 def chosen_style(theme: Theme) -> Style:
+    """The selection's outer line; boxes are drawn with :meth:`Theme.select`."""
     return theme.highlight()
 
 
@@ -200,12 +208,10 @@ def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width
                fg if (i // 2, j // 2) == (ti, tj) else muted for j in range(SIZE)]
               for i in range(SIZE)]
     _matrix(c, cx, top, cell, r.c_partial.tolist(), "c", c_fill, c_text, size, target.min_pt)
-    hl = theme.highlight()
-    c.rect(ax, top + fi * cell, side, cell, hl.with_stroke(theme.color("a_operand"),
-                                                          theme.line_mm * 1.5))
-    c.rect(bx + fj * cell, top, cell, side, hl.with_stroke(theme.color("b_operand"),
-                                                          theme.line_mm * 1.5))
-    c.rect(cx + fj * cell, top + fi * cell, cell, cell, hl)
+    # The operands' row and column in their own colours; the focus output as selected.
+    c.rect(ax, top + fi * cell, side, cell, theme.stroke("a_operand", theme.line_mm * 1.5))
+    c.rect(bx + fj * cell, top, cell, side, theme.stroke("b_operand", theme.line_mm * 1.5))
+    theme.select(c, cx + fj * cell, top + fi * cell, cell, cell)
     c.text(ax + side + sign_w / 2, top + side / 2, "×", sign_pt, fg, anchor="middle",
            baseline="middle")
     c.text(bx + side + sign_w / 2, top + side / 2, "=", sign_pt, fg, anchor="middle",
@@ -296,7 +302,7 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
         for i in range(SIZE):
             for j in range(SIZE):
                 if s.owner[i, j] == chosen:
-                    c.rect(j * cell, top + i * cell, cell, cell, chosen_style(theme))
+                    theme.select(c, j * cell, top + i * cell, cell, cell)
 
         # What the chosen thread loads from global memory and reads as operands.
         mx = side + 3.5
@@ -339,7 +345,7 @@ def counts_block(r: GemmResult, theme: Theme, width: float, target: Target = NAT
         ("global loads", lambda s: format_number(s.global_loads)),
         ("shared-memory reads", lambda s: format_number(s.shared_reads)),
         ("register reuses", lambda s: format_number(s.register_reuse)),
-        ("FLOPs per requested byte", lambda s: fpb(s.flops_per_byte)),
+        ("FLOPs per requested byte, K = 4", lambda s: fpb(s.flops_per_byte)),
     )
     heads = {"naive": "naive", "shared": "shared", "register": "register"}
     col_w = [max([text_width(heads[n], small, bold=True)]
@@ -379,7 +385,8 @@ def flops_series(r: GemmResult) -> list[Series]:
     return [
         Series(f"T × T tile, K = {format_number(r.k_dim)}", r.tile_sizes,
                r.flops_per_byte_by_tile, 0, markers=True),
-        Series("naive FP32", r.tile_sizes, [r.naive_flops_per_byte] * len(r.tile_sizes), 3),
+        Series(f"naive FP32, K = {format_number(r.k_dim)}", r.tile_sizes,
+               [r.naive_flops_per_byte] * len(r.tile_sizes), 4),
     ]
 
 
@@ -416,7 +423,9 @@ def calculator_block(r: GemmResult, theme: Theme, width: float,
     lines = (
         ("Naive FP32, per output:", True),
         ("2 float loads per MAC + 1 float store", False),
-        (f"2K / (8K + 4) = {fpb(r.naive_flops_per_byte)} FLOPs/byte → 1/4", False),
+        ("2K / (8K + 4) FLOPs/byte → 1/4 as K grows:", False),
+        (f"{fpb(r.strategies['naive'].flops_per_byte)} at K = 4 (the table), "
+         f"{fpb(r.naive_flops_per_byte)} at K = {k} (the plot)", False),
         ("", False),
         ("T × T output tile, cooperative loads:", True),
         ("A panel T × K + B panel K × T, once: 8TK bytes", False),
@@ -454,7 +463,7 @@ def legend_entries(r: GemmResult, theme: Theme) -> list[LegendEntry]:
                LegendEntry("focus output", theme.fill("c_output"), parts=walk),
                LegendEntry("other output tiles (dimmed)", theme.fill("faded"), parts=walk),
                LegendEntry("chosen output / the chosen thread's outputs", chosen_style(theme),
-                           parts=owners)]
+                           "selection", parts=owners)]
     repeat = blocks > BLOCK_SHADES  # shades repeat: name every block a shade stands for
     entries += [LegendEntry(f"thread block {b}" + (f", {b + BLOCK_SHADES}, …" if repeat else ""),
                             block_style(theme, b), parts=owners)
