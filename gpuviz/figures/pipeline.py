@@ -77,9 +77,20 @@ def cursor_time(result: PipelineResult, selection: frozenset[str]) -> float | No
     return times[max(0, min(frame, len(times) - 1))]
 
 
+#: Each kind of wait is a bad state of its own: a role (a swatch of vermillion's family) and a
+#: hatch, so the kinds differ by fill in every theme and by hatch as well.
+WAIT_ROLE = {
+    "compute_waits_for_data": "wait",
+    "tile_waits_for_compute": "wait_ready",
+    "load_waits_for_slot": "wait_slot",
+    "load_waits_for_prefetch": "wait_prefetch",
+}
+
+
 def wait_style(theme: Theme, kind: str) -> Style:
-    return Style(fill=theme.color("wait"), stroke=theme.outline, stroke_width=theme.thin_mm,
-                 hatch=WAIT_HATCH[kind], hatch_color=theme.foreground)
+    fill = theme.color(WAIT_ROLE[kind])
+    return Style(fill=fill, stroke=theme.outline, stroke_width=theme.thin_mm,
+                 hatch=WAIT_HATCH[kind], hatch_color=theme.ink_on(fill))
 
 
 @dataclass(frozen=True)
@@ -154,8 +165,11 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
 
     slot_labels = [f"slot {s}" for s in range(result.buffers)]
     label_w, bands, numbered = plan(result, theme, width, target)
-    band_labels = numbered and all(
-        _fits(bands, t.load_start, t.load_end, f"tile {t.tile}", small) for t in tiles)
+    # Each ownership band names its tile: "tile 3" where every band has room for that, else
+    # the bare number, as on the load and compute bars (numbered: every bar has room for it).
+    band_form = "tile {}" if numbered and all(
+        _fits(bands, t.load_start, t.load_end, f"tile {t.tile}", small) for t in tiles) else "{}"
+    band_labels = numbered
 
     lane_h = max(6.5, ink_height(small) + 2.6)
     slot_h = max(5.0, ink_height(small) + 2.2)
@@ -301,11 +315,10 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
             if band_labels:
                 k, s, e = max(bands.pieces(t.load_start, t.load_end), key=lambda p: p[2] - p[1])
                 sy = geometry(k)[2][t.slot]
-                c.text(x(k, s) + 0.8, sy + slot_h / 2, f"tile {t.tile}", small, color,
+                c.text(x(k, s) + 0.8, sy + slot_h / 2, band_form.format(t.tile), small, color,
                        baseline="middle", key=f"tile:{t.tile}")
 
     # Selection outlines.
-    hl = theme.highlight()
     for key in sorted(selection):
         kind, _, value = key.partition(":")
         if not value.isdigit():
@@ -318,11 +331,11 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                                      (t.load_start, t.compute_end, t.slot, 0.6)):
                 for k, s, e in bands.pieces(a, b):
                     top, h = row_span(k, row)
-                    c.rect(x(k, s), top + inset, (e - s) * bands.scale, h - 2 * inset, hl,
-                           key=key)
+                    theme.select(c, x(k, s), top + inset, (e - s) * bands.scale,
+                                 h - 2 * inset, key=key)
         elif kind == "buffer" and i < result.buffers:
             for k in range(bands.count):
-                c.rect(label_w, geometry(k)[2][i], band_w(k), slot_h, hl, key=key)
+                theme.select(c, label_w, geometry(k)[2][i], band_w(k), slot_h, key=key)
         elif kind == "wait" and i < len(result.waits):
             wt = result.waits[i]
             for k, s, e in bands.pieces(wt.start, wt.end):
@@ -333,7 +346,7 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                     wy, wh = slots[wt.slot] + 0.6, slot_h - 1.2
                 else:
                     wy, wh = load_y + 1.0, lane_h - 2.0
-                c.rect(x(k, s), wy, (e - s) * bands.scale, wh, hl, key=key)
+                theme.select(c, x(k, s), wy, (e - s) * bands.scale, wh, key=key)
 
     # Playback cursor: a line through its band, the time above it.
     if cursor is not None:
@@ -361,13 +374,18 @@ def receipt_rows(result: PipelineResult) -> list[tuple[str, str]]:
     """The schedule's totals, each with its unit."""
     return [
         ("total", f"{format_number(result.total_time)} {TIME_UNIT}"),
-        ("lower bound", f"{format_number(result.lower_bound_time)} {TIME_UNIT}"),
+        ("lower bound*", f"{format_number(result.lower_bound_time)} {TIME_UNIT}"),
         ("load busy", f"{format_number(result.load_busy)} "
                       f"({format_percent(result.load_utilization)})"),
         ("compute busy", f"{format_number(result.compute_busy)} "
                          f"({format_percent(result.compute_utilization)})"),
-        ("waits", format_number(len(result.waits))),
+        ("waits", f"{format_number(len(result.waits))} "
+                  f"interval{'s' * (len(result.waits) != 1)} of idle time"),
     ]
+
+
+LOWER_BOUND_NOTE = ("* lower bound: the time with no wait at all, the busier unit's total plus "
+                    "the other unit's first load or last compute.")
 
 
 def legend_entries(result: PipelineResult, theme: Theme) -> list[LegendEntry]:
@@ -400,12 +418,13 @@ def build(result: PipelineResult, selection: frozenset[str], theme: Theme,
     def body(width: float) -> list[Block]:
         state["numbered"] = plan(result, theme, width, target)[2]
         blocks = [as_part("timeline", timeline_block(result, selection, theme, width, target)),
-                  as_part("receipt", receipt_block(receipt_rows(result), theme, width))]
+                  as_part("receipt", receipt_block([*receipt_rows(result), LOWER_BOUND_NOTE],
+                                                   theme, width))]
         for key in sorted(selection):
             kind, _, value = key.partition(":")
             if kind == "wait" and value.isdigit() and int(value) < len(result.waits):
                 blocks.append(text_block(result.waits[int(value)].text, theme, width,
-                                         color=theme.accent, name="selected wait"))
+                                         color=theme.foreground, name="selected wait"))
         return blocks
 
     def side(width: float) -> list[Block]:

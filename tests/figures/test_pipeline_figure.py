@@ -66,7 +66,7 @@ def test_a_long_schedule_in_a_column_wraps_into_bands_and_numbers_every_bar():
     assert figure.width == SINGLE.width
     numbers = [i.text for i in walk(figure.items) if isinstance(i, Text)
                and i.key == f"tile:{i.text}"]
-    for i in range(16):  # on its load bar and its compute bar
-        assert numbers.count(str(i)) == 2
+    for i in range(16):  # on its load bar, its compute bar and its ownership band
+        assert numbers.count(str(i)) == 3
     assert figure.texts().count(fig.AXIS_LABEL) == 1
 
