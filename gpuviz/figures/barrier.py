@@ -14,6 +14,7 @@ operations (absent: after all of them).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from gpuviz.figures.display import Anchor, Figure, Style
 from gpuviz.figures.layout import (
@@ -40,12 +41,13 @@ NATURAL_WIDTH = 170.0
 MAX_CELL = 5.0
 FUTURE_OPACITY = 0.25
 MAX_HAZARD_LINES = 6
-TILE_PALETTE = (2, 6, 0, 7)  # palette entries for tiles 0–3: apart from the W and R colours
+TILE_PALETTE = (2, 0, 4, 3)  # palette entries for tiles 0–3: apart from the W and R colours
 
-GLYPH = {"write": "W", "read": "R", "arrive": "|", "return": "×", "finish": "·"}
+GLYPH = {"write": "W", "read": "R", "arrive": "B", "return": "×", "finish": "F"}
 STATE_TEXT = {"run": "running", "wait1": "waits at barrier 1", "wait2": "waits at barrier 2",
               "done": "finished", "returned": "returned early"}
-ROLE = {"write": "load", "read": "compute", "arrive": "wait"}
+ROLE = {"write": "write", "read": "read", "arrive": "arrive", "finish": "finish",
+        "return": "finish"}
 
 
 def frame_count(result: BarrierResult) -> int:
@@ -65,8 +67,8 @@ def shown_count(result: BarrierResult, selection: frozenset[str]) -> int:
 
 
 def glyph(e, slots: bool = True) -> str:
-    """The mark printed in an operation's cell: W3 (write slot 3), R0, |1 (arrive at barrier 1),
-    × (returned early), · (finished). Without ``slots``, W and R alone (the slot follows from the
+    """The mark printed in an operation's cell: W3 (write slot 3), R0, B1 (arrive at barrier 1),
+    × (returned early), F (finished). Without ``slots``, W and R alone (the slot follows from the
     thread: its own, and its neighbour's)."""
     g = GLYPH[e.op]
     if e.op == "arrive":
@@ -90,8 +92,47 @@ def hazard_style(theme: Theme) -> Style:
     return theme.fill("conflict").with_stroke(theme.foreground, theme.line_mm)
 
 
+def cause_style(theme: Theme) -> Style:
+    """The write behind a hazard: its write cell ringed in the hazard colour, dashed (told apart
+    from the hazard read's solid ink outline in gray)."""
+    return replace(theme.fill("write").with_stroke(theme.color("hazard"), theme.thick_mm),
+                   dash=(0.6, 0.4))
+
+
+def event_style(theme: Theme, role: str) -> Style:
+    """An operation's cell: a write or a read in its role's swatch; an arrival at a barrier and
+    the end of a thread (finished, or returned early) as outlined cells of the ground."""
+    if role == "arrive":  # in print a mid gray, below W's and R's grays
+        fill = theme.at_gray(theme.grid, 0.48) if theme.hatches else theme.grid
+        return Style(fill=fill, stroke=theme.foreground, stroke_width=theme.thin_mm)
+    if role == "finish":
+        return Style(fill=theme.background, stroke=theme.foreground, stroke_width=theme.line_mm,
+                     dash=(0.6, 0.5))
+    return theme.fill(role)
+
+
+def hazard_writes(result: BarrierResult) -> dict[int, int]:
+    """For each hazard with a writer, the write that caused it, as event index → hazard index:
+    the writer's late write of the read's tile (read before write), or its write of a later tile
+    to the slot before the read (overwrite)."""
+    out: dict[int, int] = {}
+    for j, h in enumerate(result.hazards):
+        if len(h.threads) < 2:
+            continue
+        writer = h.threads[1]
+        writes = [e for e in result.events if e.op == "write" and e.thread == writer
+                  and e.address == h.address]
+        if h.kind == "read_before_write":
+            cause = [e for e in writes if e.tile == h.tile and e.index > h.event][:1]
+        else:
+            cause = [e for e in writes if e.tile > h.tile and e.index < h.event][-1:]
+        for e in cause:
+            out.setdefault(e.index, j)
+    return out
+
+
 def release_style(theme: Theme) -> Style:
-    return theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5))
+    return theme.stroke("foreground", theme.line_mm, dash=(0.8, 0.5))
 
 
 # --------------------------------------------------------------------------------------------
@@ -109,6 +150,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
     shown = shown_count(result, selection)
     frame = frame_of(selection)
     hazard_events = {h.event for h in result.hazards}
+    causes = hazard_writes(result)
 
     label_w = max(text_width(f"thread {t}", theme.text_pt) for t in range(result.threads)) + 2.0
     label_w = max(label_w, text_width("step", small) + 2.0)
@@ -175,14 +217,21 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                     keys.append(f"event:{e.index}")
                     continue
                 if e.op not in ROLE:
-                    continue  # finish / return: a mark without a cell
+                    continue
                 role = "conflict" if e.index in hazard_events else ROLE[e.op]
                 bucket = by_style.setdefault((role, future), ([], []))
                 bucket[0].append((x + 0.15, ry + 0.5, cell - 0.3, row_h - 1.0))
                 bucket[1].append(f"event:{e.index}")
             for (role, future), (xywh, keys) in sorted(by_style.items()):
-                style = hazard_style(theme) if role == "conflict" else theme.fill(role)
+                style = hazard_style(theme) if role == "conflict" else event_style(theme, role)
                 c.rects(xywh, theme.faded(style, FUTURE_OPACITY) if future else style, keys)
+            cause_cells = [(*cell_xy(e.index, e.thread, top), e) for e in events[lo:hi]
+                           if e.index in causes]
+            if cause_cells:
+                c.rects([(x + 0.15, ry + 0.5, cell - 0.3, row_h - 1.0) for x, ry, e in cause_cells
+                         if e.index < shown], cause_style(theme),
+                        [f"hazard:{causes[e.index]}" for _, _, e in cause_cells
+                         if e.index < shown])
             for future, (seg, keys) in sorted(releases.items()):
                 style = release_style(theme)
                 c.segments(seg, theme.faded(style, FUTURE_OPACITY) if future else style, keys)
@@ -193,7 +242,8 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                 future = e.index >= shown
                 mark_role = "conflict" if e.index in hazard_events else ROLE.get(e.op)
                 mark_style = None if mark_role is None else (
-                    hazard_style(theme) if mark_role == "conflict" else theme.fill(mark_role))
+                    hazard_style(theme) if mark_role == "conflict"
+                    else event_style(theme, mark_role))
                 if mark_style is not None and future:
                     mark_style = theme.faded(mark_style, FUTURE_OPACITY)
                 if future:
@@ -213,18 +263,17 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
             xc = label_w + (shown - lo) * cell
             with c.group(name="cursor"):
                 c.line(xc, rows_top - 0.4, xc, rows_bottom + 1.0,
-                       theme.stroke("accent", theme.line_mm))
+                       theme.stroke("foreground", theme.line_mm))
                 label = f"after {format_number(shown)} of {format_number(n)} operations"
                 lw = text_width(label, small)
                 anchor: Anchor = "start" if xc + 0.6 + lw <= width else "end"
                 lx = xc + 0.6 if anchor == "start" else xc - 0.6
-                c.text(lx, rows_bottom + 1.0 + cap_height(small), label, small, theme.accent,
+                c.text(lx, rows_bottom + 1.0 + cap_height(small), label, small, fg,
                        anchor=anchor)
             y = rows_bottom + cursor_h
         y += 2.0
 
     # Selection outlines.
-    hl = theme.highlight()
     for key in sorted(selection):
         kind, _, value = key.partition(":")
         if not value.isdigit():
@@ -233,15 +282,17 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
         if kind == "thread" and i < result.threads:
             for b, top in enumerate(band_tops):
                 lo, hi = b * per, min(n, (b + 1) * per)
-                c.rect(label_w, top + head_h + i * (row_h + row_gap), (hi - lo) * cell, row_h,
-                       hl, key=key)
+                theme.select(c, label_w, top + head_h + i * (row_h + row_gap),
+                             (hi - lo) * cell, row_h, key=key)
         elif kind == "slot" and i < result.threads:
             touching = [e for e in events if e.address == i and e.op in ("write", "read")]
             rects = []
             for e in touching:
                 x, ry = cell_xy(e.index, e.thread, band_tops[e.index // per])
                 rects.append((x - 0.35, ry + 0.1, cell + 0.7, row_h - 0.2))
-            c.rects(rects, hl, [key] * len(rects))
+            outer, inner = theme.selection()
+            c.rects(rects, outer, [key] * len(rects))
+            c.rects(rects, inner)
         elif kind in ("event", "hazard"):
             if kind == "hazard":
                 if i >= len(result.hazards):
@@ -251,7 +302,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                 e = events[i]
                 x, ry = cell_xy(e.index, e.thread, band_tops[e.index // per])
                 # a ring just outside the cell: it shows on a hazard's own (accent-like) colour
-                c.rect(x - 0.35, ry + 0.1, cell + 0.7, row_h - 0.2, hl, key=key)
+                theme.select(c, x - 0.35, ry + 0.1, cell + 0.7, row_h - 0.2, key=key)
     used = label_w + min(per, n) * cell
     return c.block(min(width, used), y - 2.0, "timeline")
 
@@ -292,7 +343,7 @@ def tile_block(result: BarrierResult, selection: frozenset[str], theme: Theme, w
                 c.text(x + (slot_w - 0.6) / 2, y + box_h + 0.3 + cap_height(small),
                        format_number(a), small, muted, anchor="middle")
             if f"slot:{a}" in selection:
-                c.rect(x, y, slot_w - 0.6, box_h, theme.highlight(), key=f"slot:{a}")
+                theme.select(c, x, y, slot_w - 0.6, box_h, key=f"slot:{a}")
     rows = math.ceil(n_slots / per_row)
     height = (rows - 1) * row_h + box_h + 0.3 + cap_height(small) + descent(small)
     return c.block(label_w + per_row * slot_w - 0.6, height, "shared tile")
@@ -366,12 +417,20 @@ def verdict_block(result: BarrierResult, selection: frozenset[str], theme: Theme
 
 def legend_entries(result: BarrierResult, theme: Theme) -> list[LegendEntry]:
     lanes, slots = ("interleaving",), ("slots",)
-    entries = [LegendEntry("W: write own slot", theme.fill("load"), parts=lanes),
-               LegendEntry("R: read neighbour's slot", theme.fill("compute"), parts=lanes),
-               LegendEntry("|1, |2: arrive at barrier 1, 2", theme.fill("wait"), parts=lanes),
-               LegendEntry("read that sees a wrong value (hazard)", hazard_style(theme),
+    entries = [LegendEntry("W: write own slot", theme.fill("write"), parts=lanes),
+               LegendEntry("R: read neighbour's slot", theme.fill("read"), parts=lanes),
+               LegendEntry("B1, B2: arrive at barrier 1, 2", event_style(theme, "arrive"),
                            parts=lanes),
-               LegendEntry("barrier releases", release_style(theme), "line", parts=lanes)]
+               LegendEntry("F: finished" + (", ×: returned early" if result.returned_threads
+                                             else ""), event_style(theme, "finish"),
+                           parts=lanes)]
+    if result.hazards:
+        entries.append(LegendEntry("read that sees a wrong value (hazard)", hazard_style(theme),
+                                   parts=lanes))
+    if hazard_writes(result):
+        entries.append(LegendEntry("write that caused a hazard", cause_style(theme),
+                                   parts=lanes))
+    entries.append(LegendEntry("barrier releases", release_style(theme), "line", parts=lanes))
     entries += [LegendEntry(f"slot holds tile {k}'s value", tile_style(theme, k), parts=slots)
                 for k in range(result.tiles)]
     entries.append(LegendEntry("slot not written yet (—)", theme.fill("absent"), parts=slots))
@@ -380,15 +439,6 @@ def legend_entries(result: BarrierResult, theme: Theme) -> list[LegendEntry]:
 
 def notes(result: BarrierResult, selection: frozenset[str]) -> list[Note]:
     out: list[Note] = []
-    ops = {e.op for e in result.events}
-    marks = []
-    if "finish" in ops:
-        marks.append("a dot (·) marks where a thread finishes")
-    if "return" in ops:
-        marks.append("a cross (×) where it returns early")
-    if marks:
-        text = "; ".join(marks) + "."
-        out.append((text[0].upper() + text[1:], ("interleaving",)))
     if frame_of(selection) is not None:
         out.append(("Operations after the cursor are drawn faded.", ("interleaving",)))
     return out
