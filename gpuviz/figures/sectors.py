@@ -46,7 +46,7 @@ from gpuviz.figures.layout import (
     text_block,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
-from gpuviz.figures.plot import Mark, Series, line_plot
+from gpuviz.figures.plot import Mark, Series, line_plot, mark_style
 from gpuviz.figures.theme import Theme
 from gpuviz.models.sectors import LINE_BYTES, SECTOR_BYTES, SectorsResult
 
@@ -54,6 +54,7 @@ NATURAL_WIDTH = 172.0
 SECTORS_PER_LINE = LINE_BYTES // SECTOR_BYTES
 LINK_H = 20.0
 SECTOR_H = 6.0
+SECTOR_TICK = 1.2  # mm a sector boundary reaches above and below the memory row
 LINE_GAP = 3.0  # between two lines with untouched memory between them
 NUMBER_EVERY = 8  # lanes numbered when each lane's number does not fit its cell
 
@@ -65,7 +66,7 @@ def line_layout(r: SectorsResult, width: float) -> tuple[dict[int, float], float
     if not lines:
         return {}, 0.0
     gaps = [0.0] + [0.0 if b == a + 1 else LINE_GAP for a, b in itertools.pairwise(lines)]
-    sw = min(width / 8, (width - sum(gaps)) / (len(lines) * SECTORS_PER_LINE))
+    sw = (width - sum(gaps)) / (len(lines) * SECTORS_PER_LINE)  # the lines fill the width
     out: dict[int, float] = {}
     x = 0.0
     for line, gap in zip(lines, gaps, strict=True):
@@ -94,13 +95,18 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
                 f"{r.pattern} · base {format_bytes(r.base_offset)} · touched 128-byte lines are "
                 "drawn whole")
 
+    state = {"readers": False}
+
     def body(width: float) -> list[Block]:
         blocks = []
         if r.error:
             blocks.append(as_part("map", text_block(r.error, theme, width,
                                                     color=theme.color("warn"), bold=True,
                                                     name="error")))
-        blocks.append(as_part("map", _map(r, selection, theme, width, floor)))
+        drawn = _map(r, selection, theme, width, floor)
+        state["readers"] = any(isinstance(i, Text) and (i.key or "").startswith("reader:")
+                               for i in drawn.items)
+        blocks.append(as_part("map", drawn))
         receipt = receipt_block(_receipt_rows(r), theme, min(width, 56.0), title="Receipt")
         note = text_block("Sector requests of this access, not measured DRAM traffic or time.",
                           theme, min(width, 56.0), color=theme.muted)
@@ -109,7 +115,8 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
         place(c, note, 0.0, receipt.height + 1.5)
         blocks.append(c.block(max(receipt.width, note.width), receipt.height + 1.5 + note.height,
                               "receipt", parts=("receipt",), role="drawing"))
-        blocks.append(as_part("sweep", _sweep(r, theme, min(width, 100.0))))
+        if n_active:  # with no lane active every stride requests nothing: no sweep to draw
+            blocks.append(as_part("sweep", _sweep(r, theme, min(width, 100.0))))
         return blocks
 
     def side(width: float) -> list[Block]:
@@ -124,6 +131,9 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
         gap = any(b != a + 1 for a, b in itertools.pairwise(r.lines))
         notes: list[Note] = [("Under each sector its index (byte address / 32), under each "
                               "line its index (byte address / 128).", MAP)]
+        if state["readers"]:
+            notes.append(("The lines cross too often to follow: each element read prints the "
+                          "lane that reads it (n+: lane n and others).", MAP))
         if gap:
             notes.append(("A gap between two lines: untouched lines lie between them (not "
                           "drawn); lines without a gap are neighbours in memory.", MAP))
@@ -149,7 +159,7 @@ def _natural(r: SectorsResult, theme: Theme) -> float:
 
 
 def _used(theme: Theme) -> Style:
-    return theme.fill("hit")
+    return theme.fill("read")
 
 
 def _unused(theme: Theme) -> Style:
@@ -198,8 +208,10 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
     def fit(lx: float) -> tuple[float, bool, bool, float]:
         lane_w = (width - lx) / n
         up = text_width(str(n - 1), pt, "mono") + 0.4 <= lane_w
-        side_pt = max(floor, min(pt, (lane_w - 0.35) / ink_height(1.0, "mono")))
-        sideways = not up and ink_height(side_pt, "mono") + 0.3 <= lane_w
+        # sideways digits keep clear of the cell's outline on both sides
+        room = lane_w - 0.2 - 2 * theme.thin_mm
+        side_pt = max(floor, min(pt, room / ink_height(1.0, "mono")))
+        sideways = not up and ink_height(side_pt, "mono") <= room + 1e-9
         return lane_w, up, sideways, side_pt
 
     lx = x0
@@ -247,7 +259,7 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
                        key=f"lane:{lane}")
         for lane in sorted(sel_lanes):
             if lane < n:
-                c.rect(lx + lane * lane_w + 0.1, top, lane_w - 0.2, lane_h, theme.highlight())
+                theme.select(c, lx + lane * lane_w + 0.1, top, lane_w - 0.2, lane_h)
 
     # memory: each touched line whole, four sectors
     mem_top = top + lane_h + LINK_H
@@ -270,10 +282,17 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
         seg_keys.append(f"lane:{lane}")
         if lane in sel_lanes or a // SECTOR_BYTES in sel_sectors:
             hi.append(seg)
+    # A knot of crossings (reversed lanes: every pair crosses) cannot be followed: the lines go
+    # thin and each element read prints the lane that reads it, where every such number fits.
+    ends = sorted((s[0], s[2]) for s in segs)
+    crossings = sum(1 for (_, a), (_, b) in itertools.combinations(ends, 2) if a > b)
+    knot = crossings > len(segs)
+    link = Style(stroke=theme.grid if knot else theme.outline,
+                 stroke_width=theme.thin_mm if knot else theme.line_mm)
     with c.group(name="connections"):
-        c.segments(segs, Style(stroke=theme.outline, stroke_width=theme.line_mm), seg_keys)
+        c.segments(segs, link, seg_keys)
         if hi:
-            c.segments(hi, Style(stroke=theme.accent, stroke_width=theme.thick_mm))
+            c.segments(hi, theme.highlight())
 
     used = {(int(addr[lane]) // SECTOR_BYTES, (int(addr[lane]) % SECTOR_BYTES) // r.element_bytes)
             for lane in active}
@@ -296,28 +315,58 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
             c.rects(cold, _not_fetched(theme))
         outlined = cell_w >= 1.0  # narrower element cells would be all outline
         c.rects(unused_cells, _unused(theme) if outlined else theme.fill("unused", outline=False))
-        c.rects(used_cells, _used(theme) if outlined else theme.fill("hit", outline=False))
+        c.rects(used_cells, _used(theme) if outlined else theme.fill("read", outline=False))
         c.rects([(sector_x(s), mem_top, sw, SECTOR_H) for s in r.sectors],
-                Style(stroke=theme.outline, stroke_width=theme.line_mm),
+                Style(stroke=theme.foreground, stroke_width=theme.line_mm),
                 [f"sector:{s}" for s in r.sectors])
+        # Sector boundaries reach past the bar (element dividers do not), so "4 sectors" can
+        # be counted in the memory row itself.
+        ticks = sorted({x for s in all_sectors for x in (sector_x(s), sector_x(s) + sw)})
+        c.segments([(x, mem_top - SECTOR_TICK, x, mem_top) for x in ticks]
+                   + [(x, mem_top + SECTOR_H, x, mem_top + SECTOR_H + SECTOR_TICK)
+                      for x in ticks], Style(stroke=theme.foreground, stroke_width=theme.line_mm))
         line_w = SECTORS_PER_LINE * sw
         for line in r.lines:
             c.rect(x0 + layout[line], mem_top, line_w, SECTOR_H, _line_style(theme),
                    key=f"line:{line}")
+        if knot and outlined:
+            readers: dict[tuple[int, int], list[int]] = {}
+            for lane in sorted(active):
+                a = int(addr[lane])
+                readers.setdefault((a // SECTOR_BYTES, (a % SECTOR_BYTES) // r.element_bytes),
+                                   []).append(lane)
+            labels = {k: str(v[0]) if len(v) == 1 else f"{v[0]}+" for k, v in readers.items()}
+            room = cell_w - 0.2 - 2 * theme.thin_mm - 0.3
+            widest = max(text_width(t, 1.0, "mono") for t in labels.values())
+            upright = min(pt, room / widest)
+            turned = min(pt, room / ink_height(1.0, "mono"), (SECTOR_H - 0.8) / widest)
+            turn = upright < floor <= turned
+            size = turned if turn else upright
+            if size >= floor:
+                ink = theme.ink_on("read")
+                for (sec, k), text in sorted(labels.items()):
+                    cx = sector_x(sec) + (k + 0.5) * cell_w
+                    cy = mem_top + SECTOR_H / 2
+                    if turn:
+                        c.text(cx + _shift_up(size), cy, text, size, ink, anchor="middle",
+                               baseline="middle", font="mono", rotate=-90,
+                               key=f"reader:{sec},{k}")
+                    else:
+                        c.text(cx, cy + _shift_up(size), text, size, ink, anchor="middle",
+                               baseline="middle", font="mono", key=f"reader:{sec},{k}")
         lit = {s for s in r.sectors if s in sel_sectors}
         lit |= {int(addr[lane]) // SECTOR_BYTES for lane in sel_lanes if lane in active}
         for s in sorted(lit):
-            c.rect(sector_x(s), mem_top, sw, SECTOR_H, theme.highlight())
+            theme.select(c, sector_x(s), mem_top, sw, SECTOR_H)
         for lane in sorted(sel_lanes & active):
             a = int(addr[lane])
             x = sector_x(a // SECTOR_BYTES) + ((a % SECTOR_BYTES) // r.element_bytes) * cell_w
-            c.rect(x, mem_top, cell_w, SECTOR_H, Style(fill=theme.accent))
+            theme.select(c, x, mem_top, cell_w, SECTOR_H)
         for line in sorted(sel_lines & set(r.lines)):
-            c.rect(x0 + layout[line] - 0.5, mem_top - 0.5, line_w + 1.0, SECTOR_H + 1.0,
-                   theme.highlight())
+            theme.select(c, x0 + layout[line] - 0.5, mem_top - 0.5, line_w + 1.0, SECTOR_H + 1.0)
 
     # labels: sector indices (touched ones, where they fit), then line indices
-    y = mem_top + SECTOR_H + 0.8
+    y = mem_top + SECTOR_H + SECTOR_TICK + 0.6
     row = ink_height(pt) + 0.8
     sector_labels = [s for s in r.sectors if text_width(str(s), pt, "mono") + 0.3 <= sw]
     labelled = len(sector_labels) == len(r.sectors)
@@ -377,7 +426,7 @@ def _mark_label_clear(plot: Group, theme: Theme, width: float) -> Group:
     """The plot with its marked point's label above the point, on the page side of it, over a
     knockout (the plot puts it right of the point, where it can cross the curve or leave the
     page)."""
-    dots = [i for i in plot.items if isinstance(i, Circle) and i.style.fill == theme.accent]
+    dots = [i for i in plot.items if isinstance(i, Circle) and i.style == mark_style(theme)]
     if not dots:
         return plot
     dot = dots[-1]

@@ -72,12 +72,14 @@ def test_selecting_a_lane_highlights_its_lane_and_its_sector():
     plain = build()
     chosen = build(selection=frozenset({"lane:9"}))
 
-    def accented(fig):
-        return [i for i in walk(fig.items) if isinstance(i, Rect) and i.style.stroke == t.accent]
+    outer = t.selection()[0]
 
-    extra = len(accented(chosen)) - len(accented(plain))
-    assert extra == 2  # the lane box and sector 1
-    hi = [i for i in walk(chosen.items) if isinstance(i, Segments) and i.style.stroke == t.accent]
+    def selected(fig):
+        return [i for i in walk(fig.items) if isinstance(i, Rect) and i.style == outer]
+
+    extra = len(selected(chosen)) - len(selected(plain))
+    assert extra == 3  # the lane box, sector 1 and the element lane 9 reads, as selected
+    hi = [i for i in walk(chosen.items) if isinstance(i, Segments) and i.style == t.highlight()]
     assert len(hi) == 1 and len(hi[0].xyxy) == 1
 
 
