@@ -227,7 +227,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                         _value(c, x, y, col - CELL_PAD, row_h, str(lane), pt,
                                 theme.ink_on("masked"), floor=floor, key=f"lane:{lane}")
                 for lane in sorted(sel_lanes & set(lanes)):
-                    c.rect(xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h, theme.highlight())
+                    theme.select(c, xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h)
             y += 2 * row_h + ROW_GAP
             word_bottom = y - ROW_GAP
 
@@ -247,6 +247,11 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                                anchor="middle", key=f"phase:{ph}")
                 link_top = by + 0.6 + ink_height(pt) + 0.6
             link_h = 14.0 if r.rounds <= 8 else (9.0 if r.rounds <= 16 else 6.0)
+            # links that run far sideways (many lanes to few banks) need height to stay apart:
+            # at least a quarter of the longest run, or they merge into a moiré band
+            reach = max((abs(lane - w % BANKS) for lane in active
+                         for w in r.words_of_lane[lane] or ()), default=0) * col
+            link_h = min(max(link_h, 0.25 * reach), 22.0)
             header_top = link_top + link_h
             segs, keys, hi = [], [], []
             for lane in sorted(active):
@@ -260,7 +265,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
             with c.group(name="connections"):
                 c.segments(segs, Style(stroke=theme.outline, stroke_width=theme.thin_mm * 1.5), keys)
                 if hi:
-                    c.segments(hi, Style(stroke=theme.accent, stroke_width=theme.thick_mm))
+                    c.segments(hi, theme.highlight())
         else:
             header_top += 1.5
 
@@ -312,9 +317,13 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                         break
                     m = min(m, shown - start)
                     if start:
-                        # across the rack only, clear of the phase names and round numbers
+                        # across the rack only, clear of the phase names and round numbers, and
+                        # broken where a slot's word sits just below or above the line
                         yy = rack_top + start * row_h
-                        c.line(x0, yy, xcol(banks[-1]) + col, yy, dash)
+                        busy = {sl.bank for sl in r.slots
+                                if sl.bank in banks and sl.round in (start, start + 1)}
+                        for first, last in _runs([b for b in banks if b not in busy]):
+                            c.line(xcol(first), yy, xcol(last) + col, yy, dash)
                     c.text(0.0, rack_top + (start + m / 2) * row_h, f"phase {ph + 1}", pt,
                            muted, baseline="middle", key=f"phase:{ph}")
                     start += m
@@ -339,10 +348,9 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                        key=f"word:{s.word}", knockout=knockout)
             for s in mine:
                 if sel_lanes & set(s.lanes) or s.word in sel_words:
-                    c.rect(*_slot_box(s, xcol, col, rack_top, row_h), theme.highlight())
+                    theme.select(c, *_slot_box(s, xcol, col, rack_top, row_h))
             for b in sorted(sel_banks & set(banks)):
-                c.rect(xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, rack_top - y + rack_h,
-                       theme.highlight())
+                theme.select(c, xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, rack_top - y + rack_h)
         if not r.slots:
             c.text(x0 + n * col / 2, rack_top + row_h / 2, "no active lane: nothing to serve",
                    pt, muted, anchor="middle", baseline="middle")
@@ -375,6 +383,17 @@ def _role(s, depth: dict[tuple[int, int], int]) -> str:
 
 def _fill_of(theme: Theme, role: str) -> str:
     return theme.color("owned" if role == "used" else role)
+
+
+def _runs(banks: Sequence[int]) -> list[tuple[int, int]]:
+    """Consecutive banks as (first, last) runs."""
+    out: list[tuple[int, int]] = []
+    for b in banks:
+        if out and out[-1][1] == b - 1:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((b, b))
+    return out
 
 
 def _slot_box(s, xcol, col: float, rack_top: float,
