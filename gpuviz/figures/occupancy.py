@@ -66,8 +66,8 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
     subtitle = (f"{format_number(r.threads_per_block)} threads per block, "
                 f"{r.registers_per_thread} registers per thread "
                 f"({format_number(r.registers_per_warp_allocated)} allocated per warp), "
-                f"{format_bytes(r.shared_memory_per_block_allocated)} of shared memory "
-                f"allocated per block. Limited by {', '.join(LABELS[k] for k in r.limiters)}.")
+                f"{_shared_sum(r)} of shared memory allocated per block. Limited by "
+                f"{', '.join(LABELS[k] for k in r.limiters)}.")
 
     def body(width: float) -> list[Block]:
         return [as_part("limits", _limits(r, selection, theme, target, width)),
@@ -76,7 +76,7 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
 
     def side(width: float) -> list[Block]:
         limits, slots, cliffs = ("limits",), ("slots",), ("cliffs",)
-        entries = [LegendEntry("limiting resource", theme.fill("warn"), parts=limits),
+        entries = [LegendEntry("limiting resource", theme.fill("limiter"), parts=limits),
                    LegendEntry("other resource", theme.fill("valid"), parts=limits),
                    LegendEntry(f"resident blocks = the minimum = {r.active_blocks_per_sm}",
                                _resident_style(theme), "line", parts=limits),
@@ -87,7 +87,7 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
                                parts=cliffs),
                    LegendEntry("this kernel", _dot_style(theme), "dot", parts=cliffs)]
         if any(k.split(":")[0] in ("limit", "block", "plot") for k in selection):
-            entries.append(LegendEntry("selected", theme.highlight()))
+            entries.append(LegendEntry("selected", theme.highlight(), "selection"))
         notes = _limit_notes(r)
         rows: list[str | tuple[str, str]] = [
             (f"{LABELS[name]}:", f"{notes[name]} → {_limit_text(r.limits[name])}")
@@ -114,6 +114,22 @@ def _dot_style(theme: Theme) -> Style:
     return Style(fill=theme.accent, stroke=theme.background, stroke_width=theme.thin_mm)
 
 
+def _shared_sum(r: OccupancyResult) -> str:
+    """The shared memory a block is allocated, as the sum it is: static + dynamic + the
+    architecture's per-block reservation, rounded up to the allocation unit."""
+    parts = []
+    if r.static_shared_memory:
+        parts.append(f"{format_bytes(r.static_shared_memory)} static")
+    if r.dynamic_shared_memory or not parts:
+        parts.append(f"{format_bytes(r.dynamic_shared_memory)} dynamic")
+    if r.shared_memory_reserved_per_block:
+        parts.append(f"{format_bytes(r.shared_memory_reserved_per_block)} reserved")
+    total = format_bytes(r.shared_memory_per_block_allocated)
+    if len(parts) == 1 and parts[0].startswith(total + " "):
+        return total
+    return " + ".join(parts) + f" = {total}"
+
+
 def _limit_text(value: int | None) -> str:
     return "no limit" if value is None else _count(value, "block")
 
@@ -124,7 +140,7 @@ def _limit_notes(r: OccupancyResult) -> dict[str, str]:
         "warps": f"⌊{r.max_warps_per_sm} slots / {_count(w, 'warp')} per block⌋",
         "registers": f"{r.registers_per_thread} × 32 → "
                      f"{format_number(r.registers_per_warp_allocated)} per warp, in 4 partitions",
-        "shared_memory": f"{format_bytes(r.shared_memory_per_block_allocated)} per block",
+        "shared_memory": f"{_shared_sum(r)} per block",
         "blocks": "the architecture's limit per SM",
     }
 
@@ -175,7 +191,8 @@ def _limits(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
             c.text(0.0, ry + row / 2, LABELS[name], pt, fg, baseline="middle", bold=binding)
             w = bar_w + over if name in cut else x_of(value or 0) - label_w
             by = ry + (row - bar_h) / 2
-            c.rect(label_w, by, max(w, 0.0), bar_h, theme.fill("warn" if binding else "valid"))
+            c.rect(label_w, by, max(w, 0.0), bar_h,
+                   theme.fill("limiter" if binding else "valid"))
             if name in cut:
                 # A break across the bar just past the axis end.
                 bx = label_w + bar_w + over * 0.35
@@ -185,8 +202,7 @@ def _limits(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
             c.text(label_w + w + 1.2, ry + row / 2, texts[name], pt, fg, baseline="middle",
                    bold=binding)
         if key in selection:
-            c.rect(label_w - 0.4, ry + (row - bar_h) / 2 - 0.4, max(w, 0.0) + 0.8, bar_h + 0.8,
-                   theme.highlight())
+            theme.select(c, label_w - 0.4, ry + (row - bar_h) / 2 - 0.4, max(w, 0.0) + 0.8, bar_h + 0.8)
     bottom = top + 4 * row
     # The axis: resident blocks per SM, with ticks.
     axis = theme.stroke("foreground", theme.thin_mm * 1.5)
@@ -239,7 +255,7 @@ def _slots(r: OccupancyResult, selection: frozenset[str], theme: Theme, target: 
                 c.text(x0 + wpb * cell / 2, ly, f"block {b}" if named else str(b), pt,
                        theme.foreground, anchor="middle")
         if key in selection:
-            c.rect(x0 - 0.3, top - 0.3, wpb * cell + 0.6, h + 0.6, theme.highlight())
+            theme.select(c, x0 - 0.3, top - 0.3, wpb * cell + 0.6, h + 0.6)
     free = list(range(used, n))
     if free:
         c.rects([(s * cell + 0.15, top, cell - 0.3, h) for s in free], theme.fill("masked"),
@@ -286,7 +302,7 @@ def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
          float(r.threads_per_block), f"{format_number(r.threads_per_block)} threads"),
         ("shared_memory", "dynamic shared memory per block (KiB)", shared_kib,
          r._warps_vs_shared, r.dynamic_shared_memory / 1024.0,
-         format_bytes(r.dynamic_shared_memory)),
+         f"{format_bytes(r.dynamic_shared_memory)} dynamic"),
     )
     gap = 4.0
     per_row = 3 if width >= 3 * 48.0 + 2 * gap else (2 if width >= 2 * 48.0 + gap else 1)
@@ -311,7 +327,7 @@ def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
         x0 = col * (pw + gap)
         place(c, block, x0, y)
         if key in selection:
-            c.rect(x0 - 0.5, y - 0.5, pw + 1.0, ph + 1.0, theme.highlight())
+            theme.select(c, x0 - 0.5, y - 0.5, pw + 1.0, ph + 1.0)
     return [c.block(width, y + ph + 0.5, "cliffs")]
 
 
@@ -445,8 +461,25 @@ def _mark_label(c: BlockCanvas, cx: float, cy: float, rad: float, label: str, pt
         if best is None:
             best = (x, y, anchor)
         if not len(segs) or not _segment_hits_box(segs, box).any():
+            _leader(c, cx, cy, rad, box, theme)
             c.text(x, y, label, pt, theme.foreground, anchor=anchor, bold=True)  # type: ignore[arg-type]
             return
     x, y, anchor = best or candidates[0]
+    x0 = x - w if anchor == "end" else x
+    _leader(c, cx, cy, rad, (x0 - 0.3, y - ch - 0.3, x0 + w + 0.3, y + de + 0.3), theme)
     c.label(x, y, label, pt, theme.foreground, knockout=theme.background, anchor=anchor,
             bold=True)
+
+
+def _leader(c: BlockCanvas, cx: float, cy: float, rad: float,
+            box: tuple[float, float, float, float], theme: Theme) -> None:
+    """A thin line from the mark's dot to its label's box, where the label sits apart from it
+    (more than a millimetre away), so the label never floats."""
+    px, py = min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3])
+    dx, dy = px - cx, py - cy
+    dist = (dx * dx + dy * dy) ** 0.5
+    if dist - rad <= 1.0:
+        return
+    ux, uy = dx / dist, dy / dist
+    c.line(cx + ux * rad, cy + uy * rad, px - ux * 0.2, py - uy * 0.2,
+           theme.stroke("foreground", theme.thin_mm))

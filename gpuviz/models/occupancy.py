@@ -104,6 +104,7 @@ class OccupancyResult:
     max_warps_per_sm: int
     registers_per_warp_allocated: int
     shared_memory_per_block_allocated: int
+    shared_memory_reserved_per_block: int  # the architecture's reservation, in the allocation
     shared_memory_carveout: int | None  # the preference in percent; None: no preference
     shared_memory_config: int  # bytes of shared memory the SM is configured with (carveout)
     limits: dict  # resource -> blocks it allows (None = no limit)
@@ -241,6 +242,7 @@ def compute(params: OccupancyParams) -> OccupancyResult:
         max_warps_per_sm=values["max_warps_per_sm"],
         registers_per_warp_allocated=int(lim["_per_warp"]),
         shared_memory_per_block_allocated=int(lim["_allocated"]),
+        shared_memory_reserved_per_block=int(values["shared_memory_reserved_per_block"]),
         shared_memory_carveout=params.shared_memory_carveout,
         shared_memory_config=int(carveout_bytes(values, lim["_allocated"])),
         limits=limits,

@@ -60,7 +60,7 @@ def test_current_point_is_marked_on_each_cliff():
     fig = build()
     marks = [c for c in _outside_legend(fig.items) if isinstance(c, Circle)]
     assert len(marks) == 3
-    assert {"64 registers", "512 threads", "0 B"} <= set(fig.texts())
+    assert {"64 registers", "512 threads", "0 B dynamic"} <= set(fig.texts())
     # Bytes in one format: the 1 KiB reservation is not also written as 1,024 B.
     assert not any("KiB" in t and ".0 KiB" in t for t in fig.texts())
 
