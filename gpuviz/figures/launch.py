@@ -82,7 +82,7 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
         if any(not ln.exists for ln in r.lanes):
             entries.append(LegendEntry("lane past the end of the block", theme.fill("absent"),
                                        parts=("lanes",)))
-        entries.append(LegendEntry("selected", theme.highlight(), parts=drawn))
+        entries.append(LegendEntry("selected", theme.highlight(), "selection", parts=drawn))
         notes = [shortened_note(shortened)] if shortened else []
         return [legend_block(entries, theme, width, notes=notes, target=target)]
 
@@ -147,7 +147,7 @@ def _centre_shift(size: float, font: str = "mono") -> float:
 def _bar(c: BlockCanvas, theme: Theme, x: float, y: float, w: float, share: float) -> None:
     """A thin bar: the valid share of a block's or warp's threads, the rest masked."""
     c.rect(x, y, w, BAR_H, theme.fill("masked", outline=False))
-    if share > 0:
+    if share > 0:  # to scale: a sliver for a few valid threads, whose count is printed
         c.rect(x, y, w * share, BAR_H, Style(fill=theme.color("valid")))
     c.rect(x, y, w, BAR_H, Style(stroke=theme.outline, stroke_width=theme.thin_mm))
 
@@ -206,10 +206,24 @@ def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float
                 _bar(c, theme, x0, y0 + cell_h + 0.3, cell - 0.6,
                      r.block_valid(b) / r.threads_per_block)
             if b == r.selected_block or key in selection:
-                c.rect(x0 - 0.3, y0 - 0.3, cell, cell_h + BAR_H + 0.9, theme.highlight())
+                theme.select(c, x0 - 0.3, y0 - 0.3, cell, cell_h + BAR_H + 0.9)
             used_w = max(used_w, x0 + cell)
         lines = -(-len(ids) // per_line)
         y += lines * (cell_h + BAR_H + 1.0) + 0.6
+    # a partly valid block's bar may be a sliver: its count in words (the first few)
+    partial = [b for b in range(r.blocks) if 0 < r.block_valid(b) < r.threads_per_block]
+    for b in partial[:3]:
+        text = (f"block {b}: {format_number(r.block_valid(b))} of "
+                f"{format_number(r.threads_per_block)} threads valid")
+        y += cap_height(pt) + 0.4
+        c.text(0.0, y, text, pt, theme.foreground, key=f"block:{b}")
+        used_w = max(used_w, text_width(text, pt))
+        y += descent(pt)
+    if len(partial) > 3:
+        y += cap_height(pt) + 0.4
+        c.text(0.0, y, f"… {format_number(len(partial) - 3)} more partly valid blocks", pt,
+               theme.muted)
+        y += descent(pt)
     return c.block(max(used_w, head_w), y, "blocks")
 
 
@@ -245,7 +259,7 @@ def _sms(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
                     c.value(bx, y + 1 - _centre_shift(pt, "sans"), slot_w, slot_h, f"B{b}", pt,
                             theme.foreground, floor=floor, font="sans", key=f"block:{b}")
                     if b == r.selected_block:
-                        c.rect(bx, y + 1, slot_w, slot_h, theme.highlight())
+                        theme.select(c, bx, y + 1, slot_w, slot_h)
                 else:
                     c.rect(bx, y + 1, slot_w, slot_h, theme.fill("absent"))
                     c.value(bx, y + 1 - _centre_shift(pt, "sans"), slot_w, slot_h, "idle", pt,
@@ -291,7 +305,7 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
                     f"{valid}/{lanes_in_warp}", pt, theme.foreground, floor=floor, key=key)
             _bar(c, theme, x0, y0 + cell_h + 0.3, cell - 1, valid / max(lanes_in_warp, 1))
         if i == r.selected_warp or key in selection:
-            c.rect(x0 - 0.3, y0 - 0.3, cell - 0.4, cell_h + BAR_H + 0.9, theme.highlight())
+            theme.select(c, x0 - 0.3, y0 - 0.3, cell - 0.4, cell_h + BAR_H + 0.9)
         y = y0 + cell_h + BAR_H + 0.6
     return c.block(min(width, max(per_row * cell, head_w)), y, "warps")
 
@@ -309,10 +323,13 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
     widest = max([format_number(ln.global_index) for ln in r.lanes if ln.global_index is not None]
                  + [format_number(ln.tid) for ln in r.lanes] + ["00"], key=len)
     need = text_width(widest, pt, "mono") + 1.0
+    # each row of cells names its three lines in a gutter: lane, thread id, global index
+    row_names = ("lane", "tid", "index")
+    gutter = max(text_width(name, pt) for name in row_names) + 1.2
     per_row = 16
-    while per_row > 4 and width / per_row < max(need + 0.8, 5.0):
+    while per_row > 4 and (width - gutter) / per_row < max(need + 0.8, 5.0):
         per_row //= 2
-    cell = min(width / per_row, 14.0)
+    cell = min((width - gutter) / per_row, 14.0)
     line_h = ink_height(pt, "mono") + 0.5
     ch = 3 * line_h + 0.8
     # per role and per font once, not per lane: the layout search builds this section a dozen
@@ -321,9 +338,14 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
     knocks = {role: theme.background if f.hatch is not None else None for role, f in fills.items()}
     inks = {role: theme.ink_on(role) if not knocks[role] else theme.foreground for role in fills}
     shifts = {font: _centre_shift(pt, font) for font in ("sans", "mono")}
+    for row in range(-(-r.warp_size // per_row)):
+        y0 = top + row * (ch + 1.2)
+        for k, name in enumerate(row_names):
+            c.text(0.0, y0 + 0.4 + k * line_h + line_h / 2 - shifts["sans"], name, pt,
+                   theme.muted, baseline="middle")
     for lane in r.lanes:
         row, col = divmod(lane.lane, per_row)
-        x0 = col * cell
+        x0 = gutter + col * cell
         y0 = top + row * (ch + 1.2)
         key = f"lane:{lane.lane}"
         role = "valid" if lane.valid else ("masked" if lane.exists else "absent")
@@ -341,9 +363,10 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
                 if knock:
                     c._items[-1] = replace(t, knockout=knock)
         if key in selection:
-            c.rect(x0 - 0.3, y0 - 0.3, cell + 0.1, ch + 0.6, theme.highlight())
+            theme.select(c, x0 - 0.3, y0 - 0.3, cell + 0.1, ch + 0.6)
     rows = -(-r.warp_size // per_row)
-    return c.block(max(per_row * cell, head_w), top + rows * (ch + 1.2) - 1.2, "lanes")
+    return c.block(max(gutter + per_row * cell, head_w), top + rows * (ch + 1.2) - 1.2,
+                   "lanes")
 
 
 def _block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
@@ -368,8 +391,10 @@ def _block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
     masked = (gx >= r.extent[0]) | (gy >= r.extent[1]) | (gz >= r.extent[2])
     xywh = np.column_stack([(tids % bx) * cell, top + (tids // bx) * cell,
                             np.full(len(tids), cell * 0.9), np.full(len(tids), cell * 0.9)])
-    # the palette without the colour of "valid" (its first), in turn: warp w and w + 7 share
-    colours = [col for col in theme.palette if col != theme.color("valid")]
+    # the palette without the colour of "valid" (its first), in turn; past its end, the same
+    # hues lighter (then lighter again), so no two warps of a block share a swatch
+    base = [col for col in theme.palette if col != theme.color("valid")]
+    colours = [theme.mix(col, 1.0 - 0.4 * k) for k in range(3) for col in base]
     by_colour: dict[str, list[int]] = {}
     for w in range(int(warp.max()) + 1):
         colour = colours[w % len(colours)]
@@ -383,7 +408,7 @@ def _block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
             x0, y0 = ends[:, 0].min(), ends[:, 1].min()
             x1, y1 = (ends[:, 0] + ends[:, 2]).max(), (ends[:, 1] + ends[:, 3]).max()
             if (warp == w).sum() % bx == 0 or (warp == w).sum() < bx:
-                c.rect(x0 - 0.2, y0 - 0.2, x1 - x0 + 0.4, y1 - y0 + 0.4, theme.highlight())
+                theme.select(c, x0 - 0.2, y0 - 0.2, x1 - x0 + 0.4, y1 - y0 + 0.4)
     entries = [LegendEntry("warp " + ", ".join(str(w) for w in ws), Style(fill=colour))
                for colour, ws in by_colour.items()]
     if masked.any():
@@ -477,14 +502,25 @@ def _quantization(r: LaunchResult, theme: Theme, width: float, floor: float) -> 
         if segs:
             c.segments(segs, theme.stroke("outline", theme.thin_mm))
     c.rect(0.0, y, box, box, Style(stroke=theme.foreground, stroke_width=theme.line_mm))
+    # the valid region's edge in the ink, and the extents in words: a spill of one row past a
+    # tile's edge is a sliver at this scale
+    c.rect(0.0, y, vn, vm, Style(stroke=theme.foreground, stroke_width=theme.thick_mm))
+    edge = (f"valid {format_number(r.matrix[0])} × {format_number(r.matrix[1])} of "
+            f"{format_number(tm * r.tile[0])} × {format_number(tn * r.tile[1])} slots")
+    y_edge = y + box + 0.6
+    for line in wrap(edge, pt, box + GAP):
+        y_edge += cap_height(pt)
+        c.text(0.0, y_edge, line, pt, fg)
+        y_edge += pt * PT_TO_MM * 1.3 - cap_height(pt)
     # the tiles in waves
     wx = box + GAP + 2.0
     bar_w = width - wx
-    wave_text = (f"{format_number(r.tiles)} tiles on {format_number(r.tile_slots_per_wave)} slots → "
+    wave_text = (f"{format_number(r.tiles)} tiles on {format_number(r.tile_slots_per_wave)} slots "
+                 f"({_count(r.tile_sms, 'SM')} × {_count(r.tiles_per_sm, 'tile')} at a time) → "
                  f"{_count(r.wave_count, 'wave')}, last wave {format_percent(r.last_wave_fill)} "
                  "full")
     if bar_w < 45.0:  # too narrow beside the tiles: below them
-        wx, wy, bar_w = 0.0, y + box + 2.0, width
+        wx, wy, bar_w = 0.0, y_edge + 2.0, width
     else:
         wy = y
     ty = wy
@@ -517,7 +553,7 @@ def _quantization(r: LaunchResult, theme: Theme, width: float, floor: float) -> 
                        notes=["Neither effect predicts elapsed time without assumptions about "
                               "block duration."])
     place(c, leg, wx, ny)
-    bottom = max(y + box, ny + leg.height)
+    bottom = max(y_edge, ny + leg.height)
     return c.block(width, bottom, "quantization")
 
 

@@ -109,6 +109,8 @@ class LaunchResult:
     tile_slots: int
     tile_valid: int
     tile_slots_per_wave: int
+    tile_sms: int  # the SMs the tiles are spread over: tile_slots_per_wave = tile_sms × tiles_per_sm
+    tiles_per_sm: int
     wave_count: int
     last_wave_fill: float
     # Validity separates per axis: block (i, j, k) has span(0, i) · span(1, j) · span(2, k)
@@ -260,6 +262,7 @@ def compute(p: LaunchParams) -> LaunchResult:
         masked_lanes=tuple(ln.lane for ln in lanes if not ln.valid),
         lanes=tuple(lanes), warp_valid_lanes=tuple(warp_valid),
         matrix=(q.matrix_m, q.matrix_n), tile=(q.tile_m, q.tile_n), tiles=tiles, tiles_m=tiles_m, tiles_n=tiles_n, tile_slots=tiles * q.tile_m * q.tile_n,
-        tile_valid=q.matrix_m * q.matrix_n, tile_slots_per_wave=per_wave, wave_count=wave_count,
+        tile_valid=q.matrix_m * q.matrix_n, tile_slots_per_wave=per_wave,
+        tile_sms=q.sm_count, tiles_per_sm=q.blocks_per_sm, wave_count=wave_count,
         last_wave_fill=last_fill,
     )

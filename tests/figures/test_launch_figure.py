@@ -8,7 +8,7 @@ import pytest
 
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import launch as launch_figure
-from gpuviz.figures.display import Group, Rect, Text, key_at, walk
+from gpuviz.figures.display import Group, Rect, Rects, Text, key_at, walk
 from gpuviz.figures.layout import SINGLE, SLIDE
 from gpuviz.figures.lint import lint
 from gpuviz.figures.theme import THEMES, theme
@@ -123,6 +123,33 @@ def test_a_partly_valid_block_shows_its_valid_share_not_masked():
     [whole] = [i for i in walk(group(fig, "block:0").items)
                if isinstance(i, Rect) and i.style.fill == t.color("valid")]
     assert len(bars) == 1 and bars[0].w == pytest.approx(whole.w * 2 / 64)
+
+
+def test_a_partly_valid_blocks_sliver_comes_with_its_count():
+    texts = build(selected_block=0).texts()  # block 2's 2 valid threads are a 0.2 mm bar
+    assert "block 2: 2 of 64 threads valid" in texts
+
+
+def test_lane_cells_name_their_three_numbers():
+    texts = build(selected_block=0).texts()
+    assert {"lane", "tid", "index"} <= set(texts)
+
+
+def test_no_two_warps_of_a_block_share_a_colour():
+    fig = build(extent=(32, 16), n=None, block=(32, 16))  # 16 warps, 6 palette colours
+    fills: dict[str, set[str]] = {}
+    for i in walk(fig.items):
+        if isinstance(i, Rects) and i.keys and i.style.fill != theme("screen").color("masked"):
+            for k in set(i.keys):
+                fills.setdefault(i.style.fill, set()).add(k)
+    warps = [ks for ks in fills.values() if all(k.startswith("warp:") for k in ks)]
+    assert len(warps) == 16 and all(len(ks) == 1 for ks in warps)
+
+
+def test_tile_slots_are_explained_as_sms_times_tiles():
+    texts = " ".join(build(n=1089, block=(1024,)).texts())  # the 33 × 33 output, 32 × 32 tiles
+    assert "132 slots (132 SMs × 1 tile at a time)" in texts
+    assert "valid 33 × 33 of 64 × 64 slots" in texts
 
 
 def test_waves_are_named_rows_not_unexplained_colours():
