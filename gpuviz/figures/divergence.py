@@ -43,6 +43,8 @@ MAX_ROWS = 36
 MAX_CELLS = 160
 LAYER_GAP = 12.0
 PATTERNS: tuple[Hatch | None, ...] = (None, "diagonal", "dots", "cross", "horizontal")
+LABEL_GAP = 2.0  # mm between two labels of the graph
+HATCH_FRAME = 1.4  # mm of a hatched node left clear of its labels' knockouts, on each side
 Place = tuple[float, float, Anchor]  # where a label goes: its point and its anchor
 
 
@@ -76,11 +78,10 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
                                        parts=("graph",)))
         entries += [LegendEntry("reconvergence point (ipdom)", _reconv_style(theme),
                                 parts=("graph",)),
-                    LegendEntry("active lane", theme.fill("active", outline=False), parts=stack),
-                    LegendEntry("masked lane", theme.fill("inactive", outline=False),
-                                parts=stack)]
+                    LegendEntry("active lane", theme.fill("valid"), parts=stack),
+                    LegendEntry("masked lane", theme.fill("masked"), parts=stack)]
         if any(k.split(":")[0] in ("node", "edge", "step", "lane") for k in selection):
-            entries.append(LegendEntry("selected", theme.highlight()))
+            entries.append(LegendEntry("selected", theme.highlight(), "selection"))
         rows: list[str | tuple[str, str]] = [
             ("issued", f"{format_number(r.issued)} instructions"),
             ("lane-instructions", f"{format_number(r.lane_instructions)} of "
@@ -101,26 +102,20 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
 
 
 def _marks(r: DivergenceResult, theme: Theme) -> dict[str, Style]:
-    """Each block that issues instructions: its own colour and pattern (unique pairs)."""
+    """Each block that issues instructions: its own category colour, the same in every theme
+    (the palette after its first, blue, which means an active lane), lighter tints once they
+    run out, and its own pattern, a second channel for colour-blind readers and print."""
     out = {}
     issuing = [n for n in r.nodes if r._instructions.get(n, 0) > 0]
-    # Not the colours that already mean something here: active lanes, the selection, the page.
-    taken = (theme.color("active"), theme.accent, theme.background, theme.surface)
-    palette = [p for p in theme.palette
-               if all(_distance(p, t) > 50 for t in taken)] or list(theme.palette)
+    palette = theme.palette[1:]
     k = len(palette)
     for i, name in enumerate(issuing):
-        colour = palette[i % k]
-        hatch = PATTERNS[(i + i // k) % len(PATTERNS)]
+        colour = theme.mix(palette[i % k], 1.0 - 0.4 * (i // k % 3))
+        hatch = PATTERNS[i % len(PATTERNS)]
         ink = theme.ink_on(colour)
         out[name] = Style(fill=colour, stroke=theme.outline, stroke_width=theme.thin_mm,
                           hatch=hatch, hatch_color=ink if hatch else None)
     return out
-
-
-def _distance(a: str, b: str) -> float:
-    """How far apart two colours are (Euclidean, in 8-bit RGB)."""
-    return sum((int(a[i:i + 2], 16) - int(b[i:i + 2], 16)) ** 2 for i in (1, 3, 5)) ** 0.5
 
 
 def _plain(theme: Theme) -> Style:
@@ -146,9 +141,11 @@ def _heading(c: BlockCanvas, text: str, theme: Theme, width: float) -> float:
 
 
 def _node_size(r: DivergenceResult, pt: float) -> tuple[float, float]:
+    """A node's box: its two lines, and room around them where its hatch stays visible (the
+    labels' knockouts left no hatch to see on x_odd, y_odd)."""
     node_w = max(max(text_width(n, pt, bold=True), text_width(f"{r._instructions[n]} instr.", pt))
-                 for n in r.nodes) + 2.4
-    return node_w, 2 * line_step(pt) + 1.6
+                 for n in r.nodes) + 2.4 + 2 * HATCH_FRAME
+    return node_w, 2 * line_step(pt) + 1.6 + HATCH_FRAME
 
 
 def _cfg_min_width(r: DivergenceResult, theme: Theme) -> float:
@@ -185,10 +182,24 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     reconvergence = {r.ipdom[b] for b in r.branches if r.ipdom[b]}
     edge_style = theme.stroke("foreground", theme.line_mm)
     segs: list[tuple[float, float, float, float]] = []
+    # Edges into a join end apart along its top (their arrowheads fused into one blob at its
+    # centre), in the order their sources stand left to right; so do edges out of a branch.
+    into: dict[str, list[str]] = {}
+    out_of: dict[str, list[str]] = {}
+    for src, tgt, _ in r._edges:
+        into.setdefault(tgt, []).append(src)
+        out_of.setdefault(src, []).append(tgt)
+
+    def spread(names: list[str], me: str, centre: float) -> float:
+        order = sorted(names, key=lambda n: pos[n][0])
+        step = min(node_w / (len(order) + 1), 3.0)
+        return centre + (order.index(me) - (len(order) - 1) / 2) * step
+
     for src, tgt, _ in r._edges:
         (sx, sy), (tx, ty) = pos[src], pos[tgt]
         key = f"edge:{src}->{tgt}"
-        a, b = (sx, sy + node_h), (tx, ty - 0.3)
+        a = (spread(out_of[src], tgt, sx), sy + node_h)
+        b = (spread(into[tgt], src, tx), ty - 0.3)
         with c.group(key):
             c.polyline([a, b], edge_style, arrow_end=True)
         if key in selection:
@@ -204,8 +215,12 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             return False
         if len(s) and _segment_hits_box(s, box).any():
             return False
-        for o in [*boxes, *placed]:
+        for o in boxes:
             if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]:
+                return False
+        for o in placed:  # labels keep a word space apart, so two never read as one
+            if (box[0] < o[2] + LABEL_GAP and o[0] - LABEL_GAP < box[2] and box[1] < o[3]
+                    and o[1] < box[3]):
                 return False
         return True
 
@@ -278,15 +293,15 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             c.rect(x0, y, node_w, node_h, style, radius=1.0)
             ink = theme.ink_on(style.fill or theme.surface)
             knock = style.fill if style.hatch else None
-            c.text(x, y + 0.8 + cap_height(pt), name, pt, ink, anchor="middle", bold=True,
-                   knockout=knock)
-            c.text(x, y + 0.8 + cap_height(pt) + line_step(pt),
+            c.text(x, y + 0.8 + HATCH_FRAME / 2 + cap_height(pt), name, pt, ink, anchor="middle",
+                   bold=True, knockout=knock)
+            c.text(x, y + 0.8 + HATCH_FRAME / 2 + cap_height(pt) + line_step(pt),
                    f"{r._instructions[name]} instr.", pt, ink, anchor="middle", knockout=knock)
         if name in reconvergence:
             c.rect(x0 - 0.8, y - 0.8, node_w + 1.6, node_h + 1.6, _reconv_style(theme),
                    radius=1.5)
         if key in selection:
-            c.rect(x0 - 1.2, y - 1.2, node_w + 2.4, node_h + 2.4, theme.highlight(), radius=1.8)
+            theme.select(c, x0 - 1.2, y - 1.2, node_w + 2.4, node_h + 2.4, radius=1.8)
         bottom = max(bottom, y + node_h)
     # A branch's reconvergence point beside it, away from the edges that enter it.
     for name in r.branches:
@@ -374,16 +389,16 @@ def _trace(r: DivergenceResult, selection: frozenset[str], theme: Theme, width: 
             else:
                 off.append(cell)
         if key in selection:
-            c.rect(-0.4, y, right + 0.8, row, theme.highlight())
+            theme.select(c, -0.4, y, right + 0.8, row)
         y += row
-    c.rects(on, theme.fill("active", outline=False), keys=on_keys)
-    c.rects(off, theme.fill("inactive", outline=False))
+    c.rects(on, theme.fill("valid"), keys=on_keys)
+    c.rects(off, theme.fill("masked"))
     first = top + descent(pt) + 0.6
     for k in selection:
         if k.startswith("lane:") and k[5:].isdigit() and int(k[5:]) < r.warp_size:
             lane = int(k[5:])
-            c.rect(cols["mask"] + lane * lane_w - 0.2, first, lane_w * 0.85 + 0.4,
-                   row * len(events), theme.highlight())
+            theme.select(c, cols["mask"] + lane * lane_w - 0.2, first, lane_w * 0.85 + 0.4,
+                         row * len(events))
     if len(r.trace) > MAX_ROWS:
         c.text(0.0, y + cap_height(pt) + 0.8, f"… {len(r.trace) - MAX_ROWS} more events", pt,
                muted)
@@ -423,7 +438,7 @@ def _orders(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             c.rects(cells, marks.get(node, _plain(theme)), keys=[key] * len(cells))
             if key in selection:
                 for x, cy, w, ch in cells:
-                    c.rect(x, cy, w, ch, theme.highlight())
+                    theme.select(c, x, cy, w, ch)
         y += h + 2.0
     if r.issued > shown:
         c.text(label_w, y + cap_height(pt), f"first {shown} of {format_number(r.issued)} "
