@@ -130,7 +130,7 @@ def _tracks(st: _State) -> list[tuple[str, str, tuple[float | None, ...]]]:
     if st.block:
         out.append(("shared entries", "shared:", tuple(r.shared_partials)))
     for k, row in enumerate(r.levels):
-        label = "input" if k == 0 else f"offset {r.offsets[k - 1]}"
+        label = "input" if k == 0 else f"+ offset {r.offsets[k - 1]}"
         if st.block and k == 0:
             label = "shared read"
         out.append((label, f"partial:{k},", tuple(row)))
@@ -154,13 +154,14 @@ def _lane_widths(st: _State, pt: float) -> list[float]:
 
 
 def _measure_lanes(st: _State, pt: float) -> list[float]:
-    base = _value_w("00", pt)
-    widths = [base] * WARP
+    """Every lane as wide as the widest value of any lane: an even lane axis (lane 0 of a
+    float32 sum took four times the width of the others)."""
+    widest = _value_w("00", pt)
     for t, (_, _, values) in enumerate(_tracks(st)):
         for lane, v in enumerate(values[:WARP]):
             if _shown(st, t, lane):
-                widths[lane] = max(widths[lane], _value_w(_fmt(v), pt))
-    return widths
+                widest = max(widest, _value_w(_fmt(v), pt))
+    return [widest] * WARP
 
 
 def _label_w(st: _State, pt: float) -> float:
@@ -306,8 +307,19 @@ def _tree(st: _State, width: float) -> Block:
                     segs.append((sx + sw + 0.2, sy + sh / 2, dx - 0.2, dy + dh / 2))
             style = theme.stroke("muted", theme.thin_mm)
             c.segments(segs, theme.faded(style, FUTURE_OPACITY) if k > st.level_shown else style)
+            # the other operand of the add: the lane's own value, straight down (or across)
+            own = []
+            for lane in range(r.active_prefix[k]):
+                sx, sy, sw, sh = cell(t - 1, lane)
+                dx, dy, dw, dh = cell(t, lane)
+                if wide:
+                    own.append((sx + sw / 2, sy + sh + 0.2, dx + dw / 2, dy - 0.2))
+                else:
+                    own.append((sx + sw + 0.2, sy + sh / 2, dx - 0.2, dy + dh / 2))
+            style = _own_style(theme)
+            c.segments(own, theme.faded(style, FUTURE_OPACITY) if k > st.level_shown else style)
         if st.block:
-            style = theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5))
+            style = theme.stroke("foreground", theme.line_mm, dash=(0.8, 0.5))
             if st.frame < 2:
                 style = theme.faded(style, FUTURE_OPACITY)
             x0, y0, w0, h0 = cell(0, 0)
@@ -346,7 +358,6 @@ def _tree(st: _State, width: float) -> Block:
                     c.add(replace(drawn, knockout=theme.mix(theme.color("warn"), 0.7)))
 
     # Selection: a partial's contributor set outlined through the tree, a lane, an entry.
-    hl = theme.highlight()
     for key in sorted(st.selection):
         kind, _, value = key.partition(":")
         if kind == "partial":
@@ -356,25 +367,30 @@ def _tree(st: _State, width: float) -> Block:
                 continue
             if not (0 <= k < len(r.levels) and 0 <= lane < WARP):
                 continue
-            members = set(r.contributors[k][lane])
+            # the partials that flow into this one: at each level up, its own lane and the
+            # lane it shuffled in from (lane ^ offset in a butterfly, lane + offset going down)
+            feeding = {lane}
             cells = []
-            for j in range(k + 1):
-                for m in range(min(r.active_prefix[j], WARP)):
-                    s = set(r.contributors[j][m])
-                    if s and s <= members:
-                        x, y, w, h = cell(j + first_level, m)
-                        cells.append((x, y - 0.2, w, h + 0.4))
+            for j in range(k, -1, -1):
+                for m in sorted(feeding):
+                    x, y, w, h = cell(j + first_level, m)
+                    cells.append((x, y - 0.2, w, h + 0.4))
+                if j:
+                    off = r.offsets[j - 1]
+                    xor = r.active_prefix[j] == WARP
+                    feeding = {v for m in feeding for v in (m, m ^ off if xor else m + off)
+                               if v < WARP}
             c.rects(cells, _contributor_style(theme), None)
             x, y, w, h = cell(k + first_level, lane)
-            c.rect(x, y - 0.2, w, h + 0.4, hl, key=key)
+            theme.select(c, x, y - 0.2, w, h + 0.4, key=key)
         elif kind == "lane" and value.isdigit() and int(value) < WARP:
             lane = int(value)
             x0, y0, w0, h0 = cell(first_level, lane)
             x1, y1, w1, h1 = cell(n - 1, lane)
-            c.rect(x0, y0 - 0.2, x1 + w1 - x0, y1 + h1 + 0.4 - y0, hl, key=key)
+            theme.select(c, x0, y0 - 0.2, x1 + w1 - x0, y1 + h1 + 0.4 - y0, key=key)
         elif kind == "shared" and value.isdigit() and st.block and int(value) < WARP:
             x, y, w, h = cell(0, int(value))
-            c.rect(x, y - 0.2, w, h + 0.4, hl, key=key)
+            theme.select(c, x, y - 0.2, w, h + 0.4, key=key)
     full_w = (lane_x[-1] + widths[-1]) if wide else (col_x[-1] + need[-1])
     return c.block(full_w, height + 0.2, "tree")
 
@@ -388,8 +404,8 @@ def _exact_forms(text: str) -> list[str]:
 
 def _header(label: str) -> list[str]:
     """A track's column header in the transposed grid, on two lines where it has two words."""
-    head, _, tail = label.partition(" ")
-    return [head, tail] if tail else [head]
+    head, _, tail = label.rpartition(" ")
+    return [head, tail] if head else [tail]
 
 
 def _warp_partials(st: _State, width: float) -> Block:
@@ -411,7 +427,6 @@ def _warp_partials(st: _State, width: float) -> Block:
     style = _cell_style(theme, "active")
     if st.frame < 1:
         style = theme.faded(style, FUTURE_OPACITY)
-    hl = theme.highlight()
     chosen = {int(k[5:]) for k in st.selection if k.startswith("warp:") and k[5:].isdigit()}
     bottom = top
     for w, text in enumerate(texts):
@@ -421,7 +436,7 @@ def _warp_partials(st: _State, width: float) -> Block:
         c.value(x, y, box_w, cell_h, text, pt, fg if st.frame >= 1 else muted,
                 floor=min(pt, st.target.min_pt), key=f"warp:{w}", pad=PAD)
         if w in chosen:
-            c.rect(x - 0.2, y - 0.2, box_w + 0.4, cell_h + 0.4, hl, key=f"warp:{w}")
+            theme.select(c, x - 0.2, y - 0.2, box_w + 0.4, cell_h + 0.4, key=f"warp:{w}")
         bottom = y + cell_h
     used = min(width, max(max(text_width(t, pt) for t in title),
                           min(len(texts), per_row) * (box_w + 0.4) - 0.4))
@@ -433,8 +448,14 @@ def _dark(theme: Theme) -> bool:
 
 
 def _contributor_style(theme: Theme) -> Style:
-    """The outline of a selected partial's contributors: dashed, unlike the selection itself."""
-    return Style(stroke=theme.accent, stroke_width=theme.line_mm, dash=(0.7, 0.45))
+    """The outline of a selected partial's contributors: dashed in the ink, unlike the
+    selection's double outline."""
+    return Style(stroke=theme.foreground, stroke_width=theme.line_mm, dash=(0.7, 0.45))
+
+
+def _own_style(theme: Theme) -> Style:
+    """A lane's own value carried into its add: dotted, beside the shuffle's solid line."""
+    return Style(stroke=theme.muted, stroke_width=theme.thin_mm, dash=(0.3, 0.4))
 
 
 #: Gray levels (0 black – 1 paper) of the tree's cells in a theme that must survive a grayscale
@@ -464,8 +485,10 @@ def _cell_style(theme: Theme, role: str) -> Style:
 def _legend(st: _State, width: float, shortened: list[tuple[str, str]]) -> Block:
     theme, r = st.theme, st.result
     tree = ("tree",)  # the warp partials (part "block") are current partials only
+    every = all(prefix == WARP for prefix in r.active_prefix[1:])  # a butterfly
     entries = [LegendEntry("input", _cell_style(theme, "owned"), parts=tree),
-               LegendEntry("current partial (active prefix)", _cell_style(theme, "active"))]
+               LegendEntry("current partial" + ("" if every else " (active prefix)"),
+                           _cell_style(theme, "active"))]
     if any(prefix < WARP for prefix in r.active_prefix[1:]):  # a butterfly keeps every lane
         entries.append(LegendEntry("historic value (faded suffix)", _cell_style(theme, "faded"),
                                    parts=tree))
@@ -476,14 +499,16 @@ def _legend(st: _State, width: float, shortened: list[tuple[str, str]]) -> Block
     if any(v is None for row in r.levels for v in row) or any(
             v is None for v in r.shared_partials):
         entries.append(LegendEntry("undefined value (?)", _cell_style(theme, "warn"), parts=tree))
-    entries.append(LegendEntry("shuffle: source lane → lane", theme.stroke("muted", theme.thin_mm),
-                               "line", parts=tree))
+    entries.append(LegendEntry("shuffle: source lane → lane, added (+)",
+                               theme.stroke("muted", theme.thin_mm), "line", parts=tree))
+    entries.append(LegendEntry("the lane's own value, the add's other operand",
+                               _own_style(theme), "line", parts=tree))
     if st.block:
         entries.append(LegendEntry("block barrier (__syncthreads)",
-                                   theme.stroke("accent", theme.line_mm, dash=(0.8, 0.5)),
+                                   theme.stroke("foreground", theme.line_mm, dash=(0.8, 0.5)),
                                    "line", parts=tree))
     if any(k.split(":")[0] in ("partial", "lane", "shared", "warp") for k in st.selection):
-        entries.append(LegendEntry("selected", theme.highlight()))
+        entries.append(LegendEntry("selected", theme.highlight(), "selection"))
     if any(k.startswith("partial:") for k in st.selection):
         entries.append(LegendEntry("its contributors", _contributor_style(theme)))
     notes = []
@@ -523,7 +548,7 @@ def _receipt(st: _State, width: float) -> list[Block]:
             out.append(text_block(
                 f"partial at level {k}, lane {lane} = {_fmt(r.levels[k][lane])}: "
                 f"{len(members)} {unit} {_ranges(members)}", theme, width,
-                color=theme.accent, name="detail"))
+                color=theme.foreground, name="detail"))
     return out
 
 
