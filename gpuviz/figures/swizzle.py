@@ -33,13 +33,25 @@ from gpuviz.figures.layout import (
     text_block,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import Theme, gray_level
 from gpuviz.models.swizzle import BANKS, CHUNKS_PER_ROW, ROWS, SwizzleResult
 
 NATURAL_WIDTH = 172.0
 CELL = 7.0
 ARROW_W = 26.0  # the gap between the grids that holds the arrows
-TINT = 0.3  # how much of a column's category colour shows in its tinted cells
+#: Each chunk column's lightness (0 black – 1 paper), neighbours far apart; with its category hue
+#: this keeps eight columns apart in colour and in a grayscale print (the tints of columns 0/4
+#: and 1/6 were nearly one colour, and column 4 almost white in print).
+COLUMN_GRAY = (0.94, 0.70, 0.88, 0.64, 0.82, 0.58, 0.76, 0.52)
+
+
+def column_fill(theme: Theme, column: int) -> str:
+    """Chunk column ``column``'s fill: its category's hue (the palette in turn, the eighth
+    repeating the first much darker) at its own lightness, mirrored on a dark ground."""
+    level = COLUMN_GRAY[column % len(COLUMN_GRAY)]
+    if gray_level(theme.background) < 0.5:
+        level = 0.08 + (1.0 - level) * 0.7
+    return theme.at_gray(theme.category(column), level)
 
 
 def _chunks(selection: frozenset[str]) -> set[tuple[int, int]]:
@@ -192,8 +204,8 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                 if logical == r.column:
                     style = _chosen(theme)
                 else:
-                    style = Style(fill=theme.mix(theme.category(logical), TINT),
-                                  stroke=theme.outline, stroke_width=theme.thin_mm)
+                    style = Style(fill=column_fill(theme, logical), stroke=theme.outline,
+                                  stroke_width=theme.thin_mm)
                 c.rects(boxes[logical], style, keys[logical])
             size = min(theme.text_pt, max(pt, (cell - 1.0) / (0.6 * PT_TO_MM)))
             for row in range(ROWS):
@@ -203,7 +215,8 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                     if physical or chosen:  # a logical cell's column is its column heading
                         c.text(x + (col + 0.5) * cell, gtop + (row + 0.5) * cell
                                - _centre_shift(size), str(logical), size,
-                               theme.background if chosen else fg, anchor="middle",
+                               theme.background if chosen
+                               else theme.ink_on(column_fill(theme, logical)), anchor="middle",
                                baseline="middle", font="mono", bold=chosen,
                                key=f"chunk:{row},{logical}")
     # the arrows: row r's chunk of the chosen column goes to column dest of the same row
@@ -217,7 +230,7 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
             label = f"col {dest}"
             lw = text_width(label, pt, "mono", bold=on)
             end = ax + ARROW_W - 2.0 - lw - 1.0
-            c.line(ax, yy, end, yy, Style(stroke=theme.accent if on else theme.muted,
+            c.line(ax, yy, end, yy, Style(stroke=theme.foreground if on else theme.muted,
                                           stroke_width=theme.thick_mm if on else theme.line_mm),
                    key=f"chunk:{row},{r.column}", arrow=True)
             c.text(end + 0.8, yy - _centre_shift(pt), label, pt, fg if on else muted,
@@ -231,10 +244,10 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
             if side_by_side:
                 path = [(x1, y1 + 0.2), (x1, y1), (x2, y1), (x2, y1 + 0.2)]
                 c.polyline(path, halo)
-                c.polyline(path, Style(stroke=theme.accent, stroke_width=theme.thick_mm),
+                c.polyline(path, Style(stroke=theme.foreground, stroke_width=theme.thick_mm),
                            arrow_end=True)
-            c.rect(lx + col * cell, y1, cell, cell, theme.highlight())
-            c.rect(px + pc * cell, y2, cell, cell, theme.highlight())
+            theme.select(c, lx + col * cell, y1, cell, cell)
+            theme.select(c, px + pc * cell, y2, cell, cell)
     right = (px + grid_w) if side_by_side else max(lx + grid_w + ARROW_W, text_width(
         "physical: the logical chunk stored here", theme.text_pt, bold=True))
     return c.block(min(width, right), ptop + ROWS * cell, "grids")
@@ -298,10 +311,9 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                     if styles[role].hatch:
                         c._items[-1] = replace(t, knockout=fill)
                     if any(row in sel_rows for row in rows):
-                        c.rect(x, sy, col - 0.3, h, theme.highlight())
+                        theme.select(c, x, sy, col - 0.3, h)
                 for b in sorted(sel_banks & set(span)):
-                    c.rect(gutter + (b - first) * col + 0.15, sy, col - 0.3, h,
-                           theme.highlight())
+                    theme.select(c, gutter + (b - first) * col + 0.15, sy, col - 0.3, h)
         label_bottom = (y + ink_height(pt) + 0.8 + cap_height(theme.text_pt)
                         + theme.text_pt * PT_TO_MM * 1.1 + 0.2 + descent(pt))
         y = max(y + (BANKS // per_row) * (h + ink_height(pt) + 2.0), label_bottom + 1.0) + 1.5

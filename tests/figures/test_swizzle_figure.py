@@ -66,7 +66,7 @@ def test_64b_mode_gives_4_banks_2_way():
 def test_every_theme_builds_from_theme_colours_only(name):
     t = theme(name)
     allowed = t.colours()
-    allowed |= {t.mix(c, swizzle_figure.TINT) for c in t.palette}  # tinted chunk columns
+    allowed |= {swizzle_figure.column_fill(t, k) for k in range(8)}  # the chunk columns
     fig = build(frozenset({"chunk:2,3", "row:4", "bank:12"}), name)
     used = fig.colours()
     assert used <= allowed, used - allowed
