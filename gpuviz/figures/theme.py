@@ -50,7 +50,7 @@ PRINT_PALETTE = (
     "#1FAA84",  # bluish green, 0.54
     "#5EB8EA",  # sky blue, 0.66
     "#6B6B6B",  # gray (for Okabe–Ito's black), 0.42
-    "#F2DDE9",  # reddish purple, 0.89
+    "#F5D5E6",  # reddish purple, 0.87
     "#E0CF3A",  # yellow, 0.78
 )
 
