@@ -210,20 +210,22 @@ def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float
             used_w = max(used_w, x0 + cell)
         lines = -(-len(ids) // per_line)
         y += lines * (cell_h + BAR_H + 1.0) + 0.6
-    # a partly valid block's bar may be a sliver: its count in words (the first few)
+    # a partly valid block's bar may be a sliver: its count in words (the first few, one line)
     partial = [b for b in range(r.blocks) if 0 < r.block_valid(b) < r.threads_per_block]
-    for b in partial[:3]:
-        text = (f"block {b}: {format_number(r.block_valid(b))} of "
-                f"{format_number(r.threads_per_block)} threads valid")
-        y += cap_height(pt) + 0.4
-        c.text(0.0, y, text, pt, theme.foreground, key=f"block:{b}")
-        used_w = max(used_w, text_width(text, pt))
-        y += descent(pt)
-    if len(partial) > 3:
-        y += cap_height(pt) + 0.4
-        c.text(0.0, y, f"… {format_number(len(partial) - 3)} more partly valid blocks", pt,
-               theme.muted)
-        y += descent(pt)
+    if partial:
+        if len(partial) == 1:
+            text = (f"block {partial[0]}: {format_number(r.block_valid(partial[0]))} of "
+                    f"{format_number(r.threads_per_block)} threads valid")
+        else:
+            text = (f"partly valid, of {format_number(r.threads_per_block)} threads: "
+                    + ", ".join(f"block {b} {format_number(r.block_valid(b))}"
+                                for b in partial[:4])
+                    + (f", … {format_number(len(partial) - 4)} more" if len(partial) > 4 else ""))
+        for line in wrap(text, pt, own_w):
+            y += cap_height(pt) + 0.4
+            c.text(0.0, y, line, pt, theme.foreground)
+            used_w = max(used_w, text_width(line, pt))
+            y += descent(pt)
     return c.block(max(used_w, head_w), y, "blocks")
 
 
@@ -323,12 +325,20 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
     widest = max([format_number(ln.global_index) for ln in r.lanes if ln.global_index is not None]
                  + [format_number(ln.tid) for ln in r.lanes] + ["00"], key=len)
     need = text_width(widest, pt, "mono") + 1.0
-    # each row of cells names its three lines in a gutter: lane, thread id, global index
-    row_names = ("lane", "tid", "index")
+    # each row of cells names its three lines in a gutter (lane, thread id, global index),
+    # where the gutter costs no lanes per row; else the heading's note names them
+    row_names: tuple[str, ...] = ("lane", "tid", "index")
+
+    def lanes_per_row(room: float) -> int:
+        n = 16
+        while n > 4 and room / n < max(need + 0.8, 5.0):
+            n //= 2
+        return n
+
     gutter = max(text_width(name, pt) for name in row_names) + 1.2
-    per_row = 16
-    while per_row > 4 and (width - gutter) / per_row < max(need + 0.8, 5.0):
-        per_row //= 2
+    per_row = lanes_per_row(width - gutter)
+    if per_row < lanes_per_row(width):
+        gutter, row_names, per_row = 0.0, (), lanes_per_row(width)
     cell = min((width - gutter) / per_row, 14.0)
     line_h = ink_height(pt, "mono") + 0.5
     ch = 3 * line_h + 0.8
