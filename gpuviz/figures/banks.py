@@ -248,10 +248,10 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                 link_top = by + 0.6 + ink_height(pt) + 0.6
             link_h = 14.0 if r.rounds <= 8 else (9.0 if r.rounds <= 16 else 6.0)
             # links that run far sideways (many lanes to few banks) need height to stay apart:
-            # at least a quarter of the longest run, or they merge into a moiré band
+            # at least 0.18 of the longest run (up to 16 mm), or they merge into a moiré band
             reach = max((abs(lane - w % BANKS) for lane in active
                          for w in r.words_of_lane[lane] or ()), default=0) * col
-            link_h = min(max(link_h, 0.25 * reach), 22.0)
+            link_h = min(max(link_h, 0.18 * reach), 16.0)
             header_top = link_top + link_h
             segs, keys, hi = [], [], []
             for lane in sorted(active):
