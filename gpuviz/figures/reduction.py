@@ -153,14 +153,17 @@ def _lane_widths(st: _State, pt: float) -> list[float]:
     return known
 
 
-def _measure_lanes(st: _State, pt: float) -> list[float]:
+def _measure_lanes(st: _State, pt: float, shortest: bool = False) -> list[float]:
     """Every lane as wide as the widest value of any lane: an even lane axis (lane 0 of a
-    float32 sum took four times the width of the others)."""
+    float32 sum took four times the width of the others); with ``shortest``, each value in its
+    narrowest exact spelling (grouping dropped, 2ⁿ + a remainder), as value cells shorten."""
     widest = _value_w("00", pt)
     for t, (_, _, values) in enumerate(_tracks(st)):
         for lane, v in enumerate(values[:WARP]):
             if _shown(st, t, lane):
-                widest = max(widest, _value_w(_fmt(v), pt))
+                text = _fmt(v)
+                forms = [text, *_exact_forms(text)] if shortest else [text]
+                widest = max(widest, min(_value_w(f, pt) for f in forms))
     return [widest] * WARP
 
 
@@ -187,10 +190,14 @@ def _tree(st: _State, width: float) -> Block:
     c = BlockCanvas()
     fg, muted = theme.color("foreground"), theme.color("muted")
     cell_h = _cell_h(pt)
-    wide = _wide_need(st, pt) <= width + 1e-6
+    # lanes across while every lane's column holds its widest value at the type size, or at
+    # the floor in its exact short form (the values shrink to it): even columns either way
+    widths = _lane_widths(st, pt)
+    if _label_w(st, pt) + sum(widths) > width + 1e-6:  # at the floor, in exact short forms
+        widths = _measure_lanes(st, floor, shortest=True)
+    wide = _label_w(st, pt) + sum(widths) <= width + 1e-6
     if wide:
         label_w = _label_w(st, pt)
-        widths = _lane_widths(st, pt)
         lane_x = [label_w + sum(widths[:i]) for i in range(WARP)]
         head = cap_height(pt) + 1.2
         track_y = []
@@ -404,8 +411,8 @@ def _exact_forms(text: str) -> list[str]:
 
 def _header(label: str) -> list[str]:
     """A track's column header in the transposed grid, on two lines where it has two words."""
-    head, _, tail = label.rpartition(" ")
-    return [head, tail] if head else [tail]
+    words = label.removeprefix("+ ").split(" ")  # a column's "+" is in the legend's words
+    return [" ".join(words[:-1]), words[-1]] if len(words) > 1 else words
 
 
 def _warp_partials(st: _State, width: float) -> Block:
@@ -499,9 +506,9 @@ def _legend(st: _State, width: float, shortened: list[tuple[str, str]]) -> Block
     if any(v is None for row in r.levels for v in row) or any(
             v is None for v in r.shared_partials):
         entries.append(LegendEntry("undefined value (?)", _cell_style(theme, "warn"), parts=tree))
-    entries.append(LegendEntry("shuffle: source lane → lane, added (+)",
+    entries.append(LegendEntry("shuffle: source lane → lane, added",
                                theme.stroke("muted", theme.thin_mm), "line", parts=tree))
-    entries.append(LegendEntry("the lane's own value, the add's other operand",
+    entries.append(LegendEntry("+ the lane's own value",
                                _own_style(theme), "line", parts=tree))
     if st.block:
         entries.append(LegendEntry("block barrier (__syncthreads)",
