@@ -44,7 +44,7 @@ MAX_CELLS = 160
 LAYER_GAP = 12.0
 PATTERNS: tuple[Hatch | None, ...] = (None, "diagonal", "dots", "cross", "horizontal")
 LABEL_GAP = 2.0  # mm between two labels of the graph
-HATCH_FRAME = 1.4  # mm of a hatched node left clear of its labels' knockouts, on each side
+HATCH_FRAME = 0.8  # mm of a hatched node left clear of its labels' knockouts, on each side
 Place = tuple[float, float, Anchor]  # where a label goes: its point and its anchor
 
 
@@ -260,6 +260,20 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
                 box = text_box(t, 0.3)
         placed.append(box)
 
+    # A branch's reconvergence point beside it, away from the edges that enter it (placed
+    # before the predicates, which have more places to go).
+    for name in r.branches:
+        x, y = pos[name]
+        note = f"ipdom: {r.ipdom[name] or 'exit'}"
+        up = y - 1.6 - descent(pt)
+        side = y + node_h / 2
+        spots: list[Place] = [(x + node_w / 2 + 1.6, side, "start"),
+                              (x - node_w / 2 - 1.6, side, "end"),
+                              (x + 1.5, up - cap_height(pt) / 2, "start"),
+                              (x - 1.5, up - cap_height(pt) / 2, "end")]
+        below = y + node_h + 1.2 + cap_height(pt) / 2
+        put(None, spots, note, theme.muted, "sans",
+            [(x, below, "middle"), (x, y - 1.2 - cap_height(pt) / 2, "middle")])
     # Predicates beside their edges, on the outer side.
     for src, tgt, pred in r._edges:
         if src not in r.branches:
@@ -303,18 +317,6 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         if key in selection:
             theme.select(c, x0 - 1.2, y - 1.2, node_w + 2.4, node_h + 2.4, radius=1.8)
         bottom = max(bottom, y + node_h)
-    # A branch's reconvergence point beside it, away from the edges that enter it.
-    for name in r.branches:
-        x, y = pos[name]
-        note = f"ipdom: {r.ipdom[name] or 'exit'}"
-        up = y - 1.6 - descent(pt)
-        side = y + node_h / 2
-        cands = [(x + node_w / 2 + 1.6, side, "start"), (x - node_w / 2 - 1.6, side, "end"),
-                 (x + 1.5, up - cap_height(pt) / 2, "start"),
-                 (x - 1.5, up - cap_height(pt) / 2, "end")]
-        below = y + node_h + 1.2 + cap_height(pt) / 2
-        put(None, cands, note, theme.muted, "sans",
-            [(x, below, "middle"), (x, y - 1.2 - cap_height(pt) / 2, "middle")])
     return c.block(cfg_w, bottom + 1.6, "cfg")
 
 
