@@ -321,7 +321,7 @@ class _Painter:
 
     def text(self, t: Text) -> None:
         p = self.p
-        size, key, font, cap, desc, k = self._face(t)
+        size, key, font, _cap, _desc, k = self._face(t)
         if font is not self._font:
             p.setFont(font)
             self._font = font
@@ -343,14 +343,17 @@ class _Painter:
         frame.translate(self.ox + t.x * self.scale, self.oy + t.y * self.scale)
         if t.rotate:
             frame.rotate(t.rotate)
-        if t.knockout:  # an opaque box of the knockout colour under the text
-            p.setWorldTransform(frame)
-            pad = self.pad
-            p.fillRect(QRectF(dx - pad, dy - cap - pad, width + 2 * pad, cap + desc + 2 * pad),
-                       _color(t.knockout))
         frame.translate(dx, dy)
         frame.scale(k, k)
         p.setWorldTransform(frame)
+        if t.knockout:  # a halo of the knockout colour tight around the glyphs, so a label on
+            # hatching keeps the hatch visible around it (a box erased it)
+            path = QPainterPath()
+            path.addText(QPointF(0.0, 0.0), font, t.text)
+            halo = QPen(_color(t.knockout))
+            halo.setWidthF(2 * self.pad / k)
+            halo.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            p.strokePath(path, halo)
         self._device = True  # the world transform is a label's: shapes set theirs again
         if self._static and laid is not None and not t.rotate:
             p.drawStaticText(QPointF(0.0, -ascent), laid)

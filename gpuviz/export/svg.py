@@ -32,7 +32,6 @@ from gpuviz.figures.display import (
     Text,
     arrow_head,
     row_list,
-    text_box,
 )
 
 METADATA_NS = "urn:gpuviz:export"
@@ -193,22 +192,34 @@ class _Writer:
             attrs.append('font-weight="bold"')
         if "  " in t.text or t.text != t.text.strip():
             attrs.append('xml:space="preserve"')  # aligned receipts keep their runs of spaces
-        if t.knockout:
-            x0, y0, x1, y1 = text_box(replace(t, rotate=0.0), pad=KNOCKOUT_PAD)
-            self.out.append(f'{indent}<rect x="{n(x0)}" y="{n(y0)}" width="{n(x1 - x0)}" '
-                            f'height="{n(y1 - y0)}" fill="{t.knockout}"{rot}/>')
+        if t.knockout:  # a halo tight around the glyphs: hatching stays visible around it
+            halo = (f'stroke="{t.knockout}" stroke-width="{n(2 * KNOCKOUT_PAD)}" '
+                    'stroke-linejoin="round"')
+            if self.text_as_paths:
+                self.text_outline(replace(t, color=t.knockout), indent, halo)
+            else:
+                under = [a if not a.startswith("fill=") else f'fill="{t.knockout}"' for a in attrs]
+                self.out.append(f"{indent}<text {' '.join(under)} {halo}{rot}>"
+                                f"{escape(t.text)}</text>")
         if self.text_as_paths:
             self.text_outline(t, indent)
             return
         self.out.append(f"{indent}<text{self.ident(t.key)} {' '.join(attrs)}{rot}>"
                         f"{escape(t.text)}</text>")
 
-    def text_outline(self, t: Text, indent: str) -> None:
-        """The text as glyph outlines from the bundled fonts; the words stay in aria-label."""
+    def text_outline(self, t: Text, indent: str, halo: str = "") -> None:
+        """The text as glyph outlines from the bundled fonts; the words stay in aria-label.
+        With ``halo`` (stroke attributes in mm), the outlines of a knockout's halo instead."""
         from gpuviz.export.text_paths import text_path_data
 
         d, x, y, s = text_path_data(t)
         rot = f"rotate({n(t.rotate)} {n(t.x)} {n(t.y)}) " if t.rotate else ""
+        if halo:  # the stroke is drawn in the path's own (scaled) units: mm / s
+            width = float(halo.split('stroke-width="')[1].split('"')[0]) / s
+            halo = halo.replace(halo.split('stroke-width="')[1].split('"')[0], f"{width:.6g}")
+            self.out.append(f'{indent}<path aria-hidden="true" d="{d}" fill="{t.color}" {halo} '
+                            f'transform="{rot}translate({n(x)} {n(y)}) scale({s:.6g} {-s:.6g})"/>')
+            return
         self.out.append(f'{indent}<path{self.ident(t.key)} aria-label={quoteattr(t.text)} '
                         f'd="{d}" fill="{t.color}" '
                         f'transform="{rot}translate({n(x)} {n(y)}) scale({s:.6g} {-s:.6g})"/>')
