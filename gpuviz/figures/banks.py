@@ -341,8 +341,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                 role = _role(s, depth)
                 fill = _fill_of(theme, role)
                 knockout = None
-                if slot_style[role].hatch:  # print: a hatched frame, the word on clear ground
-                    c.rect(x + 0.35, yy + 0.35, w - 0.7, h - 0.7, Style(fill=fill))
+                if slot_style[role].hatch:  # print: the word on the hatch, in a halo
                     knockout = fill
                 _value(c, x, yy, w, h, str(s.word), pt, theme.ink_on(fill), floor=floor,
                        key=f"word:{s.word}", knockout=knockout)
