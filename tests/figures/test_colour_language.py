@@ -1,5 +1,5 @@
 """One colour language across the product, checked over every bundled figure (each scenario,
-before and after each step, natural size) in the screen, dark and print themes: vermillion for
+before its steps and after the last, natural size) in the screen, dark and print themes: vermillion for
 bad states only, no two legend entries of a figure on one swatch, and one swatch per meaning in
 every figure of a theme (the role table's states in their role's colour)."""
 
@@ -20,14 +20,17 @@ THEME_NAMES = ("screen", "dark", "print")
 
 @cache
 def _results():
-    """``(name, panel, result, selection)`` for every bundled figure: each scenario, before and
-    after each of its steps, computed once for all themes."""
+    """``(name, panel, result, selection)`` for every bundled figure before its scenario's steps
+    and after its last one (what a legend lists hardly changes between steps; the figure lint's
+    sweep checks each figure's own colour rules at every step, size and theme), computed once
+    for all themes."""
     out = []
     for path in bundled_scenarios():
         scenario = load_scenario(path)
-        states = [(-1, scenario, frozenset())] + [
-            (k, scenario.at_step(k), scenario.step_selection(k))
-            for k in range(len(scenario.steps))]
+        states = [(-1, scenario, frozenset())]
+        if scenario.steps:
+            k = len(scenario.steps) - 1
+            states.append((k, scenario.at_step(k), scenario.step_selection(k)))
         for k, state, selection in states:
             results = compute_all(state, state.panels)
             out += [(f"{path.stem}/{pid}/step {k + 1}", pid, results[pid], selection)
