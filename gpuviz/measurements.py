@@ -17,7 +17,7 @@ from typing import Any
 from gpuviz.kernels.measure import QUANTITY, load, shipped
 
 #: Panels whose sections can be matched to a measurement.
-PANELS = ("banks", "sectors", "occupancy")
+PANELS = ("banks", "sectors", "occupancy", "scheduler")
 
 
 @dataclass(frozen=True)
@@ -32,17 +32,40 @@ class Measured:
     file: str
     case_id: str
     known: str | None  # why the model and the device differ, when they are known to
+    tolerance: float = 0.0  # relative; 0: exact counts must be equal
 
     def agrees_with(self, value: float) -> bool:
+        if self.tolerance:
+            return abs(float(value) - self.measured) <= self.tolerance * abs(self.measured)
         return float(value) == self.measured
 
     def label(self, value: float | None = None) -> str:
-        """E.g. "H200 measured: 4 (agrees)"."""
+        """E.g. "H200 measured: 4 (agrees)"; for a measured fraction (the scheduler's issue
+        utilisation) "H200 measured: 47.1 % (agrees within 10 %)" or "H200 measured: 76.1 %
+        (model 89.5 %, 18 % higher)"."""
         short = self.device.replace("NVIDIA ", "")
-        text = f"{short} measured: {self.measured:g}"
-        if value is not None:
-            text += " (agrees)" if self.agrees_with(value) else f" (model {value:g} differs)"
-        return text
+        if self.panel not in PERCENT:
+            text = f"{short} measured: {self.measured:g}"
+            if value is not None:
+                text += " (agrees)" if self.agrees_with(value) else f" (model {value:g} differs)"
+            return text
+        text = f"{short} measured: {self.measured:.1%}".replace("%", " %")
+        if value is None:
+            return text
+        if self.agrees_with(value):
+            return text + f" (agrees within {self.tolerance:.0%})".replace("%", " %")
+        off = (float(value) - self.measured) / self.measured
+        return text + (f" (model {float(value):.1%}, {abs(off):.0%} "
+                       f"{'higher' if off > 0 else 'lower'})").replace("%", " %")
+
+
+#: Panels whose compared quantity is a fraction, shown in percent.
+PERCENT = ("scheduler",)
+
+
+def format_value(panel: str, value: float) -> str:
+    """The model's compared number as the measured line shows it."""
+    return f"{value:.1%}".replace("%", " %") if panel in PERCENT else f"{value:g}"
 
 
 NOT_MEASURED = "not measured"
@@ -54,8 +77,14 @@ def _key(panel: str, section: dict[str, Any]) -> str:
 
 def section_of(panel: str, params) -> dict[str, Any]:
     """The canonical section of parameters: only fields that differ from the defaults."""
+    import importlib
+
     from gpuviz.scenario.decode import encode_changes
 
+    model = importlib.import_module(f"gpuviz.models.{panel}")
+    canonical = getattr(model, "canonical", None)  # fields the model does not read, reset
+    if canonical is not None:
+        params = canonical(params)
     return encode_changes(type(params)(), params)
 
 
@@ -67,6 +96,7 @@ def _index() -> dict[str, Measured]:
     for path in shipped():
         data = load(path)
         known = data.get("known_disagreements", {})
+        tolerance = float(data.get("tolerance", 0.0))
         for case in data["cases"]:
             panel = case["panel"]
             if panel not in PANELS:
@@ -79,7 +109,7 @@ def _index() -> dict[str, Measured]:
                 panel=panel, quantity=quantity, unit=unit, measured=float(case["measured"]),
                 model=case.get("model"), device=data.get("device", ""),
                 metric=case.get("metric", ""), file=path.name, case_id=case["id"],
-                known=known.get(case["id"])))
+                known=known.get(case["id"]), tolerance=tolerance))
     return index
 
 

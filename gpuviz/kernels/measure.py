@@ -14,7 +14,10 @@ joining profiled launches to cases in launch order.
 - sectors: ``sector_count`` against ``l1tex__t_sectors_pipe_lsu_mem_global_op_ld`` / ``_op_st``;
 - occupancy: ``active_blocks_per_sm`` against ``cudaOccupancyMaxActiveBlocksPerMultiprocessor``;
 - traversal: A and B tiles loaded (times the tile's bytes) against DRAM bytes read
-  (``dram__bytes_read``), both over the bytes of A and B; agreement within ``tolerance``.
+  (``dram__bytes_read``), both over the bytes of A and B; agreement within ``tolerance``;
+- scheduler: ``sm_issue_utilization`` (steady state, mean over the SM's schedulers that hold a
+  warp) against ``smsp__issue_active.avg.pct_of_peak_sustained_active`` ÷ 100, agreement within
+  ``tolerance`` (:mod:`gpuviz.kernels.scheduler`).
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ QUANTITY = {
     "sectors": ("sector_count", "32-byte sectors"),
     "occupancy": ("active_blocks_per_sm", "resident blocks per SM"),
     "traversal": ("operand_traffic", "DRAM bytes read ÷ bytes of A and B"),
+    "scheduler": ("sm_issue_utilization", "of the SM's issue slots used"),
 }
 
 
@@ -113,6 +117,11 @@ def model_value(case: dict[str, Any], path: str | None = None) -> float:
             return traversal_bytes(case["section"], case["tile_bytes"], case["operand_bytes"])
         except ValueError as e:
             raise ValueError(f"{path}.section: {e}" if path else str(e)) from None
+    if panel == "scheduler":  # the compared number alone, without the figure's runs
+        from gpuviz.models.scheduler import sm_issue_utilization
+
+        return sm_issue_utilization(_params(panel, case["section"],
+                                            f"{path}.section" if path else None))
     from gpuviz.registry import panel as panel_spec
 
     result = panel_spec(panel).compute(_params(panel, case["section"],

@@ -29,6 +29,30 @@ a warp always stalls after it issues, so GTO then picks the oldest ready warp ev
 
 Lane utilisation is the active lanes of the issued instructions over 32 lanes × cycles.
 
+Beyond the seed, for comparison with a real SM (each a parameter whose default keeps the seed's
+model; measured on an H200, ``resources/measurements/h200-scheduler.json``):
+
+- ``loop_instructions`` X: the loop's own instructions (address arithmetic, the counter, the
+  compare and the branch), issued back to back after the math block, the first of them ``A``
+  cycles after the last math instruction; the next loop's first load issues the cycle after the
+  last of them. A loop then takes ``P = L + A·k·C + X`` cycles and issues ``I = k·(1 + C) + X``
+  instructions. The H200 probe's loop has X = 8 (read from its SASS).
+- ``warps_per_sm`` W: the SM's four schedulers share the warps, warp ``w`` on scheduler
+  ``w mod 4`` (the CUDA C++ Programming Guide's Compute Capability 9.0 section: an SM has four
+  schedulers), so scheduler 0, the one drawn, holds ``⌈W/4⌉`` warps. The SM's issue utilisation
+  ``sm_issue_utilization`` is the mean over the schedulers that hold a warp, in steady state:
+  Nsight Compute's ``smsp__issue_active.avg.pct_of_peak_sustained_active``.
+- ``memory``: ``custom`` keeps ``load_latency``; ``l1``, ``l2`` and ``dram`` take the H200's
+  measured load-to-use latency of a warp's 128-byte load in such a loop (:data:`MEMORY`) and
+  what that level delivers per SM and cycle.
+- A bandwidth ceiling (Little's law for memory): the memory level returns at most
+  ``bandwidth_per_sm`` bytes a cycle to the SM, shared by its active schedulers, so one
+  scheduler's loads of ``bytes_per_load`` bytes each are served one every
+  ``bytes_per_load · schedulers / bandwidth_per_sm`` cycles at most: a load's data arrives ``L``
+  cycles after it issues or that long after the load before it, whichever is later. The
+  prediction becomes ``min(1, N·I/P, I·bandwidth per scheduler / (k·bytes_per_load))``, and
+  ``limit`` names the bound that binds: ``latency``, ``issue`` or ``bandwidth``.
+
 What the literal rules give for the seed's "about" values (16 warps, L = 200, A = 4, C = 16,
 20,000 cycles): GTO issues in 89.5% of the cycles ("about 90% busy"); LRR in 59.5%, leaving 40.5%
 of the slots empty ("roughly 40%"); with divergence on, GTO's issue utilisation rises to 97.6%
@@ -47,7 +71,7 @@ from gpuviz.models.params import param
 LANES = 32
 TIMELINE_CYCLES = 2000  # cycles of the issue timeline included in the printed result
 # instruction kinds in the issue record
-IDLE, LOAD, MATH = 0, 1, 2
+IDLE, LOAD, MATH, LOOP = 0, 1, 2, 3
 # warp states in the state matrix
 READY, ISSUED, WAIT_MEMORY, WAIT_MATH = 0, 1, 2, 3
 STATE_NAMES = ("ready", "issued", "waiting on memory", "waiting on math")
@@ -74,9 +98,48 @@ class SchedulerParams:
                         doc="Warp scheduling policy: greedy-then-oldest or loose round-robin.")
     divergence: bool = param(False, doc="Issue the math block twice, each time at half the lanes.")
     cycles: int = param(4000, doc="Cycles simulated.", minimum=10, maximum=200_000)
+    loop_instructions: int = param(
+        0, doc="The loop's own instructions per iteration (address arithmetic, counter, compare, "
+               "branch), beside the loads and the math.", minimum=0, maximum=64)
+    warps_per_sm: int | None = param(
+        None, doc="Warps per SM, shared by its four schedulers (warp w on scheduler w mod 4); "
+                  "when given, the scheduler drawn holds ⌈W/4⌉ of them and `warps` is not used.",
+        minimum=1, maximum=256)
+    memory: str = param(
+        "custom", choices=("custom", "l1", "l2", "dram"),
+        doc="Where the loads hit: custom uses load_latency; l1, l2 and dram take the H200's "
+            "measured latency and bandwidth of that level.")
+    bytes_per_load: int = param(128, doc="Bytes one warp's load moves (32 lanes × 4 bytes).",
+                                minimum=1, maximum=4096)
+    bandwidth_per_sm: float | None = param(
+        None, doc="Bytes per cycle the memory level delivers to one SM; empty: the memory "
+                  "level's measured value (no ceiling for custom).", minimum=0.01,
+        maximum=4096.0)
 
 
 PARAMS = SchedulerParams
+
+SCHEDULERS_PER_SM = 4
+
+
+@dataclass(frozen=True)
+class MemoryLevel:
+    latency: int  # cycles from issuing a warp's load to issuing the math that uses it
+    bandwidth_per_sm: float  # bytes per SM cycle the level delivers with every SM loading
+    pointer_chase: float  # one thread's dependent 8-byte loads, for comparison
+
+
+#: The H200's memory levels as the scheduler probe measured them (gpuviz/kernels/scheduler.py,
+#: resources/measurements/h200-scheduler.json, 2026-12-01): the latency is the probe loop's
+#: period at one warp per scheduler less its math (A = 4 cycles a dependent FFMA) and its 8 loop
+#: instructions; it includes the dependent address arithmetic a pointer chase does not have.
+#: Bandwidth: a streaming read of 2 GiB (DRAM), a 16 MiB buffer read 64 times (L2), each
+#: block re-reading 16 KiB (L1), over 132 SMs at the measured 1,976 MHz.
+MEMORY: dict[str, MemoryLevel] = {
+    "l1": MemoryLevel(49, 120.1, 32.0),
+    "l2": MemoryLevel(304, 29.7, 280.1),
+    "dram": MemoryLevel(693, 16.9, 661.0),
+}
 
 
 @dataclass(frozen=True)
@@ -94,6 +157,16 @@ class SchedulerResult:
     cycles: int
     policy: str
     divergence: bool
+    load_latency: int  # L in use: the memory level's, or the custom one
+    bandwidth_per_sm: float | None  # bytes per SM cycle of the memory level, None: unbounded
+    latency_bound: float  # Little's law, N·I/P
+    bandwidth_bound: float | None  # I · bandwidth per scheduler / (k · bytes per load)
+    limit: str  # which bound binds the prediction: latency, issue or bandwidth
+    warps_per_sm: int | None
+    scheduler_warps: tuple[int, ...]  # resident warps of each of the SM's schedulers (one if W unset)
+    sm_issue_utilization: float  # steady state, mean over the schedulers that hold a warp
+    sm_sweep_warps: tuple[int, ...]  # warps per SM of the SM's sweep (empty without warps_per_sm)
+    sm_sweep_utilization: tuple[float, ...]  # the SM's steady-state issue utilisation for each
     sweep_warps: tuple[int, ...]  # resident warps tried in the sweep
     sweep_utilization: tuple[float, ...]  # steady-state issue utilisation for each
     sweep_cycles: tuple[int, int]  # the cycles [start, end) the sweep measures
@@ -104,14 +177,76 @@ class SchedulerResult:
     _states: np.ndarray  # (resident, cycles) uint8: READY, ISSUED, WAIT_MEMORY, WAIT_MATH
 
 
+def latency(params: SchedulerParams) -> int:
+    """The load latency L in use: the memory level's, or ``load_latency`` for custom."""
+    return params.load_latency if params.memory == "custom" else MEMORY[params.memory].latency
+
+
+def bandwidth(params: SchedulerParams) -> float | None:
+    """Bytes per SM cycle the loads' memory level delivers; None: no ceiling."""
+    if params.bandwidth_per_sm is not None:
+        return params.bandwidth_per_sm
+    return None if params.memory == "custom" else MEMORY[params.memory].bandwidth_per_sm
+
+
+def scheduler_warps(params: SchedulerParams) -> tuple[int, ...]:
+    """Warps assigned to each scheduler: the SM's four share ``warps_per_sm`` (warp w on
+    scheduler w mod 4, idle schedulers left out); without it, the one scheduler's ``warps``."""
+    w = params.warps_per_sm
+    if w is None:
+        return (params.warps,)
+    q, extra = divmod(w, SCHEDULERS_PER_SM)
+    return tuple(q + (s < extra) for s in range(SCHEDULERS_PER_SM) if q + (s < extra))
+
+
 def loop_shape(params: SchedulerParams) -> tuple[int, int]:
     """(P, I): cycles and instructions of one uncontended loop of one warp."""
     passes = 2 if params.divergence else 1
     k, c = params.loads_per_warp, params.math_per_load * passes
-    if c == 0:  # loads only: the next loop's first load waits for the last load
-        return params.load_latency + k - 1, k
-    # the first math waits for the first load (L) or, if L < k, for the last load to issue
-    return max(params.load_latency, k) + params.math_latency * k * c, k * (1 + c)
+    x = params.loop_instructions
+    big_l = latency(params)
+    if c == 0:  # loads only: the loop instructions (or the next loop) wait for the last load
+        return big_l + k - 1 + x, k + x
+    # the first math waits for the first load (L) or, if L < k, for the last load to issue;
+    # the loop's own instructions follow the last math, one a cycle
+    return max(big_l, k) + params.math_latency * k * c + x, k * (1 + c) + x
+
+
+def bounds(params: SchedulerParams, n: int, p_loop: int, i_loop: int
+           ) -> tuple[float, float | None, str]:
+    """(latency bound N·I/P, bandwidth bound or None, the limit that binds)."""
+    lat = n * i_loop / p_loop
+    bw = bandwidth(params)
+    schedulers = len(scheduler_warps(params)) if params.warps_per_sm else SCHEDULERS_PER_SM
+    bw_bound = (None if bw is None else
+                i_loop * (bw / schedulers) / (params.loads_per_warp * params.bytes_per_load))
+    limits = [(lat, "latency"), (1.0, "issue")]
+    if bw_bound is not None:
+        limits.append((bw_bound, "bandwidth"))
+    return lat, bw_bound, min(limits, key=lambda v: v[0])[1]
+
+
+def _service(params: SchedulerParams) -> float:
+    """Cycles between two loads' data for one scheduler at the bandwidth ceiling (0: none)."""
+    bw = bandwidth(params)
+    if bw is None:
+        return 0.0
+    schedulers = len(scheduler_warps(params)) if params.warps_per_sm else SCHEDULERS_PER_SM
+    return params.bytes_per_load * schedulers / bw
+
+
+def canonical(params: SchedulerParams) -> SchedulerParams:
+    """The same model with the fields it does not read at their defaults (``warps`` when
+    ``warps_per_sm`` is given, ``load_latency`` for a memory level): how a measurement of it is
+    found."""
+    from dataclasses import replace
+
+    defaults = SchedulerParams()
+    if params.warps_per_sm is not None:
+        params = replace(params, warps=defaults.warps)
+    if params.memory != "custom":
+        params = replace(params, load_latency=defaults.load_latency)
+    return params
 
 
 def register_cap(params: SchedulerParams) -> int:
@@ -129,19 +264,26 @@ def problems(params: SchedulerParams) -> list[tuple[str, str]]:
 
 def compute(params: SchedulerParams) -> SchedulerResult:
     cap = register_cap(params)
-    n = min(params.warps, cap)
+    per_scheduler = scheduler_warps(params)
+    n = min(per_scheduler[0], cap)
     p_loop, i_loop = loop_shape(params)
     issued_warp, issued_kind, issued_lanes, waits, loops = _simulate(params, n)
     cycles = params.cycles
     busy = int(np.count_nonzero(issued_kind))
-    sweep_n, sweep_u, window = warp_sweep(params, n, p_loop)
+    sweep_n, sweep_u, window = warp_sweep(params, n, p_loop, math.ceil(p_loop / i_loop))
+    lat, bw_bound, limit = bounds(params, n, p_loop, i_loop)
+    resident = tuple(min(m, cap) for m in per_scheduler)
+    # the sweep's runs are the steady-state runs where its window is the steady one
+    known = dict(zip(sweep_n, sweep_u, strict=True)) if window[0] == \
+        STEADY_WARMUP * p_loop else {}
+    sm_n, sm_u = sm_sweep(params, cap, sweep_n, sweep_u)
     return SchedulerResult(
         resident_warps=n,
         register_cap=cap,
         P=p_loop,
         I=i_loop,
         warps_needed=math.ceil(p_loop / i_loop),
-        predicted_utilization=min(1.0, n * i_loop / p_loop),
+        predicted_utilization=min(1.0, lat, bw_bound if bw_bound is not None else 1.0),
         issue_utilization=busy / cycles,
         lane_utilization=float(issued_lanes.sum(dtype=np.int64)) / (LANES * cycles),
         issued_instructions=busy,
@@ -149,6 +291,16 @@ def compute(params: SchedulerParams) -> SchedulerResult:
         cycles=cycles,
         policy=params.policy,
         divergence=params.divergence,
+        load_latency=latency(params),
+        bandwidth_per_sm=bandwidth(params),
+        latency_bound=lat,
+        bandwidth_bound=bw_bound,
+        limit=limit,
+        warps_per_sm=params.warps_per_sm,
+        scheduler_warps=resident,
+        sm_issue_utilization=sm_issue_utilization(params, known),
+        sm_sweep_warps=sm_n,
+        sm_sweep_utilization=sm_u,
         sweep_warps=sweep_n,
         sweep_utilization=sweep_u,
         sweep_cycles=window,
@@ -162,23 +314,36 @@ def compute(params: SchedulerParams) -> SchedulerResult:
 
 SWEEP_POINTS = 16
 SWEEP_BUDGET = 200_000  # simulated cycles for the whole sweep, so that it stays interactive
+STEADY_WARMUP, STEADY_MEASURED = 4, 8  # loop periods of warm-up and of measurement
 
 
-def warp_sweep(params: SchedulerParams, n: int, period: int):
+def steady_utilization(params: SchedulerParams, n: int, period: int) -> float:
+    """Issue utilisation of one scheduler with ``n`` warps over 8 loop periods after 4 of
+    warm-up: the steady state a long-running kernel reaches."""
+    start, end = STEADY_WARMUP * period, (STEADY_WARMUP + STEADY_MEASURED) * period
+    _, kind, _, _, _ = _simulate(params, n, end)
+    return float(np.count_nonzero(kind[start:end])) / (end - start)
+
+
+def warp_sweep(params: SchedulerParams, n: int, period: int, needed: int | None = None):
     """Steady-state issue utilisation against the number of resident warps: each point is a
     simulation of its own, measured over 8 loop periods after 4 of warm-up (2 and 4 for long
     loops), so that Little's law's steady state can be compared with the simulated one point by
     point. At most :data:`SWEEP_POINTS` warp counts, always including 1 and the resident count
     ``n``, and at most :data:`SWEEP_BUDGET` simulated cycles in all; a loop too long for that
-    budget gives an empty sweep."""
-    top = max(params.warp_slots, n)
-    warmup, measured = 4, 8
-    points = min(SWEEP_POINTS, top)
+    budget gives an empty sweep. The counts reach ``needed`` (the warps Little's law needs, at
+    most 64) where that is more than the slots, so that saturation shows; with ``warps_per_sm``
+    every count up to the slots is simulated (the SM's curve is made of them)."""
+    every = params.warps_per_sm is not None
+    top = max(params.warp_slots, n) if every else max(params.warp_slots, n, min(needed or 0, 64))
+    warmup, measured = STEADY_WARMUP, STEADY_MEASURED
+    points = top if every else min(SWEEP_POINTS, top)
     if (warmup + measured) * period * points > SWEEP_BUDGET:
         warmup, measured = 2, 4
     while points > 2 and (warmup + measured) * period * (points + 1) > SWEEP_BUDGET:
         points -= 1
-    counts = sorted({*(int(v) for v in np.linspace(1, top, points).round()), n, 1})
+    counts = sorted({*(int(v) for v in np.linspace(1, top, points).round()), n, 1,
+                     *([min(params.warp_slots, top)] if not every else [])})
     start, end = warmup * period, (warmup + measured) * period
     if end * len(counts) > SWEEP_BUDGET:
         return (), (), (start, end)
@@ -189,34 +354,87 @@ def warp_sweep(params: SchedulerParams, n: int, period: int):
     return tuple(counts), tuple(utilization), (start, end)
 
 
+def sm_issue_utilization(params: SchedulerParams, known: dict[int, float] | None = None
+                         ) -> float:
+    """The SM's steady-state issue utilisation: the mean of :func:`steady_utilization` over
+    the schedulers that hold a warp (one scheduler without ``warps_per_sm``). ``known``: steady
+    values already simulated, by resident warp count."""
+    cap = register_cap(params)
+    resident = [min(m, cap) for m in scheduler_warps(params)]
+    period = loop_shape(params)[0]
+    values = dict(known or {})
+    for m in set(resident) - set(values):
+        values[m] = steady_utilization(params, m, period)
+    return sum(values[m] for m in resident) / len(resident)
+
+
+def sm_sweep(params: SchedulerParams, cap: int, counts: tuple[int, ...],
+             utilization: tuple[float, ...]) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """The SM's issue utilisation against warps per SM, from one scheduler's sweep: W warps
+    put ``⌊W/4⌋`` or ``⌈W/4⌉`` on each scheduler, and the SM's utilisation is the mean over the
+    schedulers that hold a warp. Every W whose schedulers' counts the sweep simulated, up to
+    four times the slots; nothing without ``warps_per_sm``."""
+    if params.warps_per_sm is None or not counts:
+        return (), ()
+    u = dict(zip(counts, utilization, strict=True))
+    out_w, out_u = [], []
+    for w in range(1, SCHEDULERS_PER_SM * max(counts) + 1):
+        q, extra = divmod(w, SCHEDULERS_PER_SM)
+        per = [min(q + (s < extra), cap) for s in range(SCHEDULERS_PER_SM) if q + (s < extra)]
+        if all(m in u for m in per):
+            out_w.append(w)
+            out_u.append(sum(u[m] for m in per) / len(per))
+    return tuple(out_w), tuple(out_u)
+
+
 def _simulate(params: SchedulerParams, n: int, cycles: int | None = None):
     """The cycle loop. Ready warps are bits of one integer, so picking a warp is a couple of
     integer operations; wake-ups wait in a ring of bit masks indexed by cycle."""
     cycles = params.cycles if cycles is None else cycles
-    big_l, a = params.load_latency, params.math_latency
+    big_l, a = latency(params), params.math_latency
     k = params.loads_per_warp
     passes = 2 if params.divergence else 1
     c = params.math_per_load
+    x = params.loop_instructions
     math_count = k * c * passes
-    length = k + math_count
+    length = k + math_count + x
     half = LANES // 2 if params.divergence else LANES
-    kinds = [LOAD] * k + [MATH] * math_count
-    lanes = [LANES] * k + [half] * math_count
-    group = [0] * k + [(j % (k * c)) // c if c else 0 for j in range(math_count)]
+    kinds = [LOAD] * k + [MATH] * math_count + [LOOP] * x
+    lanes = [LANES] * k + [half] * math_count + [LANES] * x
+    group = [0] * k + [(j % (k * c)) // c if c else 0 for j in range(math_count)] + [0] * x
     # per instruction j: the next instruction, and how it waits on j
-    #   0: an independent load (ready next cycle), 1: a new loop's first load,
-    #   2: math, waiting on the previous instruction and on its own load
+    #   0: ready the next cycle (an independent load, a loop instruction after another),
+    #   1: a new loop's first load, 2: math, waiting on the previous instruction and on its
+    #   own load, 3: the first loop instruction, waiting on the last math
     nxt_of = [(j + 1) % length for j in range(length)]
-    how = [0 if kinds[x] == LOAD and x else (1 if kinds[x] == LOAD else 2) for x in nxt_of]
-    prev_delay = [a if kinds[j] == MATH else (big_l if how[j] == 1 else 1) for j in range(length)]
-    load_group = [group[x] for x in nxt_of]
+    how = []
+    for j, nx in enumerate(nxt_of):
+        if kinds[nx] == LOAD:
+            how.append(1 if nx == 0 else 0)
+        elif kinds[nx] == MATH:
+            how.append(2)
+        else:
+            how.append(3 if kinds[j] == MATH else 0)
+    prev_delay = []
+    for j in range(length):
+        if how[j] == 1:  # a new loop: after the last math (A), loop instruction (1) or load (L)
+            prev_delay.append(a if kinds[j] == MATH else (1 if kinds[j] == LOOP else big_l))
+        elif how[j] == 3:  # the loop after the last math, or with no math the last load's data
+            prev_delay.append(a if kinds[j] == MATH else (big_l if kinds[j] == LOAD else 1))
+        elif how[j] == 2:  # math: after the instruction before; its load is waited on below
+            prev_delay.append(a if kinds[j] == MATH else 1)
+        else:
+            prev_delay.append(1)
+    load_group = [group[nx] for nx in nxt_of]
+    service = _service(params)
+    served = -math.inf  # when the memory level last returned a load's data to this scheduler
 
     issued_warp = [-1] * cycles
     issued_kind = bytearray(cycles)
     issued_lanes = bytearray(cycles)
     waits: list[tuple[int, int, int, bool]] = []
 
-    ring = max(big_l, a) + 2
+    ring = max(big_l, a) + 2 + (int(service * n * k) + 2 if service else 0)
     wake = [0] * ring
     ready = (1 << n) - 1
     pc = [0] * n
@@ -245,7 +463,11 @@ def _simulate(params: SchedulerParams, n: int, cycles: int | None = None):
         issued_kind[t] = kinds[j]
         issued_lanes[t] = lanes[j]
         if j < k:
-            load_time[w][j] = t
+            if service:  # the level returns one load's data every `service` cycles at most
+                served = max(t + big_l, served + service)
+                load_time[w][j] = math.ceil(served) - big_l
+            else:
+                load_time[w][j] = t
         nxt = nxt_of[j]
         pc[w] = nxt
         mode = how[j]
@@ -253,9 +475,13 @@ def _simulate(params: SchedulerParams, n: int, cycles: int | None = None):
             wake[(t + 1) % ring] |= bit
             continue
         at = t + prev_delay[j]
-        memory = mode == 1 and kinds[j] == LOAD
+        memory = kinds[j] == LOAD and mode in (1, 3)
+        if memory and service:  # waits on this load's data, which the queue may delay
+            at = max(at, load_time[w][j] + big_l)
         if mode == 1:
             loops += 1
+        elif mode == 3:
+            pass
         else:
             after_load = load_time[w][load_group[j]] + big_l
             if after_load > at:

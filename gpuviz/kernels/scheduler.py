@@ -1,0 +1,153 @@
+"""The scheduler probe's cases and its measurement file (``resources/measurements/h200-scheduler.json``).
+
+``tools/scheduler_probe.cu`` runs warps that loop over one global load and C dependent FFMAs,
+with the load hitting DRAM (streaming), L2 or L1, at 1 to 64 warps per SM, in two forms of the
+FFMA (an immediate operand, ``FFMA R, R, imm, R``, and registers only, ``FFMA R, R, R, R``);
+``tools/device/scheduler.sh`` builds it, keeps its SASS and profiles every case with
+``ncu --clock-control none``. This module lists the cases in the probe's launch order
+(:func:`cases`), each as the scheduler section that models it, and turns the run's output into a
+measurement file (:func:`measurement`): ``python -m gpuviz.kernels.scheduler RAW_DIR``.
+
+What the SASS shows (``cuobjdump --dump-sass``, C = 4): one iteration is ``IADD3``,
+``IADD3.X`` (the address), ``LDG``, ``UIADD3``, ``VIADD``, ``ISETP`` (counter, offset, compare),
+C × ``FFMA``, two ``LOP3.LUT`` (the next offset, through the last FFMA's result) and ``BRA``:
+``1 + C + 8`` instructions, as ``smsp__inst_executed`` counts (13.0, 25.0 and 73.0 per iteration
+for C = 4, 16, 64). Qt-free.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from gpuviz.kernels.ncu_csv import number, read_file
+
+#: Warps per SM of the immediate form, and of the register form (fewer: it measured the same).
+WARPS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)
+REGISTER_WARPS = (1, 4, 8, 16, 32, 64)
+LEVELS = ("dram", "l1", "l2")  # launch order
+MATH = (16, 64, 4)  # launch order
+LOOP_INSTRUCTIONS = 8  # read from the SASS, see above
+METRIC = "smsp__issue_active.avg.pct_of_peak_sustained_active"
+KEPT = ("smsp__issue_active.avg.pct_of_peak_sustained_elapsed", "smsp__inst_executed.sum",
+        "smsp__cycles_active.avg", "sm__cycles_elapsed.avg", "sm__cycles_elapsed.avg.per_second",
+        "gpu__time_duration.sum", "sm__warps_active.avg.per_cycle_active", "dram__bytes_read.sum")
+TOLERANCE = 0.10  # relative: "agrees" within 10 % of the measured utilisation
+
+
+def section(memory: str, math_per_load: int, warps_per_sm: int) -> dict[str, Any]:
+    """The scheduler section (fields that differ from the defaults) that models one case."""
+    return {"memory": memory, "math_per_load": math_per_load,
+            "loop_instructions": LOOP_INSTRUCTIONS, "warps_per_sm": warps_per_sm}
+
+
+def cases() -> list[dict[str, Any]]:
+    """Every profiled launch, in the probe's order: part a (immediate form), then part b."""
+    out = []
+    for form, warps in (("immediate", WARPS), ("register", REGISTER_WARPS)):
+        for level in LEVELS:
+            for c in MATH:
+                for w in warps:
+                    out.append({"id": f"sched-{form[:3]}-{level}-c{c}-w{w}", "panel": "scheduler",
+                                "form": form, "section": section(level, c, w),
+                                "source": f"probe loop: 1 load ({level}) + {c} dependent FFMA "
+                                          f"({form} operand) + {LOOP_INSTRUCTIONS} loop "
+                                          f"instructions, {w} warps per SM"})
+    return out
+
+
+def _why(case: dict[str, Any], measured: float, model: float) -> str:
+    """Why a case's model and measurement differ by more than the tolerance, from the numbers."""
+    from gpuviz.kernels.measure import _params
+    from gpuviz.models.scheduler import bandwidth, loop_shape, scheduler_warps
+
+    p = _params("scheduler", case["section"])
+    instructions = loop_shape(p)[1]
+    n = scheduler_warps(p)[0]
+    if p.memory == "l1":
+        return (f"The model issues an instruction in every cycle once {n} warps per scheduler "
+                f"cover the latency (model {model:.1%}); this short loop ({instructions} "
+                f"instructions) tops out at {measured:.1%} on the H200: about one issue slot in "
+                f"{1 / (1 - measured):.0f} stays empty, which the model does not have (the probe "
+                "does not show which stall causes it).")
+    seen, modelled = n * instructions / measured, n * instructions / model
+    demand = (p.warps_per_sm or n) * p.bytes_per_load / seen
+    return (f"A loop took each warp {seen:,.0f} cycles on the H200 (N·I ÷ measured "
+            f"utilisation) and {modelled:,.0f} in the model: the H200's loads take longer when "
+            f"more warps load at once, the model's {p.memory.upper()} latency is fixed. The "
+            f"bandwidth ceiling does not bind: {demand:.1f} bytes a cycle per SM against "
+            f"{bandwidth(p):.1f} delivered.")
+
+
+def measurement(raw: Path) -> dict[str, Any]:
+    """The measurement file from one run of tools/device/scheduler.sh (its $OUT folder)."""
+    from gpuviz.kernels.measure import FORMAT, model_value
+
+    info = json.loads((raw / "info.json").read_text(encoding="utf-8"))
+    rows = read_file(raw / "ncu_a.csv") + read_file(raw / "ncu_b.csv")
+    want = cases()
+    if len(rows) != len(want) or len(info["loops"]) != len(want):
+        raise ValueError(f"{len(rows)} profiled launches and {len(info['loops'])} timed loops "
+                         f"for {len(want)} cases")
+    versions = (raw / "versions.txt").read_text(encoding="utf-8").splitlines()
+    date = next(v for v in versions if v[:2] == "20")
+    gpu = next(v for v in versions if v.startswith("NVIDIA")).split(", ")
+    out_cases, known = [], {}
+    for case, row, timed in zip(want, rows, info["loops"], strict=True):
+        s = case["section"]
+        if (timed["level"], timed["c"], timed["warps_per_sm"], timed["form"]) != \
+                (s["memory"], s["math_per_load"], s["warps_per_sm"], case["form"]):
+            raise ValueError(f"case {case['id']}: the probe timed {timed} in its place")
+        if timed["blocks_per_sm"][0] != timed["blocks_per_sm"][1]:
+            raise ValueError(f"case {case['id']}: SMs held different numbers of blocks")
+        measured = number(row[METRIC]) / 100
+        raw_values = {k: number(row[k]) for k in KEPT}
+        total_warps = info["sms"] * s["warps_per_sm"]
+        raw_values["instructions_per_iteration"] = round(
+            raw_values["smsp__inst_executed.sum"] / (total_warps * timed["iterations"]), 3)
+        entry = {**case, "metric": f"{METRIC} ÷ 100", "measured": round(measured, 5),
+                 "kernel": row.get("Kernel Name", ""), "iterations": timed["iterations"],
+                 "event_ms": timed["ms"], "raw": raw_values}
+        entry["model"] = model_value(entry)
+        if abs(entry["model"] - measured) > TOLERANCE * measured:
+            known[case["id"]] = _why(entry, measured, entry["model"])
+        out_cases.append(entry)
+    return {
+        "format": FORMAT, "device": gpu[0], "compute_capability": "9.0", "driver": gpu[1],
+        "toolkit": "CUDA 13.0 (nvcc V13.0.88)",
+        "profiler": "Nsight Compute 2025.3.1.0 (build 36398880)",
+        "clocks": f"unmodified (ncu --clock-control none); SM {info['sm_clock_mhz']:.0f} MHz "
+                  "while running (clock64 over events), 1980 MHz maximum",
+        "date": date, "tool": "tools/scheduler_probe.cu",
+        "build": "nvcc -arch=sm_90a -O3 -o sched_probe scheduler_probe.cu",
+        "command": "tools/device/scheduler.sh: ncu --clock-control none --kernel-name "
+                   "regex:sched_loop --csv --page raw --metrics METRICS ./sched_probe loops a|b",
+        "what": "Issue-slot utilisation of warps looping over one global load (DRAM streaming, "
+                "L2, L1) and C = 4, 16, 64 dependent FFMAs, immediate and register operands, "
+                "1–64 warps per SM (one block per SM, two above 32 warps; residency checked "
+                "per SM), against the scheduler model of the same loop.",
+        "tolerance": TOLERANCE,
+        "latencies_cycles": {"pointer_chase": info["chase_cycles"],
+                             "dependent_ffma": info["ffma_latency_cycles"]},
+        "bandwidth_bytes_per_s": info["bandwidth_bytes_per_s"],
+        "sms": info["sms"], "sm_clock_mhz": info["sm_clock_mhz"],
+        "known_disagreements": known,
+        "cases": out_cases,
+    }
+
+
+def main(argv: list[str]) -> int:
+    raw = Path(argv[0])
+    out = Path(argv[1]) if len(argv) > 1 else \
+        Path(__file__).resolve().parents[2] / "resources" / "measurements" / "h200-scheduler.json"
+    data = measurement(raw)
+    out.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n",
+                   encoding="utf-8")
+    print(out, len(data["cases"]), "cases,", len(data["known_disagreements"]), "disagree")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
