@@ -248,7 +248,15 @@ def _compute(args: argparse.Namespace) -> int:
     if err:
         return _report(err)
     results = compute_all(scenario, tuple(panels))
-    text = dumps({pid: to_jsonable(r) for pid, r in results.items()})
+    out = {pid: to_jsonable(r) for pid, r in results.items()}
+    if "scheduler" in out:  # the H200's number for this configuration, where it was measured
+        from gpuviz.measurements import lookup
+        from gpuviz.scenario.compute import effective_params
+
+        m = lookup("scheduler", effective_params(scenario, "scheduler"))
+        if m is not None:
+            out["scheduler"]["measured_issue_utilization"] = m.measured
+    text = dumps(out)
     # JSON escapes C0 controls itself; C1 controls (a terminal may obey U+009B as CSI) and
     # other unprintable characters can only stand inside strings, where \uXXXX means the same
     print(_UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))

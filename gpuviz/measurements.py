@@ -120,6 +120,26 @@ def lookup(panel: str, params) -> Measured | None:
     return _index().get(_key(panel, section_of(panel, params)))
 
 
+def series(panel: str, params, field: str) -> list[tuple[float, Measured]]:
+    """Every shipped measurement of these parameters with ``field`` left free, by its value of
+    ``field``: e.g. the scheduler's H200 curve against ``warps_per_sm``."""
+    from dataclasses import replace
+
+    if panel not in PANELS:
+        return []
+    out = []
+    for key, m in _index().items():
+        if not key.startswith(panel + ":"):
+            continue
+        section = json.loads(key[len(panel) + 1:])
+        value = section.get(field)
+        if value is None:
+            continue
+        if _key(panel, section_of(panel, replace(params, **{field: value}))) == key:
+            out.append((float(value), m))
+    return sorted(out, key=lambda v: v[0])
+
+
 def label(panel: str, params, value: float) -> str:
     """"H200 measured: 4 (agrees)", or "not measured"."""
     m = lookup(panel, params)

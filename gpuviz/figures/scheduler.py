@@ -9,7 +9,14 @@ timeline shows marked on it; issue-slot use against resident warps; a receipt of
 
 The timeline shows a window of cycles at a readable width per cycle (at least
 :data:`MIN_CYCLE_MM`): the selection's ``cycles:<a>-<b>`` (a … b inclusive) where it carries
-one, else the first cycles that fit the width. The plots cover every simulated cycle.
+one, else the first cycles that fit the width, or, where those hold less than a loop period,
+the window that begins just before the first math instruction issues (cycles 0–149 of a loop
+whose loads take 200 cycles would show nothing but waiting). The utilisation plot shows the
+first loop periods in windows of an eighth of a period, so the loop's rhythm of bursts and gaps
+shows; the warps plot reaches the warps Little's law needs. Where the model describes an SM
+(``warps_per_sm``), the warps plot is against warps per SM and draws the H200's measured curve
+for the same loop beside the model's (``gpuviz.measurements.series``), with the difference at
+the chosen count labelled; the subtitle says which limit binds there.
 
 Keys: ``warp:<w>`` (a warp's row), ``slots`` (the issue-slot strip), ``warps`` (the state image),
 ``plot:utilization``, ``plot:sweep``.
@@ -42,9 +49,11 @@ from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.occupancy import PlotFrame, plot_block
 from gpuviz.figures.plot import DASHES, nice_ticks
 from gpuviz.figures.theme import Theme
+from gpuviz.measurements import Measured, series
 from gpuviz.models.scheduler import (
     ISSUED,
     LOAD,
+    LOOP,
     MATH,
     READY,
     WAIT_MATH,
@@ -58,8 +67,12 @@ MIN_CYCLE_MM = 0.35  # the narrowest a cycle is drawn: single issues stay visibl
 ROW_H = 2.2
 POLICY_NAMES = {"gto": "greedy-then-oldest", "lrr": "loose round-robin"}
 STATE_LABELS = (("load", "issued: load"), ("math", "issued: math"),
+                ("loop", "issued: loop instruction"),
                 ("ready", "ready, not chosen"), ("memory", "waiting on memory"),
                 ("wait_math", "waiting on math"), ("empty", "empty issue slot"))
+LIMIT_WORDS = {"latency": "latency (too few warps: Little's law N·I/P)",
+               "issue": "issue (one instruction a cycle)",
+               "bandwidth": "bandwidth (the memory level's bytes per cycle)"}
 
 
 def _rgb(color: str) -> tuple[int, int, int]:
@@ -67,11 +80,12 @@ def _rgb(color: str) -> tuple[int, int, int]:
 
 
 #: Gray levels (0 black – 1 paper) of the timeline's states and of the plot's window band in a
-#: theme that must survive a grayscale print: 0.12 apart, so no two meanings meet in gray. The
-#: timeline is a pixel image, which cannot be hatched: gray steps alone tell its states apart.
-#: Issued instructions are the darkest, waiting on memory the paper.
-PRINT_GRAY = {"memory": 1.0, "band": 0.88, "wait_math": 0.76, "ready": 0.64, "empty": 0.52,
-              "math": 0.40, "load": 0.28}
+#: theme that must survive a grayscale print: about 0.09 apart, so no two meanings meet in gray.
+#: The timeline is a pixel image, which cannot be hatched: gray steps alone tell its states
+#: apart. Issued instructions are the darkest, waiting on memory the lightest, but not the paper
+#: (a white swatch on white paper reads as nothing).
+PRINT_GRAY = {"memory": 0.93, "band": 0.84, "wait_math": 0.75, "ready": 0.66, "empty": 0.57,
+              "loop": 0.48, "math": 0.38, "load": 0.26}
 
 
 def _grayscale_safe(theme: Theme) -> bool:
@@ -85,8 +99,9 @@ def state_colors(theme: Theme) -> dict[str, str]:
     colors = {
         "load": theme.color("load"),
         "math": theme.color("compute"),
+        "loop": theme.mix(theme.color("compute"), 0.45),
         "ready": theme.color("ok"),
-        "memory": theme.background,
+        "memory": theme.mix(theme.color("load"), 0.3),
         "wait_math": theme.color("faded"),
         "empty": theme.color("warn"),
     }
@@ -110,22 +125,36 @@ def visible_cycles(r: SchedulerResult, selection: frozenset[str],
         start = min(window[0], r.cycles - 1)
         return start, max(start + 1, min(window[1] + 1, r.cycles))
     n = window_cycles(r)
+    step = 100
     if fit is not None and fit < n:
         step = 100 if fit >= 200 else (50 if fit >= 50 else 10)
         n = max(10, fit // step * step)
-    return 0, min(n, r.cycles)
+    start = 0
+    if n < r.P:  # too short for a whole loop: begin just before the first math instruction
+        first = np.flatnonzero(r._issued_kind == MATH)
+        if len(first):
+            start = max(0, min(int(first[0]) - n // 8, r.cycles - n)) // 10 * 10
+    return start, min(start + n, r.cycles)
 
 
 def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     r = result
     div = ", divergent" if r.divergence else ""
-    title = (f"One warp scheduler, {POLICY_NAMES[r.policy]}: {r.resident_warps} warps, "
-             f"{format_percent(r.issue_utilization)} of issue slots used{div}")
+    if r.warps_per_sm is None:
+        title = (f"One warp scheduler, {POLICY_NAMES[r.policy]}: {r.resident_warps} warps, "
+                 f"{format_percent(r.issue_utilization)} of issue slots used{div}")
+    else:
+        here = next((m for w, m in measured_curve(r) if w == r.warps_per_sm), None)
+        title = (f"An SM's four schedulers, {POLICY_NAMES[r.policy]}: {r.warps_per_sm} warps "
+                 f"per SM, {format_percent(r.sm_issue_utilization)} of issue slots used in "
+                 f"steady state{div}"
+                 + (f" (H200: {format_percent(here.measured)})" if here is not None else ""))
     cap = (f"; registers cap residency at {r.register_cap}" if r.register_cap < 16 else "")
-    subtitle = (f"Each loop: P = {format_number(r.P)} cycles, I = {r.I} instructions → "
+    subtitle = (_loop_words(r) + f"P = {format_number(r.P)} cycles, I = {r.I} instructions → "
                 f"⌈P/I⌉ = {r.warps_needed} warps needed{cap}. Little's law predicts "
-                f"U = min(1, N·I/P) = {format_percent(r.predicted_utilization)}."
+                f"U = {_bound_words(r)} = {format_percent(r.predicted_utilization)}: "
+                f"at N = {r.resident_warps} the {LIMIT_WORDS[r.limit]} limit binds."
                 + (" Divergent: the math block runs twice at 16 lanes." if r.divergence else ""))
     shown: list[tuple[int, int]] = []
 
@@ -144,7 +173,8 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
         plots, warps = ("utilisation", "warps"), ("warps",)
         entries = [LegendEntry(label, Style(fill=colors[name], stroke=theme.outline,
                                             stroke_width=theme.thin_mm), parts=("timeline",))
-                   for name, label in STATE_LABELS]
+                   for name, label in STATE_LABELS
+                   if name != "loop" or r._params.loop_instructions]
         entries += [LegendEntry("issue slots used (simulated)", _series_style(theme, 0), "line",
                                 parts=plots),
                     LegendEntry("useful lane work", _series_style(theme, 1), "line",
@@ -154,9 +184,12 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
                     LegendEntry("cycles the timeline shows", _band_style(theme),
                                 parts=("utilisation",)),
                     LegendEntry("this kernel's N", _dot_style(theme), "dot", parts=warps)]
-        if r.sweep_warps and r.register_cap < max(r.sweep_warps):
-            entries.append(LegendEntry("register cap on N", _cap_style(theme), "line",
+        if r.sweep_warps and r.register_cap < max(r.sweep_warps) and r.warps_per_sm is None:
+            entries.append(LegendEntry("residency cap on N", _cap_style(theme), "line",
                                        parts=warps))
+        if measured_curve(r):
+            entries.append(LegendEntry("H200 measured (Nsight Compute, issue active)",
+                                       _measured_style(theme), "line", parts=warps))
         if any(k == "slots" or k.startswith(("warp:", "plot:")) for k in selection):
             entries.append(LegendEntry("selected", theme.highlight()))
         rows: list[str | tuple[str, str]] = [
@@ -164,8 +197,12 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
             ("run", f"{format_number(r.loops_completed)} loops, "
                     f"{format_number(r.issued_instructions)} instructions in "
                     f"{format_number(r.cycles)} cycles"),
-            ("issue slots used", format_percent(r.issue_utilization)),
+            ("issue slots used", format_percent(r.issue_utilization)
+             + (" from cycle 0" if r.warps_per_sm is not None else "")),
+            *([("SM, steady state", format_percent(r.sm_issue_utilization))]
+              if r.warps_per_sm is not None else []),
             ("Little's law", format_percent(r.predicted_utilization)),
+            ("limit at N", r.limit),
             ("useful lane work", format_percent(r.lane_utilization))]
         return [legend_block(entries, theme, width, target=target),
                 receipt_block(rows, theme, width)]
@@ -176,6 +213,30 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
                                f"{r.issue_utilization:.4f}, lane utilisation "
                                f"{r.lane_utilization:.4f}, predicted "
                                f"{r.predicted_utilization:.4f}")
+
+
+MEMORY_NAMES = {"l1": "L1", "l2": "L2", "dram": "DRAM"}
+
+
+def _loop_words(r: SchedulerResult) -> str:
+    """How the loop's P and I are made, where the model goes beyond the seed's."""
+    p = r._params
+    parts = []
+    if r.warps_per_sm is not None:
+        parts.append(f"{r.warps_per_sm} warps per SM put {r.resident_warps} on the scheduler "
+                     "drawn")
+    if p.memory != "custom":
+        parts.append(f"loads hit the H200's {MEMORY_NAMES[p.memory]} (L = {r.load_latency} "
+                     f"cycles, {r.bandwidth_per_sm:g} bytes per SM cycle)")
+    if p.loop_instructions:
+        parts.append(f"each loop adds {p.loop_instructions} loop instructions")
+    return ("; ".join(parts) + ". Each loop: ") if parts else "Each loop: "
+
+
+def _bound_words(r: SchedulerResult) -> str:
+    if r.bandwidth_bound is None:
+        return "min(1, N·I/P)"
+    return f"min(1, N·I/P, bandwidth bound {r.bandwidth_bound:.0%})".replace("%", " %")
 
 
 def _series_style(theme: Theme, i: int) -> Style:
@@ -230,6 +291,7 @@ def _timeline(r: SchedulerResult, selection: frozenset[str], theme: Theme,
     strip = np.empty((1, win, 3), dtype=np.uint8)
     strip[0, kind == LOAD] = _rgb(colors["load"])
     strip[0, kind == MATH] = _rgb(colors["math"])
+    strip[0, kind == LOOP] = _rgb(colors["loop"])
     strip[0, kind == 0] = _rgb(colors["empty"])
     slot_h = max(3.0, ink_height(pt) + 0.8)
     c.text(0.0, y + slot_h / 2, "issue slot", pt, fg, baseline="middle")
@@ -249,6 +311,7 @@ def _timeline(r: SchedulerResult, selection: frozenset[str], theme: Theme,
     img[states == WAIT_MATH] = _rgb(colors["wait_math"])
     img[(states == ISSUED) & (issued_kind == LOAD)] = _rgb(colors["load"])
     img[(states == ISSUED) & (issued_kind == MATH)] = _rgb(colors["math"])
+    img[(states == ISSUED) & (issued_kind == LOOP)] = _rgb(colors["loop"])
     row_h = ROW_H if n <= 16 else max(0.6, ROW_H * 16 / n)
     h = row_h * n
     need = ink_height(pt) + 0.5
@@ -282,39 +345,56 @@ def _timeline(r: SchedulerResult, selection: frozenset[str], theme: Theme,
         c.line(tx, y, tx, y + 0.8, axis)
         c.text(tx, y + 1.2 + cap_height(pt), format_number(t), pt, fg, anchor="middle")
     y += 1.2 + cap_height(pt) + line_step(pt)
-    c.text(x0 + w / 2, y, f"cycle ({w / win:.2f} mm per cycle)", pt, fg, anchor="middle")
+    c.text(x0 + w / 2, y, "cycle", pt, fg, anchor="middle")
     return c.block(width, y + descent(pt), "timeline"), (start, end)
 
 
-def _bin(r: SchedulerResult) -> int:
-    """Whole loop periods per window, so the loop's own rhythm does not alias into the curve."""
-    return min(r.cycles, r.P * max(1, round(r.cycles / (r.P * 60))))
+UTILISATION_PERIODS = 8  # loop periods the utilisation plot shows
+BINS_PER_PERIOD = 8
+
+
+def utilisation_span(r: SchedulerResult) -> tuple[int, int]:
+    """(cycles shown, cycles per window) of the utilisation plot: the first
+    :data:`UTILISATION_PERIODS` loop periods (warm-up and steady state), in windows of an eighth
+    of a period (at least one cycle), so the bursts and gaps of the loop's rhythm show; a run
+    averaged over whole periods is a flat line."""
+    b = max(1, r.P // BINS_PER_PERIOD)
+    span = min(r.cycles, UTILISATION_PERIODS * r.P) // b * b
+    return max(span, b), b
 
 
 def _utilisation(r: SchedulerResult, selection: frozenset[str], theme: Theme, target: Target,
                  width: float, shown: tuple[int, int]) -> Block:
     c = BlockCanvas()
-    b = _bin(r)
-    y = _heading(c, f"Utilisation over the whole run of {r.cycles:,} cycles, averaged over "
-                    f"windows of {b:,} cycles ({b // r.P} loop period{'s' if b // r.P != 1 else ''})",
+    span, b = utilisation_span(r)
+    periods = span / r.P
+    y = _heading(c, f"Issue slots used in cycles 0–{span - 1:,} ({periods:.3g} loop periods of "
+                    f"{r.P:,}), in windows of {b:,} cycle{'s' if b != 1 else ''}",
                  theme, width)
-    bins = r.cycles // b
+    bins = span // b
     busy = (r._issued_kind[: bins * b] > 0).reshape(bins, b).mean(axis=1)
     lanes = r._issued_lanes[: bins * b].reshape(bins, b).sum(axis=1, dtype=np.int64) / (32 * b)
     centres = [float(v) for v in (np.arange(bins) + 0.5) * b]
     series = [(centres, [float(v) * 100 for v in busy], _series_style(theme, 0), False),
               (centres, [float(v) * 100 for v in lanes], _series_style(theme, 1), False),
-              ([0.0, float(r.cycles)], [r.predicted_utilization * 100] * 2,
+              ([0.0, float(span)], [r.predicted_utilization * 100] * 2,
                _series_style(theme, 2), False)]
 
     def band(cv: BlockCanvas, f: PlotFrame) -> None:
-        x_a, x_b = f.px(float(shown[0])), f.px(float(shown[1]))
-        cv.rect(x_a, f.top, max(x_b - x_a, 0.4), f.bottom - f.top, _band_style(theme))
+        if shown[0] >= span:  # the timeline shows cycles past the plot
+            return
+        # a bar along the top of the data area and its two edges: a band over the whole height
+        # would hide the curves where the timeline's window is a large part of the plot
+        x_a, x_b = f.px(float(shown[0])), f.px(float(min(shown[1], span)))
+        bar = min(1.6, (f.bottom - f.top) / 10)
+        cv.rect(x_a, f.top, max(x_b - x_a, 0.4), bar, _band_style(theme))
+        edge = Style(stroke=_band_style(theme).fill, stroke_width=theme.thin_mm * 2)
+        cv.segments([(x_a, f.top, x_a, f.bottom), (x_b, f.top, x_b, f.bottom)], edge)
 
     key = "plot:utilization"
     ph = 36.0
     plot = plot_block(theme, target, width, ph, series, x_label="cycle",
-                      y_label="% of cycles", x_range=(0.0, float(r.cycles)),
+                      y_label="% of cycles", x_range=(0.0, float(span)),
                       y_range=(0.0, 100.0), y_ticks=(0, 25, 50, 75, 100),
                       y_fmt=lambda v: f"{v:.0f} %", key=key, draw=band, name="utilisation")
     _place_under(c, plot, y)
@@ -329,6 +409,12 @@ def _place_under(c: BlockCanvas, block: Block, y: float) -> None:
     place(c, block, 0.0, y)
 
 
+def _cap_text(r: SchedulerResult) -> str:
+    if r.register_cap < r._params.warp_slots:
+        return f"register cap {r.register_cap}"
+    return f"{r.register_cap} warp slots"
+
+
 def _sweep(r: SchedulerResult, selection: frozenset[str], theme: Theme, target: Target,
            width: float) -> Block:
     c = BlockCanvas()
@@ -340,11 +426,15 @@ def _sweep(r: SchedulerResult, selection: frozenset[str], theme: Theme, target: 
             c.text(0.0, cap_height(theme.small_pt) + i * line_step(theme.small_pt), line,
                    theme.small_pt, theme.muted)
         return c.block(width, len(lines) * line_step(theme.small_pt), "sweep")
-    y = _heading(c, f"Issue slots used against resident warps N, in steady state (cycles "
-                    f"{start:,}–{end - 1:,} of a run per N)", theme, width)
+    if r.warps_per_sm is not None and r.sm_sweep_warps:
+        return _sweep_sm(r, selection, theme, target, width)
     top = max(r.sweep_warps)
-    little_n = list(range(1, top + 1))
-    little = [min(1.0, m * r.I / r.P) * 100 for m in little_n]
+    beyond = (f"; past {r.register_cap}, more warps than fit, for comparison"
+              if r.register_cap < top else "")
+    y = _heading(c, f"Issue slots used against resident warps N, in steady state (cycles "
+                    f"{start:,}–{end - 1:,} of a run per N{beyond})", theme, width)
+    little_n = list(range(1, len(r.sweep_predicted) + 1))
+    little = [v * 100 for v in r.sweep_predicted]
     sim_x = [float(m) for m in r.sweep_warps]
     sim_y = [u * 100 for u in r.sweep_utilization]
     series = [(sim_x, sim_y, _series_style(theme, 0), False),
@@ -359,7 +449,7 @@ def _sweep(r: SchedulerResult, selection: frozenset[str], theme: Theme, target: 
         if r.register_cap < top:
             x = f.px(float(r.register_cap))
             cv.line(x, f.top, x, f.bottom, _cap_style(theme))
-            text = f"register cap {r.register_cap}"
+            text = _cap_text(r)
             right = x + 0.8 + text_width(text, theme.small_pt) <= f.right
             # At the top of the plot, or at its foot where the kernel's mark is high.
             ty = (f.bottom - descent(theme.small_pt) - 1.0 if here > 0.5
@@ -382,3 +472,87 @@ def _sweep(r: SchedulerResult, selection: frozenset[str], theme: Theme, target: 
     if key in selection:
         c.rect(-0.3, y - 0.3, width + 0.6, ph + 0.6, theme.highlight())
     return c.block(width, y + ph + 0.3, "sweep")
+
+
+def measured_curve(r: SchedulerResult) -> list[tuple[float, Measured]]:
+    """The H200's measurements of this loop at every measured warps-per-SM count."""
+    if r.warps_per_sm is None:
+        return []
+    return series("scheduler", r._params, "warps_per_sm")
+
+
+def _measured_style(theme: Theme) -> Style:
+    return Style(stroke=theme.foreground, stroke_width=theme.line_mm * 1.3)
+
+
+def _sweep_sm(r: SchedulerResult, selection: frozenset[str], theme: Theme, target: Target,
+              width: float) -> Block:
+    """The SM's issue utilisation against warps per SM: the model (simulated, and its
+    prediction's bound) beside the H200's measured curve of the same loop, the difference at the
+    chosen count labelled, and what the model leaves out where they differ."""
+    c = BlockCanvas()
+    start, end = r.sweep_cycles
+    measured = measured_curve(r)
+    y = _heading(c, "Issue slots used against warps per SM W (four schedulers share them), "
+                    f"steady state (cycles {start:,}–{end - 1:,} of a run per count)"
+                    + (", beside the H200" if measured else ""), theme, width)
+    w_model = [float(w) for w in r.sm_sweep_warps]
+    series = [(w_model, [u * 100 for u in r.sm_sweep_utilization], _series_style(theme, 0),
+               False),
+              (w_model, [u * 100 for u in r.sm_sweep_predicted], _series_style(theme, 2), False)]
+    mx = [w for w, _ in measured]
+    my = [m.measured * 100 for _, m in measured]
+    if measured:
+        series.append((mx, my, _measured_style(theme), False))
+    model_at = dict(zip(r.sm_sweep_warps, r.sm_sweep_utilization, strict=True))
+    w = r.warps_per_sm or 1
+    here = model_at.get(w, r.sm_issue_utilization)
+    at = next((m for mw, m in measured if mw == w), None)
+    if at is not None:
+        off = (here - at.measured) / at.measured
+        label = (f"W = {w}: H200 {format_percent(at.measured)}, model {format_percent(here)}"
+                 + (" (agree)" if at.agrees_with(here) else
+                    f" ({off:+.0%})".replace("%", " %")))
+    else:
+        label = f"W = {w}: model {format_percent(here)}" + (" (H200 not measured here)"
+                                                           if measured else "")
+    top = float(max(max(r.sm_sweep_warps), max(mx, default=0.0)))
+
+    def extra(cv: BlockCanvas, f: PlotFrame) -> None:
+        rad = theme.line_mm * 1.6
+        dot = Style(fill=theme.category(0))
+        for xv in (1, 2, *range(4, int(top) + 1, 4)):
+            if xv in model_at:
+                cv.circle(f.px(float(xv)), f.py(model_at[xv] * 100), rad, dot)
+        square = Style(fill=theme.foreground)
+        for xv, yv in zip(mx, my, strict=True):
+            cv.rect(f.px(xv) - rad, f.py(yv) - rad, 2 * rad, 2 * rad, square)
+
+    key = "plot:sweep"
+    ph = 40.0
+    plot = plot_block(theme, target, width, ph, series, x_label="warps per SM W",
+                      y_label="% of issue slots", x_range=(0.0, top),
+                      y_range=(0.0, 100.0), y_ticks=(0, 25, 50, 75, 100),
+                      y_fmt=lambda v: f"{v:.0f} %",
+                      x_ticks=[v for v in (0, 8, 16, 24, 32, 40, 48, 56, 64) if v <= top],
+                      marks=[(float(w), here * 100, label, _dot_style(theme))],
+                      key=key, draw=extra, name="sweep")
+    _place_under(c, plot, y)
+    if key in selection:
+        c.rect(-0.3, y - 0.3, width + 0.6, ph + 0.6, theme.highlight())
+    y += ph + 1.0
+    off_points = [(mw, m) for mw, m in measured
+                  if int(mw) in model_at and not m.agrees_with(model_at[int(mw)])]
+    if off_points:
+        worst_w, worst = max(off_points, key=lambda v: abs(model_at[int(v[0])] - v[1].measured)
+                             / v[1].measured)
+        counts = ", ".join(f"{int(v):g}" for v, _ in off_points)
+        note = (f"Model and H200 differ by more than {worst.tolerance:.0%} at W = {counts}. "
+                f"What the model leaves out (W = {int(worst_w)}): "
+                + (worst.known or "not known."))
+        lines = wrap(note.replace("%", " %"), theme.small_pt, width)
+        base = y + cap_height(theme.small_pt)
+        for i, line in enumerate(lines):
+            c.text(0.0, base + i * line_step(theme.small_pt), line, theme.small_pt, theme.muted)
+        y = base + (len(lines) - 1) * line_step(theme.small_pt) + descent(theme.small_pt)
+    return c.block(width, y + 0.3, "sweep")

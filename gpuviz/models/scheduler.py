@@ -167,14 +167,17 @@ class SchedulerResult:
     sm_issue_utilization: float  # steady state, mean over the schedulers that hold a warp
     sm_sweep_warps: tuple[int, ...]  # warps per SM of the SM's sweep (empty without warps_per_sm)
     sm_sweep_utilization: tuple[float, ...]  # the SM's steady-state issue utilisation for each
+    sm_sweep_predicted: tuple[float, ...]  # the prediction's bound for each (Little, issue, bw)
     sweep_warps: tuple[int, ...]  # resident warps tried in the sweep
     sweep_utilization: tuple[float, ...]  # steady-state issue utilisation for each
     sweep_cycles: tuple[int, int]  # the cycles [start, end) the sweep measures
+    sweep_predicted: tuple[float, ...]  # the prediction min(1, N·I/P, bandwidth) for N = 1, 2, …
     timeline: tuple[int, ...]  # warp issued in each of the first TIMELINE_CYCLES cycles, -1 idle
     _issued_warp: np.ndarray  # (cycles,) int16: warp that issued, -1 when the slot is empty
     _issued_kind: np.ndarray  # (cycles,) uint8: IDLE, LOAD or MATH
     _issued_lanes: np.ndarray  # (cycles,) uint8: active lanes of the issued instruction
     _states: np.ndarray  # (resident, cycles) uint8: READY, ISSUED, WAIT_MEMORY, WAIT_MATH
+    _params: SchedulerParams  # what was computed (the measured H200 curve is looked up by it)
 
 
 def latency(params: SchedulerParams) -> int:
@@ -236,12 +239,13 @@ def _service(params: SchedulerParams) -> float:
 
 
 def canonical(params: SchedulerParams) -> SchedulerParams:
-    """The same model with the fields it does not read at their defaults (``warps`` when
-    ``warps_per_sm`` is given, ``load_latency`` for a memory level): how a measurement of it is
-    found."""
+    """The same steady state with the fields it does not read at their defaults (``warps`` when
+    ``warps_per_sm`` is given, ``load_latency`` for a memory level, ``cycles``, the length of the
+    run drawn): how a measurement of it is found."""
     from dataclasses import replace
 
     defaults = SchedulerParams()
+    params = replace(params, cycles=defaults.cycles)
     if params.warps_per_sm is not None:
         params = replace(params, warps=defaults.warps)
     if params.memory != "custom":
@@ -301,14 +305,19 @@ def compute(params: SchedulerParams) -> SchedulerResult:
         sm_issue_utilization=sm_issue_utilization(params, known),
         sm_sweep_warps=sm_n,
         sm_sweep_utilization=sm_u,
+        sm_sweep_predicted=tuple(sm_predicted(params, w) for w in sm_n),
         sweep_warps=sweep_n,
         sweep_utilization=sweep_u,
         sweep_cycles=window,
+        sweep_predicted=tuple(
+            min(1.0, *(b for b in bounds(params, m, p_loop, i_loop)[:2] if b is not None))
+            for m in range(1, max(sweep_n, default=n) + 1)),
         timeline=tuple(issued_warp[:TIMELINE_CYCLES].tolist()),
         _issued_warp=issued_warp,
         _issued_kind=issued_kind,
         _issued_lanes=issued_lanes,
         _states=_state_matrix(n, cycles, issued_warp, waits),
+        _params=params,
     )
 
 
@@ -352,6 +361,21 @@ def warp_sweep(params: SchedulerParams, n: int, period: int, needed: int | None 
         _, kind, _, _, _ = _simulate(params, m, end)
         utilization.append(float(np.count_nonzero(kind[start:end])) / (end - start))
     return tuple(counts), tuple(utilization), (start, end)
+
+
+def sm_predicted(params: SchedulerParams, warps_per_sm: int) -> float:
+    """The prediction for the SM at ``warps_per_sm`` warps: the mean over its schedulers that
+    hold a warp of ``min(1, N·I/P, bandwidth bound)``."""
+    from dataclasses import replace
+
+    q = replace(params, warps_per_sm=warps_per_sm)
+    cap = register_cap(q)
+    p_loop, i_loop = loop_shape(q)
+    values = []
+    for m in scheduler_warps(q):
+        lat, bw, _ = bounds(q, min(m, cap), p_loop, i_loop)
+        values.append(min(1.0, lat, bw if bw is not None else 1.0))
+    return sum(values) / len(values)
 
 
 def sm_issue_utilization(params: SchedulerParams, known: dict[int, float] | None = None
