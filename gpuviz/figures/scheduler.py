@@ -70,9 +70,9 @@ STATE_LABELS = (("load", "issued: load"), ("math", "issued: math"),
                 ("loop", "issued: loop instruction"),
                 ("ready", "ready, not chosen"), ("memory", "waiting on memory"),
                 ("wait_math", "waiting on math"), ("empty", "empty issue slot"))
-LIMIT_WORDS = {"latency": "latency (too few warps: Little's law N·I/P)",
-               "issue": "issue (one instruction a cycle)",
-               "bandwidth": "bandwidth (the memory level's bytes per cycle)"}
+LIMIT_WORDS = {"latency": "latency limit binds (too few warps)",
+               "issue": "issue limit binds (one instruction a cycle)",
+               "bandwidth": "bandwidth limit binds (bytes per cycle)"}
 
 
 def _rgb(color: str) -> tuple[int, int, int]:
@@ -80,12 +80,12 @@ def _rgb(color: str) -> tuple[int, int, int]:
 
 
 #: Gray levels (0 black – 1 paper) of the timeline's states and of the plot's window band in a
-#: theme that must survive a grayscale print: about 0.09 apart, so no two meanings meet in gray.
+#: theme that must survive a grayscale print: 0.105 apart, so no two meanings meet in gray.
 #: The timeline is a pixel image, which cannot be hatched: gray steps alone tell its states
 #: apart. Issued instructions are the darkest, waiting on memory the lightest, but not the paper
 #: (a white swatch on white paper reads as nothing).
-PRINT_GRAY = {"memory": 0.93, "band": 0.84, "wait_math": 0.75, "ready": 0.66, "empty": 0.57,
-              "loop": 0.48, "math": 0.38, "load": 0.26}
+PRINT_GRAY = {"memory": 0.96, "band": 0.855, "wait_math": 0.75, "ready": 0.645, "empty": 0.54,
+              "loop": 0.435, "math": 0.33, "load": 0.225}
 
 
 def _grayscale_safe(theme: Theme) -> bool:
@@ -151,10 +151,10 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
                  f"steady state{div}"
                  + (f" (H200: {format_percent(here.measured)})" if here is not None else ""))
     cap = (f"; registers cap residency at {r.register_cap}" if r.register_cap < 16 else "")
-    subtitle = (_loop_words(r) + f"P = {format_number(r.P)} cycles, I = {r.I} instructions → "
-                f"⌈P/I⌉ = {r.warps_needed} warps needed{cap}. Little's law predicts "
-                f"U = {_bound_words(r)} = {format_percent(r.predicted_utilization)}: "
-                f"at N = {r.resident_warps} the {LIMIT_WORDS[r.limit]} limit binds."
+    subtitle = (f"Each loop: {_loop_words(r)}P = {format_number(r.P)} cycles, I = {r.I} "
+                f"instructions → ⌈P/I⌉ = {r.warps_needed} warps needed{cap}. Little's law "
+                f"predicts U = {_bound_words(r)} = {format_percent(r.predicted_utilization)}: "
+                f"at N = {r.resident_warps} the {LIMIT_WORDS[r.limit]}."
                 + (" Divergent: the math block runs twice at 16 lanes." if r.divergence else ""))
     shown: list[tuple[int, int]] = []
 
@@ -199,13 +199,15 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
                     f"{format_number(r.cycles)} cycles"),
             ("issue slots used", format_percent(r.issue_utilization)
              + (" from cycle 0" if r.warps_per_sm is not None else "")),
-            *([("SM, steady state", format_percent(r.sm_issue_utilization))]
-              if r.warps_per_sm is not None else []),
             ("Little's law", format_percent(r.predicted_utilization)),
-            ("limit at N", r.limit),
+            *_memory_rows(r),
             ("useful lane work", format_percent(r.lane_utilization))]
-        return [legend_block(entries, theme, width, target=target),
-                receipt_block(rows, theme, width)]
+        blocks = [legend_block(entries, theme, width, target=target),
+                  receipt_block(rows, theme, width)]
+        note = model_gap_note(r)
+        if note is not None:  # what the warps part's H200 curve shows the model leaves out
+            blocks.append(as_part("warps", _note_block(note, theme, width), role="notes"))
+        return blocks
 
     return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
                    natural_width=172.0, figure_title="gpuviz scheduler",
@@ -219,18 +221,25 @@ MEMORY_NAMES = {"l1": "L1", "l2": "L2", "dram": "DRAM"}
 
 
 def _loop_words(r: SchedulerResult) -> str:
-    """How the loop's P and I are made, where the model goes beyond the seed's."""
+    """How P and I are made where the loop has instructions of its own."""
+    x = r._params.loop_instructions
+    if not x:
+        return ""
+    k = r._params.loads_per_warp
+    return (f"P = L + A·{'k·' if k > 1 else ''}C + X, I = {'k·' if k > 1 else ''}(1 + C) + X "
+            f"(X = {x} loop instructions): ")
+
+
+def _memory_rows(r: SchedulerResult) -> list[tuple[str, str]]:
     p = r._params
-    parts = []
+    rows = []
     if r.warps_per_sm is not None:
-        parts.append(f"{r.warps_per_sm} warps per SM put {r.resident_warps} on the scheduler "
-                     "drawn")
+        rows.append(("warps per SM", f"{r.warps_per_sm} over 4 schedulers: "
+                                     + ", ".join(str(m) for m in r.scheduler_warps)))
     if p.memory != "custom":
-        parts.append(f"loads hit the H200's {MEMORY_NAMES[p.memory]} (L = {r.load_latency} "
-                     f"cycles, {r.bandwidth_per_sm:g} bytes per SM cycle)")
-    if p.loop_instructions:
-        parts.append(f"each loop adds {p.loop_instructions} loop instructions")
-    return ("; ".join(parts) + ". Each loop: ") if parts else "Each loop: "
+        rows.append(("loads hit", f"H200 {MEMORY_NAMES[p.memory]}: L = {r.load_latency} cycles, "
+                                  f"{r.bandwidth_per_sm:g} bytes per SM cycle"))
+    return rows
 
 
 def _bound_words(r: SchedulerResult) -> str:
@@ -409,6 +418,16 @@ def _place_under(c: BlockCanvas, block: Block, y: float) -> None:
     place(c, block, 0.0, y)
 
 
+def _note_block(text: str, theme: Theme, width: float) -> Block:
+    c = BlockCanvas()
+    lines = wrap(text, theme.small_pt, width)
+    base = cap_height(theme.small_pt)
+    for i, line in enumerate(lines):
+        c.text(0.0, base + i * line_step(theme.small_pt), line, theme.small_pt, theme.foreground)
+    return c.block(width, base + (len(lines) - 1) * line_step(theme.small_pt)
+                   + descent(theme.small_pt), "model-gap")
+
+
 def _cap_text(r: SchedulerResult) -> str:
     if r.register_cap < r._params.warp_slots:
         return f"register cap {r.register_cap}"
@@ -439,6 +458,8 @@ def _sweep(r: SchedulerResult, selection: frozenset[str], theme: Theme, target: 
     sim_y = [u * 100 for u in r.sweep_utilization]
     series = [(sim_x, sim_y, _series_style(theme, 0), False),
               ([float(m) for m in little_n], little, _series_style(theme, 2), False)]
+    if r.register_cap < top:  # a series, so that the mark's label keeps clear of it
+        series.append(([float(r.register_cap)] * 2, [0.0, 100.0], _cap_style(theme), False))
     here = r.sweep_utilization[r.sweep_warps.index(r.resident_warps)]
 
     def extra(cv: BlockCanvas, f: PlotFrame) -> None:
@@ -448,7 +469,6 @@ def _sweep(r: SchedulerResult, selection: frozenset[str], theme: Theme, target: 
             cv.circle(f.px(xv), f.py(yv), rad, dot)
         if r.register_cap < top:
             x = f.px(float(r.register_cap))
-            cv.line(x, f.top, x, f.bottom, _cap_style(theme))
             text = _cap_text(r)
             right = x + 0.8 + text_width(text, theme.small_pt) <= f.right
             # At the top of the plot, or at its foot where the kernel's mark is high.
@@ -481,6 +501,23 @@ def measured_curve(r: SchedulerResult) -> list[tuple[float, Measured]]:
     return series("scheduler", r._params, "warps_per_sm")
 
 
+def model_gap_note(r: SchedulerResult) -> str | None:
+    """Where the H200's curve and the model's differ by more than the measurement's tolerance:
+    at which counts, and what the model leaves out at the worst of them (the measurement file's
+    explanation); None where they agree everywhere."""
+    model_at = dict(zip(r.sm_sweep_warps, r.sm_sweep_utilization, strict=True))
+    off = [(w, m) for w, m in measured_curve(r)
+           if int(w) in model_at and not m.agrees_with(model_at[int(w)])]
+    if not off:
+        return None
+    worst_w, worst = max(off, key=lambda v: abs(model_at[int(v[0])] - v[1].measured)
+                         / v[1].measured)
+    counts = ", ".join(f"{int(w)}" for w, _ in off)
+    return (f"Model and H200 differ by more than {worst.tolerance:.0%} at W = {counts}. Left out "
+            f"of the model (at W = {int(worst_w)}): "
+            + (worst.known or "not known.")).replace("%", " %")
+
+
 def _measured_style(theme: Theme) -> Style:
     return Style(stroke=theme.foreground, stroke_width=theme.line_mm * 1.3)
 
@@ -510,12 +547,15 @@ def _sweep_sm(r: SchedulerResult, selection: frozenset[str], theme: Theme, targe
     at = next((m for mw, m in measured if mw == w), None)
     if at is not None:
         off = (here - at.measured) / at.measured
-        label = (f"W = {w}: H200 {format_percent(at.measured)}, model {format_percent(here)}"
-                 + (" (agree)" if at.agrees_with(here) else
-                    f" ({off:+.0%})".replace("%", " %")))
+        diff = " (agree)" if at.agrees_with(here) else f" ({off:+.0%})".replace("%", " %")
+        labels = [f"W = {w}: H200 {format_percent(at.measured)}, model {format_percent(here)}"
+                  + diff, f"H200 {format_percent(at.measured)}, model {format_percent(here)}",
+                  f"H200 {format_percent(at.measured)}"]
     else:
-        label = f"W = {w}: model {format_percent(here)}" + (" (H200 not measured here)"
-                                                           if measured else "")
+        labels = [f"W = {w}: model {format_percent(here)}", format_percent(here)]
+    # the longest label that leaves the plot room (a narrow column takes a shorter one)
+    label = next((t for t in labels if text_width(t, theme.small_pt) <= 0.55 * width),
+                 labels[-1])
     top = float(max(max(r.sm_sweep_warps), max(mx, default=0.0)))
 
     def extra(cv: BlockCanvas, f: PlotFrame) -> None:
@@ -540,19 +580,5 @@ def _sweep_sm(r: SchedulerResult, selection: frozenset[str], theme: Theme, targe
     _place_under(c, plot, y)
     if key in selection:
         c.rect(-0.3, y - 0.3, width + 0.6, ph + 0.6, theme.highlight())
-    y += ph + 1.0
-    off_points = [(mw, m) for mw, m in measured
-                  if int(mw) in model_at and not m.agrees_with(model_at[int(mw)])]
-    if off_points:
-        worst_w, worst = max(off_points, key=lambda v: abs(model_at[int(v[0])] - v[1].measured)
-                             / v[1].measured)
-        counts = ", ".join(f"{int(v):g}" for v, _ in off_points)
-        note = (f"Model and H200 differ by more than {worst.tolerance:.0%} at W = {counts}. "
-                f"What the model leaves out (W = {int(worst_w)}): "
-                + (worst.known or "not known."))
-        lines = wrap(note.replace("%", " %"), theme.small_pt, width)
-        base = y + cap_height(theme.small_pt)
-        for i, line in enumerate(lines):
-            c.text(0.0, base + i * line_step(theme.small_pt), line, theme.small_pt, theme.muted)
-        y = base + (len(lines) - 1) * line_step(theme.small_pt) + descent(theme.small_pt)
+    y += ph
     return c.block(width, y + 0.3, "sweep")

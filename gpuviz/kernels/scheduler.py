@@ -67,18 +67,16 @@ def _why(case: dict[str, Any], measured: float, model: float) -> str:
     instructions = loop_shape(p)[1]
     n = scheduler_warps(p)[0]
     if p.memory == "l1":
-        return (f"The model issues an instruction in every cycle once {n} warps per scheduler "
-                f"cover the latency (model {model:.1%}); this short loop ({instructions} "
-                f"instructions) tops out at {measured:.1%} on the H200: about one issue slot in "
-                f"{1 / (1 - measured):.0f} stays empty, which the model does not have (the probe "
-                "does not show which stall causes it).")
+        return (f"this short loop ({instructions} instructions) tops out at {measured:.1%} on "
+                f"the H200, {model:.1%} in the model: about one issue slot in "
+                f"{1 / (1 - measured):.0f} stays empty, for a stall the model does not have (the "
+                "probe does not show which).")
     seen, modelled = n * instructions / measured, n * instructions / model
     demand = (p.warps_per_sm or n) * p.bytes_per_load / seen
-    return (f"A loop took each warp {seen:,.0f} cycles on the H200 (N·I ÷ measured "
-            f"utilisation) and {modelled:,.0f} in the model: the H200's loads take longer when "
-            f"more warps load at once, the model's {p.memory.upper()} latency is fixed. The "
-            f"bandwidth ceiling does not bind: {demand:.1f} bytes a cycle per SM against "
-            f"{bandwidth(p):.1f} delivered.")
+    return (f"a loop took each warp {seen:,.0f} cycles on the H200 (N·I ÷ measured), "
+            f"{modelled:,.0f} in the model: the H200's loads slow down as more warps load "
+            f"({demand:.1f} of {bandwidth(p):.1f} bytes a cycle per SM, so not the bandwidth "
+            f"ceiling); the model's {p.memory.upper()} latency is fixed.")
 
 
 def measurement(raw: Path) -> dict[str, Any]:
