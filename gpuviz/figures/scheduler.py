@@ -84,8 +84,8 @@ def _rgb(color: str) -> tuple[int, int, int]:
 #: The timeline is a pixel image, which cannot be hatched: gray steps alone tell its states
 #: apart. Issued instructions are the darkest, waiting on memory the lightest, but not the paper
 #: (a white swatch on white paper reads as nothing).
-PRINT_GRAY = {"memory": 0.96, "band": 0.855, "wait_math": 0.75, "ready": 0.645, "empty": 0.54,
-              "loop": 0.435, "math": 0.33, "load": 0.225}
+PRINT_GRAY = {"memory": 0.885, "band": 0.78, "wait_math": 0.675, "ready": 0.57, "empty": 0.465,
+              "loop": 0.36, "math": 0.255, "load": 0.15}
 
 
 def _grayscale_safe(theme: Theme) -> bool:
