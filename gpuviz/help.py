@@ -154,9 +154,19 @@ HELP: dict[str, PanelHelp] = {
         "warps are needed to keep the scheduler busy, U = min(1, N·I / P). The simulation issues "
         "cycle by cycle under greedy-then-oldest or loose round-robin and shows who issued in "
         "each cycle; zoom and pan the timeline in the dock. With divergence the math is issued "
-        "twice at half the lanes: issue slots fill while useful lane work falls.",
+        "twice at half the lanes: issue slots fill while useful lane work falls. For a real SM, "
+        "set the loop's own instructions (address, counter, branch), the warps per SM that its "
+        "four schedulers share, and where the loads hit (L1, L2 or DRAM: the H200's measured "
+        "latency and bandwidth); the bandwidth ceiling is Little's law for memory, bytes in "
+        "flight against what the level delivers. The figure then draws the H200's measured "
+        "curve for the same loop beside the model and says which limit binds: latency, issue "
+        "or bandwidth.",
         ("J. D. C. Little, “A Proof for the Queuing Formula: L = λW”, Operations Research 9(3), 1961",
          "V. Volkov, “Understanding Latency Hiding on GPUs”, PhD thesis, UC Berkeley, 2016",
+         "V. Volkov, “Better Performance at Lower Occupancy”, GPU Technology Conference, 2010",
+         "NVIDIA Hopper Tuning Guide (memory hierarchy, latency hiding)",
+         "CUDA C++ Programming Guide, “Compute Capabilities › Compute Capability 9.0” (four warp "
+         "schedulers per SM)",
          "T. G. Rogers, M. O'Connor and T. M. Aamodt, “Cache-Conscious Wavefront Scheduling”, "
          "MICRO 2012 (GTO and LRR)",
          "CUDA C++ Programming Guide, “Hardware Implementation › Hardware Multithreading”")),

@@ -549,12 +549,12 @@ def _sweep_sm(r: SchedulerResult, selection: frozenset[str], theme: Theme, targe
         off = (here - at.measured) / at.measured
         diff = " (agree)" if at.agrees_with(here) else f" ({off:+.0%})".replace("%", " %")
         labels = [f"W = {w}: H200 {format_percent(at.measured)}, model {format_percent(here)}"
-                  + diff, f"H200 {format_percent(at.measured)}, model {format_percent(here)}",
-                  f"H200 {format_percent(at.measured)}"]
+                  + diff, f"H200 {format_percent(at.measured)}, model {format_percent(here)}"
+                  + diff, f"H200 {format_percent(at.measured)}" + diff]
     else:
         labels = [f"W = {w}: model {format_percent(here)}", format_percent(here)]
     # the longest label that leaves the plot room (a narrow column takes a shorter one)
-    label = next((t for t in labels if text_width(t, theme.small_pt) <= 0.55 * width),
+    label = next((t for t in labels if text_width(t, theme.small_pt) <= 0.6 * width),
                  labels[-1])
     top = float(max(max(r.sm_sweep_warps), max(mx, default=0.0)))
 

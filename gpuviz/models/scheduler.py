@@ -328,8 +328,12 @@ STEADY_WARMUP, STEADY_MEASURED = 4, 8  # loop periods of warm-up and of measurem
 
 def steady_utilization(params: SchedulerParams, n: int, period: int) -> float:
     """Issue utilisation of one scheduler with ``n`` warps over 8 loop periods after 4 of
-    warm-up: the steady state a long-running kernel reaches."""
-    start, end = STEADY_WARMUP * period, (STEADY_WARMUP + STEADY_MEASURED) * period
+    warm-up: the steady state a long-running kernel reaches. A loop too long for the sweep's
+    budget of simulated cycles is measured over 2 periods after 1."""
+    warmup, measured = STEADY_WARMUP, STEADY_MEASURED
+    if (warmup + measured) * period > SWEEP_BUDGET:
+        warmup, measured = 1, 2
+    start, end = warmup * period, (warmup + measured) * period
     _, kind, _, _, _ = _simulate(params, n, end)
     return float(np.count_nonzero(kind[start:end])) / (end - start)
 
@@ -438,7 +442,7 @@ def _simulate(params: SchedulerParams, n: int, cycles: int | None = None):
         elif kinds[nx] == MATH:
             how.append(2)
         else:
-            how.append(3 if kinds[j] == MATH else 0)
+            how.append(3 if kinds[j] != LOOP else 0)  # after the math, or the last load
     prev_delay = []
     for j in range(length):
         if how[j] == 1:  # a new loop: after the last math (A), loop instruction (1) or load (L)

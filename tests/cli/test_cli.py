@@ -71,6 +71,18 @@ def test_compute_prints_documented_keys():
     assert not any(k.startswith("_") for k in r)
 
 
+def test_compute_names_the_scheduler_limit_and_the_h200_value(capsys):
+    from gpuviz.cli import main
+
+    assert main(["compute", str(scenario_dir() / "scheduler-h200-l1.json"), "--step", "1"]) == 0
+    r = json.loads(capsys.readouterr().out)["scheduler"]
+    assert r["limit"] == "issue"
+    assert r["measured_issue_utilization"] == pytest.approx(0.977, abs=0.001)
+    assert main(["compute", str(scenario_dir() / "scheduler-memory-parallelism.json")]) == 0
+    seed = json.loads(capsys.readouterr().out)["scheduler"]
+    assert seed["limit"] == "latency" and "measured_issue_utilization" not in seed
+
+
 def test_compute_unknown_panel_and_step_are_clear():
     proc = gpuviz("compute", DEFAULT, "--panel", "lanch")
     assert proc.returncode == 2 and "did you mean 'launch'" in proc.stderr

@@ -128,3 +128,54 @@ def test_every_theme_builds(theme_name):
     fig = build("scheduler-try-divergence.json", 1, theme_name=theme_name)
     assert fig.background == THEMES[theme_name].background
     assert "useful lane work" in " ".join(fig.texts())
+
+
+# --- the H200 beside the model; what issue 19's review of this figure found ------------------
+
+def test_the_warps_part_draws_the_h200_curve_and_labels_the_difference():
+    r = result_of("scheduler-h200-dram.json", 1)  # 64 warps per SM, C = 16
+    fig = scheduler_figure.build(r, frozenset(), theme("screen"))
+    texts = " ".join(fig.texts())
+    measured = dict(scheduler_figure.measured_curve(r))
+    assert sorted(measured) == [1, 2, 4, 8, 12, 16, 24, 32, 48, 64]
+    here = measured[64]
+    off = (r.sm_issue_utilization - here.measured) / here.measured
+    assert (f"H200 {format_percent(here.measured)}, model "
+            f"{format_percent(r.sm_issue_utilization)} " + f"({off:+.0%})".replace("%", " %")) \
+        in texts
+    assert "H200 measured (Nsight Compute, issue active)" in texts
+    # it differs by more than the tolerance there, and the figure names what the model leaves out
+    assert not here.agrees_with(r.sm_issue_utilization)
+    assert "Left out of the model (at W = 64)" in texts and "latency is fixed" in texts
+    assert "the latency limit binds" in texts
+
+
+def test_agreeing_curves_carry_no_gap_note():
+    r = result_of("scheduler-h200-dram.json", 0)  # 16 warps per SM: agrees up to 48
+    assert scheduler_figure.model_gap_note(r) is not None  # 64 differs …
+    assert "at W = 64." in scheduler_figure.model_gap_note(r)  # … and nothing below it
+    assert scheduler_figure.measured_curve(result_of("scheduler-try-round-robin.json", 0)) == []
+
+
+def test_waiting_on_memory_is_not_the_paper():
+    for name in ("screen", "print", "dark"):
+        t = theme(name)
+        assert scheduler_figure.state_colors(t)["memory"] != t.background
+
+
+def test_a_short_window_starts_before_the_first_math_not_in_the_wait():
+    r = result_of("scheduler-v100-arithmetic-intensity.json", 0)
+    start, end = scheduler_figure.visible_cycles(r, frozenset(), 150)
+    assert end - start == 150 and start > 0
+    assert (r._issued_kind[start:end] == scheduler_figure.MATH).any()
+    fig = scheduler_figure.build(r, frozenset(), theme("print"), SINGLE)
+    assert "cycle" in fig.texts() and not any("mm per cycle" in t for t in fig.texts())
+
+
+def test_the_warps_axis_reaches_the_warps_needed_and_the_rhythm_shows():
+    r = result_of("scheduler-v100-arithmetic-intensity.json", 0)  # 46 warps needed, 16 slots
+    assert max(r.sweep_warps) >= r.warps_needed == 46
+    assert r.sweep_utilization[-1] > 0.95  # saturation is on the plot
+    span, b = scheduler_figure.utilisation_span(r)
+    busy = (r._issued_kind[:span] > 0).reshape(-1, b).mean(axis=1)
+    assert busy.max() - busy.min() > 0.5  # bursts and gaps, not a flat line

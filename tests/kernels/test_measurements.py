@@ -167,3 +167,28 @@ def test_import_joins_launches_to_cases_and_compares():
     assert [r.agrees for r in measure.compare(m)] == [True, True]
     m["cases"][0]["measured"] = 5
     assert [r.agrees for r in measure.compare(m)] == [False, True]
+
+
+def test_scheduler_measurements_are_found_by_the_loop_and_labelled_in_percent():
+    from gpuviz import measurements
+    from gpuviz.kernels import scheduler as probe
+    from gpuviz.models.scheduler import SchedulerParams, compute
+
+    m = measure.load(next(f for f in FILES if f.name == "h200-scheduler.json"))
+    assert [c["id"] for c in m["cases"]] == [c["id"] for c in probe.cases()]
+    assert {c["raw"]["instructions_per_iteration"] // 1 for c in m["cases"]} == {13, 25, 73}
+    # the section that models a case finds it, whatever the run's length or the unused fields
+    p = SchedulerParams(memory="l1", math_per_load=16, loop_instructions=8, warps_per_sm=16,
+                        cycles=1234, load_latency=9, warps=3)
+    found = measurements.lookup("scheduler", p)
+    assert found is not None and found.case_id == "sched-imm-l1-c16-w16"
+    model = compute(p).sm_issue_utilization
+    assert found.agrees_with(model)
+    percent = f"{found.measured:.1%}".replace("%", " %")
+    assert found.label(model) == f"H200 measured: {percent} (agrees within 10 %)"
+    off = measurements.lookup("scheduler", SchedulerParams(
+        memory="dram", math_per_load=64, loop_instructions=8, warps_per_sm=64))
+    assert off is not None and off.known and "latency is fixed" in off.known
+    assert "higher)" in off.label(1.0)
+    assert [w for w, _ in measurements.series("scheduler", p, "warps_per_sm")] == \
+        [float(w) for w in probe.WARPS]

@@ -10,12 +10,18 @@ from hypothesis import strategies as st
 from gpuviz.models.scheduler import (
     ISSUED,
     LOAD,
+    LOOP,
     MATH,
+    MEMORY,
     READY,
     SchedulerParams,
+    canonical,
     compute,
     problems,
     register_cap,
+    scheduler_warps,
+    sm_issue_utilization,
+    steady_utilization,
 )
 
 
@@ -85,6 +91,7 @@ loops = st.builds(
     loads_per_warp=st.integers(1, 4),
     divergence=st.booleans(),
     policy=st.sampled_from(["gto", "lrr"]),
+    loop_instructions=st.sampled_from([0, 0, 3, 8]),
 )
 
 
@@ -153,3 +160,62 @@ def test_a_loop_too_long_for_the_sweep_budget_gives_an_empty_sweep():
     r = compute(SchedulerParams(load_latency=5000, math_per_load=512, math_latency=64,
                                 loads_per_warp=16, cycles=100))
     assert r.sweep_warps == () and r.sweep_utilization == ()
+
+
+# --- beyond the seed: the loop's own instructions, an SM's four schedulers, memory levels ------
+
+def test_loop_instructions_follow_the_math_and_lengthen_the_loop():
+    p = SchedulerParams(warps=1, load_latency=50, math_latency=4, math_per_load=4,
+                        loop_instructions=8, cycles=200)
+    r = compute(p)
+    assert (r.P, r.I) == (50 + 4 * 4 + 8, 1 + 4 + 8)
+    kinds = r._issued_kind[:r.P][r._issued_kind[:r.P] > 0].tolist()
+    assert kinds == [LOAD] + [MATH] * 4 + [LOOP] * 8
+    # the first loop instruction waits A after the last math, then one a cycle
+    t = np.flatnonzero(r._issued_kind == LOOP)[:8]
+    last_math = np.flatnonzero(r._issued_kind == MATH)[3]
+    assert t[0] == last_math + 4 and list(np.diff(t)) == [1] * 7
+    assert r._issued_kind[r.P] == LOAD  # the next loop's load, the cycle after the last
+
+
+def test_four_schedulers_share_the_warps_per_sm():
+    assert scheduler_warps(SchedulerParams(warps_per_sm=6)) == (2, 2, 1, 1)
+    assert scheduler_warps(SchedulerParams(warps_per_sm=2)) == (1, 1)  # idle ones left out
+    p = SchedulerParams(warps_per_sm=6, load_latency=100, math_per_load=8, cycles=500)
+    r = compute(p)
+    assert r.resident_warps == 2 and r.scheduler_warps == (2, 2, 1, 1)
+    period = r.P
+    two, one = steady_utilization(p, 2, period), steady_utilization(p, 1, period)
+    assert r.sm_issue_utilization == pytest.approx((2 * two + 2 * one) / 4)
+    assert sm_issue_utilization(p) == r.sm_issue_utilization
+    assert dict(zip(r.sm_sweep_warps, r.sm_sweep_utilization, strict=True))[6] == \
+        pytest.approx(r.sm_issue_utilization)
+
+
+def test_memory_levels_take_the_h200_latency_and_ignore_the_custom_one():
+    for level, m in MEMORY.items():
+        a = compute(SchedulerParams(memory=level, load_latency=7, cycles=100))
+        assert a.load_latency == m.latency and a.bandwidth_per_sm == m.bandwidth_per_sm
+        assert canonical(SchedulerParams(memory=level, load_latency=7, cycles=99)) == \
+            SchedulerParams(memory=level)
+    assert compute(SchedulerParams(cycles=100)).bandwidth_per_sm is None
+
+
+def test_the_bandwidth_ceiling_binds_and_bends_the_simulated_curve():
+    # 16 warps with little math each ask for more bytes than the level returns
+    free = SchedulerParams(warps=16, load_latency=400, math_per_load=2, cycles=100)
+    capped = dataclasses.replace(free, bandwidth_per_sm=8.0)  # 2 bytes a cycle per scheduler
+    f, c = compute(free), compute(capped)
+    assert f.limit == "latency" and f.bandwidth_bound is None
+    assert c.limit == "bandwidth"
+    assert c.bandwidth_bound == pytest.approx(c.I * 2.0 / 128)
+    assert c.predicted_utilization == pytest.approx(c.bandwidth_bound)
+    # Little's law for memory: the simulation cannot beat the bytes the level delivers
+    assert c.sm_issue_utilization <= c.bandwidth_bound * 1.01
+    assert c.sm_issue_utilization < 0.8 * f.sm_issue_utilization
+
+
+def test_limit_names_issue_when_warps_cover_the_latency():
+    r = compute(SchedulerParams(memory="l1", math_per_load=16, loop_instructions=8,
+                                warps_per_sm=64, cycles=100))
+    assert r.limit == "issue" and r.predicted_utilization == 1.0

@@ -22,6 +22,7 @@ from gpuviz.figures.scheduler import _rgb, state_colors, visible_cycles, window_
 from gpuviz.models.scheduler import (
     ISSUED,
     LOAD,
+    LOOP,
     MATH,
     READY,
     WAIT_MATH,
@@ -43,6 +44,9 @@ def summary_text(result: SchedulerResult) -> str:
         f"Little's law U = min(1, N·I/P) = {r.predicted_utilization:.1%}",
         f"Simulated: issue slots {r.issue_utilization:.1%}, useful lanes "
         f"{r.lane_utilization:.1%}",
+        f"Limit at N = {r.resident_warps}: {r.limit}",
+        *([f"SM ({r.warps_per_sm} warps, four schedulers): {r.sm_issue_utilization:.1%} in "
+           "steady state"] if r.warps_per_sm is not None else []),
     ])
 
 
@@ -53,6 +57,7 @@ def timeline_image(r: SchedulerResult, theme) -> np.ndarray:
     img = np.empty((r.resident_warps + 1, r.cycles, 3), dtype=np.uint8)
     img[0, kind == LOAD] = colors["load"]
     img[0, kind == MATH] = colors["math"]
+    img[0, kind == LOOP] = colors["loop"]
     img[0, kind == 0] = colors["empty"]
     states = r._states
     issued_kind = np.broadcast_to(kind, states.shape)
@@ -62,6 +67,7 @@ def timeline_image(r: SchedulerResult, theme) -> np.ndarray:
     warps[states == WAIT_MATH] = colors["wait_math"]
     warps[(states == ISSUED) & (issued_kind == LOAD)] = colors["load"]
     warps[(states == ISSUED) & (issued_kind == MATH)] = colors["math"]
+    warps[(states == ISSUED) & (issued_kind == LOOP)] = colors["loop"]
     return img
 
 
