@@ -127,17 +127,22 @@ def series(panel: str, params, field: str) -> list[tuple[float, Measured]]:
 
     if panel not in PANELS:
         return []
+    free = section_of(panel, replace(params, **{field: getattr(type(params)(), field)}))
+    return list(_series(panel, json.dumps(free, sort_keys=True), field))
+
+
+@lru_cache(maxsize=64)
+def _series(panel: str, free: str, field: str) -> tuple[tuple[float, Measured], ...]:
+    want = json.loads(free)
     out = []
     for key, m in _index().items():
         if not key.startswith(panel + ":"):
             continue
         section = json.loads(key[len(panel) + 1:])
-        value = section.get(field)
-        if value is None:
-            continue
-        if _key(panel, section_of(panel, replace(params, **{field: value}))) == key:
+        value = section.pop(field, None)
+        if value is not None and section == want:
             out.append((float(value), m))
-    return sorted(out, key=lambda v: v[0])
+    return tuple(sorted(out, key=lambda v: v[0]))
 
 
 def label(panel: str, params, value: float) -> str:

@@ -553,10 +553,12 @@ def _sweep_sm(r: SchedulerResult, selection: frozenset[str], theme: Theme, targe
                   + diff, f"H200 {format_percent(at.measured)}" + diff]
     else:
         labels = [f"W = {w}: model {format_percent(here)}", format_percent(here)]
-    # the longest label that leaves the plot room (a narrow column takes a shorter one)
-    label = next((t for t in labels if text_width(t, theme.small_pt) <= 0.6 * width),
-                 labels[-1])
     top = float(max(max(r.sm_sweep_warps), max(mx, default=0.0)))
+    # the longest label that fits beside the mark, left or right of it, inside the data area
+    # (about the plot less its axis); a narrow column takes a shorter one
+    room = max(w / top, 1 - w / top) * (width - 14.0) - 2.0
+    label = next((t for t in labels if text_width(t, theme.small_pt, bold=True) <= room),
+                 labels[-1])
 
     def extra(cv: BlockCanvas, f: PlotFrame) -> None:
         rad = theme.line_mm * 1.6

@@ -76,8 +76,8 @@ def test_compute_names_the_scheduler_limit_and_the_h200_value(capsys):
 
     assert main(["compute", str(scenario_dir() / "scheduler-h200-l1.json"), "--step", "1"]) == 0
     r = json.loads(capsys.readouterr().out)["scheduler"]
-    assert r["limit"] == "issue"
-    assert r["measured_issue_utilization"] == pytest.approx(0.977, abs=0.001)
+    assert r["limit"] == "issue"  # C = 4 at 48 warps per SM
+    assert r["measured_issue_utilization"] == pytest.approx(0.880, abs=0.001)
     assert main(["compute", str(scenario_dir() / "scheduler-memory-parallelism.json")]) == 0
     seed = json.loads(capsys.readouterr().out)["scheduler"]
     assert seed["limit"] == "latency" and "measured_issue_utilization" not in seed

@@ -133,7 +133,7 @@ def test_every_theme_builds(theme_name):
 # --- the H200 beside the model; what issue 19's review of this figure found ------------------
 
 def test_the_warps_part_draws_the_h200_curve_and_labels_the_difference():
-    r = result_of("scheduler-h200-dram.json", 1)  # 64 warps per SM, C = 16
+    r = result_of("scheduler-h200-dram.json", 0)  # 64 warps per SM, C = 16
     fig = scheduler_figure.build(r, frozenset(), theme("screen"))
     texts = " ".join(fig.texts())
     measured = dict(scheduler_figure.measured_curve(r))
@@ -151,7 +151,7 @@ def test_the_warps_part_draws_the_h200_curve_and_labels_the_difference():
 
 
 def test_agreeing_curves_carry_no_gap_note():
-    r = result_of("scheduler-h200-dram.json", 0)  # 16 warps per SM: agrees up to 48
+    r = result_of("scheduler-h200-dram.json", 0)  # C = 16: the curves agree up to 48 warps
     assert scheduler_figure.model_gap_note(r) is not None  # 64 differs …
     assert "at W = 64." in scheduler_figure.model_gap_note(r)  # … and nothing below it
     assert scheduler_figure.measured_curve(result_of("scheduler-try-round-robin.json", 0)) == []

@@ -25,6 +25,17 @@ def test_a_measured_section_shows_the_h200_value_beside_the_model(make_main_wind
     assert "(agrees)" in label.text()
 
 
+def test_the_scheduler_says_it_agrees_or_by_how_much_it_differs(make_main_window,
+                                                                 scenario_path):
+    w = make_main_window(scenario_path("scheduler-h200-l1.json"))
+    text = _measured(w, "scheduler").text()
+    assert text.startswith("Model: 73.3 % of the SM's issue slots used · H200 measured: 76.3 %")
+    assert text.endswith("(agrees within 10 %)")
+    w.document.go_to_step(1)  # C = 4 at 48 warps per SM: the model says 100 %, the H200 88 %
+    assert _measured(w, "scheduler").text().endswith(
+        "H200 measured: 88.0 % (model 100.0 %, 14 % higher)")
+
+
 def test_an_unmeasured_section_says_so_and_other_panels_show_nothing(make_main_window,
                                                                       scenario_path):
     w = make_main_window(scenario_path("launch-n130.json"))
