@@ -116,3 +116,12 @@ def test_a_field_a_linked_panel_fills_in_shows_what_it_fills_in(make_main_window
     linked = effective_params(w.document.shown, "sectors").active_lanes
     assert 0 < len(linked) < 32
     assert not lanes.check.isChecked() and lanes.inner.get() == list(linked)
+
+
+def test_an_empty_scheduler_bandwidth_shows_the_memory_levels():
+    from gpuviz.models.scheduler import MEMORY, SchedulerParams, compute
+    from gpuviz.ui.panels.scheduler import automatic
+
+    assert automatic(compute(SchedulerParams(memory="dram", cycles=50))) == \
+        {"bandwidth_per_sm": MEMORY["dram"].bandwidth_per_sm}
+    assert automatic(compute(SchedulerParams(cycles=50))) == {}

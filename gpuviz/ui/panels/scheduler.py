@@ -50,6 +50,12 @@ def summary_text(result: SchedulerResult) -> str:
     ])
 
 
+def automatic(result: SchedulerResult) -> dict:
+    """An empty bandwidth shows the memory level's measured one (none for custom loads)."""
+    return ({"bandwidth_per_sm": result.bandwidth_per_sm}
+            if result.bandwidth_per_sm is not None else {})
+
+
 def timeline_image(r: SchedulerResult, theme) -> np.ndarray:
     """(rows, cycles, 3) RGB: row 0 the issue slot, then one row per warp, as in the figure."""
     colors = {k: _rgb(v) for k, v in state_colors(theme).items()}
