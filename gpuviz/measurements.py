@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from gpuviz.kernels.measure import QUANTITY, load, shipped
@@ -89,17 +89,22 @@ def section_of(panel: str, params) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def _index() -> dict[str, Measured]:
+def _files() -> tuple[tuple[str, dict[str, Any]], ...]:
+    return tuple((path.name, load(path)) for path in shipped())
+
+
+@cache
+def _index(panel: str) -> dict[str, Measured]:
+    """One panel's measurements by canonical section: each panel's cases are decoded the first
+    time that panel is looked up (all of them take seconds; the scheduler's alone 0.1 s)."""
     from gpuviz.scenario.io import decode_section
 
     index: dict[str, Measured] = {}
-    for path in shipped():
-        data = load(path)
+    for name, data in _files():
         known = data.get("known_disagreements", {})
         tolerance = float(data.get("tolerance", 0.0))
         for case in data["cases"]:
-            panel = case["panel"]
-            if panel not in PANELS:
+            if case["panel"] != panel:
                 continue
             params, problems = decode_section(panel, case["section"])
             if problems or params is None:
@@ -108,7 +113,7 @@ def _index() -> dict[str, Measured]:
             index.setdefault(_key(panel, section_of(panel, params)), Measured(
                 panel=panel, quantity=quantity, unit=unit, measured=float(case["measured"]),
                 model=case.get("model"), device=data.get("device", ""),
-                metric=case.get("metric", ""), file=path.name, case_id=case["id"],
+                metric=case.get("metric", ""), file=name, case_id=case["id"],
                 known=known.get(case["id"]), tolerance=tolerance))
     return index
 
@@ -117,7 +122,7 @@ def lookup(panel: str, params) -> Measured | None:
     """The shipped measurement of exactly these (effective) parameters, or None."""
     if panel not in PANELS:
         return None
-    return _index().get(_key(panel, section_of(panel, params)))
+    return _index(panel).get(_key(panel, section_of(panel, params)))
 
 
 def series(panel: str, params, field: str) -> list[tuple[float, Measured]]:
@@ -127,6 +132,11 @@ def series(panel: str, params, field: str) -> list[tuple[float, Measured]]:
 
     if panel not in PANELS:
         return []
+    import importlib
+
+    canonical = getattr(importlib.import_module(f"gpuviz.models.{panel}"), "canonical", None)
+    if canonical is not None:  # before the field is freed: what it reads may depend on it
+        params = canonical(params)
     free = section_of(panel, replace(params, **{field: getattr(type(params)(), field)}))
     return list(_series(panel, json.dumps(free, sort_keys=True), field))
 
@@ -135,9 +145,7 @@ def series(panel: str, params, field: str) -> list[tuple[float, Measured]]:
 def _series(panel: str, free: str, field: str) -> tuple[tuple[float, Measured], ...]:
     want = json.loads(free)
     out = []
-    for key, m in _index().items():
-        if not key.startswith(panel + ":"):
-            continue
+    for key, m in _index(panel).items():
         section = json.loads(key[len(panel) + 1:])
         value = section.pop(field, None)
         if value is not None and section == want:
