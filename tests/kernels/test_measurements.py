@@ -192,3 +192,10 @@ def test_scheduler_measurements_are_found_by_the_loop_and_labelled_in_percent():
     assert "higher)" in off.label(1.0)
     assert [w for w, _ in measurements.series("scheduler", p, "warps_per_sm")] == \
         [float(w) for w in probe.WARPS]
+
+
+def test_gpuviz_measure_reads_the_scheduler_file():
+    from gpuviz.kernels.measure_input import load_measurement
+
+    path = next(f for f in FILES if f.name == "h200-scheduler.json")
+    assert len(load_measurement(path)["cases"]) == 144
