@@ -79,13 +79,14 @@ def _rgb(color: str) -> tuple[int, int, int]:
     return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
 
 
-#: Gray levels (0 black – 1 paper) of the timeline's states and of the plot's window band in a
-#: theme that must survive a grayscale print: 0.105 apart, so no two meanings meet in gray.
-#: The timeline is a pixel image, which cannot be hatched: gray steps alone tell its states
-#: apart. Issued instructions are the darkest, waiting on memory the lightest, but not the paper
-#: (a white swatch on white paper reads as nothing).
-PRINT_GRAY = {"memory": 0.885, "band": 0.78, "wait_math": 0.675, "ready": 0.57, "empty": 0.465,
-              "loop": 0.36, "math": 0.255, "load": 0.15}
+#: Gray levels (0 black – 1 paper) of the timeline's states in a theme that must survive a
+#: grayscale print: 0.105 apart, so no two meanings meet in gray. The timeline is a pixel image,
+#: which cannot be hatched: gray steps alone tell its states apart. Issued instructions are the
+#: darkest (a load no darker than 0.25, where its hue still shows), waiting on memory the
+#: lightest, but not the paper (a white swatch on white paper reads as nothing). The plot's band
+#: of the timeline's cycles is hatched in print instead of taking a step of its own.
+PRINT_GRAY = {"memory": 0.88, "band": 0.94, "wait_math": 0.775, "ready": 0.67, "empty": 0.565,
+              "loop": 0.46, "math": 0.355, "load": 0.25}
 
 
 def _grayscale_safe(theme: Theme) -> bool:
@@ -255,7 +256,8 @@ def _series_style(theme: Theme, i: int) -> Style:
 
 def _band_style(theme: Theme) -> Style:
     if _grayscale_safe(theme):
-        return Style(fill=theme.at_gray(theme.accent, PRINT_GRAY["band"]), stroke=None)
+        return Style(fill=theme.at_gray(theme.accent, PRINT_GRAY["band"]), stroke=None,
+                     hatch="dots", hatch_color=theme.foreground)
     return Style(fill=theme.mix(theme.accent, 0.18), stroke=None)
 
 
