@@ -17,7 +17,14 @@ from typing import Any
 from gpuviz.kernels.measure import QUANTITY, load, shipped
 
 #: Panels whose sections can be matched to a measurement.
-PANELS = ("banks", "sectors", "occupancy")
+PANELS = ("banks", "sectors", "occupancy", "mma")
+
+
+def _measured_part(panel: str, params):
+    """The parameters a measurement depends on: for mma, the fragment load (feed) alone."""
+    if panel == "mma":
+        return type(params)(feed=params.feed)
+    return params
 
 
 @dataclass(frozen=True)
@@ -75,7 +82,7 @@ def _index() -> dict[str, Measured]:
             if problems or params is None:
                 continue
             quantity, unit = QUANTITY[panel]
-            index.setdefault(_key(panel, section_of(panel, params)), Measured(
+            index.setdefault(_key(panel, section_of(panel, _measured_part(panel, params))), Measured(
                 panel=panel, quantity=quantity, unit=unit, measured=float(case["measured"]),
                 model=case.get("model"), device=data.get("device", ""),
                 metric=case.get("metric", ""), file=path.name, case_id=case["id"],
@@ -87,7 +94,7 @@ def lookup(panel: str, params) -> Measured | None:
     """The shipped measurement of exactly these (effective) parameters, or None."""
     if panel not in PANELS:
         return None
-    return _index().get(_key(panel, section_of(panel, params)))
+    return _index().get(_key(panel, section_of(panel, _measured_part(panel, params))))
 
 
 def label(panel: str, params, value: float) -> str:

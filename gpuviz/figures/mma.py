@@ -43,33 +43,47 @@ from gpuviz.figures.layout import (
 )
 from gpuviz.figures.metrics import cap_height, descent, text_width
 from gpuviz.figures.theme import Theme
-from gpuviz.models.mma import MmaResult
+from gpuviz.models.mma import PARTS, MmaResult
 from gpuviz.models.mma_fragments import Fragment
 
-PARTS = ("fragments", "feed", "warpgroup", "descriptor", "completion", "hierarchy")
 PAD = 0.25  # mm between cells
 NATURAL_WIDTH = 172.0
-OPERAND = {"a": "a_operand", "b": "b_operand", "c": "c_output"}
+SIDE = ("legend", "receipt", "hierarchy-note")  # blocks that may stand beside the drawing
 
 
 def build(result: MmaResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     r = result
+    shown = r.show or PARTS[:1]
+
+    def blocks(width: float) -> list[Block]:
+        out: list[Block] = []
+        for part in shown:
+            out += BUILDERS[part](r, selection, theme, width, target)
+        return out
 
     def body(width: float) -> list[Block]:
-        blocks: list[Block] = []
-        for part in PARTS:
-            blocks += BUILDERS[part](r, selection, theme, width, target)
-        return blocks
+        return [b for b in blocks(width) if b.name not in SIDE]
+
+    def side(width: float) -> list[Block]:
+        return [b for b in blocks(width) if b.name in SIDE]
 
     regs = r.registers_per_thread
+    titles = {
+        "fragments": f"MMA fragments: mma.sync.{r.shape} {r.dtype} → {r.accumulator}",
+        "feed": f"MMA feed: {r.feed.op} from shared memory into the m16n8k16 fragment",
+        "warpgroup": f"MMA warpgroup: Hopper wgmma.mma_async m64n{r.warpgroup.n}k16",
+        "descriptor": f"MMA descriptor: wgmma's operand B in shared memory",
+        "completion": "MMA completion: wgmma's commit and wait groups",
+        "hierarchy": "MMA hierarchy: block tile → warp tiles → MMA tiles",
+    }
     return compose(
-        target, theme,
-        title=f"MMA: mma.sync.{r.shape} {r.dtype} → {r.accumulator}, its feed and Hopper wgmma",
+        target, theme, title=titles[shown[0]],
         subtitle=(f"One warp holds A ({r.m} × {r.k}), B ({r.k} × {r.n}) and C/D ({r.m} × "
-                  f"{r.n}); per lane {regs['a']} + {regs['b']} + {regs['c']} registers (A + B + "
-                  "C, 32-bit) · PTX ISA, Warp-level Matrix Fragments and wgmma"),
-        body=body, natural_width=NATURAL_WIDTH, figure_title="gpuviz tensor-core fragments",
+                  f"{r.n}) of mma.sync.{r.shape}: {regs['a']} + {regs['b']} + {regs['c']} "
+                  "registers per lane · PTX ISA, Warp-level Matrix Fragments and wgmma"),
+        body=body, side=side, natural_width=NATURAL_WIDTH,
+        figure_title="gpuviz tensor-core fragments",
         description=f"{r.shape} {r.dtype}->{r.accumulator}: registers per thread {regs}; "
                     f"ldmatrix {r.feed.wavefronts} wavefronts; warpgroup "
                     f"{'valid' if r.warpgroup_valid else 'invalid'}")
@@ -111,76 +125,88 @@ def _register_names(f: Fragment, j: int) -> str:
     """The elements register j holds, e.g. ``a0, a1``."""
     per = f.elements_per_register
     if f.dtype == "f64":
-        return f"{f.operand}{j // 2} (64-bit, registers {j} and {j + 1})"
+        return f"{f.operand}{j // 2} (64-bit: with register {j + 1})"
     names = [f"{f.operand}{i}" for i in range(j * per, (j + 1) * per)]
     return ", ".join(names)
 
 
 def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None,
                    width: float, floor: float) -> Block:
+    """The operand's cells in panels: more than 16 columns split into stacked panels where the
+    width asks; more than 16 rows (B of m16n8k32) split into two panels side by side."""
     c = BlockCanvas()
     pt = theme.small_pt
-    label_w = text_width("k 31", pt) + 1.0
+    label_w = text_width("31", pt, "mono") + 1.2
     cell_w = max(text_width("00", min(pt, max(floor, 6.0)), "mono") + 0.6, 2.9)
-    cell_w = max(cell_w, min(4.2, (width - label_w) / max(f.cols, 1)))
+    cell_w = max(cell_w, min(3.9, (width - label_w) / max(f.cols, 1)))
     chunk = f.cols
     while chunk > 8 and label_w + chunk * cell_w > width + 1e-6:
         chunk //= 2
     cell_h = max(3.0, cap_height(pt, "mono") * 2.2)
     head = cap_height(pt) + 1.2
-    row_name, col_name = {"a": ("row", "col"), "b": ("k", "n"), "c": ("row", "col")}[f.operand]
     sel_lanes = selected_numbers(selection, "lane") | ({lane} if lane is not None else set())
     picked = {tuple(int(v) for v in key.split(":", 1)[1].split(","))
               for key in selection if key.startswith(f"{f.operand}:") and key.count(",") == 1
               and all(p.strip().isdigit() for p in key.split(":", 1)[1].split(","))}
-    y = 0.0
-    fg, muted = theme.foreground, theme.muted
-    for start in range(0, f.cols, chunk):
-        cols = range(start, min(f.cols, start + chunk))
-        c.text(0.0, y + cap_height(pt), f"{row_name}\\{col_name}", pt, muted)
-        for i, col in enumerate(cols):
-            c.text(label_w + (i + 0.5) * cell_w, y + cap_height(pt), str(col), pt, muted,
-                   anchor="middle", font="mono")
-        top = y + head
-        boxes: dict[int, tuple[list, list]] = {}
-        for row in range(f.rows):
-            c.text(label_w - 1.0, top + (row + 0.5) * cell_h, str(row), pt, muted,
-                   anchor="end", baseline="middle", font="mono")
+    row_parts = [range(0, f.rows)] if f.rows <= 16 else [range(0, f.rows // 2),
+                                                         range(f.rows // 2, f.rows)]
+    panel_w = label_w + min(chunk, f.cols) * cell_w
+    side = len(row_parts) > 1 and len(row_parts) * panel_w + 2.0 <= width + 1e-6
+    muted = theme.muted
+    x0, y0 = 0.0, 0.0
+    bottom, right = 0.0, 0.0
+    for rows in row_parts:
+        y = y0
+        for start in range(0, f.cols, chunk):
+            cols = range(start, min(f.cols, start + chunk))
             for i, col in enumerate(cols):
-                reg = f.register_of(row, col)
-                boxes.setdefault(reg, ([], []))
-                boxes[reg][0].append((label_w + i * cell_w + PAD / 2, top + row * cell_h
-                                      + PAD / 2, cell_w - PAD, cell_h - PAD))
-                boxes[reg][1].append(f"{f.operand}:{row},{col}")
-        with c.group(name=f"fragment-{f.operand}"):
-            for reg, (xywh, keys) in sorted(boxes.items()):
-                c.rects(xywh, _register_style(theme, reg), keys)
-            for row in range(f.rows):
+                c.value(x0 + label_w + i * cell_w, y, cell_w, head - 0.6, str(col), pt, muted,
+                        floor=floor, pad=0.05)
+            top = y + head
+            boxes: dict[int, tuple[list, list]] = {}
+            for k, row in enumerate(rows):
+                c.text(x0 + label_w - 1.0, top + (k + 0.5) * cell_h, str(row), pt, muted,
+                       anchor="end", baseline="middle", font="mono")
                 for i, col in enumerate(cols):
-                    reg = f.register_of(row, col)
-                    style = _register_style(theme, reg)
-                    _cell_text(c, label_w + i * cell_w + PAD / 2, top + row * cell_h + PAD / 2,
-                               cell_w - PAD, cell_h - PAD, str(f.lane_of(row, col)), pt,
-                               theme.ink_on(style.fill or theme.surface), floor,
-                               f"{f.operand}:{row},{col}",
-                               knockout=style.fill if style.hatch else None)
-            for row in range(f.rows):
-                for i, col in enumerate(cols):
-                    if f.lane_of(row, col) in sel_lanes or (row, col) in picked:
-                        c.rect(label_w + i * cell_w + PAD / 2, top + row * cell_h + PAD / 2,
-                               cell_w - PAD, cell_h - PAD, theme.highlight())
-        y = top + f.rows * cell_h + 2.0
-    _ = fg
-    return c.block(label_w + min(chunk, f.cols) * cell_w, y - 2.0, f"fragment-{f.operand}")
+                    boxes.setdefault(f.register_of(row, col), ([], []))
+                    boxes[f.register_of(row, col)][0].append(
+                        (x0 + label_w + i * cell_w + PAD / 2, top + k * cell_h + PAD / 2,
+                         cell_w - PAD, cell_h - PAD))
+                    boxes[f.register_of(row, col)][1].append(f"{f.operand}:{row},{col}")
+            with c.group(name=f"fragment-{f.operand}"):
+                for reg, (xywh, keys) in sorted(boxes.items()):
+                    c.rects(xywh, _register_style(theme, reg), keys)
+                for k, row in enumerate(rows):
+                    for i, col in enumerate(cols):
+                        style = _register_style(theme, f.register_of(row, col))
+                        x, yy = x0 + label_w + i * cell_w + PAD / 2, top + k * cell_h + PAD / 2
+                        _cell_text(c, x, yy, cell_w - PAD, cell_h - PAD,
+                                   str(f.lane_of(row, col)), pt,
+                                   theme.ink_on(style.fill or theme.surface), floor,
+                                   f"{f.operand}:{row},{col}",
+                                   knockout=style.fill if style.hatch else None)
+                        if f.lane_of(row, col) in sel_lanes or (row, col) in picked:
+                            c.rect(x, yy, cell_w - PAD, cell_h - PAD, theme.highlight())
+            y = top + len(rows) * cell_h + 2.0
+        bottom = max(bottom, y)
+        right = max(right, x0 + panel_w)
+        if side:
+            x0 += panel_w + 2.0
+        else:
+            y0 = y
+    return c.block(right, bottom - 2.0, f"fragment-{f.operand}")
 
 
 def _fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
                target: Target) -> list[Block]:
     floor = min(target.min_pt, theme.small_pt)
     lane = r.lane
-    blocks = [_heading(f"Fragments: which lane holds each element (mma.sync.aligned.{r.shape}."
-                       f"row.col.{r.accumulator}.{r.dtype}.{r.dtype}.{r.accumulator})", theme,
-                       width, "fragments-title")]
+    blocks = [_heading("Fragments: which lane holds each element", theme, width,
+                       "fragments-title"),
+              text_block(f"mma.sync.aligned.{r.shape}.row.col with D, A, B and C of types "
+                         f"{r.accumulator}, {r.dtype}, {r.dtype}, {r.accumulator}; rows down, "
+                         "columns across (k down and n across in B)", theme, width,
+                         color=theme.muted, name="fragments-instruction")]
     names = {"a": f"A ({r.m} × {r.k}, row-major)", "b": f"B ({r.k} × {r.n}, column-major)",
              "c": f"C and D ({r.m} × {r.n})"}
     for f in (r.a, r.b, r.c):
@@ -196,12 +222,13 @@ def _fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         place(c, grid, 0.0, cap.height + 1.0)
         blocks.append(c.block(max(cap.width, grid.width), cap.height + 1.0 + grid.height,
                               f"operand-{f.operand}"))
-    entries = []
+    by_index: dict[int, list[str]] = {}
     for f in (r.a, r.b, r.c):
         for j in sorted({f.register_of(row, col) for row in range(f.rows)
                          for col in range(f.cols)}):
-            label = f"{f.operand.upper()} register {j}: {_register_names(f, j)}"
-            entries.append(LegendEntry(label, _register_style(theme, j)))
+            by_index.setdefault(j, []).append(_register_names(f, j))
+    entries = [LegendEntry(f"register {j}: {' · '.join(names)}", _register_style(theme, j))
+               for j, names in sorted(by_index.items())]
     part = {1: "", 2: " (the even column or k in the low half)",
             4: " (column or k mod 4 = the byte)"}
     notes = [f"Each cell prints the lane that holds it; its tint is the register. Lane l: "
@@ -209,7 +236,7 @@ def _fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
     rows = _selection_rows(r, selection)
     blocks.append(legend_block(entries, theme, width, notes=notes))
     if rows:
-        blocks.append(receipt_block(rows, theme, width, title="Selected"))
+        blocks.append(receipt_block(rows, theme, min(width, 180.0), title="Selected"))
     return blocks
 
 
@@ -260,17 +287,18 @@ def _feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
              f"{format_number(fr.wavefronts)} wavefront{'s' if fr.wavefronts != 1 else ''}")
     c = BlockCanvas()
     label_w = text_width("matrix 3", pt) + 1.5
-    lane_w = max(text_width("00000", pt, "mono") + 0.8, 7.0)
-    chunk_w = max(text_width("8", pt, "mono") + 1.6, 4.6)
+    lane_w = min(max(text_width("00000", pt, "mono") + 0.8, 7.0), (width - label_w) / 8)
+    chunk_w = min(max(text_width("8", pt, "mono") + 1.6, 4.6),
+                  (width - label_w - text_width("8 wavefronts", pt) - 2.0) / 8)
     row_h = max(3.2, cap_height(pt, "mono") * 2.2)
-    beside = label_w + 8 * lane_w + 3.0 + 8 * chunk_w + 3.0 + text_width("8 wavefronts", pt) \
-        <= width
+    beside = label_w + 8 * lane_w + 3.0 + max(8 * chunk_w + 3.0 + text_width("8 wavefronts", pt),
+                                              text_width("rows per bank group g", pt)) <= width
     sel_lanes = selected_numbers(selection, "lane")
     y = cap_height(pt)
-    c.text(label_w, y, "lanes giving row addresses (lane, byte address)", pt, theme.muted)
+    c.text(label_w, y, "lane and row address", pt, theme.muted)
     chunk_x = label_w + 8 * lane_w + 3.0 if beside else label_w
     if beside:
-        c.text(chunk_x, y, "rows per 16-byte bank group (banks 4g … 4g + 3)", pt, theme.muted)
+        c.text(chunk_x, y, "rows per bank group g", pt, theme.muted)
     y += 1.5
     used = theme.fill("owned")
     conflict = theme.fill("conflict")
@@ -324,6 +352,7 @@ def _feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
         LegendEntry("bank group read by one row", used),
         LegendEntry("bank group read by several rows (conflict)", conflict),
     ], theme, width, notes=[
+        "Bank group g is banks 4g … 4g + 3 (bytes 16g … 16g + 15 of every 128). "
         "A wavefront serves 128 bytes of one 8 × 8 matrix: eight 16-byte rows in eight "
         "distinct bank groups take one; rows sharing a group are served one after another "
         "(the banks model, measured on an H200)."])
@@ -366,7 +395,7 @@ def _warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
             c.rect(w * box + PAD / 2, top, box - PAD, row_h, theme.highlight())
     y = top + row_h + 2.0
     # D: four bands of 16 rows, one per warp of the warpgroup, N columns
-    band_w = min(width - 16.0, max(30.0, g.n * 0.45))
+    band_w = min(width, max(text_width("warp 31: rows 48–63", pt) + 2.0, g.n * 0.45))
     band_h = row_h
     c.text(0.0, y + cap_height(pt), f"D (64 × {g.n}): rows by warp", pt, theme.muted)
     y += cap_height(pt) + 1.2
@@ -470,31 +499,34 @@ def _completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: fl
     row_h = max(3.6, cap_height(pt) * 2.4)
     event_w = max(text_width(s.event, pt, "mono") for s in steps) + 2.0
     state_w = max(text_width("pending 0, 1, 2, 3", pt) + 2.0, 24.0)
-    note_w = max(20.0, width - event_w - state_w - 2.0)
+    beside = width - event_w - state_w >= 30.0
+    note_x = event_w + state_w if beside else 2.0
+    note_w = width - note_x - 1.0
     sel = selected_numbers(selection, "step")
     y = 0.0
     ok, bad = theme.fill("ok"), theme.fill("conflict")
+    step = pt * PT_TO_MM * 1.3
     for i, s in enumerate(steps):
         hazard = s.event == "read D" and not s.d_readable
         safe = s.event == "read D" and s.d_readable
         lines = _wrap(s.note, pt, note_w)
-        h = max(row_h, len(lines) * pt * PT_TO_MM * 1.3 + 1.0)
         style = bad if hazard else ok if safe else Style(fill=theme.surface,
                                                          stroke=theme.outline,
                                                          stroke_width=theme.thin_mm)
-        c.rect(0.0, y, event_w - 0.5, h - PAD, style, key=f"step:{i}")
-        c.text(1.0, y + h / 2, s.event, pt, theme.ink_on(style.fill or theme.surface),
+        h = max(row_h, len(lines) * step + 1.0) if beside else row_h
+        c.rect(0.0, y, event_w - 0.5, row_h - PAD, style, key=f"step:{i}")
+        c.text(1.0, y + row_h / 2, s.event, pt, theme.ink_on(style.fill or theme.surface),
                baseline="middle", font="mono", key=f"step:{i}",
                knockout=style.fill if style.hatch else None)
         state = (f"pending {', '.join(map(str, s.pending))}" if s.pending else "none pending")
-        c.text(event_w + 1.0, y + h / 2, state, pt, theme.foreground, baseline="middle")
-        for k, line in enumerate(lines):
-            c.text(event_w + state_w, y + cap_height(pt) + 0.6 + k * pt * PT_TO_MM * 1.3, line,
-                   pt, theme.muted)
+        c.text(event_w + 1.0, y + row_h / 2, state, pt, theme.foreground, baseline="middle")
         if i in sel:
-            c.rect(0.0, y, event_w - 0.5, h - PAD, theme.highlight())
-        y += h
-    drawing = c.block(event_w + state_w + note_w, y, "completion-steps")
+            c.rect(0.0, y, event_w - 0.5, row_h - PAD, theme.highlight())
+        ny = y + (cap_height(pt) + 0.6 if beside else row_h + cap_height(pt) + 0.3)
+        for k, line in enumerate(lines):
+            c.text(note_x, ny + k * step, line, pt, theme.muted)
+        y += h if beside else row_h + len(lines) * step + 0.8
+    drawing = c.block(min(width, note_x + note_w), y, "completion-steps")
     legend = legend_block([LegendEntry("D read after its groups completed", ok),
                            LegendEntry("D read while a group may still write it (hazard)",
                                        bad)],
@@ -562,7 +594,7 @@ def _hierarchy(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
     note = text_block(f"Blocks per SM by the occupancy model's rule for {h.arch}: the register "
                       "file allows " + format_number(h.register_limit) + " block"
                       f"{'s' if h.register_limit != 1 else ''} of this size.", theme, width,
-                      color=theme.muted)
+                      color=theme.muted, name="hierarchy-note")
     title = (f"Hierarchy: {h.block_m} × {h.block_n} block → {h.warp_m} × {h.warp_n} warp "
              f"tiles → m16n8 tiles: {h.accumulator_registers} accumulator registers per thread")
     return [_heading(title, theme, width, "hierarchy-title"), drawing, receipt, note]

@@ -39,6 +39,8 @@ ACCUMULATORS = ("f32", "f16", "s32", "f64")
 LAYOUTS = ("row-major", "padded", "swizzled")
 SWIZZLES = ("128B", "64B", "32B")
 DESCRIPTOR_SWIZZLES = ("none", "32B", "64B", "128B")
+#: The figure's parts, in the order they are drawn.
+PARTS = ("fragments", "feed", "warpgroup", "descriptor", "completion", "hierarchy")
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,8 @@ class MmaParams:
                                         "8-bit, f64 for f64).", choices=ACCUMULATORS)
     lane: int | None = param(None, doc="A lane whose elements are marked in A, B and C.",
                              minimum=0, maximum=31)
+    show: tuple[str, ...] = param(("fragments",), doc="The parts of the figure shown: "
+                                  + ", ".join(PARTS) + ".", choices=PARTS, length=(1, 6))
     feed: MmaFeed = param(doc="ldmatrix / stmatrix feeding the fragment.",
                           default_factory=MmaFeed)
     warpgroup: MmaWarpgroup = param(doc="Hopper wgmma.", default_factory=MmaWarpgroup)
@@ -212,6 +216,7 @@ class MmaResult:
     n: int
     k: int
     lane: int | None
+    show: tuple[str, ...]
     a: frag.Fragment = field(repr=False)
     b: frag.Fragment = field(repr=False)
     c: frag.Fragment = field(repr=False)
@@ -229,6 +234,8 @@ class MmaResult:
 
 def problems(p: MmaParams) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
+    if len(set(p.show)) != len(p.show):
+        out.append(("show", "a part is listed twice"))
     if p.dtype not in frag.INPUT_TYPES[p.shape]:
         out.append(("dtype", f"{p.shape} takes {' or '.join(frag.INPUT_TYPES[p.shape])} "
                              f"inputs, not {p.dtype}"))
@@ -327,21 +334,15 @@ def warpgroup_offsets(w: MmaWarpgroup) -> tuple[int, int]:
 def a_shared_start(w: MmaWarpgroup) -> int:
     """A's tile (64 rows) follows B's in the same buffer, on a 1024-byte boundary."""
     lbo, sbo = warpgroup_offsets(w)
-    end = max(wg.element_offset(w.n - 1, 31, s, w.start_address, lbo, sbo, w.swizzle)
-              for s in range(w.k_steps)) + 1
+    end = int(_offsets(w.n, w, w.start_address).max()) + 1
     return -(-end // 1024) * 1024
 
 
 def _offsets(rows: int, w: MmaWarpgroup, start: int) -> np.ndarray:
     lbo, sbo = warpgroup_offsets(w)
-    out = np.zeros((w.k_steps, rows, 32), dtype=np.int64)
-    for s in range(w.k_steps):
-        for r in range(rows):
-            for b in range(0, 32, 2):
-                base = wg.element_offset(r, b, s, start, lbo, sbo, w.swizzle)
-                out[s, r, b] = base
-                out[s, r, b + 1] = base + 1
-    return out
+    r, b = np.arange(rows)[:, None], np.arange(32)[None, :]
+    return np.stack([wg.element_offsets(r, b, s, start, lbo, sbo, w.swizzle)
+                     for s in range(w.k_steps)])
 
 
 def _warpgroup(w: MmaWarpgroup) -> WarpgroupResult:
@@ -413,7 +414,8 @@ def compute(p: MmaParams) -> MmaResult:
     feed = _feed(p.feed)
     group = _warpgroup(p.warpgroup)
     return MmaResult(
-        shape=p.shape, dtype=dtype, accumulator=acc, m=m, n=n, k=k, lane=p.lane, a=a, b=b, c=c,
+        shape=p.shape, dtype=dtype, accumulator=acc, m=m, n=n, k=k, lane=p.lane,
+        show=tuple(x for x in PARTS if x in p.show), a=a, b=b, c=c,
         a_owner=a.owner, b_owner=b.owner, c_owner=c.owner,
         registers_per_thread={"a": a.registers_per_lane, "b": b.registers_per_lane,
                               "c": c.registers_per_lane},

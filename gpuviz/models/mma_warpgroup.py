@@ -61,12 +61,13 @@ def d_coordinates(warp: int, lane: int, i: int) -> tuple[int, int]:
 
 def d_owner(n: int) -> np.ndarray:
     """(64, n, 3): warp in the warpgroup, lane, register index i of every element of D."""
+    w, lane, i = np.meshgrid(np.arange(WARPGROUP_WARPS), np.arange(32), np.arange(n // 2),
+                             indexing="ij")
+    g, t = lane >> 2, lane % 4
+    rows = 16 * w + g + 8 * ((i >> 1) & 1)
+    cols = 8 * (i >> 2) + 2 * t + (i & 1)
     out = np.full((64, n, 3), -1, dtype=np.int64)
-    for w in range(WARPGROUP_WARPS):
-        for lane in range(32):
-            for i in range(n // 2):
-                r, c = d_coordinates(w, lane, i)
-                out[r, c] = (w, lane, i)
+    out[rows, cols] = np.stack([w, lane, i], axis=-1)
     return out
 
 
@@ -97,17 +98,26 @@ def encode_descriptor(start: int, lbo: int, sbo: int, swizzle: str) -> int:
             | DESCRIPTOR_MODE[swizzle] << 62)
 
 
-def element_offset(row: int, kbyte: int, k_step: int, start: int, lbo: int, sbo: int,
-                   swizzle: str) -> int:
-    """Physical shared-memory byte address of byte ``kbyte`` (0–31) of row ``row`` of one
-    K-major operand read by the instruction of K step ``k_step`` through the descriptor."""
-    chunk, inner = divmod(kbyte, 16)
+def element_offsets(rows: np.ndarray, kbytes: np.ndarray, k_step: int, start: int, lbo: int,
+                    sbo: int, swizzle: str) -> np.ndarray:
+    """Physical shared-memory byte addresses of bytes ``kbytes`` (0–31) of rows ``rows`` of one
+    K-major operand read by the instruction of K step ``k_step`` through the descriptor
+    (arrays broadcast against each other)."""
+    rows, kbytes = np.asarray(rows, dtype=np.int64), np.asarray(kbytes, dtype=np.int64)
+    chunk, inner = kbytes // 16, kbytes % 16
     base = step_start(start, lbo, swizzle, k_step)
     if swizzle == "none":
-        return int(base + (row // 8) * sbo + chunk * lbo + (row % 8) * 16 + inner)
-    logical = base + (row // 8) * sbo + (row % 8) * row_pitch(swizzle) + chunk * 16 + inner
+        return base + (rows // 8) * sbo + chunk * lbo + (rows % 8) * 16 + inner
+    logical = base + (rows // 8) * sbo + (rows % 8) * row_pitch(swizzle) + chunk * 16 + inner
     b, m, s = PRESETS[swizzle]
-    return int(swizzle_offsets(logical, b, m, s))
+    return swizzle_offsets(logical, b, m, s)
+
+
+def element_offset(row: int, kbyte: int, k_step: int, start: int, lbo: int, sbo: int,
+                   swizzle: str) -> int:
+    """:func:`element_offsets` of one byte."""
+    return int(element_offsets(np.int64(row), np.int64(kbyte), k_step, start, lbo, sbo,
+                               swizzle))
 
 
 @dataclass(frozen=True)
@@ -122,11 +132,12 @@ class CoreMatrix:
 def core_matrices(rows: int, k_step: int, start: int, lbo: int, sbo: int,
                   swizzle: str) -> tuple[CoreMatrix, ...]:
     out = []
+    r = np.arange(8)
     for g in range(rows // 8):
         for chunk in range(2):
-            out.append(CoreMatrix(g, chunk, tuple(
-                element_offset(8 * g + r, 16 * chunk, k_step, start, lbo, sbo, swizzle)
-                for r in range(8))))
+            addr = element_offsets(8 * g + r, np.int64(16 * chunk), k_step, start, lbo, sbo,
+                                   swizzle)
+            out.append(CoreMatrix(g, chunk, tuple(int(a) for a in addr)))
     return tuple(out)
 
 
