@@ -56,11 +56,15 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
     r = result
     shown = r.show or PARTS[:1]
 
+    made: dict[float, list[Block]] = {}  # body and side of one width: one build
+    grids: dict = {}  # fragment grids by layout, across the widths tried
+
     def blocks(width: float) -> list[Block]:
-        out: list[Block] = []
-        for part in shown:
-            out += BUILDERS[part](r, selection, theme, width, target)
-        return out
+        if width not in made:
+            made[width] = [b for part in shown for b in (
+                _fragments(r, selection, theme, width, target, grids) if part == "fragments"
+                else BUILDERS[part](r, selection, theme, width, target))]
+        return made[width]
 
     def body(width: float) -> list[Block]:
         return [b for b in blocks(width) if b.name not in SIDE]
@@ -131,10 +135,11 @@ def _register_names(f: Fragment, j: int) -> str:
 
 
 def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None,
-                   width: float, floor: float) -> Block:
+                   width: float, floor: float, made: dict | None = None) -> Block:
     """The operand's cells in panels: more than 16 columns split into stacked panels where the
-    width asks; more than 16 rows (B of m16n8k32) split into two panels side by side."""
-    c = BlockCanvas()
+    width asks; more than 16 rows (B of m16n8k32) split into two panels side by side. The
+    grid depends on the width only through its cell width and panels: ``made`` keeps one grid
+    per such layout for the widths a slide's design search tries."""
     pt = theme.small_pt
     label_w = text_width("31", pt, "mono") + 1.2
     cell_w = max(text_width("00", min(pt, max(floor, 6.0)), "mono") + 0.6, 2.9)
@@ -142,6 +147,21 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
     chunk = f.cols
     while chunk > 8 and label_w + chunk * cell_w > width + 1e-6:
         chunk //= 2
+    panel_w = label_w + min(chunk, f.cols) * cell_w
+    side = f.rows > 16 and 2 * panel_w + 2.0 <= width + 1e-6
+    key = (f.operand, round(cell_w, 6), chunk, side)
+    if made is not None and key in made:
+        return made[key]
+    block = _grid(f, selection, theme, lane, floor, label_w, cell_w, chunk, side)
+    if made is not None:
+        made[key] = block
+    return block
+
+
+def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None, floor: float,
+          label_w: float, cell_w: float, chunk: int, side: bool) -> Block:
+    c = BlockCanvas()
+    pt = theme.small_pt
     cell_h = max(3.0, cap_height(pt, "mono") * 2.2)
     head = cap_height(pt) + 1.2
     sel_lanes = selected_numbers(selection, "lane") | ({lane} if lane is not None else set())
@@ -151,8 +171,13 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
     row_parts = [range(0, f.rows)] if f.rows <= 16 else [range(0, f.rows // 2),
                                                          range(f.rows // 2, f.rows)]
     panel_w = label_w + min(chunk, f.cols) * cell_w
-    side = len(row_parts) > 1 and len(row_parts) * panel_w + 2.0 <= width + 1e-6
     muted = theme.muted
+    owner = f.owner
+    per = f.elements_per_register
+    regs = (2 * owner[:, :, 1]) if f.dtype == "f64" else owner[:, :, 1] // per
+    lanes = owner[:, :, 0]
+    styles = {int(j): _register_style(theme, int(j)) for j in set(regs.flat)}
+    inks = {j: theme.ink_on(st.fill or theme.surface) for j, st in styles.items()}
     x0, y0 = 0.0, 0.0
     bottom, right = 0.0, 0.0
     for rows in row_parts:
@@ -168,24 +193,25 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
                 c.text(x0 + label_w - 1.0, top + (k + 0.5) * cell_h, str(row), pt, muted,
                        anchor="end", baseline="middle", font="mono")
                 for i, col in enumerate(cols):
-                    boxes.setdefault(f.register_of(row, col), ([], []))
-                    boxes[f.register_of(row, col)][0].append(
-                        (x0 + label_w + i * cell_w + PAD / 2, top + k * cell_h + PAD / 2,
-                         cell_w - PAD, cell_h - PAD))
-                    boxes[f.register_of(row, col)][1].append(f"{f.operand}:{row},{col}")
+                    reg = int(regs[row, col])
+                    boxes.setdefault(reg, ([], []))
+                    boxes[reg][0].append((x0 + label_w + i * cell_w + PAD / 2,
+                                          top + k * cell_h + PAD / 2, cell_w - PAD,
+                                          cell_h - PAD))
+                    boxes[reg][1].append(f"{f.operand}:{row},{col}")
             with c.group(name=f"fragment-{f.operand}"):
                 for reg, (xywh, keys) in sorted(boxes.items()):
-                    c.rects(xywh, _register_style(theme, reg), keys)
+                    c.rects(xywh, styles[reg], keys)
                 for k, row in enumerate(rows):
                     for i, col in enumerate(cols):
-                        style = _register_style(theme, f.register_of(row, col))
+                        reg = int(regs[row, col])
+                        style = styles[reg]
                         x, yy = x0 + label_w + i * cell_w + PAD / 2, top + k * cell_h + PAD / 2
-                        _cell_text(c, x, yy, cell_w - PAD, cell_h - PAD,
-                                   str(f.lane_of(row, col)), pt,
-                                   theme.ink_on(style.fill or theme.surface), floor,
-                                   f"{f.operand}:{row},{col}",
+                        lane_here = int(lanes[row, col])
+                        _cell_text(c, x, yy, cell_w - PAD, cell_h - PAD, str(lane_here), pt,
+                                   inks[reg], floor, f"{f.operand}:{row},{col}",
                                    knockout=style.fill if style.hatch else None)
-                        if f.lane_of(row, col) in sel_lanes or (row, col) in picked:
+                        if lane_here in sel_lanes or (row, col) in picked:
                             c.rect(x, yy, cell_w - PAD, cell_h - PAD, theme.highlight())
             y = top + len(rows) * cell_h + 2.0
         bottom = max(bottom, y)
@@ -198,7 +224,7 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
 
 
 def _fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-               target: Target) -> list[Block]:
+               target: Target, made: dict | None = None) -> list[Block]:
     floor = min(target.min_pt, theme.small_pt)
     lane = r.lane
     blocks = [_heading("Fragments: which lane holds each element", theme, width,
@@ -210,7 +236,7 @@ def _fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
     names = {"a": f"A ({r.m} × {r.k}, row-major)", "b": f"B ({r.k} × {r.n}, column-major)",
              "c": f"C and D ({r.m} × {r.n})"}
     for f in (r.a, r.b, r.c):
-        grid = _fragment_grid(f, selection, theme, lane, width, floor)
+        grid = _fragment_grid(f, selection, theme, lane, width, floor, made)
         cap = text_block(f"{names[f.operand]} · {f.elements_per_lane} element"
                          f"{'s' if f.elements_per_lane != 1 else ''} per lane in "
                          f"{f.registers_per_lane} register{'s' if f.registers_per_lane != 1 else ''}",
