@@ -43,7 +43,7 @@ from gpuviz.figures.layout import (
 )
 from gpuviz.figures.metrics import cap_height, descent, text_width
 from gpuviz.figures.theme import Theme
-from gpuviz.models.mma import PARTS, MmaResult
+from gpuviz.models.mma import FRAGMENT_PARTS, PARTS, MmaResult
 from gpuviz.models.mma_fragments import Fragment
 
 PAD = 0.25  # mm between cells
@@ -58,12 +58,18 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
 
     made: dict[float, list[Block]] = {}  # body and side of one width: one build
     grids: dict = {}  # fragment grids by layout, across the widths tried
+    operands = tuple(p[-1] for p in shown if p in FRAGMENT_PARTS)
 
     def blocks(width: float) -> list[Block]:
         if width not in made:
-            made[width] = [b for part in shown for b in (
-                _fragments(r, selection, theme, width, target, grids) if part == "fragments"
-                else BUILDERS[part](r, selection, theme, width, target))]
+            out: list[Block] = []
+            if operands:
+                out += _fragments(r, selection, theme, width, target, grids, operands)
+            for part in shown:
+                if part not in FRAGMENT_PARTS:
+                    out += BUILDERS[part](r, selection, theme, width, target)
+            # the first part's heading is the figure's title
+            made[width] = [b for b in out if b.name != f"{_first(shown)}-title"]
         return made[width]
 
     def body(width: float) -> list[Block]:
@@ -73,24 +79,49 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
         return [b for b in blocks(width) if b.name in SIDE]
 
     regs = r.registers_per_thread
-    titles = {
-        "fragments": f"MMA fragments: mma.sync.{r.shape} {r.dtype} → {r.accumulator}",
-        "feed": f"MMA feed: {r.feed.op} from shared memory into the m16n8k16 fragment",
-        "warpgroup": f"MMA warpgroup: Hopper wgmma.mma_async m64n{r.warpgroup.n}k16",
-        "descriptor": f"MMA descriptor: wgmma's operand B in shared memory",
-        "completion": "MMA completion: wgmma's commit and wait groups",
-        "hierarchy": "MMA hierarchy: block tile → warp tiles → MMA tiles",
-    }
+    g = r.warpgroup
+    title, subtitle = _titles(r)[_first(shown)]
+    _ = g
     return compose(
-        target, theme, title=titles[shown[0]],
-        subtitle=(f"One warp holds A ({r.m} × {r.k}), B ({r.k} × {r.n}) and C/D ({r.m} × "
-                  f"{r.n}) of mma.sync.{r.shape}: {regs['a']} + {regs['b']} + {regs['c']} "
-                  "registers per lane · PTX ISA, Warp-level Matrix Fragments and wgmma"),
-        body=body, side=side, natural_width=NATURAL_WIDTH,
+        target, theme, title=title, subtitle=subtitle, body=body, side=side, natural_width=NATURAL_WIDTH,
         figure_title="gpuviz tensor-core fragments",
         description=f"{r.shape} {r.dtype}->{r.accumulator}: registers per thread {regs}; "
                     f"ldmatrix {r.feed.wavefronts} wavefronts; warpgroup "
                     f"{'valid' if r.warpgroup_valid else 'invalid'}")
+
+
+def _first(shown: tuple[str, ...]) -> str:
+    return "fragments" if shown[0] in FRAGMENT_PARTS else shown[0]
+
+
+def _titles(r: MmaResult) -> dict[str, tuple[str, str]]:
+    """Per first part: the figure's title (the part's heading) and subtitle."""
+    fr, g, h = r.feed, r.warpgroup, r.hierarchy
+    regs = r.registers_per_thread
+    layout = {"row-major": "row-major", "padded": "padded",
+              "swizzled": f"{fr.swizzle}-swizzled"}[fr.layout]
+    return {
+        "fragments": (f"mma.sync.{r.shape} {r.dtype} → {r.accumulator}: which lane holds "
+                      "each element",
+                      f"One warp; {regs['a']} + {regs['b']} + {regs['c']} registers per lane "
+                      "(A + B + C) · PTX ISA, Matrix Fragments for mma." + r.shape),
+        "feed": (f"{fr.op}.x{fr.matrices}{'.trans' if fr.trans else ''} of {fr.operand.upper()} "
+                 f"from a {layout} tile: {format_number(fr.wavefronts)} wavefront"
+                 f"{'s' if fr.wavefronts != 1 else ''}",
+                 f"{fr.row_bytes}-byte rows · PTX ISA, ldmatrix/stmatrix; wavefronts by the "
+                 "banks model, as an H200 counts them"),
+        "warpgroup": (f"wgmma m64n{g.n}k16 on warps {g.warps[0]}–{g.warps[-1]}: "
+                      + ("an aligned warpgroup" if g.valid else "not a warpgroup"),
+                      "PTX ISA, Asynchronous Warpgroup Level Matrix Multiply-Accumulate"),
+        "descriptor": (f"wgmma descriptor {g.descriptor_hex}: B's core matrices",
+                       f"{g.swizzle} swizzle · PTX ISA, Matrix Descriptor Format"),
+        "completion": (f"wgmma completion: commit, {g.async_steps[-2].event}, read D",
+                       "PTX ISA, wgmma.fence, wgmma.commit_group, wgmma.wait_group"),
+        "hierarchy": (f"{h.block_m} × {h.block_n} block → {h.warp_m} × {h.warp_n} warp tiles: "
+                      f"{h.accumulator_registers} accumulators per thread",
+                      "m16n8k16 tiles, f32 accumulators · CUDA C++ Programming Guide, "
+                      "Occupancy"),
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -115,10 +146,6 @@ def _register_style(theme: Theme, j: int) -> Style:
     return Style(fill=theme.mix(theme.category(j), 0.45), stroke=theme.outline,
                  stroke_width=theme.thin_mm, hatch=hatch,
                  hatch_color=theme.mix(theme.foreground, 0.35) if hatch else None)
-
-
-def _part(blocks: list[Block], name: str) -> list[Block]:
-    return blocks
 
 
 # --------------------------------------------------------------------------------------------
@@ -162,7 +189,7 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
           label_w: float, cell_w: float, chunk: int, side: bool) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
-    cell_h = max(3.0, cap_height(pt, "mono") * 2.2)
+    cell_h = max(3.0, cap_height(pt, "mono") * 1.8)
     head = cap_height(pt) + 1.2
     sel_lanes = selected_numbers(selection, "lane") | ({lane} if lane is not None else set())
     picked = {tuple(int(v) for v in key.split(":", 1)[1].split(","))
@@ -224,18 +251,16 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
 
 
 def _fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-               target: Target, made: dict | None = None) -> list[Block]:
+               target: Target, made: dict | None = None,
+               operands: tuple[str, ...] = ("a", "b", "c")) -> list[Block]:
     floor = min(target.min_pt, theme.small_pt)
     lane = r.lane
     blocks = [_heading("Fragments: which lane holds each element", theme, width,
-                       "fragments-title"),
-              text_block(f"mma.sync.aligned.{r.shape}.row.col with D, A, B and C of types "
-                         f"{r.accumulator}, {r.dtype}, {r.dtype}, {r.accumulator}; rows down, "
-                         "columns across (k down and n across in B)", theme, width,
-                         color=theme.muted, name="fragments-instruction")]
+                       "fragments-title")]
+    chosen = [f for f in (r.a, r.b, r.c) if f.operand in operands]
     names = {"a": f"A ({r.m} × {r.k}, row-major)", "b": f"B ({r.k} × {r.n}, column-major)",
              "c": f"C and D ({r.m} × {r.n})"}
-    for f in (r.a, r.b, r.c):
+    for f in chosen:
         grid = _fragment_grid(f, selection, theme, lane, width, floor, made)
         cap = text_block(f"{names[f.operand]} · {f.elements_per_lane} element"
                          f"{'s' if f.elements_per_lane != 1 else ''} per lane in "
@@ -249,7 +274,7 @@ def _fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         blocks.append(c.block(max(cap.width, grid.width), cap.height + 1.0 + grid.height,
                               f"operand-{f.operand}"))
     by_index: dict[int, list[str]] = {}
-    for f in (r.a, r.b, r.c):
+    for f in chosen:
         for j in sorted({f.register_of(row, col) for row in range(f.rows)
                          for col in range(f.cols)}):
             by_index.setdefault(j, []).append(_register_names(f, j))
@@ -259,25 +284,28 @@ def _fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
             4: " (column or k mod 4 = the byte)"}
     notes = [f"Each cell prints the lane that holds it; its tint is the register. Lane l: "
              f"groupID = l / 4, threadID_in_group = l mod 4.{part[r.a.elements_per_register]}"]
-    rows = _selection_rows(r, selection)
+    rows = _selection_rows(r, selection, operands)
     blocks.append(legend_block(entries, theme, width, notes=notes))
     if rows:
         blocks.append(receipt_block(rows, theme, min(width, 180.0), title="Selected"))
     return blocks
 
 
-def _selection_rows(r: MmaResult, selection: frozenset[str]) -> list[str | tuple[str, str]]:
+def _selection_rows(r: MmaResult, selection: frozenset[str],
+                    operands: tuple[str, ...]) -> list[str | tuple[str, str]]:
     rows: list[str | tuple[str, str]] = []
     lanes = sorted(selected_numbers(selection, "lane") | ({r.lane} if r.lane is not None
                                                          else set()))
     for lane in lanes[:2]:
         for f in (r.a, r.b, r.c):
+            if f.operand not in operands:
+                continue
             cells = ", ".join(f"{f.operand}{i} [{row}][{col}]"
                               for i, row, col in f.cells_of_lane(lane))
             rows.append((f"lane {lane} {f.operand.upper()}", cells))
     for key in sorted(selection):
         head, _, tail = key.partition(":")
-        if head not in ("a", "b", "c") or tail.count(",") != 1:
+        if head not in operands or tail.count(",") != 1:
             continue
         try:
             row, col = (int(v) for v in tail.split(","))
@@ -316,7 +344,7 @@ def _feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
     lane_w = min(max(text_width("00000", pt, "mono") + 0.8, 7.0), (width - label_w) / 8)
     chunk_w = min(max(text_width("8", pt, "mono") + 1.6, 4.6),
                   (width - label_w - text_width("8 wavefronts", pt) - 2.0) / 8)
-    row_h = max(3.2, cap_height(pt, "mono") * 2.2)
+    row_h = max(3.0, cap_height(pt, "mono") * 1.8)
     beside = label_w + 8 * lane_w + 3.0 + max(8 * chunk_w + 3.0 + text_width("8 wavefronts", pt),
                                               text_width("rows per bank group g", pt)) <= width
     sel_lanes = selected_numbers(selection, "lane")
@@ -358,15 +386,18 @@ def _feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
                 _cell_text(c, x + PAD / 2, ctop, chunk_w - PAD, row_h, str(counts[g]), pt,
                            theme.ink_on(style.fill or theme.surface), floor, f"chunk:{j},{g}",
                            knockout=style.fill if style.hatch else None)
-                c.text(x + chunk_w / 2, ctop + row_h + cap_height(pt) + 0.6, str(g), pt,
-                       theme.muted, anchor="middle", font="mono")
+                if j == fr.matrices - 1 or beside:
+                    c.text(x + chunk_w / 2, ctop + row_h + cap_height(pt) + 0.6, str(g), pt,
+                           theme.muted, anchor="middle", font="mono")
             n = fr.matrix_wavefronts[j]
             c.text(chunk_x + 8 * chunk_w + 2.0, ctop + row_h / 2,
                    f"{n} wavefront{'s' if n != 1 else ''}", pt, theme.foreground,
                    baseline="middle")
-        y = (ctop + row_h + cap_height(pt) + 2.4) if not beside else \
+        y = (ctop + row_h + 1.6) if not beside else \
             top + 2 * row_h + 2.0
-    grid_w = (chunk_x + 8 * chunk_w + 2.0 + text_width("8 wavefronts", pt))
+    grid_w = max(label_w + 8 * lane_w, text_width("lane and row address", pt) + label_w,
+                 chunk_x + 8 * chunk_w + 2.0 + text_width("8 wavefronts", pt),
+                 chunk_x + text_width("rows per bank group g", pt) if beside else 0.0)
     drawing = c.block(min(width, grid_w), y, "feed-rows")
     receipt = receipt_block([
         ("wavefronts", f"{format_number(fr.wavefronts)} (at best {fr.ideal_wavefronts}: one "
@@ -467,7 +498,7 @@ def _descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: fl
     c = BlockCanvas()
     groups = min(2, max(1, g.n // 8))
     cell_w = max(text_width("000000", pt, "mono") + 1.0, 9.0)
-    row_h = max(3.2, cap_height(pt, "mono") * 2.2)
+    row_h = max(3.0, cap_height(pt, "mono") * 1.8)
     label_w = text_width("n 15", pt) + 1.5
     y = cap_height(pt)
     c.text(label_w, y, "k 0–7", pt, theme.muted)
@@ -627,6 +658,6 @@ def _hierarchy(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
 
 
 BUILDERS: dict[str, Callable[..., list[Block]]] = {
-    "fragments": _fragments, "feed": _feed, "warpgroup": _warpgroup,
+    "feed": _feed, "warpgroup": _warpgroup,
     "descriptor": _descriptor, "completion": _completion, "hierarchy": _hierarchy,
 }

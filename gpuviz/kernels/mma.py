@@ -173,7 +173,7 @@ def _rows(table: list[list[int]]) -> str:
     return ",\n    ".join("{" + ", ".join(str(v) for v in row) + "}" for row in table)
 
 
-def _feed_kernel(p: model.MmaParams, r: model.MmaResult) -> str:
+def _feed_kernel(p: model.MmaParams, r: model.MmaResult) -> tuple[str, str]:
     f = p.feed
     fr = r.feed
     row_addr = [0] * 32
@@ -182,7 +182,7 @@ def _feed_kernel(p: model.MmaParams, r: model.MmaResult) -> str:
     reg_addr = []
     for lane in range(32):
         cells = []
-        for j, h, orow, ocol in fr.registers[lane]:
+        for _j, _h, orow, ocol in fr.registers[lane]:
             sr, sc = model.stored_position(f, orow, ocol)
             cells.append(model.physical_address(f, sr, sc))
         cells += [0] * (8 - len(cells))

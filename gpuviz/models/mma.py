@@ -40,7 +40,9 @@ LAYOUTS = ("row-major", "padded", "swizzled")
 SWIZZLES = ("128B", "64B", "32B")
 DESCRIPTOR_SWIZZLES = ("none", "32B", "64B", "128B")
 #: The figure's parts, in the order they are drawn.
-PARTS = ("fragments", "feed", "warpgroup", "descriptor", "completion", "hierarchy")
+PARTS = ("fragment-a", "fragment-b", "fragment-c", "feed", "warpgroup", "descriptor",
+         "completion", "hierarchy")
+FRAGMENT_PARTS = PARTS[:3]
 
 
 @dataclass(frozen=True)
@@ -119,8 +121,8 @@ class MmaParams:
                                         "8-bit, f64 for f64).", choices=ACCUMULATORS)
     lane: int | None = param(None, doc="A lane whose elements are marked in A, B and C.",
                              minimum=0, maximum=31)
-    show: tuple[str, ...] = param(("fragments",), doc="The parts of the figure shown: "
-                                  + ", ".join(PARTS) + ".", choices=PARTS, length=(1, 6))
+    show: tuple[str, ...] = param(FRAGMENT_PARTS, doc="The parts of the figure shown: "
+                                  + ", ".join(PARTS) + ".", choices=PARTS, length=(1, 8))
     feed: MmaFeed = param(doc="ldmatrix / stmatrix feeding the fragment.",
                           default_factory=MmaFeed)
     warpgroup: MmaWarpgroup = param(doc="Hopper wgmma.", default_factory=MmaWarpgroup)
@@ -299,7 +301,7 @@ def physical_address(f: MmaFeed, stored_row: int, stored_col: int) -> int:
     pitch, _ = feed_offsets(f)
     logical = stored_row * pitch + stored_col * 2
     swz = banks.BankSwizzle(mode=f.swizzle if f.layout == "swizzled" else "none")
-    return int(apply_swizzle(np.int64(logical), swz))
+    return int(apply_swizzle(np.asarray(logical, dtype=np.int64), swz))
 
 
 def _feed(f: MmaFeed) -> FeedResult:
@@ -333,7 +335,6 @@ def warpgroup_offsets(w: MmaWarpgroup) -> tuple[int, int]:
 
 def a_shared_start(w: MmaWarpgroup) -> int:
     """A's tile (64 rows) follows B's in the same buffer, on a 1024-byte boundary."""
-    lbo, sbo = warpgroup_offsets(w)
     end = int(_offsets(w.n, w, w.start_address).max()) + 1
     return -(-end // 1024) * 1024
 

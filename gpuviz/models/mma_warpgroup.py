@@ -116,7 +116,7 @@ def element_offsets(rows: np.ndarray, kbytes: np.ndarray, k_step: int, start: in
 def element_offset(row: int, kbyte: int, k_step: int, start: int, lbo: int, sbo: int,
                    swizzle: str) -> int:
     """:func:`element_offsets` of one byte."""
-    return int(element_offsets(np.int64(row), np.int64(kbyte), k_step, start, lbo, sbo,
+    return int(element_offsets(np.asarray(row), np.asarray(kbyte), k_step, start, lbo, sbo,
                                swizzle))
 
 
@@ -135,7 +135,7 @@ def core_matrices(rows: int, k_step: int, start: int, lbo: int, sbo: int,
     r = np.arange(8)
     for g in range(rows // 8):
         for chunk in range(2):
-            addr = element_offsets(8 * g + r, np.int64(16 * chunk), k_step, start, lbo, sbo,
+            addr = element_offsets(8 * g + r, np.asarray(16 * chunk), k_step, start, lbo, sbo,
                                    swizzle)
             out.append(CoreMatrix(g, chunk, tuple(int(a) for a in addr)))
     return tuple(out)
