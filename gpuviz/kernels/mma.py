@@ -153,6 +153,7 @@ static int check_mma() {{
     CHECK(cudaMemset(dD, 0xff, sizeof D));
     mma_fragments<<<1, 32>>>(dA, dB, dC, dD);
     CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(D, dD, sizeof D, cudaMemcpyDeviceToHost));
     int bad = 0;
     for (int i = 0; i < kM * kN; ++i) bad += D[i] != R[i];
@@ -248,6 +249,7 @@ static int check_feed() {{
     CHECK(cudaMalloc(&d, sizeof h));
     mma_feed<<<1, 32>>>(d);
     CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
     CHECK(cudaFree(d));
     int bad = 0;
@@ -417,6 +419,7 @@ static int check_wgmma() {{
                                kWgShared));
     mma_wgmma<<<1, 32 * kBlockWarps, kWgShared>>>(dA, dB, dD, dbo, dao, ddi);
     CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(D, dD, sizeof D, cudaMemcpyDeviceToHost));
     int bad = 0;
     for (int i = 0; i < 64 * kN64; ++i) bad += D[i] != R[i];
