@@ -32,6 +32,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Target,
+    as_part,
     compose,
     format_bytes,
     format_number,
@@ -54,7 +55,9 @@ SIDE = ("legend", "receipt", "hierarchy-note")  # blocks that may stand beside t
 def build(result: MmaResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     r = result
-    shown = r.show or PARTS[:1]
+    # the parts an export asks for, else those the scenario shows
+    asked = tuple(p for p in (target.parts or ()) if p in PARTS)
+    shown = asked or r.show or FRAGMENT_PARTS
 
     made: dict[float, list[Block]] = {}  # body and side of one width: one build
     grids: dict = {}  # fragment grids by layout, across the widths tried
@@ -63,10 +66,13 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
     def blocks(width: float) -> list[Block]:
         if width not in made:
             out: list[Block] = []
-            if operands:
-                out += _fragments(r, selection, theme, width, target, grids, operands)
-            for part in shown:
-                if part not in FRAGMENT_PARTS:
+            fragments_done = False
+            for part in shown:  # in the order shown; the three fragment parts as one group
+                if part in FRAGMENT_PARTS:
+                    if not fragments_done:
+                        out += _fragments(r, selection, theme, width, target, grids, operands)
+                        fragments_done = True
+                else:
                     out += BUILDERS[part](r, selection, theme, width, target)
             # the first part's heading is the figure's title
             made[width] = [b for b in out if b.name != f"{_first(shown)}-title"]
@@ -88,6 +94,20 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
         description=f"{r.shape} {r.dtype}->{r.accumulator}: registers per thread {regs}; "
                     f"ldmatrix {r.feed.wavefronts} wavefronts; warpgroup "
                     f"{'valid' if r.warpgroup_valid else 'invalid'}")
+
+
+def _tagged(part: str, heading: Block, drawing: Block, receipt: Block | None,
+            legend: Block | None, note: Block | None = None) -> list[Block]:
+    """A part's blocks, each marked as the part's: its heading and note are notes, its drawing
+    and receipt (the numbers) its drawing, its legend its legend."""
+    out = [as_part(part, heading, "notes"), as_part(part, drawing)]
+    if receipt is not None:
+        out.append(as_part(part, receipt))
+    if legend is not None:
+        out.append(as_part(part, legend, "legend"))
+    if note is not None:
+        out.append(as_part(part, note, "notes"))
+    return out
 
 
 def _first(shown: tuple[str, ...]) -> str:
@@ -255,8 +275,9 @@ def _fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
                operands: tuple[str, ...] = ("a", "b", "c")) -> list[Block]:
     floor = min(target.min_pt, theme.small_pt)
     lane = r.lane
-    blocks = [_heading("Fragments: which lane holds each element", theme, width,
-                       "fragments-title")]
+    parts = tuple(f"fragment-{o}" for o in operands)
+    blocks = [as_part(parts, _heading("Fragments: which lane holds each element", theme, width,
+                                      "fragments-title"), "notes")]
     chosen = [f for f in (r.a, r.b, r.c) if f.operand in operands]
     names = {"a": f"A ({r.m} × {r.k}, row-major)", "b": f"B ({r.k} × {r.n}, column-major)",
              "c": f"C and D ({r.m} × {r.n})"}
@@ -271,23 +292,29 @@ def _fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         from gpuviz.figures.layout import place
         place(c, cap, 0.0, 0.0)
         place(c, grid, 0.0, cap.height + 1.0)
-        blocks.append(c.block(max(cap.width, grid.width), cap.height + 1.0 + grid.height,
-                              f"operand-{f.operand}"))
-    by_index: dict[int, list[str]] = {}
+        blocks.append(as_part(f"fragment-{f.operand}",
+                              c.block(max(cap.width, grid.width),
+                                      cap.height + 1.0 + grid.height, f"operand-{f.operand}")))
+    used: set[int] = set()
+    holds: list[str] = []
     for f in chosen:
-        for j in sorted({f.register_of(row, col) for row in range(f.rows)
-                         for col in range(f.cols)}):
-            by_index.setdefault(j, []).append(_register_names(f, j))
-    entries = [LegendEntry(f"register {j}: {' · '.join(names)}", _register_style(theme, j))
-               for j, names in sorted(by_index.items())]
-    part = {1: "", 2: " (the even column or k in the low half)",
-            4: " (column or k mod 4 = the byte)"}
+        regs = sorted({f.register_of(row, col) for row in range(f.rows)
+                       for col in range(f.cols)})
+        used.update(regs)
+        holds.append(f"{f.operand.upper()}: " + "; ".join(
+            f"register {j} holds {_register_names(f, j)}" for j in regs) + ".")
+    entries = [LegendEntry(f"register {j}", _register_style(theme, j), parts=parts)
+               for j in sorted(used)]
+    part = {1: "", 2: " A 16-bit element in an even column (even k in B) is the low half.",
+            4: " The column (k in B) mod 4 is the byte."}
     notes = [f"Each cell prints the lane that holds it; its tint is the register. Lane l: "
-             f"groupID = l / 4, threadID_in_group = l mod 4.{part[r.a.elements_per_register]}"]
+             f"groupID = l / 4, threadID_in_group = l mod 4.{part[r.a.elements_per_register]}",
+             " ".join(holds)]
     rows = _selection_rows(r, selection, operands)
-    blocks.append(legend_block(entries, theme, width, notes=notes))
+    blocks.append(as_part(parts, legend_block(entries, theme, width, notes=notes), "legend"))
     if rows:
-        blocks.append(receipt_block(rows, theme, min(width, 180.0), title="Selected"))
+        blocks.append(as_part(parts, receipt_block(rows, theme, min(width, 180.0),
+                                                   title="Selected")))
     return blocks
 
 
@@ -413,7 +440,7 @@ def _feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
         "A wavefront serves 128 bytes of one 8 × 8 matrix: eight 16-byte rows in eight "
         "distinct bank groups take one; rows sharing a group are served one after another "
         "(the banks model, measured on an H200)."])
-    return [_heading(title, theme, width, "feed-title"), drawing, receipt, legend]
+    return _tagged("feed", _heading(title, theme, width, "feed-title"), drawing, receipt, legend)
 
 
 # --------------------------------------------------------------------------------------------
@@ -475,15 +502,16 @@ def _warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         g.reason,
     ], theme, width)
     legend = legend_block([
-        LegendEntry("the four warps: an aligned warpgroup", ok),
+        LegendEntry("the four warps: an aligned warpgroup", ok) if g.valid else
         LegendEntry("the four warps: not a warpgroup", bad),
-    ] if True else [], theme, width, notes=[
+    ], theme, width, notes=[
         "Lane l of each warp holds d_i at row l / 4 (+ 8 when i mod 4 ≥ 2), column "
         "8·(i / 4) + 2·(l mod 4) + (i mod 2) of its 16 rows: the m16n8 C fragment, repeated "
         "N / 8 times."])
     title = (f"Warpgroup: wgmma.mma_async m64n{g.n}k16 on warps {g.warps[0]}–{g.warps[-1]} — "
              + ("an aligned warpgroup" if g.valid else "not a warpgroup"))
-    return [_heading(title, theme, width, "warpgroup-title"), drawing, receipt, legend]
+    return _tagged("warpgroup", _heading(title, theme, width, "warpgroup-title"), drawing,
+                   receipt, legend)
 
 
 # --------------------------------------------------------------------------------------------
@@ -541,7 +569,8 @@ def _descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: fl
         "conflict)."])
     title = (f"Descriptor: B's core matrices through a {g.swizzle} descriptor (first "
              f"{8 * groups} rows of N)")
-    return [_heading(title, theme, width, "descriptor-title"), drawing, receipt, legend]
+    return _tagged("descriptor", _heading(title, theme, width, "descriptor-title"), drawing,
+                   receipt, legend)
 
 
 # --------------------------------------------------------------------------------------------
@@ -584,13 +613,14 @@ def _completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: fl
             c.text(note_x, ny + k * step, line, pt, theme.muted)
         y += h if beside else row_h + len(lines) * step + 0.8
     drawing = c.block(min(width, note_x + note_w), y, "completion-steps")
-    legend = legend_block([LegendEntry("D read after its groups completed", ok),
-                           LegendEntry("D read while a group may still write it (hazard)",
-                                       bad)],
-                          theme, width)
+    readable = steps[-1].d_readable
+    legend = legend_block([LegendEntry("D read after its groups completed", ok) if readable
+                           else LegendEntry("D read while a group may still write it (hazard)",
+                                            bad)], theme, width)
     wait = steps[-2].event
     title = f"Completion: fence, commit, {wait}, then read D"
-    return [_heading(title, theme, width, "completion-title"), drawing, legend]
+    return _tagged("completion", _heading(title, theme, width, "completion-title"), drawing,
+                   None, legend)
 
 
 def _wrap(text: str, pt: float, width: float) -> list[str]:
@@ -654,7 +684,8 @@ def _hierarchy(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
                       color=theme.muted, name="hierarchy-note")
     title = (f"Hierarchy: {h.block_m} × {h.block_n} block → {h.warp_m} × {h.warp_n} warp "
              f"tiles → m16n8 tiles: {h.accumulator_registers} accumulator registers per thread")
-    return [_heading(title, theme, width, "hierarchy-title"), drawing, receipt, note]
+    return _tagged("hierarchy", _heading(title, theme, width, "hierarchy-title"), drawing,
+                   receipt, None, note)
 
 
 BUILDERS: dict[str, Callable[..., list[Block]]] = {

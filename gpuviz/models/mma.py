@@ -416,7 +416,7 @@ def compute(p: MmaParams) -> MmaResult:
     group = _warpgroup(p.warpgroup)
     return MmaResult(
         shape=p.shape, dtype=dtype, accumulator=acc, m=m, n=n, k=k, lane=p.lane,
-        show=tuple(x for x in PARTS if x in p.show), a=a, b=b, c=c,
+        show=tuple(dict.fromkeys(x for x in p.show if x in PARTS)), a=a, b=b, c=c,
         a_owner=a.owner, b_owner=b.owner, c_owner=c.owner,
         registers_per_thread={"a": a.registers_per_lane, "b": b.registers_per_lane,
                               "c": c.registers_per_lane},

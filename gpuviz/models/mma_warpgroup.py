@@ -166,6 +166,9 @@ def async_steps(stages: int, wait_pending: int) -> tuple[AsyncStep, ...]:
         pending.append(s)
         steps.append(AsyncStep(f"wgmma.commit_group (group {s})", tuple(pending), (), False, (),
                                f"group {s} closed; the warpgroup runs on"))
+    def groups(ids: list[int]) -> str:
+        return ("group " if len(ids) == 1 else "groups ") + ", ".join(map(str, ids))
+
     keep = min(wait_pending, len(pending))
     done = pending[:len(pending) - keep]
     left = pending[len(pending) - keep:]
@@ -173,12 +176,11 @@ def async_steps(stages: int, wait_pending: int) -> tuple[AsyncStep, ...]:
                            not left, tuple(done),
                            ("every group complete: D may be read, every stage reused"
                             if not left else
-                            f"groups {', '.join(map(str, done)) or 'none'} complete; "
-                            f"{', '.join(map(str, left))} may still run")))
+                            (f"{groups(done)} complete; " if done else "none complete; ")
+                            + f"{groups(left)} may still run")))
     if left:
         steps.append(AsyncStep("read D", tuple(left), tuple(done), False, tuple(done),
-                               "hazard: D is read while groups "
-                               f"{', '.join(map(str, left))} may still write it"))
+                               f"hazard: D is read while {groups(left)} may still write it"))
     else:
         steps.append(AsyncStep("read D", (), tuple(done), True, tuple(done),
                                "safe: every group that writes D is complete"))
