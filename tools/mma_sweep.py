@@ -163,7 +163,10 @@ def import_results(folder: Path) -> None:
                     "tables (D against the host's product), ldmatrix/stmatrix with the model's "
                     "row addresses and register halves, and wgmma through the model's "
                     "descriptor and accumulator table; measured: the shared-memory wavefronts "
-                    "of the ldmatrix/stmatrix.",
+                    "of the ldmatrix/stmatrix. Case ids name the bundled scenarios' states as "
+                    "they were on the day of the run (steps of mma-fragments were merged "
+                    "since); the measurement of a section is found by its feed, which every "
+                    "bundled state shares with a measured case.",
             "cases": cases}
     OUT.write_text(json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n")
     print(f"{len(cases)} cases → {OUT}")
