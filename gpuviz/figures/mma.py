@@ -161,11 +161,18 @@ def _cell_text(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str
         knock_out(c, t, knockout)
 
 
+#: Categories of registers 0–3: the palette without vermillion (a bad state's colour only).
+REGISTER_CATEGORIES = (0, 1, 2, 5)
+
+
 def _register_style(theme: Theme, j: int) -> Style:
-    hatch = theme.category_hatch(j)
-    return Style(fill=theme.mix(theme.category(j), 0.45), stroke=theme.outline,
-                 stroke_width=theme.thin_mm, hatch=hatch,
-                 hatch_color=theme.mix(theme.foreground, 0.35) if hatch else None)
+    """A light tint of register j's category, hatched where the theme tells categories by
+    hatch too (as gemm's blocks)."""
+    k = j % len(REGISTER_CATEGORIES)
+    hatch = theme.category_hatch(k)
+    return Style(fill=theme.mix(theme.category(REGISTER_CATEGORIES[k]), 0.5),
+                 stroke=theme.outline, stroke_width=theme.thin_mm, hatch=hatch,
+                 hatch_color=theme.muted if hatch else None)
 
 
 # --------------------------------------------------------------------------------------------
