@@ -161,7 +161,7 @@ def _cell_text(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str
         knock_out(c, t, knockout)
 
 
-#: Categories of registers 0–3: the palette without vermillion (a bad state's colour only).
+#: Categories of registers 0–3 (blue, orange, bluish green, reddish purple: apart in print gray).
 REGISTER_CATEGORIES = (0, 1, 2, 5)
 
 
