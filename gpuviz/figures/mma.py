@@ -471,7 +471,7 @@ def _warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         c.text(x0 + 2 * box, y, f"warpgroup {grp}", pt, theme.muted, anchor="middle")
         c.line(x0 + 0.5, y + 1.0, x0 + 4 * box - 0.5, y + 1.0, theme.stroke("muted", theme.line_mm))
     top = y + 2.0
-    ok, bad = theme.fill("valid"), theme.fill("conflict")
+    ok, bad = theme.fill("valid"), theme.fill("undefined")
     for w in range(warps):
         exists = w < g.block_warps
         style = (ok if g.valid else bad) if w in chosen else (
@@ -510,7 +510,7 @@ def _warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
     ], theme, width)
     legend = legend_block([
         LegendEntry("the four warps: an aligned warpgroup", ok) if g.valid else
-        LegendEntry("the four warps: not a warpgroup", bad),
+        LegendEntry("the four warps: not a warpgroup (a wgmma on them is undefined)", bad),
     ], theme, width, notes=[
         "Lane l of each warp holds d_i at row l / 4 (+ 8 when i mod 4 ≥ 2), column "
         "8·(i / 4) + 2·(l mod 4) + (i mod 2) of its 16 rows: the m16n8 C fragment, repeated "
