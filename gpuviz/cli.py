@@ -309,7 +309,7 @@ def _kernel_parser(sub) -> None:
     k = sub.add_parser("kernel", help="write a CUDA C++ program performing the scenario's access, "
                                       "with its build and ncu commands")
     k.add_argument("scenario", metavar="SCENARIO")
-    k.add_argument("--panel", metavar="ID", help="sectors, banks, occupancy or traversal "
+    k.add_argument("--panel", metavar="ID", help="sectors, banks, occupancy, traversal or mma "
                                                  "(default: the scenario's first of these)")
     k.add_argument("--step", type=int, metavar="K", help="the state after scenario step K (0-based)")
     k.add_argument("--out", required=True, type=path_argument, metavar="DIR",

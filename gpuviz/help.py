@@ -13,6 +13,7 @@ TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Reuse", ("gemm", "traversal")),
     ("Time and synchronization", ("pipeline", "barrier", "reduction")),
     ("SIMT execution", ("occupancy", "scheduler", "divergence")),
+    ("Tensor cores", ("mma",)),
 )
 
 
@@ -185,6 +186,30 @@ HELP: dict[str, PanelHelp] = {
          "(independent thread scheduling)",
          "NVIDIA Tesla V100 GPU Architecture whitepaper, 2017",
          "K. D. Cooper, T. J. Harvey and K. Kennedy, “A Simple, Fast Dominance Algorithm”, 2001")),
+    "mma": PanelHelp(
+        "A warp-level mma.sync is executed by one warp: its 32 lanes hold the A, B and C/D "
+        "fragments in registers, each element at a place the PTX ISA fixes (lane l: groupID "
+        "l / 4, threadID_in_group l mod 4). Each cell of the grids prints its lane and is "
+        "tinted by its register; select a lane or an element to have it spelled out. ldmatrix "
+        "and stmatrix move a fragment between shared memory and registers, each lane giving the "
+        "address of one 16-byte row: the rows of one 8 × 8 matrix are served in one wavefront "
+        "only if they lie in eight distinct bank groups, which padding or the 128-byte XOR "
+        "swizzle gives and a plain 128-byte row-major tile does not (the banks model counts "
+        "them). Hopper's wgmma is executed by a warpgroup, four contiguous warps whose first "
+        "rank is a multiple of 4, reads B (and optionally A) from shared memory through a matrix "
+        "descriptor of 8-row × 16-byte core matrices, and runs asynchronously: D may be read "
+        "only once wgmma.wait_group says its group is complete. The accumulators of a warp "
+        "tile stay in registers, so they decide how many blocks fit an SM. Every table was run "
+        "on an H200 (the exported kernels compare the product with the host's).",
+        ("PTX ISA, “Warp Level Matrix Multiply-Accumulate Instructions” and its “Matrix "
+         "Fragments for mma.m16n8k16 / m16n8k8 / m16n8k32 / m8n8k4” figures",
+         "PTX ISA, “Warp-level matrix load instruction: ldmatrix” and “… store instruction: "
+         "stmatrix”",
+         "PTX ISA, “Asynchronous Warpgroup Level Matrix Multiply-Accumulate Instructions” "
+         "(warpgroup, register fragments, matrix descriptor, wgmma.fence, commit_group, "
+         "wait_group)",
+         "CUDA C++ Programming Guide, “Warp Matrix Functions” and “Shared Memory”",
+         "NVIDIA H100 Tensor Core GPU Architecture whitepaper, 2022")),
 }
 
 

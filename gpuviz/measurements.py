@@ -17,7 +17,7 @@ from typing import Any
 from gpuviz.kernels.measure import QUANTITY, load, shipped
 
 #: Panels whose sections can be matched to a measurement.
-PANELS = ("banks", "sectors", "occupancy", "scheduler")
+PANELS = ("banks", "sectors", "occupancy", "scheduler", "mma")
 
 
 @dataclass(frozen=True)

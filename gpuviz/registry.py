@@ -144,6 +144,11 @@ PANELS: tuple[Panel, ...] = (
     Panel("divergence", "Divergence: reconvergence stack",
           "Immediate post-dominators, the pre-Volta SIMT stack and lane efficiency",
           parts=("graph", "stack", "issue")),
+    # tensor cores
+    Panel("mma", "MMA: tensor-core fragments",
+          "Who holds each element of mma.sync and wgmma operands, and how ldmatrix feeds them",
+          parts=("fragment-a", "fragment-b", "fragment-c", "feed", "warpgroup", "descriptor",
+                 "completion", "hierarchy")),
 )
 
 PANEL_IDS: tuple[str, ...] = tuple(p.id for p in PANELS)

@@ -292,8 +292,12 @@ def _missing_values(figure: Figure, texts: list[Text], bx: np.ndarray,
     by_kind: dict[str, list[str]] = defaultdict(list)
     for key in cells:
         by_kind[key.split(":", 1)[0]].append(key)
+    boxes_of: dict[str, list] = defaultdict(list)  # one pass over the texts, not one per cell
+    for t, box in zip(texts, bx, strict=True):
+        if t.key:
+            boxes_of[t.key].append(box)
     for kind, keys in by_kind.items():
-        inside = [k for k in keys if k in printed and _text_in_cell(k, cells[k], texts, bx)]
+        inside = [k for k in keys if k in printed and _text_in_cell(cells[k], boxes_of[k])]
         if len(inside) >= 4 and len(inside) * 2 >= len(keys) and len(inside) < len(keys):
             for k in sorted(set(keys) - set(inside))[:20]:
                 if k not in figure.promises:
@@ -303,10 +307,9 @@ def _missing_values(figure: Figure, texts: list[Text], bx: np.ndarray,
     return out
 
 
-def _text_in_cell(key: str, rects: list, texts: list[Text], bx: np.ndarray) -> bool:
-    for t, box in zip(texts, bx, strict=True):
-        if t.key != key:
-            continue
+def _text_in_cell(rects: list, boxes: list) -> bool:
+    """Whether the centre of one of the cell's texts (their boxes) lies in one of its rects."""
+    for box in boxes:
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         for x, y, w, h in rects:
             if x <= cx <= x + w and y <= cy <= y + h:

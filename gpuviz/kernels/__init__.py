@@ -2,7 +2,7 @@
 
 ``gpuviz kernel SCENARIO [--panel ID] --out DIR`` (and File ▸ Export Kernel…) call
 :func:`export_kernel`. One module per panel id renders its panel's parameters
-(:mod:`gpuviz.kernels.sectors`, ``banks``, ``occupancy``, ``traversal``); :mod:`gpuviz.kernels.emit`
+(:mod:`gpuviz.kernels.sectors`, ``banks``, ``occupancy``, ``traversal``, ``mma``); :mod:`gpuviz.kernels.emit`
 writes the source, the run script with the build and ``ncu`` commands, a three-line README and
 ``case.json`` for ``gpuviz measure import``. Qt-free.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gpuviz.kernels.emit import KernelSource, stem, write
 
-PANELS = ("sectors", "banks", "occupancy", "traversal")
+PANELS = ("sectors", "banks", "occupancy", "traversal", "mma")
 
 
 def exportable(panels: tuple[str, ...]) -> tuple[str, ...]:

@@ -48,19 +48,21 @@ class KernelSource:
     ncu_flags: tuple[str, ...] = ("--cache-control", "none")
     kernel_filter: str | None = None  # ncu -k: profile only this kernel
     case: dict[str, Any] = field(default_factory=dict)  # for gpuviz measure import
+    arch: str = ARCH  # the target named in the comments; nvcc_flags may name it exactly
 
 
 def source_text(k: KernelSource) -> str:
     lines = [f"// {k.title}", "//"]
     lines += [f"// {s}" if s else "//" for s in k.summary]
-    lines += ["//", f"// Build and profile: see run.sh beside this file (nvcc -arch={ARCH}).",
+    lines += ["//", f"// Build and profile: see run.sh beside this file (nvcc -arch={k.arch}).",
               "// Written by gpuviz from a scenario; edit freely.", ""]
     return "\n".join(lines) + "\n" + CHECK_MACRO + "\n" + k.body.strip() + "\n"
 
 
 def build_command(k: KernelSource) -> str:
     flags = " ".join(k.nvcc_flags)
-    return f"nvcc -arch={ARCH} -O3 {flags + ' ' if flags else ''}-o {k.name} {k.name}.cu"
+    arch = "" if any(f.startswith("-gencode") for f in k.nvcc_flags) else f"-arch={k.arch} "
+    return f"nvcc {arch}-O3 {flags + ' ' if flags else ''}-o {k.name} {k.name}.cu"
 
 
 def ncu_command(k: KernelSource) -> str:

@@ -13,6 +13,8 @@ joining profiled launches to cases in launch order.
   stores);
 - sectors: ``sector_count`` against ``l1tex__t_sectors_pipe_lsu_mem_global_op_ld`` / ``_op_st``;
 - occupancy: ``active_blocks_per_sm`` against ``cudaOccupancyMaxActiveBlocksPerMultiprocessor``;
+- mma: ``ldmatrix_wavefronts`` against the shared-memory wavefronts of the ``ldmatrix``
+  (``_op_ld``) or ``stmatrix`` (``_op_st``) that moves the fragment;
 - traversal: A and B tiles loaded (times the tile's bytes) against DRAM bytes read
   (``dram__bytes_read``), both over the bytes of A and B; agreement within ``tolerance``;
 - scheduler: ``sm_issue_utilization`` (steady state, mean over the SM's schedulers that hold a
@@ -60,6 +62,7 @@ QUANTITY = {
     "occupancy": ("active_blocks_per_sm", "resident blocks per SM"),
     "traversal": ("operand_traffic", "DRAM bytes read ÷ bytes of A and B"),
     "scheduler": ("sm_issue_utilization", "of the SM's issue slots used"),
+    "mma": ("ldmatrix_wavefronts", "shared-memory wavefronts of the fragment load or store"),
 }
 
 
@@ -71,6 +74,8 @@ def metric_for(panel: str, op: str) -> str:
         return GLOBAL_ST if op == "stg" else GLOBAL_LD
     if panel == "traversal":
         return DRAM_READ
+    if panel == "mma":
+        return SHARED_ST if op == "stsm" else SHARED_LD
     raise ValueError(f"no profiler metric for panel {panel!r}")
 
 

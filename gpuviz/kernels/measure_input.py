@@ -12,7 +12,7 @@ from gpuviz.scenario.problems import Problem, ScenarioError, describe, join
 from gpuviz.scenario.reading import read_limited
 from gpuviz.scenario.strict_json import parse_json
 
-PANELS = ("banks", "sectors", "occupancy", "traversal", "scheduler")
+PANELS = ("banks", "sectors", "occupancy", "traversal", "scheduler", "mma")
 
 
 class MeasureInputError(ScenarioError):

@@ -49,7 +49,9 @@ def test_export_writes_source_script_readme_and_case(tmp_path):
     for cu, pid in written:
         folder = cu.parent
         run = (folder / "run.sh").read_text()
-        assert "nvcc -arch=sm_90 -O3" in run and "ncu --clock-control none" in run
+        build = ("nvcc -O3 -gencode=arch=compute_90a,code=sm_90a" if pid == "mma"  # wgmma
+                 else "nvcc -arch=sm_90 -O3")
+        assert build in run and "ncu --clock-control none" in run
         assert "cuobjdump -sass" in run and "--metrics " in run
         readme = (folder / "README.md").read_text().strip().split("\n\n")
         assert len(readme) == 3
@@ -78,11 +80,13 @@ def test_the_measured_instruction_is_inline_ptx_of_the_right_width():
 @pytest.mark.skipif(NVCC is None, reason="nvcc (the CUDA compiler) is not installed here; the "
                                          "exported kernels are compiled where it is")
 def test_every_export_compiles_for_sm_90(tmp_path):
+    """Every bundled scenario's kernel, mma's for sm_90a (wgmma), as its run.sh builds it."""
     written = export_all(tmp_path)
 
     def build(item):
-        cu, _ = item
-        proc = subprocess.run([NVCC, "-arch=sm_90", "-c", str(cu), "-o",
+        cu, pid = item
+        arch = "-gencode=arch=compute_90a,code=sm_90a" if pid == "mma" else "-arch=sm_90"
+        proc = subprocess.run([NVCC, arch, "-c", str(cu), "-o",
                                str(cu.with_suffix(".o"))], capture_output=True, text=True,
                               timeout=600)
         return cu, proc

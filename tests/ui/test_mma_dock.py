@@ -1,0 +1,28 @@
+"""The mma dock: a clicked fragment cell selects the lane that holds it, whose other elements are
+then outlined in A, B and C; the measured line says what the H200 counted for the fragment load."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt
+
+from gpuviz.figures.display import Rect, Rects, row_list, walk
+from gpuviz.scenario.bundled import scenario_dir
+
+
+def test_clicking_c_9_3_selects_lane_5_everywhere(make_main_window, qtbot):
+    w = make_main_window(scenario_dir() / "mma-fragments.json")
+    dock = w.docks["mma"]
+    qtbot.waitUntil(lambda: dock.current_figure() is not None)
+    fig = dock.current_figure()
+    box = next(row_list(i.xywh)[i.keys.index("c:9,3")] for i in walk(fig.items)
+               if isinstance(i, Rects) and i.keys and "c:9,3" in i.keys)
+    view = dock.view
+    x = view._origin.x() + (box[0] + box[2] / 2) * view._scale
+    y = view._origin.y() + (box[1] + box[3] / 2) * view._scale
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPointF(x, y).toPoint())
+    qtbot.waitUntil(lambda: w.document.shown.section("mma").lane == 5)
+    assert w.document.selection == frozenset({"c:9,3"})
+    accent = w.theme.accent
+    qtbot.waitUntil(lambda: sum(isinstance(i, Rect) and i.style.stroke == accent
+                                for i in walk(dock.current_figure().items)) == 16)
+    qtbot.waitUntil(lambda: "H200 measured: 32 (agrees)" in dock.measured.text())
