@@ -48,12 +48,23 @@ hashing, C write-back and other traffic.
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, cast
 
 import numpy as np
 
 from gpuviz.models.arch import DEFAULT_ARCH, load_preset, preset_names, preset_value
 from gpuviz.models.params import param
+from gpuviz.models.stack_distance import COLD, misses_at, stack_distances
+from gpuviz.models.stack_distance import _smaller_later as _smaller_later
+from gpuviz.models.traversal_lru import (
+    PanelReuse,
+    loads_per_step,
+    panel_reuse,
+    request_stream,
+    resident_after,
+)
+from gpuviz.models.traversal_lru import misses_at as reuse_misses_at
+
+__all__ = ["COLD", "misses_at", "request_stream", "stack_distances"]
 
 ORDERS = ("row-major", "column-major", "hilbert", "grouped", "explicit")
 SWEEP_ORDERS = ("row-major", "column-major", "hilbert", "grouped")
@@ -64,10 +75,10 @@ L2_PARTITIONS = 2  # A100 whitepaper: the L2 is divided into two partitions
 # CPU and 200 MB (benchmarks/bench_limits.py, "traversal" rows; twice as many tiles cost 2–3.6 s,
 # mostly in loading the explicit list and writing the per-step JSON).
 MAX_TILES = 1 << 16
-MAX_REQUESTS = 1 << 18
+MAX_REQUESTS = 1 << 27
+MAX_K_TILES = 1024
 MAX_SWEEP_POINTS = 1024  # capacities of one sweep (bench_limits.py, "sweep capacities")
 SWEEP_POINTS = 32
-COLD = np.iinfo(np.int64).max  # stack distance of a first use: a miss at any capacity
 
 
 @dataclass(frozen=True)
@@ -84,7 +95,7 @@ class TraversalParams:
                                       "row·cols + col exactly once.", minimum=0,
                                       maximum=MAX_TILES - 1, length=(0, MAX_TILES))
     k_tiles: int = param(1, doc="Depth of each A row panel and B column panel in tiles along K "
-                         "(1 folds K away).", minimum=1, maximum=128)
+                         "(1 folds K away).", minimum=1, maximum=MAX_K_TILES)
     in_flight: int = param(1, doc="Output tiles processed at once (think: SMs).", minimum=1,
                            maximum=4096)
     capacity: int | None = param(8, doc="LRU cache capacity in tiles; empty for unbounded.",
@@ -122,11 +133,11 @@ class OrderRun:
     b_loads: int
     hits: int
     misses: int
-    _accesses: np.ndarray  # tile id of every request, in time order
-    _access_step: np.ndarray  # the step that made each request
-    _stack_distance: np.ndarray  # per request; COLD for a first use
-    _by_tile: np.ndarray  # request positions grouped by tile id, in time order within a tile
-    _tile_keys: np.ndarray  # tile · (requests + 1) + position, of _by_tile: sorted ascending
+    _reuse: PanelReuse  # every request's stack distance, one K level at a time
+
+    @property
+    def accesses(self) -> int:
+        return self._reuse.requests
 
 
 @dataclass(frozen=True)
@@ -261,148 +272,20 @@ def tile_order(name: str, rows: int, cols: int, group_m: int = 4,
 # --------------------------------------------------------------------------- cache
 
 
-def a_tile_id(row: int | np.ndarray, kk: int | np.ndarray, k_tiles: int):
-    return row * k_tiles + kk
-
-
-def b_tile_id(col: int | np.ndarray, kk: int | np.ndarray, rows: int, k_tiles: int):
-    return rows * k_tiles + col * k_tiles + kk
-
-
-def request_stream(order: np.ndarray, rows: int, k_tiles: int,
-                   in_flight: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every tile request in time order and the step that makes it (see the module rule)."""
-    n = len(order)
-    steps = -(-n // in_flight)
-    padded = np.full((steps * in_flight, 2), -1, dtype=np.int64)
-    padded[:n] = order
-    wave = padded.reshape(steps, 1, in_flight, 2)
-    kk = np.arange(k_tiles, dtype=np.int64).reshape(1, k_tiles, 1)
-    a = a_tile_id(wave[..., 0], kk, k_tiles)
-    b = b_tile_id(wave[..., 1], kk, rows, k_tiles)
-    ids = np.stack([a, b], axis=-1)  # (steps, k_tiles, in_flight, 2)
-    valid = np.broadcast_to((wave[..., 0] >= 0)[..., None], ids.shape)
-    step = np.broadcast_to(np.arange(steps, dtype=np.int64).reshape(steps, 1, 1, 1), ids.shape)
-    return ids[valid], step[valid]
-
-
-def _smaller_later(values: np.ndarray,
-                   cancelled: Callable[[], bool] | None = None) -> np.ndarray | None:
-    """For a permutation ``values`` of 0 … n−1: how many later entries are smaller than each.
-
-    A binary indexed tree over the values, run for all entries at once, one bit at a time from
-    the top: at bit b the entries are grouped by their value's higher bits (stably, so each group
-    keeps time order); an entry whose bit b is 1 is greater than every entry of its group whose
-    bit b is 0, so it counts the group's 0-entries after it. Each level is a few O(n) array
-    passes and a stable partition, n log n in all. None when ``cancelled`` reports true."""
-    n = len(values)
-    if n < 2:
-        return np.zeros(n, dtype=np.int64)
-    it = np.int32 if n < (1 << 31) - 1 else np.int64
-    vals = values.astype(it)  # the value at each place of the current order
-    acc = np.zeros(n, dtype=it)  # the count so far of the entry at each place
-    place = np.arange(n, dtype=it)
-    # integer work arrays of the width chosen above (typed Any: numpy's stubs lose the dtype)
-    bit, start, zeros, before, tmp, dest = cast(Any, [np.empty(n, dtype=it) for _ in range(6)])
-    acc = cast(Any, acc)
-    for b in range((n - 1).bit_length() - 1, -1, -1):
-        if cancelled is not None and cancelled():
-            return None
-        half = 1 << b
-        np.right_shift(vals, b, out=bit)
-        np.bitwise_and(bit, 1, out=bit)
-        # the entries are grouped by value >> (b+1), and as the values are 0 … n−1 the group
-        # of value v starts at place v >> (b+1) << (b+1); every earlier group is full
-        np.bitwise_and(vals, ~(2 * half - 1), out=start)
-        np.subtract(n, start, out=zeros)
-        np.minimum(zeros, half, out=zeros)  # the group's 0-entries
-        np.subtract(1, bit, out=tmp)
-        np.cumsum(tmp, out=before)
-        before -= tmp
-        np.right_shift(start, 1, out=tmp)
-        before -= tmp  # the group's 0-entries before this place
-        np.subtract(zeros, before, out=tmp)
-        tmp *= bit
-        acc += tmp  # a 1-entry counts the group's 0-entries after it
-        # stable partition inside each group: 0-entries to start + before, 1-entries after
-        # all 0-entries, in order
-        np.add(zeros, place, out=dest)
-        dest -= before
-        np.add(start, before, out=tmp)
-        np.copyto(dest, tmp, where=bit == 0)
-        vals, acc = _moved(vals, dest), _moved(acc, dest)
-    # now place v holds value v
-    return acc[values].astype(np.int64)
-
-
-def _moved(values: np.ndarray, dest: np.ndarray) -> np.ndarray:
-    out = np.empty_like(values)
-    out[dest] = values
-    return out
-
-
-def stack_distances(requests: np.ndarray,
-                    cancelled: Callable[[], bool] | None = None) -> np.ndarray | None:
-    """LRU stack distance of each request (0 = the most recently used tile); COLD for a first
-    use. None when ``cancelled`` reports true part-way.
-
-    A request at time t whose tile was last used at time p has stack distance d = the number of
-    distinct tiles used in (p, t). Each reuse is an interval (p, t); every time q in between
-    either ends its own tile's uses before t (its interval (q, next use of q) lies inside (p, t))
-    or is the last use of its tile before t. So d = (t − p − 1) − (intervals nested in (p, t)),
-    and the nested ones are those starting after p and ending before t: for the sequence of
-    next-use times, the later entries smaller than the one at p (``_smaller_later``)."""
-    req = np.asarray(requests, dtype=np.int64)
-    n = len(req)
-    out = np.full(n, COLD, dtype=np.int64)
-    if n == 0:
-        return out
-    by_tile = np.argsort(req, kind="stable")
-    again = req[by_tile[1:]] == req[by_tile[:-1]]
-    later, earlier = by_tile[1:][again], by_tile[:-1][again]
-    # next-use times as a permutation: reuse times ranked in time order, then "never" ones
-    reused = np.zeros(n, dtype=bool)
-    reused[later] = True
-    rank = np.cumsum(reused) - 1
-    next_rank = np.empty(n, dtype=np.int64)
-    never = np.ones(n, dtype=bool)
-    never[earlier] = False
-    next_rank[earlier] = rank[later]
-    next_rank[never] = len(later) + np.arange(n - len(later))
-    nested = _smaller_later(next_rank, cancelled)
-    if nested is None:
-        return None
-    out[later] = later - earlier - 1 - nested[earlier]
-    return out
-
-
 def _run(name: str, order: np.ndarray, params: TraversalParams,
-         distances: np.ndarray | None = None) -> OrderRun:
-    requests, step = request_stream(order, params.rows, params.k_tiles, params.in_flight)
-    sd = stack_distances(requests) if distances is None else distances
-    assert sd is not None  # only a cancelled computation has none, and nothing cancels this one
-    capacity = COLD if (cap := effective_capacity(params)) is None else cap
-    miss = sd >= capacity
-    steps = int(step[-1]) + 1 if len(step) else 0
-    loads = np.bincount(step[miss], minlength=steps)
-    hits = np.bincount(step[~miss], minlength=steps)
-    is_a = requests < params.rows * params.k_tiles
-    by_tile = np.argsort(requests, kind="stable")
+         reuse: PanelReuse | None = None) -> OrderRun:
+    if reuse is None:
+        reuse = panel_reuse(order, params.rows, params.cols, params.k_tiles, params.in_flight)
+    assert reuse is not None  # only a cancelled computation has none, and nothing cancels this one
+    loads, miss = loads_per_step(reuse, effective_capacity(params))
+    requests = np.bincount(reuse.step, minlength=reuse.steps) * params.k_tiles
+    is_a = reuse.is_a()
+    misses = int(loads.sum())
     return OrderRun(
-        order_name=name, order=order, loads_per_step=loads, hits_per_step=hits,
-        cumulative_loads=np.cumsum(loads), a_loads=int(np.count_nonzero(miss & is_a)),
-        b_loads=int(np.count_nonzero(miss & ~is_a)), hits=int(np.count_nonzero(~miss)),
-        misses=int(np.count_nonzero(miss)), _accesses=requests, _access_step=step,
-        _stack_distance=sd, _by_tile=by_tile,
-        _tile_keys=requests[by_tile].astype(np.int64) * (len(requests) + 1) + by_tile,
-    )
-
-
-def misses_at(distances: np.ndarray, capacities: np.ndarray) -> np.ndarray:
-    """Misses of one request stream for each capacity (LRU inclusion: distance ≥ capacity)."""
-    finite = np.sort(distances[distances != COLD])
-    cold = len(distances) - len(finite)
-    return cold + len(finite) - np.searchsorted(finite, capacities, side="left")
+        order_name=name, order=order, loads_per_step=loads, hits_per_step=requests - loads,
+        cumulative_loads=np.cumsum(loads), a_loads=int(miss[is_a].sum()),
+        b_loads=int(miss[~is_a].sum()), hits=reuse.requests - misses, misses=misses,
+        _reuse=reuse)
 
 
 def l2_arch(params: TraversalParams) -> str:
@@ -468,32 +351,31 @@ def sweep_orders(params: TraversalParams) -> tuple[str, ...]:
 
 def sweep(params: TraversalParams, progress: Callable[[int, int], None] | None = None,
           cancelled: Callable[[], bool] | None = None,
-          known: dict[str, np.ndarray] | None = None) -> SweepResult | None:
+          known: dict[str, PanelReuse] | None = None) -> SweepResult | None:
     """Misses against capacity for every order. ``progress(done, total)`` is called after each
     order; ``cancelled()`` is polled while working and stops the sweep (None is returned).
-    ``known`` maps order names to stack distances already computed for these parameters."""
+    ``known`` maps order names to the reuse already computed for these parameters."""
     capacities = sweep_capacities(params)
     caps = np.asarray(capacities, dtype=np.int64)
     names = sweep_orders(params)
     out: dict[str, tuple[int, ...]] = {}
     cumulative: dict[str, tuple[int, ...]] = {}
-    # Which step makes each request depends only on positions in the order, not on the tiles.
-    _, step = request_stream(tile_order("row-major", params.rows, params.cols), params.rows,
-                             params.k_tiles, params.in_flight)
-    steps = int(step[-1]) + 1
-    capacity = COLD if (cap := effective_capacity(params)) is None else cap
+    capacity = effective_capacity(params)
     for done, name in enumerate(names):
         if cancelled is not None and cancelled():
             return None
-        sd = (known or {}).get(name)
-        if sd is None:
+        reuse = (known or {}).get(name)
+        if reuse is None:
             order = tile_order(name, params.rows, params.cols, params.group_m, params.explicit)
-            requests, _ = request_stream(order, params.rows, params.k_tiles, params.in_flight)
-            sd = stack_distances(requests, cancelled)
-            if sd is None:
+            reuse = panel_reuse(order, params.rows, params.cols, params.k_tiles,
+                                params.in_flight, cancelled)
+            if reuse is None:
                 return None
-        out[name] = tuple(misses_at(sd, caps).tolist())
-        loads = np.bincount(step[sd >= capacity], minlength=steps)
+        misses = reuse_misses_at(reuse, caps, cancelled)
+        if misses is None:
+            return None
+        out[name] = tuple(misses.tolist())
+        loads, _ = loads_per_step(reuse, capacity)
         cumulative[name] = tuple(np.cumsum(loads).tolist())
         if progress is not None:
             progress(done + 1, len(names))
@@ -564,9 +446,9 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
     misses_by_order: dict[str, tuple[int, ...]] = {}
     cumulative_by_order: dict[str, tuple[int, ...]] = {}
     if params.sweep:
-        known = {main.order_name: main._stack_distance}
+        known = {main.order_name: main._reuse}
         if compare is not None:
-            known[compare.order_name] = compare._stack_distance
+            known[compare.order_name] = compare._reuse
         result = sweep(params, progress, cancelled, known)
         if result is not None:
             capacities, misses_by_order = result.capacities, result.misses_by_order
@@ -575,7 +457,7 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
         rows=params.rows, cols=params.cols, k_tiles=params.k_tiles, in_flight=params.in_flight,
         capacity=effective_capacity(params), group_m=params.group_m, cache=params.cache,
         cache_label=cache_label(params),
-        steps=len(main.loads_per_step), accesses=len(main._accesses),
+        steps=len(main.loads_per_step), accesses=main.accesses,
         distinct_tiles=distinct_tiles(params), order_name=main.order_name, order=main.order,
         loads_per_step=main.loads_per_step, hits_per_step=main.hits_per_step,
         cumulative_loads=main.cumulative_loads, a_loads=main.a_loads, b_loads=main.b_loads,
@@ -615,42 +497,17 @@ def state_after(run: OrderRun, rows: int, cols: int, k_tiles: int, in_flight: in
     The resident set of an LRU cache of capacity C is the C most recently used distinct tiles."""
     steps = len(run.loads_per_step)
     step = max(0, min(step, steps))
-    end = int(np.searchsorted(run._access_step, step, side="left"))
-    start = int(np.searchsorted(run._access_step, step - 1, side="left")) if step else end
-    n_ids = (rows + cols) * k_tiles
-    # the latest use of each tile before ``end``: in the requests grouped by tile (time order
-    # within a tile), the last of the tile's group that comes before ``end``; one binary search
-    # per tile over (tile, time) keys, not a pass over every request so far (a played frame)
-    pos, keys = run._by_tile, run._tile_keys
-    span = len(run._accesses) + 1
-    ids_all = np.arange(n_ids, dtype=np.int64)
-    j = np.searchsorted(keys, ids_all * span + end, side="left") - 1
-    jc = np.clip(j, 0, max(len(pos) - 1, 0))
-    found = (j >= 0) & (keys[jc] // span == ids_all) if len(pos) else np.zeros(n_ids, dtype=bool)
-    last = np.where(found, pos[jc] if len(pos) else -1, -1)
-    used = np.flatnonzero(last >= 0)
-    if capacity is not None and len(used) > capacity:
-        used = used[np.argsort(-last[used], kind="stable")[:capacity]]
-    resident = np.zeros(n_ids, dtype=bool)
-    resident[used] = True
-    cap = COLD if capacity is None else capacity
-    sd = run._stack_distance[start:end]
-    ids = run._accesses[start:end]
-    loaded = np.zeros(n_ids, dtype=bool)
-    hit = np.zeros(n_ids, dtype=bool)
-    loaded[ids[sd >= cap]] = True
-    hit[ids[sd < cap]] = True
-    na = rows * k_tiles
+    got = resident_after(run._reuse, capacity, step)
 
     def split(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return v[:na].reshape(rows, k_tiles), v[na:].reshape(cols, k_tiles).T
+        return v[:rows], v[rows:].T
 
-    ar, br = split(resident)
-    al, bl = split(loaded)
-    ah, bh = split(hit)
+    ar, br = split(got.resident)
+    al, bl = split(got.loaded)
+    ah, bh = split(got.hit)
     return StepState(step=step, visited=min(step * in_flight, len(run.order)), a_resident=ar,
-                     b_resident=br, a_loaded=al, b_loaded=bl, a_hit=ah & ~al, b_hit=bh & ~bl,
-                     hits=int(np.count_nonzero(sd < cap)), loads=int(np.count_nonzero(sd >= cap)))
+                     b_resident=br, a_loaded=al, b_loaded=bl, a_hit=ah, b_hit=bh,
+                     hits=got.hits, loads=got.loads)
 
 
 def multiply_in_order(a: np.ndarray, b: np.ndarray, tile_m: int, tile_n: int, tile_k: int,
