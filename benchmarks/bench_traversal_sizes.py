@@ -6,8 +6,8 @@ depth), 132 tiles in flight (one per SM of an H200), the LRU of one L2 partition
 tile requests per order) × four orders. Each case runs in a fresh subprocess: what the
 validator says of the section, the CPU seconds of ``compute`` (the model with its sweep), of
 the figure, and the subprocess's peak resident memory. The model is held to under 2 s and
-1 GB per case on a 2-core machine, and the validator's limits (``MAX_TILES``,
-``MAX_REQUESTS`` and the ``k_tiles`` bound in gpuviz/models/traversal.py) come from this table.
+1 GB per case on a 2-core machine; the validator's limits (``MAX_TILES`` and ``MAX_K_TILES`` in
+gpuviz/models/traversal.py) come from this table and the traversal rows of bench_limits.py.
 It never fails on time: run it, read it.
 
     .venv/bin/python benchmarks/bench_traversal_sizes.py [N ...] [--no-figure]

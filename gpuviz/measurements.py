@@ -17,7 +17,11 @@ from typing import Any
 from gpuviz.kernels.measure import QUANTITY, load, shipped
 
 #: Panels whose sections can be matched to a measurement.
-PANELS = ("banks", "sectors", "occupancy")
+PANELS = ("banks", "sectors", "occupancy", "traversal")
+#: Fields that do not change a panel's measured quantity, left out when sections are matched
+#: (the traversal's DRAM traffic is the main order's at the cache's size: the sweep and the
+#: order drawn beside it change nothing of it)
+IGNORED = {"traversal": ("sweep", "sweep_capacities", "compare_order")}
 
 
 @dataclass(frozen=True)
@@ -32,17 +36,35 @@ class Measured:
     file: str
     case_id: str
     known: str | None  # why the model and the device differ, when they are known to
+    tolerance: float = 0.0  # relative: the file's agreement rule (0: exactly equal)
 
     def agrees_with(self, value: float) -> bool:
+        if self.tolerance:
+            return abs(float(value) - self.measured) <= self.tolerance * abs(self.measured)
         return float(value) == self.measured
 
+    def difference(self, value: float) -> float:
+        """(model − measured) ÷ measured."""
+        return (float(value) - self.measured) / self.measured if self.measured else 0.0
+
     def label(self, value: float | None = None) -> str:
-        """E.g. "H200 measured: 4 (agrees)"."""
+        """E.g. "H200 measured: 4 (agrees)", "H200 measured: 2.21 (model 1.69: 24 % under)"."""
         short = self.device.replace("NVIDIA ", "")
-        text = f"{short} measured: {self.measured:g}"
-        if value is not None:
-            text += " (agrees)" if self.agrees_with(value) else f" (model {value:g} differs)"
-        return text
+        text = f"{short} measured: {number(self.measured)}"
+        if value is None:
+            return text
+        if self.agrees_with(value):
+            return text + " (agrees)"
+        if not self.tolerance:
+            return text + f" (model {number(value)} differs)"
+        off = self.difference(value)
+        return text + (f" (model {number(value)}: {abs(off) * 100:.0f} % "
+                       f"{'over' if off > 0 else 'under'})")
+
+
+def number(value: float) -> str:
+    """A count as it is ("4", "1024"); a ratio to three significant digits ("2.21")."""
+    return f"{value:g}" if float(value).is_integer() else f"{value:.3g}"
 
 
 NOT_MEASURED = "not measured"
@@ -56,7 +78,12 @@ def section_of(panel: str, params) -> dict[str, Any]:
     """The canonical section of parameters: only fields that differ from the defaults."""
     from gpuviz.scenario.decode import encode_changes
 
-    return encode_changes(type(params)(), params)
+    section = encode_changes(type(params)(), params)
+    for name in IGNORED.get(panel, ()):
+        section.pop(name, None)
+    if panel == "traversal" and section.get("cache", "tiles") != "tiles":
+        section.pop("capacity", None)  # the L2 sizes the cache
+    return section
 
 
 @lru_cache(maxsize=1)
@@ -67,6 +94,7 @@ def _index() -> dict[str, Measured]:
     for path in shipped():
         data = load(path)
         known = data.get("known_disagreements", {})
+        tol = float(data.get("tolerance", 0.0))
         for case in data["cases"]:
             panel = case["panel"]
             if panel not in PANELS:
@@ -79,7 +107,7 @@ def _index() -> dict[str, Measured]:
                 panel=panel, quantity=quantity, unit=unit, measured=float(case["measured"]),
                 model=case.get("model"), device=data.get("device", ""),
                 metric=case.get("metric", ""), file=path.name, case_id=case["id"],
-                known=known.get(case["id"])))
+                known=known.get(case["id"]), tolerance=tol))
     return index
 
 

@@ -70,12 +70,12 @@ ORDERS = ("row-major", "column-major", "hilbert", "grouped", "explicit")
 SWEEP_ORDERS = ("row-major", "column-major", "hilbert", "grouped")
 CACHES = ("tiles", "l2-whole", "l2-partition")
 L2_PARTITIONS = 2  # A100 whitepaper: the L2 is divided into two partitions
-# Tiles of the grid and requests per order (2 · tiles · k_tiles): with its comparison, its
-# sweep over every order and the JSON of `gpuviz compute`, the largest run costs about 1 s of
-# CPU and 200 MB (benchmarks/bench_limits.py, "traversal" rows; twice as many tiles cost 2–3.6 s,
-# mostly in loading the explicit list and writing the per-step JSON).
+# The model's cost grows with the tiles of the grid, not with K (gpuviz.models.traversal_lru);
+# at the largest grid and depth accepted (65,536 tiles, k_tiles 1,024: 134 M requests per order)
+# a run with its comparison, the sweep over every order, the figure and the JSON of `gpuviz
+# compute` cost at most 1.8 s of CPU and 210 MB (benchmarks/bench_limits.py, "traversal" rows;
+# benchmarks/bench_traversal_sizes.py: 16384² with 128 × 128 tiles and k_tiles 512, 0.3 s).
 MAX_TILES = 1 << 16
-MAX_REQUESTS = 1 << 27
 MAX_K_TILES = 1024
 MAX_SWEEP_POINTS = 1024  # capacities of one sweep (bench_limits.py, "sweep capacities")
 SWEEP_POINTS = 32
@@ -170,11 +170,15 @@ class TraversalResult:
     b_loads: int
     hits: int
     misses: int
+    # tiles loaded ÷ distinct A and B tiles: the DRAM bytes read ÷ the bytes of A and B that
+    # the cache lets through (1.0 = every operand byte read once)
+    operand_traffic: float
     compare: OrderRun | None
     capacities: tuple[int, ...]
     misses_by_order: dict[str, tuple[int, ...]]
     cumulative_loads_by_order: dict[str, tuple[int, ...]]
     _main: OrderRun
+    _params: TraversalParams  # what was computed (the figure looks up a measurement of it)
 
 
 # --------------------------------------------------------------------------- orders
@@ -391,11 +395,6 @@ def problems(params: TraversalParams) -> list[tuple[str, str]]:
     tiles = params.rows * params.cols
     if tiles > MAX_TILES:
         found.append(("rows", f"The grid has {tiles} tiles; at most {MAX_TILES} are supported."))
-    requests = 2 * tiles * params.k_tiles
-    if tiles <= MAX_TILES and requests > MAX_REQUESTS:
-        found.append(("k_tiles", f"{tiles} tiles with k_tiles {params.k_tiles} make {requests} "
-                      f"tile requests (2 × tiles × k_tiles); at most {MAX_REQUESTS} are "
-                      "supported."))
     if params.cache != "tiles":
         preset = load_preset(l2_arch(params))
         if params.cache == "l2-partition" and not (
@@ -461,9 +460,11 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
         distinct_tiles=distinct_tiles(params), order_name=main.order_name, order=main.order,
         loads_per_step=main.loads_per_step, hits_per_step=main.hits_per_step,
         cumulative_loads=main.cumulative_loads, a_loads=main.a_loads, b_loads=main.b_loads,
-        hits=main.hits, misses=main.misses, compare=compare, capacities=capacities,
+        hits=main.hits, misses=main.misses,
+        operand_traffic=main.misses / max(distinct_tiles(params), 1), compare=compare,
+        capacities=capacities,
         misses_by_order=misses_by_order, cumulative_loads_by_order=cumulative_by_order,
-        _main=main,
+        _main=main, _params=params,
     )
 
 

@@ -546,7 +546,7 @@ class PanelDock(QDockWidget):
         """"Model: 4 … · H200 measured: 4 (agrees)", "… · not measured", or "" for a panel
         without a measured counterpart."""
         from gpuviz.kernels.measure import QUANTITY
-        from gpuviz.measurements import PANELS, label
+        from gpuviz.measurements import PANELS, label, number
 
         if result is None or self.panel.id not in PANELS:
             return ""
@@ -556,7 +556,7 @@ class PanelDock(QDockWidget):
         except Exception:  # a result without the measured quantity (an error figure)
             return ""
         unit = QUANTITY[self.panel.id][1]
-        return f"Model: {value:g} {unit} · {label(self.panel.id, params, value)}"
+        return f"Model: {number(value)} {unit} · {label(self.panel.id, params, value)}"
 
     def _show(self, figure: Figure, key: object, start: float, result: object = None) -> None:
         if self.summary is not None:
