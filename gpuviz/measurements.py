@@ -81,8 +81,13 @@ def section_of(panel: str, params) -> dict[str, Any]:
     section = encode_changes(type(params)(), params)
     for name in IGNORED.get(panel, ()):
         section.pop(name, None)
-    if panel == "traversal" and section.get("cache", "tiles") != "tiles":
-        section.pop("capacity", None)  # the L2 sizes the cache
+    if panel == "traversal":
+        if section.get("cache", "tiles") != "tiles":
+            section.pop("capacity", None)  # the L2 sizes the cache
+        if params.order != "grouped":
+            section.pop("group_m", None)  # only the grouped order reads it
+        if params.order != "explicit":
+            section.pop("explicit", None)
     return section
 
 

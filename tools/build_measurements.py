@@ -208,7 +208,7 @@ def real_sizes(r6: Path) -> None:
     the 4096 cases in lockstep and with K steps of 64 (schedule_checks)."""
     from traversal_real_cases import cases
 
-    from gpuviz.models.traversal import effective_capacity, TraversalParams
+    from gpuviz.models.traversal import TraversalParams, effective_capacity
 
     def ratio(row: dict, n: int) -> float:
         return number(row["dram__bytes_read.sum"]) / (2 * n * n * 2)
@@ -236,7 +236,7 @@ def real_sizes(r6: Path) -> None:
     by_id = {c["id"]: c for c in out}
     for name, bk, what in (("nculock32.csv", 32, "lockstep (a grid barrier between steps)"),
                            ("ncu64.csv", 64, "K step 64 (16 KiB tiles, k_tiles N / 64)")):
-        for (ident, n, order, g), row in zip(cases(bk, (4096,)), read_file(r6 / name),
+        for (ident, n, _order, _g), row in zip(cases(bk, (4096,)), read_file(r6 / name),
                                              strict=True):
             free_id = ident.replace("-k64", "-k32")
             checks.append({"id": ident + ("-lockstep" if "lock" in name else ""), "run": what,

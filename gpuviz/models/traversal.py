@@ -79,6 +79,8 @@ MAX_TILES = 1 << 16
 MAX_K_TILES = 1024
 MAX_SWEEP_POINTS = 1024  # capacities of one sweep (bench_limits.py, "sweep capacities")
 SWEEP_POINTS = 32
+LOG_SWEEP_RATIO = 100  # from this many tiles fitting, the sweep's capacities are spread by ratio
+LOG_SWEEP_POINTS = 48
 
 
 @dataclass(frozen=True)
@@ -335,11 +337,14 @@ def distinct_tiles(params: TraversalParams) -> int:
 
 
 def sweep_capacities(params: TraversalParams) -> tuple[int, ...]:
-    """The sweep's capacities: the scenario's, or up to 32 spread from 1 to every tile fitting."""
+    """The sweep's capacities: the scenario's, or spread from 1 to every tile fitting: 32 evenly,
+    or, from LOG_SWEEP_RATIO tiles up, 48 by equal ratios (a real L2 holds thousands of tiles,
+    and what happens at 10 and at 100 tiles matters as much as at 3,000)."""
     if params.sweep_capacities:
         return tuple(sorted(set(params.sweep_capacities)))
     top = distinct_tiles(params)
-    spread = np.linspace(1, top, SWEEP_POINTS).round()
+    spread = (np.geomspace(1, top, LOG_SWEEP_POINTS) if top >= LOG_SWEEP_RATIO
+              else np.linspace(1, top, SWEEP_POINTS)).round()
     l2_tiles = effective_capacity(params)
     if params.cache != "tiles" and l2_tiles is not None:  # the L2's own size is on the sweep
         spread = np.append(spread, min(l2_tiles, top))
