@@ -244,9 +244,9 @@ def real_sizes(r6: Path) -> None:
                            "free_run": by_id[free_id]["measured"]})
     known_reason = (
         "at 4096² A and B (64 MiB) are about twice one L2 partition and the distinct tiles of "
-        "one step (about 4,600–4,900 of 8 KiB) sit just above its 3,840, so each reuse is "
-        "decided by how close its distance is to the capacity, where an LRU is least like the "
-        "real L2. Ruled out as the cause: the schedule of the resident blocks (the same cases "
+        "one step (3,424–4,944 of 8 KiB on average by order) straddle its 3,840, so each reuse "
+        "is decided by how close its distance is to the capacity, where an LRU is least like "
+        "the real L2. Ruled out as the cause: the schedule of the resident blocks (the same cases "
         "run in lockstep read within 1.3 % of the free runs), the K step (K steps of 64: within "
         "1 %), and two independent partition LRUs (SMs split by id: 1.3–2× over at every "
         "size). A cyclic scan read by every SM (l2_scan) shows the L2 keeping all of 28 MiB, "

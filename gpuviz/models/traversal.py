@@ -28,7 +28,10 @@ the cache is full, evicts the least recently used tile.
 LRU has the inclusion property, so one pass computes each request's stack distance (how many
 distinct tiles were used since its previous use); a request hits in a cache of capacity C exactly
 when its stack distance is below C. That gives per-step hits and loads for any capacity and the
-whole sweep (misses against capacity, for every order) from one pass per order.
+whole sweep (misses against capacity, for every order) from one pass per order. The pass reads
+one K level of the stream, not all of it (:mod:`gpuviz.models.traversal_lru`): every request's
+distance is linear in kk, so a 16384² GEMM with 128 × 128 tiles and its real K depth (16.8 M
+requests) costs what 98,304 requests cost, with the same answer as a plain LRU.
 
 The cache's size (``cache``): ``tiles`` takes ``capacity`` as given. ``l2-whole`` and
 ``l2-partition`` derive it from the architecture preset's ``l2_bytes`` in tiles of
@@ -39,9 +42,11 @@ Architecture whitepaper, "A100 L2 Cache"; the H200 measurements below behave the
 operand that SMs on both sides read can take space in both, and a tiled GEMM whose operands are
 read from every SM gets about one partition's worth of reuse. ``l2_reserved_bytes`` is taken
 off the cache (off each partition) for C tiles and other traffic. Measured on an H200
-(docs/hardware-notes.md, ``resources/measurements/h200-traversal.json``): one partition with
-nothing reserved matches DRAM traffic within 5 % for four orders at N = 2048–8192 except
-Hilbert at 4096; the data bound the space C takes out of a partition's operand reuse to under
+(docs/hardware-notes.md, ``resources/measurements/h200-traversal.json`` and
+``h200-traversal-sizes.json``): one partition with nothing reserved matches DRAM traffic within
+5 % for four orders at N = 2048–8192 with K steps of 64, and within 1.5 % for six orders at
+N = 8192 and 16384 with K steps of 32; at 4096, where A and B are about twice a partition,
+Hilbert, GROUP_M 4 and GROUP_M 16 are off by −24 %, +34 % and −11 %; the data bound the space C takes out of a partition's operand reuse to under
 about 1.3 MiB, so the default reserves nothing. The LRU leaves out set associativity, address
 hashing, C write-back and other traffic.
 """

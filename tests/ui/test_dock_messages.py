@@ -105,3 +105,12 @@ def test_a_field_a_linked_panel_fills_in_shows_what_it_fills_in(make_main_window
     linked = effective_params(w.document.shown, "sectors").active_lanes
     assert 0 < len(linked) < 32
     assert not lanes.check.isChecked() and lanes.inner.get() == list(linked)
+
+
+def test_the_traversal_dock_shows_the_h200s_dram_traffic_beside_the_models(make_main_window,
+                                                                          scenario_path, qtbot):
+    w = make_main_window(scenario_path("traversal-h200-real-sizes.json"))
+    dock = w.docks["traversal"]
+    qtbot.waitUntil(lambda: dock.measured.text() != "", timeout=10000)
+    assert dock.measured.text() == ("Model: 6.51 DRAM bytes read ÷ bytes of A and B · H200 "
+                                    "measured: 6.57 (agrees)")
