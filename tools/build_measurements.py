@@ -66,7 +66,48 @@ def write(name: str, data: dict) -> None:
     print(path, len(data["cases"]), "cases")
 
 
+def residency(r8: Path) -> None:
+    """Batch 8 (tools/device/batch8.sh): blocks resident per SM, counted on the device, under a
+    carveout preference, beside the occupancy API's answer."""
+    cases = []
+    for line in (r8 / "residency.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        c, t, s = row["carveout"], row["threads"], row["dynamic_shared"]
+        section = {"arch": "h200", "threads_per_block": t, "registers_per_thread": 16,
+                   "static_shared_memory": 0, "dynamic_shared_memory": s}
+        if c >= 0:
+            section["shared_memory_carveout"] = c
+        cases.append({
+            "id": f"res-t{t}-s{s}-c{'default' if c < 0 else c}", "panel": "occupancy",
+            "section": section, "source": "resident blocks counted on each SM (64 blocks per SM "
+            "launched, each staying 20 µs)", "metric": "most blocks resident on one SM at once",
+            "measured": row["resident"], "api": row["api"]})
+    data = {
+        "format": 1, **META, "date": (r8 / "residency-date.txt").read_text().strip(),
+        "tool": "tools/residency_probe.cu",
+        "build": "nvcc -arch=sm_90a -O3 -o residency_probe tools/residency_probe.cu (16 "
+                 "registers)",
+        "command": "./residency_probe (tools/device/batch8.sh)",
+        "what": "Blocks the H200 keeps resident on one SM under a shared-memory carveout "
+                "preference (none, 0, 10, 25, 50, 100 %) × 4 block sizes × 4 dynamic "
+                "shared-memory sizes, counted on the device, beside "
+                "cudaOccupancyMaxActiveBlocksPerMultiprocessor ('api'), which the model equals.",
+        "known_disagreements": {}, "cases": cases}
+    data = with_model(data)
+    for case in data["cases"]:
+        if case["measured"] != case["model"]:
+            data["known_disagreements"][case["id"]] = (
+                f"the carveout preference is a hint: the occupancy API (and the model) answer "
+                f"{case['api']} blocks for the preference as given, but the driver configured "
+                f"more shared memory and the SM kept {case['measured']} resident")
+    write("h200-occupancy-residency.json", data)
+
+
 def main(raw: Path) -> None:
+    if (raw / "r8").exists():
+        residency(raw / "r8")
+        if not (raw / "r").exists():
+            return
     if (raw / "r6").exists():
         real_sizes(raw / "r6")
         if not (raw / "r").exists():
