@@ -6,6 +6,7 @@ code. Series are told apart by colour *and* dash pattern, so a grayscale print k
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -255,7 +256,7 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
         size0 = max(theme.small_pt, target.min_pt)
         span = max(x_range[1] - x_range[0], 1e-12)
         widest = max((text_width(tick_x(v), size0) for v in x_ticks), default=0.0) + 1.5
-        while len(x_ticks) > 2 and min(b - a for a, b in zip(x_ticks, x_ticks[1:])) \
+        while len(x_ticks) > 2 and min(b - a for a, b in itertools.pairwise(x_ticks)) \
                 / span * width * 0.75 < widest:
             x_ticks = x_ticks[::2] if len(x_ticks) > 3 else [x_ticks[0], x_ticks[-1]]
     size = max(theme.small_pt, target.min_pt)
@@ -282,12 +283,17 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
     xlo, xhi = x_range or ((min(xs), max(xs)) if xs else (0.0, 1.0))
     xt = x_ticks if x_ticks is not None else nice_ticks(xlo, xhi if xhi > xlo else xlo + 1.0,
                                                           target=6)
-    # a label centred on a tick near the right end reaches past it by half its width, less
-    # what lies between its tick and the end (about, in a plot nearly as wide as the block)
-    span = max(xhi - xlo, 1e-12)
-    spill = max((text_width(tick_x(v), size) / 2 - (xhi - v) / span * width * 0.8 for v in xt),
-                default=0.0)
-    spill = max(spill, 0.0)
+    if x_log:
+        # a label centred on a tick near the right end reaches past it by half its width,
+        # less what lies between its tick and the end (about, in a plot nearly as wide as the
+        # block): decade labels are wide and the last one is rarely at the end
+        span = max(xhi - xlo, 1e-12)
+        spill = max(0.0, max((text_width(tick_x(v), size) / 2 - (xhi - v) / span * width * 0.8
+                              for v in xt), default=0.0))
+    else:
+        spill = max((text_width(tick_x(v), size) / 2 for v in xt
+                     if abs(v - xhi) < 1e-9 * max(1.0, abs(xhi)) or v > xhi - 1e-9),
+                    default=0.0)
     line_plot(c, 0.0, top, width - spill, height, series, theme,
               x_label=with_unit(x_label, x_unit),
               y_label=with_unit(y_label, "%" if percent else y_unit),

@@ -224,7 +224,7 @@ def test_the_path_steps_between_neighbours_and_breaks_where_the_order_jumps():
         if isinstance(item, Segments) and item.keys and str(item.keys[0]).startswith("path:"):
             steps += [tuple(r) for r in item.xyxy]
         elif isinstance(item, Polyline) and str(item.key).startswith("path:"):
-            steps += [(*a, *b) for a, b in zip(item.points, item.points[1:])]
+            steps += [(*a, *b) for a, b in zip(item.points, item.points[1:], strict=False)]
     tiles = [i for i in walk(figure.items) if isinstance(i, Rects) and i.keys
              and str(i.keys[0]).startswith("tile:")]
     cell = float(tiles[0].xywh[0][2])
