@@ -91,8 +91,10 @@ def section_of(panel: str, params) -> dict[str, Any]:
     return section
 
 
-@lru_cache(maxsize=1)
-def _index() -> dict[str, Measured]:
+@lru_cache(maxsize=len(PANELS))
+def _index(wanted: str) -> dict[str, Measured]:
+    """The cases of one panel, by key (decoding every panel's sections would cost seconds: the
+    occupancy files hold thousands)."""
     from gpuviz.scenario.io import decode_section
 
     index: dict[str, Measured] = {}
@@ -102,7 +104,7 @@ def _index() -> dict[str, Measured]:
         tol = float(data.get("tolerance", 0.0))
         for case in data["cases"]:
             panel = case["panel"]
-            if panel not in PANELS:
+            if panel != wanted:
                 continue
             params, problems = decode_section(panel, case["section"])
             if problems or params is None:
@@ -120,7 +122,7 @@ def lookup(panel: str, params) -> Measured | None:
     """The shipped measurement of exactly these (effective) parameters, or None."""
     if panel not in PANELS:
         return None
-    return _index().get(_key(panel, section_of(panel, params)))
+    return _index(panel).get(_key(panel, section_of(panel, params)))
 
 
 def label(panel: str, params, value: float) -> str:

@@ -291,11 +291,7 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
                          hit_style(theme))
 
         if strips:
-            a_share, a_load, a_hit = (_bin(m, per, axis=1) for m in
-                                      (state.a_resident, state.a_loaded, state.a_hit))
-            b_share, b_load, b_hit = (_bin(m, per, axis=0) for m in
-                                      (state.b_resident, state.b_loaded, state.b_hit))
-            a_hit, b_hit = np.where(a_load > 0, 0.0, a_hit), np.where(b_load > 0, 0.0, b_hit)
+            a_share, a_load, a_hit, b_share, b_load, b_hit = binned_state(state, per)
             ax, ay = (0.0, gy) if grid else (0.0, top)
             bx, by = (gx, top) if grid else (kb * cell + 2 * gap, top)
             strip(a_share, a_load > 0, a_hit > 0, "a_operand", "atile", ax, ay, rows, kb)
@@ -309,8 +305,7 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
             if not grid:
                 c.text(ax, top - 0.5 - descent(small), "A", small, fg, bold=True)
                 c.text(bx, top - 0.5 - descent(small), "B", small, fg, bold=True)
-            elif (text_width("A", small) + text_width("B", small) + 1.5 <= corner
-                  and 2 * ink_height(small) + 1.5 <= corner):
+            elif _corner_holds(corner, small):
                 c.text(ax + 0.4, ay - 0.5 - descent(small), "A", small, fg, bold=True)
                 c.text(bx - 0.5, by + 0.5 + cap_height(small), "B", small, fg, anchor="end",
                        bold=True)
@@ -362,11 +357,41 @@ def _runs(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
     return runs
 
 
+def _corner_holds(corner: float, size: float) -> bool:
+    """Whether the corner above strip A and left of strip B (``corner`` mm square) holds "A"
+    at its lower left and "B" at its upper right without their boxes meeting."""
+    wa, wb, h = text_width("A", size, bold=True), text_width("B", size, bold=True), \
+        ink_height(size)
+    alone = max(wa, wb) + 0.9 <= corner and h + 1.0 <= corner
+    apart = wa + wb + 1.3 <= corner or 2 * h + 1.5 <= corner
+    return alone and apart
+
+
 def k_per_bin(rows: int, cols: int, k_tiles: int) -> int:
     """K tiles per strip bin: the strips stay within a quarter of the grid's longer side (at
     least 4 bins deep) so the grid keeps most of the area."""
     most = max(4, -(-max(rows, cols) // 4))
     return 1 if k_tiles <= most else -(-k_tiles // most)
+
+
+_BINNED: dict[tuple[int, int], tuple] = {}
+
+
+def binned_state(state: StepState, per: int) -> tuple:
+    """The A and B strips of a state in bins of ``per`` K tiles: (share resident, any loaded,
+    any hit and none loaded) for A, then for B. Kept for the state last asked about (a layout
+    search builds the same strips at several widths)."""
+    key = (id(state), per)
+    kept = _BINNED.get(key)
+    if kept is None or kept[6] is not state:
+        a = [_bin(m, per, axis=1) for m in (state.a_resident, state.a_loaded, state.a_hit)]
+        b = [_bin(m, per, axis=0) for m in (state.b_resident, state.b_loaded, state.b_hit)]
+        a[2], b[2] = np.where(a[1] > 0, 0.0, a[2]), np.where(b[1] > 0, 0.0, b[2])
+        kept = (*a, *b, state)  # the state kept alive with it, so its id is not reused
+        if len(_BINNED) > 8:
+            _BINNED.clear()
+        _BINNED[key] = kept
+    return kept[:6]
 
 
 def _bin(mask: np.ndarray, per: int, axis: int) -> np.ndarray:
@@ -375,9 +400,10 @@ def _bin(mask: np.ndarray, per: int, axis: int) -> np.ndarray:
         return mask.astype(float)
     k = mask.shape[axis]
     bins = -(-k // per)
-    pad = [(0, 0), (0, 0)]
-    pad[axis] = (0, bins * per - k)
-    padded = np.pad(mask.astype(float), pad)
+    shape = list(mask.shape)
+    shape[axis] = bins * per
+    padded = np.zeros(shape, dtype=float)
+    padded[(slice(None), slice(0, k)) if axis == 1 else (slice(0, k), slice(None))] = mask
     counts = np.full(bins, per, dtype=float)
     counts[-1] = k - per * (bins - 1)
     if axis == 1:

@@ -191,7 +191,8 @@ def resident_after(reuse: PanelReuse, capacity: int | None, step: int) -> Reside
     # a panel's latest request before the end: its tiles' latest uses are that request at
     # each kk, at time base(step) + kk · block(step) + place
     last = np.full(panels, -1, dtype=np.int64)
-    np.maximum.at(last, reuse.panel[:end], np.arange(end, dtype=np.int64))
+    seen, back = np.unique(reuse.panel[:end][::-1], return_index=True)
+    last[seen] = end - 1 - back
     used = np.flatnonzero(last >= 0)
     resident = np.zeros((panels, k), dtype=bool)
     if len(used):
@@ -223,11 +224,12 @@ def resident_after(reuse: PanelReuse, capacity: int | None, step: int) -> Reside
             miss = np.broadcast_to(cold, distance.shape)
         else:
             miss = cold | (distance >= capacity)
-        rows = reuse.panel[begin:end]
         # a tile is loaded in the step if any of its requests missed; hit if one hit and none
         # missed
-        np.logical_or.at(loaded, rows, miss)
-        np.logical_or.at(hit, rows, ~miss)
+        tile = (reuse.panel[begin:end, None] * k + kk).ravel()
+        flat = miss.ravel()
+        loaded = (np.bincount(tile[flat], minlength=panels * k) > 0).reshape(panels, k)
+        hit = (np.bincount(tile[~flat], minlength=panels * k) > 0).reshape(panels, k)
         loads = int(np.count_nonzero(miss))
         hits = miss.size - loads
     return Resident(resident=resident, loaded=loaded, hit=hit & ~loaded, hits=hits, loads=loads)
