@@ -17,7 +17,7 @@ from typing import Any
 from gpuviz.kernels.measure import QUANTITY, load, shipped
 
 #: Panels whose sections can be matched to a measurement.
-PANELS = ("banks", "sectors", "occupancy", "scheduler", "mma")
+PANELS = ("banks", "sectors", "occupancy", "traversal", "scheduler", "mma")
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Measured:
     file: str
     case_id: str
     known: str | None  # why the model and the device differ, when they are known to
-    tolerance: float = 0.0  # relative; 0: exact counts must be equal
+    tolerance: float = 0.0  # relative: the file's agreement rule (0: exactly equal)
 
     def agrees_with(self, value: float) -> bool:
         if self.tolerance:
@@ -40,32 +40,47 @@ class Measured:
         return float(value) == self.measured
 
     def label(self, value: float | None = None) -> str:
-        """E.g. "H200 measured: 4 (agrees)"; for a measured fraction (the scheduler's issue
-        utilisation) "H200 measured: 47.1 % (agrees within 10 %)" or "H200 measured: 76.1 %
-        (model 89.5 %, 18 % higher)"."""
+        """E.g. "H200 measured: 4 (agrees)", "H200 measured: 2.21 (model 1.69: 24 % under)";
+        for a measured fraction (the scheduler's issue utilisation) "H200 measured: 47.1 %
+        (agrees within 10 %)" or "H200 measured: 76.1 % (model 89.5 %, 18 % higher)"."""
         short = self.device.replace("NVIDIA ", "")
         if self.panel not in PERCENT:
-            text = f"{short} measured: {self.measured:g}"
-            if value is not None:
-                text += " (agrees)" if self.agrees_with(value) else f" (model {value:g} differs)"
-            return text
+            text = f"{short} measured: {number(self.measured)}"
+            if value is None:
+                return text
+            if self.agrees_with(value):
+                return text + " (agrees)"
+            if not self.tolerance:
+                return text + f" (model {number(value)} differs)"
+            off = self.difference(value)
+            return text + (f" (model {number(value)}: {abs(off) * 100:.0f} % "
+                           f"{'over' if off > 0 else 'under'})")
         text = f"{short} measured: {self.measured:.1%}".replace("%", " %")
         if value is None:
             return text
         if self.agrees_with(value):
             return text + f" (agrees within {self.tolerance:.0%})".replace("%", " %")
-        off = (float(value) - self.measured) / self.measured
+        off = self.difference(value)
         return text + (f" (model {float(value):.1%}, {abs(off):.0%} "
                        f"{'higher' if off > 0 else 'lower'})").replace("%", " %")
+
+    def difference(self, value: float) -> float:
+        """(model − measured) ÷ measured."""
+        return (float(value) - self.measured) / self.measured if self.measured else 0.0
 
 
 #: Panels whose compared quantity is a fraction, shown in percent.
 PERCENT = ("scheduler",)
 
 
+def number(value: float) -> str:
+    """A count as it is ("4", "1024"); a ratio to three significant digits ("2.21")."""
+    return f"{value:g}" if float(value).is_integer() else f"{value:.3g}"
+
+
 def format_value(panel: str, value: float) -> str:
     """The model's compared number as the measured line shows it."""
-    return f"{value:.1%}".replace("%", " %") if panel in PERCENT else f"{value:g}"
+    return f"{value:.1%}".replace("%", " %") if panel in PERCENT else number(value)
 
 
 NOT_MEASURED = "not measured"

@@ -123,7 +123,7 @@ PANELS: tuple[Panel, ...] = (
           parts=("walkthrough", "owners", "counts", "intensity")),
     Panel("traversal", "Traversal: output-tile order and cache reuse",
           "Tile orders through an LRU cache: hits, loads and misses against capacity",
-          parts=("path", "loads", "sweep")),
+          parts=("path", "resident", "loads", "sweep")),
     # time and synchronization panels
     Panel("pipeline", "Pipeline: buffer ownership over time",
           "Load and compute lanes, slot ownership bands and named waits",

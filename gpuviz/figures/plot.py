@@ -6,6 +6,7 @@ code. Series are told apart by colour *and* dash pattern, so a grayscale print k
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -104,6 +105,8 @@ def line_plot(
     style_of: Callable[[int, Series], Style] | None = None,
     size: float | None = None,
     mark_style: Style | None = None,
+    x_ticks: Sequence[float] | None = None,
+    x_tick_format: Callable[[float], str] | None = None,
 ) -> tuple[float, float, float, float]:
     """Draw a plot whose outer box is (x0, y0, width, height) mm. Returns the data area
     (left, top, width, height) in mm so callers can add annotations.
@@ -124,7 +127,7 @@ def line_plot(
         xhi = xlo + 1.0
     yt = nice_ticks(ylo, yhi)
     yhi = max(yhi, yt[-1])
-    xt = nice_ticks(xlo, xhi, target=6)
+    xt = list(x_ticks) if x_ticks is not None else nice_ticks(xlo, xhi, target=6)
     label_w = max(text_width(tick_format(v), size) for v in yt)
     left = x0 + label_w + em * 2.2
     top = y0 + em * 0.8
@@ -151,8 +154,8 @@ def line_plot(
         for v in xt:
             if xlo - 1e-9 <= v <= xhi + 1e-9:
                 c.line(px(v), bottom, px(v), bottom + em * 0.35, axis)
-                c.text(px(v), bottom + em * 1.3, tick_format(v), size, theme.foreground,
-                       anchor="middle")
+                c.text(px(v), bottom + em * 1.3, (x_tick_format or tick_format)(v), size,
+                       theme.foreground, anchor="middle")
         c.text((left + right) / 2, y0 + height - em * 0.2, x_label, size, theme.foreground,
                anchor="middle")
         c.text(x0 + em * 0.9, (top + bottom) / 2, y_label, size, theme.foreground,
@@ -234,13 +237,28 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
                x_range: tuple[float, float] | None = None,
                y_range: tuple[float, float] | None = None, marks: Sequence[Mark] = (),
                key: str | None = None, title: str | None = None,
-               target: Target = NATURAL, name: str = "plot") -> Block:
+               target: Target = NATURAL, name: str = "plot", x_log: bool = False) -> Block:
     """A line plot as a layout block of ``width`` × ``height`` mm (plus its title).
 
     Both axes carry their unit (``x_unit``, ``y_unit``; with ``percent`` the y axis is a share in
     percent, fixed to 0–100 % and values are clamped into it). Ticks use the figures' one number
-    format. No legend is drawn on the data: put :func:`series_legend` in the figure's legend."""
+    format. ``x_log`` spaces the x axis by decades (x values must be positive; ticks at 1, 10,
+    100 … and, over fewer than three decades, at 2 and 5 of each). No legend is drawn on the
+    data: put :func:`series_legend` in the figure's legend."""
     c = BlockCanvas()
+    x_ticks = None
+    tick_x: Callable[[float], str] = format_tick_number
+    if x_log:
+        series, marks, x_range, x_ticks = _log_x(series, marks, x_range)
+        tick_x = _log_tick
+        # fewer ticks where the labels would crowd the axis: a tick's neighbours are at least
+        # the widest label (and a gap) away, in a data area of about 3/4 of the block's width
+        size0 = max(theme.small_pt, target.min_pt)
+        span = max(x_range[1] - x_range[0], 1e-12)
+        widest = max((text_width(tick_x(v), size0) for v in x_ticks), default=0.0) + 1.5
+        while len(x_ticks) > 2 and min(b - a for a, b in itertools.pairwise(x_ticks)) \
+                / span * width * 0.75 < widest:
+            x_ticks = x_ticks[::2] if len(x_ticks) > 3 else [x_ticks[0], x_ticks[-1]]
     size = max(theme.small_pt, target.min_pt)
     top = 0.0
     if title:
@@ -263,17 +281,51 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
     # Room on the right for half of the last x tick's label (it is centred on its tick).
     xs = [float(v) for s in series for v in s.x]
     xlo, xhi = x_range or ((min(xs), max(xs)) if xs else (0.0, 1.0))
-    xt = nice_ticks(xlo, xhi if xhi > xlo else xlo + 1.0, target=6)
-    spill = max((text_width(format_tick_number(v), size) / 2 for v in xt
-                 if abs(v - xhi) < 1e-9 * max(1.0, abs(xhi)) or v > xhi - 1e-9), default=0.0)
+    xt = x_ticks if x_ticks is not None else nice_ticks(xlo, xhi if xhi > xlo else xlo + 1.0,
+                                                          target=6)
+    if x_log:
+        # a label centred on a tick near the right end reaches past it by half its width,
+        # less what lies between its tick and the end (about, in a plot nearly as wide as the
+        # block): decade labels are wide and the last one is rarely at the end
+        span = max(xhi - xlo, 1e-12)
+        spill = max(0.0, max((text_width(tick_x(v), size) / 2 - (xhi - v) / span * width * 0.8
+                              for v in xt), default=0.0))
+    else:
+        spill = max((text_width(tick_x(v), size) / 2 for v in xt
+                     if abs(v - xhi) < 1e-9 * max(1.0, abs(xhi)) or v > xhi - 1e-9),
+                    default=0.0)
     line_plot(c, 0.0, top, width - spill, height, series, theme,
               x_label=with_unit(x_label, x_unit),
               y_label=with_unit(y_label, "%" if percent else y_unit),
               x_range=x_range, y_range=y_range, marks=marks, key=key, legend=False,
               tick_format=format_tick_percent if percent else format_tick_number,
               style_of=lambda _i, s: series_style(theme, s), size=size,
-              mark_style=mark_style(theme))
+              mark_style=mark_style(theme), x_ticks=x_ticks,
+              x_tick_format=tick_x if x_log else None)
     return c.block(width, top + height, name)
+
+
+def _log_x(series: Sequence[Series], marks: Sequence[Mark],
+           x_range: tuple[float, float] | None):
+    """Series, marks and range with x as log10(x), and the decade ticks inside the range."""
+    def lg(v: float) -> float:
+        return math.log10(max(float(v), 1e-300))
+
+    series = [Series(s.label, [lg(v) for v in s.x], s.y, s.color_index, s.step, s.markers)
+              for s in series]
+    marks = [Mark(lg(m.x), m.y, m.label) for m in marks]
+    xs = [v for s in series for v in s.x]
+    lo, hi = (lg(x_range[0]), lg(x_range[1])) if x_range else (
+        (min(xs), max(xs)) if xs else (0.0, 1.0))
+    decades = range(math.floor(lo + 1e-9), math.ceil(hi - 1e-9) + 1)
+    steps = (1, 2, 5) if hi - lo < 3 else (1,)
+    ticks = [d + math.log10(m) for d in decades for m in steps
+             if lo - 1e-9 <= d + math.log10(m) <= hi + 1e-9]
+    return series, marks, (lo, hi), ticks
+
+
+def _log_tick(v: float) -> str:
+    return format_number(round(10.0 ** v))
 
 
 def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,

@@ -97,20 +97,9 @@ def traversal_bytes(section: dict[str, Any], tile_bytes: int, operand_bytes: int
 
 
 def traversal_params(section: dict[str, Any]):
-    """A measured traversal section as parameters. Measured problems (up to 8192², a million
-    tile requests) are larger than the app's interactive limits (``traversal.MAX_REQUESTS``);
-    the model itself computes them in about a second, so only those limits are let pass."""
-    from gpuviz.models import traversal
-    from gpuviz.scenario.decode import _BAD, decode_dataclass
-
-    problems: list = []
-    params = decode_dataclass(traversal.TraversalParams, section, "traversal", problems)
-    limits = ("rows", "k_tiles")  # the size limits of traversal.problems
-    found = [m for sub, m in traversal.problems(params) if sub not in limits] \
-        if params is not _BAD and not problems else [p.message for p in problems]
-    if found or params is _BAD:
-        raise ValueError("; ".join(found))
-    return params
+    """A measured traversal section as parameters (up to 16384² with 128 × 128 tiles and
+    k_tiles 512: within the app's limits)."""
+    return _params("traversal", section)
 
 
 def model_value(case: dict[str, Any], path: str | None = None) -> float:

@@ -1,7 +1,7 @@
 """Kernel export for the traversal panel: a tiled bf16 kernel visiting output tiles in order.
 
 C = A · B with 128 × 128 output tiles and K in steps of 64: output tile (i, j) reads the A tiles
-(i, kk) and B tiles (kk, j), kk = 0 … k_tiles − 1, each 16 KiB, through shared memory. The grid
+(i, kk) and B tiles (kk, j), kk = 0 … k_tiles − 1, each 16 KiB (8 KiB with K steps of 32), through shared memory. The grid
 has ``in_flight`` persistent blocks; block b runs order positions b, b + P, b + 2P, …, so the P
 tiles of one step run together, as in the model. Nsight Compute's ``dram__bytes_read`` (with the
 caches flushed first) is the traffic the L2 did not absorb; the model counts tiles loaded by an
@@ -19,17 +19,26 @@ BK = 64
 TILE_BYTES = TILE * BK * 2
 
 
+def k_step(p: model.TraversalParams) -> int:
+    """The K step in elements of the section's tiles: ``tile_bytes`` over 128 bf16 rows (16 KiB:
+    64; 8 KiB: 32, the real K depth of gpuviz's real-size lectures); 64 for any other size."""
+    bk = p.tile_bytes // (TILE * 2)
+    return bk if bk in (16, 32, 64) and bk * TILE * 2 == p.tile_bytes else BK
+
+
 def render(p: model.TraversalParams, name: str, title: str) -> KernelSource:
     r = model.compute(model.without_sweep(p))
+    bk = k_step(p)
+    tile_bytes = TILE * bk * 2
     order = [int(i) * p.cols + int(j) for i, j in r.order]
-    m, n, k = p.rows * TILE, p.cols * TILE, p.k_tiles * BK
+    m, n, k = p.rows * TILE, p.cols * TILE, p.k_tiles * bk
     operand = (m * k + k * n) * 2
     summary = [
         f"{p.rows} × {p.cols} output tiles of 128 × 128 visited in {r.order_name} order, K = "
-        f"{p.k_tiles} × 64, {p.in_flight} tile(s) in flight (persistent blocks).",
-        f"gpuviz's traversal model ({model.cache_label(p)}, one tile = 16 KiB): {r.a_loads} A and "
-        f"{r.b_loads} B tile loads = {(r.a_loads + r.b_loads) * TILE_BYTES} bytes, "
-        f"{(r.a_loads + r.b_loads) * TILE_BYTES / operand:.3f} × the bytes of A and B.",
+        f"{p.k_tiles} × {bk}, {p.in_flight} tile(s) in flight (persistent blocks).",
+        f"gpuviz's traversal model ({model.cache_label(p)}, one tile = "
+        f"{tile_bytes // 1024} KiB): {r.a_loads} A and {r.b_loads} B tile loads = {(r.a_loads + r.b_loads) * tile_bytes} bytes, "
+        f"{(r.a_loads + r.b_loads) * tile_bytes / operand:.3f} × the bytes of A and B.",
         "Measured by Nsight Compute: dram__bytes_read.sum with the caches flushed "
         "(--cache-control all); divide by the bytes of A and B.",
     ]
@@ -37,7 +46,7 @@ def render(p: model.TraversalParams, name: str, title: str) -> KernelSource:
 #include <cuda_bf16.h>
 
 constexpr int TILE = {TILE};          // output tile edge, elements
-constexpr int BK = {BK};              // K step, elements
+constexpr int BK = {bk};              // K step, elements
 constexpr int THREADS = 256;
 constexpr int kRows = {p.rows}, kCols = {p.cols};  // output tiles
 constexpr int kM = {m}, kN = {n}, kK = {k};
@@ -52,8 +61,8 @@ static const int kOrder[kTiles] = {{
 // (row, kk) and the B tile (kk, col) into shared memory and using every element.
 __global__ void __launch_bounds__(THREADS)
 traverse(const __nv_bfloat16* A, const __nv_bfloat16* B, __nv_bfloat16* C, const int* order) {{
-    __shared__ __align__(16) __nv_bfloat16 As[TILE * BK];  // A tile: 128 × 64
-    __shared__ __align__(16) __nv_bfloat16 Bs[BK * TILE];  // B tile: 64 × 128
+    __shared__ __align__(16) __nv_bfloat16 As[TILE * BK];  // A tile: 128 × {bk}
+    __shared__ __align__(16) __nv_bfloat16 Bs[BK * TILE];  // B tile: {bk} × 128
     const int t = threadIdx.x, row = t / 2, half = (t % 2) * 64;
     for (int pos = blockIdx.x; pos < kTiles; pos += gridDim.x) {{
         const int ti = order[pos] / kCols, tj = order[pos] % kCols;
@@ -100,7 +109,7 @@ int main() {{
     traverse<<<kInFlight, THREADS>>>(A, B, C, order);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
-    std::printf("A and B: %zu bytes; model: {(r.a_loads + r.b_loads) * TILE_BYTES} bytes loaded\\n",
+    std::printf("A and B: %zu bytes; model: {(r.a_loads + r.b_loads) * tile_bytes} bytes loaded\\n",
                 (size_t)(kM * kK + kK * kN) * 2);
     CHECK(cudaFree(A));
     CHECK(cudaFree(B));
@@ -109,7 +118,7 @@ int main() {{
     return 0;
 }}
 """
-    section_note = {"tile_bytes": TILE_BYTES, "operand_bytes": operand}
+    section_note = {"tile_bytes": tile_bytes, "operand_bytes": operand}
     return KernelSource(
         name=name, title=title, summary=summary, body=body,
         metrics=("dram__bytes_read.sum", "lts__t_sectors_srcunit_tex_op_read.sum"),

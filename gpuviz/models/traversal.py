@@ -28,7 +28,10 @@ the cache is full, evicts the least recently used tile.
 LRU has the inclusion property, so one pass computes each request's stack distance (how many
 distinct tiles were used since its previous use); a request hits in a cache of capacity C exactly
 when its stack distance is below C. That gives per-step hits and loads for any capacity and the
-whole sweep (misses against capacity, for every order) from one pass per order.
+whole sweep (misses against capacity, for every order) from one pass per order. The pass reads
+one K level of the stream, not all of it (:mod:`gpuviz.models.traversal_lru`): every request's
+distance is linear in kk, so a 16384² GEMM with 128 × 128 tiles and its real K depth (16.8 M
+requests) costs what 98,304 requests cost, with the same answer as a plain LRU.
 
 The cache's size (``cache``): ``tiles`` takes ``capacity`` as given. ``l2-whole`` and
 ``l2-partition`` derive it from the architecture preset's ``l2_bytes`` in tiles of
@@ -39,35 +42,50 @@ Architecture whitepaper, "A100 L2 Cache"; the H200 measurements below behave the
 operand that SMs on both sides read can take space in both, and a tiled GEMM whose operands are
 read from every SM gets about one partition's worth of reuse. ``l2_reserved_bytes`` is taken
 off the cache (off each partition) for C tiles and other traffic. Measured on an H200
-(docs/hardware-notes.md, ``resources/measurements/h200-traversal.json``): one partition with
-nothing reserved matches DRAM traffic within 5 % for four orders at N = 2048–8192 except
-Hilbert at 4096; the data bound the space C takes out of a partition's operand reuse to under
+(docs/hardware-notes.md, ``resources/measurements/h200-traversal.json`` and
+``h200-traversal-sizes.json``): one partition with nothing reserved matches DRAM traffic within
+5 % for four orders at N = 2048–8192 with K steps of 64, and within 1.5 % for six orders at
+N = 8192 and 16384 with K steps of 32; at 4096, where A and B are about twice a partition,
+Hilbert, GROUP_M 4 and GROUP_M 16 are off by −24 %, +34 % and −11 %; the data bound the space C takes out of a partition's operand reuse to under
 about 1.3 MiB, so the default reserves nothing. The LRU leaves out set associativity, address
 hashing, C write-back and other traffic.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, cast
 
 import numpy as np
 
 from gpuviz.models.arch import DEFAULT_ARCH, load_preset, preset_names, preset_value
 from gpuviz.models.params import param
+from gpuviz.models.stack_distance import COLD, misses_at, stack_distances
+from gpuviz.models.stack_distance import _smaller_later as _smaller_later
+from gpuviz.models.traversal_lru import (
+    PanelReuse,
+    loads_per_step,
+    panel_reuse,
+    request_stream,
+    resident_after,
+)
+from gpuviz.models.traversal_lru import misses_at as reuse_misses_at
+
+__all__ = ["COLD", "misses_at", "request_stream", "stack_distances"]
 
 ORDERS = ("row-major", "column-major", "hilbert", "grouped", "explicit")
 SWEEP_ORDERS = ("row-major", "column-major", "hilbert", "grouped")
 CACHES = ("tiles", "l2-whole", "l2-partition")
 L2_PARTITIONS = 2  # A100 whitepaper: the L2 is divided into two partitions
-# Tiles of the grid and requests per order (2 · tiles · k_tiles): with its comparison, its
-# sweep over every order and the JSON of `gpuviz compute`, the largest run costs about 1 s of
-# CPU and 200 MB (benchmarks/bench_limits.py, "traversal" rows; twice as many tiles cost 2–3.6 s,
-# mostly in loading the explicit list and writing the per-step JSON).
+# The model's cost grows with the tiles of the grid, not with K (gpuviz.models.traversal_lru);
+# at the largest grid and depth accepted (65,536 tiles, k_tiles 1,024: 134 M requests per order)
+# a run with its comparison, the sweep over every order, the figure and the JSON of `gpuviz
+# compute` cost at most 1.8 s of CPU and 210 MB (benchmarks/bench_limits.py, "traversal" rows;
+# benchmarks/bench_traversal_sizes.py: 16384² with 128 × 128 tiles and k_tiles 512, 0.3 s).
 MAX_TILES = 1 << 16
-MAX_REQUESTS = 1 << 18
+MAX_K_TILES = 1024
 MAX_SWEEP_POINTS = 1024  # capacities of one sweep (bench_limits.py, "sweep capacities")
 SWEEP_POINTS = 32
-COLD = np.iinfo(np.int64).max  # stack distance of a first use: a miss at any capacity
+LOG_SWEEP_RATIO = 100  # from this many tiles fitting, the sweep's capacities are spread by ratio
+LOG_SWEEP_POINTS = 48
 
 
 @dataclass(frozen=True)
@@ -84,7 +102,7 @@ class TraversalParams:
                                       "row·cols + col exactly once.", minimum=0,
                                       maximum=MAX_TILES - 1, length=(0, MAX_TILES))
     k_tiles: int = param(1, doc="Depth of each A row panel and B column panel in tiles along K "
-                         "(1 folds K away).", minimum=1, maximum=128)
+                         "(1 folds K away).", minimum=1, maximum=MAX_K_TILES)
     in_flight: int = param(1, doc="Output tiles processed at once (think: SMs).", minimum=1,
                            maximum=4096)
     capacity: int | None = param(8, doc="LRU cache capacity in tiles; empty for unbounded.",
@@ -122,11 +140,11 @@ class OrderRun:
     b_loads: int
     hits: int
     misses: int
-    _accesses: np.ndarray  # tile id of every request, in time order
-    _access_step: np.ndarray  # the step that made each request
-    _stack_distance: np.ndarray  # per request; COLD for a first use
-    _by_tile: np.ndarray  # request positions grouped by tile id, in time order within a tile
-    _tile_keys: np.ndarray  # tile · (requests + 1) + position, of _by_tile: sorted ascending
+    _reuse: PanelReuse  # every request's stack distance, one K level at a time
+
+    @property
+    def accesses(self) -> int:
+        return self._reuse.requests
 
 
 @dataclass(frozen=True)
@@ -159,11 +177,15 @@ class TraversalResult:
     b_loads: int
     hits: int
     misses: int
+    # tiles loaded ÷ distinct A and B tiles: the DRAM bytes read ÷ the bytes of A and B that
+    # the cache lets through (1.0 = every operand byte read once)
+    operand_traffic: float
     compare: OrderRun | None
     capacities: tuple[int, ...]
     misses_by_order: dict[str, tuple[int, ...]]
     cumulative_loads_by_order: dict[str, tuple[int, ...]]
     _main: OrderRun
+    _params: TraversalParams  # what was computed (the figure looks up a measurement of it)
 
 
 # --------------------------------------------------------------------------- orders
@@ -261,148 +283,20 @@ def tile_order(name: str, rows: int, cols: int, group_m: int = 4,
 # --------------------------------------------------------------------------- cache
 
 
-def a_tile_id(row: int | np.ndarray, kk: int | np.ndarray, k_tiles: int):
-    return row * k_tiles + kk
-
-
-def b_tile_id(col: int | np.ndarray, kk: int | np.ndarray, rows: int, k_tiles: int):
-    return rows * k_tiles + col * k_tiles + kk
-
-
-def request_stream(order: np.ndarray, rows: int, k_tiles: int,
-                   in_flight: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every tile request in time order and the step that makes it (see the module rule)."""
-    n = len(order)
-    steps = -(-n // in_flight)
-    padded = np.full((steps * in_flight, 2), -1, dtype=np.int64)
-    padded[:n] = order
-    wave = padded.reshape(steps, 1, in_flight, 2)
-    kk = np.arange(k_tiles, dtype=np.int64).reshape(1, k_tiles, 1)
-    a = a_tile_id(wave[..., 0], kk, k_tiles)
-    b = b_tile_id(wave[..., 1], kk, rows, k_tiles)
-    ids = np.stack([a, b], axis=-1)  # (steps, k_tiles, in_flight, 2)
-    valid = np.broadcast_to((wave[..., 0] >= 0)[..., None], ids.shape)
-    step = np.broadcast_to(np.arange(steps, dtype=np.int64).reshape(steps, 1, 1, 1), ids.shape)
-    return ids[valid], step[valid]
-
-
-def _smaller_later(values: np.ndarray,
-                   cancelled: Callable[[], bool] | None = None) -> np.ndarray | None:
-    """For a permutation ``values`` of 0 … n−1: how many later entries are smaller than each.
-
-    A binary indexed tree over the values, run for all entries at once, one bit at a time from
-    the top: at bit b the entries are grouped by their value's higher bits (stably, so each group
-    keeps time order); an entry whose bit b is 1 is greater than every entry of its group whose
-    bit b is 0, so it counts the group's 0-entries after it. Each level is a few O(n) array
-    passes and a stable partition, n log n in all. None when ``cancelled`` reports true."""
-    n = len(values)
-    if n < 2:
-        return np.zeros(n, dtype=np.int64)
-    it = np.int32 if n < (1 << 31) - 1 else np.int64
-    vals = values.astype(it)  # the value at each place of the current order
-    acc = np.zeros(n, dtype=it)  # the count so far of the entry at each place
-    place = np.arange(n, dtype=it)
-    # integer work arrays of the width chosen above (typed Any: numpy's stubs lose the dtype)
-    bit, start, zeros, before, tmp, dest = cast(Any, [np.empty(n, dtype=it) for _ in range(6)])
-    acc = cast(Any, acc)
-    for b in range((n - 1).bit_length() - 1, -1, -1):
-        if cancelled is not None and cancelled():
-            return None
-        half = 1 << b
-        np.right_shift(vals, b, out=bit)
-        np.bitwise_and(bit, 1, out=bit)
-        # the entries are grouped by value >> (b+1), and as the values are 0 … n−1 the group
-        # of value v starts at place v >> (b+1) << (b+1); every earlier group is full
-        np.bitwise_and(vals, ~(2 * half - 1), out=start)
-        np.subtract(n, start, out=zeros)
-        np.minimum(zeros, half, out=zeros)  # the group's 0-entries
-        np.subtract(1, bit, out=tmp)
-        np.cumsum(tmp, out=before)
-        before -= tmp
-        np.right_shift(start, 1, out=tmp)
-        before -= tmp  # the group's 0-entries before this place
-        np.subtract(zeros, before, out=tmp)
-        tmp *= bit
-        acc += tmp  # a 1-entry counts the group's 0-entries after it
-        # stable partition inside each group: 0-entries to start + before, 1-entries after
-        # all 0-entries, in order
-        np.add(zeros, place, out=dest)
-        dest -= before
-        np.add(start, before, out=tmp)
-        np.copyto(dest, tmp, where=bit == 0)
-        vals, acc = _moved(vals, dest), _moved(acc, dest)
-    # now place v holds value v
-    return acc[values].astype(np.int64)
-
-
-def _moved(values: np.ndarray, dest: np.ndarray) -> np.ndarray:
-    out = np.empty_like(values)
-    out[dest] = values
-    return out
-
-
-def stack_distances(requests: np.ndarray,
-                    cancelled: Callable[[], bool] | None = None) -> np.ndarray | None:
-    """LRU stack distance of each request (0 = the most recently used tile); COLD for a first
-    use. None when ``cancelled`` reports true part-way.
-
-    A request at time t whose tile was last used at time p has stack distance d = the number of
-    distinct tiles used in (p, t). Each reuse is an interval (p, t); every time q in between
-    either ends its own tile's uses before t (its interval (q, next use of q) lies inside (p, t))
-    or is the last use of its tile before t. So d = (t − p − 1) − (intervals nested in (p, t)),
-    and the nested ones are those starting after p and ending before t: for the sequence of
-    next-use times, the later entries smaller than the one at p (``_smaller_later``)."""
-    req = np.asarray(requests, dtype=np.int64)
-    n = len(req)
-    out = np.full(n, COLD, dtype=np.int64)
-    if n == 0:
-        return out
-    by_tile = np.argsort(req, kind="stable")
-    again = req[by_tile[1:]] == req[by_tile[:-1]]
-    later, earlier = by_tile[1:][again], by_tile[:-1][again]
-    # next-use times as a permutation: reuse times ranked in time order, then "never" ones
-    reused = np.zeros(n, dtype=bool)
-    reused[later] = True
-    rank = np.cumsum(reused) - 1
-    next_rank = np.empty(n, dtype=np.int64)
-    never = np.ones(n, dtype=bool)
-    never[earlier] = False
-    next_rank[earlier] = rank[later]
-    next_rank[never] = len(later) + np.arange(n - len(later))
-    nested = _smaller_later(next_rank, cancelled)
-    if nested is None:
-        return None
-    out[later] = later - earlier - 1 - nested[earlier]
-    return out
-
-
 def _run(name: str, order: np.ndarray, params: TraversalParams,
-         distances: np.ndarray | None = None) -> OrderRun:
-    requests, step = request_stream(order, params.rows, params.k_tiles, params.in_flight)
-    sd = stack_distances(requests) if distances is None else distances
-    assert sd is not None  # only a cancelled computation has none, and nothing cancels this one
-    capacity = COLD if (cap := effective_capacity(params)) is None else cap
-    miss = sd >= capacity
-    steps = int(step[-1]) + 1 if len(step) else 0
-    loads = np.bincount(step[miss], minlength=steps)
-    hits = np.bincount(step[~miss], minlength=steps)
-    is_a = requests < params.rows * params.k_tiles
-    by_tile = np.argsort(requests, kind="stable")
+         reuse: PanelReuse | None = None) -> OrderRun:
+    if reuse is None:
+        reuse = panel_reuse(order, params.rows, params.cols, params.k_tiles, params.in_flight)
+    assert reuse is not None  # only a cancelled computation has none, and nothing cancels this one
+    loads, miss = loads_per_step(reuse, effective_capacity(params))
+    requests = np.bincount(reuse.step, minlength=reuse.steps) * params.k_tiles
+    is_a = reuse.is_a()
+    misses = int(loads.sum())
     return OrderRun(
-        order_name=name, order=order, loads_per_step=loads, hits_per_step=hits,
-        cumulative_loads=np.cumsum(loads), a_loads=int(np.count_nonzero(miss & is_a)),
-        b_loads=int(np.count_nonzero(miss & ~is_a)), hits=int(np.count_nonzero(~miss)),
-        misses=int(np.count_nonzero(miss)), _accesses=requests, _access_step=step,
-        _stack_distance=sd, _by_tile=by_tile,
-        _tile_keys=requests[by_tile].astype(np.int64) * (len(requests) + 1) + by_tile,
-    )
-
-
-def misses_at(distances: np.ndarray, capacities: np.ndarray) -> np.ndarray:
-    """Misses of one request stream for each capacity (LRU inclusion: distance ≥ capacity)."""
-    finite = np.sort(distances[distances != COLD])
-    cold = len(distances) - len(finite)
-    return cold + len(finite) - np.searchsorted(finite, capacities, side="left")
+        order_name=name, order=order, loads_per_step=loads, hits_per_step=requests - loads,
+        cumulative_loads=np.cumsum(loads), a_loads=int(miss[is_a].sum()),
+        b_loads=int(miss[~is_a].sum()), hits=reuse.requests - misses, misses=misses,
+        _reuse=reuse)
 
 
 def l2_arch(params: TraversalParams) -> str:
@@ -448,11 +342,14 @@ def distinct_tiles(params: TraversalParams) -> int:
 
 
 def sweep_capacities(params: TraversalParams) -> tuple[int, ...]:
-    """The sweep's capacities: the scenario's, or up to 32 spread from 1 to every tile fitting."""
+    """The sweep's capacities: the scenario's, or spread from 1 to every tile fitting: 32 evenly,
+    or, from LOG_SWEEP_RATIO tiles up, 48 by equal ratios (a real L2 holds thousands of tiles,
+    and what happens at 10 and at 100 tiles matters as much as at 3,000)."""
     if params.sweep_capacities:
         return tuple(sorted(set(params.sweep_capacities)))
     top = distinct_tiles(params)
-    spread = np.linspace(1, top, SWEEP_POINTS).round()
+    spread = (np.geomspace(1, top, LOG_SWEEP_POINTS) if top >= LOG_SWEEP_RATIO
+              else np.linspace(1, top, SWEEP_POINTS)).round()
     l2_tiles = effective_capacity(params)
     if params.cache != "tiles" and l2_tiles is not None:  # the L2's own size is on the sweep
         spread = np.append(spread, min(l2_tiles, top))
@@ -468,32 +365,31 @@ def sweep_orders(params: TraversalParams) -> tuple[str, ...]:
 
 def sweep(params: TraversalParams, progress: Callable[[int, int], None] | None = None,
           cancelled: Callable[[], bool] | None = None,
-          known: dict[str, np.ndarray] | None = None) -> SweepResult | None:
+          known: dict[str, PanelReuse] | None = None) -> SweepResult | None:
     """Misses against capacity for every order. ``progress(done, total)`` is called after each
     order; ``cancelled()`` is polled while working and stops the sweep (None is returned).
-    ``known`` maps order names to stack distances already computed for these parameters."""
+    ``known`` maps order names to the reuse already computed for these parameters."""
     capacities = sweep_capacities(params)
     caps = np.asarray(capacities, dtype=np.int64)
     names = sweep_orders(params)
     out: dict[str, tuple[int, ...]] = {}
     cumulative: dict[str, tuple[int, ...]] = {}
-    # Which step makes each request depends only on positions in the order, not on the tiles.
-    _, step = request_stream(tile_order("row-major", params.rows, params.cols), params.rows,
-                             params.k_tiles, params.in_flight)
-    steps = int(step[-1]) + 1
-    capacity = COLD if (cap := effective_capacity(params)) is None else cap
+    capacity = effective_capacity(params)
     for done, name in enumerate(names):
         if cancelled is not None and cancelled():
             return None
-        sd = (known or {}).get(name)
-        if sd is None:
+        reuse = (known or {}).get(name)
+        if reuse is None:
             order = tile_order(name, params.rows, params.cols, params.group_m, params.explicit)
-            requests, _ = request_stream(order, params.rows, params.k_tiles, params.in_flight)
-            sd = stack_distances(requests, cancelled)
-            if sd is None:
+            reuse = panel_reuse(order, params.rows, params.cols, params.k_tiles,
+                                params.in_flight, cancelled)
+            if reuse is None:
                 return None
-        out[name] = tuple(misses_at(sd, caps).tolist())
-        loads = np.bincount(step[sd >= capacity], minlength=steps)
+        misses = reuse_misses_at(reuse, caps, cancelled)
+        if misses is None:
+            return None
+        out[name] = tuple(misses.tolist())
+        loads, _ = loads_per_step(reuse, capacity)
         cumulative[name] = tuple(np.cumsum(loads).tolist())
         if progress is not None:
             progress(done + 1, len(names))
@@ -509,11 +405,6 @@ def problems(params: TraversalParams) -> list[tuple[str, str]]:
     tiles = params.rows * params.cols
     if tiles > MAX_TILES:
         found.append(("rows", f"The grid has {tiles} tiles; at most {MAX_TILES} are supported."))
-    requests = 2 * tiles * params.k_tiles
-    if tiles <= MAX_TILES and requests > MAX_REQUESTS:
-        found.append(("k_tiles", f"{tiles} tiles with k_tiles {params.k_tiles} make {requests} "
-                      f"tile requests (2 × tiles × k_tiles); at most {MAX_REQUESTS} are "
-                      "supported."))
     if params.cache != "tiles":
         preset = load_preset(l2_arch(params))
         if params.cache == "l2-partition" and not (
@@ -564,9 +455,9 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
     misses_by_order: dict[str, tuple[int, ...]] = {}
     cumulative_by_order: dict[str, tuple[int, ...]] = {}
     if params.sweep:
-        known = {main.order_name: main._stack_distance}
+        known = {main.order_name: main._reuse}
         if compare is not None:
-            known[compare.order_name] = compare._stack_distance
+            known[compare.order_name] = compare._reuse
         result = sweep(params, progress, cancelled, known)
         if result is not None:
             capacities, misses_by_order = result.capacities, result.misses_by_order
@@ -575,18 +466,37 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
         rows=params.rows, cols=params.cols, k_tiles=params.k_tiles, in_flight=params.in_flight,
         capacity=effective_capacity(params), group_m=params.group_m, cache=params.cache,
         cache_label=cache_label(params),
-        steps=len(main.loads_per_step), accesses=len(main._accesses),
+        steps=len(main.loads_per_step), accesses=main.accesses,
         distinct_tiles=distinct_tiles(params), order_name=main.order_name, order=main.order,
         loads_per_step=main.loads_per_step, hits_per_step=main.hits_per_step,
         cumulative_loads=main.cumulative_loads, a_loads=main.a_loads, b_loads=main.b_loads,
-        hits=main.hits, misses=main.misses, compare=compare, capacities=capacities,
+        hits=main.hits, misses=main.misses,
+        operand_traffic=main.misses / max(distinct_tiles(params), 1), compare=compare,
+        capacities=capacities,
         misses_by_order=misses_by_order, cumulative_loads_by_order=cumulative_by_order,
-        _main=main,
+        _main=main, _params=params,
     )
 
 
 def without_sweep(params: TraversalParams) -> TraversalParams:
     return replace(params, sweep=False)
+
+
+def canonical(params: TraversalParams) -> TraversalParams:
+    """What a measurement of these parameters depends on: the main order's DRAM traffic at the
+    cache's size. The sweep and the order drawn beside it change nothing of it, nor does a
+    capacity the L2 sizes, GROUP_M outside the grouped order, or an explicit order outside the
+    explicit one; those fields are reset to their defaults."""
+    d = TraversalParams()
+    changes: dict[str, object] = {"sweep": d.sweep, "sweep_capacities": d.sweep_capacities,
+                                  "compare_order": d.compare_order}
+    if params.cache != "tiles":
+        changes["capacity"] = d.capacity
+    if params.order != "grouped":
+        changes["group_m"] = d.group_m
+    if params.order != "explicit":
+        changes["explicit"] = d.explicit
+    return replace(params, **changes)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- state at a step
@@ -615,42 +525,17 @@ def state_after(run: OrderRun, rows: int, cols: int, k_tiles: int, in_flight: in
     The resident set of an LRU cache of capacity C is the C most recently used distinct tiles."""
     steps = len(run.loads_per_step)
     step = max(0, min(step, steps))
-    end = int(np.searchsorted(run._access_step, step, side="left"))
-    start = int(np.searchsorted(run._access_step, step - 1, side="left")) if step else end
-    n_ids = (rows + cols) * k_tiles
-    # the latest use of each tile before ``end``: in the requests grouped by tile (time order
-    # within a tile), the last of the tile's group that comes before ``end``; one binary search
-    # per tile over (tile, time) keys, not a pass over every request so far (a played frame)
-    pos, keys = run._by_tile, run._tile_keys
-    span = len(run._accesses) + 1
-    ids_all = np.arange(n_ids, dtype=np.int64)
-    j = np.searchsorted(keys, ids_all * span + end, side="left") - 1
-    jc = np.clip(j, 0, max(len(pos) - 1, 0))
-    found = (j >= 0) & (keys[jc] // span == ids_all) if len(pos) else np.zeros(n_ids, dtype=bool)
-    last = np.where(found, pos[jc] if len(pos) else -1, -1)
-    used = np.flatnonzero(last >= 0)
-    if capacity is not None and len(used) > capacity:
-        used = used[np.argsort(-last[used], kind="stable")[:capacity]]
-    resident = np.zeros(n_ids, dtype=bool)
-    resident[used] = True
-    cap = COLD if capacity is None else capacity
-    sd = run._stack_distance[start:end]
-    ids = run._accesses[start:end]
-    loaded = np.zeros(n_ids, dtype=bool)
-    hit = np.zeros(n_ids, dtype=bool)
-    loaded[ids[sd >= cap]] = True
-    hit[ids[sd < cap]] = True
-    na = rows * k_tiles
+    got = resident_after(run._reuse, capacity, step)
 
     def split(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return v[:na].reshape(rows, k_tiles), v[na:].reshape(cols, k_tiles).T
+        return v[:rows], v[rows:].T
 
-    ar, br = split(resident)
-    al, bl = split(loaded)
-    ah, bh = split(hit)
+    ar, br = split(got.resident)
+    al, bl = split(got.loaded)
+    ah, bh = split(got.hit)
     return StepState(step=step, visited=min(step * in_flight, len(run.order)), a_resident=ar,
-                     b_resident=br, a_loaded=al, b_loaded=bl, a_hit=ah & ~al, b_hit=bh & ~bl,
-                     hits=int(np.count_nonzero(sd < cap)), loads=int(np.count_nonzero(sd >= cap)))
+                     b_resident=br, a_loaded=al, b_loaded=bl, a_hit=ah, b_hit=bh,
+                     hits=got.hits, loads=got.loads)
 
 
 def multiply_in_order(a: np.ndarray, b: np.ndarray, tile_m: int, tile_n: int, tile_k: int,

@@ -99,3 +99,19 @@ def test_every_theme_builds(theme_name):
     assert fig.background == THEMES[theme_name].background
     assert any(isinstance(i, Polyline) for i in walk(fig.items))
     assert not any(isinstance(i, Image) for i in walk(fig.items))
+
+
+def test_a_carveout_preference_is_called_a_hint_with_the_residency_the_h200_measured():
+    from gpuviz.figures import occupancy as occupancy_figure
+    from gpuviz.figures.theme import SCREEN as screen
+    from gpuviz.models.occupancy import OccupancyParams
+    from gpuviz.models.occupancy import compute as occupancy
+
+    hinted = occupancy(OccupancyParams(arch="h200", threads_per_block=32,
+                                       registers_per_thread=16, shared_memory_carveout=0))
+    assert hinted.active_blocks_per_sm == 8  # the occupancy API's answer, which the model is
+    text = " ".join(occupancy_figure.build(hinted, frozenset(), screen).texts())
+    assert "preference" in text and "hint" in text and "where the API reports 8" in text
+    plain = occupancy(OccupancyParams(arch="h200", threads_per_block=32,
+                                      registers_per_thread=16))
+    assert "hint" not in " ".join(occupancy_figure.build(plain, frozenset(), screen).texts())

@@ -46,7 +46,7 @@ def test_a_frame_shows_the_tiles_resident_after_that_step():
 
 def test_the_current_steps_tiles_are_marked_and_the_rest_pending():
     figure = fig.build(SMALL, frozenset({"frame:3"}), SCREEN)
-    current = keys_with_fill(figure, SCREEN.color("c_output"))
+    current = keys_with_fill(figure, SCREEN.foreground)
     # row-major and Hilbert each mark their own third tile
     assert "tile:0,2" in current
     pending = keys_with_fill(figure, SCREEN.color("absent"))
@@ -197,5 +197,78 @@ def test_hit_share_is_a_bounded_percentage():
 def test_a_partial_last_step_marks_only_its_own_tiles():
     r = compute(TraversalParams(rows=2, cols=5, in_flight=4, sweep=False))  # steps of 4, 4, 2
     figure = fig.build(r, frozenset({"frame:3"}), SCREEN)
-    current = keys_with_fill(figure, SCREEN.color("c_output"))
+    current = keys_with_fill(figure, SCREEN.foreground)
     assert current == {"tile:1,3", "tile:1,4"}
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_this_step_and_a_hit_are_two_marks_in_every_theme(name):
+    """The tiles of the shown step are ink; green stays for hits alone (in the screen theme
+    the output colour and the hit colour are one green)."""
+    theme = THEMES[name]
+    figure = fig.build(SMALL, frozenset({"frame:3"}), theme)
+    entries = {e.label: e.style for e in fig.legend_entries(SMALL, theme)}
+    assert entries["tiles of this step"].fill != entries["hit in this step"].fill
+    assert not keys_with_fill(figure, theme.color("hit")) & {"tile:0,2", "tile:0,0"}
+
+
+def test_the_path_steps_between_neighbours_and_breaks_where_the_order_jumps():
+    """Row-major's return to the next row is no diagonal across the grid (and its visit
+    numbers): every drawn step of a path joins two 4-neighbours."""
+    from gpuviz.figures.display import Polyline, Segments
+
+    figure = fig.build(SMALL, frozenset({"frame:20"}), SCREEN)
+    cell = None
+    steps = []
+    for item in walk(figure.items):
+        if isinstance(item, Segments) and item.keys and str(item.keys[0]).startswith("path:"):
+            steps += [tuple(r) for r in item.xyxy]
+        elif isinstance(item, Polyline) and str(item.key).startswith("path:"):
+            steps += [(*a, *b) for a, b in zip(item.points, item.points[1:], strict=False)]
+    tiles = [i for i in walk(figure.items) if isinstance(i, Rects) and i.keys
+             and str(i.keys[0]).startswith("tile:")]
+    cell = float(tiles[0].xywh[0][2])
+    assert steps
+    for x0, y0, x1, y1 in steps:
+        assert abs(abs(x1 - x0) + abs(y1 - y0) - cell) < 1e-6
+
+
+def test_a_real_k_depth_is_binned_so_the_grid_keeps_most_of_the_area():
+    """16384² with 128 × 128 tiles and K in 512 tiles of 32: the A and B strips take a quarter
+    of the grid's side (K in bins of 16), are named A and B, and the receipt says so."""
+    big = compute(TraversalParams(rows=128, cols=128, k_tiles=512, in_flight=132,
+                                  cache="l2-partition", arch="h200", tile_bytes=8192,
+                                  sweep=False))
+    figure = fig.build(big, frozenset({"frame:40"}), SCREEN)
+    images = {i.cells: i for i in walk(figure.items) if isinstance(i, Image)}
+    grid, a, b = images["tile"], images["atile"], images["btile"]
+    assert a.rgb.shape == (128, 32, 3) and b.rgb.shape == (32, 128, 3)
+    assert a.w <= grid.w / 4 + 1e-6 and b.h <= grid.h / 4 + 1e-6
+    texts = figure.texts()
+    assert {"A", "B"} <= set(texts)
+    assert "A, B: 16 K tiles a cell, paler if fewer resident" in texts
+
+
+def test_a_sweep_over_the_real_capacity_range_reads_on_a_log_axis():
+    r = compute(TraversalParams(rows=32, cols=32, k_tiles=128, in_flight=132,
+                                cache="l2-partition", arch="h200", tile_bytes=8192))
+    assert r.capacities[0] == 1 and r.capacities[-1] == 8192 and 3840 in r.capacities
+    texts = set(fig.build(r, frozenset(), SCREEN).texts())
+    assert "cache capacity (tiles, log scale)" in texts
+    assert {"1", "10", "100", "1,000"} <= texts
+    small = set(fig.build(SMALL, frozenset(), SCREEN).texts())
+    assert "cache capacity (tiles)" in small
+
+
+def test_a_measured_case_shows_the_h200_beside_the_model_and_why_they_differ():
+    base = dict(in_flight=132, cache="l2-partition", arch="h200", tile_bytes=8192, sweep=False)
+    agrees = compute(TraversalParams(rows=64, cols=64, k_tiles=256, order="grouped",
+                                     group_m=8, **base))
+    note = fig.measured_note(agrees)
+    assert note.startswith("H200 measured (Nsight Compute, DRAM bytes read): 6.57 × the bytes "
+                           "of A and B; this model 6.51 × (1 % under).")
+    differs = compute(TraversalParams(rows=32, cols=32, k_tiles=128, order="hilbert", **base))
+    note = fig.measured_note(differs)
+    assert "2.21 × the bytes of A and B; this model 1.69 × (24 % under)." in note
+    assert "least like the real L2" in note
+    assert fig.measured_note(SMALL) == ""

@@ -95,3 +95,16 @@ def test_every_export_compiles_for_sm_90(tmp_path):
         for cu, proc in pool.map(build, written):
             assert proc.returncode == 0, f"{cu.name}: {proc.stderr}"
             assert "warning" not in proc.stderr.lower(), f"{cu.name}: {proc.stderr}"
+
+
+def test_a_real_size_traversal_exports_its_own_k_step(tmp_path):
+    """8 KiB tiles (the real-size lecture's K steps of 32): the kernel walks K in steps of 32 and
+    its K is the model's k_tiles × 32 = N, not × 64."""
+    from gpuviz.kernels import render
+    from gpuviz.scenario import load_scenario
+    from gpuviz.scenario.bundled import scenario_dir
+
+    sc = load_scenario(scenario_dir() / "traversal-h200-real-sizes.json")
+    src = render(sc, "traversal", "real").body
+    assert "constexpr int BK = 32;" in src
+    assert "constexpr int kM = 8192, kN = 8192, kK = 8192;" in src

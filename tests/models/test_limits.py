@@ -65,7 +65,8 @@ def test_the_largest_traversal_counts_every_request():
     rows, cols = section["rows"], section["cols"]
     tiles = rows * cols
     assert tiles <= traversal.MAX_TILES
-    assert r.accesses == 2 * tiles * r.k_tiles <= traversal.MAX_REQUESTS
+    assert r.k_tiles == traversal.MAX_K_TILES
+    assert r.accesses == 2 * tiles * r.k_tiles == 2 * traversal.MAX_TILES * traversal.MAX_K_TILES
     assert sorted((int(i) * cols + int(j)) for i, j in r.order) == list(range(tiles))
     assert [int(i) * cols + int(j) for i, j in r.order] == section["explicit"]
     assert r.steps == math.ceil(tiles / r.in_flight) == len(r.loads_per_step)
@@ -117,12 +118,11 @@ def _problems_of(section: dict) -> list[str]:
 
 
 def test_one_step_past_the_traversal_limits_is_refused():
-    # 256 × 256 tiles with k_tiles 2 make 262,144 requests, the limit; k_tiles 3 is past it
-    assert _problems_of({"rows": 256, "cols": 256, "k_tiles": 2}) == []
-    lines = _problems_of({"rows": 256, "cols": 256, "k_tiles": 3})
-    assert lines == [f"x.json: traversal.k_tiles: 65536 tiles with k_tiles 3 make 393216 tile "
-                     f"requests (2 × tiles × k_tiles); at most {traversal.MAX_REQUESTS} are "
-                     "supported."]
+    # 256 × 256 tiles 1,024 deep along K make 134 M requests, the limit; 1,025 is past it
+    assert _problems_of({"rows": 256, "cols": 256, "k_tiles": traversal.MAX_K_TILES}) == []
+    lines = _problems_of({"rows": 256, "cols": 256, "k_tiles": traversal.MAX_K_TILES + 1})
+    assert len(lines) == 1 and lines[0].startswith("x.json: traversal.k_tiles: ")
+    assert "1024" in lines[0]
     assert _problems_of({"rows": 257, "cols": 256}) == [
         f"x.json: traversal.rows: The grid has 65792 tiles; at most {traversal.MAX_TILES} are "
         "supported."]

@@ -122,7 +122,7 @@ def test_tiles_in_flight_walk_k_together_within_a_step():
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 9), st.integers(1, 9), st.sampled_from(SWEEP_ORDERS),
-       st.integers(1, 3), st.integers(1, 5), st.one_of(st.none(), st.integers(1, 30)))
+       st.integers(1, 5), st.integers(1, 5), st.one_of(st.none(), st.integers(1, 30)))
 def test_counts_agree_with_a_plain_lru_cache(rows, cols, name, k_tiles, in_flight, capacity):
     p = TraversalParams(rows=rows, cols=cols, order=name, k_tiles=k_tiles, in_flight=in_flight,
                         capacity=capacity, sweep=False)
@@ -215,7 +215,7 @@ def test_the_product_is_the_same_for_every_order(name):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(1, 9), st.integers(1, 9), st.sampled_from(SWEEP_ORDERS), st.integers(1, 2),
+@given(st.integers(1, 9), st.integers(1, 9), st.sampled_from(SWEEP_ORDERS), st.integers(1, 4),
        st.integers(1, 3), st.one_of(st.none(), st.integers(1, 20)))
 def test_the_resident_set_after_every_step_is_a_plain_lru_caches(rows, cols, name, k_tiles,
                                                                    in_flight, capacity):

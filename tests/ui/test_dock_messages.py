@@ -125,3 +125,12 @@ def test_an_empty_scheduler_bandwidth_shows_the_memory_levels():
     assert automatic(compute(SchedulerParams(memory="dram", cycles=50))) == \
         {"bandwidth_per_sm": MEMORY["dram"].bandwidth_per_sm}
     assert automatic(compute(SchedulerParams(cycles=50))) == {}
+
+
+def test_the_traversal_dock_shows_the_h200s_dram_traffic_beside_the_models(make_main_window,
+                                                                          scenario_path, qtbot):
+    w = make_main_window(scenario_path("traversal-h200-l2.json"))
+    dock = w.docks["traversal"]
+    qtbot.waitUntil(lambda: dock.measured.text() != "", timeout=10000)
+    assert dock.measured.text() == ("Model: 2.69 DRAM bytes read ÷ bytes of A and B · H200 "
+                                    "measured: 2.71 (agrees)")

@@ -21,6 +21,9 @@ def summary_text(result: OccupancyResult) -> str:
     for k in RESOURCES:
         value = r.limits[k]
         lines.append(f"{NAMES[k]}: {'no limit' if value is None else f'{value} blocks'}")
+    if r.shared_memory_carveout is not None:
+        lines.append(f"Carveout {r.shared_memory_carveout} %: a preference, which the driver "
+                     "may exceed (the API's answer above takes it as given)")
     return "\n".join(lines)
 
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuviz.figures.traversal import SWEEP_LABELS, sweep_series
+from gpuviz.figures.traversal import SWEEP_LABELS, log_axis, sweep_series
 from gpuviz.models import traversal
 from gpuviz.scenario.compute import effective_params
 from gpuviz.ui.panels.plot_style import draw_series, follow_theme
@@ -190,6 +190,7 @@ class SweepRunner(QWidget):
                                           order)
         _title, x_label, y_label = SWEEP_LABELS
         draw_series(self.plot, self.series, marks, self.dock.theme, x_label, y_label)
+        self.plot.setLogMode(x=log_axis(result.capacities), y=False)
 
     def _redraw(self) -> None:
         if self.result is not None:
