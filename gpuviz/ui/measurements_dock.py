@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox,
     QDockWidget,
@@ -158,14 +157,11 @@ def install(window) -> MeasurementsDock:
         dock.hide()
     toggle = dock.toggleViewAction()
     toggle.setText("&Measurements")
-    window.view_menu.addAction(toggle)
-    act = QAction("Export &Kernel…", window)
-    act.triggered.connect(lambda: export_kernel_dialog(window))
-    file_menu = window.menuBar().actions()[0].menu()
-    after = window.act_export
-    actions = file_menu.actions()
-    i = actions.index(after) if after in actions else len(actions) - 1
-    file_menu.insertAction(actions[i + 1] if i + 1 < len(actions) else None, act)
+    window.menus.register("measurements", toggle)
+    window.menus.add("view", "measurements")
+    act = window.menus.new("export-kernel", "Export &Kernel…",
+                           lambda: export_kernel_dialog(window))
+    window.menus.add("file", "export-kernel", after="export")
     window.act_export_kernel = act
     window.measurements_dock = dock
     return dock

@@ -74,7 +74,7 @@ class StepBar(QWidget):
         if not titles:
             self.position.setText("no steps")
         elif current < 0:
-            self.position.setText(f"overview · {len(titles)} steps")
+            self.position.setText(f"overview · {count_text(len(titles), 'step')}")
         else:
             self.position.setText(f"step {current + 1} of {len(titles)}")
 
@@ -93,6 +93,11 @@ class StepBar(QWidget):
 
     def _show(self) -> None:
         self.message.setText(self._message or self._hover)
+
+
+def count_text(n: int, noun: str) -> str:
+    """"1 step", "4 steps"."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 CAPTION_SHRINK = (1.0, 0.9, 0.82, 0.75)  # type sizes tried before a caption is shortened

@@ -378,7 +378,8 @@ def test_export_every_frame_from_the_gui(make_main_window, scenario_path, tmp_pa
 
     def accept(dialog):
         dialog.path.setText(str(tmp_path / "slides.svg"))
-        dialog.frames.setChecked(True)
+        dialog.path.setModified(True)  # as typed
+        dialog.what_box.setCurrentIndex(dialog.what_box.findData("frames"))
         return export_dialog.ExportDialog.DialogCode.Accepted
 
     monkeypatch.setattr(export_dialog.ExportDialog, "exec", accept)
@@ -453,7 +454,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from gpuviz.ui.app import start
 w = start(None, show=False)
-seen = {"before": {"complete": w.is_complete(), "menu items": len(w._menus["&File"].actions()),
+seen = {"before": {"complete": w.is_complete(), "menu items": len(w.menus.menu("file").actions()),
                    "docks": sorted(w.docks)}}
 view = w.docks["launch"].view
 view.painted.connect(lambda: seen.setdefault("painted", {
@@ -462,7 +463,7 @@ view.painted.connect(lambda: seen.setdefault("painted", {
     "next step keys": [k.toString() for k in w.act_next.shortcuts()]}))
 def done():
     seen["completed"] = {"painted first": "painted" in seen,
-                         "file menu": [a.text() for a in w._menus["&File"].actions()],
+                         "file menu": [a.text() for a in w.menus.menu("file").actions()],
                          "measurements": w.measurements_dock.isHidden(),
                          "F5": w.act_present.shortcut().toString(),
                          "next step keys": [k.toString() for k in w.act_next.shortcuts()],
