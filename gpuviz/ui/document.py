@@ -245,7 +245,7 @@ def edit_text(panel_id: str, fields: list[str]) -> str:
     from gpuviz.registry import panel
 
     try:
-        title = panel(panel_id).title
+        title = panel(panel_id).title.split(":")[0]  # "Launch", not its subtitle
     except KeyError:
         title = panel_id
     names = ", ".join(f.replace("_", " ") for f in fields)

@@ -50,7 +50,6 @@ class LectureKeys(QObject):
         assert app is not None
         app.installEventFilter(self)
         app.focusChanged.connect(self._on_focus_changed)  # type: ignore[attr-defined]
-        window.destroyed.connect(lambda: app.removeEventFilter(self))
 
     def typing_in(self) -> QWidget | None:
         return self._typing_in

@@ -35,7 +35,7 @@ from gpuviz.ui.window_menus import Menus, build_actions, build_first_actions, bu
 # class's Python enums when it is first named (QKeySequence's 71 standard keys, QMessageBox's
 # buttons), and at start-up that is time before the first figure
 if TYPE_CHECKING:
-    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
 
     from gpuviz.ui.figure_view import FigureView
     from gpuviz.ui.playback_bar import PlaybackBar
@@ -73,6 +73,7 @@ class MainWindow(QMainWindow):
         self.files = Files(self)
         self.presentation = Presentation(self)
         self._holding_frames = 0
+        self._layout_on_resize: QByteArray | None = None
         build_first_actions(self)
         self._build_step_bar()
         self._build_playback()
@@ -235,10 +236,10 @@ class MainWindow(QMainWindow):
                 self._update_frames()
 
     def _update_frames(self) -> None:
-        if self._holding_frames:
-            return
         visible = [pid for pid, d in self.docks.items() if not d.isHidden()]
-        count = frame_count_for(self.document.shown, visible) if visible else 1
+        if self._holding_frames or not visible:
+            return  # docks in passing (F5, a panel swapped for another): the clock stays
+        count = frame_count_for(self.document.shown, visible)
         was_at_end = self.clock.frame >= self.clock.last_frame
         self.clock.set_frame_count(count)
         if count > 1 and was_at_end and not self.clock.playing:
@@ -508,6 +509,21 @@ class MainWindow(QMainWindow):
             box.setDetailedText("\n".join(err.lines()))
         box.setInformativeText("The current scenario is unchanged.")
         box.exec()
+
+    def relayout_on_resize(self, layout: QByteArray, ms: int = 1000) -> None:
+        """Give the docks ``layout`` again at each resize in the next ``ms``: a window that
+        leaves full screen reaches its size in steps, and a layout restored at an
+        intermediate size is split differently at the final one."""
+        self._layout_on_resize = layout
+        QTimer.singleShot(ms, self, self._end_relayout)
+
+    def _end_relayout(self) -> None:
+        self._layout_on_resize = None
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._layout_on_resize is not None and not self.presentation.active:
+            self.restoreState(self._layout_on_resize)
 
     # --- window events -----------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

@@ -138,6 +138,7 @@ class PanelDock(QDockWidget):
         self.view.painted.connect(self._on_painted)
         self.view.setObjectName(f"figure-{panel.id}")
         self.view.keyClicked.connect(self._on_key_clicked)
+        self.view.keyActivated.connect(self._on_key_activated)
         self.view.keyHovered.connect(self.hovered.emit)
         self.body_px = BODY_PX
         self._relayout = QTimer(self)
@@ -263,6 +264,9 @@ class PanelDock(QDockWidget):
         self.view.set_veil(VEIL_TEXT if veiled else "")
         if self.summary is not None:
             self.summary.setVisible(not veiled)
+        # the answer is nowhere else either: the measured line, the values left automatic
+        self.measured.setVisible(bool(self.measured.text()) and not veiled)
+        self.form.veil_automatic(veiled)
 
     def _sync_form(self) -> None:
         self.form.set_params(self.document.shown.section(self.panel.id))
@@ -540,7 +544,7 @@ class PanelDock(QDockWidget):
     def _update_measured(self) -> None:
         text = self._measured_text(self._measured_for)
         self.measured.setText(text)
-        self.measured.setVisible(bool(text))
+        self.measured.setVisible(bool(text) and not self.document.veiled)
 
     def _measured_text(self, result: object) -> str:
         """"Model: 4 … · H200 measured: 4 (agrees)", "… · not measured", or "" for a panel
@@ -581,9 +585,12 @@ class PanelDock(QDockWidget):
         self.document.edit_section(self.panel.id, params, merge_key=fields or None)
 
     def _on_key_clicked(self, key: str) -> None:
-        if key and self.extras is not None and hasattr(self.extras, "activate"):
-            self.extras.activate(self.document, key)
-        self.document.select({key} if key else set())
+        self.document.select({key} if key else set())  # pointing selects, and only that
+
+    def _on_key_activated(self, key: str) -> None:
+        if self.extras is not None and hasattr(self.extras, "activate"):
+            self.extras.activate(self.document, key)  # Ctrl+click, double click: applied
+        self.document.select({key})
 
 
 def _panel_module(panel: Panel) -> ModuleType | None:

@@ -333,6 +333,17 @@ class ParamForm(QWidget):
         finally:
             self._updating = False
 
+    def veil_automatic(self, veiled: bool) -> None:
+        """A question step: the values left automatic (derived from the result, such as the
+        grid a launch is given) are hidden until the reveal, keeping their place."""
+        for editor in self._root.editors.values():
+            if isinstance(editor, _OptionalEditor):
+                widget = editor.inner.widget
+                policy = widget.sizePolicy()
+                policy.setRetainSizeWhenHidden(True)
+                widget.setSizePolicy(policy)
+                widget.setVisible(not veiled or editor.check.isChecked())
+
     def set_params(self, params: Any) -> None:
         # every editor reports through ``changed`` to ``_on_change``, which ignores what is
         # set here (the editors' own signals are not blocked one by one: finding every child

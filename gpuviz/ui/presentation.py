@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -113,8 +113,8 @@ class Presentation:
         self._restore_clock()
         self.state = None
         # the window reaches its size on later turns of the event loop (a window manager
-        # answers asynchronously): the layout is given back again once it has
-        QTimer.singleShot(0, w, lambda: w.restoreState(before.layout))
+        # answers asynchronously): the layout is given back again at each resize until then
+        w.relayout_on_resize(before.layout)
         w.update_playback_bar()
         w.act_present.setChecked(False)
         w.act_leave.setEnabled(False)

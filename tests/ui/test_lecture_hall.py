@@ -1,0 +1,223 @@
+"""A live lecture in a presenter's hands: the step keys and undo belong to the lecture whatever
+control has the focus, pointing selects only, a question hides its answer everywhere and stays
+answered until a rehearsal is reset, F5 keeps the playback position, the theme and the layout,
+captions that no longer describe the figure say so, and a lecture can start from nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QApplication
+
+
+def settle(qtbot, ms: int = 200) -> None:
+    qtbot.wait(ms)
+
+
+def focus(qtbot, widget) -> None:
+    widget.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is widget)
+
+
+def test_page_keys_past_the_ends_with_a_spin_box_focused_never_edit_the_lecture(
+        make_main_window, scenario_path, qtbot):
+    w = make_main_window(scenario_path("pipeline-double-buffer.json"))
+    doc = w.document
+    tiles = w.docks["pipeline"].form.editor("tiles")
+    focus(qtbot, tiles)
+    qtbot.keyClick(tiles, Qt.Key.Key_PageDown)
+    assert doc.step == 0, "PageDown in a spin box steps the lecture"
+    last = len(doc.scenario.steps) - 1
+    doc.go_to_step(last)
+    focus(qtbot, tiles)
+    for key in (Qt.Key.Key_PageDown, Qt.Key.Key_PageDown):
+        qtbot.keyClick(tiles, key)
+    qtbot.keyClick(tiles, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier)
+    assert doc.step == last and doc.shown.section("pipeline").tiles == 6
+    assert not doc.is_modified() and not w.isWindowModified()
+    doc.go_to_step(-1)
+    focus(qtbot, tiles)
+    qtbot.keyClick(tiles, Qt.Key.Key_PageUp)
+    qtbot.keyClick(tiles, Qt.Key.Key_Left, Qt.KeyboardModifier.ControlModifier)
+    assert doc.step == -1 and doc.shown.section("pipeline").tiles == 6
+    assert not doc.is_modified()
+    assert tiles.value() == 6
+
+
+def test_ctrl_z_undoes_the_lecture_from_a_control_and_typing_keeps_its_keys(
+        make_main_window, qtbot):
+    w = make_main_window()
+    doc = w.document
+    sm = w.docks["launch"].form.editor("sm_count")
+    before = doc.shown.section("launch").sm_count
+    sm.setValue(before + 3)
+    assert doc.is_modified()
+    focus(qtbot, sm)
+    qtbot.keyClick(sm, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert doc.shown.section("launch").sm_count == before and not doc.is_modified()
+    qtbot.keyClick(sm, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    assert doc.shown.section("launch").sm_count == before + 3
+    # while the user types in the field, Ctrl+← moves in the text and does not step
+    step = doc.step
+    qtbot.keyClick(sm, Qt.Key.Key_5)
+    qtbot.keyClick(sm, Qt.Key.Key_Left, Qt.KeyboardModifier.ControlModifier)
+    assert doc.step == step
+    assert w.lecture_keys.typing_in() is sm
+
+
+def _point_at(view, accept) -> QPointF:
+    """A point of the view whose key ``accept`` takes (scanned on a 4-px grid)."""
+    for y in range(4, view.height(), 4):
+        for x in range(4, view.width(), 4):
+            key = view.key_at(QPointF(x, y))
+            if key and accept(key):
+                return QPointF(x, y)
+    raise AssertionError("no such key in the view")
+
+
+def test_a_click_points_and_selects_only_and_ctrl_click_applies(
+        make_main_window, scenario_path, qtbot):
+    w = make_main_window(scenario_path("swizzle-column3.json"))
+    doc, dock = w.document, w.docks["swizzle"]
+    doc.go_to_step(1)
+    qtbot.waitUntil(lambda: dock.current_figure() is not None and dock.view.scale() > 0)
+    settle(qtbot)
+    shown = doc.shown
+    column = shown.section("swizzle").column
+    pos = _point_at(dock.view, lambda k: k.startswith("chunk:")
+                    and int(k.split(",")[1]) != column).toPoint()
+    key = dock.view.key_at(QPointF(pos))
+    qtbot.mouseClick(dock.view, Qt.MouseButton.LeftButton, pos=pos)
+    assert key in doc.selection
+    assert doc.step == 1 and doc.shown == shown and not doc.is_modified()
+    qtbot.mouseClick(dock.view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
+                     pos)
+    assert doc.shown.section("swizzle").column == int(key.split(",")[1])
+    assert doc.is_modified()
+
+
+def test_a_question_hides_its_answer_everywhere_and_stays_answered_until_reset(
+        make_main_window, scenario_path, qtbot):
+    w = make_main_window(scenario_path("occupancy-register-cliff.json"))
+    doc, dock = w.document, w.docks["occupancy"]
+    qtbot.waitUntil(lambda: bool(dock.measured.text()), timeout=5000)
+    assert dock.measured.isVisible()
+    doc.go_to_step(1)  # 65 registers per thread: a question
+    settle(qtbot)
+    assert doc.veiled
+    assert not dock.measured.isVisible(), "the measured line gives the answer"
+    w.next_step()  # reveal
+    qtbot.waitUntil(lambda: dock.measured.isVisible())
+    doc.go_to_step(3)
+    doc.go_to_step(1)
+    assert not doc.veiled, "a revealed question stays revealed"
+    w.menus.action("reset-rehearsal").trigger()
+    assert doc.veiled and not dock.measured.isVisible()
+
+
+def test_f5_keeps_the_playback_position_the_dark_theme_and_the_layout(
+        make_main_window, scenario_path, qtbot):
+    w = make_main_window(scenario_path("linked-launch-sectors.json"))
+    settle(qtbot)
+    layout = {pid: (d.mapTo(w, d.rect().topLeft()), d.size()) for pid, d in w.docks.items()
+              if d.isVisible()}
+    w.presentation.enter()
+    settle(qtbot)
+    w.next_panel()
+    settle(qtbot)
+    w.presentation.leave()
+    settle(qtbot, 400)
+    after = {pid: (d.mapTo(w, d.rect().topLeft()), d.size()) for pid, d in w.docks.items()
+             if d.isVisible()}
+    assert after == layout, "F5, Ctrl+Tab, Esc split the docks differently"
+
+    p = make_main_window(scenario_path("pipeline-double-buffer.json"))
+    settle(qtbot)
+    p.set_theme("dark")
+    assert p.clock.frame_count > 6
+    p.clock.seek(5)
+    p.presentation.enter()
+    settle(qtbot)
+    assert p.clock.frame == 5 and p.document.frame == 5
+    assert p.theme.name == "dark", "F5 ignored the dark theme"
+    p.presentation.leave()
+    settle(qtbot)
+    assert p.clock.frame == 5 and p.theme.name == "dark"
+
+
+def test_captions_that_no_longer_describe_the_figure_say_so(make_main_window, qtbot):
+    w = make_main_window()  # launch-n130
+    doc = w.document
+    from dataclasses import replace
+
+    doc.edit_section("launch", replace(doc.shown.section("launch"), n=100))
+    assert doc.step == -1
+    assert w.caption_label.marker() == "edited since the overview"
+    doc.undo_stack.undo()
+    assert w.caption_label.marker() == ""
+    doc.go_to_step(0)
+    doc.edit_section("launch", replace(doc.shown.section("launch"), n=100))
+    assert w.caption_label.marker() == "edited since step 1"
+    assert "overview" not in w.step_bar_widget.position.text()
+    assert "step 1" in w.step_bar_widget.position.text()
+    assert doc.undo_stack.undoText() == "Change Launch: n"
+
+
+def test_opening_another_scenario_drops_the_key_under_the_pointer(
+        make_main_window, scenario_path, qtbot):
+    w = make_main_window()
+    w.step_bar_widget.set_hover("block:2")
+    assert w.open_path(scenario_path("banks-stride1.json"))
+    assert "block:2" not in w.step_bar_widget.message.text()
+
+
+def test_a_lecture_from_nothing_titled_and_saved_in_the_users_folder(
+        make_main_window, qtbot, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QFileDialog
+
+    from gpuviz.ui import window_files
+    from gpuviz.ui.title_dialog import TitleDialog
+
+    w = make_main_window()
+    w.menus.action("new-lecture").trigger()
+    doc = w.document
+    assert doc.scenario.steps == () and doc.path is None
+    assert w.step_bar_widget.position.text() == "no steps"
+
+    def accept(dialog):
+        dialog.title.setText("Warps, from the start")
+        dialog.description.setPlainText("Blocks of warps.")
+        return TitleDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(TitleDialog, "exec", accept)
+    w.menus.action("edit-title").trigger()
+    assert doc.scenario.title == "Warps, from the start"
+    assert w.caption_label.text() == "Blocks of warps."
+    monkeypatch.setattr(window_files, "documents_dir", lambda: tmp_path)
+    asked = {}
+
+    def save_as(_parent, _title, start, _filter):
+        asked["start"] = Path(start)
+        return str(tmp_path / "mine.json"), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
+    assert w.save()
+    assert asked["start"] == tmp_path / "warps-from-the-start.json"
+    assert (tmp_path / "mine.json").exists()
+
+
+def test_help_lists_the_lecture_keys_and_full_screen_takes_f11(make_main_window):
+    from PySide6.QtGui import QKeySequence
+
+    from gpuviz.ui.window_help import about_html, keys_html
+
+    w = make_main_window()
+    keys = keys_html(w)
+    for name in ("PgDown", "F5", "Esc", "Space", "Ctrl+Z"):
+        assert name in keys, name
+    assert QKeySequence("F11") in w.act_full.shortcuts()
+    from gpuviz import __version__
+
+    assert __version__ in about_html()
