@@ -74,6 +74,7 @@ class MainWindow(QMainWindow):
         self.presentation = Presentation(self)
         self._holding_frames = 0
         self._layout_on_resize: QByteArray | None = None
+        self._maximized_before_full = False
         build_first_actions(self)
         self._build_step_bar()
         self._build_playback()
@@ -374,8 +375,10 @@ class MainWindow(QMainWindow):
     def toggle_full_screen(self) -> None:
         self.complete()
         if self.isFullScreen():
-            self.showNormal()
+            # back to what it was: a window manager keeps the full-screen size after showNormal
+            self.showMaximized() if self._maximized_before_full else self.showNormal()
         else:
+            self._maximized_before_full = self.isMaximized()
             self.showFullScreen()
         self.act_full.setChecked(self.isFullScreen())
 

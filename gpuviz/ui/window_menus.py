@@ -36,8 +36,9 @@ class Menus:
         return self.actions[action_id]
 
     def new(self, action_id: str, text: str, slot: Callable[..., object], shortcut=None,
-            checkable: bool = False) -> QAction:
-        """A window action (its shortcut works wherever the window has the focus)."""
+            checkable: bool = False, with_checked: bool = False) -> QAction:
+        """A window action (its shortcut works wherever the window has the focus);
+        ``with_checked``: the slot is given the action's checked state."""
         a = QAction(self.window)  # QAction(text, parent) would make QIcon's enums: an overload
         a.setText(text)
         a.setObjectName(f"action-{action_id}")
@@ -46,7 +47,7 @@ class Menus:
 
             a.setShortcuts(shortcut if isinstance(shortcut, list) else [QKeySequence(shortcut)])
         a.setCheckable(checkable)
-        a.triggered.connect(lambda checked=False: slot(checked) if checkable else slot())
+        a.triggered.connect(lambda checked=False: slot(checked) if with_checked else slot())
         self.window.addAction(a)
         return self.register(action_id, a)
 
@@ -83,7 +84,8 @@ def build_first_actions(w: MainWindow) -> None:
     m = w.menus
     w.act_next = m.new("next-step", "&Next Step", w.next_step)
     w.act_prev = m.new("previous-step", "&Previous Step", w.previous_step)
-    w.act_controls = m.new("controls", "Show &Controls", w.set_controls_visible, None, True)
+    w.act_controls = m.new("controls", "Show &Controls", w.set_controls_visible, None, True,
+                           with_checked=True)
     w.act_controls.setChecked(True)
 
 
@@ -121,8 +123,11 @@ def build_actions(w: MainWindow) -> None:
                              QKeySequence(Qt.Key.Key_Right))
     w.act_frame_prev = m.new("frame-back", "Step &Back", lambda: w.clock.step_back(),
                              QKeySequence(Qt.Key.Key_Left))
+    # the platform's full-screen key has none on X11 without a desktop environment: F11, as
+    # the README says, is bound everywhere
+    full = [k for k in QKeySequence.keyBindings(S.FullScreen) if k != QKeySequence("F11")]
     w.act_full = m.new("full-screen", "&Full Screen", w.toggle_full_screen,
-                       [QKeySequence(S.FullScreen)[0], QKeySequence("F11")], True)
+                       [QKeySequence("F11"), *full], True)
     w.act_reset = m.new("reset-layout", "&Reset Layout", w.reset_layout)
     p = w.presentation
     w.act_present = m.new("present", "&Presentation Mode", p.toggle, "F5", True)
