@@ -7,8 +7,6 @@ caption as a subtitle, and with a second screen the presenter's notes there; Esc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,11 +23,11 @@ from gpuviz.ui.document import Document
 from gpuviz.ui.lecture_keys import install as install_lecture_keys
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import PanelDock
-from gpuviz.ui.playback import PlaybackClock, frame_count_for
 from gpuviz.ui.presentation import Presentation
 from gpuviz.ui.step_bar import CaptionStrip, StepBar
 from gpuviz.ui.window_files import Files
 from gpuviz.ui.window_menus import Menus, build_actions, build_first_actions, build_menus
+from gpuviz.ui.window_playback import WindowPlayback
 
 # classes the first frame does not use are imported where they are used: PySide makes a
 # class's Python enums when it is first named (QKeySequence's 71 standard keys, QMessageBox's
@@ -72,12 +70,13 @@ class MainWindow(QMainWindow):
         self.menus = Menus(self)  # the menu bar's titles: its height from the first frame
         self.files = Files(self)
         self.presentation = Presentation(self)
-        self._holding_frames = 0
         self._layout_on_resize: QByteArray | None = None
         self._maximized_before_full = False
         build_first_actions(self)
         self._build_step_bar()
-        self._build_playback()
+        self.playback = WindowPlayback(self)  # one clock; the bar made when first needed
+        self.clock = self.playback.clock
+        self.playback_toolbar = self.playback.toolbar
         self._build_caption()
         # messages ("Saved …") and the key under the pointer show in the step bar's right end;
         # the status bar itself stays hidden, its height is the figures'
@@ -107,8 +106,8 @@ class MainWindow(QMainWindow):
             self._show_scenario_panels()
         self._update_title()
         self.update_step_bar()
-        self._update_frames()
-        self.update_playback_bar()
+        self.playback.update_frames()
+        self.playback.update_bar()
         if not defer:
             self.complete()
             return
@@ -172,7 +171,7 @@ class MainWindow(QMainWindow):
         self.step_bar_widget = StepBar(self.act_prev, self.act_next)
         self.step_bar_widget.stepChosen.connect(self.document.go_to_step)
         self.step_label = self.step_bar_widget.position  # "step k of n"
-        self.step_bar = self._fixed_toolbar("Steps", "toolbar-steps", self.step_bar_widget,
+        self.step_bar = self.fixed_toolbar("Steps", "toolbar-steps", self.step_bar_widget,
                                             Qt.ToolBarArea.TopToolBarArea)
 
     def _build_caption(self) -> None:
@@ -184,10 +183,10 @@ class MainWindow(QMainWindow):
         self.caption_font = font
         # the bottom area stacks outwards: the caption's line sits right under the figures
         self.addToolBarBreak(Qt.ToolBarArea.BottomToolBarArea)
-        self.caption_bar = self._fixed_toolbar("Caption", "toolbar-caption", self.caption_label,
+        self.caption_bar = self.fixed_toolbar("Caption", "toolbar-caption", self.caption_label,
                                                Qt.ToolBarArea.BottomToolBarArea)
 
-    def _fixed_toolbar(self, title: str, name: str, widget: QWidget | None,
+    def fixed_toolbar(self, title: str, name: str, widget: QWidget | None,
                        area: Qt.ToolBarArea) -> QToolBar:
         bar = QToolBar(title)
         bar.setObjectName(name)
@@ -201,65 +200,9 @@ class MainWindow(QMainWindow):
         self.addToolBar(area, bar)
         return bar
 
-    def _build_playback(self) -> None:
-        """One clock for the document: animated panels follow it through the ``frame:<n>``
-        key of the selection."""
-        self.clock = PlaybackClock(self)
-        # its controls are made when a shown panel first animates (most lectures open still)
-        self._playback_bar: PlaybackBar | None = None
-        self.playback_toolbar = self._fixed_toolbar("Playback", "toolbar-playback", None,
-                                                    Qt.ToolBarArea.BottomToolBarArea)
-        self.playback_toolbar.hide()
-        self.clock.frameChanged.connect(self._on_frame)
-
     @property
     def playback_bar(self) -> PlaybackBar:
-        if self._playback_bar is None:
-            from gpuviz.ui.playback_bar import PlaybackBar
-
-            self._playback_bar = PlaybackBar(self.clock)
-            self.playback_toolbar.addWidget(self._playback_bar)
-        return self._playback_bar
-
-    def _on_frame(self, frame: int) -> None:
-        self.document.set_frame(frame if self.clock.frame_count > 1 else None)
-
-    @contextmanager
-    def holding_frames(self) -> Iterator[None]:
-        """Docks hidden and shown in passing (entering or leaving F5) do not move the playback
-        position: the frame count is taken once, afterwards."""
-        self._holding_frames += 1
-        try:
-            yield
-        finally:
-            self._holding_frames -= 1
-            if not self._holding_frames:
-                self._update_frames()
-
-    def _update_frames(self) -> None:
-        visible = [pid for pid, d in self.docks.items() if not d.isHidden()]
-        if self._holding_frames or not visible:
-            return  # docks in passing (F5, a panel swapped for another): the clock stays
-        count = frame_count_for(self.document.shown, visible)
-        was_at_end = self.clock.frame >= self.clock.last_frame
-        self.clock.set_frame_count(count)
-        if count > 1 and was_at_end and not self.clock.playing:
-            self.clock.last()  # a new picture opens on its final state; Play starts it over
-        self.document.set_frame(self.clock.frame if count > 1 else None)
-
-    def update_playback_bar(self) -> None:
-        """The playback bar shows when any step of the scenario animates a shown panel: it is
-        there or not for the whole lecture, so stepping never moves the figures."""
-        if self.presentation.active:
-            return
-        visible = [pid for pid, d in self.docks.items() if not d.isHidden()]
-        scenario = self.document.scenario
-        animated = bool(visible) and any(
-            frame_count_for(scenario.at_step(k), visible) > 1
-            for k in range(-1, len(scenario.steps)))
-        if animated:
-            self.playback_bar  # noqa: B018 (made on first need)
-        self.playback_toolbar.setVisible(animated)
+        return self.playback.bar
 
     # --- panels and layout -------------------------------------------------------------------
     def dock(self, panel_id: str) -> PanelDock:
@@ -272,8 +215,8 @@ class MainWindow(QMainWindow):
             if self.presentation.active:
                 self.presentation.present_dock(d, True)
             d.visibilityChanged.connect(lambda _v, pid=panel_id: self._sync_panel_action(pid))
-            d.visibilityChanged.connect(lambda _v: self._update_frames())
-            d.visibilityChanged.connect(lambda _v: self.update_playback_bar())
+            d.visibilityChanged.connect(lambda _v: self.playback.update_frames())
+            d.visibilityChanged.connect(lambda _v: self.playback.update_bar())
             self.docks[panel_id] = d
             if not self.restoreDockWidget(d):
                 self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
@@ -385,13 +328,13 @@ class MainWindow(QMainWindow):
     # --- document ----------------------------------------------------------------------------
     def _on_section_changed(self, _panel_id: str) -> None:
         self.update_step_bar()
-        self._update_frames()
+        self.playback.update_frames()
 
     def _on_step_changed(self) -> None:
         self._edited_from = None
         self._last_step = self.document.step
         self.update_step_bar()
-        self._update_frames()
+        self.playback.update_frames()
 
     def _on_scenario_changed(self) -> None:
         # an edit while a step is shown leaves the steps; its caption stays, marked
@@ -402,8 +345,8 @@ class MainWindow(QMainWindow):
         self._last_step = self.document.step
         self._update_title()
         self.update_step_bar()
-        self._update_frames()
-        self.update_playback_bar()
+        self.playback.update_frames()
+        self.playback.update_bar()
 
     def _on_scenario_replaced(self) -> None:
         self._edited_from = None
@@ -413,8 +356,8 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._lay_out_panels()
         self.update_step_bar()
-        self._update_frames()
-        self.update_playback_bar()
+        self.playback.update_frames()
+        self.playback.update_bar()
 
     def _on_path_changed(self) -> None:
         self._edited_from = None
@@ -503,15 +446,7 @@ class MainWindow(QMainWindow):
         return self.files.maybe_save()
 
     def show_error(self, title: str, err: ScenarioError) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
-        box = QMessageBox(QMessageBox.Icon.Warning, title, "\n".join(err.lines()[:8]),
-                          QMessageBox.StandardButton.Ok, self)
-        box.setObjectName("scenario-error")
-        if len(err.lines()) > 8:
-            box.setDetailedText("\n".join(err.lines()))
-        box.setInformativeText("The current scenario is unchanged.")
-        box.exec()
+        self.files.show_error(title, err)
 
     def relayout_on_resize(self, layout: QByteArray, ms: int = 1000) -> None:
         """Give the docks ``layout`` again at each resize in the next ``ms``: a window that

@@ -67,7 +67,7 @@ class Presentation:
         self.state = PresentationState(w.theme.name, w.isFullScreen(), w.isMaximized(),
                                        w.saveState(), clock.frame, clock.playing)
         shown = self.panels_to_show()
-        with w.holding_frames():
+        with w.playback.holding():
             w.set_theme(presentation_theme(w.theme.name), remember=False)
             w.menuBar().hide()
             w.step_bar.hide()
@@ -100,7 +100,7 @@ class Presentation:
             self.presenter.close()
             self.presenter.deleteLater()
             self.presenter = None
-        with w.holding_frames():
+        with w.playback.holding():
             w.set_theme(before.theme, remember=False)
             for d in w.docks.values():
                 self.present_dock(d, False)
@@ -115,7 +115,7 @@ class Presentation:
         # the window reaches its size on later turns of the event loop (a window manager
         # answers asynchronously): the layout is given back again at each resize until then
         w.relayout_on_resize(before.layout)
-        w.update_playback_bar()
+        w.playback.update_bar()
         w.act_present.setChecked(False)
         w.act_leave.setEnabled(False)
         w.act_full.setChecked(w.isFullScreen())

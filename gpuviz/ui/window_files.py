@@ -80,6 +80,17 @@ class Files:
         doc.set_title(title, description)
         return True
 
+    def show_error(self, title: str, err: ScenarioError) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        box = QMessageBox(QMessageBox.Icon.Warning, title, "\n".join(err.lines()[:8]),
+                          QMessageBox.StandardButton.Ok, self.window)
+        box.setObjectName("scenario-error")
+        if len(err.lines()) > 8:
+            box.setDetailedText("\n".join(err.lines()))
+        box.setInformativeText("The current scenario is unchanged.")
+        box.exec()
+
     def maybe_save(self) -> bool:
         """True when it is fine to drop the current scenario (saved, discarded, or unchanged)."""
         if not self.document.is_modified():
