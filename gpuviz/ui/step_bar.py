@@ -69,6 +69,10 @@ class StepBar(QWidget):
         if [self.steps.itemText(i) for i in range(self.steps.count())] != items:
             self.steps.clear()
             self.steps.addItems(items)
+            # the list opens wide enough for every title (the box itself keeps its width)
+            metrics = self.steps.view().fontMetrics()
+            widest = max(metrics.horizontalAdvance(t) for t in items)
+            self.steps.view().setMinimumWidth(widest + 48)
         self.steps.setCurrentIndex(current + 1)
         self.steps.setEnabled(bool(titles))
         if not titles:

@@ -221,3 +221,38 @@ def test_help_lists_the_lecture_keys_and_full_screen_takes_f11(make_main_window)
     from gpuviz import __version__
 
     assert __version__ in about_html()
+
+
+def test_a_refused_step_keeps_its_text_and_a_refused_value_goes_back_on_focus_out(
+        make_main_window, qtbot, monkeypatch):
+    from gpuviz.ui.step_editor import StepDialog
+
+    w = make_main_window()
+    seen = []
+
+    def exec_(dialog):
+        seen.append((dialog.caption.toPlainText(), dialog.error.text()))
+        if len(seen) == 1:
+            dialog.title.setText("Mine")
+            dialog.caption.setPlainText("N is {launch.nope}.")
+            return StepDialog.DialogCode.Accepted
+        return StepDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(StepDialog, "exec", exec_)
+    steps = len(w.document.scenario.steps)
+    w.step_authoring.add_from_current(w)
+    assert len(seen) == 2, "the refused dialog was gone with its text"
+    assert seen[1][0] == "N is {launch.nope}." and "nope" in seen[1][1]
+    assert len(w.document.scenario.steps) == steps
+
+    form = w.docks["launch"].form
+    block = form.editor("block")
+    in_use, shown = w.document.shown.section("launch").block, block.text()
+    focus(qtbot, block)
+    block.setText("4096")
+    block.editingFinished.emit()
+    assert form.refused_fields() == ["block"]
+    assert w.document.shown.section("launch").block == in_use
+    focus(qtbot, w.docks["launch"].view)
+    assert block.text() == shown and form.refused_fields() == []
+    assert "Not applied" in form.problems_text()
