@@ -336,6 +336,16 @@ class PanelDock(QDockWidget):
         # whole millimetres and a coarse aspect: a resize by a pixel does not lay out again
         return view_target(round(w / self.px_per_mm()), round(w / h, 2))
 
+    def settled(self) -> bool:
+        """The figure on screen is laid out for the view as it is now (its theme, its size),
+        and nothing is on its way; a dock not yet painted lays out at its first paint."""
+        if not self._on_screen:
+            return True
+        return (not self._pending and not self._relayout.isActive()
+                and self._computing_key is None and self._search_key is None
+                and isinstance(self._shown_key, tuple)
+                and self._shown_key[2:] == (self.theme.name, self.target()))
+
     def _on_view_resized(self) -> None:
         if takes_target(self.panel.id):
             self.schedule_refresh()

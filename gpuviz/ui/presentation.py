@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from gpuviz.ui.presenter import PresenterView
 
 PRESENT_BODY_PX = 18.0  # the figures' body type in presentation mode, in screen pixels
+SETTLE_POLL_MS = 20
+SETTLE_WAIT_MS = 1500  # the longest the room waits for the final layout
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Presentation:
         self.window = window
         self.state: PresentationState | None = None
         self.presenter: PresenterView | None = None
+        self._waited = 0
 
     @property
     def active(self) -> bool:
@@ -63,6 +66,11 @@ class Presentation:
         if self.state is not None:
             return
         w.complete()  # its actions (Esc, F5) and the window state they remember
+        # the room sees the final layout first: nothing is painted until the window has
+        # its full-screen size and every figure is laid out for it (before, a window
+        # manager's answer in steps showed the windowed layout scaled, then the final one)
+        w.setUpdatesEnabled(False)
+        self._waited = 0
         clock = w.clock
         self.state = PresentationState(w.theme.name, w.isFullScreen(), w.isMaximized(),
                                        w.saveState(), clock.frame, clock.playing)
@@ -81,6 +89,7 @@ class Presentation:
             w.caption_label.setFont(font)
             w.showFullScreen()
         self._restore_clock()
+        QTimer.singleShot(SETTLE_POLL_MS, w, self._show_when_settled)
         w.act_present.setChecked(True)
         w.act_leave.setEnabled(True)
         w.act_full.setChecked(True)
@@ -93,6 +102,7 @@ class Presentation:
         if self.state is None:
             return
         before = self.state
+        w.setUpdatesEnabled(True)
         # the frame the room saw last, carried back
         self.state = PresentationState(before.theme, before.full_screen, before.maximized,
                                        before.layout, w.clock.frame, w.clock.playing)
@@ -120,6 +130,19 @@ class Presentation:
         w.act_leave.setEnabled(False)
         w.act_full.setChecked(w.isFullScreen())
         w.update_step_bar()
+
+    def _show_when_settled(self) -> None:
+        w = self.window
+        if w.updatesEnabled():
+            return
+        self._waited += SETTLE_POLL_MS
+        screen = w.screen_now().geometry().size()
+        ready = (self.state is None or (w.isFullScreen() and w.size() == screen
+                 and all(d.settled() for d in w.docks.values() if d.isVisible())))
+        if ready or self._waited >= SETTLE_WAIT_MS:
+            w.setUpdatesEnabled(True)
+        else:
+            QTimer.singleShot(SETTLE_POLL_MS, w, self._show_when_settled)
 
     def _restore_clock(self) -> None:
         assert self.state is not None

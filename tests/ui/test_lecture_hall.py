@@ -256,3 +256,17 @@ def test_a_refused_step_keeps_its_text_and_a_refused_value_goes_back_on_focus_ou
     focus(qtbot, w.docks["launch"].view)
     assert block.text() == shown and form.refused_fields() == []
     assert "Not applied" in form.problems_text()
+
+
+def test_the_first_frame_drawn_in_f5_is_the_final_one(make_main_window, scenario_path, qtbot):
+    w = make_main_window(scenario_path("banks-padded33.json"))
+    settle(qtbot, 400)
+    view = w.docks["banks"].view
+    painted = []
+    view.painted.connect(lambda: painted.append((view.figure(), view.scale())))
+    w.presentation.enter()
+    settle(qtbot, 800)
+    assert painted, "nothing painted in F5"
+    assert {id(f) for f, _ in painted} == {id(view.figure())}, \
+        f"{len({id(f) for f, _ in painted})} layouts drawn one after another"
+    assert len({round(s, 6) for _, s in painted}) == 1
