@@ -8,6 +8,7 @@ burst of changes (a dragged control) is coalesced into one redraw on the next ev
 from __future__ import annotations
 
 import importlib
+import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -570,6 +571,8 @@ class PanelDock(QDockWidget):
         except Exception:  # a result without the measured quantity (an error figure)
             return ""
         unit = QUANTITY[self.panel.id][1]
+        if value == 1 and "÷" not in unit:  # "1 resident block per SM", not "… blocks"
+            unit = re.sub(r"^((?:\S+ )*?\S+)s\b", r"\1", unit, count=1)
         return f"Model: {value:g} {unit} · {label(self.panel.id, params, value)}"
 
     def _show(self, figure: Figure, key: object, start: float, result: object = None) -> None:

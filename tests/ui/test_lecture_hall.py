@@ -270,3 +270,14 @@ def test_the_first_frame_drawn_in_f5_is_the_final_one(make_main_window, scenario
     assert {id(f) for f, _ in painted} == {id(view.figure())}, \
         f"{len({id(f) for f, _ in painted})} layouts drawn one after another"
     assert len({round(s, 6) for _, s in painted}) == 1
+
+
+def test_one_of_a_thing_is_singular(make_main_window, scenario_path, qtbot):
+    w = make_main_window(scenario_path("occupancy-register-cliff.json"))
+    dock = w.docks["occupancy"]
+    w.document.go_to_step(1)
+    w.next_step()  # 65 registers: one resident block
+    qtbot.waitUntil(lambda: "1 block ×" in dock.summary.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "Model: 1 resident block per SM" in dock.measured.text(), timeout=5000)
+    w.step_bar_widget.set_steps(["The only step"], -1)
+    assert w.step_bar_widget.position.text() == "overview · 1 step"
