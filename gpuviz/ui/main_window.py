@@ -95,7 +95,6 @@ class MainWindow(QMainWindow):
         document.path_changed.connect(self._on_path_changed)
         document.clean_changed.connect(lambda _clean: self._update_title())
         self._lay_out_panels()
-        self._default_state = self.saveState()
         geometry = self.settings.value("window/geometry")
         if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
                 and self._fits_screen()):
@@ -270,10 +269,20 @@ class MainWindow(QMainWindow):
         a.blockSignals(False)
 
     def reset_layout(self) -> None:
-        self.restoreState(self._default_state)
-        for pid, d in self.docks.items():
+        """The layout of a freshly opened scenario: its panels side by side (the layout the
+        window first had may belong to another scenario: two panels came back stacked, one
+        figure at 5-px type), the measurements dock hidden at the bottom."""
+        extra = getattr(self, "measurements_dock", None)
+        for d in [*self.docks.values(), *([extra] if extra is not None else [])]:
             d.setFloating(False)
-            d.setVisible(pid in self.document.scenario.panels)
+            self.removeDockWidget(d)
+        for d in self.docks.values():
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
+            d.hide()
+        if extra is not None:
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, extra, Qt.Orientation.Vertical)
+            extra.hide()
+        self._lay_out_panels()
 
     def set_theme(self, name: str, remember: bool = True) -> None:
         """The figures' theme, and the window's palette with it (a dark theme darkens menus,

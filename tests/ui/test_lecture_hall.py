@@ -281,3 +281,19 @@ def test_one_of_a_thing_is_singular(make_main_window, scenario_path, qtbot):
     qtbot.waitUntil(lambda: "Model: 1 resident block per SM" in dock.measured.text(), timeout=5000)
     w.step_bar_widget.set_steps(["The only step"], -1)
     assert w.step_bar_widget.position.text() == "overview · 1 step"
+
+
+def test_reset_layout_and_the_measurements_dock_keep_the_figures_large(
+        make_main_window, scenario_path, qtbot):
+    w = make_main_window(scenario_path("launch-n130.json"))
+    assert w.open_path(scenario_path("banks-swizzled-columns.json"))
+    settle(qtbot)
+    w.reset_layout()
+    settle(qtbot, 300)
+    swizzle, banks = w.docks["swizzle"], w.docks["banks"]
+    assert swizzle.isVisible() and banks.isVisible()
+    assert swizzle.y() == banks.y() and swizzle.x() != banks.x(), "stacked, not side by side"
+    w.menus.action("measurements").trigger()
+    settle(qtbot)
+    assert w.measurements_dock.isVisible()
+    assert w.measurements_dock.height() <= w.height() // 3
