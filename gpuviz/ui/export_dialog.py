@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QSpinBox,
     QWidget,
@@ -35,6 +37,8 @@ SIZES = (("natural", "Natural size"), ("single", "Single column (85 mm)"),
          ("double", "Double column (178 mm)"), ("slide", "16:9 slide"))
 FORMATS = ("svg", "pdf", "png", "gif", "apng")
 ANIMATED = ("gif", "apng")
+CHROME_LABELS = (("full", "Title, notes and legend"), ("legend", "Legend only"),
+                 ("none", "Nothing: the drawing alone"))
 WHAT = (("current", "What is shown now"), ("steps", "Every step (overview and steps)"),
         ("frames", "Every playback frame"))
 
@@ -49,6 +53,8 @@ class ExportChoice:
     dpi: int
     what: str  # "current", "steps" or "frames"
     text_as_paths: bool = False
+    parts: tuple[str, ...] | None = None  # None: the whole figure
+    chrome: str = "full"  # what surrounds the parts: full, legend, none
 
     @property
     def frames(self) -> bool:
@@ -88,6 +94,17 @@ class ExportDialog(QDialog):
             self.what_box.addItem(label, key)
         self.what_box.setCurrentIndex([k for k, _ in WHAT].index(remembered.get("what", "current"))
                                       if remembered.get("what") in dict(WHAT) else 0)
+        # the figure's parts (all: the whole figure) and what surrounds them, as --part/--chrome
+        self.parts_list = QListWidget()
+        self.parts_list.setObjectName("export-parts")
+        self.parts_list.setMaximumHeight(96)
+        self.panel_box.currentIndexChanged.connect(self._fill_parts)
+        self.chrome_box = QComboBox()
+        self.chrome_box.setObjectName("export-chrome")
+        for key, label in CHROME_LABELS:
+            self.chrome_box.addItem(label, key)
+        self.chrome_box.setCurrentIndex(max(0, self.chrome_box.findData(
+            remembered.get("chrome", "full"))))
         self.text_paths = QCheckBox("text as outlines (SVG: no fonts needed to view it)")
         self.text_paths.setObjectName("export-text-as-paths")
         self.text_paths.setChecked(remembered.get("text_as_paths") == "true")
@@ -114,6 +131,8 @@ class ExportDialog(QDialog):
         form.addRow("Size", self.size_box)
         form.addRow("PNG resolution (dpi)", self.dpi)
         form.addRow("Export", self.what_box)
+        form.addRow("Parts", self.parts_list)
+        form.addRow("Around the parts", self.chrome_box)
         form.addRow("Text", self.text_paths)
         form.addRow(self.veil_note)
         form.addRow("File", row)
@@ -125,8 +144,24 @@ class ExportDialog(QDialog):
         for box in (self.panel_box, self.format_box, self.what_box):
             box.currentIndexChanged.connect(self._suggest)
         self.format_box.currentIndexChanged.connect(self._enable)
+        self._fill_parts()
         self._suggest()
         self._enable()
+
+    def _fill_parts(self) -> None:
+        self.parts_list.clear()
+        for name in panel(self.panel_id()).parts:
+            item = QListWidgetItem(name)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked)
+            self.parts_list.addItem(item)
+        self.parts_list.setVisible(self.parts_list.count() > 0)
+
+    def chosen_parts(self) -> tuple[str, ...] | None:
+        """The parts checked, in the figure's order; None when all are (the whole figure)."""
+        items = [self.parts_list.item(i) for i in range(self.parts_list.count())]
+        checked = tuple(i.text() for i in items if i.checkState() == Qt.CheckState.Checked)
+        return None if len(checked) == len(items) else checked
 
     def _enable(self) -> None:
         fmt = self.format_box.currentText()
@@ -160,7 +195,8 @@ class ExportDialog(QDialog):
         return ExportChoice(self.panel_id(), Path(self.path.text()), fmt,
                             self.theme_box.currentText(), self.size_box.currentData(),
                             self.dpi.value(), self.what_box.currentData(),
-                            self.text_paths.isChecked() and fmt == "svg")
+                            self.text_paths.isChecked() and fmt == "svg",
+                            self.chosen_parts(), self.chrome_box.currentData())
 
     def remember(self) -> None:
         """Keep these choices for the next export (the folder too)."""
@@ -170,6 +206,7 @@ class ExportDialog(QDialog):
         for key, value in (("fmt", c.fmt), ("theme", c.theme_name), ("size", c.size),
                            ("dpi", c.dpi), ("what", c.what),
                            ("text_as_paths", "true" if c.text_as_paths else "false"),
+                           ("chrome", c.chrome),
                            ("folder", str(c.path.parent))):
             self.settings.setValue(f"export/{key}", value)
 
@@ -178,7 +215,7 @@ def _remembered(settings: QSettings | None) -> dict[str, str]:
     if settings is None:
         return {}
     out = {}
-    for key in ("fmt", "theme", "size", "dpi", "what", "text_as_paths", "folder"):
+    for key in ("fmt", "theme", "size", "dpi", "what", "text_as_paths", "chrome", "folder"):
         value = settings.value(f"export/{key}")
         if value is not None:
             out[key] = str(value)
@@ -207,7 +244,7 @@ def run_export(document: Document, c: ExportChoice) -> str:
                                 selection=selection)
         return f" … {len(paths)} frames"
     kw = dict(fmt=c.fmt, theme_name=c.theme_name, size=c.size, dpi=c.dpi,
-              text_as_paths=c.text_as_paths)
+              text_as_paths=c.text_as_paths, parts=c.parts, chrome=c.chrome)
     if c.what == "steps":
         stem = c.path.stem.removesuffix("-steps")
         digits = max(2, len(str(len(scenario.steps))))
@@ -227,7 +264,8 @@ def _animate(document: Document, c: ExportChoice) -> str:
     from gpuviz.figures.theme import theme
     from gpuviz.keys import at_frame, without_frame
 
-    th, target = theme(c.theme_name), TARGETS[c.size]
+    th = theme(c.theme_name)
+    target = TARGETS[c.size].showing(c.parts, c.chrome)  # type: ignore[arg-type]
     scenario, kept = document.scenario, without_frame(document.selection)
     if c.what == "steps":
         chosen = list(range(-1, len(scenario.steps)))[:MAX_FRAMES]

@@ -422,6 +422,7 @@ class MainWindow(QMainWindow):
         self.caption_label.set_marker(marker)
         self.caption_label.set_corner(f"{k + 1} / {len(steps)}" if presenting and steps and k >= 0
                                       else "")
+        self.presentation.show_step_parts()
         if self.presenter is not None:
             self.presenter.show_step(doc.scenario, k, doc.veiled)
 

@@ -142,6 +142,7 @@ class PanelDock(QDockWidget):
         self.view.keyActivated.connect(self._on_key_activated)
         self.view.keyHovered.connect(self.hovered.emit)
         self.body_px = BODY_PX
+        self.parts: tuple[str, ...] | None = None  # the parts drawn (None: the whole figure)
         self._relayout = QTimer(self)
         self._relayout.setSingleShot(True)
         self._relayout.setInterval(RELAYOUT_MS)
@@ -335,7 +336,15 @@ class PanelDock(QDockWidget):
         if not takes_target(self.panel.id) or w < 50 or h < 50:
             return NATURAL
         # whole millimetres and a coarse aspect: a resize by a pixel does not lay out again
-        return view_target(round(w / self.px_per_mm()), round(w / h, 2))
+        target = view_target(round(w / self.px_per_mm()), round(w / h, 2))
+        return target if self.parts is None else target.showing(self.parts)
+
+    def set_parts(self, parts: tuple[str, ...] | None) -> None:
+        """Draw only these parts of the figure (None: the whole figure): a presented step
+        that names its parts shows them large."""
+        if parts != self.parts:
+            self.parts = parts
+            self.schedule_refresh()
 
     def settled(self) -> bool:
         """The figure on screen is laid out for the view as it is now (its theme, its size),

@@ -151,6 +151,14 @@ class Presentation:
         if self.state.playing and not clock.playing:
             clock.toggle()
 
+    def show_step_parts(self) -> None:
+        """In the room, a step that names parts of a figure shows those parts, large; the
+        window shows the whole figure."""
+        doc = self.window.document
+        for pid, d in self.window.docks.items():
+            d.set_parts(doc.scenario.step_parts(doc.step, pid) if self.state is not None
+                        else None)
+
     def present_dock(self, d: PanelDock, presenting: bool) -> None:
         d.set_controls_shown(not presenting)
         d.set_body_px(PRESENT_BODY_PX if presenting else BODY_PX)

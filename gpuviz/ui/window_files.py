@@ -169,13 +169,14 @@ class Files:
         return True
 
     def export_dialog(self) -> None:
-        from gpuviz.ui.export_dialog import ExportDialog, run_export
+        from gpuviz.ui.export_dialog import ExportDialog, remembered_folder, run_export
 
         w = self.window
         visible = tuple(pid for pid, d in w.docks.items() if d.isVisible()) \
             or self.document.scenario.panels
         base = self.document.path
-        dialog = ExportDialog(visible, visible[0], w.theme.name, own_folder(base),
+        folder = remembered_folder(w.settings) or own_folder(base)
+        dialog = ExportDialog(visible, visible[0], w.theme.name, folder,
                               base.stem if base else "figure", w.settings, self.document, w)
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return

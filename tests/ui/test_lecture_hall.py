@@ -297,3 +297,49 @@ def test_reset_layout_and_the_measurements_dock_keep_the_figures_large(
     settle(qtbot)
     assert w.measurements_dock.isVisible()
     assert w.measurements_dock.height() <= w.height() // 3
+
+
+def test_the_export_dialog_offers_parts_and_chrome_and_remembers(
+        make_main_window, qtbot, monkeypatch, tmp_path):
+    from gpuviz.export.files import export_figure
+    from gpuviz.registry import panel
+    from gpuviz.ui.export_dialog import ExportDialog
+
+    w = make_main_window()
+    first = panel("launch").parts[0]
+    seen = []
+
+    def exec_(dialog):
+        seen.append((dialog.format_box.currentText(), dialog.chrome_box.currentData()))
+        for i in range(1, dialog.parts_list.count()):
+            dialog.parts_list.item(i).setCheckState(Qt.CheckState.Unchecked)
+        dialog.chrome_box.setCurrentIndex(dialog.chrome_box.findData("none"))
+        dialog.format_box.setCurrentText("svg")
+        dialog.path.setText(str(tmp_path / "part.svg"))
+        return ExportDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+    w.export_dialog()
+    export_figure(w.document.shown, "launch", tmp_path / "cli.svg", parts=(first,), chrome="none")
+    assert (tmp_path / "part.svg").read_bytes() == (tmp_path / "cli.svg").read_bytes()
+    w.export_dialog()
+    assert seen[1] == ("svg", "none"), "the dialog forgot the last choices"
+    assert w.settings.value("export/fmt") == "svg"
+
+
+def test_f5_shows_the_parts_a_step_names_and_the_window_the_whole_figure(
+        make_main_window, qtbot, tmp_path):
+    import json
+
+    path = tmp_path / "parts.json"
+    path.write_text(json.dumps({"version": 1, "title": "Parts", "panels": ["launch"], "steps": [
+        {"title": "The warps", "focus": "launch", "parts": ["warps"]}]}))
+    w = make_main_window(path)
+    dock = w.docks["launch"]
+    w.document.go_to_step(0)
+    settle(qtbot, 300)
+    assert dock.current_figure().parts == dock.panel.parts, "windowed: the whole figure"
+    w.presentation.enter()
+    qtbot.waitUntil(lambda: dock.current_figure().parts == ("warps",), timeout=5000)
+    w.presentation.leave()
+    qtbot.waitUntil(lambda: dock.current_figure().parts == dock.panel.parts, timeout=5000)
