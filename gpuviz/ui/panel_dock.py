@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure
-from gpuviz.figures.layout import NATURAL, Design, Target, view_target
+from gpuviz.figures.layout import NATURAL, Chrome, Design, Target, view_target
 from gpuviz.figures.scene import build_figure, takes_target
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
@@ -143,6 +143,7 @@ class PanelDock(QDockWidget):
         self.view.keyHovered.connect(self.hovered.emit)
         self.body_px = BODY_PX
         self.parts: tuple[str, ...] | None = None  # the parts drawn (None: the whole figure)
+        self.chrome: Chrome = "full"  # what surrounds them
         self._relayout = QTimer(self)
         self._relayout.setSingleShot(True)
         self._relayout.setInterval(RELAYOUT_MS)
@@ -337,13 +338,15 @@ class PanelDock(QDockWidget):
             return NATURAL
         # whole millimetres and a coarse aspect: a resize by a pixel does not lay out again
         target = view_target(round(w / self.px_per_mm()), round(w / h, 2))
-        return target if self.parts is None else target.showing(self.parts)
+        if self.parts is None and self.chrome == "full":
+            return target
+        return target.showing(self.parts, self.chrome)
 
-    def set_parts(self, parts: tuple[str, ...] | None) -> None:
-        """Draw only these parts of the figure (None: the whole figure): a presented step
-        that names its parts shows them large."""
-        if parts != self.parts:
-            self.parts = parts
+    def set_parts(self, parts: tuple[str, ...] | None, chrome: Chrome = "full") -> None:
+        """Draw only these parts of the figure (None: the whole figure) inside ``chrome``: a
+        presented step that names its parts shows them large."""
+        if (parts, chrome) != (self.parts, self.chrome):
+            self.parts, self.chrome = parts, chrome
             self.schedule_refresh()
 
     def settled(self) -> bool:

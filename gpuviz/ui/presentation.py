@@ -155,9 +155,13 @@ class Presentation:
         """In the room, a step that names parts of a figure shows those parts, large; the
         window shows the whole figure."""
         doc = self.window.document
+        import os
+        chrome = os.environ.get("GPUVIZ_F5_CHROME", "full")
         for pid, d in self.window.docks.items():
-            d.set_parts(doc.scenario.step_parts(doc.step, pid) if self.state is not None
-                        else None)
+            if self.state is None:
+                d.set_parts(None)
+            else:
+                d.set_parts(doc.scenario.step_parts(doc.step, pid), chrome)
 
     def present_dock(self, d: PanelDock, presenting: bool) -> None:
         d.set_controls_shown(not presenting)
