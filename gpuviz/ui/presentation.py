@@ -141,6 +141,10 @@ class Presentation:
                  and all(d.settled() for d in w.docks.values() if d.isVisible())))
         if ready or self._waited >= SETTLE_WAIT_MS:
             w.setUpdatesEnabled(True)
+            w.update()
+            for d in w.docks.values():  # painted now, with what each has laid out (an
+                if d.isVisible():       # update() after the window changed size while
+                    d.view.repaint()    # updates were off is not always painted)
         else:
             QTimer.singleShot(SETTLE_POLL_MS, w, self._show_when_settled)
 
@@ -155,13 +159,9 @@ class Presentation:
         """In the room, a step that names parts of a figure shows those parts, large; the
         window shows the whole figure."""
         doc = self.window.document
-        import os
-        chrome = os.environ.get("GPUVIZ_F5_CHROME", "full")
         for pid, d in self.window.docks.items():
-            if self.state is None:
-                d.set_parts(None)
-            else:
-                d.set_parts(doc.scenario.step_parts(doc.step, pid), chrome)
+            d.set_parts(doc.scenario.step_parts(doc.step, pid) if self.state is not None
+                        else None)
 
     def present_dock(self, d: PanelDock, presenting: bool) -> None:
         d.set_controls_shown(not presenting)
