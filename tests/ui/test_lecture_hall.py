@@ -343,3 +343,18 @@ def test_f5_shows_the_parts_a_step_names_and_the_window_the_whole_figure(
     qtbot.waitUntil(lambda: dock.current_figure().parts == ("warps",), timeout=5000)
     w.presentation.leave()
     qtbot.waitUntil(lambda: dock.current_figure().parts == dock.panel.parts, timeout=5000)
+
+
+def test_in_the_dark_theme_the_style_icons_are_not_dark_on_dark(
+        make_main_window, scenario_path, qtbot):
+    from PySide6.QtGui import QColor
+
+    w = make_main_window(scenario_path("pipeline-double-buffer.json"))
+    w.set_theme("dark")
+    settle(qtbot, 100)
+    button = w.playback_bar.play_button
+    image = button.grab().toImage()
+    light = sum(QColor(image.pixel(x, y)).lightnessF() > 0.7
+                for x in range(image.width()) for y in range(image.height()))
+    assert light > image.width() * image.height() // 3, "the play icon sits on a dark ground"
+    w.set_theme("screen")
