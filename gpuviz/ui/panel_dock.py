@@ -8,7 +8,6 @@ burst of changes (a dragged control) is coalesced into one redraw on the next ev
 from __future__ import annotations
 
 import importlib
-import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -584,7 +583,8 @@ class PanelDock(QDockWidget):
             return ""
         unit = QUANTITY[self.panel.id][1]
         if value == 1 and "÷" not in unit:  # "1 resident block per SM", not "… blocks"
-            unit = re.sub(r"^((?:\S+ )*?\S+)s\b", r"\1", unit, count=1)
+            head, per, tail = unit.partition(" per ")
+            unit = head.removesuffix("s") + per + tail
         return f"Model: {value:g} {unit} · {label(self.panel.id, params, value)}"
 
     def _show(self, figure: Figure, key: object, start: float, result: object = None) -> None:
