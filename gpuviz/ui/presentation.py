@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -74,7 +74,7 @@ class Presentation:
         clock = w.clock
         self.state = PresentationState(w.theme.name, w.isFullScreen(), w.isMaximized(),
                                        w.saveState(), clock.frame, clock.playing)
-        shown = self.panels_to_show()
+        shown = self.panel_to_show()
         with w.playback.holding():
             w.set_theme(presentation_theme(w.theme.name), remember=False)
             w.menuBar().hide()
@@ -168,41 +168,31 @@ class Presentation:
         d.set_body_px(PRESENT_BODY_PX if presenting else BODY_PX)
         d.setTitleBarWidget(QWidget() if presenting else None)  # no title bar: the figure only
 
-    def panels_to_show(self) -> list[str]:
-        """The step's focus, else the dock that has the
-        keyboard focus, else the first visible one."""
+    def panel_to_show(self) -> str:
+        """The step's focus, else the dock that has the keyboard focus, else the first
+        visible one."""
         w = self.window
         steps, k = w.document.scenario.steps, w.document.step
         if 0 <= k < len(steps) and steps[k].focus:
-            return [steps[k].focus]
+            return steps[k].focus
         focus = QApplication.focusWidget()
         for pid, d in w.docks.items():
             if focus is not None and d.isAncestorOf(focus) and d.isVisible():
-                return [pid]
+                return pid
         visible = [pid for pid, d in w.docks.items() if d.isVisible()]
-        return [(visible or list(w.document.scenario.panels))[0]]
+        return (visible or list(w.document.scenario.panels))[0]
 
-    def show_only(self, panel_ids: list[str] | str) -> None:
+    def show_only(self, panel_id: str) -> None:
         w = self.window
-        ids = [panel_ids] if isinstance(panel_ids, str) else list(panel_ids)
-        for pid in ids:
-            w.dock(pid)
-        first: PanelDock | None = None
+        w.dock(panel_id)
         for pid, d in w.docks.items():
-            if pid not in ids:
-                d.hide()
-        for pid in ids:
-            d = w.docks[pid]
-            d.setFloating(False)
-            d.show()
-            d.raise_()
-            if first is None:
-                first = d
+            if pid == panel_id:
+                d.setFloating(False)
+                d.show()
+                d.raise_()
                 d.view.setFocus()
-            elif w.dockWidgetArea(d) == w.dockWidgetArea(first) and not w.tabifiedDockWidgets(d):
-                pass  # already beside the first
             else:
-                w.splitDockWidget(first, d, Qt.Orientation.Horizontal)
+                d.hide()
 
     def next_panel(self) -> None:
         """The scenario's next panel: presented in its place (F5), or raised and focused."""

@@ -68,12 +68,20 @@ def test_ctrl_z_undoes_the_lecture_from_a_control_and_typing_keeps_its_keys(
 
 
 def _point_at(view, accept) -> QPointF:
-    """A point of the view whose key ``accept`` takes (scanned on a 4-px grid)."""
-    for y in range(4, view.height(), 4):
-        for x in range(4, view.width(), 4):
-            key = view.key_at(QPointF(x, y))
-            if key and accept(key):
-                return QPointF(x, y)
+    """The centre, in view pixels, of the first rectangle whose key ``accept`` takes."""
+    from gpuviz.figures.display import Rect, Rects, walk
+
+    for item in walk(view.figure().items):
+        boxes = []
+        if isinstance(item, Rects) and item.keys:
+            boxes = [(k, tuple(r)) for k, r in zip(item.keys, item.xywh, strict=True) if k]
+        elif isinstance(item, Rect) and item.key:
+            boxes = [(item.key, (item.x, item.y, item.w, item.h))]
+        for key, (x, y, w, h) in boxes:
+            if accept(key):
+                page = view.page_rect()
+                return QPointF(page.x() + (x + w / 2) * view.scale(),
+                               page.y() + (y + h / 2) * view.scale())
     raise AssertionError("no such key in the view")
 
 
@@ -128,7 +136,7 @@ def test_f5_keeps_the_playback_position_the_dark_theme_and_the_layout(
     w.next_panel()
     settle(qtbot)
     w.presentation.leave()
-    settle(qtbot, 400)
+    settle(qtbot, 250)
     after = {pid: (d.mapTo(w, d.rect().topLeft()), d.size()) for pid, d in w.docks.items()
              if d.isVisible()}
     assert after == layout, "F5, Ctrl+Tab, Esc split the docks differently"
