@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from gpuviz.ui.main_window import MainWindow
     from gpuviz.ui.presenter import PresenterView
 
-PRESENT_BODY_PX = 18.0  # the figures' body type in presentation mode, in screen pixels
+PRESENT_BODY_PX = 17.0  # the figures' body type in presentation mode, in screen pixels
 SETTLE_POLL_MS = 20
 SETTLE_WAIT_MS = 1500  # the longest the room waits for the final layout
 

@@ -101,7 +101,7 @@ def test_f5_presents_one_panel_without_the_menu_bar_and_esc_leaves(make_main_win
     assert w.caption_label.isVisible() and "Only lanes 0 and 1" in w.caption_label.text()
     assert w.caption_label.fontInfo().pixelSize() >= 20
     dock = w.docks["sectors"]
-    assert abs(dock.px_per_mm() * w.theme.text_pt * PT_TO_MM - 18.0) < 1e-9
+    assert abs(dock.px_per_mm() * w.theme.text_pt * PT_TO_MM - 17.0) < 1e-9
     w.document.go_to_step(2)
     assert w.presented_panels() == ["sectors"]
     qtbot.keyClick(w, Qt.Key.Key_Escape)
@@ -237,7 +237,7 @@ def test_a_panel_laid_out_for_a_target_gets_its_view_shape_at_readable_scale(
     assert dock.target().width < target.width
     w.enter_presentation()
     settle(qtbot)
-    ppm = 18.0 / (w.theme.text_pt * PT_TO_MM)
+    ppm = 17.0 / (w.theme.text_pt * PT_TO_MM)
     assert abs(dock.target().width - dock.view.width() / ppm) <= 0.5
     w.leave_presentation()
 
