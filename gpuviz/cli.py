@@ -25,6 +25,9 @@ _UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 EXIT_BAD_INPUT = 2
 
 
+STEP_HELP = ("the state at step K, numbered as the application numbers them: 1 is the first "
+             "step, 0 the overview")
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="gpuviz",
@@ -43,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("compute", help="print the panels' results as JSON {panel_id: {...}}")
     c.add_argument("scenario", metavar="SCENARIO")
     c.add_argument("--panel", metavar="ID", help="only this panel")
-    c.add_argument("--step", type=int, metavar="K", help="the state after scenario step K (0-based)")
+    c.add_argument("--step", type=int, metavar="K", help=STEP_HELP)
 
     from gpuviz.cli_export import add_arguments as add_export_arguments
 
@@ -204,15 +207,27 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _at_step(scenario, step: int | None, source: str):
+    """The state at ``--step K``, numbered as the application numbers steps: 1 is the first
+    step ("step 1 of n" in the step bar, ``step01`` in ``--all-steps`` file names), 0 the
+    overview."""
     if step is None:
         return scenario, None
-    if not 0 <= step < max(1, len(scenario.steps)) or not scenario.steps:
+    if not 0 <= step <= len(scenario.steps):
         from gpuviz.scenario import Problem, ScenarioError
 
-        have = f"steps 0 … {len(scenario.steps) - 1}" if scenario.steps else "no steps"
+        have = (f"steps 1 … {len(scenario.steps)} (0: the overview)" if scenario.steps
+                else "no steps (0: the overview)")
         return None, ScenarioError(source, [Problem("steps", f"--step {step} does not exist; "
                                                              f"this scenario has {have}")])
-    return scenario.at_step(step), None
+    return scenario.at_step(step - 1), None
+
+
+def step_suffix(step: int | None, count: int) -> str:
+    """The file-name part for ``--step K``: ``-step02`` as ``--all-steps`` names step 2."""
+    if step is None:
+        return ""
+    digits = max(2, len(str(count)))
+    return "-overview" if step == 0 else f"-step{step:0{digits}d}"
 
 
 def _panels(scenario, panel_id: str | None, source: str):
@@ -311,7 +326,7 @@ def _kernel_parser(sub) -> None:
     k.add_argument("scenario", metavar="SCENARIO")
     k.add_argument("--panel", metavar="ID", help="sectors, banks, occupancy, traversal or mma "
                                                  "(default: the scenario's first of these)")
-    k.add_argument("--step", type=int, metavar="K", help="the state after scenario step K (0-based)")
+    k.add_argument("--step", type=int, metavar="K", help=STEP_HELP)
     k.add_argument("--out", required=True, type=path_argument, metavar="DIR",
                    help="folder to write into (created)")
 
@@ -332,7 +347,7 @@ def _kernel(args: argparse.Namespace) -> int:
         what = f"--panel {panel_id!r} has" if args.panel else "this scenario has no panel with"
         return _report(ScenarioError(args.scenario, [Problem(
             "panels", f"{what} no kernel export (panels with one: {', '.join(PANELS)})")]))
-    stem = Path(args.scenario).stem + (f"-step{args.step}" if args.step is not None else "")
+    stem = Path(args.scenario).stem + step_suffix(args.step, len(scenario.steps))
     try:
         paths = export_kernel(scenario, panel_id, Path(args.out), name=stem)
     except ValueError as e:

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gpuviz.cli import STEP_HELP, step_suffix
 from gpuviz.cli_lecture import export_lecture, is_lecture
 from gpuviz.export.raster import MAX_DPI, MIN_DPI, dpi_argument
 from gpuviz.figures.layout import CHROMES
@@ -31,7 +32,7 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
     e.add_argument("scenario", metavar="SCENARIO",
                    help="a scenario file, or a folder: every *.json in it")
     e.add_argument("--panel", metavar="ID", help="only this panel (default: the scenario's panels)")
-    e.add_argument("--step", type=int, metavar="K", help="the state after scenario step K (0-based)")
+    e.add_argument("--step", type=int, metavar="K", help=STEP_HELP)
     e.add_argument("--all-steps", action="store_true",
                    help="one numbered file per step (<scenario>-<panel>-step01.<format> …); "
                         "with gif/apng, one frame per step")
@@ -251,7 +252,7 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
         return 0
     selection = frozenset(args.select)
     if args.step is not None:
-        selection |= scenario.step_selection(args.step)
+        selection |= scenario.step_selection(args.step - 1)
     steps_of = scenario
     scenario, err = cli._at_step(scenario, args.step, str(source))
     if err:
@@ -266,9 +267,9 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
                 print(printable(str(path)))
         return 0
     for pid in panels:
-        suffix = f"-step{args.step}" if args.step is not None else ""
+        suffix = step_suffix(args.step, len(steps_of.steps))
         path = out / f"{stem}-{pid}{named}{suffix}.{args.format}"
-        parts = args.parts or (steps_of.step_parts(args.step, pid) if args.step is not None
+        parts = args.parts or (steps_of.step_parts(args.step - 1, pid) if args.step is not None
                                else None)
         note = export_figure(scenario, pid, path, selection=selection, parts=parts, **kw)
         print(printable(f"{path}{note}"))

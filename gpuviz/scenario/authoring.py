@@ -110,12 +110,25 @@ def edit_step(scenario: Scenario, index: int, **fields: Any) -> Scenario:
 
 
 def move_step(scenario: Scenario, index: int, to: int) -> Scenario:
-    """Move step ``index`` to position ``to`` (the others keep their order). Steps accumulate,
-    so a moved step's changes now apply on top of the steps before its new position."""
+    """Move step ``index`` to position ``to`` (the others keep their order), each step still
+    showing what it showed. A step stores its difference from the step before it; moved as
+    is, "One SM: two waves" above "Block 32" would promise two waves over a figure with one.
+    So the changes are rebased: every step's changes are recomputed from its new predecessor's
+    state to its own state as it was."""
     _check_index(scenario, index)
     steps = _steps_json(scenario)
+    states = [scenario.at_step(k) for k in range(len(steps))]
     to = max(0, min(to, len(steps) - 1))
     steps.insert(to, steps.pop(index))
+    states.insert(to, states.pop(index))
+    previous = scenario.at_step(-1)
+    for step, state in zip(steps, states, strict=True):
+        changes = section_changes(previous, state)
+        if changes:
+            step["changes"] = _plain(changes)
+        else:
+            step.pop("changes", None)
+        previous = state
     return with_steps(scenario, steps)
 
 

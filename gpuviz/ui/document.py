@@ -8,14 +8,16 @@ commands swap whole scenarios. It emits one signal per topic:
   step), emitted before the signal of what caused it;
 - ``scenario_changed()``: the scenario was edited, or an edit undone or redone;
 - ``scenario_replaced()``: another file was opened (fresh history, step, selection, frame);
-- ``step_changed()``, ``revealed()`` (a veiled step's picture shown), ``selection_changed()``,
+- ``step_changed()``, ``revealed()`` (a veiled step's picture shown, or every question veiled
+  again for a rehearsal), ``selection_changed()``,
   ``frame_changed()``;
 - ``shown_changed()``: after each of ``scenario_changed``, ``scenario_replaced`` and
   ``step_changed``, for views that only redraw what is shown;
 - ``path_changed()``: saved under another name; ``clean_changed(clean)``: saved or edited.
 
 Steps: the document shows ``scenario.at_step(step)``. A step with a ``predict`` question is
-*veiled* until ``reveal()``: the docks cover their figures and the caption asks the question. Editing a parameter while a step is shown
+*veiled* until ``reveal()``, and stays revealed (stepping away and back, editing, undoing)
+until ``reset_rehearsal()`` veils every question again: the docks cover their figures and the caption asks the question. Editing a parameter while a step is shown
 applies the edit on top of that step's state and leaves step mode, so "what if" exploration
 during a lecture starts from what the room is looking at.
 """
@@ -127,6 +129,12 @@ class Document(QObject):
             self._revealed.add(self._step)
             self.revealed.emit()
 
+    def reset_rehearsal(self) -> None:
+        """Veil every question again (a rehearsal run through, the lecture about to start)."""
+        if self._revealed:
+            self._revealed = set()
+            self.revealed.emit()
+
     def is_modified(self) -> bool:
         return not self.undo_stack.isClean()
 
@@ -140,8 +148,7 @@ class Document(QObject):
             return
         after = _leave_steps(self._scenario, base).with_section(panel_id, params)
         if text is None:
-            changed = encode_changes(base.section(panel_id), params)
-            text = f"Change {panel_id} " + ", ".join(changed) if changed else f"Change {panel_id}"
+            text = edit_text(panel_id, list(encode_changes(base.section(panel_id), params)))
         self.undo_stack.push(_SwapScenario(self, self._scenario, after, text,
                                            f"{panel_id}:{merge_key}" if merge_key else None,
                                            self._step))
@@ -152,6 +159,15 @@ class Document(QObject):
         self.undo_stack.push(_SwapScenario(self, self._scenario,
                                            replace(self._scenario, panels=panels),
                                            "Change shown panels", None, self._step))
+
+    def set_title(self, title: str, description: str) -> None:
+        """The lecture's title and its overview caption (undoable)."""
+        s = self._scenario
+        if (title, description) != (s.title, s.description):
+            self.undo_stack.push(_SwapScenario(self, s, replace(s, title=title,
+                                                               description=description),
+                                               "Edit the lecture's title", None, self._step,
+                                               self._step))
 
     def edit_steps(self, after: Scenario, text: str, show_step: int = -1) -> None:
         """Replace the scenario by one with authored steps (undoable), showing ``show_step``."""
@@ -222,3 +238,15 @@ def _leave_steps(scenario: Scenario, shown: Scenario) -> Scenario:
     if shown is scenario:
         return scenario
     return replace(scenario, sections=shown.sections)
+
+
+def edit_text(panel_id: str, fields: list[str]) -> str:
+    """An undo entry in the words of the controls: "Change Launch: threads per block"."""
+    from gpuviz.registry import panel
+
+    try:
+        title = panel(panel_id).title.split(":")[0]  # "Launch", not its subtitle
+    except KeyError:
+        title = panel_id
+    names = ", ".join(f.replace("_", " ") for f in fields)
+    return f"Change {title}: {names}" if names else f"Change {title}"

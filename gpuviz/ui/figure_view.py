@@ -17,7 +17,12 @@ from gpuviz.figures.display import Figure, key_at
 
 
 class FigureView(QWidget):
-    keyClicked = Signal(str)
+    """A click points: it selects the key under the pointer (``keyClicked``), never more.
+    Applying what is pointed at to the lecture's parameters is an explicit act: Ctrl+click or
+    a double click on a key (``keyActivated``); a double click elsewhere resets zoom and pan."""
+
+    keyClicked = Signal(str)  # "" when nothing is under the pointer
+    keyActivated = Signal(str)
     keyHovered = Signal(str)  # "" when nothing is under the pointer
     resized = Signal()
     painted = Signal()  # a figure was painted
@@ -143,13 +148,20 @@ class FigureView(QWidget):
             self._drag = event.position()
             return
         if event.button() == Qt.MouseButton.LeftButton:
-            self.keyClicked.emit(self.key_at(event.position()))
+            key = self.key_at(event.position())
+            self.keyClicked.emit(key)
+            if key and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                self.keyActivated.emit(key)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         self._drag = None
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
-        self.reset_view()
+        key = self.key_at(event.position()) if event.button() == Qt.MouseButton.LeftButton else ""
+        if key:
+            self.keyActivated.emit(key)
+        else:
+            self.reset_view()
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         if not event.modifiers() & Qt.KeyboardModifier.ControlModifier:

@@ -1,31 +1,18 @@
 """The menu entries for building and learning: step authoring (Steps), the gallery (File) and
-the panel help (Help). ``install(window)`` adds them to a main window's menu bar, finding the
-menus by name (or adding them), so the window's own menu construction stays in one place."""
+the panel help (Help). ``install(window)`` adds them to a main window's menus by id
+(``ui/window_menus.py``), after the entries they follow."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QMainWindow, QMenu
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QMainWindow
 
 from gpuviz.ui.step_editor import StepAuthoring, StepListDialog
 
 
-def _menu(window: QMainWindow, name: str) -> QMenu:
-    """The menu bar's menu called ``name`` (ignoring the & of its shortcut), added if missing."""
-    for action in window.menuBar().actions():
-        menu = action.menu()
-        if menu is not None and action.text().replace("&", "") == name:
-            return menu
-    return window.menuBar().addMenu(f"&{name}")
-
-
-def _action(window: QMainWindow, text: str, slot, shortcut: str | None = None) -> QAction:
-    a = QAction(text, window)
-    if shortcut:
-        a.setShortcut(QKeySequence(shortcut))
-    a.triggered.connect(lambda _checked=False: slot())
-    window.addAction(a)
-    return a
+def _action(window: QMainWindow, action_id: str, text: str, slot,
+            shortcut: str | None = None) -> QAction:
+    return window.menus.new(action_id, text, slot, shortcut)
 
 
 def focused_panel(window: QMainWindow) -> str | None:
@@ -65,27 +52,23 @@ def install(window: QMainWindow) -> None:
         if index is not None:
             authoring._guard(window, lambda: authoring.move(index, index + delta))
 
-    steps = _menu(window, "Steps")
-    steps.addSeparator()
-    window.act_add_step = _action(window, "&Add Step from Current State…",
+    window.act_add_step = _action(window, "add-step", "&Add Step from Current State…",
                                   lambda: authoring.add_from_current(window), "Ctrl+Shift+A")
-    steps.addAction(window.act_add_step)
-    steps.addAction(_action(window, "&Edit Current Step…", lambda: authoring.edit_current(window)))
-    steps.addAction(_action(window, "Move Step &Earlier", lambda: move_current(-1), "Ctrl+Shift+Up"))
-    steps.addAction(_action(window, "Move Step &Later", lambda: move_current(1), "Ctrl+Shift+Down"))
-    steps.addAction(_action(window, "&Delete Current Step", delete_current))
-    steps.addSeparator()
-    steps.addAction(_action(window, "&Lecture Steps…", step_list))
-
-    file = _menu(window, "File")
-    window.act_gallery = _action(window, "&Gallery…", lambda: show_gallery(window), "Ctrl+Shift+O")
-    actions = file.actions()
-    file.insertAction(actions[1] if len(actions) > 1 else None, window.act_gallery)
-
-    help_menu = _menu(window, "Help")
-    window.act_about_panel = _action(window, "&About This Panel", lambda: show_about(window), "F1")
-    help_menu.addAction(window.act_about_panel)
-
+    _action(window, "edit-step", "&Edit Current Step…", lambda: authoring.edit_current(window))
+    _action(window, "move-step-earlier", "Move Step &Earlier", lambda: move_current(-1),
+            "Ctrl+Shift+Up")
+    _action(window, "move-step-later", "Move Step &Later", lambda: move_current(1),
+            "Ctrl+Shift+Down")
+    _action(window, "delete-step", "&Delete Current Step", delete_current)
+    _action(window, "step-list", "&Lecture Steps…", step_list)
+    window.menus.add("steps", "-", "add-step", "edit-step", "move-step-earlier",
+                     "move-step-later", "delete-step", "-", "step-list")
+    window.act_gallery = _action(window, "gallery", "&Gallery…", lambda: show_gallery(window),
+                                 "Ctrl+Shift+O")
+    window.menus.add("file", "gallery", after="open")
+    window.act_about_panel = _action(window, "about-panel", "&About This Panel",
+                                     lambda: show_about(window), "F1")
+    window.menus.add("help", "about-panel")
 
 def show_gallery(window: QMainWindow) -> None:
     from gpuviz.ui.gallery import Gallery

@@ -12,32 +12,33 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCursor, QGuiApplication
-from PySide6.QtWidgets import QApplication, QMainWindow, QToolBar, QWidget
+from PySide6.QtWidgets import QMainWindow, QToolBar, QWidget
 
-from gpuviz.figures.theme import THEMES, theme
-from gpuviz.registry import PANELS, panel
-from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario
+from gpuviz.figures.theme import theme
+from gpuviz.registry import panel
+from gpuviz.scenario import ScenarioError
 from gpuviz.scenario.fields import format_fields
-from gpuviz.scenario.problems import printable
 from gpuviz.ui.design_memory import DesignMemory
 from gpuviz.ui.document import Document
+from gpuviz.ui.lecture_keys import install as install_lecture_keys
 from gpuviz.ui.palette import apply_palette
-from gpuviz.ui.panel_dock import BODY_PX, PanelDock
-from gpuviz.ui.playback import PlaybackClock, frame_count_for
+from gpuviz.ui.panel_dock import PanelDock
+from gpuviz.ui.presentation import Presentation
 from gpuviz.ui.step_bar import CaptionStrip, StepBar
+from gpuviz.ui.window_files import Files
+from gpuviz.ui.window_menus import Menus, build_actions, build_first_actions, build_menus
+from gpuviz.ui.window_playback import WindowPlayback
 
 # classes the first frame does not use are imported where they are used: PySide makes a
 # class's Python enums when it is first named (QKeySequence's 71 standard keys, QMessageBox's
 # buttons), and at start-up that is time before the first figure
 if TYPE_CHECKING:
-    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
 
     from gpuviz.ui.figure_view import FigureView
     from gpuviz.ui.playback_bar import PlaybackBar
     from gpuviz.ui.presenter import PresenterView
 
-MAX_RECENT = 8
-PRESENT_BODY_PX = 17.0  # the figures' body type in presentation mode, in screen pixels
 CAPTION_LINES = 2
 FIRST_PAINT_WAIT_MS = 1500  # a deferred window completes by then even if nothing was painted
 
@@ -66,29 +67,34 @@ class MainWindow(QMainWindow):
         self._complete = False
         self._awaited_view: FigureView | None = None
         self.panel_actions: dict[str, QAction] = {}
-        self._build_first_actions()
-        self._build_menu_titles()
+        self.menus = Menus(self)  # the menu bar's titles: its height from the first frame
+        self.files = Files(self)
+        self.presentation = Presentation(self)
+        self._layout_on_resize: QByteArray | None = None
+        self._maximized_before_full = False
+        build_first_actions(self)
         self._build_step_bar()
-        self._build_playback()
+        self.playback = WindowPlayback(self)  # one clock; the bar made when first needed
+        self.clock = self.playback.clock
+        self.playback_toolbar = self.playback.toolbar
         self._build_caption()
         # messages ("Saved …") and the key under the pointer show in the step bar's right end;
         # the status bar itself stays hidden, its height is the figures'
         self.statusBar().messageChanged.connect(self.step_bar_widget.show_message)
         self.statusBar().hide()
-        self._presenting: dict | None = None
-        self.presenter: PresenterView | None = None
         self._edited_from: int | None = None  # the step whose state was then edited by hand
+        # the overview's state its description was written for (as opened or saved)
+        self._overview_basis = document.scenario.at_step(-1).sections
         self._last_step = -1
         apply_palette(self.theme)
         document.section_changed.connect(self._on_section_changed)
         document.scenario_changed.connect(self._on_scenario_changed)
         document.scenario_replaced.connect(self._on_scenario_replaced)
         document.step_changed.connect(self._on_step_changed)
-        document.revealed.connect(self._update_step_bar)
+        document.revealed.connect(self.update_step_bar)
         document.path_changed.connect(self._on_path_changed)
         document.clean_changed.connect(lambda _clean: self._update_title())
         self._lay_out_panels()
-        self._default_state = self.saveState()
         geometry = self.settings.value("window/geometry")
         if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
                 and self._fits_screen()):
@@ -98,9 +104,9 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
             self._show_scenario_panels()
         self._update_title()
-        self._update_step_bar()
-        self._update_frames()
-        self._update_playback_bar()
+        self.update_step_bar()
+        self.playback.update_frames()
+        self.playback.update_bar()
         if not defer:
             self.complete()
             return
@@ -128,8 +134,9 @@ class MainWindow(QMainWindow):
             self._awaited_view = None
         from gpuviz.ui import measurements_dock
 
-        self._build_actions()
-        self._build_menus()
+        build_actions(self)
+        build_menus(self)
+        install_lecture_keys(self)
         measurements_dock.install(self)
         for d in self.docks.values():
             d.release_measured()
@@ -139,7 +146,7 @@ class MainWindow(QMainWindow):
         return self._complete
 
     # --- size from the screen ------------------------------------------------------------------
-    def _screen(self):
+    def screen_now(self):
         return (QGuiApplication.screenAt(QCursor.pos()) or self.screen()
                 or QGuiApplication.primaryScreen())
 
@@ -150,7 +157,7 @@ class MainWindow(QMainWindow):
     def fit_to_screen(self) -> None:
         """A size taken from the screen the window opens on: all of a projector's or a laptop's
         screen (up to 1920×1200), most of a larger one, centred."""
-        avail = self._screen().availableGeometry()
+        avail = self.screen_now().availableGeometry()
         if avail.width() <= 1920 or avail.height() <= 1200:
             self.setGeometry(avail)
             self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
@@ -159,125 +166,11 @@ class MainWindow(QMainWindow):
         self.setGeometry(avail.x() + (avail.width() - w) // 2, avail.y() + (avail.height() - h) // 2, w, h)
 
     # --- construction ----------------------------------------------------------------------
-    def _action(self, text: str, slot, shortcut=None, checkable: bool = False) -> QAction:
-        a = QAction(self)  # QAction(text, self) would make QIcon's enums: an overload takes one
-        a.setText(text)
-        if shortcut is not None:
-            from PySide6.QtGui import QKeySequence
-
-            a.setShortcuts(shortcut if isinstance(shortcut, list) else [QKeySequence(shortcut)])
-        a.setCheckable(checkable)
-        a.triggered.connect(slot)
-        self.addAction(a)
-        return a
-
-    def _build_actions(self) -> None:
-        from PySide6.QtGui import QKeySequence
-
-        self.act_next.setShortcuts([QKeySequence(Qt.Key.Key_PageDown), QKeySequence("Ctrl+Right")])
-        self.act_prev.setShortcuts([QKeySequence(Qt.Key.Key_PageUp), QKeySequence("Ctrl+Left")])
-        self.act_controls.setShortcut(QKeySequence("Ctrl+Shift+C"))
-        S = QKeySequence.StandardKey
-        self.act_open = self._action("&Open…", self.open_dialog, S.Open)
-        self.act_save = self._action("&Save", self.save, S.Save)
-        self.act_save_as = self._action("Save &As…", self.save_as, S.SaveAs)
-        self.act_export = self._action("&Export Figure…", self.export_dialog, "Ctrl+E")
-        self.act_quit = self._action("&Quit", self.close, S.Quit)
-        self.act_undo = self.document.undo_stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcuts(QKeySequence.keyBindings(S.Undo))
-        self.act_redo = self.document.undo_stack.createRedoAction(self, "&Redo")
-        self.act_redo.setShortcuts(QKeySequence.keyBindings(S.Redo))
-        self.addAction(self.act_undo)
-        self.addAction(self.act_redo)
-        self.act_overview = self._action("&Overview (before the steps)",
-                                         lambda: self.document.go_to_step(-1), "Ctrl+Home")
-        self.act_play = self._action("&Play / Pause", lambda: self.clock.toggle(),
-                                     QKeySequence(Qt.Key.Key_Space))
-        self.act_frame_next = self._action("Step &Forward", lambda: self.clock.step_forward(),
-                                           QKeySequence(Qt.Key.Key_Right))
-        self.act_frame_prev = self._action("Step &Back", lambda: self.clock.step_back(),
-                                           QKeySequence(Qt.Key.Key_Left))
-        self.act_full = self._action("&Full Screen", self.toggle_full_screen, S.FullScreen, True)
-        self.act_reset = self._action("&Reset Layout", self.reset_layout)
-        self.act_present = self._action("&Presentation Mode", self.toggle_presentation, "F5", True)
-        self.act_leave = self._action("Leave Presentation", self.leave_presentation,
-                                      QKeySequence(Qt.Key.Key_Escape))
-        self.act_leave.setEnabled(False)
-        self.act_next_panel = self._action("Next &Panel", self.next_panel, "Ctrl+Tab")
-
-    def _build_first_actions(self) -> None:
-        """The actions the first frame's widgets hold: the step bar's buttons, the controls'
-        fold (the rest, and all shortcuts, come with the menus)."""
-        self.act_next = self._action("&Next Step", self.next_step)
-        self.act_prev = self._action("&Previous Step", self.previous_step)
-        self.act_controls = self._action("Show &Controls", self.set_controls_visible, None, True)
-        self.act_controls.setChecked(True)
-
-    def _build_menu_titles(self) -> None:
-        """The menu bar with its titles, so that it has its height from the first frame."""
-        bar = self.menuBar()
-        self._menus = {name: bar.addMenu(name) for name in
-                       ("&File", "&Edit", "&View", "&Steps", "&Playback", "&Help")}
-
-    def _build_menus(self) -> None:
-        file = self._menus["&File"]
-        file.addAction(self.act_open)
-        self.recent_menu = file.addMenu("Open &Recent")
-        self.bundled_menu = file.addMenu("Open &Bundled Scenario")
-        for path in bundled_scenarios():
-            a = self.bundled_menu.addAction(path.stem)
-            a.triggered.connect(lambda _=False, p=path: self.open_path(p))
-        file.addSeparator()
-        file.addAction(self.act_save)
-        file.addAction(self.act_save_as)
-        file.addAction(self.act_export)
-        file.addSeparator()
-        file.addAction(self.act_quit)
-        self._refresh_recent()
-        edit = self._menus["&Edit"]
-        edit.addAction(self.act_undo)
-        edit.addAction(self.act_redo)
-        self.view_menu = self._menus["&View"]
-        self.panels_menu = self.view_menu.addMenu("&Panels")
-        for p in PANELS:
-            a = QAction(p.title, self)
-            a.setCheckable(True)
-            a.toggled.connect(lambda on, pid=p.id: self.show_panel(pid, on))
-            self.panels_menu.addAction(a)
-            self.panel_actions[p.id] = a
-            self._sync_panel_action(p.id)
-        from PySide6.QtGui import QActionGroup
-
-        theme_menu = self.view_menu.addMenu("&Theme")
-        group = QActionGroup(self)
-        for name in THEMES:
-            a = QAction(name.capitalize(), self, checkable=True)
-            a.setChecked(name == self.theme.name)
-            a.triggered.connect(lambda _=False, n=name: self.set_theme(n))
-            group.addAction(a)
-            theme_menu.addAction(a)
-        self.view_menu.addSeparator()
-        self.view_menu.addAction(self.act_controls)
-        self.view_menu.addAction(self.act_full)
-        self.view_menu.addAction(self.act_present)
-        self.view_menu.addAction(self.act_next_panel)
-        self.view_menu.addAction(self.act_reset)
-        steps = self._menus["&Steps"]
-        steps.addAction(self.act_prev)
-        steps.addAction(self.act_next)
-        steps.addAction(self.act_overview)
-        playback = self._menus["&Playback"]
-        playback.addAction(self.act_play)
-        playback.addAction(self.act_frame_prev)
-        playback.addAction(self.act_frame_next)
-        from gpuviz.ui.lecture_menus import install as install_lecture_menus
-        install_lecture_menus(self)
-
     def _build_step_bar(self) -> None:
         self.step_bar_widget = StepBar(self.act_prev, self.act_next)
         self.step_bar_widget.stepChosen.connect(self.document.go_to_step)
         self.step_label = self.step_bar_widget.position  # "step k of n"
-        self.step_bar = self._fixed_toolbar("Steps", "toolbar-steps", self.step_bar_widget,
+        self.step_bar = self.fixed_toolbar("Steps", "toolbar-steps", self.step_bar_widget,
                                             Qt.ToolBarArea.TopToolBarArea)
 
     def _build_caption(self) -> None:
@@ -286,13 +179,13 @@ class MainWindow(QMainWindow):
         font = self.caption_label.font()
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.caption_label.setFont(font)
-        self._caption_font = font
+        self.caption_font = font
         # the bottom area stacks outwards: the caption's line sits right under the figures
         self.addToolBarBreak(Qt.ToolBarArea.BottomToolBarArea)
-        self.caption_bar = self._fixed_toolbar("Caption", "toolbar-caption", self.caption_label,
+        self.caption_bar = self.fixed_toolbar("Caption", "toolbar-caption", self.caption_label,
                                                Qt.ToolBarArea.BottomToolBarArea)
 
-    def _fixed_toolbar(self, title: str, name: str, widget: QWidget | None,
+    def fixed_toolbar(self, title: str, name: str, widget: QWidget | None,
                        area: Qt.ToolBarArea) -> QToolBar:
         bar = QToolBar(title)
         bar.setObjectName(name)
@@ -306,51 +199,9 @@ class MainWindow(QMainWindow):
         self.addToolBar(area, bar)
         return bar
 
-    def _build_playback(self) -> None:
-        """One clock for the document: animated panels follow it through the ``frame:<n>``
-        key of the selection."""
-        self.clock = PlaybackClock(self)
-        # its controls are made when a shown panel first animates (most lectures open still)
-        self._playback_bar: PlaybackBar | None = None
-        self.playback_toolbar = self._fixed_toolbar("Playback", "toolbar-playback", None,
-                                                    Qt.ToolBarArea.BottomToolBarArea)
-        self.playback_toolbar.hide()
-        self.clock.frameChanged.connect(self._on_frame)
-
     @property
     def playback_bar(self) -> PlaybackBar:
-        if self._playback_bar is None:
-            from gpuviz.ui.playback_bar import PlaybackBar
-
-            self._playback_bar = PlaybackBar(self.clock)
-            self.playback_toolbar.addWidget(self._playback_bar)
-        return self._playback_bar
-
-    def _on_frame(self, frame: int) -> None:
-        self.document.set_frame(frame if self.clock.frame_count > 1 else None)
-
-    def _update_frames(self) -> None:
-        visible = [pid for pid, d in self.docks.items() if not d.isHidden()]
-        count = frame_count_for(self.document.shown, visible) if visible else 1
-        was_at_end = self.clock.frame >= self.clock.last_frame
-        self.clock.set_frame_count(count)
-        if count > 1 and was_at_end and not self.clock.playing:
-            self.clock.last()  # a new picture opens on its final state; Play starts it over
-        self.document.set_frame(self.clock.frame if count > 1 else None)
-
-    def _update_playback_bar(self) -> None:
-        """The playback bar shows when any step of the scenario animates a shown panel: it is
-        there or not for the whole lecture, so stepping never moves the figures."""
-        if self._presenting is not None:
-            return
-        visible = [pid for pid, d in self.docks.items() if not d.isHidden()]
-        scenario = self.document.scenario
-        animated = bool(visible) and any(
-            frame_count_for(scenario.at_step(k), visible) > 1
-            for k in range(-1, len(scenario.steps)))
-        if animated:
-            self.playback_bar  # noqa: B018 (made on first need)
-        self.playback_toolbar.setVisible(animated)
+        return self.playback.bar
 
     # --- panels and layout -------------------------------------------------------------------
     def dock(self, panel_id: str) -> PanelDock:
@@ -360,11 +211,11 @@ class MainWindow(QMainWindow):
             d.measured_held = not self._complete
             d.hovered.connect(self._on_hover)
             d.set_controls_expanded(self.act_controls.isChecked())
-            if self._presenting is not None:
-                self._present_dock(d, True)
+            if self.presentation.active:
+                self.presentation.present_dock(d, True)
             d.visibilityChanged.connect(lambda _v, pid=panel_id: self._sync_panel_action(pid))
-            d.visibilityChanged.connect(lambda _v: self._update_frames())
-            d.visibilityChanged.connect(lambda _v: self._update_playback_bar())
+            d.visibilityChanged.connect(lambda _v: self.playback.update_frames())
+            d.visibilityChanged.connect(lambda _v: self.playback.update_bar())
             self.docks[panel_id] = d
             if not self.restoreDockWidget(d):
                 self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
@@ -418,10 +269,20 @@ class MainWindow(QMainWindow):
         a.blockSignals(False)
 
     def reset_layout(self) -> None:
-        self.restoreState(self._default_state)
-        for pid, d in self.docks.items():
+        """The layout of a freshly opened scenario: its panels side by side (the layout the
+        window first had may belong to another scenario: two panels came back stacked, one
+        figure at 5-px type), the measurements dock hidden at the bottom."""
+        extra = getattr(self, "measurements_dock", None)
+        for d in [*self.docks.values(), *([extra] if extra is not None else [])]:
             d.setFloating(False)
-            d.setVisible(pid in self.document.scenario.panels)
+            self.removeDockWidget(d)
+        for d in self.docks.values():
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
+            d.hide()
+        if extra is not None:
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, extra, Qt.Orientation.Vertical)
+            extra.hide()
+        self._lay_out_panels()
 
     def set_theme(self, name: str, remember: bool = True) -> None:
         """The figures' theme, and the window's palette with it (a dark theme darkens menus,
@@ -439,143 +300,50 @@ class MainWindow(QMainWindow):
         for d in self.docks.values():
             d.set_controls_expanded(visible)
 
-    # --- presenting ----------------------------------------------------------------------------
+    # --- presenting (ui/presentation.py) -------------------------------------------------------
     @property
     def presenting(self) -> bool:
-        return self._presenting is not None
+        return self.presentation.active
+
+    @property
+    def presenter(self) -> PresenterView | None:
+        return self.presentation.presenter
 
     def toggle_presentation(self) -> None:
-        if self._presenting is None:
-            self.enter_presentation()
-        else:
-            self.leave_presentation()
+        self.presentation.toggle()
 
     def enter_presentation(self) -> None:
-        """For a room: full screen, no menu bar, one panel at a time (the step's focus, or the
-        focused one), large type, the caption as a subtitle. Esc or F5 leaves."""
-        if self._presenting is not None:
-            return
-        self.complete()  # its actions (Esc, F5) and the window state they remember
-        self._presenting = {"theme": self.theme.name, "full": self.isFullScreen(),
-                            "maximized": self.isMaximized(), "state": self.saveState()}
-        shown = self._presentation_panel()
-        self.set_theme("presentation", remember=False)
-        self.menuBar().hide()
-        self.step_bar.hide()
-        self.playback_toolbar.hide()
-        for d in self.docks.values():
-            self._present_dock(d, True)
-        self._show_only(shown)
-        screen_h = self._screen().geometry().height()
-        font = self.caption_label.font()
-        font.setPixelSize(max(20, round(screen_h / 32)))
-        self.caption_label.setFont(font)
-        self.showFullScreen()
-        self.act_present.setChecked(True)
-        self.act_leave.setEnabled(True)
-        self.act_full.setChecked(True)
-        if len(QGuiApplication.screens()) > 1:
-            self._open_presenter()
-        self._update_step_bar()
+        self.presentation.enter()
 
     def leave_presentation(self) -> None:
-        if self._presenting is None:
-            return
-        before, self._presenting = self._presenting, None
-        if self.presenter is not None:
-            self.presenter.close()
-            self.presenter.deleteLater()
-            self.presenter = None
-        self.set_theme(before["theme"], remember=False)
-        for d in self.docks.values():
-            self._present_dock(d, False)
-        self.menuBar().show()
-        self.step_bar.show()
-        self.caption_label.setFont(self._caption_font)
-        if not before["full"]:
-            self.showMaximized() if before["maximized"] else self.showNormal()
-        self.restoreState(before["state"])
-        self._update_playback_bar()
-        self.act_present.setChecked(False)
-        self.act_leave.setEnabled(False)
-        self.act_full.setChecked(self.isFullScreen())
-        self._update_step_bar()
-
-    def _present_dock(self, d: PanelDock, presenting: bool) -> None:
-        d.set_controls_shown(not presenting)
-        d.set_body_px(PRESENT_BODY_PX if presenting else BODY_PX)
-        d.setTitleBarWidget(QWidget() if presenting else None)  # no title bar: the figure only
-
-    def _presentation_panel(self) -> str:
-        """The panel to present: the step's focus, else the dock that has the keyboard focus,
-        else the first visible one."""
-        steps, k = self.document.scenario.steps, self.document.step
-        if 0 <= k < len(steps) and steps[k].focus:
-            return steps[k].focus
-        focus = QApplication.focusWidget()
-        for pid, d in self.docks.items():
-            if focus is not None and d.isAncestorOf(focus) and d.isVisible():
-                return pid
-        visible = [pid for pid, d in self.docks.items() if d.isVisible()]
-        return (visible or list(self.document.scenario.panels))[0]
-
-    def _show_only(self, panel_id: str) -> None:
-        self.dock(panel_id)
-        for pid, d in self.docks.items():
-            if pid == panel_id:
-                d.setFloating(False)
-                d.show()
-                d.raise_()
-                d.view.setFocus()
-            else:
-                d.hide()
+        self.presentation.leave()
 
     def next_panel(self) -> None:
-        """The scenario's next panel: presented in its place (F5), or raised and focused."""
-        panels = list(self.document.scenario.panels)
-        current = [pid for pid in self.presented_panels() if pid in panels]
-        focus = QApplication.focusWidget()
-        now = next((pid for pid in current if focus is not None
-                    and self.docks[pid].isAncestorOf(focus)), current[0] if current else None)
-        following = panels[(panels.index(now) + 1) % len(panels)] if now in panels else panels[0]
-        if self._presenting is not None:
-            self._show_only(following)
-        else:
-            self.show_panel(following)
-            self.docks[following].view.setFocus()
+        self.presentation.next_panel()
 
     def presented_panels(self) -> list[str]:
         return [pid for pid, d in self.docks.items() if d.isVisible()]
 
-    def _open_presenter(self) -> None:
-        mine = self.screen()
-        other = next((s for s in QGuiApplication.screens() if s is not mine), None)
-        if other is None:
-            return
-        from gpuviz.ui.presenter import PresenterView
-
-        self.presenter = PresenterView()
-        self.presenter.setGeometry(other.availableGeometry())
-        self.presenter.show()
-
     def toggle_full_screen(self) -> None:
         self.complete()
         if self.isFullScreen():
-            self.showNormal()
+            # back to what it was: a window manager keeps the full-screen size after showNormal
+            self.showMaximized() if self._maximized_before_full else self.showNormal()
         else:
+            self._maximized_before_full = self.isMaximized()
             self.showFullScreen()
         self.act_full.setChecked(self.isFullScreen())
 
     # --- document ----------------------------------------------------------------------------
     def _on_section_changed(self, _panel_id: str) -> None:
-        self._update_step_bar()
-        self._update_frames()
+        self.update_step_bar()
+        self.playback.update_frames()
 
     def _on_step_changed(self) -> None:
         self._edited_from = None
         self._last_step = self.document.step
-        self._update_step_bar()
-        self._update_frames()
+        self.update_step_bar()
+        self.playback.update_frames()
 
     def _on_scenario_changed(self) -> None:
         # an edit while a step is shown leaves the steps; its caption stays, marked
@@ -585,24 +353,27 @@ class MainWindow(QMainWindow):
             self._edited_from = self._last_step
         self._last_step = self.document.step
         self._update_title()
-        self._update_step_bar()
-        self._update_frames()
-        self._update_playback_bar()
+        self.update_step_bar()
+        self.playback.update_frames()
+        self.playback.update_bar()
 
     def _on_scenario_replaced(self) -> None:
         self._edited_from = None
+        self._overview_basis = self.document.scenario.at_step(-1).sections
+        self.step_bar_widget.set_hover("")  # the last scenario's key names nothing here
         self._last_step = self.document.step
         self._update_title()
         self._lay_out_panels()
-        self._update_step_bar()
-        self._update_frames()
-        self._update_playback_bar()
+        self.update_step_bar()
+        self.playback.update_frames()
+        self.playback.update_bar()
 
     def _on_path_changed(self) -> None:
         self._edited_from = None
+        self._overview_basis = self.document.scenario.at_step(-1).sections
         self._last_step = self.document.step
         self._update_title()
-        self._update_step_bar()
+        self.update_step_bar()
 
     def _update_title(self) -> None:
         doc = self.document
@@ -610,7 +381,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{doc.scenario.title} — {name}[*] — gpuviz")
         self.setWindowModified(doc.is_modified())
 
-    def _update_step_bar(self) -> None:
+    def update_step_bar(self) -> None:
         doc = self.document
         steps = doc.scenario.steps
         k = doc.step
@@ -621,14 +392,18 @@ class MainWindow(QMainWindow):
         self.step_bar_widget.set_steps([s.title for s in steps], k)
         if doc.veiled:
             self.step_bar_widget.steps.setItemText(k + 1, f"{k + 1} · (predict first)")
-        presenting = self._presenting is not None
+        presenting = self.presentation.active
         marker = ""
         if k < 0 and self._edited_from is not None and self._edited_from < len(steps):
             s = steps[self._edited_from]
             marker = f"edited since step {self._edited_from + 1}"
+            self.step_bar_widget.position.setText(
+                f"edited from step {self._edited_from + 1} of {len(steps)}")
             self.caption_label.set_caption(format_fields(s.caption, shown),
                                            s.title if presenting or not s.caption else "")
         elif k < 0:
+            if shown.sections != self._overview_basis:
+                marker = "edited since the overview"
             self.caption_label.set_caption(doc.scenario.description,
                                            doc.scenario.title if presenting else "")
         else:
@@ -641,12 +416,13 @@ class MainWindow(QMainWindow):
                                                s.title if presenting or not s.caption else "")
             if s.focus:
                 if presenting:
-                    self._show_only(s.focus)
+                    self.presentation.show_only(s.focus)
                 else:
                     self.show_panel(s.focus)
         self.caption_label.set_marker(marker)
         self.caption_label.set_corner(f"{k + 1} / {len(steps)}" if presenting and steps and k >= 0
                                       else "")
+        self.presentation.show_step_parts()
         if self.presenter is not None:
             self.presenter.show_step(doc.scenario, k, doc.veiled)
 
@@ -663,144 +439,39 @@ class MainWindow(QMainWindow):
     def _on_hover(self, key: str) -> None:
         self.step_bar_widget.set_hover(key)
 
-    # --- files -------------------------------------------------------------------------------
-    def maybe_save(self) -> bool:
-        """True when it is fine to drop the current scenario (saved, discarded, or unchanged)."""
-        if not self.document.is_modified():
-            return True
-        from PySide6.QtWidgets import QMessageBox
-
-        answer = QMessageBox.question(
-            self, "Unsaved changes",
-            f"“{self.document.scenario.title}” has changes that are not saved. Save them?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return answer == QMessageBox.StandardButton.Discard
-
-    def open_dialog(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
-        start = str(self.document.path.parent) if self.document.path else ""
-        path, _ = QFileDialog.getOpenFileName(self, "Open Scenario", start,
-                                              "gpuviz scenarios (*.json);;All files (*)")
-        if path:
-            self.open_path(Path(path))
-
+    # --- files (ui/window_files.py) ---------------------------------------------------------
     def open_path(self, path: Path) -> bool:
-        """Open a scenario file; a bad file is reported and the current scenario stays."""
-        try:
-            scenario = load_scenario(path)
-        except ScenarioError as err:
-            self.show_error(f"Cannot open {Path(path).name}", err)
-            return False
-        if not self.maybe_save():
-            return False
-        self.document.replace_scenario(scenario, Path(path))
-        self._add_recent(Path(path))
-        return True
-
-    def show_error(self, title: str, err: ScenarioError) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
-        box = QMessageBox(QMessageBox.Icon.Warning, title, "\n".join(err.lines()[:8]),
-                          QMessageBox.StandardButton.Ok, self)
-        box.setObjectName("scenario-error")
-        if len(err.lines()) > 8:
-            box.setDetailedText("\n".join(err.lines()))
-        box.setInformativeText("The current scenario is unchanged.")
-        box.exec()
+        return self.files.open_path(path)
 
     def save(self) -> bool:
-        if self.document.path is None or _is_bundled(self.document.path):
-            return self.save_as()
-        return self._save_to(self.document.path)
+        return self.files.save()
 
     def save_as(self) -> bool:
-        from PySide6.QtWidgets import QFileDialog
-
-        start = str(self.document.path) if self.document.path else "scenario.json"
-        path, _ = QFileDialog.getSaveFileName(self, "Save Scenario As", start,
-                                              "gpuviz scenarios (*.json)")
-        if not path:
-            return False
-        if not path.endswith(".json"):
-            path += ".json"
-        return self._save_to(Path(path))
-
-    def _save_to(self, path: Path) -> bool:
-        try:
-            self.document.save(path)
-        except (OSError, ValueError) as e:  # ValueError: text that cannot be encoded
-            why = getattr(e, "strerror", None) or str(e)
-            from PySide6.QtWidgets import QMessageBox
-
-            QMessageBox.warning(self, "Cannot save", printable(f"{path}: {why}"))
-            return False
-        self._add_recent(path)
-        self.statusBar().showMessage(f"Saved {path}", 4000)
-        return True
+        return self.files.save_as()
 
     def export_dialog(self) -> None:
-        from gpuviz.export.files import export_figure
-        from gpuviz.ui.export_dialog import ExportDialog
+        self.files.export_dialog()
 
-        visible = tuple(pid for pid, d in self.docks.items() if d.isVisible()) or self.document.scenario.panels
-        current = visible[0]
-        base = self.document.path
-        default_dir = base.parent if base and not _is_bundled(base) else Path.home()
-        dialog = ExportDialog(visible, current, self.theme.name, default_dir,
-                              base.stem if base else "figure", self)
-        if dialog.exec() != ExportDialog.DialogCode.Accepted:
-            return
-        choice = dialog.choices()
-        try:
-            if choice["frames"]:
-                from gpuviz.export.sequence import export_sequence
+    def maybe_save(self) -> bool:
+        return self.files.maybe_save()
 
-                target = choice["path"]
-                stem = target.stem.removesuffix(f"-{choice['panel_id']}")  # the names add it
-                paths = export_sequence(self.document.shown, choice["panel_id"], target.parent,
-                                        stem, fmt=choice["fmt"],
-                                        theme_name=choice["theme_name"], size=choice["size"],
-                                        dpi=choice["dpi"], selection=self.document.selection)
-                note = f" … {len(paths)} frames"
-            else:
-                note = export_figure(self.document.shown, choice["panel_id"], choice["path"],
-                                     fmt=choice["fmt"], theme_name=choice["theme_name"],
-                                     size=choice["size"], dpi=choice["dpi"],
-                                     selection=self.document.selection)
-        except OSError as e:
-            from PySide6.QtWidgets import QMessageBox
+    def show_error(self, title: str, err: ScenarioError) -> None:
+        self.files.show_error(title, err)
 
-            QMessageBox.warning(self, "Cannot export", f"{choice['path']}: {e.strerror or e}")
-            return
-        self.statusBar().showMessage(f"Exported {choice['path']}{note}", 6000)
+    def relayout_on_resize(self, layout: QByteArray, ms: int = 1000) -> None:
+        """Give the docks ``layout`` again at each resize in the next ``ms``: a window that
+        leaves full screen reaches its size in steps, and a layout restored at an
+        intermediate size is split differently at the final one."""
+        self._layout_on_resize = layout
+        QTimer.singleShot(ms, self, self._end_relayout)
 
-    def _add_recent(self, path: Path) -> None:
-        if _is_bundled(path):
-            return
-        recent = [p for p in self._recent() if p != str(path)]
-        recent.insert(0, str(path))
-        self.settings.setValue("files/recent", recent[:MAX_RECENT])
-        self._refresh_recent()
+    def _end_relayout(self) -> None:
+        self._layout_on_resize = None
 
-    def _recent(self) -> list[str]:
-        value = self.settings.value("files/recent", [])
-        if isinstance(value, str):
-            return [value]
-        return [str(v) for v in value or []]
-
-    def _refresh_recent(self) -> None:
-        if not self._complete:
-            return  # built with the menus
-        self.recent_menu.clear()
-        recent = self._recent()
-        for p in recent:
-            a = self.recent_menu.addAction(p)
-            a.triggered.connect(lambda _=False, path=p: self.open_path(Path(path)))
-        self.recent_menu.setEnabled(bool(recent))
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._layout_on_resize is not None and not self.presentation.active:
+            self.restoreState(self._layout_on_resize)
 
     # --- window events -----------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -823,11 +494,3 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/state", self.saveState())
         event.accept()
 
-
-def _is_bundled(path: Path) -> bool:
-    from gpuviz.scenario.bundled import scenario_dir
-
-    try:
-        return Path(path).resolve().parent == scenario_dir().resolve()
-    except OSError:
-        return False

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QDockWidget,
@@ -154,18 +153,23 @@ def install(window) -> MeasurementsDock:
     dock = MeasurementsDock(window.document, window)
     # made after the window restored its remembered layout (start-up): take its place from it
     if not window.restoreDockWidget(dock):
-        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        # below the figures, in their area: a dock area of its own took the height the
+        # figures cannot take (two thirds of the window)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock, Qt.Orientation.Vertical)
         dock.hide()
+    # shown, it takes a quarter of the window's height, not the two thirds a dock area gives
+    def fit() -> None:
+        if dock.isVisible() and not dock.isFloating():
+            window.resizeDocks([dock], [max(120, window.height() // 4)], Qt.Orientation.Vertical)
+
+    dock.visibilityChanged.connect(lambda on: on and QTimer.singleShot(0, dock, fit))
     toggle = dock.toggleViewAction()
     toggle.setText("&Measurements")
-    window.view_menu.addAction(toggle)
-    act = QAction("Export &Kernel…", window)
-    act.triggered.connect(lambda: export_kernel_dialog(window))
-    file_menu = window.menuBar().actions()[0].menu()
-    after = window.act_export
-    actions = file_menu.actions()
-    i = actions.index(after) if after in actions else len(actions) - 1
-    file_menu.insertAction(actions[i + 1] if i + 1 < len(actions) else None, act)
+    window.menus.register("measurements", toggle)
+    window.menus.add("view", "measurements")
+    act = window.menus.new("export-kernel", "Export &Kernel…",
+                           lambda: export_kernel_dialog(window))
+    window.menus.add("file", "export-kernel", after="export")
     window.act_export_kernel = act
     window.measurements_dock = dock
     return dock

@@ -39,6 +39,14 @@ def palette_for(theme: Theme) -> QPalette:
     return pal
 
 
+# the style's own icons (a dock's float and close buttons, the media icons of the playback bar)
+# are dark: in a dark theme they sit on a light plate, else they are dark on dark
+DARK_ICON_PLATES = """
+QDockWidget::close-button, QDockWidget::float-button {
+    background: #C9D1D9; border-radius: 3px; }
+QToolButton[styleIcon="true"] { background: #C9D1D9; border-radius: 3px; padding: 1px; }
+"""
+
 _darkened = False  # whether a dark theme's palette is set (else the style's own is in use)
 
 
@@ -52,3 +60,4 @@ def apply_palette(theme: Theme) -> None:
         return
     app.setPalette(palette_for(theme))
     _darkened = is_dark(theme)
+    app.setStyleSheet(DARK_ICON_PLATES if _darkened else "")

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure
-from gpuviz.figures.layout import NATURAL, Design, Target, view_target
+from gpuviz.figures.layout import NATURAL, Chrome, Design, Target, view_target
 from gpuviz.figures.scene import build_figure, takes_target
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
@@ -138,8 +138,11 @@ class PanelDock(QDockWidget):
         self.view.painted.connect(self._on_painted)
         self.view.setObjectName(f"figure-{panel.id}")
         self.view.keyClicked.connect(self._on_key_clicked)
+        self.view.keyActivated.connect(self._on_key_activated)
         self.view.keyHovered.connect(self.hovered.emit)
         self.body_px = BODY_PX
+        self.parts: tuple[str, ...] | None = None  # the parts drawn (None: the whole figure)
+        self.chrome: Chrome = "full"  # what surrounds them
         self._relayout = QTimer(self)
         self._relayout.setSingleShot(True)
         self._relayout.setInterval(RELAYOUT_MS)
@@ -263,6 +266,9 @@ class PanelDock(QDockWidget):
         self.view.set_veil(VEIL_TEXT if veiled else "")
         if self.summary is not None:
             self.summary.setVisible(not veiled)
+        # the answer is nowhere else either: the measured line, the values left automatic
+        self.measured.setVisible(bool(self.measured.text()) and not veiled)
+        self.form.veil_automatic(veiled)
 
     def _sync_form(self) -> None:
         self.form.set_params(self.document.shown.section(self.panel.id))
@@ -330,7 +336,27 @@ class PanelDock(QDockWidget):
         if not takes_target(self.panel.id) or w < 50 or h < 50:
             return NATURAL
         # whole millimetres and a coarse aspect: a resize by a pixel does not lay out again
-        return view_target(round(w / self.px_per_mm()), round(w / h, 2))
+        target = view_target(round(w / self.px_per_mm()), round(w / h, 2))
+        if self.parts is None and self.chrome == "full":
+            return target
+        return target.showing(self.parts, self.chrome)
+
+    def set_parts(self, parts: tuple[str, ...] | None, chrome: Chrome = "full") -> None:
+        """Draw only these parts of the figure (None: the whole figure) inside ``chrome``: a
+        presented step that names its parts shows them large."""
+        if (parts, chrome) != (self.parts, self.chrome):
+            self.parts, self.chrome = parts, chrome
+            self.schedule_refresh()
+
+    def settled(self) -> bool:
+        """The figure on screen is laid out for the view as it is now (its theme, its size),
+        and nothing is on its way; a dock not yet painted lays out at its first paint."""
+        if not self._on_screen:
+            return True
+        return (not self._pending and not self._relayout.isActive()
+                and self._computing_key is None and self._search_key is None
+                and isinstance(self._shown_key, tuple)
+                and self._shown_key[2:] == (self.theme.name, self.target()))
 
     def _on_view_resized(self) -> None:
         if takes_target(self.panel.id):
@@ -540,7 +566,7 @@ class PanelDock(QDockWidget):
     def _update_measured(self) -> None:
         text = self._measured_text(self._measured_for)
         self.measured.setText(text)
-        self.measured.setVisible(bool(text))
+        self.measured.setVisible(bool(text) and not self.document.veiled)
 
     def _measured_text(self, result: object) -> str:
         """"Model: 4 … · H200 measured: 4 (agrees)", "… · not measured", or "" for a panel
@@ -556,6 +582,9 @@ class PanelDock(QDockWidget):
         except Exception:  # a result without the measured quantity (an error figure)
             return ""
         unit = QUANTITY[self.panel.id][1]
+        if value == 1 and "÷" not in unit:  # "1 resident block per SM", not "… blocks"
+            head, per, tail = unit.partition(" per ")
+            unit = head.removesuffix("s") + per + tail
         return (f"Model: {format_value(self.panel.id, value)} {unit} · "
                 f"{label(self.panel.id, params, value)}")
 
@@ -582,9 +611,12 @@ class PanelDock(QDockWidget):
         self.document.edit_section(self.panel.id, params, merge_key=fields or None)
 
     def _on_key_clicked(self, key: str) -> None:
-        if key and self.extras is not None and hasattr(self.extras, "activate"):
-            self.extras.activate(self.document, key)
-        self.document.select({key} if key else set())
+        self.document.select({key} if key else set())  # pointing selects, and only that
+
+    def _on_key_activated(self, key: str) -> None:
+        if self.extras is not None and hasattr(self.extras, "activate"):
+            self.extras.activate(self.document, key)  # Ctrl+click, double click: applied
+        self.document.select({key})
 
 
 def _panel_module(panel: Panel) -> ModuleType | None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -311,6 +312,12 @@ class ParamForm(QWidget):
         lay.addStretch(1)
         self._current: Any = params_type()
         self._updating = False
+        # editors holding a refused value: marked, and given the value in use back when the
+        # keyboard focus leaves them (the figure shows that value all the while)
+        self._refused: list[QWidget] = []
+        app = QApplication.instance()
+        if app is not None:
+            app.focusChanged.connect(self._on_focus_changed)  # type: ignore[attr-defined]
 
     def editor(self, name: str) -> QWidget:
         return self._root.editors[name].widget
@@ -333,6 +340,17 @@ class ParamForm(QWidget):
         finally:
             self._updating = False
 
+    def veil_automatic(self, veiled: bool) -> None:
+        """A question step: the values left automatic (derived from the result, such as the
+        grid a launch is given) are hidden until the reveal, keeping their place."""
+        for editor in self._root.editors.values():
+            if isinstance(editor, _OptionalEditor):
+                widget = editor.inner.widget
+                policy = widget.sizePolicy()
+                policy.setRetainSizeWhenHidden(True)
+                widget.setSizePolicy(policy)
+                widget.setVisible(not veiled or editor.check.isChecked())
+
     def set_params(self, params: Any) -> None:
         # every editor reports through ``changed`` to ``_on_change``, which ignores what is
         # set here (the editors' own signals are not blocked one by one: finding every child
@@ -345,6 +363,37 @@ class ParamForm(QWidget):
             self._updating = False
         self._message.hide()
 
+    def _mark_refused(self, paths: list[str]) -> None:
+        for name in {_field_of(p) for p in paths}:
+            editor = self._root.editors.get(name)
+            if editor is None:
+                continue
+            editor.widget.setProperty("refused", True)
+            editor.widget.setStyleSheet("border: 2px solid #B00020;")
+            self._refused.append(editor.widget)
+
+    def _unmark(self) -> None:
+        for widget in self._refused:
+            widget.setProperty("refused", False)
+            widget.setStyleSheet("")
+        self._refused = []
+
+    def refused_fields(self) -> list[str]:
+        return [n for n, e in self._root.editors.items() if e.widget in self._refused]
+
+    def _on_focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        if not self._refused or old is None:
+            return
+        if not any(w is old or w.isAncestorOf(old) for w in self._refused):
+            return
+        if new is not None and any(w is new or w.isAncestorOf(new) for w in self._refused):
+            return
+        refused = self._message.text()
+        self._unmark()
+        self.set_params(self._current)  # the value in use is back in the field
+        self._message.setText(f"Not applied (the value in use is back):\n{refused}")
+        self._message.show()
+
     def _on_change(self) -> None:
         if self._updating:
             return
@@ -352,14 +401,20 @@ class ParamForm(QWidget):
         params, problems = decode_section(self.panel_id, raw)
         prefix = f"{self.panel_id}."
         self._root.mark([(p.path, p.path.removeprefix(prefix), p.message) for p in problems])
+        self._unmark()
         if params is None:
             self._message.setText("\n".join(f"{p.path}: {p.message}" for p in problems))
             self._message.show()
+            self._mark_refused([p.path.removeprefix(prefix) for p in problems])
             return
         self._message.hide()
         changed = [k for k, v in encode(params).items() if encode(self._current).get(k) != v]
         self._current = params
         self.edited.emit(params, ",".join(changed))
+
+
+def _field_of(path: str) -> str:
+    return path.split(".")[0].split("[")[0]
 
 
 def wants_table(item_type: Any, meta: Any) -> bool:

@@ -120,6 +120,7 @@ def _button(text: str, tip: str, slot, icon: QStyle.StandardPixmap | None = None
     if icon is not None:
         b.setIcon(b.style().standardIcon(icon))
         b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        b.setProperty("styleIcon", True)  # the style's dark icon: a light plate in dark themes
     b.setToolTip(tip)
     b.setAccessibleName(tip)
     b.setFocusPolicy(Qt.FocusPolicy.NoFocus)

@@ -1,6 +1,6 @@
 """The presenter's screen: while the room sees one figure full screen, the lecturer's second
-screen shows where the lecture is, the current step's notes, the next step's title and the time
-since presenting began. Notes live only here: never in the room's view, never in an export."""
+screen shows where the lecture is, the current step's notes, the next step's title, the time
+of day and the time since presenting began. Notes live only here: never in the room's view, never in an export."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from gpuviz.scenario.document import Scenario
+from gpuviz.ui.step_bar import count_text
 
 
 class PresenterView(QWidget):
@@ -57,7 +58,7 @@ class PresenterView(QWidget):
         if not steps:
             self.position.setText("no steps")
         elif k < 0:
-            self.position.setText(f"overview · {len(steps)} steps")
+            self.position.setText(f"overview · {count_text(len(steps), 'step')}")
         else:
             self.position.setText(f"step {k + 1} of {len(steps)}"
                                   + (" · the room is asked to predict" if veiled else ""))
@@ -72,4 +73,5 @@ class PresenterView(QWidget):
 
     def _tick(self) -> None:
         s = int(time.monotonic() - self._started)
-        self.clock.setText(f"presenting for {s // 60:d}:{s % 60:02d}")
+        now = time.strftime("%H:%M")
+        self.clock.setText(f"{now} · presenting for {s // 60:d}:{s % 60:02d}")

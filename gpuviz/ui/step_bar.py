@@ -69,12 +69,16 @@ class StepBar(QWidget):
         if [self.steps.itemText(i) for i in range(self.steps.count())] != items:
             self.steps.clear()
             self.steps.addItems(items)
+            # the list opens wide enough for every title (the box itself keeps its width)
+            metrics = self.steps.view().fontMetrics()
+            widest = max(metrics.horizontalAdvance(t) for t in items)
+            self.steps.view().setMinimumWidth(widest + 48)
         self.steps.setCurrentIndex(current + 1)
         self.steps.setEnabled(bool(titles))
         if not titles:
             self.position.setText("no steps")
         elif current < 0:
-            self.position.setText(f"overview · {len(titles)} steps")
+            self.position.setText(f"overview · {count_text(len(titles), 'step')}")
         else:
             self.position.setText(f"step {current + 1} of {len(titles)}")
 
@@ -93,6 +97,11 @@ class StepBar(QWidget):
 
     def _show(self) -> None:
         self.message.setText(self._message or self._hover)
+
+
+def count_text(n: int, noun: str) -> str:
+    """"1 step", "4 steps"."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 CAPTION_SHRINK = (1.0, 0.9, 0.82, 0.75)  # type sizes tried before a caption is shortened

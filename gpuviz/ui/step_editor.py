@@ -136,6 +136,10 @@ class StepDialog(QDialog):
         self.error.setVisible(bool(problems))
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(not problems)
 
+    def show_refusal(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.setVisible(True)
+
     def is_valid(self) -> bool:
         return self.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
 
@@ -245,16 +249,27 @@ class StepAuthoring(QObject):
     # --- menu slots (they ask) ------------------------------------------------------------------
     def add_from_current(self, parent: QWidget | None = None) -> None:
         d = self.add_dialog(parent)
-        if d.exec() == QDialog.DialogCode.Accepted:
-            self._guard(parent, lambda: self.add(d.values()))
+        self._until_accepted(d, lambda: self.add(d.values()))
 
     def edit_current(self, parent: QWidget | None = None) -> None:
         index = self.current_index()
         if index is None:
             return
         d = self.edit_dialog(index, parent)
-        if d.exec() == QDialog.DialogCode.Accepted:
-            self._guard(parent, lambda: self.edit(index, d.values()))
+        self._until_accepted(d, lambda: self.edit(index, d.values()))
+
+    @staticmethod
+    def _until_accepted(d: StepDialog, action) -> None:
+        """Run the dialog until what it holds is taken or it is cancelled: a refused step
+        (a caption naming a field that does not exist) keeps everything typed, with the
+        reason shown in the dialog."""
+        while d.exec() == QDialog.DialogCode.Accepted:
+            try:
+                action()
+            except ScenarioError as err:
+                d.show_refusal("\n".join(err.lines()[:8]))
+            else:
+                return
 
     def current_index(self) -> int | None:
         """The step shown, else the step the current state was explored from."""

@@ -62,13 +62,16 @@ def test_bad_files_exit_2_with_file_and_path(tmp_path, content, path_part):
 
 
 def test_compute_prints_documented_keys():
-    data = json.loads(gpuviz("compute", DEFAULT, "--step", "2", check=True).stdout)
+    data = json.loads(gpuviz("compute", DEFAULT, "--step", "3", check=True).stdout)
     r = data["launch"]
     for key in ("blocks", "threads_launched", "valid_threads", "warps_per_block", "waves",
                 "active_lanes", "tiles", "tile_slots", "tile_valid", "wave_count", "last_wave_fill"):
         assert key in r
     assert r["active_lanes"] == [0, 1]
     assert not any(k.startswith("_") for k in r)
+    # steps count from 1 as in the app; 0 is the overview
+    overview = json.loads(gpuviz("compute", DEFAULT, "--step", "0", check=True).stdout)
+    assert overview == json.loads(gpuviz("compute", DEFAULT, check=True).stdout)
 
 
 def test_compute_names_the_scheduler_limit_and_the_h200_value(capsys):
@@ -108,7 +111,7 @@ def test_export_pdf_and_png_headless(tmp_path, fmt, magic):
 
 
 def test_export_step_and_selection(tmp_path):
-    proc = gpuviz("export", DEFAULT, "--out", tmp_path, "--step", "2", "--select", "lane:1",
+    proc = gpuviz("export", DEFAULT, "--out", tmp_path, "--step", "3", "--select", "lane:1",
                   check=True)
     svg = Path(proc.stdout.split()[0]).read_text()
     assert 'data-key="lane:1"' in svg

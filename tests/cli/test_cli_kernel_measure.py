@@ -26,11 +26,11 @@ def test_kernel_writes_the_four_files(tmp_path):
 
 
 def test_kernel_at_a_step_and_for_a_chosen_panel(tmp_path):
-    proc = gpuviz("kernel", scenario_dir() / "occupancy-register-cliff.json", "--step", "1",
+    proc = gpuviz("kernel", scenario_dir() / "occupancy-register-cliff.json", "--step", "2",
                   "--panel", "occupancy", "--out", tmp_path)
     assert proc.returncode == 0, proc.stderr
     run = (tmp_path / "run.sh").read_text()
-    assert "-maxrregcount=65" in run  # step 1 asks for 65 registers
+    assert "-maxrregcount=65" in run  # step 2 asks for 65 registers
 
 
 def test_kernel_refuses_a_panel_without_export(tmp_path):

@@ -38,8 +38,9 @@ def test_all_steps_writes_one_numbered_file_per_step(tmp_path):
     assert names == [f"launch-n130-launch-step{k:02d}.svg" for k in range(1, steps + 1)]
     # each file is that step's state: the step's own export gives the same bytes
     one = tmp_path / "one"
-    assert gpuviz("export", str(LAUNCH), "--step", "1", "--out", str(one)).returncode == 0
-    assert (one / "launch-n130-launch-step1.svg").read_bytes() == \
+    assert gpuviz("export", str(LAUNCH), "--step", "2", "--out", str(one)).returncode == 0
+    # --step counts as the application and --all-steps do: step 2 is step02
+    assert (one / "launch-n130-launch-step02.svg").read_bytes() == \
         (tmp_path / "launch-n130-launch-step02.svg").read_bytes()
 
 

@@ -21,7 +21,7 @@ def test_a_measured_section_shows_the_h200_value_beside_the_model(make_main_wind
     m = lookup("banks", effective_params(w.document.shown, "banks"))
     assert m is not None, "banks-padded33 is among the shipped measurements"
     assert label.isVisibleTo(w.docks["banks"])
-    assert label.text() == f"Model: 1 shared-memory wavefronts · {m.label(1.0)}"
+    assert label.text() == f"Model: 1 shared-memory wavefront · {m.label(1.0)}"
     assert "(agrees)" in label.text()
 
 

@@ -24,8 +24,9 @@ def texts(dock):
     return " ".join(figure.texts()) if figure else ""
 
 
-def click_key(qtbot, dock, key):
-    """Click the centre of the first rectangle that carries ``key`` (or sits in its group)."""
+def click_key(qtbot, dock, key, modifier=None):
+    """Click the centre of the first rectangle that carries ``key`` (or sits in its group);
+    ``modifier`` Ctrl applies what is clicked to the parameters (a plain click only selects)."""
     from gpuviz.figures.display import Group
 
     texts(dock)
@@ -42,7 +43,8 @@ def click_key(qtbot, dock, key):
     view = dock.view
     x = view._origin.x() + (target.x + target.w / 2) * view._scale
     y = view._origin.y() + (target.y + target.h / 2) * view._scale
-    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPointF(x, y).toPoint())
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, modifier or Qt.KeyboardModifier.NoModifier,
+                     QPointF(x, y).toPoint())
 
 
 def test_opens_on_the_default_scenario_with_the_launch_figure(make_main_window):
@@ -82,13 +84,14 @@ def test_an_invalid_edit_is_explained_and_changes_nothing(make_main_window, qtbo
     assert not w.isWindowModified()
 
 
-def test_clicking_a_block_then_a_warp_selects_them(make_main_window, qtbot):
+def test_ctrl_clicking_a_block_then_a_warp_selects_them(make_main_window, qtbot):
     w = make_main_window()
     dock = launch_dock(w)
     qtbot.waitUntil(lambda: dock.current_figure() is not None)
-    click_key(qtbot, dock, "block:2")
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    click_key(qtbot, dock, "block:2", ctrl)
     qtbot.waitUntil(lambda: "Warp 0 of block 2: 2 lanes valid, 30 masked" in texts(dock))
-    click_key(qtbot, dock, "warp:2,1")
+    click_key(qtbot, dock, "warp:2,1", ctrl)
     qtbot.waitUntil(lambda: "Warp 1 of block 2: 0 lanes valid, 32 masked" in texts(dock))
     assert w.document.selection == frozenset({"warp:2,1"})
     w.act_undo.trigger()
@@ -334,12 +337,13 @@ def test_selecting_a_warp_in_launch_drives_the_sector_map(make_main_window, scen
     w = make_main_window(scenario_path("linked-launch-sectors.json"))
     launch, sectors = w.docks["launch"], w.docks["sectors"]
     texts(launch)
-    click_key(qtbot, launch, "block:2")
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    click_key(qtbot, launch, "block:2", ctrl)
     qtbot.waitUntil(lambda: "Warp 0 of block 2" in texts(launch))
     result = compute_all(w.document.shown, ("sectors",))["sectors"]
     assert result.sector_count == 1
     qtbot.waitUntil(lambda: "touches 1 sector" in texts(sectors))
-    click_key(qtbot, launch, "warp:2,1")
+    click_key(qtbot, launch, "warp:2,1", ctrl)
     assert compute_all(w.document.shown, ("sectors",))["sectors"].sector_count == 0
     click_key(qtbot, launch, "lane:1")
     assert "lane:1" in w.document.selection
@@ -378,7 +382,8 @@ def test_export_every_frame_from_the_gui(make_main_window, scenario_path, tmp_pa
 
     def accept(dialog):
         dialog.path.setText(str(tmp_path / "slides.svg"))
-        dialog.frames.setChecked(True)
+        dialog.path.setModified(True)  # as typed
+        dialog.what_box.setCurrentIndex(dialog.what_box.findData("frames"))
         return export_dialog.ExportDialog.DialogCode.Accepted
 
     monkeypatch.setattr(export_dialog.ExportDialog, "exec", accept)
@@ -453,7 +458,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from gpuviz.ui.app import start
 w = start(None, show=False)
-seen = {"before": {"complete": w.is_complete(), "menu items": len(w._menus["&File"].actions()),
+seen = {"before": {"complete": w.is_complete(), "menu items": len(w.menus.menu("file").actions()),
                    "docks": sorted(w.docks)}}
 view = w.docks["launch"].view
 view.painted.connect(lambda: seen.setdefault("painted", {
@@ -462,7 +467,7 @@ view.painted.connect(lambda: seen.setdefault("painted", {
     "next step keys": [k.toString() for k in w.act_next.shortcuts()]}))
 def done():
     seen["completed"] = {"painted first": "painted" in seen,
-                         "file menu": [a.text() for a in w._menus["&File"].actions()],
+                         "file menu": [a.text() for a in w.menus.menu("file").actions()],
                          "measurements": w.measurements_dock.isHidden(),
                          "F5": w.act_present.shortcut().toString(),
                          "next step keys": [k.toString() for k in w.act_next.shortcuts()],

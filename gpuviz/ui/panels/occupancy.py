@@ -15,12 +15,14 @@ NAMES = {"warps": "warp slots", "registers": "registers", "shared_memory": "shar
 def summary_text(result: OccupancyResult) -> str:
     r = result
     warps = "warp" if r.warps_per_block == 1 else "warps"
-    lines = [f"{r.active_blocks_per_sm} blocks × {r.warps_per_block} {warps} = "
+    blocks = "block" if r.active_blocks_per_sm == 1 else "blocks"
+    lines = [f"{r.active_blocks_per_sm} {blocks} × {r.warps_per_block} {warps} = "
              f"{r.active_warps_per_sm} of {r.max_warps_per_sm} warps ({percent(r.occupancy)})",
              f"Limiter: {', '.join(NAMES[k] for k in r.limiters)}"]
     for k in RESOURCES:
         value = r.limits[k]
-        lines.append(f"{NAMES[k]}: {'no limit' if value is None else f'{value} blocks'}")
+        blocks = "block" if value == 1 else "blocks"
+        lines.append(f"{NAMES[k]}: {'no limit' if value is None else f'{value} {blocks}'}")
     if r.shared_memory_carveout is not None:
         lines.append(f"Carveout {r.shared_memory_carveout} %: a preference, which the driver "
                      "may exceed (the API's answer above takes it as given)")

@@ -1,0 +1,152 @@
+"""Every bundled scenario on a 1280×720 projector, windowed and in presentation mode (F5): the
+share of the screen the figures' pages get, their median type in screen pixels, and the largest
+change of that type between consecutive steps (a lecture whose type jumps from step to step
+makes the room re-read the picture).
+
+For each scenario the app is opened as a user opens it (no remembered layout), on Qt's offscreen
+platform given one 1280×720 screen. The overview and every step are shown in turn (windowed),
+then the same in F5. Per state:
+
+- pages: the area of the figures' pages (each clipped to its view and the screen) over the
+  screen's area;
+- type: the median size in screen pixels of the text items of the figures on screen (a text
+  item's size in points × mm per point × the view's pixels per mm);
+- jump: the largest |type(k+1) − type(k)| over consecutive states, in pixels.
+
+Columns give the median of pages and type over the states, the smallest type, and the jump.
+Targets (from the lecture-hall brief): type ≥ 12 px windowed with one panel, ≥ 10 px with two,
+≥ 18 px in F5. Run: ``python benchmarks/bench_hall.py [NAME-SUBSTRING …]``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+WIDTH, HEIGHT = 1280, 720
+
+CHILD = r"""
+import json, os, statistics, sys, time
+from PySide6.QtCore import QRectF, QSettings
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from gpuviz.export.qt_painter import register_fonts
+from gpuviz.figures.display import PT_TO_MM, Text, walk
+from gpuviz.scenario import load_scenario
+from gpuviz.scenario.bundled import scenario_dir
+from gpuviz.ui.document import Document
+from gpuviz.ui.figure_view import FigureView
+from gpuviz.ui.main_window import MainWindow
+register_fonts()
+
+def settle(seconds):
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        app.processEvents()
+        time.sleep(0.01)
+
+def measure(window):
+    screen = window.screen().geometry()
+    area, sizes = 0.0, []
+    for view in window.findChildren(FigureView):
+        fig = view.figure()
+        if fig is None or not view.isVisible() or view.visibleRegion().isEmpty():
+            continue
+        scale, origin = view.scale(), view.page_rect().topLeft()
+        page = QRectF(origin.x(), origin.y(), fig.width * scale, fig.height * scale)
+        page = page.intersected(QRectF(view.rect()))
+        top_left = view.mapToGlobal(page.topLeft().toPoint())
+        page = QRectF(top_left.x(), top_left.y(), page.width(), page.height())
+        page = page.intersected(QRectF(screen))
+        area += page.width() * page.height()
+        sizes += [t.size * PT_TO_MM * scale for t in walk(fig.items) if isinstance(t, Text)]
+    return area / (screen.width() * screen.height()), statistics.median(sizes) if sizes else 0.0
+
+def states(window):
+    doc = window.document
+    out = []
+    for k in range(-1, len(doc.scenario.steps)):
+        doc.go_to_step(k)
+        if doc.veiled:
+            window.next_step()  # the picture, not the veil
+        settle(0.45)
+        out.append(measure(window))
+    return out
+
+out = {}
+for name in json.loads(sys.argv[1]):
+    path = scenario_dir() / name
+    settings = QSettings(os.path.join(os.environ["GPUVIZ_BENCH_DIR"], name + ".ini"),
+                         QSettings.Format.IniFormat)
+    w = MainWindow(Document(load_scenario(path), path), settings=settings)
+    w.show()
+    settle(0.8)
+    windowed = states(w)
+    w.document.go_to_step(-1)
+    w.act_present.trigger()
+    settle(0.8)
+    presented = states(w)
+    w.act_present.trigger()
+    settle(0.2)
+    w.document.undo_stack.setClean()
+    w.close()
+    w.deleteLater()
+    settle(0.1)
+    out[name] = {"panels": len(w.document.scenario.panels), "windowed": windowed, "F5": presented}
+print("RESULT " + json.dumps(out))
+"""
+
+
+def run(names: list[str]) -> dict:
+    with tempfile.TemporaryDirectory(prefix="gpuviz-bench-hall-") as tmp:
+        config = os.path.join(tmp, "screen.json")
+        with open(config, "w") as f:
+            json.dump({"screens": [{"name": "hall", "x": 0, "y": 0, "width": WIDTH,
+                                    "height": HEIGHT, "logicalDpi": 96, "logicalBaseDpi": 96,
+                                    "dpr": 1}]}, f)
+        env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}",
+                   XDG_CONFIG_HOME=tmp, HOME=tmp, GPUVIZ_BENCH_DIR=tmp)
+        proc = subprocess.run([sys.executable, "-c", CHILD, json.dumps(names)], env=env,
+                              capture_output=True, text=True, timeout=3000)
+        for line in proc.stdout.splitlines():
+            if line.startswith("RESULT "):
+                return json.loads(line[len("RESULT "):])
+        raise RuntimeError(f"measurement failed:\n{proc.stderr[-3000:]}")
+
+
+def summary(states: list[list[float]]) -> tuple[float, float, float, float]:
+    pages = sorted(p for p, _ in states)
+    types = [t for _, t in states]
+    jump = max((abs(b - a) for a, b in itertools.pairwise(types)), default=0.0)
+    return pages[len(pages) // 2], sorted(types)[len(types) // 2], min(types), jump
+
+
+def main() -> None:
+    from gpuviz.scenario.bundled import bundled_scenarios
+
+    wanted = sys.argv[1:]
+    names = [p.name for p in bundled_scenarios() if not wanted or any(w in p.name for w in wanted)]
+    result = run(names)
+    print(f"{WIDTH}×{HEIGHT}; pages = share of the screen, type = median px (min), "
+          "jump = largest change of type between consecutive steps, px")
+    print(f"{'scenario':<34} {'panels':>6} | {'windowed pages':>14} {'type':>5} {'min':>5} "
+          f"{'jump':>5} | {'F5 pages':>8} {'type':>5} {'min':>5} {'jump':>5}")
+    below = {"windowed": 0, "F5": 0}
+    for name in names:
+        r = result[name]
+        wp, wt, wmin, wj = summary(r["windowed"])
+        fp, ft, fmin, fj = summary(r["F5"])
+        below["windowed"] += wmin < (12.0 if r["panels"] <= 1 else 10.0)
+        below["F5"] += fmin < 18.0
+        print(f"{name.removesuffix('.json'):<34} {r['panels']:>6} | {wp:>14.1%} {wt:>5.1f} "
+              f"{wmin:>5.1f} {wj:>5.1f} | {fp:>8.1%} {ft:>5.1f} {fmin:>5.1f} {fj:>5.1f}")
+    print(f"below target (windowed ≥ 12 px one panel / ≥ 10 px two; F5 ≥ 18 px), smallest "
+          f"state: windowed {below['windowed']} of {len(names)}, F5 {below['F5']} of {len(names)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,223 @@
+"""Presentation mode (F5): full screen, no menu bar, one panel at a time, large type, the caption as a subtitle, and with a second screen the
+presenter's notes there; Esc or F5 leaves.
+
+Entering and leaving keep what the lecturer had: the playback position, a dark theme (the room
+sees the dark figures, in presentation type), and the docks' layout."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QByteArray, QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication, QWidget
+
+from gpuviz.ui.panel_dock import BODY_PX, PanelDock
+
+if TYPE_CHECKING:
+    from gpuviz.ui.main_window import MainWindow
+    from gpuviz.ui.presenter import PresenterView
+
+PRESENT_BODY_PX = 17.0  # the figures' body type in presentation mode, in screen pixels
+SETTLE_POLL_MS = 20
+SETTLE_WAIT_MS = 1500  # the longest the room waits for the final layout
+
+
+@dataclass(frozen=True)
+class PresentationState:
+    """What entering presentation mode found, given back on leaving."""
+
+    theme: str
+    full_screen: bool
+    maximized: bool
+    layout: QByteArray
+    frame: int
+    playing: bool
+
+
+def presentation_theme(theme_name: str) -> str:
+    """The figures' theme in the room: the lecturer's dark theme stays dark, any other becomes
+    the high-contrast presentation theme."""
+    return "dark" if theme_name == "dark" else "presentation"
+
+
+class Presentation:
+    def __init__(self, window: MainWindow):
+        self.window = window
+        self.state: PresentationState | None = None
+        self.presenter: PresenterView | None = None
+        self._waited = 0
+
+    @property
+    def active(self) -> bool:
+        return self.state is not None
+
+    def toggle(self, _checked: bool = False) -> None:
+        if self.state is None:
+            self.enter()
+        else:
+            self.leave()
+
+    def enter(self) -> None:
+        """For a room: full screen, no menu bar, one panel at a time (the step's focus, or the
+        focused one), large type, the caption as a subtitle."""
+        w = self.window
+        if self.state is not None:
+            return
+        w.complete()  # its actions (Esc, F5) and the window state they remember
+        # the room sees the final layout first: nothing is painted until the window has
+        # its full-screen size and every figure is laid out for it (before, a window
+        # manager's answer in steps showed the windowed layout scaled, then the final one)
+        w.setUpdatesEnabled(False)
+        self._waited = 0
+        clock = w.clock
+        self.state = PresentationState(w.theme.name, w.isFullScreen(), w.isMaximized(),
+                                       w.saveState(), clock.frame, clock.playing)
+        shown = self.panel_to_show()
+        with w.playback.holding():
+            w.set_theme(presentation_theme(w.theme.name), remember=False)
+            w.menuBar().hide()
+            w.step_bar.hide()
+            w.playback_toolbar.hide()
+            for d in w.docks.values():
+                self.present_dock(d, True)
+            self.show_only(shown)
+            screen_h = w.screen_now().geometry().height()
+            font = w.caption_label.font()
+            font.setPixelSize(max(20, round(screen_h / 32)))
+            w.caption_label.setFont(font)
+            w.showFullScreen()
+        self._restore_clock()
+        QTimer.singleShot(SETTLE_POLL_MS, w, self._show_when_settled)
+        w.act_present.setChecked(True)
+        w.act_leave.setEnabled(True)
+        w.act_full.setChecked(True)
+        if len(QGuiApplication.screens()) > 1:
+            self._open_presenter()
+        w.update_step_bar()
+
+    def leave(self) -> None:
+        w = self.window
+        if self.state is None:
+            return
+        before = self.state
+        w.setUpdatesEnabled(True)
+        # the frame the room saw last, carried back
+        self.state = PresentationState(before.theme, before.full_screen, before.maximized,
+                                       before.layout, w.clock.frame, w.clock.playing)
+        if self.presenter is not None:
+            self.presenter.close()
+            self.presenter.deleteLater()
+            self.presenter = None
+        with w.playback.holding():
+            w.set_theme(before.theme, remember=False)
+            for d in w.docks.values():
+                self.present_dock(d, False)
+            w.menuBar().show()
+            w.step_bar.show()
+            w.caption_label.setFont(w.caption_font)
+            if not before.full_screen:
+                w.showMaximized() if before.maximized else w.showNormal()
+            w.restoreState(before.layout)
+        self._restore_clock()
+        self.state = None
+        # the window reaches its size on later turns of the event loop (a window manager
+        # answers asynchronously): the layout is given back again at each resize until then
+        w.relayout_on_resize(before.layout)
+        w.playback.update_bar()
+        w.act_present.setChecked(False)
+        w.act_leave.setEnabled(False)
+        w.act_full.setChecked(w.isFullScreen())
+        w.update_step_bar()
+
+    def _show_when_settled(self) -> None:
+        w = self.window
+        if w.updatesEnabled():
+            return
+        self._waited += SETTLE_POLL_MS
+        screen = w.screen_now().geometry().size()
+        ready = (self.state is None or (w.isFullScreen() and w.size() == screen
+                 and all(d.settled() for d in w.docks.values() if d.isVisible())))
+        if ready or self._waited >= SETTLE_WAIT_MS:
+            w.setUpdatesEnabled(True)
+            w.update()
+            for d in w.docks.values():  # painted now, with what each has laid out (an
+                if d.isVisible():       # update() after the window changed size while
+                    d.view.repaint()    # updates were off is not always painted)
+        else:
+            QTimer.singleShot(SETTLE_POLL_MS, w, self._show_when_settled)
+
+    def _restore_clock(self) -> None:
+        assert self.state is not None
+        clock = self.window.clock
+        clock.seek(min(self.state.frame, clock.last_frame))
+        if self.state.playing and not clock.playing:
+            clock.toggle()
+
+    def show_step_parts(self) -> None:
+        """In the room, a step that names parts of a figure shows those parts, large; the
+        window shows the whole figure."""
+        doc = self.window.document
+        for pid, d in self.window.docks.items():
+            d.set_parts(doc.scenario.step_parts(doc.step, pid) if self.state is not None
+                        else None)
+
+    def present_dock(self, d: PanelDock, presenting: bool) -> None:
+        d.set_controls_shown(not presenting)
+        d.set_body_px(PRESENT_BODY_PX if presenting else BODY_PX)
+        d.setTitleBarWidget(QWidget() if presenting else None)  # no title bar: the figure only
+
+    def panel_to_show(self) -> str:
+        """The step's focus, else the dock that has the keyboard focus, else the first
+        visible one."""
+        w = self.window
+        steps, k = w.document.scenario.steps, w.document.step
+        if 0 <= k < len(steps) and steps[k].focus:
+            return steps[k].focus
+        focus = QApplication.focusWidget()
+        for pid, d in w.docks.items():
+            if focus is not None and d.isAncestorOf(focus) and d.isVisible():
+                return pid
+        visible = [pid for pid, d in w.docks.items() if d.isVisible()]
+        return (visible or list(w.document.scenario.panels))[0]
+
+    def show_only(self, panel_id: str) -> None:
+        w = self.window
+        w.dock(panel_id)
+        for pid, d in w.docks.items():
+            if pid == panel_id:
+                d.setFloating(False)
+                d.show()
+                d.raise_()
+                d.view.setFocus()
+            else:
+                d.hide()
+
+    def next_panel(self) -> None:
+        """The scenario's next panel: presented in its place (F5), or raised and focused."""
+        w = self.window
+        panels = list(w.document.scenario.panels)
+        current = [pid for pid in w.presented_panels() if pid in panels]
+        focus = QApplication.focusWidget()
+        now = next((pid for pid in current if focus is not None
+                    and w.docks[pid].isAncestorOf(focus)), current[0] if current else None)
+        following = panels[(panels.index(now) + 1) % len(panels)] if now in panels else panels[0]
+        if self.state is not None:
+            self.show_only(following)
+        else:
+            w.show_panel(following)
+            w.docks[following].view.setFocus()
+
+    def _open_presenter(self) -> None:
+        w = self.window
+        mine = w.screen()
+        other = next((s for s in QGuiApplication.screens() if s is not mine), None)
+        if other is None:
+            return
+        from gpuviz.ui.presenter import PresenterView
+
+        self.presenter = PresenterView()
+        self.presenter.setGeometry(other.availableGeometry())
+        self.presenter.show()
+
