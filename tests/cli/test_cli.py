@@ -77,7 +77,7 @@ def test_compute_prints_documented_keys():
 def test_compute_names_the_scheduler_limit_and_the_h200_value(capsys):
     from gpuviz.cli import main
 
-    assert main(["compute", str(scenario_dir() / "scheduler-h200-l1.json"), "--step", "1"]) == 0
+    assert main(["compute", str(scenario_dir() / "scheduler-h200-l1.json"), "--step", "2"]) == 0
     r = json.loads(capsys.readouterr().out)["scheduler"]
     assert r["limit"] == "issue"  # C = 4 at 48 warps per SM
     assert r["measured_issue_utilization"] == pytest.approx(0.880, abs=0.001)
