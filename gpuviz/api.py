@@ -167,12 +167,11 @@ class Lecture:
     def save_handout(self, path: str | os.PathLike[str], *, per_page: int = 1,
                      theme: str = "print") -> Path:
         """The lecture as a printed handout (PDF): a title page, then the steps."""
-        from gpuviz.export.handout import handout_pages
-        from gpuviz.export.raster import render_pdf_document
+        from gpuviz.export.handout import write_handout
 
-        pages = handout_pages(self.state, _sha(self.state), per_page=per_page, theme_name=theme)
-        return _write(path, render_pdf_document(pages, {"scenario-sha256": _sha(self.state)},
-                                                self.state.title))
+        sha = _sha(self.state)
+        return _write(path, write_handout(self.state, sha, {"scenario-sha256": sha},
+                                          per_page=per_page, theme_name=theme))
 
     def save_deck(self, path: str | os.PathLike[str], *, theme: str = "screen") -> Path:
         """The lecture as a 16:9 slide deck (PPTX), notes as speaker notes."""

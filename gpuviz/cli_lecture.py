@@ -23,15 +23,27 @@ def is_lecture(fmt: str, every_step: bool) -> bool:
 def export_lecture(args: argparse.Namespace, scenario: Scenario, panels: list[str], stem: str,
                    out: Path, steps: list[int] | None) -> int:
     """Write the lecture of ``scenario`` (its ``steps``, 0-based, or all) into ``out``."""
-    from gpuviz.atomic import write_atomic
     from gpuviz.export.files import scenario_hash
 
     if args.step is not None:
         print("--step exports one state; a lecture takes every step (or --steps A-B)",
               file=sys.stderr)
         return EXIT_BAD_INPUT
-    sha = scenario_hash(scenario)
-    shown = tuple(panels)
+    from gpuviz.export.lecture import LectureTooLarge
+
+    try:
+        path = _write(args, scenario, tuple(panels), stem, out, steps, scenario_hash(scenario))
+    except LectureTooLarge as e:
+        print(printable(f"{stem}: {e}"), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(printable(str(path)))
+    return 0
+
+
+def _write(args: argparse.Namespace, scenario: Scenario, shown: tuple[str, ...], stem: str,
+           out: Path, steps: list[int] | None, sha: str) -> Path:
+    from gpuviz.atomic import write_atomic
+
     if args.format == "html":
         from gpuviz.export.lecture_html import lecture_html
 
@@ -44,14 +56,10 @@ def export_lecture(args: argparse.Namespace, scenario: Scenario, panels: list[st
         write_atomic(path, lecture_deck(scenario, sha, theme_name=args.theme, steps=steps,
                                         panels=shown))
     else:
-        from gpuviz.export.handout import handout_pages
-        from gpuviz.export.raster import render_pdf_document
+        from gpuviz.export.handout import write_handout
 
-        pages = handout_pages(scenario, sha, per_page=args.per_page, theme_name=args.theme,
-                              steps=steps, panels=shown)
         path = out / f"{stem}-handout.pdf"
-        meta = {"version": __version__, "scenario-sha256": sha,
-                "theme": args.theme}
-        write_atomic(path, render_pdf_document(pages, meta, scenario.title))
-    print(printable(str(path)))
-    return 0
+        meta = {"version": __version__, "scenario-sha256": sha, "theme": args.theme}
+        write_atomic(path, write_handout(scenario, sha, meta, per_page=args.per_page,
+                                         theme_name=args.theme, steps=steps, panels=shown))
+    return path

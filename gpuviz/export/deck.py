@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gpuviz import __version__
-from gpuviz.export.lecture import Page, lecture_pages
+from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages
 from gpuviz.figures.display import Figure
 from gpuviz.figures.scene import figure_for
 from gpuviz.figures.theme import Theme, theme
@@ -27,8 +27,8 @@ TITLE_LAYOUT, TITLE_ONLY_LAYOUT = 0, 5
 
 def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = "screen",
                  steps: Sequence[int] | None = None,
-                 panels: Sequence[str] | None = None) -> bytes:
-    """The deck's .pptx bytes."""
+                 panels: Sequence[str] | None = None, seconds: float | None = None) -> bytes:
+    """The deck's .pptx bytes; ``seconds``: the time budget."""
     from pptx import Presentation
     from pptx.util import Emu, Inches, Pt
 
@@ -43,6 +43,7 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
     props.comments = f"gpuviz {__version__}; scenario SHA-256 {scenario_sha256}"
     props.keywords = "gpuviz"
     pages = lecture_pages(scenario, steps, panels)
+    check_lecture_size(pages, 1, "A deck")
 
     t = theme(theme_name)
     margin = Inches(0.45)
@@ -55,7 +56,9 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
     _sized(title, Pt(40))
     _sized(subtitle, Pt(20))
     top, caption_h = Inches(1.3), Inches(1.05)
-    for page in pages[1:]:
+    clock = Clock("A deck", seconds)
+    for n, page in enumerate(pages[1:], 2):
+        clock.check(n - 1, len(pages))
         if page.question:
             ask = _titled(prs, page.title)
             _text(ask, f"Predict first: {page.question}", margin, top,

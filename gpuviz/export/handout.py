@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gpuviz import __version__
-from gpuviz.export.lecture import Page, lecture_pages, plural
+from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages, plural
 from gpuviz.figures.display import Figure
 from gpuviz.figures.layout import Block, BlockCanvas, place, text_block, transform
 from gpuviz.figures.metrics import cap_height
@@ -30,20 +30,41 @@ TITLE_PT, HEADING_PT, BODY_PT, SMALL_PT = 22.0, 15.0, 10.5, 8.0
 
 def handout_pages(scenario: Scenario, scenario_sha256: str, *, per_page: int = 1,
                   theme_name: str = "print", steps: Sequence[int] | None = None,
-                  panels: Sequence[str] | None = None) -> list[Figure]:
+                  panels: Sequence[str] | None = None, clock: Clock | None = None
+                  ) -> list[Figure]:
     """The handout as page figures: the title page, then the steps, ``per_page`` (1 or 2) a
     page."""
     if per_page not in (1, 2):
         raise ValueError("a handout has one or two steps a page")
     t = theme(theme_name)
     pages = lecture_pages(scenario, steps, panels)
+    check_lecture_size(pages, 1, "A handout")
     out = [_title_page(scenario, pages, scenario_sha256, t)]
     steps_only = pages[1:]
     total = len(scenario.steps)
+    clock = clock or Clock("A handout")
     for i in range(0, len(steps_only), per_page):
         group = steps_only[i:i + per_page]
         out.append(_step_page(group, total, scenario.title, len(out) + 1, t, per_page))
+        done = i + len(group) + 1  # building, then painting
+        clock.check(done, 2 * len(pages), pages=(done, len(pages)))
     return out
+
+
+def write_handout(scenario: Scenario, scenario_sha256: str, metadata: dict[str, str], *,
+                  per_page: int = 1, theme_name: str = "print",
+                  steps: Sequence[int] | None = None,
+                  panels: Sequence[str] | None = None) -> bytes:
+    """The handout's PDF bytes, within the lecture budget (built, then painted)."""
+    from gpuviz.export.raster import render_pdf_document
+
+    clock = Clock("A handout")
+    pages = handout_pages(scenario, scenario_sha256, per_page=per_page, theme_name=theme_name,
+                          steps=steps, panels=panels, clock=clock)
+    return render_pdf_document(
+        pages, metadata, scenario.title,
+        progress=lambda done, total, size: clock.check(total + done, 2 * total, size,
+                                                       (done, total)))
 
 
 def _title_page(scenario: Scenario, pages: Sequence[Page], sha: str, t: Theme) -> Figure:

@@ -60,5 +60,80 @@ def lecture_pages(scenario: Scenario, steps: Sequence[int] | None = None,
     return tuple(pages)
 
 
+# Figures one lecture export may build (pages × panels × layouts): a web page builds four layouts
+# of each (wide and narrow, light and dark), a handout and a deck one. At about 0.1 s a figure
+# (the heaviest bundled panels) the largest accepted lecture takes under a minute and stays
+# within the memory budget (benchmarks/bench_lecture.py).
+MAX_LECTURE_FIGURES = 480
+
+
+class LectureTooLarge(ValueError):
+    """A lecture export over its budget; nothing was written."""
+
+
+# A lecture's figures differ in cost by two orders of magnitude (a 4 × 4 gemm against a
+# 256 × 256 traversal or a divergence graph of 40 nodes), so the count above does not bound the
+# time alone: an export that has taken longer than this stops, writing nothing, and says how
+# far it got.
+MAX_LECTURE_SECONDS = 120.0
+# and no lecture file grows past this while it is made (a handout of hundreds of pages of large
+# figures reached 430 MB and 1.2 GB of memory before this bound)
+MAX_LECTURE_BYTES = 96 * 1024 * 1024
+
+
+class Clock:
+    """The time budget of one lecture export, checked after each page is built."""
+
+    def __init__(self, what: str, seconds: float | None = None) -> None:
+        import time
+
+        self.what = what
+        self.seconds = MAX_LECTURE_SECONDS if seconds is None else seconds
+        self.start = time.monotonic()
+
+    def check(self, done: int, total: int, size: int = 0,
+              pages: tuple[int, int] | None = None) -> None:
+        """After ``done`` of ``total`` units of work (``pages``: the pages they are, where a
+        page takes more than one unit), ``size`` bytes written so far."""
+        import time
+
+        page, of = pages or (done, total)
+        if size > MAX_LECTURE_BYTES:
+            raise LectureTooLarge(
+                f"{self.what} grew past {MAX_LECTURE_BYTES >> 20} MiB after {page} of {of} "
+                "pages, so it was stopped and nothing was written: export fewer steps at a "
+                "time (--steps A-B)")
+        spent = time.monotonic() - self.start
+        if done >= total:
+            return
+        projected = spent / done * total
+        if spent > self.seconds:
+            said = f"took over {self.seconds:.0f} s after {page} of {of} pages"
+        elif done >= 3 and projected > 2 * self.seconds:  # clearly too long: say so early
+            said = (f"would take about {projected:.0f} s ({page} of {of} pages took "
+                    f"{spent:.0f} s; the limit is {self.seconds:.0f} s)")
+        else:
+            return
+        fit = max(1, int(self.seconds / (spent / done) * of / total) - 1)
+        raise LectureTooLarge(
+            f"{self.what} {said}, so it was stopped and nothing was written: export at most "
+            f"{min(fit, of - 1)} steps at a time (--steps 1-{min(fit, of - 1)})")
+
+
+def check_lecture_size(pages: Sequence[Page], layouts: int, what: str) -> None:
+    """Refuse, before anything is built, a lecture whose figures are over the budget, saying
+    how many steps would fit."""
+    figures = sum(len(p.panels) for p in pages) * layouts
+    if figures <= MAX_LECTURE_FIGURES:
+        return
+    per_page = max(len(p.panels) for p in pages) * layouts
+    fit = max(1, MAX_LECTURE_FIGURES // per_page - 1)
+    raise LectureTooLarge(
+        f"{what} of {plural(len(pages) - 1, 'step')} builds {figures:,} figures "
+        f"({layouts} layout{'' if layouts == 1 else 's'} of each); at most "
+        f"{MAX_LECTURE_FIGURES} are built in one file: export at most {fit} steps at a time "
+        f"(--steps 1-{fit})")
+
+
 def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from gpuviz import __version__
-from gpuviz.export.lecture import Page, lecture_pages, plural
+from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages, plural
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures.display import Figure, Text, walk
 from gpuviz.figures.scene import figure_for
@@ -37,13 +37,17 @@ FACES = (("Inter", "normal", "Inter-Regular.otf"), ("Inter", "bold", "Inter-Bold
 
 def lecture_html(scenario: Scenario, scenario_sha256: str,
                  steps: Sequence[int] | None = None, *,
-                 panels: Sequence[str] | None = None) -> str:
-    """The page's text for ``scenario`` (every step, or the 0-based ``steps``)."""
+                 panels: Sequence[str] | None = None, seconds: float | None = None) -> str:
+    """The page's text for ``scenario`` (every step, or the 0-based ``steps``); ``seconds``:
+    the time budget (:data:`~gpuviz.export.lecture.MAX_LECTURE_SECONDS`)."""
     pages = lecture_pages(scenario, steps, panels)
+    check_lecture_size(pages, len(VARIANTS), "A web lecture")
     sections = []
     text = [scenario.title]
+    clock = Clock("A web lecture", seconds)
     for i, page in enumerate(pages):
         figures = [_figure_html(page, pid, f"p{i}-{j}") for j, pid in enumerate(page.panels)]
+        clock.check(i + 1, len(pages))
         sections.append(_section_html(page, i, len(pages), [f for f, _ in figures]))
         text += [page.title, page.caption, page.question, *(t for _, t in figures)]
     nav = "\n".join(f'<li><a href="#p{i}" data-page="{i}">'

@@ -6,7 +6,7 @@ import argparse
 import errno
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -166,8 +166,10 @@ def render_pdf_bytes(figure: Figure, width_mm: float | None = None,
 
 
 def render_pdf_document(pages: Sequence[Figure], metadata: Mapping[str, str] | None = None,
-                        title: str = "") -> bytes:
-    """One PDF of ``pages``, each figure on a page of its own size (a handout)."""
+                        title: str = "",
+                        progress: Callable[[int, int, int], None] | None = None) -> bytes:
+    """One PDF of ``pages``, each figure on a page of its own size (a handout); ``progress``
+    is told (pages painted, pages, bytes so far) after each page and may raise to stop."""
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSizeF
     from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
@@ -197,6 +199,12 @@ def render_pdf_document(pages: Sequence[Figure], metadata: Mapping[str, str] | N
             writer.setPageLayout(layout(f))
             writer.newPage()
         paint_figure(p, f, QRectF(writer.pageLayout().paintRectPixels(writer.resolution())))
+        if progress is not None:
+            try:
+                progress(i + 1, len(pages), int(data.size()))
+            except BaseException:
+                p.end()
+                raise
     p.end()
     buf.close()
     return bytes(data.data())

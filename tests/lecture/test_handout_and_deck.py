@@ -72,3 +72,31 @@ def test_the_deck_has_a_slide_per_step_and_the_question_twice(source, tmp_path):
             assert pic.width > deck.slide_width * 0.4, "the figure is large on the slide"
             px_w, _ = pic.image.size
             assert px_w >= 1600, "a high-resolution picture"
+
+
+@pytest.mark.parametrize("fmt", ["html", "pptx", "pdf"])
+def test_a_lecture_over_its_budget_is_refused_and_nothing_is_written(source, tmp_path, fmt,
+                                                                     capsys, monkeypatch):
+    from gpuviz.export import lecture
+
+    monkeypatch.setattr(lecture, "MAX_LECTURE_FIGURES", 3)
+    assert main(["export", str(source), "--format", fmt, "--all-steps", "--out",
+                 str(tmp_path)]) == 2
+    assert "at most 3 are built" in capsys.readouterr().err
+    monkeypatch.setattr(lecture, "MAX_LECTURE_FIGURES", 480)
+    monkeypatch.setattr(lecture, "MAX_LECTURE_SECONDS", 0.0)
+    assert main(["export", str(source), "--format", fmt, "--all-steps", "--out",
+                 str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "took over 0 s after" in err and "nothing was written" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_handout_that_grows_past_its_size_is_stopped(source, tmp_path, capsys, monkeypatch):
+    from gpuviz.export import lecture
+
+    monkeypatch.setattr(lecture, "MAX_LECTURE_BYTES", 1000)
+    assert main(["export", str(source), "--format", "pdf", "--all-steps", "--out",
+                 str(tmp_path)]) == 2
+    assert "grew past 0 MiB after 1 of 5 pages" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
