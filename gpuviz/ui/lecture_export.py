@@ -1,0 +1,77 @@
+"""File ▸ Export Lecture…: the lecture shown in the window as one web page, a printed handout
+or a slide deck, written by the same functions as ``gpuviz export --format html|pdf|pptx``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gpuviz.ui.main_window import MainWindow
+
+# the file dialog's filters, each with the format it writes
+FILTERS = (("Web page, one self-contained file (*.html)", "html"),
+           ("Printed handout (*.pdf)", "pdf"),
+           ("Slide deck (*.pptx)", "pptx"))
+
+
+def install(window: MainWindow) -> None:
+    window.menus.new("export-lecture", "Export &Lecture…", lambda: export_lecture_dialog(window))
+    window.menus.add("file", "export-lecture", after="export")
+
+
+def write_lecture(window: MainWindow, path: Path, fmt: str) -> Path:
+    """Write the window's lecture (as it is now, edits included) to ``path`` as ``fmt``."""
+    from gpuviz import __version__
+    from gpuviz.atomic import write_atomic
+    from gpuviz.export.files import scenario_hash
+
+    scenario = window.document.scenario
+    sha = scenario_hash(scenario)
+    theme_name = "dark" if window.theme.name == "dark" else "screen"
+    if fmt == "html":
+        from gpuviz.export.lecture_html import lecture_html
+
+        data = lecture_html(scenario, sha).encode("utf-8")
+    elif fmt == "pptx":
+        from gpuviz.export.deck import lecture_deck
+
+        data = lecture_deck(scenario, sha, theme_name=theme_name)
+    else:
+        from gpuviz.export.handout import write_handout
+
+        data = write_handout(scenario, sha, {"version": __version__, "scenario-sha256": sha,
+                                             "theme": "print"})
+    path = path.with_suffix(f".{fmt}") if path.suffix.lower() != f".{fmt}" else path
+    write_atomic(path, data)
+    return path
+
+
+def export_lecture_dialog(window: MainWindow) -> Path | None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+    from gpuviz.export.lecture import LectureTooLarge
+    from gpuviz.ui.window_files import own_folder, slug
+
+    doc = window.document
+    start = own_folder(doc.path) / (slug(doc.scenario.title) or "lecture")
+    name, chosen = QFileDialog.getSaveFileName(
+        window, "Export Lecture", str(start.with_suffix(".html")),
+        ";;".join(f for f, _ in FILTERS))
+    if not name:
+        return None
+    fmt = dict(FILTERS).get(chosen) or Path(name).suffix.lower().lstrip(".")
+    if fmt not in ("html", "pdf", "pptx"):
+        fmt = "html"
+    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    try:
+        path = write_lecture(window, Path(name), fmt)
+    except (LectureTooLarge, OSError) as e:
+        QApplication.restoreOverrideCursor()
+        why = getattr(e, "strerror", None) or str(e)
+        QMessageBox.warning(window, "Cannot export the lecture", f"{name}: {why}")
+        return None
+    QApplication.restoreOverrideCursor()
+    window.statusBar().showMessage(f"Exported the lecture to {path}", 6000)
+    return path
