@@ -33,6 +33,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     legend_block,
     place,
@@ -113,9 +114,9 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
         title=_title(r, active, rounds_text),
         subtitle=subtitle, body=body, natural_width=natural / grow,
         figure_title="gpuviz bank queues",
-        description=f"{active} lanes, {r.access_bytes}-byte accesses, {r.pattern}: "
-                    f"{r.rounds} rounds, conflict degree {r.conflict_degree}, "
-                    f"{r.distinct_words} distinct words")
+        description=f"The shared-memory banks serving {counted(active, 'lane')} with "
+                    f"{r.access_bytes}-byte accesses ({r.pattern}) in {rounds_text}: conflict "
+                    f"degree {r.conflict_degree}, {counted(r.distinct_words, 'distinct word')}.")
 
 
 def _count(n: int, noun: str) -> str:

@@ -26,6 +26,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     knock_out,
     line_step,
@@ -331,7 +332,20 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
             used = max(used, mx + text_width(text, small, bold=bold))
 
         bottom = max(top + side, iy + descent(small))
+        if subject_of(selection) == s.name:  # the strategy a step (or a click) talks about
+            c.rect(-0.8, top - 0.8, side + 1.6, side + 1.6, subject_style(theme),
+                   key=f"strategy:{s.name}")
     return c.block(min(width, used), bottom, f"strategy {s.name}")
+
+
+def subject_of(selection: frozenset[str]) -> str | None:
+    """The strategy a selected thread belongs to: the subject of the step that selects it."""
+    names = sorted({k[7:].split(",", 1)[0] for k in selection if k.startswith("thread:")})
+    return names[0] if len(names) == 1 and names[0] in STRATEGIES else None
+
+
+def subject_style(theme: Theme) -> Style:
+    return theme.subject()
 
 
 def counts_block(r: GemmResult, theme: Theme, width: float, target: Target = NATURAL) -> Block:
@@ -454,7 +468,8 @@ def calculator_block(r: GemmResult, theme: Theme, width: float,
 # The figure
 
 
-def legend_entries(r: GemmResult, theme: Theme) -> list[LegendEntry]:
+def legend_entries(r: GemmResult, theme: Theme,
+                   selection: frozenset[str] = frozenset()) -> list[LegendEntry]:
     blocks = max(s.blocks for s in r.strategies.values())
     walk, owners, plot = ("walkthrough",), ("owners",), ("intensity",)
     entries = [LegendEntry("focus output's A row (revealed k)", theme.fill("a_operand"),
@@ -472,6 +487,9 @@ def legend_entries(r: GemmResult, theme: Theme) -> list[LegendEntry]:
                             parts=owners),
                 LegendEntry("operand it reads (shared memory; naive: global)",
                             read_style(theme), "dot", parts=owners)]
+    if subject_of(selection) is not None:
+        entries.append(LegendEntry("the strategy of the selected thread", subject_style(theme),
+                                   parts=owners))
     entries += [replace(e, parts=plot) for e in series_legend(flops_series(r), theme)]
     entries.append(LegendEntry(f"T = {format_number(r.tile)}", mark_style(theme), "dot",
                                parts=plot))
@@ -533,7 +551,7 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
         shortened[:] = [p for b in parts if target.shows(*b.parts) for p in b.shortened]
 
         def legend(w: float) -> Block:
-            return plot_legend_block(legend_entries(result, theme), theme, w,
+            return plot_legend_block(legend_entries(result, theme, selection), theme, w,
                                      notes=notes(result, shortened), target=target)
 
         if not target.whole:
@@ -555,5 +573,10 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
                             f"{same} {format_number(result.outputs)} values.",
                    body=body, natural_width=NATURAL_WIDTH,
                    figure_title="GEMM: matrix multiplication as reuse",
-                   description="Walkthrough of C = A·B, three ownership strategies, and the "
-                               "requested-bytes calculator.")
+                   description=f"A 4 × 4 matrix multiplication C = A · B of "
+                               f"{counted(result.macs, 'multiply-accumulate')} under three "
+                               f"owner strategies, with "
+                               + ", ".join(counted(result.strategies[n].global_loads,
+                                                   "global load") + f" ({n})"
+                                           for n in STRATEGIES)
+                               + ", and the bytes each requests per FLOP.")

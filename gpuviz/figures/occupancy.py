@@ -29,6 +29,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_bytes,
     format_number,
     format_percent,
@@ -103,8 +104,12 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
 
     return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
                    natural_width=172.0, figure_title="gpuviz occupancy",
-                   description=f"{r.active_blocks_per_sm} blocks, {r.active_warps_per_sm} warps, "
-                               f"occupancy {r.occupancy:.4f}, limiter {r.limiter}")
+                   description=f"Occupancy on {r.arch_title}: "
+                               f"{counted(r.active_blocks_per_sm, 'block')} of "
+                               f"{counted(r.warps_per_block, 'warp')} per SM, "
+                               f"{r.active_warps_per_sm} of {r.max_warps_per_sm} warps "
+                               f"({percent(r.occupancy)}), limited by the "
+                               f"{', '.join(LABELS[k] for k in r.limiters)}.")
 
 
 CARVEOUT_MEASURED = (

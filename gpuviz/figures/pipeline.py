@@ -27,6 +27,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     format_percent,
     legend_block,
@@ -439,4 +440,7 @@ def build(result: PipelineResult, selection: frozenset[str], theme: Theme,
                             f"after its previous tile's compute has read it",
                    body=body, side=side, natural_width=NATURAL_WIDTH,
                    figure_title="Pipeline: buffer ownership over time",
-                   description=f"total time {format_number(result.total_time)} {TIME_UNIT}")
+                   description=f"A pipeline of {counted(n, 'tile')} through "
+                               f"{counted(result.buffers, 'buffer slot')}, who owns each slot "
+                               f"and when, finishing at {format_number(result.total_time)} "
+                               f"{TIME_UNIT}.")

@@ -27,6 +27,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     legend_block,
     place,
@@ -129,9 +130,10 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
         subtitle="1024-byte region: 8 rows × 128 bytes, eight 16-byte chunks per row · "
                  + " · ".join(laws),
         body=body, side=side, natural_width=natural, figure_title="gpuviz swizzle grid",
-        description=f"{name}: {r.formula}; logical column {r.column}, word {r.word}: "
-                    f"linear banks {list(r.linear_banks)}, swizzled banks "
-                    f"{list(r.swizzled_banks)}")
+        description=f"The XOR swizzle {name} of a 1024-byte region ({r.formula}): logical "
+                    f"column {r.column} read by one reader per row hits "
+                    f"{counted(len(set(r.linear_banks)), 'bank')} laid out linearly and "
+                    f"{counted(len(set(r.swizzled_banks)), 'bank')} swizzled.")
 
 
 def _stack(blocks: list[Block], name: str) -> Block:
