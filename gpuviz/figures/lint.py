@@ -490,7 +490,9 @@ def lint_across(entries: Iterable[tuple[str, str, tuple]], theme: Theme) -> list
 def sweep(scenarios, themes, targets):
     """``(label, findings)`` for every bundled-style case: each scenario, each of its steps
     (and the state before any step), each panel it shows, each theme and target. Figures that
-    do not lay themselves out for a target are scaled as an export scales them."""
+    do not lay themselves out for a target are scaled as an export scales them. A step's
+    figure at the first target that draws what the step before drew is a ``same-step`` finding
+    (unless the step focuses another panel: then this one is context)."""
     from gpuviz.figures.scene import build_figure, takes_target
     from gpuviz.figures.theme import THEMES
     from gpuviz.scenario.compute import compute_all
@@ -499,6 +501,7 @@ def sweep(scenarios, themes, targets):
         states: list[tuple[int, Scenario, frozenset[str]]] = [(-1, scenario, frozenset())]
         states += [(k, scenario.at_step(k), scenario.step_selection(k))
                    for k in range(len(scenario.steps))]
+        drawn: dict[tuple[str, str], str] = {}  # the figure of the step before, per panel
         for k, state, selection in states:
             results = compute_all(state, state.panels)
             for pid in state.panels:
@@ -506,10 +509,20 @@ def sweep(scenarios, themes, targets):
                     theme = THEMES[theme_name]
                     for target in targets:
                         fig = build_figure(pid, results[pid], selection, theme, target)
+                        repeated: list[Finding] = []
+                        if target is targets[0] and k >= 0:
+                            print_ = _fingerprint(fig)
+                            before = drawn.get((pid, theme_name))
+                            if before == print_ and scenario.steps[k].focus in (None, pid):
+                                repeated = [Finding("same-step", f"step {k + 1}", None,
+                                                    f"draws exactly what step {k} draws; "
+                                                    "change the drawing or mark the step's "
+                                                    "subject")]
+                            drawn[(pid, theme_name)] = print_
                         scale = 1.0
                         if not takes_target(pid) and target.width is not None:
                             box_h = target.width / target.aspect if target.aspect else 1e9
                             scale = min(target.width / fig.width, box_h / fig.height)
                         label = (f"{scenario.title or pid} · {pid} · step {k + 1} · "
                                  f"{theme_name} · {target.name}")
-                        yield pid, label, lint(fig, target, scale, theme)
+                        yield pid, label, lint(fig, target, scale, theme) + repeated

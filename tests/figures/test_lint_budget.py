@@ -60,17 +60,28 @@ def test_same_step_rule_fires_on_two_steps_that_draw_the_same_picture():
     assert [f.rule for f in same_steps(["step 1", "step 2"], [fig, fig])] == ["same-step"]
 
 
-def test_no_bundled_scenario_repeats_a_slide():
-    from gpuviz.scenario import bundled_scenarios
+def test_prefetching_two_ahead_is_drawn_apart_from_one_ahead():
+    """Two ahead with two slots runs the same schedule as one ahead (the slot binds), so the
+    figure marks where the prefetch distance would let each load start."""
+    two = load_scenario(scenario_dir() / "pipeline-two-ahead.json")
+    one = load_scenario(scenario_dir() / "pipeline-double-buffer.json")
+    figures = [figure_for(s, "pipeline", PRINT) for s in (one, two)]
+    assert same_steps(["one ahead", "two ahead"], figures) == []
+    one_keys, two_keys = (f.keys() for f in figures)  # every key drawn, dots included
+    assert sum(k.startswith("tile:") for k in two_keys) > \
+        sum(k.startswith("tile:") for k in one_keys)
 
-    found = []
-    for path in bundled_scenarios():
-        scenario = load_scenario(path)
-        for pid in scenario.panels:
-            figures = [figure_for(scenario.at_step(k), pid, PRINT, scenario.step_selection(k))
-                       for k in range(len(scenario.steps))]
-            # a step focused on another panel shows this one as context: it may stay the same
-            found += [f for f in same_steps([f"{path.stem} {pid} step {k + 1}"
-                                             for k in range(len(figures))], figures)
-                      if scenario.steps[int(f.item.rsplit(" ", 1)[1]) - 1].focus in (None, pid)]
-    assert not found, "\n".join(map(str, found))
+
+def test_the_sweep_reports_a_step_that_repeats_the_one_before():
+    import json
+
+    from gpuviz.figures.layout import NATURAL
+    from gpuviz.figures.lint import sweep
+    from gpuviz.scenario import loads_scenario
+
+    doc = json.loads((scenario_dir() / "launch-n130.json").read_text(encoding="utf-8"))
+    doc["steps"].insert(2, dict(doc["steps"][1], title="the tail block again"))
+    repeated = loads_scenario(json.dumps(doc).encode("utf-8"), "repeated.json")
+    found = [(label, f.item) for _, label, findings in sweep([repeated], ("print",), (NATURAL,))
+             for f in findings if f.rule == "same-step"]
+    assert [item for _, item in found] == ["step 3"]
