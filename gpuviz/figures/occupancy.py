@@ -331,7 +331,9 @@ def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
          f"{format_bytes(r.dynamic_shared_memory)} dynamic"),
     )
     gap = 4.0
-    per_row = 3 if width >= 3 * 48.0 + 2 * gap else (2 if width >= 2 * 48.0 + gap else 1)
+    # two to a row down to 36 mm a plot: a single column holds the three cliffs in two rows
+    two = 36.0 * max(1.0, theme.text_pt / 8.0)  # larger type needs wider plots
+    per_row = 3 if width >= 3 * 48.0 + 2 * gap else (2 if width >= 2 * two + gap else 1)
     pw = (width - (per_row - 1) * gap) / per_row
     ph = min(42.0, max(32.0, pw * 0.62))
     y = top
