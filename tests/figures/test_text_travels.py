@@ -41,7 +41,7 @@ def test_svg_names_the_fallback_face_only_where_it_is_needed():
 
 
 def test_embedded_faces_are_subsets_that_cover_every_character_printed():
-    fig = figure_for(SWIZZLE, "swizzle", theme("print"), frozenset(), SINGLE.showing(["mapping"]))
+    fig = figure_for(SWIZZLE, "swizzle", theme("print"), frozenset(), SINGLE.showing(["logical"]))
     svg = figure_to_svg(fig, embed_fonts=True)
     assert svg == figure_to_svg(fig, embed_fonts=True)  # the same bytes every time
     faces = re.findall(r"font-family: '([^']+)'; font-weight: (\w+); src: "
