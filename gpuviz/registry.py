@@ -143,7 +143,7 @@ PANELS: tuple[Panel, ...] = (
           parts=("timeline", "utilisation", "warps")),
     Panel("divergence", "Divergence: reconvergence stack",
           "Immediate post-dominators, the pre-Volta SIMT stack and lane efficiency",
-          parts=("graph", "stack", "issue")),
+          parts=("graph", "stack", "issue", "efficiency")),
     # tensor cores
     Panel("mma", "MMA: tensor-core fragments",
           "Who holds each element of mma.sync and wgmma operands, and how ldmatrix feeds them",

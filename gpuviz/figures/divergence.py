@@ -94,7 +94,7 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
                          f"{format_number(g.issued)} issued, {format_percent(g.lane_efficiency)} "
                          f"of the {g.mask.bit_count()} lanes active at the branch"))
         return [legend_block(entries, theme, width, target=target),
-                receipt_block(rows, theme, width, title="Lane efficiency")]
+                as_part("efficiency", receipt_block(rows, theme, width, title="Lane efficiency"))]
 
     return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
                    natural_width=195.0, figure_title="gpuviz divergence",
