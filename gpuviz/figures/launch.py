@@ -83,7 +83,10 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
         if any(not ln.exists for ln in r.lanes):
             entries.append(LegendEntry("lane past the end of the block", theme.fill("absent"),
                                        parts=("lanes",)))
-        entries.append(LegendEntry("selected", theme.highlight(), "selection", parts=drawn))
+        # the grid and the warps always outline the selected block and warp; lanes only a lane
+        lanes = ("lanes",) if any(k.startswith("lane:") for k in selection) else ()
+        entries.append(LegendEntry("selected", theme.highlight(), "selection",
+                                   parts=("grid", "warps", *lanes)))
         if any(k.startswith("warp:") for k in selection):
             entries.append(LegendEntry("the warp the selection names", theme.subject(),
                                        parts=("warps",)))
