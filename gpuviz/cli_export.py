@@ -322,7 +322,7 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
     from gpuviz.keys import at_frame, without_frame
 
     th = theme(args.theme)
-    target = TARGETS[args.size]
+    target = TARGETS[args.size].showing(args.parts, args.chrome)
     cap = args.max_frames if args.max_frames is not None else MAX_FRAMES
     if not 1 <= cap <= MAX_FRAMES:
         print(f"--max-frames must be 1 … {MAX_FRAMES}", file=sys.stderr)
@@ -335,8 +335,9 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
 
             def step_figure(i, pid=pid, chosen=chosen):
                 k = chosen[i]
-                return figure_for(scenario.at_step(k), pid, th,
-                                  scenario.step_selection(k) | kept, target)
+                parts = args.parts or scenario.step_parts(k, pid)  # a step's own parts
+                return figure_for(scenario.at_step(k), pid, th, scenario.step_selection(k) | kept,
+                                  target.showing(parts, args.chrome))
 
             plan = FramePlan(len(chosen), step_figure, 0.5 if args.fps is None else args.fps)
             name = f"{stem}-{pid}-steps.{args.format}"

@@ -14,7 +14,7 @@ from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures.budget import over_budget
 from gpuviz.figures.layout import TARGETS, Chrome, Target
 from gpuviz.figures.metrics import use_typeface
-from gpuviz.figures.scene import figure_for, takes_target
+from gpuviz.figures.scene import drawn_parts, figure_for, takes_target
 from gpuviz.figures.theme import Theme, theme
 from gpuviz.scenario.document import Scenario
 from gpuviz.scenario.encode import dumps_scenario
@@ -60,7 +60,7 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
         if missing:
             raise PartsError(f"the {panel_id} figure of this scenario draws no "
                              f"{' or '.join(repr(p) for p in missing)} part (it draws: "
-                             f"{', '.join(full_parts(scenario, panel_id, selection))})")
+                             f"{', '.join(drawn_parts(scenario, panel_id, selection))})")
         over = over_budget(figure, target)
         if over:
             fit = fitting_parts(scenario, panel_id, theme(theme_name), selection, target)
@@ -91,18 +91,12 @@ def fitting_parts(scenario: Scenario, panel_id: str, th: Theme, selection: froze
                   target: Target) -> list[str]:
     """The parts of the panel's figure that, drawn alone for ``target``, meet its budget."""
     out = []
-    for part in full_parts(scenario, panel_id, selection):
+    for part in drawn_parts(scenario, panel_id, selection):
         alone = figure_for(scenario, panel_id, th, selection, target.showing([part],
                                                                              target.chrome))
         if not over_budget(alone, target):
             out.append(part)
     return out
-
-
-def full_parts(scenario: Scenario, panel_id: str,
-               selection: frozenset[str] = frozenset()) -> tuple[str, ...]:
-    """The parts the panel's whole figure draws for this scenario."""
-    return figure_for(scenario, panel_id, theme("print"), selection, TARGETS["natural"]).parts
 
 
 def scenario_hash(scenario: Scenario) -> str:
