@@ -107,7 +107,7 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     grow = max(1.0, theme.text_pt / 8.0)
     # a slide or view offers its whole width; the rack and the side column share it
     natural = geo.natural
-    if target.aspect is not None and target.width is not None:
+    if target.aspect is not None and target.width is not None and target.whole:
         natural = max(natural, target.width - 2 * MARGIN)
     return compose(
         target, theme,

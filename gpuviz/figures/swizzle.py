@@ -127,7 +127,7 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
         return [legend_block(entries, theme, width, notes=notes, target=target)]
 
     natural = NATURAL_WIDTH
-    if target.aspect is not None and target.width is not None:
+    if target.aspect is not None and target.width is not None and target.whole:
         # a slide or view offers its whole width: grids and banks side by side
         natural = max(natural, target.width - 2 * MARGIN) / max(1.0, theme.text_pt / 8.0)
     return compose(
