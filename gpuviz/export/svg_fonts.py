@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import io
 from collections import defaultdict
+from functools import lru_cache
 from importlib import resources
 
 from gpuviz.figures.display import Figure, Text, walk
@@ -38,6 +39,7 @@ def font_face_css(figure: Figure) -> list[str]:
     return rules
 
 
+@lru_cache(maxsize=64)  # a lecture's figures share their faces and most of their characters
 def _subset(name: str, used: frozenset[int]) -> tuple[str, str]:
     from fontTools import subset
     from fontTools.ttLib import TTFont
