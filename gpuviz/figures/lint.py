@@ -491,8 +491,9 @@ def sweep(scenarios, themes, targets):
     """``(label, findings)`` for every bundled-style case: each scenario, each of its steps
     (and the state before any step), each panel it shows, each theme and target. Figures that
     do not lay themselves out for a target are scaled as an export scales them. A step's
-    figure at the first target that draws what the step before drew is a ``same-step`` finding
-    (unless the step focuses another panel: then this one is context)."""
+    figure at the first target (with the parts the step names) that draws what the step before
+    drew is a ``same-step`` finding (unless the step focuses another panel: then this one is
+    context)."""
     from gpuviz.figures.scene import build_figure, takes_target
     from gpuviz.figures.theme import THEMES
     from gpuviz.scenario.compute import compute_all
@@ -510,8 +511,11 @@ def sweep(scenarios, themes, targets):
                     for target in targets:
                         fig = build_figure(pid, results[pid], selection, theme, target)
                         repeated: list[Finding] = []
-                        if target is targets[0] and k >= 0:
-                            print_ = _fingerprint(fig)
+                        if target is targets[0] and k >= 0:  # what a deck shows for step k
+                            parts = scenario.step_parts(k, pid)
+                            shown = fig if parts is None else build_figure(
+                                pid, results[pid], selection, theme, target.showing(parts))
+                            print_ = _fingerprint(shown)
                             before = drawn.get((pid, theme_name))
                             if before == print_ and scenario.steps[k].focus in (None, pid):
                                 repeated = [Finding("same-step", f"step {k + 1}", None,
