@@ -64,6 +64,13 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
                    help="at most N frames in an animation (default and limit: 2000)")
     e.add_argument("--text-as-paths", action="store_true",
                    help="SVG text as glyph outlines, identical without the fonts installed")
+    e.add_argument("--font", action="append", default=[], metavar="FILE", dest="typeface",
+                   help="set the figure's text in a paper's own typeface: an OTF or TTF file "
+                        "(give a second --font for its bold); measured with its metrics and "
+                        "laid out for it, never scaled")
+    e.add_argument("--embed-fonts", action="store_true",
+                   help="SVG text as text with its faces embedded (subsets): for web pages, "
+                        "set as laid out even without the fonts installed")
     e.add_argument("--part", action="append", default=None, metavar="NAME", dest="parts",
                    help="only this part of the figure (repeatable, drawn in the order given; "
                         "'gpuviz list --parts' lists them); default: the step's parts, else all")
@@ -108,6 +115,23 @@ def selection_problems(keys: list[str]) -> list[str]:
     return out
 
 
+def font_problem(path: str) -> str | None:
+    """Why the font file at ``path`` cannot set a figure, or None."""
+    from fontTools.ttLib import TTFont, TTLibError
+
+    try:
+        font = TTFont(path, lazy=True)
+        missing = [t for t in ("cmap", "hmtx", "head", "hhea", "OS/2") if t not in font]
+        font.close()
+    except FileNotFoundError:
+        return "no such file"
+    except (OSError, TTLibError, ValueError) as e:
+        return f"not an OpenType or TrueType font ({e})"
+    if missing:
+        return f"a font without the tables a layout measures with ({', '.join(missing)})"
+    return None
+
+
 def scenario_files(arg: str) -> list[Path]:
     path = Path(arg)
     if path.is_dir():
@@ -139,8 +163,21 @@ def run(args: argparse.Namespace) -> int:
     if args.format in ANIMATED and args.frames:
         print("--frames writes numbered files; for an animation leave it out", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.text_as_paths and args.format != "svg":
-        print("--text-as-paths applies to SVG only", file=sys.stderr)
+    if (args.text_as_paths or args.embed_fonts) and args.format != "svg":
+        which = "--text-as-paths" if args.text_as_paths else "--embed-fonts"
+        print(f"{which} applies to SVG only", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if len(args.typeface) > 2:
+        print("--font takes a regular face and at most one bold face", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for font in args.typeface:
+        problem = font_problem(font)
+        if problem:
+            print(f"--font {font}: {problem}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    if args.text_as_paths and args.embed_fonts:
+        print("--text-as-paths and --embed-fonts exclude each other (outlines need no fonts)",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     bad_keys = selection_problems(args.select)
     if bad_keys:
@@ -234,7 +271,8 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
         return _animate(args, scenario, panels, stem, out, steps if every_step else None)
     dpi = args.dpi or 200
     kw = dict(fmt=args.format, theme_name=args.theme, size=args.size, dpi=dpi,
-              text_as_paths=args.text_as_paths, chrome=args.chrome)
+              text_as_paths=args.text_as_paths, chrome=args.chrome, embed_fonts=args.embed_fonts,
+              typeface=tuple(args.typeface))
     named = "-" + "-".join(args.parts) if args.parts else ""
     if every_step:
         states: list[tuple[int | None, Scenario, frozenset[str]]] = [
@@ -284,7 +322,7 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
     from gpuviz.keys import at_frame, without_frame
 
     th = theme(args.theme)
-    target = TARGETS[args.size]
+    target = TARGETS[args.size].showing(args.parts, args.chrome)
     cap = args.max_frames if args.max_frames is not None else MAX_FRAMES
     if not 1 <= cap <= MAX_FRAMES:
         print(f"--max-frames must be 1 … {MAX_FRAMES}", file=sys.stderr)
@@ -297,8 +335,9 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
 
             def step_figure(i, pid=pid, chosen=chosen):
                 k = chosen[i]
-                return figure_for(scenario.at_step(k), pid, th,
-                                  scenario.step_selection(k) | kept, target)
+                parts = args.parts or scenario.step_parts(k, pid)  # a step's own parts
+                return figure_for(scenario.at_step(k), pid, th, scenario.step_selection(k) | kept,
+                                  target.showing(parts, args.chrome))
 
             plan = FramePlan(len(chosen), step_figure, 0.5 if args.fps is None else args.fps)
             name = f"{stem}-{pid}-steps.{args.format}"

@@ -116,7 +116,7 @@ PANELS: tuple[Panel, ...] = (
           parts=("lanes", "rack", "receipt")),
     Panel("swizzle", "Swizzle: XOR layout of a 1024-byte region",
           "Logical and physical 16-byte chunks and the banks one reader per row hits",
-          parts=("mapping", "banks")),
+          parts=("logical", "physical", "banks", "readers")),
     # reuse panels
     Panel("gemm", "GEMM: matrix multiplication as reuse",
           "Who owns which output, and what each owner loads, reads and reuses",
@@ -143,7 +143,7 @@ PANELS: tuple[Panel, ...] = (
           parts=("timeline", "utilisation", "warps")),
     Panel("divergence", "Divergence: reconvergence stack",
           "Immediate post-dominators, the pre-Volta SIMT stack and lane efficiency",
-          parts=("graph", "stack", "issue")),
+          parts=("graph", "stack", "issue", "efficiency")),
     # tensor cores
     Panel("mma", "MMA: tensor-core fragments",
           "Who holds each element of mma.sync and wgmma operands, and how ldmatrix feeds them",

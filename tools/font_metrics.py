@@ -21,6 +21,8 @@ FILES = {
     "sans-bold": "Inter-Bold.otf",
     "mono": "NotoSansMono-Regular.ttf",
     "mono-bold": "NotoSansMono-Bold.ttf",
+    # the fallback for what those lack (⟨ ⟩ ⌈ ⌉ …): a subset of Noto Sans Math, regular only
+    "math": "NotoSansMath-Regular.ttf",
 }
 
 

@@ -11,28 +11,45 @@ from gpuviz import __version__
 from gpuviz.atomic import write_atomic
 from gpuviz.export.sizes import fitted_width, smallest_text_pt
 from gpuviz.export.svg import figure_to_svg
-from gpuviz.figures.layout import TARGETS, Chrome
-from gpuviz.figures.scene import figure_for, takes_target
-from gpuviz.figures.theme import theme
+from gpuviz.figures.budget import over_budget
+from gpuviz.figures.layout import TARGETS, Chrome, Target
+from gpuviz.figures.metrics import use_typeface
+from gpuviz.figures.scene import drawn_parts, figure_for, takes_target
+from gpuviz.figures.theme import Theme, theme
 from gpuviz.scenario.document import Scenario
 from gpuviz.scenario.encode import dumps_scenario
 
 SMALLEST_LEGIBLE_PT = 5.0
 
 
-class PartsError(ValueError):
-    """Parts asked for that this scenario's figure does not draw; nothing is written."""
+class PartsError(OSError):
+    """Parts asked for that this scenario's figure does not draw, or a figure over the budget
+    of its size; nothing is written. An OSError, like :class:`ExportLimitError`, so that whoever
+    reports a file that cannot be written reports this one the same way."""
 
 
 def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "svg",
                   theme_name: str = "screen", size: str = "natural", dpi: int = 200,
                   selection: frozenset[str] = frozenset(), text_as_paths: bool = False,
-                  parts: Sequence[str] | None = None, chrome: Chrome = "full") -> str:
+                  parts: Sequence[str] | None = None, chrome: Chrome = "full",
+                  embed_fonts: bool = False, typeface: Sequence[str] = ()) -> str:
     """Write the figure (only ``parts``, in that order, if given, inside ``chrome``); returns
     a note for the user ("" or a warning about small type).
 
+    ``typeface``: the font files (regular, then bold) of a paper's own typeface for the text
+    that is not monospaced: the figure is measured and laid out with it, never scaled.
+
     Every file names the gpuviz version and the scenario's hash in its metadata; the same
     inputs give the same bytes (SVG and PNG)."""
+    if typeface:
+        use_typeface(typeface[0], typeface[1] if len(typeface) > 1 else None)
+        try:
+            return export_figure(scenario, panel_id, path, fmt=fmt, theme_name=theme_name,
+                                 size=size, dpi=dpi, selection=selection,
+                                 text_as_paths=text_as_paths, parts=parts, chrome=chrome,
+                                 embed_fonts=embed_fonts)
+        finally:
+            use_typeface(None)
     metadata = export_metadata(scenario, panel_id, theme_name, size)
     if parts is not None or chrome != "full":
         metadata |= {"parts": " ".join(parts or ()) or "all", "chrome": chrome}
@@ -43,13 +60,22 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
         if missing:
             raise PartsError(f"the {panel_id} figure of this scenario draws no "
                              f"{' or '.join(repr(p) for p in missing)} part (it draws: "
-                             f"{', '.join(full_parts(scenario, panel_id, selection))})")
+                             f"{', '.join(drawn_parts(scenario, panel_id, selection))})")
+        over = over_budget(figure, target)
+        if over:
+            fit = fitting_parts(scenario, panel_id, theme(theme_name), selection, target)
+            what = f"the {'whole ' if parts is None else ''}{panel_id} figure"
+            raise PartsError(f"{what} at {size} size misses its budget: "
+                             f"{'; '.join(m for _, m in over)}. "
+                             + (f"Parts that fit: {', '.join(fit)} (--part NAME)" if fit else
+                                "No part alone fits; try another size"))
         width = None
     else:
         figure = figure_for(scenario, panel_id, theme(theme_name), selection)
         width = fitted_width(figure, size)
     if fmt == "svg":
-        svg = figure_to_svg(figure, width, text_as_paths=text_as_paths, metadata=metadata)
+        svg = figure_to_svg(figure, width, text_as_paths=text_as_paths, metadata=metadata,
+                            embed_fonts=embed_fonts)
         write_atomic(Path(path), svg.encode("utf-8"))
     else:
         from gpuviz.export.raster import write_raster  # Qt only for PDF and PNG
@@ -61,10 +87,16 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
     return ""
 
 
-def full_parts(scenario: Scenario, panel_id: str,
-               selection: frozenset[str] = frozenset()) -> tuple[str, ...]:
-    """The parts the panel's whole figure draws for this scenario."""
-    return figure_for(scenario, panel_id, theme("print"), selection, TARGETS["natural"]).parts
+def fitting_parts(scenario: Scenario, panel_id: str, th: Theme, selection: frozenset[str],
+                  target: Target) -> list[str]:
+    """The parts of the panel's figure that, drawn alone for ``target``, meet its budget."""
+    out = []
+    for part in drawn_parts(scenario, panel_id, selection):
+        alone = figure_for(scenario, panel_id, th, selection, target.showing([part],
+                                                                             target.chrome))
+        if not over_budget(alone, target):
+            out.append(part)
+    return out
 
 
 def scenario_hash(scenario: Scenario) -> str:

@@ -49,7 +49,7 @@ from gpuviz.figures.display import (
     arrow_head,
     row_list,
 )
-from gpuviz.figures.metrics import cap_height, descent
+from gpuviz.figures.metrics import FALLBACK_FAMILY, cap_height, descent, typeface_file
 
 SANS_FAMILY = "Inter"
 MONO_FAMILY = "Noto Sans Mono"
@@ -411,9 +411,25 @@ def _label(text: str, key: FontKey, device,
     return label
 
 
-@lru_cache(maxsize=64)
 def _font(kind: str, bold: bool, pixels: int) -> QFont:
-    font = QFont(MONO_FAMILY if kind == "mono" else SANS_FAMILY)
+    paper = typeface_file(bold) if kind == "sans" else None
+    if paper is not None:
+        return _font_of(_registered_family(paper), bold, pixels)
+    return _font_of(MONO_FAMILY if kind == "mono" else SANS_FAMILY, bold, pixels)
+
+
+@lru_cache(maxsize=8)
+def _registered_family(paper: tuple[str, str]) -> str:
+    """A paper's typeface registered with Qt; the family Qt knows it by."""
+    found = QFontDatabase.applicationFontFamilies(QFontDatabase.addApplicationFont(paper[0]))
+    return found[0] if found else paper[1]
+
+
+@lru_cache(maxsize=64)
+def _font_of(family: str, bold: bool, pixels: int) -> QFont:
+    # the fallback face draws what the family lacks (⟨ ⟩ ⌈ ⌉), as the layout measured it
+    font = QFont()
+    font.setFamilies([family, FALLBACK_FAMILY])
     font.setPixelSize(max(pixels, 1))
     font.setBold(bold)
     font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)

@@ -117,6 +117,9 @@ def render_png_bytes(figure: Figure, width_mm: float | None = None, dpi: int = 2
     img = _painted(figure, width_mm, dpi)
     for key, value in sorted((metadata or {}).items()):  # PNG text chunks, in a fixed order
         img.setText(f"gpuviz-{key}", str(value))
+    if figure.description:  # the alt text, under PNG's own keywords
+        img.setText("Title", figure.title)
+        img.setText("Description", figure.description)
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -153,6 +156,9 @@ def render_pdf_bytes(figure: Figure, width_mm: float | None = None,
     meta = metadata or {}
     writer.setCreator(" ".join(["gpuviz", *(f"{k}={v}" for k, v in sorted(meta.items()))]))
     writer.setTitle(figure.title)
+    if figure.description:  # the alt text: what the figure shows, in one sentence
+        writer.setDocumentXmpMetadata(QByteArray(_xmp(figure.title,
+                                                      figure.description).encode("utf-8")))
     size = QPageSize(QSizeF(figure.width * scale, figure.height * scale), QPageSize.Unit.Millimeter,
                      "figure", QPageSize.SizeMatchPolicy.ExactMatch)
     writer.setPageLayout(QPageLayout(size, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0),
@@ -208,6 +214,22 @@ def render_pdf_document(pages: Sequence[Figure], metadata: Mapping[str, str] | N
     p.end()
     buf.close()
     return bytes(data.data())
+
+
+def _xmp(title: str, description: str) -> str:
+    """XMP naming the figure's title and its alt text (dc:title, dc:description)."""
+    from xml.sax.saxutils import escape
+
+    def alt(text: str) -> str:
+        return f'<rdf:Alt><rdf:li xml:lang="x-default">{escape(text)}</rdf:li></rdf:Alt>'
+
+    return ('<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>'
+            '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF '
+            'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+            '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+            f"<dc:title>{alt(title)}</dc:title><dc:description>{alt(description)}"
+            "</dc:description></rdf:Description></rdf:RDF></x:xmpmeta>"
+            '<?xpacket end="w"?>')
 
 
 def write_raster(figure: Figure, path: Path, fmt: str, width_mm: float | None = None,

@@ -33,6 +33,7 @@ from gpuviz.figures.display import (
     arrow_head,
     row_list,
 )
+from gpuviz.figures.metrics import FALLBACK_FAMILY, borrows, typeface_file
 
 METADATA_NS = "urn:gpuviz:export"
 KNOCKOUT_PAD = 0.35  # mm of background around a knocked-out label
@@ -184,8 +185,14 @@ class _Writer:
             y += shift  # shift along the rotated text's own vertical
         else:
             x, y, rot = t.x, t.y + shift, ""
+        family = SANS if t.font == "sans" else MONO
+        paper = typeface_file(t.bold) if t.font == "sans" else None
+        if paper is not None:  # a paper's own typeface, which the layout measured
+            family = f"'{paper[1]}', {family}"
+        if borrows(t.text, t.font, t.bold):  # characters only the fallback face has
+            family = family.replace(", ", f", '{FALLBACK_FAMILY}', ", 1)
         attrs = [f'x="{n(x)}" y="{n(y)}"', f'font-size="{n(size)}"',
-                 f'font-family="{SANS if t.font == "sans" else MONO}"', f'fill="{t.color}"']
+                 f'font-family="{family}"', f'fill="{t.color}"']
         if t.anchor != "start":
             attrs.append(f'text-anchor="{t.anchor}"')
         if t.bold:
@@ -240,10 +247,12 @@ class _Writer:
 
 
 def figure_to_svg(figure: Figure, width_mm: float | None = None, *, text_as_paths: bool = False,
-                  metadata: Mapping[str, str] | None = None) -> str:
+                  metadata: Mapping[str, str] | None = None, embed_fonts: bool = False) -> str:
     """SVG text for ``figure``; ``width_mm`` scales it uniformly to a physical width.
 
     ``text_as_paths``: text becomes glyph outlines (identical without the fonts installed);
+    ``embed_fonts``: text stays text, with the faces it uses embedded as subsets (for web
+    pages: browsers set it in those faces even where they are not installed);
     ``metadata``: ``name → value`` pairs (the gpuviz version, the scenario's hash …) written in
     the SVG's ``<metadata>``, in sorted order."""
     scale = (width_mm / figure.width) if width_mm else 1.0
@@ -266,6 +275,12 @@ def figure_to_svg(figure: Figure, width_mm: float | None = None, *, text_as_path
         head.append(f'  <metadata><gpuviz:export xmlns:gpuviz="{METADATA_NS}" {fields}/>'
                     "</metadata>")
     defs = w.defs()
+    if embed_fonts and not text_as_paths:
+        from gpuviz.export.svg_fonts import font_face_css
+
+        css = font_face_css(figure)
+        if css:
+            defs = ["    <style>", *(f"      {rule}" for rule in css), "    </style>", *defs]
     if defs:
         head += ["  <defs>", *defs, "  </defs>"]
     head.append(f'  <rect width="{n(figure.width)}" height="{n(figure.height)}" fill="{figure.background}"/>')

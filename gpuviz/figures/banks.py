@@ -33,6 +33,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     legend_block,
     place,
@@ -106,16 +107,16 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     grow = max(1.0, theme.text_pt / 8.0)
     # a slide or view offers its whole width; the rack and the side column share it
     natural = geo.natural
-    if target.aspect is not None and target.width is not None:
+    if target.aspect is not None and target.width is not None and target.whole:
         natural = max(natural, target.width - 2 * MARGIN)
     return compose(
         target, theme,
         title=_title(r, active, rounds_text),
         subtitle=subtitle, body=body, natural_width=natural / grow,
         figure_title="gpuviz bank queues",
-        description=f"{active} lanes, {r.access_bytes}-byte accesses, {r.pattern}: "
-                    f"{r.rounds} rounds, conflict degree {r.conflict_degree}, "
-                    f"{r.distinct_words} distinct words")
+        description=f"The shared-memory banks serving {counted(active, 'lane')} with "
+                    f"{r.access_bytes}-byte accesses ({r.pattern}) in {rounds_text}: conflict "
+                    f"degree {r.conflict_degree}, {counted(r.distinct_words, 'distinct word')}.")
 
 
 def _count(n: int, noun: str) -> str:

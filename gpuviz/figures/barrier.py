@@ -26,6 +26,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     knock_out,
     legend_block,
@@ -468,4 +469,7 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme,
                             "steps of the interleaving.",
                    body=body, side=side, natural_width=NATURAL_WIDTH,
                    figure_title="Barriers: one interleaving",
-                   description="safe" if result.safe else "unsafe")
+                   description=f"One interleaving of {counted(result.threads, 'thread')} that "
+                               f"write, read and overwrite shared slots between two barriers: "
+                               + ("safe." if result.safe else
+                                  f"unsafe, with {counted(len(result.hazards), 'hazard')}."))

@@ -27,6 +27,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     format_percent,
     legend_block,
@@ -93,12 +94,15 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
                          f"{format_number(g.issued)} issued, {format_percent(g.lane_efficiency)} "
                          f"of the {g.mask.bit_count()} lanes active at the branch"))
         return [legend_block(entries, theme, width, target=target),
-                receipt_block(rows, theme, width, title="Lane efficiency")]
+                as_part("efficiency", receipt_block(rows, theme, width, title="Lane efficiency"))]
 
     return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
                    natural_width=195.0, figure_title="gpuviz divergence",
-                   description=f"{r.issued} issued, lane efficiency {r.lane_efficiency:.4f}, "
-                               f"ipdom {r.ipdom}")
+                   description=f"A {r.warp_size}-lane warp through a control-flow graph of "
+                               f"{counted(len(r.nodes), 'block')}: "
+                               f"{counted(r.issued, 'instruction')} issued at "
+                               f"{format_percent(r.lane_efficiency)} lane efficiency, a "
+                               f"reconvergence stack {r.max_depth} deep.")
 
 
 def _marks(r: DivergenceResult, theme: Theme) -> dict[str, Style]:

@@ -26,6 +26,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     knock_out,
     line_step,
@@ -257,10 +258,13 @@ def dot_product_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width
 
 
 def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozenset[str],
-                   theme: Theme, width: float, target: Target = NATURAL) -> Block:
+                   theme: Theme, width: float, target: Target = NATURAL,
+                   compact: bool = False) -> Block:
     """One strategy: who owns each output, what the chosen thread loads and reads, and the
-    strategy's counts."""
+    strategy's counts. ``compact``: what the thread loads and reads under its owner grid
+    instead of beside it, so that three strategies share a journal column's row."""
     c = BlockCanvas()
+    mini = MINI * 0.85 if compact else MINI
     size = max(theme.text_pt, target.min_pt)
     small = max(theme.small_pt, target.min_pt)
     fg, muted = theme.foreground, theme.muted
@@ -270,12 +274,19 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
     chosen = _selected_thread(selection, s.name, s, focus)
     with c.group(f"strategy:{s.name}", name=s.name):
         y = cap_height(size)
-        c.text(0.0, y, title, size, fg, bold=True)
-        used = text_width(title, size, bold=True)
-        for line in wrap(subtitle, small, width):
+        heads = wrap(title, size, width, bold=True) if compact else [title]
+        used = 0.0
+        for i, line in enumerate(heads):
+            c.text(0.0, y + i * line_step(size), line, size, fg, bold=True)
+            used = max(used, text_width(line, size, bold=True))
+        y += (max(len(heads), 2 if compact else 1) - 1) * line_step(size)
+        lines = wrap(subtitle, small, width)
+        for line in lines:
             y += line_step(small, 1.25)
             c.text(0.0, y, line, small, muted)
             used = max(used, text_width(line, small))
+        if compact:  # three side by side: their grids at one height
+            y += max(0, 3 - len(lines)) * line_step(small, 1.25)
         top = y + descent(small) + line_step(small, 1.1) + 0.6
         # Owner grid: colour = block, label = thread.
         for t in range(s.threads):
@@ -305,33 +316,60 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
                     theme.select(c, j * cell, top + i * cell, cell, cell)
 
         # What the chosen thread loads from global memory and reads as operands.
-        mx = side + 3.5
-        for mat, ox, letter in (("a", mx, "A"), ("b", mx + SIZE * MINI + 2.5, "B")):
-            c.text(ox, top - 0.8, letter, small, muted)
-            c.rects([(ox + j * MINI, top + i * MINI, MINI, MINI)
+        mx, mtop = side + 3.5, top
+        if compact:
+            mx, mtop = 0.0, top + side + 1.6 + cap_height(small)
+        for mat, ox, letter in (("a", mx, "A"), ("b", mx + SIZE * mini + 2.5, "B")):
+            c.text(ox, mtop - 0.8, letter, small, muted)
+            c.rects([(ox + j * mini, mtop + i * mini, mini, mini)
                      for i in range(SIZE) for j in range(SIZE)], theme.fill("absent"))
             loads = sorted({(r_, c_) for t, m, r_, c_ in s._global_sources
                             if t == chosen and m == mat})
-            c.rects([(ox + cc * MINI, top + rr * MINI, MINI, MINI) for rr, cc in loads],
+            c.rects([(ox + cc * mini, mtop + rr * mini, mini, mini) for rr, cc in loads],
                     load_style(theme))
             reads = sorted({(r_, c_) for t, m, r_, c_ in s._operand_reads
                             if t == chosen and m == mat})
             for rr, cc in reads:
-                c.circle(ox + (cc + 0.5) * MINI, top + (rr + 0.5) * MINI, MINI * 0.24,
+                c.circle(ox + (cc + 0.5) * mini, mtop + (rr + 0.5) * mini, mini * 0.24,
                          read_style(theme))
-        used = max(used, mx + 2 * SIZE * MINI + 2.5)
+        used = max(used, mx + 2 * SIZE * mini + 2.5)
         info = ((f"thread t{chosen}", True),
                 (format_number(s.global_loads_per_thread[chosen]) + " global", False),
                 (format_number(s.shared_reads_per_thread[chosen]) + " shared", False),
                 (format_number(s.register_reuse_per_thread[chosen]) + " reused", False))
-        iy = top + SIZE * MINI + 1.0
+        iy = mtop + SIZE * mini + 1.0
         for text, bold in info:
-            iy += line_step(small, 1.15)
+            iy += line_step(small, 1.05 if compact else 1.15)
             c.text(mx, iy, text, small, fg, bold=bold)
             used = max(used, mx + text_width(text, small, bold=bold))
 
         bottom = max(top + side, iy + descent(small))
+        if subject_of(selection) == s.name:  # the strategy a step (or a click) talks about
+            c.rect(-0.8, top - 0.8, side + 1.6, side + 1.6, subject_style(theme),
+                   key=f"strategy:{s.name}")
     return c.block(min(width, used), bottom, f"strategy {s.name}")
+
+
+def compact_width(r: GemmResult, theme: Theme, target: Target) -> float:
+    """The width a compact strategy block needs: its owner grid, or its A and B under it, or
+    its longest title word."""
+    small = max(theme.small_pt, target.min_pt)
+    size = max(theme.text_pt, target.min_pt)
+    threads = max(s.threads for s in r.strategies.values())
+    cell = max(CELL, text_width(f"t{threads - 1}", small, "mono") + 1.2)
+    words = [w for title, _ in STRATEGY_TITLES.values() for w in title.split()]
+    return max(cell * SIZE, 2 * SIZE * MINI * 0.85 + 2.5,
+               *(text_width(w, size, bold=True) for w in words))
+
+
+def subject_of(selection: frozenset[str]) -> str | None:
+    """The strategy a selected thread belongs to: the subject of the step that selects it."""
+    names = sorted({k[7:].split(",", 1)[0] for k in selection if k.startswith("thread:")})
+    return names[0] if len(names) == 1 and names[0] in STRATEGIES else None
+
+
+def subject_style(theme: Theme) -> Style:
+    return theme.subject()
 
 
 def counts_block(r: GemmResult, theme: Theme, width: float, target: Target = NATURAL) -> Block:
@@ -454,7 +492,8 @@ def calculator_block(r: GemmResult, theme: Theme, width: float,
 # The figure
 
 
-def legend_entries(r: GemmResult, theme: Theme) -> list[LegendEntry]:
+def legend_entries(r: GemmResult, theme: Theme,
+                   selection: frozenset[str] = frozenset()) -> list[LegendEntry]:
     blocks = max(s.blocks for s in r.strategies.values())
     walk, owners, plot = ("walkthrough",), ("owners",), ("intensity",)
     entries = [LegendEntry("focus output's A row (revealed k)", theme.fill("a_operand"),
@@ -472,6 +511,9 @@ def legend_entries(r: GemmResult, theme: Theme) -> list[LegendEntry]:
                             parts=owners),
                 LegendEntry("operand it reads (shared memory; naive: global)",
                             read_style(theme), "dot", parts=owners)]
+    if subject_of(selection) is not None:
+        entries.append(LegendEntry("the strategy of the selected thread", subject_style(theme),
+                                   parts=owners))
     entries += [replace(e, parts=plot) for e in series_legend(flops_series(r), theme)]
     entries.append(LegendEntry(f"T = {format_number(r.tile)}", mark_style(theme), "dot",
                                parts=plot))
@@ -522,8 +564,12 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
         dot = as_part("walkthrough", dot_product_block(result, focus, theme, min(width, 62.0),
                                                        target))
         counts = as_part("counts", counts_block(result, theme, width, target))
+        # three in a row: beside their grids where 54 mm each fit, else under them
+        compact = width < 3 * 54.0 + 2 * GAP and 3 * compact_width(result, theme, target) \
+            + 2 * GAP <= width
+        each = (width - 2 * GAP) / 3 if compact else min(width, 54.0)
         strategies = [as_part("owners", strategy_block(result.strategies[n], focus, selection,
-                                                       theme, min(width, 54.0), target))
+                                                       theme, each, target, compact))
                       for n in STRATEGIES]
         calc = as_part("intensity", calculator_block(result, theme, min(width, 80.0), target))
         wide = width >= 240.0
@@ -533,7 +579,7 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
         shortened[:] = [p for b in parts if target.shows(*b.parts) for p in b.shortened]
 
         def legend(w: float) -> Block:
-            return plot_legend_block(legend_entries(result, theme), theme, w,
+            return plot_legend_block(legend_entries(result, theme, selection), theme, w,
                                      notes=notes(result, shortened), target=target)
 
         if not target.whole:
@@ -555,5 +601,10 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
                             f"{same} {format_number(result.outputs)} values.",
                    body=body, natural_width=NATURAL_WIDTH,
                    figure_title="GEMM: matrix multiplication as reuse",
-                   description="Walkthrough of C = A·B, three ownership strategies, and the "
-                               "requested-bytes calculator.")
+                   description=f"A 4 × 4 matrix multiplication C = A · B of "
+                               f"{counted(result.macs, 'multiply-accumulate')} under three "
+                               f"owner strategies, with "
+                               + ", ".join(counted(result.strategies[n].global_loads,
+                                                   "global load") + f" ({n})"
+                                           for n in STRATEGIES)
+                               + ", and the bytes each requests per FLOP.")

@@ -28,6 +28,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     format_percent,
     legend_block,
@@ -82,7 +83,13 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
         if any(not ln.exists for ln in r.lanes):
             entries.append(LegendEntry("lane past the end of the block", theme.fill("absent"),
                                        parts=("lanes",)))
-        entries.append(LegendEntry("selected", theme.highlight(), "selection", parts=drawn))
+        # the grid and the warps always outline the selected block and warp; lanes only a lane
+        lanes = ("lanes",) if any(k.startswith("lane:") for k in selection) else ()
+        entries.append(LegendEntry("selected", theme.highlight(), "selection",
+                                   parts=("grid", "warps", *lanes)))
+        if any(k.startswith("warp:") for k in selection):
+            entries.append(LegendEntry("the warp the selection names", theme.subject(),
+                                       parts=("warps",)))
         notes = [shortened_note(shortened)] if shortened else []
         return [legend_block(entries, theme, width, notes=notes, target=target)]
 
@@ -97,9 +104,12 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
                  f"{format_number(masked)} masked thread{_s(masked)}",
         body=body, side=side, natural_width=NATURAL_WIDTH,
         figure_title="gpuviz launch explorer",
-        description=f"{r.blocks} blocks, {r.threads_launched} threads, "
-                    f"{r.valid_threads} valid; selected block {r.selected_block}, "
-                    f"warp {r.selected_warp}: active lanes {list(r.active_lanes)}")
+        description=f"A launch of {counted(r.blocks, 'block')} of "
+                    f"{counted(r.threads_per_block, 'thread')} for "
+                    f"{counted(r.valid_threads, 'valid output')} "
+                    f"({counted(masked, 'thread')} masked), with block {r.selected_block} and "
+                    f"its warp {r.selected_warp} selected "
+                    f"({counted(len(r.active_lanes), 'active lane')}).")
 
 
 def _s(n: int) -> str:
@@ -308,6 +318,9 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
             _bar(c, theme, x0, y0 + cell_h + 0.3, cell - 1, valid / max(lanes_in_warp, 1))
         if i == r.selected_warp or key in selection:
             theme.select(c, x0 - 0.3, y0 - 0.3, cell - 0.4, cell_h + BAR_H + 0.9)
+        if key in selection:  # the warp a step talks about, framed as its subject
+            c.rect(x0 - 1.0, y0 - 1.0, cell + 1.0, cell_h + BAR_H + 2.3, theme.subject(),
+                   key=key)
         y = y0 + cell_h + BAR_H + 0.6
     return c.block(min(width, max(per_row * cell, head_w)), y, "warps")
 

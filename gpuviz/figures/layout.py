@@ -37,7 +37,14 @@ from gpuviz.figures.display import (
     Style,
     Text,
 )
-from gpuviz.figures.metrics import FontKind, cap_height, descent, ink_height, text_width
+from gpuviz.figures.metrics import (
+    FontKind,
+    _on_typeface,
+    cap_height,
+    descent,
+    ink_height,
+    text_width,
+)
 from gpuviz.figures.theme import Theme
 
 # --------------------------------------------------------------------------------------------
@@ -82,8 +89,9 @@ class Target:
 
     @property
     def min_pt(self) -> float:
-        """The smallest type allowed at this size: 6 pt in a single column, 7 pt elsewhere."""
-        return 6.0 if self.name == "single" else 7.0
+        """The smallest type allowed at this size: 7 pt (a journal's least, in a single column
+        as well)."""
+        return 7.0
 
 
 NATURAL = Target()
@@ -122,6 +130,11 @@ def format_number(v: float, digits: int = 3) -> str:
     if isinstance(v, float) and not math.isfinite(v):
         return "∞" if v > 0 else ("−∞" if v < 0 else "NaN")
     return f"{v:.{digits}g}"
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun, in the number the count asks for: "1 round", "2 rounds"."""
+    return f"{format_number(n)} {noun if n == 1 else plural or noun + 's'}"
 
 
 def format_percent(fraction: float) -> str:
@@ -286,6 +299,9 @@ def fit_value(text: str, width: float, height: float, size: float, floor: float,
     return shortest, floor
 
 
+_on_typeface.append(fit_value.cache_clear)  # fitted with the widths of the faces in use
+
+
 # --------------------------------------------------------------------------------------------
 # Shared builders: title, legend, receipt, note
 
@@ -337,6 +353,19 @@ def wrap(text: str, size: float, width: float, font: FontKind = "sans",
     return lines
 
 
+def without_orphan(lines: list[str], text: str, size: float, width: float,
+                   font: FontKind = "sans") -> list[str]:
+    """``lines`` (``text`` wrapped to ``width``) rewrapped narrower, as little as it takes,
+    so that the last line is not one word alone; as they were if no width down to 3/4 does."""
+    if len(lines) < 2 or " " in lines[-1].strip():
+        return lines
+    for k in range(1, 11):
+        narrower = wrap(text, size, width * (1.0 - 0.025 * k), font)
+        if len(narrower) == len(lines) and " " in narrower[-1].strip():
+            return narrower
+    return lines
+
+
 def line_step(size: float, leading: float = 1.3) -> float:
     return size * PT_TO_MM * leading
 
@@ -357,8 +386,10 @@ def text_block(text: str, theme: Theme, width: float, *, size: float | None = No
     return c.block(min(width, used), height, name)
 
 
-def title_block(title: str, subtitle: str, theme: Theme, width: float) -> Block:
-    """The figure's title (bold) and a one-paragraph subtitle that says how to read it."""
+def title_block(title: str, subtitle: str, theme: Theme, width: float,
+                balance: bool = False) -> Block:
+    """The figure's title (bold) and a one-paragraph subtitle that says how to read it.
+    ``balance``: no subtitle line of one word at the end (an orphan), for slides and views."""
     c = BlockCanvas()
     fg, muted = theme.color("foreground"), theme.color("muted")
     y = cap_height(theme.title_pt)
@@ -372,6 +403,8 @@ def title_block(title: str, subtitle: str, theme: Theme, width: float) -> Block:
     if subtitle:
         y += line_step(theme.small_pt, 1.2) + cap_height(theme.small_pt) * 0.6
         lines = wrap(subtitle, theme.small_pt, width)
+        if balance:
+            lines = without_orphan(lines, subtitle, theme.small_pt, width)
         for i, line in enumerate(lines):
             c.text(0.0, y + i * line_step(theme.small_pt), line, theme.small_pt, muted)
             used = max(used, text_width(line, theme.small_pt))
@@ -511,12 +544,12 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
     if target.width is None:
         arr = _stacked(theme, title, subtitle, body, side, natural_width * grow)
         return _figure(arr, arr.width + 2 * MARGIN, arr.height + 2 * MARGIN, 1.0, theme,
-                       figure_title, description)
+                       figure_title, description, target_parts=target.parts)
     page_w = float(target.width)
     if target.aspect is None:
         arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN)
         return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title,
-                       description, fixed_width=True)
+                       description, fixed_width=True, target_parts=target.parts)
     page_h = page_w / target.aspect
     best: tuple[float, _Arrangement, Design] | None = None
     base = natural_width * grow
@@ -526,15 +559,17 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
         designs = [target.design]
     for kind, factor in designs:
         width = base * factor
-        arr = (_stacked(theme, title, subtitle, body, side, width) if kind == "stacked"
-               else _beside(theme, title, subtitle, body, side, width))  # type: ignore[arg-type]
+        arr = (_stacked(theme, title, subtitle, body, side, width, True) if kind == "stacked"
+               else _beside(theme, title, subtitle, body, side, width,  # type: ignore[arg-type]
+                            True))
         s = min((page_w - 2 * MARGIN) / arr.width, (page_h - 2 * MARGIN) / arr.height)
         if best is None or s > best[0] + 1e-6:
             best = (s, arr, (kind, factor))
     assert best is not None
     s, arr, design = best
     s = max(1.0, min(s, 3.0)) if s >= 1.0 else s
-    fig = _figure(arr, page_w, page_h, s, theme, figure_title, description, fixed_width=True)
+    fig = _figure(arr, page_w, page_h, s, theme, figure_title, description, fixed_width=True,
+                  target_parts=target.parts)
     return replace(fig, design=design)
 
 
@@ -556,9 +591,9 @@ def _shown(blocks_for: BlocksFor, target: Target) -> BlocksFor:
 
 
 def _stacked(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: BlocksFor | None,
-             width: float) -> _Arrangement:
+             width: float, balance: bool = False) -> _Arrangement:
     arr = _Arrangement()
-    y = _head(arr, theme, title, subtitle, width)
+    y = _head(arr, theme, title, subtitle, width, balance)
     y = _flow(arr, body(width), width, y)
     if side is not None:
         y = _flow(arr, side(width), width, y)
@@ -568,9 +603,9 @@ def _stacked(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: Blo
 
 
 def _beside(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: BlocksFor,
-            width: float) -> _Arrangement:
+            width: float, balance: bool = False) -> _Arrangement:
     arr = _Arrangement()
-    top = _head(arr, theme, title, subtitle, width)
+    top = _head(arr, theme, title, subtitle, width, balance)
     first = len(arr.blocks)
     main_w = width * 0.68
     side_w = width - main_w - GAP
@@ -587,11 +622,12 @@ def _beside(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: Bloc
     return arr
 
 
-def _head(arr: _Arrangement, theme: Theme, title: str, subtitle: str, width: float) -> float:
+def _head(arr: _Arrangement, theme: Theme, title: str, subtitle: str, width: float,
+          balance: bool = False) -> float:
     """The title block at the top, if there is a title; the y where the content begins."""
     if not title and not subtitle:
         return 0.0
-    head = title_block(title, subtitle, theme, width)
+    head = title_block(title, subtitle, theme, width, balance)
     arr.blocks.append((head, 0.0, 0.0))
     return head.height + GAP
 
@@ -612,7 +648,8 @@ def _flow(arr: _Arrangement, blocks: Sequence[Block], width: float, y: float) ->
 
 
 def _figure(arr: _Arrangement, page_w: float, page_h: float, scale: float, theme: Theme,
-            title: str, description: str, fixed_width: bool = False) -> Figure:
+            title: str, description: str, fixed_width: bool = False,
+            target_parts: tuple[str, ...] | None = None) -> Figure:
     content_w, content_h = arr.width * scale, arr.height * scale
     ox = MARGIN if not fixed_width else max(MARGIN, (page_w - content_w) / 2)
     oy = MARGIN if scale == 1.0 and not fixed_width else max(MARGIN, (page_h - content_h) / 2)
@@ -630,9 +667,20 @@ def _figure(arr: _Arrangement, page_w: float, page_h: float, scale: float, theme
         shortened.update(block.shortened)
         if block.role == "drawing":
             parts += [p for p in block.parts if p not in parts]
+    if description and target_parts is not None and parts:
+        description = alt_text(description, parts)
     fig = c.figure(page_w, page_h, theme.background, title, description)
     return replace(fig, promises=tuple(promises), shortened=tuple(shortened.items()),
                    parts=tuple(parts))
+
+
+def alt_text(description: str, parts: Sequence[str]) -> str:
+    """The one-sentence alt text of the ``parts`` of a figure whose whole ``description`` is
+    given: "The rack and receipt parts of the shared-memory banks serving …"."""
+    names = list(parts)
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    what = "part" if len(names) == 1 else "parts"
+    return f"The {listed} {what} of {description[:1].lower()}{description[1:]}"
 
 
 def _place(c: Canvas, block: Block, x: float, y: float) -> None:

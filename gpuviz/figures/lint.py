@@ -8,8 +8,17 @@ Rules (each finding names the rule, the item and its key):
 - ``off-page``: something lies outside the page.
 - ``missing-value``: a value the figure promises (a value cell's key) is not printed, or a grid
   of cells that print their values leaves some out.
-- ``type-size``: type smaller than the target allows (6 pt in a single column, 7 pt elsewhere).
+- ``type-size``: type smaller than the target allows (7 pt).
 - ``legend``: one meaning with two marks, or two meanings with one mark.
+- ``glyph``: a character that no face gpuviz ships has (it would be an empty box).
+- ``budget`` (with ``budget=True``): a part figure over its size's budget: more than one part
+  or taller than 120 mm in a single column, taller than 200 mm in a double one
+  (:mod:`gpuviz.figures.budget`).
+- ``slide`` (with ``budget=True``): a slide whose body type is under 20 px or title under
+  28 px at 1280 × 720, whose content does not fill the frame between balanced margins, or whose
+  subtitle ends in an orphan word.
+- ``same-step``: two consecutive steps of a scenario whose figures are identical (a deck would
+  repeat a slide; :func:`same_steps`).
 - ``swatch`` (given the theme): two legend entries of one figure that share a swatch colour and
   differ only by hatch where the theme does not hatch (one magenta for three kinds of wait).
 - ``vermillion`` (given the theme): a legend entry drawn in a bad-state colour (vermillion and its
@@ -25,13 +34,15 @@ Qt-free and fast enough to run over every bundled scenario, step, theme and size
 from __future__ import annotations
 
 import colorsys
+import hashlib
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from gpuviz.figures.budget import over_budget
 from gpuviz.figures.display import (
     Circle,
     Figure,
@@ -45,8 +56,10 @@ from gpuviz.figures.display import (
     Style,
     Text,
     text_box,
+    walk,
 )
 from gpuviz.figures.layout import NATURAL, Target
+from gpuviz.figures.metrics import missing_glyphs
 from gpuviz.figures.theme import ROLE_TABLE, Theme
 
 if TYPE_CHECKING:
@@ -96,10 +109,12 @@ def _describe(t: Text) -> str:
 
 
 def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
-         theme: Theme | None = None) -> list[Finding]:
+         theme: Theme | None = None, *, budget: bool = False) -> list[Finding]:
     """Every finding for ``figure`` as laid out for ``target``; ``scale`` is the factor an
     export applies to a figure that is scaled rather than laid out (1 for laid-out figures).
-    Given the ``theme`` it was drawn in, the colour rules run too."""
+    Given the ``theme`` it was drawn in, the colour rules run too. ``budget``: also the size
+    budget of ``target`` (for figures of parts, which must meet it; a whole figure over its
+    budget is refused by the export instead)."""
     texts: list[Text] = []
     boxes: list[tuple[float, float, float, float]] = []
     segs: list[np.ndarray] = []
@@ -125,6 +140,10 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
                 out.append(Finding("type-size", _describe(item), item.key,
                                    f"{item.size * scale:.2f} pt is below the {target.min_pt:g} pt "
                                    f"this size needs"))
+            lacking = missing_glyphs(item.text, item.font, item.bold)
+            if lacking:
+                out.append(Finding("glyph", _describe(item), item.key,
+                                   f"no shipped face has {', '.join(map(repr, lacking))}"))
         elif isinstance(item, (Rect, Image)):
             page(item.x, item.y, item.x + item.w, item.y + item.h, type(item).__name__, item.key)
             if isinstance(item, Rect):
@@ -171,6 +190,9 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
     out += _legend(legend)
     if theme is not None:
         out += _swatches(legend, theme) + _vermillion(legend, theme)
+    if budget:
+        out += [Finding(rule, f"{target.name} figure", None, message)
+                for rule, message in over_budget(figure, target)]
     return out
 
 
@@ -179,6 +201,30 @@ def lint_colours(figure: Figure, theme: Theme) -> list[Finding]:
     ``theme``: what its legend says against how it draws it."""
     legend = legend_marks(figure)
     return _legend(legend) + _swatches(legend, theme) + _vermillion(legend, theme)
+
+
+def same_steps(labels: list[str], figures: list[Figure]) -> list[Finding]:
+    """A ``same-step`` finding for each figure identical to the one before it (``labels``
+    name them: the steps of one scenario's panel, in order)."""
+    drawn = [_fingerprint(f) for f in figures]
+    return [Finding("same-step", labels[i], None, f"draws exactly what {labels[i - 1]} draws; "
+                                                  "change the drawing or mark the step's subject")
+            for i in range(1, len(drawn)) if drawn[i] == drawn[i - 1]]
+
+
+def _fingerprint(figure: Figure) -> str:
+    """A digest of everything ``figure`` draws (arrays by their bytes)."""
+    digest = hashlib.sha256(f"{figure.width:.4f} {figure.height:.4f}".encode())
+    for item in walk(figure.items):
+        for f in fields(item):
+            if f.name == "items":
+                continue
+            value = getattr(item, f.name)
+            if isinstance(value, np.ndarray):
+                digest.update(value.tobytes())
+            else:
+                digest.update(repr(value).encode())
+    return digest.hexdigest()
 
 
 def _cell(style: Style, xywh: np.ndarray, hatched: list, outlined: list) -> None:
@@ -444,7 +490,10 @@ def lint_across(entries: Iterable[tuple[str, str, tuple]], theme: Theme) -> list
 def sweep(scenarios, themes, targets):
     """``(label, findings)`` for every bundled-style case: each scenario, each of its steps
     (and the state before any step), each panel it shows, each theme and target. Figures that
-    do not lay themselves out for a target are scaled as an export scales them."""
+    do not lay themselves out for a target are scaled as an export scales them. A step's
+    figure at the first target (with the parts the step names) that draws what the step before
+    drew is a ``same-step`` finding (unless the step focuses another panel: then this one is
+    context)."""
     from gpuviz.figures.scene import build_figure, takes_target
     from gpuviz.figures.theme import THEMES
     from gpuviz.scenario.compute import compute_all
@@ -453,6 +502,7 @@ def sweep(scenarios, themes, targets):
         states: list[tuple[int, Scenario, frozenset[str]]] = [(-1, scenario, frozenset())]
         states += [(k, scenario.at_step(k), scenario.step_selection(k))
                    for k in range(len(scenario.steps))]
+        drawn: dict[tuple[str, str], str] = {}  # the figure of the step before, per panel
         for k, state, selection in states:
             results = compute_all(state, state.panels)
             for pid in state.panels:
@@ -460,10 +510,23 @@ def sweep(scenarios, themes, targets):
                     theme = THEMES[theme_name]
                     for target in targets:
                         fig = build_figure(pid, results[pid], selection, theme, target)
+                        repeated: list[Finding] = []
+                        if target is targets[0] and k >= 0:  # what a deck shows for step k
+                            parts = scenario.step_parts(k, pid)
+                            shown = fig if parts is None else build_figure(
+                                pid, results[pid], selection, theme, target.showing(parts))
+                            print_ = _fingerprint(shown)
+                            before = drawn.get((pid, theme_name))
+                            if before == print_ and scenario.steps[k].focus in (None, pid):
+                                repeated = [Finding("same-step", f"step {k + 1}", None,
+                                                    f"draws exactly what step {k} draws; "
+                                                    "change the drawing or mark the step's "
+                                                    "subject")]
+                            drawn[(pid, theme_name)] = print_
                         scale = 1.0
                         if not takes_target(pid) and target.width is not None:
                             box_h = target.width / target.aspect if target.aspect else 1e9
                             scale = min(target.width / fig.width, box_h / fig.height)
                         label = (f"{scenario.title or pid} · {pid} · step {k + 1} · "
                                  f"{theme_name} · {target.name}")
-                        yield pid, label, lint(fig, target, scale, theme)
+                        yield pid, label, lint(fig, target, scale, theme) + repeated

@@ -29,6 +29,10 @@ _FILES = {  # the font files these metrics describe (resources/fonts)
     ("mono", False): "NotoSansMono-Regular.ttf",
     ("mono", True): "NotoSansMono-Bold.ttf",
 }
+# the face for the characters those lack (⟨ ⟩ in swizzle titles, ⌈ ⌉ in scheduler subtitles):
+# a subset of Noto Sans Math (arrows, mathematical operators and technical symbols, brackets)
+FALLBACK_FILE = "NotoSansMath-Regular.ttf"
+FALLBACK_FAMILY = "Noto Sans Math"
 
 
 
@@ -42,6 +46,8 @@ class FontMetrics:
     x_height: float  # em
     ascender: float  # em, above the baseline (positive)
     descender: float  # em, below the baseline (positive)
+    # advances of the characters this face lacks and the fallback face has, em
+    borrowed: dict[int, float] = field(default_factory=dict)
     # widths already measured: a figure's labels repeat, and a layout for a slide or a view
     # builds its blocks at several widths before it keeps one
     _widths: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
@@ -50,9 +56,8 @@ class FontMetrics:
         known = self._widths.get(text)
         if known is not None:
             return known
-        get = self.advances.get
-        fb = self.fallback
-        width = sum(get(ord(ch), fb) for ch in text)
+        own, lent, fb = self.advances, self.borrowed, self.fallback
+        width = sum(own[o] if o in own else lent.get(o, fb) for o in map(ord, text))
         if len(self._widths) >= MAX_MEASURED:
             self._widths.clear()
         self._widths[text] = width
@@ -66,16 +71,81 @@ def _table() -> dict[str, Any]:
     return faces
 
 
-@cache
 def face(kind: FontKind = "sans", bold: bool = False) -> FontMetrics:
+    """The metrics of the face text of ``kind`` is set in: a paper's own typeface for sans
+    text while one is in use (:func:`use_typeface`), else the bundled face."""
+    if kind == "sans" and _typeface:
+        return _typeface[bold][2]
+    return _bundled(kind, bold)
+
+
+@cache
+def _bundled(kind: FontKind = "sans", bold: bool = False) -> FontMetrics:
     """The metrics of a bundled face, read once."""
     raw = _table()[f"{kind}-bold" if bold else kind]
+    advances = _advances(raw)
     upm = float(raw["units_per_em"])
-    advances = {first + i: adv / upm
-                for first, *run in raw["advances"] for i, adv in enumerate(run)}
     fallback = raw["notdef"] / upm if raw["notdef"] is not None else 0.6
+    lent = {cp: adv for cp, adv in _advances(_table()["math"]).items() if cp not in advances}
     return FontMetrics(advances, fallback, raw["cap_height"] / upm, raw["x_height"] / upm,
-                       raw["ascent"] / upm, -raw["descent"] / upm)
+                       raw["ascent"] / upm, -raw["descent"] / upm, lent)
+
+
+def _advances(raw: dict[str, Any]) -> dict[int, float]:
+    upm = float(raw["units_per_em"])
+    return {first + i: adv / upm for first, *run in raw["advances"] for i, adv in enumerate(run)}
+
+
+# A paper's own typeface for sans text: bold → (font file, family name, metrics)
+_typeface: dict[bool, tuple[str, str, FontMetrics]] = {}
+_on_typeface: list[Any] = []  # caches of measured text to clear when the typeface changes
+
+
+def use_typeface(regular: str | None, bold: str | None = None) -> None:
+    """Set sans text in the typeface of the font file ``regular`` (an OTF or TTF; ``bold``
+    for bold text, else the regular face's metrics): measured with its own metrics, read with
+    fontTools, so that figures are laid out for it, never scaled. None: the bundled faces."""
+    _typeface.clear()
+    if regular is not None:
+        for is_bold, path in ((False, regular), (True, bold or regular)):
+            _typeface[is_bold] = read_typeface(path)
+    for clear in _on_typeface:
+        clear()
+
+
+def typeface_file(bold: bool = False) -> tuple[str, str] | None:
+    """``(font file, family name)`` of the paper's typeface in use, or None."""
+    if not _typeface:
+        return None
+    path, family, _ = _typeface[bold]
+    return path, family
+
+
+def read_typeface(path: str) -> tuple[str, str, FontMetrics]:
+    """A font file's family name and its metrics (with the fallback face for what it lacks)."""
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(path, lazy=True)
+    upm = float(font["head"].unitsPerEm)
+    hmtx = font["hmtx"].metrics
+    advances = {cp: hmtx[name][0] / upm for cp, name in font.getBestCmap().items()
+                if name in hmtx}
+    os2, hhea = font["OS/2"], font["hhea"]
+    family = font["name"].getBestFamilyName() or "sans-serif"
+    cap = getattr(os2, "sCapHeight", 0) or 0.7 * upm
+    x_height = getattr(os2, "sxHeight", 0) or 0.5 * upm
+    lent = {cp: adv for cp, adv in _advances(_table()["math"]).items() if cp not in advances}
+    notdef = hmtx[".notdef"][0] / upm if ".notdef" in hmtx else 0.6
+    metrics = FontMetrics(advances, notdef, cap / upm, x_height / upm, hhea.ascent / upm,
+                          -hhea.descent / upm, lent)
+    font.close()
+    return path, family, metrics
+
+
+def borrows(text: str, font: FontKind = "sans", bold: bool = False) -> bool:
+    """Whether ``text`` has characters its face lacks and the fallback face draws."""
+    lent = face(font, bold).borrowed
+    return any(ord(ch) in lent for ch in text)
 
 
 def text_width(text: str, size_pt: float, font: FontKind = "sans", bold: bool = False) -> float:
@@ -97,3 +167,10 @@ def descent(size_pt: float, font: FontKind = "sans") -> float:
 def ink_height(size_pt: float, font: FontKind = "sans") -> float:
     """Cap height plus descent: the height of a one-line text's box, in mm."""
     return cap_height(size_pt, font) + descent(size_pt, font)
+
+
+def missing_glyphs(text: str, font: FontKind = "sans", bold: bool = False) -> list[str]:
+    """The characters of ``text`` that the face lacks (spaces and line breaks aside)."""
+    m = face(font, bold)
+    return sorted({ch for ch in text if ord(ch) not in m.advances and ord(ch) not in m.borrowed
+                   and not ch.isspace()})

@@ -34,6 +34,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_bytes,
     format_number,
     format_percent,
@@ -91,9 +92,11 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
     return compose(
         target, theme, title=title, subtitle=subtitle, body=body, side=side, natural_width=NATURAL_WIDTH,
         figure_title="gpuviz tensor-core fragments",
-        description=f"{r.shape} {r.dtype}->{r.accumulator}: registers per thread {regs}; "
-                    f"ldmatrix {r.feed.wavefronts} wavefronts; warpgroup "
-                    f"{'valid' if r.warpgroup_valid else 'invalid'}")
+        description=f"The fragments of an mma.sync {r.shape} with {r.dtype} operands "
+                    f"accumulated in {r.accumulator}, each lane's registers "
+                    f"({', '.join(f'{k.upper()} {v}' for k, v in regs.items())} per thread), "
+                    f"fed by ldmatrix in {counted(r.feed.wavefronts, 'wavefront')}, with a "
+                    f"{'valid' if r.warpgroup_valid else 'invalid'} warpgroup.")
 
 
 def _tagged(part: str, heading: Block, drawing: Block, receipt: Block | None,

@@ -29,6 +29,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_bytes,
     format_number,
     format_percent,
@@ -103,8 +104,12 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
 
     return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
                    natural_width=172.0, figure_title="gpuviz occupancy",
-                   description=f"{r.active_blocks_per_sm} blocks, {r.active_warps_per_sm} warps, "
-                               f"occupancy {r.occupancy:.4f}, limiter {r.limiter}")
+                   description=f"Occupancy on {r.arch_title}: "
+                               f"{counted(r.active_blocks_per_sm, 'block')} of "
+                               f"{counted(r.warps_per_block, 'warp')} per SM, "
+                               f"{r.active_warps_per_sm} of {r.max_warps_per_sm} warps "
+                               f"({percent(r.occupancy)}), limited by the "
+                               f"{', '.join(LABELS[k] for k in r.limiters)}.")
 
 
 CARVEOUT_MEASURED = (
@@ -326,7 +331,9 @@ def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
          f"{format_bytes(r.dynamic_shared_memory)} dynamic"),
     )
     gap = 4.0
-    per_row = 3 if width >= 3 * 48.0 + 2 * gap else (2 if width >= 2 * 48.0 + gap else 1)
+    # two to a row down to 36 mm a plot: a single column holds the three cliffs in two rows
+    two = 36.0 * max(1.0, theme.text_pt / 8.0)  # larger type needs wider plots
+    per_row = 3 if width >= 3 * 48.0 + 2 * gap else (2 if width >= 2 * two + gap else 1)
     pw = (width - (per_row - 1) * gap) / per_row
     ph = min(42.0, max(32.0, pw * 0.62))
     y = top

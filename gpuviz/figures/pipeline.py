@@ -27,6 +27,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     format_percent,
     legend_block,
@@ -300,6 +301,15 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                     style = theme.faded(style, FUTURE_OPACITY)
                 c.rect(x(k, s), wy, (e - s) * bands.scale, wh, style, key=f"wait:{j}")
 
+    # Where the prefetch distance would let a load start that starts later (it waits for its
+    # slot or the engine): a dot between the lanes, so that two prefetch distances differ
+    with c.group(name="prefetch"):
+        for t in early_loads(result):
+            k = _band_of(bands, t.prefetch_allows)
+            load_y, _, _, _ = geometry(k)
+            c.circle(x(k, t.prefetch_allows), load_y + lane_h + 1.5, 0.7, prefetch_style(theme),
+                     key=f"tile:{t.tile}")
+
     # Tile numbers: on every bar (in its longest piece), or on none.
     if numbered:
         for t in tiles:
@@ -366,6 +376,15 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
     return c.block(min(width, used), height + descent(small), "timeline")
 
 
+def early_loads(result: PipelineResult) -> list:
+    """The tiles whose load the prefetch distance allows before it starts."""
+    return [t for t in result.tiles if 0.0 < t.prefetch_allows < t.load_start - 1e-9]
+
+
+def prefetch_style(theme: Theme) -> Style:
+    return Style(fill=theme.foreground)
+
+
 def _band_of(bands: Bands, t: float) -> int:
     return max(0, min(bands.count - 1, int(t // bands.span) if bands.span > 0 else 0))
 
@@ -397,6 +416,9 @@ def legend_entries(result: PipelineResult, theme: Theme) -> list[LegendEntry]:
     seen = {w.kind for w in result.waits}
     entries += [LegendEntry(WAIT_LEGEND[k], wait_style(theme, k), parts=timeline)
                 for k in WAIT_LEGEND if k in seen]
+    if early_loads(result):
+        entries.append(LegendEntry("the prefetch distance allows this load (it starts later)",
+                                   prefetch_style(theme), "dot", parts=timeline))
     return entries
 
 
@@ -439,4 +461,7 @@ def build(result: PipelineResult, selection: frozenset[str], theme: Theme,
                             f"after its previous tile's compute has read it",
                    body=body, side=side, natural_width=NATURAL_WIDTH,
                    figure_title="Pipeline: buffer ownership over time",
-                   description=f"total time {format_number(result.total_time)} {TIME_UNIT}")
+                   description=f"A pipeline of {counted(n, 'tile')} through "
+                               f"{counted(result.buffers, 'buffer slot')}, who owns each slot "
+                               f"and when, finishing at {format_number(result.total_time)} "
+                               f"{TIME_UNIT}.")

@@ -116,7 +116,8 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme,
     return compose(target, theme, title=f"Reduction: {pattern}, {scope}",
                    subtitle=f"Offsets 16, 8, 4, 2, 1: {caption}.", body=body, side=side,
                    natural_width=min(200.0, max(150.0, need)), figure_title="Reduction tree",
-                   description=f"result {_fmt(result.result)}")
+                   description=f"A {pattern} reduction over {'a ' * block}{scope}, partial sums level by "
+                               f"level, with the result {_fmt(result.result)}.")
 
 
 # --------------------------------------------------------------------------------------------

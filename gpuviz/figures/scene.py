@@ -15,7 +15,12 @@ from gpuviz.scenario.document import Scenario
 
 def figure_for(scenario: Scenario, panel_id: str, theme: Theme,
                selection: frozenset[str] = frozenset(), target: Target = NATURAL) -> Figure:
-    """The panel's figure for the scenario, laid out for ``target``."""
+    """The panel's figure for the scenario, laid out for ``target``.
+
+    ``target.showing(parts, chrome)`` draws only those of the panel's parts
+    (``registry.panel(id).parts``), in that order, inside that chrome ("full", "legend",
+    "none"); the figure's ``parts`` names those drawn. A view in the app:
+    ``view_target(width_mm, aspect).showing(["rack"])``."""
     result = compute_all(scenario, (panel_id,))[panel_id]
     return build_figure(panel_id, result, selection, theme, target)
 
@@ -33,6 +38,15 @@ def build_figure(panel_id: str, result: object, selection: frozenset[str], theme
 def takes_target(panel_id: str) -> bool:
     """Whether the panel's figure lays itself out for a target (else exports scale it)."""
     return "target" in inspect.signature(panel(panel_id).figure.build).parameters
+
+
+def drawn_parts(scenario: Scenario, panel_id: str,
+                selection: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The parts the panel's whole figure draws for this scenario (of ``panel(id).parts``,
+    those it has: a one-warp reduction has no block stage)."""
+    from gpuviz.figures.theme import theme
+
+    return figure_for(scenario, panel_id, theme("print"), selection).parts
 
 
 def frame_count(scenario: Scenario, panel_id: str) -> int:

@@ -38,6 +38,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     format_percent,
     legend_block,
@@ -212,10 +213,12 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
 
     return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
                    natural_width=172.0, figure_title="gpuviz scheduler",
-                   description=f"{r.policy}, {r.resident_warps} warps, issue utilisation "
-                               f"{r.issue_utilization:.4f}, lane utilisation "
-                               f"{r.lane_utilization:.4f}, predicted "
-                               f"{r.predicted_utilization:.4f}")
+                   description=f"One warp scheduler under {POLICY_NAMES[r.policy]} with "
+                               f"{counted(r.resident_warps, 'resident warp')}, cycle by cycle: "
+                               f"{format_percent(r.issue_utilization)} of issue slots used "
+                               f"(Little's law predicts "
+                               f"{format_percent(r.predicted_utilization)}), "
+                               f"{format_percent(r.lane_utilization)} useful lane work.")
 
 
 MEMORY_NAMES = {"l1": "L1", "l2": "L2", "dram": "DRAM"}

@@ -37,6 +37,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_bytes,
     format_number,
     format_percent,
@@ -145,9 +146,13 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
               f"{format_number(r.sector_count)} sector{'s' if r.sector_count != 1 else ''}",
         subtitle=subtitle, body=body, side=side, natural_width=_natural(r, theme),
         figure_title="gpuviz sector map",
-        description=f"{n_active} lanes, {r.element_bytes}-byte elements, {r.pattern}, base "
-                    f"{r.base_offset}: {r.sector_count} sectors, {r.line_count} lines, "
-                    f"{r.requested_bytes} B requested, {r.fetched_bytes} B fetched")
+        description=f"The global load of {counted(n_active, 'active lane')} reading "
+                    f"{r.element_bytes}-byte elements ({r.pattern}, base "
+                    f"{format_bytes(r.base_offset)}), which touches "
+                    f"{counted(r.sector_count, 'sector')} of 32 bytes in "
+                    f"{counted(r.line_count, 'line')} of 128 bytes: "
+                    f"{format_bytes(r.requested_bytes)} requested, "
+                    f"{format_bytes(r.fetched_bytes)} fetched.")
 
 
 def _natural(r: SectorsResult, theme: Theme) -> float:

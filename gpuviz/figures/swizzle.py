@@ -27,6 +27,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     legend_block,
     place,
@@ -67,7 +68,7 @@ def _chunks(selection: frozenset[str]) -> set[tuple[int, int]]:
     return out
 
 
-GRIDS = ("mapping",)  # the logical and physical grids and the arrows between them
+GRIDS = ("logical", "physical")  # the parts the two chunk grids draw (logical: with arrows)
 BANK_PART = ("banks",)
 
 
@@ -81,17 +82,19 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
             "applied twice restores the offset" if r.involution else "not an involution"]
 
     def body(width: float) -> list[Block]:
-        formula = as_part(GRIDS, text_block(r.formula, theme, width, size=theme.text_pt,
+        shown = tuple(p for p in GRIDS if target.shows(p)) or GRIDS
+        formula = as_part(shown, text_block(r.formula, theme, width, size=theme.text_pt,
                                             font="mono", name="formula"))
-        grids = as_part(GRIDS, _grids(r, selection, theme, width))
+        grids = as_part(shown, _grids(r, selection, theme, width, shown))
         right = width - grids.width - GAP
         if right >= 80.0 and target.aspect is not None and target.whole:
             # slides and views: the readers' banks in a column beside the grids
             return [_stack([formula, grids], "left"),
-                    _stack([_banks(r, selection, theme, right, floor),
-                            _readers(r, selection, theme, right)], "right")]
+                    _stack([as_part("banks", _banks(r, selection, theme, right, floor)),
+                            as_part("readers", _readers(r, selection, theme, right))],
+                           "right")]
         return [formula, grids, as_part("banks", _banks(r, selection, theme, width, floor)),
-                as_part("banks", _readers(r, selection, theme, width))]
+                as_part("readers", _readers(r, selection, theme, width))]
 
     def side(width: float) -> list[Block]:
         styles = _strip_styles(theme)
@@ -112,16 +115,19 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
                                        styles["conflict"], parts=BANK_PART))
         entries.append(LegendEntry(f"logical column {r.column}, the one read", _chosen(theme),
                                    parts=GRIDS))
-        notes: list[Note] = [
-            ("Chunks are tinted by their logical column (headings above the left grid). A bank "
-             "shows rN for the one reader of row N, or how many readers it serves one after "
-             "another.", GRIDS + BANK_PART),
+        readers = (*BANK_PART, "readers")
+        tints = "Chunks are tinted by their logical column (headings above the left grid)."
+        shows = ("A bank shows rN for the one reader of row N, or how many readers it serves "
+                 "one after another.")
+        notes: list[Note] = [  # one paragraph in the whole figure, one per part in parts
+            *([f"{tints} {shows}"] if target.whole else
+              [("Chunks are tinted by their logical column.", GRIDS), (shows, BANK_PART)]),
             ("Eight readers, one per row, illustrate the address mapping; this is not a "
-             "simulation of a Tensor Core instruction's lanes or transactions.", BANK_PART)]
+             "simulation of a Tensor Core instruction's lanes or transactions.", readers)]
         return [legend_block(entries, theme, width, notes=notes, target=target)]
 
     natural = NATURAL_WIDTH
-    if target.aspect is not None and target.width is not None:
+    if target.aspect is not None and target.width is not None and target.whole:
         # a slide or view offers its whole width: grids and banks side by side
         natural = max(natural, target.width - 2 * MARGIN) / max(1.0, theme.text_pt / 8.0)
     return compose(
@@ -129,9 +135,10 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
         subtitle="1024-byte region: 8 rows × 128 bytes, eight 16-byte chunks per row · "
                  + " · ".join(laws),
         body=body, side=side, natural_width=natural, figure_title="gpuviz swizzle grid",
-        description=f"{name}: {r.formula}; logical column {r.column}, word {r.word}: "
-                    f"linear banks {list(r.linear_banks)}, swizzled banks "
-                    f"{list(r.swizzled_banks)}")
+        description=f"The XOR swizzle {name} of a 1024-byte region ({r.formula}): logical "
+                    f"column {r.column} read by one reader per row hits "
+                    f"{counted(len(set(r.linear_banks)), 'bank')} laid out linearly and "
+                    f"{counted(len(set(r.swizzled_banks)), 'bank')} swizzled.")
 
 
 def _stack(blocks: list[Block], name: str) -> Block:
@@ -157,19 +164,26 @@ def _centre_shift(size: float, font: str = "mono") -> float:
     return 0.36 * size * PT_TO_MM + (descent(size, font) - cap_height(size, font)) / 2  # type: ignore[arg-type]
 
 
-def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: float) -> Block:
+def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: float,
+           draw: tuple[str, ...] = GRIDS) -> Block:
+    """The logical grid with its arrows (part "logical") and the physical grid (part
+    "physical"), side by side where they fit, else stacked; or one of them alone."""
     c = BlockCanvas()
     pt, fg, muted = theme.small_pt, theme.foreground, theme.muted
     label_w = text_width("row 7", pt) + 1.2
-    side_by_side = 2 * (label_w + CHUNKS_PER_ROW * CELL) + ARROW_W + 2.5 <= width + 1e-6
-    cell = CELL if side_by_side else min(CELL, (width - label_w - ARROW_W) / CHUNKS_PER_ROW)
+    both = len(draw) == 2
+    side_by_side = both and 2 * (label_w + CHUNKS_PER_ROW * CELL) + ARROW_W + 2.5 <= width + 1e-6
+    room = width - label_w - (ARROW_W if "logical" in draw else 0.0)
+    cell = CELL if side_by_side else min(CELL, room / CHUNKS_PER_ROW)
     grid_w = CHUNKS_PER_ROW * cell
     head_h = cap_height(theme.text_pt) + 1.2 + ink_height(pt) + 1.0
     lx = label_w
     if side_by_side:
         px, ptop = lx + grid_w + ARROW_W + 2.5 + label_w, head_h
-    else:
+    elif both:
         px, ptop = lx, head_h + ROWS * cell + 4.0 + head_h
+    else:  # one grid alone, at the top
+        px, ptop = lx, head_h
     top = head_h
 
     sel_chunks = _chunks(selection)
@@ -181,14 +195,18 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
     lit = {(row, col) for row, col in sel_chunks if 0 <= row < ROWS and 0 <= col < CHUNKS_PER_ROW}
     lit |= {(row, r.column) for row in sel_rows if 0 <= row < ROWS}
 
-    headings = (("logical chunk columns", lx, 0.0), ("physical: the logical chunk stored here",
-                                                     px, ptop - head_h))
+    headings = [(text, x, y) for text, x, y, part in (
+        ("logical chunk columns", lx, 0.0, "logical"),
+        ("physical: the logical chunk stored here", px, ptop - head_h, "physical"))
+        if part in draw]
     for text, x, y in headings:
         c.text(x - label_w, y + cap_height(theme.text_pt), text, theme.text_pt, fg, bold=True)
         for col in range(CHUNKS_PER_ROW):
             c.text(x + (col + 0.5) * cell, y + cap_height(theme.text_pt) + 1.2 + cap_height(pt),
                    str(col), pt, muted, anchor="middle", font="mono")
     for x, gtop, physical in ((lx, top, False), (px, ptop, True)):
+        if ("physical" if physical else "logical") not in draw:
+            continue
         with c.group(name="physical" if physical else "logical"):
             boxes: dict[int, list[tuple[float, float, float, float]]] = {}
             keys: dict[int, list[str]] = {}
@@ -221,20 +239,22 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                                key=f"chunk:{row},{logical}")
     # the arrows: row r's chunk of the chosen column goes to column dest of the same row
     ax = lx + grid_w + 1.0
-    with c.group(name="arrows"):
-        c.text(ax, top - 1.0, f"column {r.column} goes to", pt, muted)
-        for row in range(ROWS):
-            dest = r.mapping[row][r.column]
-            yy = top + (row + 0.5) * cell
-            on = (row, r.column) in lit
-            label = f"col {dest}"
-            lw = text_width(label, pt, "mono", bold=on)
-            end = ax + ARROW_W - 2.0 - lw - 1.0
-            c.line(ax, yy, end, yy, Style(stroke=theme.foreground if on else theme.muted,
-                                          stroke_width=theme.thick_mm if on else theme.line_mm),
-                   key=f"chunk:{row},{r.column}", arrow=True)
-            c.text(end + 0.8, yy - _centre_shift(pt), label, pt, fg if on else muted,
-                   baseline="middle", font="mono", bold=on)
+    if "logical" in draw:
+        with c.group(name="arrows"):
+            c.text(ax, top - 1.0, f"column {r.column} goes to", pt, muted)
+            for row in range(ROWS):
+                dest = r.mapping[row][r.column]
+                yy = top + (row + 0.5) * cell
+                on = (row, r.column) in lit
+                label = f"col {dest}"
+                lw = text_width(label, pt, "mono", bold=on)
+                end = ax + ARROW_W - 2.0 - lw - 1.0
+                c.line(ax, yy, end, yy, Style(stroke=theme.foreground if on else theme.muted,
+                                              stroke_width=theme.thick_mm if on
+                                              else theme.line_mm),
+                       key=f"chunk:{row},{r.column}", arrow=True)
+                c.text(end + 0.8, yy - _centre_shift(pt), label, pt, fg if on else muted,
+                       baseline="middle", font="mono", bold=on)
     halo = Style(stroke=theme.background, stroke_width=theme.thick_mm * 2.6)
     for row, col in sorted(lit):
         pc = r.mapping[row][col]
@@ -246,10 +266,18 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                 c.polyline(path, halo)
                 c.polyline(path, Style(stroke=theme.foreground, stroke_width=theme.thick_mm),
                            arrow_end=True)
-            theme.select(c, lx + col * cell, y1, cell, cell)
-            theme.select(c, px + pc * cell, y2, cell, cell)
-    right = (px + grid_w) if side_by_side else max(lx + grid_w + ARROW_W, text_width(
-        "physical: the logical chunk stored here", theme.text_pt, bold=True))
+            if "logical" in draw:
+                theme.select(c, lx + col * cell, y1, cell, cell)
+            if "physical" in draw:
+                theme.select(c, px + pc * cell, y2, cell, cell)
+    if side_by_side:
+        right = px + grid_w
+    elif both:
+        right = max(lx + grid_w + ARROW_W, text_width("physical: the logical chunk stored here",
+                                                      theme.text_pt, bold=True))
+    else:
+        right = max(lx + grid_w + (ARROW_W if "logical" in draw else 0.0),
+                    *(text_width(h, theme.text_pt, bold=True) for h, _, _ in headings))
     return c.block(min(width, right), ptop + ROWS * cell, "grids")
 
 

@@ -283,6 +283,11 @@ class Theme:
         c.rect(x, y, w, h, outer, key=key, radius=radius)
         c.rect(x, y, w, h, inner, radius=radius)
 
+    def subject(self) -> Style:
+        """The frame around what a step's caption talks about (the thing its selection names,
+        where the drawing alone would not change): heavy, dashed, in the ink colour."""
+        return Style(stroke=self.foreground, stroke_width=self.thick_mm * 1.5, dash=(1.6, 0.8))
+
 
 def gray_level(color: str) -> float:
     """The gray a ``#rrggbb`` colour prints as (0 black – 1 paper; Rec. 709 luminance weights of

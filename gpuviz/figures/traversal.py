@@ -647,5 +647,6 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
                    subtitle=subtitle(result), body=body, side=side,
                    natural_width=NATURAL_WIDTH,
                    figure_title="Traversal: output-tile order and reuse",
-                   description=f"{result.order_name} order over {result.rows} × {result.cols} "
-                               f"tiles, state after step {frame} of {result.steps}.")
+                   description=f"The {result.order_name} order over {result.rows} × "
+                               f"{result.cols} output tiles through an LRU cache, at step "
+                               f"{frame} of {result.steps}.")

@@ -81,6 +81,10 @@ class TileRecord:
     load_end: float
     compute_start: float
     compute_end: float
+    # the earliest time the prefetch distance lets this tile's load be issued (the compute
+    # start of tile i - distance; 0 for the first tiles): a load starting later waits for its
+    # slot or the load engine, not for the policy
+    prefetch_allows: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,7 @@ def compute(params: PipelineParams) -> PipelineResult:
     load_end = [0.0] * n
     comp_start = [0.0] * n
     comp_end = [0.0] * n
+    allowed = [0.0] * n
     waits: list[Wait] = []
 
     def wait(kind: str, tile: int, start: float, end: float) -> None:
@@ -143,6 +148,7 @@ def compute(params: PipelineParams) -> PipelineResult:
     for i in range(n):
         engine_free = load_end[i - 1] if i else 0.0
         prefetch_gate = comp_start[i - d] if i >= d else 0.0
+        allowed[i] = prefetch_gate
         slot_gate = comp_end[i - b] if i >= b else 0.0
         start = max(engine_free, prefetch_gate, slot_gate)
         # The whole idle stretch of the load engine is named after the binding (latest)
@@ -159,8 +165,8 @@ def compute(params: PipelineParams) -> PipelineResult:
         comp_end[i] = comp_start[i] + computes[i]
 
     total = max(comp_end) if n else 0.0
-    tiles = tuple(TileRecord(i, i % b, load_start[i], load_end[i], comp_start[i], comp_end[i])
-                  for i in range(n))
+    tiles = tuple(TileRecord(i, i % b, load_start[i], load_end[i], comp_start[i], comp_end[i],
+                             allowed[i]) for i in range(n))
     load_busy, compute_busy = float(sum(loads)), float(sum(computes))
     lower_bound = max(load_busy + computes[-1], loads[0] + compute_busy) if n else 0.0
     times = sorted({0.0, *load_start, *load_end, *comp_start, *comp_end})

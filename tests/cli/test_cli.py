@@ -105,7 +105,7 @@ def test_export_svg_is_byte_identical_and_needs_no_qt(tmp_path):
 @pytest.mark.parametrize("fmt,magic", [("png", b"\x89PNG"), ("pdf", b"%PDF")])
 def test_export_pdf_and_png_headless(tmp_path, fmt, magic):
     proc = gpuviz("export", DEFAULT, "--out", tmp_path, "--format", fmt, "--theme", "print",
-                  "--size", "single", check=True)
+                  "--size", "single", "--part", "lanes", check=True)
     path = Path(proc.stdout.split()[0])
     assert path.read_bytes().startswith(magic)
 

@@ -41,9 +41,9 @@ def test_a_resolution_out_of_range_is_exit_2_and_writes_nothing(tmp_path, dpi):
 @pytest.mark.parametrize("dpi", [MIN_DPI, MAX_DPI])
 def test_the_ends_of_the_range_are_accepted(tmp_path, dpi):
     proc = gpuviz("export", SCENARIO, "--format", "png", "--out", tmp_path, "--dpi", dpi,
-                  "--size", "single")
+                  "--size", "single", "--part", "graph")  # a single column holds one part
     assert proc.returncode == 0, proc.stderr
-    png = (tmp_path / "divergence-if-else-divergence.png").read_bytes()
+    png = (tmp_path / "divergence-if-else-divergence-graph.png").read_bytes()
     width = int.from_bytes(png[16:20], "big")
     assert width == round(85.0 * dpi / 25.4)
 

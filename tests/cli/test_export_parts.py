@@ -38,12 +38,12 @@ def test_a_part_this_scenario_does_not_draw_exits_2(tmp_path, capsys):
 
 def test_parts_and_chrome_are_exported_in_order_and_named_in_the_file(tmp_path, capsys):
     status = main(["export", str(SCENARIOS / "sectors-stride8.json"), "--out", str(tmp_path),
-                   "--part", "sweep", "--part", "map", "--chrome", "none", "--size", "single"])
+                   "--part", "sweep", "--part", "map", "--chrome", "none", "--size", "double"])
     assert status == 0, capsys.readouterr().err
     path = tmp_path / "sectors-stride8-sectors-sweep-map.svg"
     svg = path.read_text(encoding="utf-8")
     assert 'parts="sweep map"' in svg and 'chrome="none"' in svg
-    assert "touches" not in svg  # the title ("… touches N sectors") is chrome
+    assert "touches" not in svg.split("</desc>")[1]  # the title ("… touches N sectors") is chrome
     assert svg.index("stride") < svg.index('data-key="lane:0"')  # the sweep first, then the map
 
 
@@ -55,3 +55,26 @@ def test_a_steps_parts_are_what_its_export_shows(tmp_path, capsys):
     assert main(["export", str(source), "--all-steps", "--out", str(tmp_path / "out")]) == 0
     svg = (tmp_path / "out" / "lecture-sectors-step01.svg").read_text(encoding="utf-8")
     assert 'parts="sweep"' in svg and 'data-key="lane:0"' not in svg
+
+
+def test_the_whole_gemm_dashboard_at_single_column_exits_2_naming_the_parts_that_fit(
+        tmp_path, capsys):
+    status = main(["export", str(SCENARIOS / "gemm-walkthrough.json"), "--out", str(tmp_path),
+                   "--size", "single"])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "where single column allows 120 mm" in err and "Parts that fit: " in err
+    fit = err.split("Parts that fit: ")[1].split(" (")[0].split(", ")
+    assert fit and set(fit) <= {"walkthrough", "owners", "counts", "intensity"}
+    assert not list(tmp_path.iterdir())
+    assert main(["export", str(SCENARIOS / "gemm-walkthrough.json"), "--out", str(tmp_path),
+                 "--size", "single", "--part", fit[0]]) == 0
+
+
+def test_every_export_carries_a_one_sentence_alt_text(tmp_path, capsys):
+    assert main(["export", str(SCENARIOS / "banks-stride1.json"), "--out", str(tmp_path),
+                 "--part", "rack", "--format", "svg"]) == 0
+    svg = (tmp_path / "banks-stride1-banks-rack.svg").read_text(encoding="utf-8")
+    desc = svg.split("<desc>")[1].split("</desc>")[0]
+    assert desc.startswith("The rack part of the shared-memory banks serving 32 lanes")
+    assert "in 1 round:" in desc and desc.endswith(".") and desc.count(". ") == 0

@@ -99,3 +99,14 @@ def test_a_slide_of_one_part_sets_it_larger_than_the_whole_figure():
         return sorted(t.size for t in walk(figure.items) if isinstance(t, Text))[0]
 
     assert body_pt(lanes) > body_pt(whole)
+
+
+def test_every_bundled_figure_has_a_one_sentence_alt_text_in_good_grammar():
+    import re
+
+    for path in bundled_scenarios():
+        scenario = load_scenario(path)
+        for pid in scenario.panels:
+            text = figure_for(scenario, pid, PRINT).description
+            assert re.fullmatch(r"[A-Z].*[^.]\.", text), (path.name, text)
+            assert not re.search(r"(?<![\d.,])1 [a-z-]+s\b", text), (path.name, text)

@@ -1,0 +1,60 @@
+"""The faces an SVG's text uses, embedded as subsets (``@font-face`` with data URLs), so that a
+viewer that honours them (a web browser) sets the text in the faces the layout measured, even
+where Inter is not installed: a wider fallback face cannot make labels collide. Qt-free; read
+with fontTools, subset to the characters the figure prints."""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections import defaultdict
+from functools import lru_cache
+from importlib import resources
+
+from gpuviz.figures.display import Figure, Text, walk
+from gpuviz.figures.metrics import _FILES, FALLBACK_FAMILY, FALLBACK_FILE, face
+
+FAMILIES = {"sans": "Inter", "mono": "Noto Sans Mono"}
+
+
+def font_face_css(figure: Figure) -> list[str]:
+    """``@font-face`` rules for each face ``figure``'s text uses, subset to its characters."""
+    chars: dict[tuple[str, bool], set[int]] = defaultdict(set)
+    for item in walk(figure.items):
+        if not isinstance(item, Text):
+            continue
+        own = face(item.font, item.bold)
+        for o in map(ord, item.text):
+            if o in own.advances:
+                chars[(item.font, item.bold)].add(o)
+            elif o in own.borrowed:
+                chars[("math", False)].add(o)
+    rules = []
+    for (kind, bold), used in sorted(chars.items()):
+        name = FALLBACK_FILE if kind == "math" else _FILES[(kind, bold)]
+        family = FALLBACK_FAMILY if kind == "math" else FAMILIES[kind]
+        data, mime = _subset(name, frozenset(used))
+        rules.append(f"@font-face {{ font-family: '{family}'; font-weight: "
+                     f"{'bold' if bold else 'normal'}; src: url(data:{mime};base64,{data}); }}")
+    return rules
+
+
+@lru_cache(maxsize=64)  # a lecture's figures share their faces and most of their characters
+def _subset(name: str, used: frozenset[int]) -> tuple[str, str]:
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    path = resources.files("gpuviz.resources") / "fonts" / name
+    with resources.as_file(path) as real:
+        font = TTFont(str(real), recalcTimestamp=False)  # the same bytes every time
+    options = subset.Options()
+    options.layout_features = ["kern"]
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6]  # the copyright and the names: the licence travels
+    options.notdef_outline = True
+    sub = subset.Subsetter(options)
+    sub.populate(unicodes=sorted(used))
+    sub.subset(font)
+    buf = io.BytesIO()
+    font.save(buf)
+    mime = "font/otf" if name.endswith(".otf") else "font/ttf"
+    return base64.b64encode(buf.getvalue()).decode("ascii"), mime

@@ -1,0 +1,151 @@
+"""Size budgets: what a figure laid out for a journal column or a slide must meet.
+
+- Single column (85 mm): one part, at most 120 mm tall, type of at least 7 pt.
+- Double column (178 mm): at most 200 mm tall.
+- A 16:9 slide shown at 1280 × 720: body type of at least 20 px and titles of at least 28 px
+  (what the back of a room reads), the content filling the frame between balanced margins, and
+  no orphan word (a subtitle whose last line is one word).
+
+A budget is met by laying the figure out (fewer parts, another arrangement), never by scaling
+it. A request that cannot meet its budget is refused, naming the parts that would
+(:func:`gpuviz.export.files.export_figure`); :mod:`gpuviz.figures.lint` reports the same rules.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpuviz.figures.display import (
+    PT_TO_MM,
+    Circle,
+    Figure,
+    Group,
+    Image,
+    Item,
+    Polyline,
+    Rect,
+    Rects,
+    Segments,
+    Text,
+    text_box,
+    walk,
+)
+from gpuviz.figures.layout import Target
+
+SLIDE_PX = 1280.0  # the width in pixels a slide is shown at (1280 × 720)
+BODY_PX = 20.0
+TITLE_PX = 28.0
+FILL = 0.9  # the content spans at least this share of the slide's width or height
+BALANCE = 0.04  # opposite margins differ by at most this share of the page
+
+
+@dataclass(frozen=True)
+class Budget:
+    max_height: float | None = None  # mm
+    max_parts: int | None = None
+    slide: bool = False
+
+
+BUDGETS: dict[str, Budget] = {
+    "single": Budget(max_height=120.0, max_parts=1),
+    "double": Budget(max_height=200.0),
+    "slide": Budget(slide=True),
+}
+
+
+def px(figure: Figure, size_pt: float) -> float:
+    """The height in pixels of type of ``size_pt`` on ``figure`` shown 1280 pixels wide."""
+    return size_pt * PT_TO_MM * SLIDE_PX / figure.width
+
+
+def over_budget(figure: Figure, target: Target) -> list[tuple[str, str]]:
+    """``(rule, sentence)`` for each way ``figure`` misses the budget of ``target``'s size:
+    rule ``budget`` (parts, height) or ``slide`` (type, fill, margins, orphan words)."""
+    budget = BUDGETS.get(target.name)
+    if budget is None:
+        return []
+    out: list[tuple[str, str]] = []
+    if budget.max_parts is not None and len(figure.parts) > budget.max_parts:
+        out.append(("budget", f"{len(figure.parts)} parts ({', '.join(figure.parts)}) where "
+                              f"{target.name} column holds {budget.max_parts}"))
+    if budget.max_height is not None and figure.height > budget.max_height + 1e-6:
+        out.append(("budget", f"{figure.height:.0f} mm tall where {target.name} column allows "
+                              f"{budget.max_height:.0f} mm"))
+    if budget.slide:
+        out += [("slide", s) for s in _slide(figure)]
+    return out
+
+
+def _slide(figure: Figure) -> list[str]:
+    out = []
+    titles = [t for t in _title_texts(figure.items) if t.bold]
+    others = {id(t) for t in _title_texts(figure.items)}
+    body = [t.size for t in walk(figure.items) if isinstance(t, Text) and id(t) not in others]
+    if body:
+        median = statistics.median(body)
+        if px(figure, median) < BODY_PX - 1e-6:
+            out.append(f"body type {px(figure, median):.1f} px (median) where a slide needs "
+                       f"{BODY_PX:g} px")
+    if titles and px(figure, titles[0].size) < TITLE_PX - 1e-6:
+        out.append(f"title {px(figure, titles[0].size):.1f} px where a slide needs "
+                   f"{TITLE_PX:g} px")
+    box = _content(figure.items)
+    if box is not None:
+        x0, y0, x1, y1 = box
+        w, h = figure.width, figure.height
+        if max((x1 - x0) / w, (y1 - y0) / h) < FILL:
+            out.append(f"content fills {100 * (x1 - x0) / w:.0f} % of the width and "
+                       f"{100 * (y1 - y0) / h:.0f} % of the height (a slide needs "
+                       f"{100 * FILL:.0f} % of one)")
+        if abs(x0 - (w - x1)) > BALANCE * w or abs(y0 - (h - y1)) > BALANCE * h:
+            out.append(f"margins {x0:.0f} | {w - x1:.0f} mm and {y0:.0f} / {h - y1:.0f} mm "
+                       "are not balanced")
+    subtitle = [t for t in _title_texts(figure.items) if not t.bold]
+    if len(subtitle) >= 2 and " " not in subtitle[-1].text.strip():
+        out.append(f"orphan word {subtitle[-1].text!r} ends the subtitle")
+    return out
+
+
+def _title_texts(items: tuple[Item, ...]) -> list[Text]:
+    """The texts of the figure's title block, in order (the title, then its subtitle)."""
+    for item in items:
+        if isinstance(item, Group) and item.name == "title":
+            return [t for t in walk(item.items) if isinstance(t, Text)]
+    return []
+
+
+def _content(items: tuple[Item, ...]) -> tuple[float, float, float, float] | None:
+    """The box around the texts and shapes drawn (the page's background is not drawn)."""
+    xs0: list[float] = []
+    ys0: list[float] = []
+    xs1: list[float] = []
+    ys1: list[float] = []
+
+    def add(x0: float, y0: float, x1: float, y1: float) -> None:
+        xs0.append(x0)
+        ys0.append(y0)
+        xs1.append(x1)
+        ys1.append(y1)
+
+    for item in walk(items):
+        if isinstance(item, Text):
+            add(*text_box(item))
+        elif isinstance(item, (Rect, Image)):
+            add(item.x, item.y, item.x + item.w, item.y + item.h)
+        elif isinstance(item, Rects) and len(item.xywh):
+            a = np.asarray(item.xywh, dtype=float).reshape(-1, 4)
+            add(a[:, 0].min(), a[:, 1].min(), (a[:, 0] + a[:, 2]).max(), (a[:, 1] + a[:, 3]).max())
+        elif isinstance(item, Segments) and len(item.xyxy):
+            a = np.asarray(item.xyxy, dtype=float).reshape(-1, 4)
+            add(a[:, [0, 2]].min(), a[:, [1, 3]].min(), a[:, [0, 2]].max(), a[:, [1, 3]].max())
+        elif isinstance(item, Polyline) and item.points:
+            p = np.asarray(item.points, dtype=float)
+            add(p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max())
+        elif isinstance(item, Circle):
+            add(item.cx - item.r, item.cy - item.r, item.cx + item.r, item.cy + item.r)
+    if not xs0:
+        return None
+    return min(xs0), min(ys0), max(xs1), max(ys1)

@@ -1,0 +1,81 @@
+"""Text that travels: the fallback face draws what the shipped faces lack (as text, as outlines,
+and in the measurements), SVG can embed the faces it uses, and a paper's own typeface is laid
+out with its own metrics."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from pathlib import Path
+
+from fontTools.ttLib import TTFont
+
+from gpuviz.export.svg import figure_to_svg
+from gpuviz.export.svg_fonts import _subset
+from gpuviz.export.text_paths import text_path_data
+from gpuviz.figures.display import PT_TO_MM, Figure, Text
+from gpuviz.figures.layout import SINGLE
+from gpuviz.figures.lint import lint
+from gpuviz.figures.metrics import FALLBACK_FILE, face, text_width, use_typeface
+from gpuviz.figures.scene import figure_for
+from gpuviz.figures.theme import theme
+from gpuviz.scenario import load_scenario
+from gpuviz.scenario.bundled import scenario_dir
+
+SWIZZLE = load_scenario(scenario_dir() / "swizzle-column3.json")
+
+
+def test_a_bracket_inter_lacks_is_measured_and_outlined_from_the_fallback_face():
+    assert ord("⟨") not in face("sans").advances
+    lent = face("sans").borrowed
+    assert text_width("⟨⟩", 10.0) == (lent[ord("⟨")] + lent[ord("⟩")]) * 10.0 * PT_TO_MM
+    bare, _, _, _ = text_path_data(Text(0.0, 0.0, "ab", 9.0, "#000000"))
+    framed, _, _, _ = text_path_data(Text(0.0, 0.0, "⟨ab⟩", 9.0, "#000000"))
+    assert framed.count("M") > bare.count("M")  # the brackets are drawn, not empty boxes
+
+
+def test_svg_names_the_fallback_face_only_where_it_is_needed():
+    svg = figure_to_svg(figure_for(SWIZZLE, "swizzle", theme("print")))
+    families = re.findall(r'font-family="([^"]*)"[^>]*>([^<]*)<', svg)
+    assert all(("Noto Sans Math" in fam) == ("⟨" in text) for fam, text in families)
+
+
+def test_embedded_faces_are_subsets_that_cover_every_character_printed():
+    # monospaced text with arrows only the fallback face has (Inter is subset the same way)
+    fig = Figure(60.0, 20.0, "#FFFFFF", (Text(2.0, 8.0, "Swizzle ↺ 3", 9.0, "#000000",
+                                              font="mono"),
+                                         Text(2.0, 16.0, "P/I ↻ 16", 9.0, "#000000",
+                                              font="mono", bold=True)))
+    svg = figure_to_svg(fig, embed_fonts=True)
+    subset = _subset.__wrapped__  # uncached: a subset is the same bytes every time it is made
+    brackets = frozenset({0x27E8, 0x27E9})
+    assert subset(FALLBACK_FILE, brackets) == subset(FALLBACK_FILE, brackets)
+    faces = re.findall(r"font-family: '([^']+)'; font-weight: (\w+); src: "
+                       r"url\(data:font/\w+;base64,([A-Za-z0-9+/=]+)\)", svg)
+    covered = {(family, weight == "bold"): set(TTFont(io.BytesIO(base64.b64decode(data)))
+                                                .getBestCmap())
+               for family, weight, data in faces}
+    assert set(map(ord, "Swizzle3")) <= covered[("Noto Sans Mono", False)]
+    assert set(map(ord, "P/I16")) <= covered[("Noto Sans Mono", True)]
+    assert set(map(ord, "↺↻")) <= covered[("Noto Sans Math", False)]
+    assert len(covered[("Noto Sans Math", False)]) < 10  # a subset, not the face
+
+
+def test_a_papers_typeface_is_measured_and_laid_out_not_scaled():
+    fonts = Path(__file__).resolve().parents[2] / "resources" / "fonts"
+    wide = str(fonts / "NotoSansMono-Regular.ttf")  # a wider face than Inter
+    before = figure_for(SWIZZLE, "swizzle", theme("print"), frozenset(), SINGLE.showing(["banks"]))
+    inter = text_width("swizzled layout", 8.0)
+    use_typeface(wide)
+    try:
+        assert text_width("swizzled layout", 8.0) > 1.1 * inter
+        after = figure_for(SWIZZLE, "swizzle", theme("print"), frozenset(),
+                           SINGLE.showing(["banks"]))
+        svg = figure_to_svg(after)
+        assert lint(after, SINGLE) == []
+    finally:
+        use_typeface(None)
+    assert after.width == before.width == 85.0  # laid out again for the column, not scaled
+    assert after.height > before.height  # wider text wraps onto more lines
+    assert "font-family=\"'Noto Sans Mono', Inter" in svg
