@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
 from gpuviz.keys import KEY_PATTERN
 from gpuviz.models.arch import DEFAULT_ARCH
 from gpuviz.registry import panel
+from gpuviz.scenario.decode import decode_changes
 
 FORMAT_VERSION = 1
 SELECTION_KEY = re.compile(KEY_PATTERN)
@@ -46,8 +47,14 @@ class Scenario:
     panels: tuple[str, ...] = ("launch",)
     sections: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     steps: tuple[Step, ...] = ()
-    # the partial JSON each step's sections were decoded from, kept for saving
-    _step_sections: tuple[Mapping[str, Any], ...] = field(default=(), compare=False, repr=False)
+    # The sections after each step, when the loader has just computed them while checking the
+    # steps. Not a field: ``dataclasses.replace`` never carries it into a scenario whose sections
+    # or steps differ; every other scenario derives its step states from its own steps.
+    _step_sections: InitVar[tuple[Mapping[str, Any], ...]] = ()
+
+    def __post_init__(self, _step_sections: tuple[Mapping[str, Any], ...]) -> None:
+        if _step_sections and len(_step_sections) == len(self.steps):
+            object.__setattr__(self, "_states", tuple(_step_sections))
 
     def section(self, panel_id: str) -> Any:
         """The panel's parameters: this scenario's section, or the defaults."""
@@ -62,10 +69,20 @@ class Scenario:
 
     def at_step(self, k: int) -> Scenario:
         """The scenario as it stands after steps 0 … k (k = -1: before any step)."""
-        if k < 0 or not self._step_sections:
+        if k < 0 or not self.steps:
             return self
-        k = min(k, len(self._step_sections) - 1)
-        return replace(self, sections=self._step_sections[k])
+        states = self.step_states()
+        return replace(self, sections=states[min(k, len(states) - 1)])
+
+    def step_states(self) -> tuple[Mapping[str, Any], ...]:
+        """The sections after each step: this scenario's sections with the changes of steps
+        0 … k decoded over them in order. Derived from this scenario's own sections and steps
+        and kept on it (a frozen scenario's steps never change), never copied from another."""
+        states = self.__dict__.get("_states")
+        if states is None:
+            states = _accumulate(self.sections, self.steps)
+            object.__setattr__(self, "_states", states)
+        return states
 
     def step_selection(self, k: int) -> frozenset[str]:
         if 0 <= k < len(self.steps):
@@ -82,3 +99,25 @@ class Scenario:
             return None
         own = panel(panel_id).parts
         return tuple(p for p in step.parts if p in own) or None
+
+
+def _accumulate(sections: Mapping[str, Any], steps: tuple[Step, ...]) -> tuple[Mapping[str, Any], ...]:
+    """The sections after each step. A change that no longer decodes over the state before it
+    (its panel's section was edited since the file was checked) leaves that section as it was."""
+    current = dict(sections)
+    states: list[Mapping[str, Any]] = []
+    for step in steps:
+        for pid, partial in step.changes.items():
+            before = current.get(pid) or panel(pid).params_type()
+            params = decode_changes(before, _plain(partial), pid, [])
+            if isinstance(params, type(before)):
+                current[pid] = params
+        states.append(MappingProxyType(dict(current)))
+    return tuple(states)
+
+
+def _plain(value: Any) -> Any:
+    """JSON data out of the read-only mappings a step keeps its changes in."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value

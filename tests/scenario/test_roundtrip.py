@@ -33,6 +33,10 @@ def test_every_bundled_scenario_survives_save_and_load(path, tmp_path):
     for k in range(len(s.steps)):
         assert again.at_step(k).sections == s.at_step(k).sections
     assert dumps_scenario(again) == dumps_scenario(s)
+    # a copy with other steps or sections derives its own step states, as the loader does
+    copied = replace(s, title="copied")
+    assert [copied.at_step(k).sections for k in range(len(s.steps))] == \
+        [s.at_step(k).sections for k in range(len(s.steps))]
 
 
 def test_save_is_atomic_and_leaves_no_temporary_file(tmp_path):
