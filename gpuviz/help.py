@@ -6,15 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# the panel groups of the registry, in its order: the gallery and the help group by them
-TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Launch", ("launch",)),
-    ("Memory access", ("sectors", "banks", "swizzle")),
-    ("Reuse", ("gemm", "traversal")),
-    ("Time and synchronization", ("pipeline", "barrier", "reduction")),
-    ("SIMT execution", ("occupancy", "scheduler", "divergence")),
-    ("Tensor cores", ("mma",)),
-)
+from gpuviz.registry import TOPICS, panel
 
 
 @dataclass(frozen=True)
@@ -213,11 +205,12 @@ HELP: dict[str, PanelHelp] = {
 }
 
 
+__all__ = ["HELP", "TOPICS", "PanelHelp", "help_for", "topic_of"]
+
+
 def topic_of(panel_id: str) -> str:
-    for name, ids in TOPICS:
-        if panel_id in ids:
-            return name
-    raise KeyError(panel_id)
+    """The group the panel is listed under (its registry entry's ``topic``)."""
+    return panel(panel_id).topic
 
 
 def help_for(panel_id: str) -> PanelHelp:

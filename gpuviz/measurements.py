@@ -15,9 +15,11 @@ from functools import cache, lru_cache
 from typing import Any
 
 from gpuviz.kernels.measure import QUANTITY, load, shipped
+from gpuviz.registry import PANELS as REGISTERED
 
-#: Panels whose sections can be matched to a measurement.
-PANELS = ("banks", "sectors", "occupancy", "traversal", "scheduler", "mma")
+#: Panels whose sections can be matched to a measurement (the registry's ``measured.by_section``).
+PANELS: tuple[str, ...] = tuple(p.id for p in REGISTERED
+                                if p.measured is not None and p.measured.by_section)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,12 @@
-"""The one panel registry: every panel id, its title, and where its model, figure and dock live.
+"""The one panel registry: every panel id and what the panel has, declared once.
 
-Adding a panel = one ``Panel(...)`` line here plus the modules it names (DESIGN.md, "One panel,
-end to end"). Modules are named by dotted path and imported on first use, so that reading the
-registry costs nothing and the command line never imports Qt.
+Adding a panel = one ``Panel(...)`` entry here plus the modules it names (DESIGN.md, "One panel,
+end to end"). The entry says what the panel has beside its model and figure: the topic the
+gallery and Help group it under, a kernel export (``gpuviz.kernels.<id>``), the quantity a real
+GPU measures for it, and the class that adds to its dock (``gpuviz.ui.panels.<id>``, a
+``PanelExtras``). Every list of such panels elsewhere (kernel export, measurements, help topics)
+is derived from these entries. Modules are named by dotted path and imported on first use, so
+that reading the registry costs nothing and the command line never imports Qt.
 
 What those modules offer is written down once, as the protocols below; the optional parts
 (a model's ``DEPENDS_ON``/``link``, ``problems`` and ``SLOW``, a figure's ``frame_count``) are
@@ -41,6 +45,17 @@ class FigureModule(Protocol):
 
 
 @dataclass(frozen=True)
+class Measured:
+    """What a real GPU's counters are compared with: a result field of the panel's model."""
+
+    quantity: str  # the result field, e.g. "rounds"
+    unit: str  # in words, e.g. "shared-memory wavefronts"
+    # whether a section is looked up in the shipped measurements by its parameters (the dock's
+    # "H200 measured" line); traversal's cases need the kernel's tile and operand sizes as well
+    by_section: bool = True
+
+
+@dataclass(frozen=True)
 class Panel:
     id: str
     title: str
@@ -48,6 +63,16 @@ class Panel:
     # the named parts of its figure, in the figure's order: each one a complete small figure an
     # export can show alone (``Target.parts``, ``gpuviz export --part``, a step's ``parts``)
     parts: tuple[str, ...] = field(default=(), kw_only=True)
+    # the group the gallery and Help ▸ About This Panel list the panel under (its help text:
+    # ``gpuviz.help.HELP[id]``)
+    topic: str = field(default="", kw_only=True)
+    # ``gpuviz.kernels.<id>`` writes a CUDA program performing exactly the section's access
+    kernel: bool = field(default=False, kw_only=True)
+    # the model's number that the shipped measurements (``resources/measurements``) compare
+    measured: Measured | None = field(default=None, kw_only=True)
+    # the ``PanelExtras`` subclass in ``gpuviz.ui.panels.<id>`` that adds to the generated dock
+    # (a summary in words, widgets, what a click does); "" for the generated dock alone
+    extras: str = field(default="", kw_only=True)
 
     @property
     def model(self) -> ModelModule:
@@ -58,8 +83,16 @@ class Panel:
         return cast(FigureModule, _module(f"gpuviz.figures.{self.id}"))
 
     @property
-    def dock_module(self) -> str:
-        return f"gpuviz.ui.panels.{self.id}"
+    def extras_path(self) -> tuple[str, str] | None:
+        """(module, class) of the dock's extras, or None for the generated dock alone."""
+        return (f"gpuviz.ui.panels.{self.id}", self.extras) if self.extras else None
+
+    @property
+    def kernel_module(self) -> Any:
+        """``gpuviz.kernels.<id>``, for a panel with a kernel export."""
+        if not self.kernel:
+            raise ValueError(f"no kernel export for panel {self.id!r}")
+        return _module(f"gpuviz.kernels.{self.id}")
 
     @property
     def params_type(self) -> type:
@@ -104,54 +137,83 @@ def _module(name: str) -> Any:
     return importlib.import_module(name)
 
 
+LAUNCH, MEMORY, REUSE, TIME, SIMT, TENSOR = ("Launch", "Memory access", "Reuse",
+                                            "Time and synchronization", "SIMT execution",
+                                            "Tensor cores")
+
 PANELS: tuple[Panel, ...] = (
-    Panel("launch", "Launch: grid, blocks, warps", "Grid / block / warp explorer with tile and wave quantization",
-          parts=("grid", "warps", "lanes", "quantization")),
-    # memory access panels
+    Panel("launch", "Launch: grid, blocks, warps",
+          "Grid / block / warp explorer with tile and wave quantization",
+          parts=("grid", "warps", "lanes", "quantization"),
+          topic=LAUNCH, extras="LaunchExtras"),
     Panel("sectors", "Sectors: one warp's global load",
           "Lanes to the 32-byte sectors and 128-byte lines their addresses touch",
-          parts=("map", "receipt", "sweep")),
+          parts=("map", "receipt", "sweep"),
+          topic=MEMORY, kernel=True, measured=Measured("sector_count", "32-byte sectors"),
+          extras="SectorsExtras"),
     Panel("banks", "Banks: shared-memory bank queues",
           "Which bank serves each lane's word, broadcasts, and the service rounds",
-          parts=("lanes", "rack", "receipt")),
+          parts=("lanes", "rack", "receipt"),
+          topic=MEMORY, kernel=True, measured=Measured("rounds", "shared-memory wavefronts"),
+          extras="BanksExtras"),
     Panel("swizzle", "Swizzle: XOR layout of a 1024-byte region",
           "Logical and physical 16-byte chunks and the banks one reader per row hits",
-          parts=("logical", "physical", "banks", "readers")),
-    # reuse panels
+          parts=("logical", "physical", "banks", "readers"),
+          topic=MEMORY, extras="SwizzleExtras"),
     Panel("gemm", "GEMM: matrix multiplication as reuse",
           "Who owns which output, and what each owner loads, reads and reuses",
-          parts=("walkthrough", "owners", "counts", "intensity")),
+          parts=("walkthrough", "owners", "counts", "intensity"),
+          topic=REUSE, extras="GemmExtras"),
     Panel("traversal", "Traversal: output-tile order and cache reuse",
           "Tile orders through an LRU cache: hits, loads and misses against capacity",
-          parts=("path", "resident", "loads", "sweep")),
-    # time and synchronization panels
+          parts=("path", "resident", "loads", "sweep"),
+          topic=REUSE, kernel=True,
+          measured=Measured("operand_traffic", "DRAM bytes read ÷ bytes of A and B"),
+          extras="TraversalExtras"),
     Panel("pipeline", "Pipeline: buffer ownership over time",
           "Load and compute lanes, slot ownership bands and named waits",
-          parts=("timeline", "receipt")),
+          parts=("timeline", "receipt"),
+          topic=TIME, extras="PipelineExtras"),
     Panel("barrier", "Barriers: producer and consumer",
           "The two barriers of a tiled kernel under an explicit interleaving",
-          parts=("interleaving", "slots", "hazards")),
+          parts=("interleaving", "slots", "hazards"),
+          topic=TIME, extras="BarrierExtras"),
     Panel("reduction", "Reduction: warp shuffle tree",
           "Partial-sum ownership and contributor sets of a shuffle reduction",
-          parts=("tree", "block")),
-    # SIMT execution panels
+          parts=("tree", "block"),
+          topic=TIME, extras="ReductionExtras"),
     Panel("occupancy", "Occupancy: resident warps per SM",
           "Blocks per SM limited by warp slots, registers, shared memory and the block limit",
-          parts=("limits", "slots", "cliffs")),
+          parts=("limits", "slots", "cliffs"),
+          topic=SIMT, kernel=True,
+          measured=Measured("active_blocks_per_sm", "resident blocks per SM"),
+          extras="OccupancyExtras"),
     Panel("scheduler", "Scheduler: latency hiding, cycle by cycle",
           "One warp scheduler issuing from ready warps under GTO or loose round-robin",
-          parts=("timeline", "utilisation", "warps")),
+          parts=("timeline", "utilisation", "warps"),
+          topic=SIMT, measured=Measured("sm_issue_utilization", "of the SM's issue slots used"),
+          extras="SchedulerExtras"),
     Panel("divergence", "Divergence: reconvergence stack",
           "Immediate post-dominators, the pre-Volta SIMT stack and lane efficiency",
-          parts=("graph", "stack", "issue", "efficiency")),
-    # tensor cores
+          parts=("graph", "stack", "issue", "efficiency"),
+          topic=SIMT, extras="DivergenceExtras"),
     Panel("mma", "MMA: tensor-core fragments",
           "Who holds each element of mma.sync and wgmma operands, and how ldmatrix feeds them",
           parts=("fragment-a", "fragment-b", "fragment-c", "feed", "warpgroup", "descriptor",
-                 "completion", "hierarchy")),
+                 "completion", "hierarchy"),
+          topic=TENSOR, kernel=True,
+          measured=Measured("ldmatrix_wavefronts",
+                            "shared-memory wavefronts of the fragment load or store"),
+          extras="MmaExtras"),
 )
 
 PANEL_IDS: tuple[str, ...] = tuple(p.id for p in PANELS)
+KERNEL_PANELS: tuple[str, ...] = tuple(p.id for p in PANELS if p.kernel)
+MEASURED_PANELS: tuple[str, ...] = tuple(p.id for p in PANELS if p.measured is not None)
+# the topics in registry order, each with its panels: the gallery and the help group by them
+TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+    (name, tuple(p.id for p in PANELS if p.topic == name))
+    for name in dict.fromkeys(p.topic for p in PANELS))
 
 
 def panel(panel_id: str) -> Panel:

@@ -9,12 +9,12 @@ writes the source, the run script with the build and ``ncu`` commands, a three-l
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 from gpuviz.kernels.emit import KernelSource, stem, write
+from gpuviz.registry import KERNEL_PANELS, panel
 
-PANELS = ("sectors", "banks", "occupancy", "traversal", "mma")
+PANELS = KERNEL_PANELS  # the registry's panels with ``kernel=True``
 
 
 def exportable(panels: tuple[str, ...]) -> tuple[str, ...]:
@@ -30,7 +30,7 @@ def render(scenario, panel_id: str, name: str) -> KernelSource:
         raise ValueError(f"no kernel export for panel {panel_id!r} (panels with one: "
                          f"{', '.join(PANELS)})")
     params = effective_params(scenario, panel_id)
-    module = importlib.import_module(f"gpuviz.kernels.{panel_id}")
+    module = panel(panel_id).kernel_module
     title = f"{scenario.title} — {panel_id}"
     k = module.render(params, name, title)
     case = {**k.case, "section": _encode(params)}

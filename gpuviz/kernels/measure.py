@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuviz.kernels.ncu_csv import number, read_file
+from gpuviz.registry import PANELS
 
 FORMAT = 1
 
@@ -55,15 +56,9 @@ KEPT = (
 OCCUPANCY_LIMITS = ("launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
                     "launch__occupancy_limit_shared_mem", "launch__occupancy_limit_warps")
 
-#: What each panel's model is compared on, and in which words.
-QUANTITY = {
-    "banks": ("rounds", "shared-memory wavefronts"),
-    "sectors": ("sector_count", "32-byte sectors"),
-    "occupancy": ("active_blocks_per_sm", "resident blocks per SM"),
-    "traversal": ("operand_traffic", "DRAM bytes read ÷ bytes of A and B"),
-    "scheduler": ("sm_issue_utilization", "of the SM's issue slots used"),
-    "mma": ("ldmatrix_wavefronts", "shared-memory wavefronts of the fragment load or store"),
-}
+#: What each panel's model is compared on, and in which words (the registry's ``measured``).
+QUANTITY: dict[str, tuple[str, str]] = {
+    p.id: (p.measured.quantity, p.measured.unit) for p in PANELS if p.measured is not None}
 
 
 def metric_for(panel: str, op: str) -> str:

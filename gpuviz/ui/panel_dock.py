@@ -7,11 +7,9 @@ burst of changes (a dragged control) is coalesced into one redraw on the next ev
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from types import ModuleType
 
 from PySide6.QtCore import QEvent, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -36,6 +34,7 @@ from gpuviz.ui.controls_strip import STRIP_PX, ControlsStrip, follow_text
 from gpuviz.ui.design_memory import DesignMemory
 from gpuviz.ui.document import Document
 from gpuviz.ui.figure_view import FigureView
+from gpuviz.ui.panel_extras import PanelExtras, extras_class
 from gpuviz.ui.param_form import ParamForm
 from gpuviz.ui.worker_report import report
 
@@ -124,7 +123,6 @@ class PanelDock(QDockWidget):
         self.document = document
         self.theme = theme
         self.setObjectName(f"dock-{panel.id}")
-        self.extras: ModuleType | None = _panel_module(panel)
         self.form = ParamForm(panel.id, panel.params_type)
         self.form.edited.connect(self._on_edited)
         self.view = FigureView()
@@ -143,6 +141,7 @@ class PanelDock(QDockWidget):
         self.body_px = BODY_PX
         self.parts: tuple[str, ...] | None = None  # the parts drawn (None: the whole figure)
         self.chrome: Chrome = "full"  # what surrounds them
+        self.extras: PanelExtras = extras_class(panel)(self)
         self._relayout = QTimer(self)
         self._relayout.setSingleShot(True)
         self._relayout.setInterval(RELAYOUT_MS)
@@ -170,14 +169,13 @@ class PanelDock(QDockWidget):
         summary.setWordWrap(True)
         lay.addWidget(summary)
         lay.addWidget(self.form)
-        self.summary: QLabel | None = None
-        if self.extras is not None and hasattr(self.extras, "summary_text"):
-            # the panel's result in words, under the controls, refreshed with the figure
-            self.summary = QLabel()
-            self.summary.setObjectName(f"{panel.id}-summary")
-            self.summary.setWordWrap(True)
-            self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            lay.addWidget(self.summary)
+        # the panel's result in words, under the controls, refreshed with the figure
+        self.summary = QLabel()
+        self.summary.setObjectName(f"{panel.id}-summary")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary.hide()
+        lay.addWidget(self.summary)
         # the model's number beside the H200's, for panels with measured counterparts (filled in
         # after the figure is painted: the measurement tables are not needed for the first frame)
         self.measured = QLabel()
@@ -188,13 +186,9 @@ class PanelDock(QDockWidget):
         # held while the window's first frame is being made (the measurement tables are not
         # needed for it); MainWindow.complete releases it
         self.measured_held = False
-        # widgets a panel adds that go with the controls though they sit elsewhere (the
-        # scheduler's zoomable timeline, under its figure): hidden with them when presenting
-        self.companions: list[QWidget] = []
         lay.addWidget(self.measured)
-        if self.extras is not None and hasattr(self.extras, "extra_widgets"):
-            for w in self.extras.extra_widgets(self):
-                lay.addWidget(w)
+        for w in self.extras.widgets():
+            lay.addWidget(w)
         lay.addStretch(1)
         scroll = _ControlsScroll()
         scroll.setWidget(controls)
@@ -212,7 +206,20 @@ class PanelDock(QDockWidget):
         self.controls_pane = pane
         self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(pane)
-        splitter.addWidget(self.view)
+        # a widget that goes with the controls though it sits under the figure, with its width
+        # (the scheduler's zoomable timeline): hidden with the controls when presenting
+        self.companion = self.extras.under_figure()
+        if self.companion is None:
+            splitter.addWidget(self.view)
+        else:
+            column = QSplitter(Qt.Orientation.Vertical)
+            column.setObjectName(f"{panel.id}-figure-and-companion")
+            column.addWidget(self.view)
+            column.addWidget(self.companion)
+            column.setStretchFactor(0, 3)
+            column.setStretchFactor(1, 1)
+            column.setChildrenCollapsible(False)
+            splitter.addWidget(column)
         splitter.setStretchFactor(1, 1)
         splitter.setChildrenCollapsible(False)
         self.setWidget(splitter)
@@ -264,8 +271,7 @@ class PanelDock(QDockWidget):
         """Predict, then reveal: the figure and the result in words wait for the reveal."""
         veiled = self.document.veiled
         self.view.set_veil(VEIL_TEXT if veiled else "")
-        if self.summary is not None:
-            self.summary.setVisible(not veiled)
+        self.summary.setVisible(not veiled and bool(self.summary.text()))
         # the answer is nowhere else either: the measured line, the values left automatic
         self.measured.setVisible(bool(self.measured.text()) and not veiled)
         self.form.veil_automatic(veiled)
@@ -307,17 +313,13 @@ class PanelDock(QDockWidget):
         if grow > 0:
             self.splitter.setSizes([controls + grow, figure - grow])
 
-    def set_controls_visible(self, visible: bool) -> None:
-        """Unfold (True) or fold (False) the controls."""
-        self.set_controls_expanded(visible)
-
     def set_controls_shown(self, shown: bool) -> None:
-        """Presentation mode: no controls at all, not even the strip, nor the widgets that
-        belong with them wherever they sit (``companions``): the figure alone."""
+        """Presentation mode: no controls at all, not even the strip, nor the widget that
+        belongs with them under the figure (``companion``): the figure alone."""
         self.controls_pane.setVisible(shown)
         self.splitter.handle(1).setVisible(shown)
-        for widget in self.companions:
-            widget.setVisible(shown)
+        if self.companion is not None:
+            self.companion.setVisible(shown)
 
     def set_body_px(self, px: float) -> None:
         """The theme's body type on screen in pixels: the scale the figure is laid out at."""
@@ -366,6 +368,7 @@ class PanelDock(QDockWidget):
         self.theme = theme
         self._designs.clear()  # another theme's type sizes make other designs
         self.schedule_refresh()
+        self.extras.theme_changed(theme)
 
     def schedule_refresh(self) -> None:
         if not self._pending:
@@ -552,8 +555,7 @@ class PanelDock(QDockWidget):
             return {}
         values = {name: effective[name] for name in self.form.field_names()
                   if getattr(section, name, None) is None and effective.get(name) is not None}
-        if self.extras is not None and hasattr(self.extras, "automatic"):
-            values.update(self.extras.automatic(result))
+        values.update(self.extras.automatic(result))
         return values
 
     def release_measured(self) -> None:
@@ -571,17 +573,17 @@ class PanelDock(QDockWidget):
     def _measured_text(self, result: object) -> str:
         """"Model: 4 … · H200 measured: 4 (agrees)", "… · not measured", or "" for a panel
         without a measured counterpart."""
-        from gpuviz.kernels.measure import QUANTITY
-        from gpuviz.measurements import PANELS, format_value, label
-
-        if result is None or self.panel.id not in PANELS:
+        measured = self.panel.measured
+        if result is None or measured is None or not measured.by_section:
             return ""
+        from gpuviz.measurements import format_value, label
+
         try:
             params = effective_params(self.document.shown, self.panel.id)
-            value = float(getattr(result, QUANTITY[self.panel.id][0]))
+            value = float(getattr(result, measured.quantity))
         except Exception:  # a result without the measured quantity (an error figure)
             return ""
-        unit = QUANTITY[self.panel.id][1]
+        unit = measured.unit
         if value == 1 and "÷" not in unit:  # "1 resident block per SM", not "… blocks"
             head, per, tail = unit.partition(" per ")
             unit = head.removesuffix("s") + per + tail
@@ -589,8 +591,8 @@ class PanelDock(QDockWidget):
                 f"{label(self.panel.id, params, value)}")
 
     def _show(self, figure: Figure, key: object, start: float, result: object = None) -> None:
-        if self.summary is not None:
-            self.summary.setText(self.extras.summary_text(result) if result is not None else "")
+        self.summary.setText(self.extras.summary_text(result) if result is not None else "")
+        self.summary.setVisible(bool(self.summary.text()) and not self.document.veiled)
         if result is not None and result is not self._measured_for:
             self._measured_for = result
             self.form.show_automatic(self._automatic(result))
@@ -614,18 +616,8 @@ class PanelDock(QDockWidget):
         self.document.select({key} if key else set())  # pointing selects, and only that
 
     def _on_key_activated(self, key: str) -> None:
-        if self.extras is not None and hasattr(self.extras, "activate"):
-            self.extras.activate(self.document, key)  # Ctrl+click, double click: applied
+        self.extras.activate(key)  # Ctrl+click, double click: applied
         self.document.select({key})
-
-
-def _panel_module(panel: Panel) -> ModuleType | None:
-    try:
-        return importlib.import_module(panel.dock_module)
-    except ModuleNotFoundError as e:
-        if e.name == panel.dock_module:
-            return None
-        raise
 
 
 def _error_figure(theme: Theme, message: str) -> Figure:

@@ -27,7 +27,7 @@ def test_scheduler_timeline_is_the_figures_timeline_for_the_whole_run(make_main_
                                                                         scenario_path):
     w = make_main_window(scenario_path("scheduler-try-round-robin.json"))
     dock = w.docks["scheduler"]
-    tl = dock.timeline
+    tl = dock.extras.timeline
     r = tl.result
     img = tl.image.image
     assert img.shape == (r.resident_warps + 1, r.cycles, 3)
@@ -44,7 +44,7 @@ def test_scheduler_timeline_is_the_figures_timeline_for_the_whole_run(make_main_
 def test_zooming_panning_and_exporting_the_visible_cycles(make_main_window, scenario_path, tmp_path):
     w = make_main_window(scenario_path("scheduler-try-round-robin.json"))
     dock = w.docks["scheduler"]
-    tl = dock.timeline
+    tl = dock.extras.timeline
     box = tl.plot.getViewBox()
     a0, b0 = tl.visible()
     box.scaleBy(x=0.25, y=1)  # the wheel's zoom, around the centre
@@ -69,7 +69,7 @@ def test_zooming_panning_and_exporting_the_visible_cycles(make_main_window, scen
 
 def test_a_cycles_key_in_the_selection_sets_the_timeline(make_main_window, scenario_path):
     w = make_main_window(scenario_path("scheduler-try-round-robin.json"))
-    tl = w.docks["scheduler"].timeline
+    tl = w.docks["scheduler"].extras.timeline
     w.document.select({"cycles:500-799"})
     assert tl.visible() == (500, 800)
     assert "Issue timeline, cycles 500–799" in " ".join(_figure(w.docks["scheduler"]).texts())
@@ -86,23 +86,23 @@ def test_gemm_dock_plot_draws_the_figures_series_in_its_colours(make_main_window
     dock = w.docks["gemm"]
     result = compute_all(w.document.shown, ("gemm",))["gemm"]
     series, _marks = calculator_series(result)
-    curves = _curves(dock.flops_plot.plot)
+    curves = _curves(dock.extras.flops_plot.plot)
     assert [c.name() for c in curves] == [s.label for s in series]
     for c, s in zip(curves, series, strict=True):
         x, y = c.getData()
         assert list(x) == [float(v) for v in s.x] and list(y) == [float(v) for v in s.y]
         assert c.opts["pen"].color().name() == dock.theme.category(s.color_index).lower()
-    assert dock.flops_plot.plot.getAxis("bottom").labelText == "tile side T (elements)"
+    assert dock.extras.flops_plot.plot.getAxis("bottom").labelText == "tile side T (elements)"
     w.set_theme("dark")
-    curves = _curves(dock.flops_plot.plot)
+    curves = _curves(dock.extras.flops_plot.plot)
     assert curves[0].opts["pen"].color().name() == theme("dark").category(series[0].color_index).lower()
-    assert dock.flops_plot.plot.backgroundBrush().color().name() == theme("dark").background.lower()
+    assert dock.extras.flops_plot.plot.backgroundBrush().color().name() == theme("dark").background.lower()
 
 
 def test_traversal_dock_plot_is_the_figures_sweep(make_main_window, scenario_path, qtbot):
     w = make_main_window(scenario_path("traversal-sweep.json"))
     dock = w.docks["traversal"]
-    runner = dock.sweep_runner
+    runner = dock.extras.sweep_runner
     qtbot.waitUntil(lambda: runner.result is not None, timeout=60000)
     result = compute_all(w.document.shown, ("traversal",))["traversal"]
     series, _marks = sweep_series(result.capacities, result.misses_by_order, result.capacity,

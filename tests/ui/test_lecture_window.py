@@ -320,14 +320,15 @@ def test_f5_gives_the_scheduler_figure_the_whole_height(make_main_window, scenar
     it took half of a 720-line projector, and the figure's type shrank to 8 px."""
     w = make_main_window(scenario_path("scheduler-memory-parallelism.json"))
     dock = w.docks["scheduler"]
-    qtbot.waitUntil(lambda: hasattr(dock, "figure_column"), timeout=2000)
     settle(qtbot)
-    assert dock.timeline.isVisible()
+    timeline = dock.extras.timeline
+    assert dock.companion is timeline and timeline.isVisible()
+    assert timeline.width() == dock.view.width()  # under the figure, with its width
     before = dock.view.height()
     w.act_present.trigger()
     settle(qtbot)
     assert w.presented_panels() == ["scheduler"]
-    assert not dock.timeline.isVisible() and dock.view.height() > before
+    assert not timeline.isVisible() and dock.view.height() > before
     w.leave_presentation()
     settle(qtbot)
-    assert dock.timeline.isVisible()
+    assert timeline.isVisible()

@@ -395,7 +395,7 @@ def test_export_every_frame_from_the_gui(make_main_window, scenario_path, tmp_pa
 
 def test_dragging_a_slider_is_one_undo_step_and_follows_the_document(make_main_window, scenario_path):
     w = make_main_window(scenario_path("sectors-aligned.json"))
-    controls = w.docks["sectors"].drag_controls
+    controls = w.docks["sectors"].extras.drag_controls
     for value in range(2, 9):
         controls.stride.setValue(value)
     assert w.document.scenario.section("sectors").pattern.stride == 8
@@ -406,7 +406,7 @@ def test_dragging_a_slider_is_one_undo_step_and_follows_the_document(make_main_w
 
 def test_the_padding_slider_reads_a_padded_column(make_main_window, scenario_path):
     w = make_main_window(scenario_path("banks-column32.json"))
-    control = w.docks["banks"].padding_control
+    control = w.docks["banks"].extras.padding_control
     control.slider.setValue(1)
     pattern = w.document.scenario.section("banks").pattern
     assert (pattern.kind, pattern.padding) == ("column", 1)

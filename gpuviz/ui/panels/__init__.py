@@ -1,2 +1,2 @@
-"""Panel-specific additions to the generated dock: extra widgets, and what a click on a key
-does (``activate(document, key)``). A panel without a module here gets the generated dock."""
+"""What a panel adds to its generated dock: one ``PanelExtras`` subclass per panel that needs
+more than the generated controls (``gpuviz.ui.panel_extras``), named by its registry entry."""

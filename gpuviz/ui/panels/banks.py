@@ -12,6 +12,7 @@ from dataclasses import replace
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QSlider, QWidget
 
+from gpuviz.ui.panel_extras import PanelExtras
 from gpuviz.ui.section_control import SectionControl
 
 PANEL_ID = "banks"
@@ -45,6 +46,10 @@ class PaddingControl(SectionControl):
         self.edit(new, f"Row padding {value}", "drag-padding")
 
 
-def extra_widgets(dock) -> list[QWidget]:
-    dock.padding_control = PaddingControl(dock)
-    return [dock.padding_control]
+class BanksExtras(PanelExtras):
+    def __init__(self, dock):
+        super().__init__(dock)
+        self.padding_control = PaddingControl(dock)
+
+    def widgets(self) -> list[QWidget]:
+        return [self.padding_control]

@@ -4,13 +4,15 @@ click on an operation, hazard or slot selects it everywhere like any other key."
 from __future__ import annotations
 
 from gpuviz.models.barrier import BarrierResult
+from gpuviz.ui.panel_extras import PanelExtras
 
 
-def summary_text(result: BarrierResult) -> str:
-    if result.safe:
-        return "Safe: no hazard in this interleaving."
-    lines = []
-    if result.contract_broken:
-        lines.append(f"Contract broken: {result.contract_text}.")
-    lines += [h.text for h in result.hazards]
-    return "Unsafe.\n" + "\n".join(lines)
+class BarrierExtras(PanelExtras):
+    def summary_text(self, result: BarrierResult) -> str:
+        if result.safe:
+            return "Safe: no hazard in this interleaving."
+        lines = []
+        if result.contract_broken:
+            lines.append(f"Contract broken: {result.contract_text}.")
+        lines += [h.text for h in result.hazards]
+        return "Unsafe.\n" + "\n".join(lines)

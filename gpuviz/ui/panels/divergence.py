@@ -4,11 +4,13 @@ controls; a predicate with a mistake shows the evaluator's message and its posit
 from __future__ import annotations
 
 from gpuviz.models.divergence import DivergenceResult
+from gpuviz.ui.panel_extras import PanelExtras
 
 
-def summary_text(result: DivergenceResult) -> str:
-    r = result
-    lines = [f"{r.issued} instructions issued, lane efficiency {r.lane_efficiency:.1%}"]
-    lines += [f"{b} reconverges at {r.ipdom[b] or 'the exit'}" for b in r.branches]
-    lines += [f"region {g.branch}: {g.lane_efficiency:.1%}" for g in r.regions]
-    return "\n".join(lines)
+class DivergenceExtras(PanelExtras):
+    def summary_text(self, result: DivergenceResult) -> str:
+        r = result
+        lines = [f"{r.issued} instructions issued, lane efficiency {r.lane_efficiency:.1%}"]
+        lines += [f"{b} reconverges at {r.ipdom[b] or 'the exit'}" for b in r.branches]
+        lines += [f"region {g.branch}: {g.lane_efficiency:.1%}" for g in r.regions]
+        return "\n".join(lines)

@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from gpuviz.figures.gemm import CALCULATOR_LABELS, calculator_series
 from gpuviz.models import gemm
 from gpuviz.scenario.compute import compute_all
-from gpuviz.ui.panels.plot_style import draw_series, follow_theme
+from gpuviz.ui.panel_extras import PanelExtras
+from gpuviz.ui.panels.plot_style import draw_series
 
 PANEL_ID = "gemm"
 
@@ -39,7 +40,6 @@ class FlopsPerBytePlot(QWidget):
         lay.addWidget(self.label)
         dock.document.shown_changed.connect(self.update_plot)
         dock.document.section_changed.connect(self._on_section_changed)
-        follow_theme(dock, lambda: self.update_plot(force=True))
         self.shown: gemm.GemmResult | None = None
         self.series: list = []
         self.update_plot()
@@ -67,6 +67,13 @@ class FlopsPerBytePlot(QWidget):
             f"FP32: {result.naive_flops_per_byte:.3f}.")
 
 
-def extra_widgets(dock) -> list[QWidget]:
-    dock.flops_plot = FlopsPerBytePlot(dock)
-    return [dock.flops_plot]
+class GemmExtras(PanelExtras):
+    def __init__(self, dock):
+        super().__init__(dock)
+        self.flops_plot = FlopsPerBytePlot(dock)
+
+    def widgets(self) -> list[QWidget]:
+        return [self.flops_plot]
+
+    def theme_changed(self, theme) -> None:
+        self.flops_plot.update_plot(force=True)

@@ -10,20 +10,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gpuviz.models.launch import LaunchResult
-from gpuviz.ui.document import Document
+from gpuviz.ui.panel_extras import PanelExtras
 
 
-def activate(document: Document, key: str) -> None:
-    kind, _, value = key.partition(":")
-    params = document.shown.section("launch")
-    if kind == "block":
-        new = replace(params, selected_block=int(value), selected_warp=0)
-        document.edit_section("launch", new, text=f"Select block {value}")
-    elif kind == "warp":
-        block, warp = (int(v) for v in value.split(","))
-        new = replace(params, selected_block=block, selected_warp=warp)
-        document.edit_section("launch", new, text=f"Select warp {warp} of block {block}")
+class LaunchExtras(PanelExtras):
+    def activate(self, key: str) -> None:
+        document = self.document
+        kind, _, value = key.partition(":")
+        params = document.shown.section("launch")
+        if kind == "block":
+            new = replace(params, selected_block=int(value), selected_warp=0)
+            document.edit_section("launch", new, text=f"Select block {value}")
+        elif kind == "warp":
+            block, warp = (int(v) for v in value.split(","))
+            new = replace(params, selected_block=block, selected_warp=warp)
+            document.edit_section("launch", new, text=f"Select warp {warp} of block {block}")
 
-
-def automatic(result: LaunchResult) -> dict:
-    return {"grid": list(result.grid)}
+    def automatic(self, result: LaunchResult) -> dict:
+        return {"grid": list(result.grid)}

@@ -7,6 +7,7 @@ from collections import Counter
 
 from gpuviz.figures.plot import format_tick
 from gpuviz.models.pipeline import WAIT_KINDS, PipelineResult
+from gpuviz.ui.panel_extras import PanelExtras
 
 WAIT_NAMES = {
     "compute_waits_for_data": "compute waits for data",
@@ -16,11 +17,12 @@ WAIT_NAMES = {
 }
 
 
-def summary_text(result: PipelineResult) -> str:
-    counts = Counter(w.kind for w in result.waits)
-    lines = [f"Total time {format_tick(result.total_time)} "
-             f"(lower bound {format_tick(result.lower_bound_time)})",
-             f"Load busy {result.load_utilization:.0%}, compute busy "
-             f"{result.compute_utilization:.0%}"]
-    lines += [f"{WAIT_NAMES[k]}: {counts[k]}" for k in WAIT_KINDS if counts[k]]
-    return "\n".join(lines)
+class PipelineExtras(PanelExtras):
+    def summary_text(self, result: PipelineResult) -> str:
+        counts = Counter(w.kind for w in result.waits)
+        lines = [f"Total time {format_tick(result.total_time)} "
+                 f"(lower bound {format_tick(result.lower_bound_time)})",
+                 f"Load busy {result.load_utilization:.0%}, compute busy "
+                 f"{result.compute_utilization:.0%}"]
+        lines += [f"{WAIT_NAMES[k]}: {counts[k]}" for k in WAIT_KINDS if counts[k]]
+        return "\n".join(lines)

@@ -7,7 +7,7 @@ its figure shows; it draws the figure module's own series here."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from gpuviz.figures.plot import DASHES, Mark, Series
 from gpuviz.figures.theme import Theme
@@ -66,13 +66,3 @@ def draw_series(plot, series: Sequence[Series], marks: Sequence[Mark], theme: Th
         plot.plot([m.x], [m.y], pen=None, symbol="o", symbolSize=10, symbolBrush=theme.accent,
                   symbolPen=pg.mkPen(theme.background))
 
-
-def follow_theme(dock, redraw: Callable[[], None]) -> None:
-    """Call ``redraw`` after the dock's theme changes (the dock's own figure redraws itself)."""
-    original = dock.set_theme
-
-    def set_theme(theme) -> None:
-        original(theme)
-        redraw()
-
-    dock.set_theme = set_theme

@@ -30,12 +30,13 @@ from gpuviz.models.scheduler import (
     SchedulerResult,
 )
 from gpuviz.scenario.compute import compute_all
-from gpuviz.ui.panels.plot_style import follow_theme, style_plot
+from gpuviz.ui.panel_extras import PanelExtras
+from gpuviz.ui.panels.plot_style import style_plot
 
 PANEL_ID = "scheduler"
 
 
-def summary_text(result: SchedulerResult) -> str:
+def _summary_text(result: SchedulerResult) -> str:
     r = result
     return "\n".join([
         f"P = {r.P} cycles, I = {r.I} instructions per loop",
@@ -50,7 +51,7 @@ def summary_text(result: SchedulerResult) -> str:
     ])
 
 
-def automatic(result: SchedulerResult) -> dict:
+def _automatic(result: SchedulerResult) -> dict:
     """An empty bandwidth shows the memory level's measured one (none for custom loads)."""
     return ({"bandwidth_per_sm": result.bandwidth_per_sm}
             if result.bandwidth_per_sm is not None else {})
@@ -118,7 +119,6 @@ class CycleTimeline(QWidget):
             lambda panel_id: panel_id == PANEL_ID and self._redraw_soon())
         self.document.selection_changed.connect(self._follow_selection)
         self.document.step_changed.connect(self._follow_selection)
-        follow_theme(dock, lambda: self.update_timeline(force=True))
         self._pending = False
         self.update_timeline()
 
@@ -216,36 +216,21 @@ class CycleTimeline(QWidget):
             QMessageBox.warning(self, "Cannot export", f"{path}: {e.strerror or e}")
 
 
-def extra_widgets(dock) -> list[QWidget]:
-    dock.timeline = CycleTimeline(dock)
-    QTimer.singleShot(0, dock, lambda: _under_the_figure(dock))
-    return [dock.timeline]
+class SchedulerExtras(PanelExtras):
+    def __init__(self, dock):
+        super().__init__(dock)
+        self.timeline = CycleTimeline(dock)
 
+    def summary_text(self, result: SchedulerResult) -> str:
+        return _summary_text(result)
 
-def _under_the_figure(dock) -> None:
-    """Give the timeline the figure's width: a splitter under the figure, where the dock is the
-    usual controls | figure splitter; otherwise it stays with the controls."""
-    from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QSplitter
+    def automatic(self, result: SchedulerResult) -> dict:
+        return _automatic(result)
 
-    try:
-        outer = dock.widget()
-        index = outer.indexOf(dock.view) if isinstance(outer, QSplitter) else -1
-    except RuntimeError:  # the dock is gone
-        return
-    if index < 0:
-        return
-    sizes = outer.sizes()
-    column = QSplitter(Qt.Orientation.Vertical)
-    column.setObjectName("scheduler-figure-and-timeline")
-    outer.insertWidget(index, column)
-    column.addWidget(dock.view)  # moves out of the outer splitter
-    dock.figure_column = column
-    column.addWidget(dock.timeline)
-    column.setStretchFactor(0, 3)
-    column.setStretchFactor(1, 1)
-    outer.setSizes(sizes)
-    # presenting shows the figure alone, at full height (its own timeline is in it): the
-    # interactive one would take half the screen and leave the figure's type unreadable
-    dock.companions.append(dock.timeline)
-    dock.timeline.setVisible(dock.controls_pane.isVisibleTo(dock))
+    def under_figure(self) -> QWidget:
+        # presenting shows the figure alone, at full height (its own timeline is in it): the
+        # interactive one would take half the screen and leave the figure's type unreadable
+        return self.timeline
+
+    def theme_changed(self, theme) -> None:
+        self.timeline.update_timeline(force=True)

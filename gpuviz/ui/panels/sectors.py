@@ -13,6 +13,7 @@ from dataclasses import replace
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QSlider, QWidget
 
+from gpuviz.ui.panel_extras import PanelExtras
 from gpuviz.ui.section_control import SectionControl
 
 PANEL_ID = "sectors"
@@ -58,6 +59,10 @@ class DragControls(SectionControl):
         self.edit(new, f"Base offset {new.base_offset} B", "drag-base")
 
 
-def extra_widgets(dock) -> list[QWidget]:
-    dock.drag_controls = DragControls(dock)
-    return [dock.drag_controls]
+class SectorsExtras(PanelExtras):
+    def __init__(self, dock):
+        super().__init__(dock)
+        self.drag_controls = DragControls(dock)
+
+    def widgets(self) -> list[QWidget]:
+        return [self.drag_controls]

@@ -8,20 +8,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gpuviz.ui.document import Document
+from gpuviz.ui.panel_extras import PanelExtras
 
 PANEL_ID = "swizzle"
 
 
-def activate(document: Document, key: str) -> None:
-    kind, _, value = key.partition(":")
-    if kind != "chunk":
-        return
-    try:
-        _row, col = (int(v) for v in value.split(","))
-    except ValueError:
-        return
-    params = document.shown.section(PANEL_ID)
-    if params.column != col:
-        document.edit_section(PANEL_ID, replace(params, column=col),
-                              text=f"Readers read chunk column {col}")
+class SwizzleExtras(PanelExtras):
+    def activate(self, key: str) -> None:
+        kind, _, value = key.partition(":")
+        if kind != "chunk":
+            return
+        try:
+            _row, col = (int(v) for v in value.split(","))
+        except ValueError:
+            return
+        params = self.document.shown.section(PANEL_ID)
+        if params.column != col:
+            self.document.edit_section(PANEL_ID, replace(params, column=col),
+                                       text=f"Readers read chunk column {col}")

@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 from gpuviz.figures.traversal import SWEEP_LABELS, log_axis, sweep_series
 from gpuviz.models import traversal
 from gpuviz.scenario.compute import effective_params
-from gpuviz.ui.panels.plot_style import draw_series, follow_theme
+from gpuviz.ui.panel_extras import PanelExtras
+from gpuviz.ui.panels.plot_style import draw_series
 from gpuviz.ui.worker_report import report
 
 PANEL_ID = "traversal"
@@ -100,7 +101,6 @@ class SweepRunner(QWidget):
         lay.addWidget(self.status)
         self.plot = None  # made on first use: pyqtgraph is imported only when needed
         self.series: list = []
-        follow_theme(dock, self._redraw)
 
         self.document.shown_changed.connect(self.restart)
         self.document.section_changed.connect(self._on_section_changed)
@@ -192,11 +192,18 @@ class SweepRunner(QWidget):
         draw_series(self.plot, self.series, marks, self.dock.theme, x_label, y_label)
         self.plot.setLogMode(x=log_axis(result.capacities), y=False)
 
-    def _redraw(self) -> None:
+    def redraw(self) -> None:
         if self.result is not None:
             self._draw(self.result)
 
 
-def extra_widgets(dock) -> list[QWidget]:
-    dock.sweep_runner = SweepRunner(dock)
-    return [dock.sweep_runner]
+class TraversalExtras(PanelExtras):
+    def __init__(self, dock):
+        super().__init__(dock)
+        self.sweep_runner = SweepRunner(dock)
+
+    def widgets(self) -> list[QWidget]:
+        return [self.sweep_runner]
+
+    def theme_changed(self, theme) -> None:
+        self.sweep_runner.redraw()
