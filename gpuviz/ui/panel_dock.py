@@ -8,15 +8,13 @@ burst of changes (a dragged control) is coalesced into one redraw on the next ev
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
     QLabel,
-    QScrollArea,
     QSplitter,
     QToolButton,
     QVBoxLayout,
@@ -30,88 +28,23 @@ from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.scenario.decode import encode
+from gpuviz.ui.controls_scroll import ControlsScroll
 from gpuviz.ui.controls_strip import STRIP_PX, ControlsStrip, follow_text
 from gpuviz.ui.design_memory import DesignMemory
 from gpuviz.ui.document import Document
 from gpuviz.ui.figure_view import FigureView
+from gpuviz.ui.measured_line import MeasuredLine
 from gpuviz.ui.panel_extras import PanelExtras, extras_class
 from gpuviz.ui.param_form import ParamForm
-from gpuviz.ui.worker_report import report
+from gpuviz.ui.redraw_plan import DrawKey, Redraw, RedrawPlan
+from gpuviz.ui.worker_report import Job
 
 VEIL_TEXT = "Predict first.\n\nThe picture appears when you reveal it (Next step or PageDown)."
-SLOW_COMPUTE_S = 0.012  # past this a panel's model runs off the GUI thread from then on
 BODY_PX = 12.0  # the theme's body type on screen, in pixels (presentation mode asks for more)
 CONTROLS_PX = 280  # the unfolded controls' width (more where a row of them needs it)
 FIGURE_MIN_PX = 400  # what widening the controls leaves the figure at least
 RELAYOUT_MS = 150  # a resize settles this long before the figure is laid out again
 SETTLE_MS = 250  # redraws that kept a view's design: its search runs again after this pause
-
-
-class _ComputeSignals(QObject):
-    done = Signal(int, object, str)
-
-
-class _Job(QRunnable):
-    """Qt-free work on the thread pool (a model's computation, a layout search); its result or
-    error comes back by a queued signal, tagged with the generation that asked for it."""
-
-    def __init__(self, work: Callable[[], object], generation: int):
-        super().__init__()
-        self.work, self.generation = work, generation
-        self.signals = _ComputeSignals()
-
-    def run(self) -> None:
-        try:
-            result = self.work()
-        except Exception as exc:  # reported in the dock, never raised on a worker
-            report(self.signals.done, self.generation, None, f"{type(exc).__name__}: {exc}")
-        else:
-            report(self.signals.done, self.generation, result, "")
-
-
-class _ControlsScroll(QScrollArea):
-    """The controls, scrolled vertically only: once their layout settles, a row wider than the
-    scroll area widens it (``widen``), so no horizontal bar hides the last row and no row is cut
-    off at the right; narrower again only by the user's hand."""
-
-    MIN_PX = 220
-    widen = Signal(int)  # the width the controls need, in pixels
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setMinimumWidth(self.MIN_PX)
-        self._fit_pending = False
-
-    def setWidget(self, widget: QWidget) -> None:
-        super().setWidget(widget)
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.LayoutRequest and not self._fit_pending:
-            self._fit_pending = True
-            QTimer.singleShot(0, self, self._fit)
-        return super().eventFilter(watched, event)
-
-    def needed_width(self) -> int:
-        """The widest row's minimum, word-wrapped labels aside (they take any width; before
-        their layout settles they ask for more than they will: 415 px where 246 will do)."""
-        widget = self.widget()
-        layout = widget.layout() if widget is not None else None
-        if layout is None:
-            return 0
-        rows = (layout.itemAt(i) for i in range(layout.count()))
-        widest = max((item.minimumSize().width() for item in rows
-                      if not (isinstance(item.widget(), QLabel) and item.widget().wordWrap())),
-                     default=0)
-        margins = layout.contentsMargins()
-        return (widest + margins.left() + margins.right() + 2 * self.frameWidth()
-                + self.verticalScrollBar().sizeHint().width())
-
-    def _fit(self) -> None:
-        self._fit_pending = False
-        need = self.needed_width()
-        if self.isVisible() and self.width() < need:
-            self.widen.emit(need)
 
 
 class PanelDock(QDockWidget):
@@ -178,19 +111,13 @@ class PanelDock(QDockWidget):
         lay.addWidget(self.summary)
         # the model's number beside the H200's, for panels with measured counterparts (filled in
         # after the figure is painted: the measurement tables are not needed for the first frame)
-        self.measured = QLabel()
-        self.measured.setObjectName(f"{panel.id}-measured")
-        self.measured.setWordWrap(True)
-        self.measured.hide()
-        self._measured_for: object = None
-        # held while the window's first frame is being made (the measurement tables are not
-        # needed for it); MainWindow.complete releases it
-        self.measured_held = False
+        self.measured = MeasuredLine(panel, document)
+        self._automatic_for: object = None
         lay.addWidget(self.measured)
         for w in self.extras.widgets():
             lay.addWidget(w)
         lay.addStretch(1)
-        scroll = _ControlsScroll()
+        scroll = ControlsScroll()
         scroll.setWidget(controls)
         scroll.setWidgetResizable(True)
         scroll.widen.connect(self._widen_controls)
@@ -226,23 +153,16 @@ class PanelDock(QDockWidget):
         self._expanded = True
         self.set_controls_expanded(True)
 
-        self._shown_key: object = None
-        self._computing_key: object = None
-        self._generation = 0
-        self._slow = panel.slow
+        # what is shown, computed and searched, and whether the model is slow (Qt-free)
+        self.plan = RedrawPlan(slow=panel.slow)
         self._pending = False
         self.last_redraw_ms = 0.0
-        self._designs: dict[Target, Design] = {}  # the searched design per view target
         self.memory: DesignMemory | None = None  # designs remembered across sessions
-        self._settle_with: tuple[object, frozenset[str], Target, object] | None = None
+        self._settle_with: tuple[object, DrawKey] | None = None
         self._settle_timer = QTimer(self)
         self._settle_timer.setSingleShot(True)
         self._settle_timer.setInterval(SETTLE_MS)
         self._settle_timer.timeout.connect(self._settle)
-        self._search_key: object = None  # what a layout search off the GUI thread is for
-        self._search_result: object = None
-        self._search_generation = 0
-        self._shown_result: object = None
         document.shown_changed.connect(self._on_shown_changed)
         document.section_changed.connect(self._on_section_changed)
         document.revealed.connect(self._apply_veil)
@@ -366,7 +286,7 @@ class PanelDock(QDockWidget):
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
-        self._designs.clear()  # another theme's type sizes make other designs
+        self.plan.designs.clear()  # another theme's type sizes make other designs
         self.schedule_refresh()
         self.extras.theme_changed(theme)
 
@@ -399,56 +319,48 @@ class PanelDock(QDockWidget):
         except Exception as exc:  # a model bug must not take the window down
             self._show(_error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None, time.perf_counter())
             return
-        target = self.target()
-        key = (params, selection, self.theme.name, target)
-        if key in (self._shown_key, self._computing_key, self._search_key):
-            return
+        key = DrawKey(params, selection, self.theme.name, self.target())
+        self._known_design(key.target)  # a design remembered from the last session counts
         start = time.perf_counter()
-        if (self._on_screen and self._shown_key is not None and self._shown_key[:3] == key[:3]
-                and self._shown_result is not None and target.aspect is not None
-                and self._known_design(target) is None):
-            # only the view's shape changed (a resize, a dock moved or tabbed): the picture on
-            # screen stays up, scaled to the view, while the layout for the new shape is
-            # searched off the GUI thread (a dozen builds, 20-130 ms)
-            self._search(self._shown_result, selection, target, key)
+        action = self.plan.decide(key, self._on_screen)
+        if action is Redraw.NOTHING:
             return
-        self._search_key = None  # what is drawn now replaces a layout still being searched
-        if self._slow:
-            # a model that took longer than a frame last time computes on a worker thread; the
-            # previous figure stays up, and a newer edit makes this result stale (dropped)
-            self._generation += 1
-            self._computing_key = key
+        if action is Redraw.SEARCH_SHAPE:
+            self._search(self.plan.shown_result, key)
+            return
+        if action is Redraw.COMPUTE_OFF:
+            # the previous figure stays up, and a newer edit makes this result stale (dropped)
             pid = self.panel.id
-            job = _Job(lambda: compute_cached(pid, params), self._generation)
+            job = Job(lambda: compute_cached(pid, params), self.plan.generation)
             job.signals.done.connect(self._on_computed)
             QThreadPool.globalInstance().start(job)
             self.view.setToolTip("computing…")
             return
+        shown: DrawKey | None = key
         try:
             result = compute_cached(self.panel.id, params)
-            if time.perf_counter() - start > SLOW_COMPUTE_S:
-                self._slow = True
-            figure = self._build(result, selection, target, key)
+            self.plan.computed_in(time.perf_counter() - start)
+            figure = self._build(result, key)
         except Exception as exc:
-            figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
+            figure, shown = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
             result = None
-        self._show(figure, key, start, result)
+        self._show(figure, shown, start, result)
 
-    def _build(self, result: object, selection: frozenset[str], target: Target,
-               key: object) -> Figure:
-        """The figure for ``target``. Laid out for a view, its design (arrangement and design
+    def _build(self, result: object, key: DrawKey) -> Figure:
+        """The figure for ``key``. Laid out for a view, its design (arrangement and design
         width) is searched once per view shape; redraws after that (a dragged control, a
         click, playback) keep it, one build instead of a dozen, and the search runs again
         once the changes settle (``_settle``), replacing the picture if it chose otherwise."""
+        target = key.target
         design = self._known_design(target)
         if design is None:
-            figure = build_figure(self.panel.id, result, selection, self.theme, target)
+            figure = build_figure(self.panel.id, result, key.selection, self.theme, target)
             if figure.design is not None:
                 self._keep_design(target, figure.design)
             return figure
-        self._settle_with = (result, selection, target, key)
+        self._settle_with = (result, key)
         self._settle_timer.start()
-        return build_figure(self.panel.id, result, selection, self.theme,
+        return build_figure(self.panel.id, result, key.selection, self.theme,
                             replace(target, design=design))
 
     def _on_resized(self) -> None:
@@ -473,75 +385,71 @@ class PanelDock(QDockWidget):
         remembered from the last one (then a draft, until the search after it confirms it)."""
         if target.aspect is None:
             return None
-        design = self._designs.get(target)
+        design = self.plan.designs.get(target)
         if design is None and self.memory is not None:
             design = self.memory.recall(self.panel.id, self.theme.name, target)
             if design is not None:
-                self._designs[target] = design
+                self.plan.designs[target] = design
         return design
 
+    def design_for(self, target: Target) -> Design | None:
+        """The design the dock lays ``target`` out with (None before its first search)."""
+        return self.plan.designs.get(target)
+
     def _keep_design(self, target: Target, design: Design) -> None:
-        self._designs[target] = design
+        self.plan.designs[target] = design
         if self.memory is not None:
             self.memory.keep(self.panel.id, self.theme.name, target, design)
 
     def _settle(self) -> None:
         pending, self._settle_with = self._settle_with, None
-        if pending is None:
-            return
-        result, selection, target, key = pending
-        if key is None or key != self._shown_key or key == self._computing_key \
-                or self._search_key is not None:
-            return  # something newer is shown, computed or laid out, and settles itself
-        self._search(result, selection, target, key)
+        if pending is not None and self.plan.should_settle(pending[1]):
+            self._search(*pending)
 
-    def _search(self, result: object, selection: frozenset[str], target: Target,
-                key: object) -> None:
+    def _search(self, result: object, key: DrawKey) -> None:
         """The full layout search for ``key`` on the thread pool: after edits settle (the
         picture shows the kept design) or for a new view shape (the picture shows the old
-        shape, scaled). Whatever is drawn meanwhile drops its result (``_search_key``)."""
-        self._search_key, self._search_result = key, result
-        self._search_generation += 1
+        shape, scaled). Whatever is drawn meanwhile drops its result."""
+        generation = self.plan.start_search(key, result)
         pid, theme = self.panel.id, self.theme
-        job = _Job(lambda: build_figure(pid, result, selection, theme, target),
-                   self._search_generation)
+        job = Job(lambda: build_figure(pid, result, key.selection, theme, key.target), generation)
         job.signals.done.connect(self._on_searched)
         QThreadPool.globalInstance().start(job)
 
     def _on_searched(self, generation: int, figure: object, error: str) -> None:
-        if generation != self._search_generation or self._search_key is None:
+        taken = self.plan.take_searched(generation)
+        if taken is None:
             return  # asked again since, or something newer was drawn
-        key, result = self._search_key, self._search_result
-        self._search_key = self._search_result = None
+        key, result = taken
         if error or not isinstance(figure, Figure) or figure.design is None:
-            if key != self._shown_key:  # the view's new shape has no picture of its own
+            if key != self.plan.shown:  # the view's new shape has no picture of its own
                 self._show(_error_figure(self.theme, error or "no layout"), None,
                            time.perf_counter())
             return
-        target = key[3]  # type: ignore[index]
-        drafted = self._designs.get(target)
-        self._keep_design(target, figure.design)
-        if key != self._shown_key or figure.design != drafted:
+        drafted = self.plan.designs.get(key.target)
+        self._keep_design(key.target, figure.design)
+        if key != self.plan.shown or figure.design != drafted:
             self._show(figure, key, time.perf_counter(), result)
 
     def _on_computed(self, generation: int, result: object, error: str) -> None:
-        if generation != self._generation:
+        latest, key = self.plan.take_computed(generation)
+        if not latest:
             return  # a newer change is already on its way
-        key, self._computing_key = self._computing_key, None
         self.view.setToolTip("")
         start = time.perf_counter()
-        if error:
-            self._show(_error_figure(self.theme, error), None, start)
+        if error or key is None:
+            self._show(_error_figure(self.theme, error or "no result"), None, start)
             return
-        target = self.target()
-        if key is None or key[1] != self.document.selection or key[2] != self.theme.name \
-                or key[3] != target:
+        selection, target = self.document.selection, self.target()
+        if self.plan.stale_for(key, selection, self.theme.name, target):
             self.schedule_refresh()
+        drawn = DrawKey(key.params, selection, self.theme.name, target)
+        shown: DrawKey | None = drawn
         try:
-            figure = self._build(result, self.document.selection, target, key)
+            figure = self._build(result, drawn)
         except Exception as exc:
-            figure, key = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
-        self._show(figure, key, start, result)
+            figure, shown = _error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None
+        self._show(figure, shown, start, result)
 
     def _automatic(self, result: object) -> dict:
         """The values in use for optional fields left empty: what the scenario fills in (its
@@ -558,48 +466,27 @@ class PanelDock(QDockWidget):
         values.update(self.extras.automatic(result))
         return values
 
+    @property
+    def measured_held(self) -> bool:
+        return self.measured.held
+
+    @measured_held.setter
+    def measured_held(self, held: bool) -> None:
+        self.measured.held = held
+
     def release_measured(self) -> None:
         """The window's first frame is on screen: the measured line follows the figure."""
-        if self.measured_held:
-            self.measured_held = False
-            if self._measured_for is not None:
-                self._update_measured()
+        self.measured.release()
 
-    def _update_measured(self) -> None:
-        text = self._measured_text(self._measured_for)
-        self.measured.setText(text)
-        self.measured.setVisible(bool(text) and not self.document.veiled)
-
-    def _measured_text(self, result: object) -> str:
-        """"Model: 4 … · H200 measured: 4 (agrees)", "… · not measured", or "" for a panel
-        without a measured counterpart."""
-        measured = self.panel.measured
-        if result is None or measured is None or not measured.by_section:
-            return ""
-        from gpuviz.measurements import format_value, label
-
-        try:
-            params = effective_params(self.document.shown, self.panel.id)
-            value = float(getattr(result, measured.quantity))
-        except Exception:  # a result without the measured quantity (an error figure)
-            return ""
-        unit = measured.unit
-        if value == 1 and "÷" not in unit:  # "1 resident block per SM", not "… blocks"
-            head, per, tail = unit.partition(" per ")
-            unit = head.removesuffix("s") + per + tail
-        return (f"Model: {format_value(self.panel.id, value)} {unit} · "
-                f"{label(self.panel.id, params, value)}")
-
-    def _show(self, figure: Figure, key: object, start: float, result: object = None) -> None:
+    def _show(self, figure: Figure, key: DrawKey | None, start: float,
+              result: object = None) -> None:
         self.summary.setText(self.extras.summary_text(result) if result is not None else "")
         self.summary.setVisible(bool(self.summary.text()) and not self.document.veiled)
-        if result is not None and result is not self._measured_for:
-            self._measured_for = result
+        if result is not None and result is not self._automatic_for:
+            self._automatic_for = result
             self.form.show_automatic(self._automatic(result))
-            if not self.measured_held:
-                QTimer.singleShot(0, self, self._update_measured)
-        self._shown_key = key
-        self._shown_result = result
+            self.measured.show_for(result)
+        self.plan.shown_now(key, result)
         self.view.set_figure(figure)
         if not self._painting:  # else the paint under way paints it
             self.view.repaint()
@@ -607,6 +494,14 @@ class PanelDock(QDockWidget):
 
     def current_figure(self) -> Figure | None:
         return self.view.figure()
+
+    def shown_key(self) -> DrawKey | None:
+        """What the figure on screen shows (None for an error figure or before the first)."""
+        return self.plan.shown
+
+    def is_busy(self) -> bool:
+        """Whether a computation or a layout search for this dock is still on the thread pool."""
+        return self.plan.computing is not None or self.plan.searching is not None
 
     # --- view -> document ------------------------------------------------------------------
     def _on_edited(self, params: object, fields: str) -> None:

@@ -110,7 +110,7 @@ def test_a_field_a_linked_panel_fills_in_shows_what_it_fills_in(make_main_window
     w.document.go_to_step(1)  # launch selects the partial warp: lanes 0 and 1 only
     dock = w.docks["sectors"]
     QApplication.processEvents()
-    qtbot.waitUntil(lambda: dock._shown_key is not None, timeout=5000)
+    qtbot.waitUntil(lambda: dock.shown_key() is not None, timeout=5000)
     lanes = dock.form._root.editors["active_lanes"]
     assert w.document.shown.section("sectors").active_lanes is None
     linked = effective_params(w.document.shown, "sectors").active_lanes

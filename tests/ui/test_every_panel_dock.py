@@ -32,7 +32,7 @@ def test_scenario_opens_and_steps_in_the_app(make_main_window, qtbot, path):
         w.next_step()
         for dock in docks:
             dock.refresh()
-            qtbot.waitUntil(lambda d=dock: d._computing_key is None, timeout=5000)
+            qtbot.waitUntil(lambda d=dock: d.plan.computing is None, timeout=5000)
             assert "could not be drawn" not in _texts(dock), (dock.panel.id, w.document.step)
     assert not w.isWindowModified()
 

@@ -319,7 +319,7 @@ def test_a_slow_panel_computes_off_the_gui_thread_and_drops_stale_results(make_m
     w = make_main_window()
     dock = launch_dock(w)
     texts(dock)
-    dock._slow = True  # as after a model took longer than a frame
+    dock.plan.slow = True  # as after a model took longer than a frame
     for n in (100, 200, 300):
         params = w.document.shown.section("launch")
         from dataclasses import replace
@@ -327,7 +327,7 @@ def test_a_slow_panel_computes_off_the_gui_thread_and_drops_stale_results(make_m
         w.document.edit_section("launch", replace(params, n=n))
         dock.refresh()
     qtbot.waitUntil(lambda: "for 300 valid outputs" in texts(dock), timeout=5000)
-    assert dock._computing_key is None
+    assert dock.plan.computing is None
     assert "for 300 valid outputs" in texts(dock)
 
 
@@ -424,13 +424,13 @@ def test_redraws_keep_the_views_design_and_the_search_runs_again_once_edits_sett
     w = make_main_window()
     dock = launch_dock(w)
     texts(dock)
-    qtbot.waitUntil(lambda: dock._shown_key is not None and dock._shown_key[3] == dock.target())
+    qtbot.waitUntil(lambda: dock.shown_key() is not None and dock.shown_key().target == dock.target())
     target = dock.target()
     searched = dock.current_figure().design
-    assert dock._designs[target] == searched  # the first layout for this view searched
+    assert dock.design_for(target) == searched  # the first layout for this view searched
     # as if the view's last search had chosen another design: an edit redraws with it
     other = next(("stacked", f) for f in DESIGN_FACTORS if ("stacked", f) != searched)
-    dock._designs[target] = other
+    dock.plan.designs[target] = other
     w.document.edit_section("launch", replace(w.document.shown.section("launch"), n=200))
     assert "for 200 valid outputs" in texts(dock)
     assert dock.current_figure().design == other
@@ -438,7 +438,7 @@ def test_redraws_keep_the_views_design_and_the_search_runs_again_once_edits_sett
     qtbot.waitUntil(lambda: dock.current_figure().design == searched, timeout=3000)
     final = figure_for(w.document.shown, "launch", dock.theme, target=target)
     assert figure_to_svg(dock.current_figure()) == figure_to_svg(final)
-    assert dock._designs[target] == searched
+    assert dock.design_for(target) == searched
 
 
 def test_the_application_paints_its_first_figure_before_building_menus_and_hidden_docks(
@@ -506,21 +506,21 @@ def test_a_new_view_shape_is_laid_out_off_the_gui_thread_and_an_edit_meanwhile_w
     w = make_main_window()
     dock = launch_dock(w)
     texts(dock)
-    qtbot.waitUntil(lambda: dock._shown_key is not None and dock._shown_key[3] == dock.target())
+    qtbot.waitUntil(lambda: dock.shown_key() is not None and dock.shown_key().target == dock.target())
     before = dock.current_figure()
     w.resize(w.width() - 300, w.height())  # a new view shape, the same content
-    qtbot.waitUntil(lambda: dock.target() != dock._shown_key[3])
+    qtbot.waitUntil(lambda: dock.target() != dock.shown_key().target)
     dock.refresh()  # as the resize's settle timer does
     assert dock.current_figure() is before  # still up, scaled, while the search runs
-    qtbot.waitUntil(lambda: dock._search_key is None, timeout=5000)
+    qtbot.waitUntil(lambda: dock.plan.searching is None, timeout=5000)
     searched = figure_for(w.document.shown, "launch", dock.theme, target=dock.target())
     assert figure_to_svg(dock.current_figure()) == figure_to_svg(searched)
     # a new shape again, and an edit before its layout arrives: the edit's picture stays
     w.resize(w.width() + 200, w.height())
-    qtbot.waitUntil(lambda: dock.target() != dock._shown_key[3])
+    qtbot.waitUntil(lambda: dock.target() != dock.shown_key().target)
     dock.refresh()
-    assert dock._search_key is not None
-    dock._slow = False  # the edit computes and draws at once, before the search's result
+    assert dock.plan.searching is not None
+    dock.plan.slow = False  # the edit computes and draws at once, before the search's result
     w.document.edit_section("launch", replace(w.document.shown.section("launch"), n=200))
     dock.refresh()
     assert "for 200 valid outputs" in texts(dock)
@@ -540,7 +540,7 @@ def test_a_views_design_is_remembered_and_the_next_session_draws_it_first(
     w = make_main_window()
     dock = launch_dock(w)
     texts(dock)
-    qtbot.waitUntil(lambda: dock._shown_key is not None and dock._shown_key[3] == dock.target())
+    qtbot.waitUntil(lambda: dock.shown_key() is not None and dock.shown_key().target == dock.target())
     target, searched = dock.target(), dock.current_figure().design
     assert DesignMemory(settings).recall("launch", dock.theme.name, target) == searched
     w.close()
@@ -550,7 +550,7 @@ def test_a_views_design_is_remembered_and_the_next_session_draws_it_first(
     w2 = make_main_window()
     dock2 = launch_dock(w2)
     texts(dock2)
-    qtbot.waitUntil(lambda: dock2._shown_key is not None and dock2._shown_key[3] == target)
+    qtbot.waitUntil(lambda: dock2.shown_key() is not None and dock2.shown_key().target == target)
     assert dock2.current_figure().design == other  # drawn first with the remembered design
     qtbot.waitUntil(lambda: dock2.current_figure().design == searched, timeout=3000)
     assert DesignMemory(settings).recall("launch", dock2.theme.name, target) == searched
@@ -574,6 +574,6 @@ def test_the_first_figure_is_laid_out_for_the_size_it_is_first_painted_at(
     w.resize(1000, 700)  # the window settles into another size before its first paint
     qtbot.waitUntil(lambda: bool(painted))
     figure, target = painted[0]
-    assert dock._shown_key[3] == target  # laid out for the size it was painted at
+    assert dock.shown_key().target == target  # laid out for the size it was painted at
     assert figure.design == figure_for(w.document.shown, "launch", dock.theme,
                                        target=target).design
