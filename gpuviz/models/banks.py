@@ -75,23 +75,31 @@ class BankPattern:
                                     "(one element), explicit, or an expression.",
                       choices=PATTERN_KINDS)
     stride: int = param(1, doc="Elements between neighbouring lanes (kind stride).",
-                        minimum=0, maximum=4096)
+                        minimum=0, maximum=4096,
+                        applies_when={"kind": ("stride",)})
     start: int = param(0, doc="Element read by lane 0 (kind stride).", minimum=0,
-                       maximum=1 << 20)
+                       maximum=1 << 20,
+                       applies_when={"kind": ("stride",)})
     row_width: int = param(32, doc="Elements per row of the row-major array (kind column).",
-                           minimum=1, maximum=4096)
+                           minimum=1, maximum=4096,
+                           applies_when={"kind": ("column",)})
     padding: int = param(0, doc="Unused elements added to each row (kind column): a row takes "
-                                "row_width + padding elements.", minimum=0, maximum=256)
+                                "row_width + padding elements.", minimum=0, maximum=256,
+                         applies_when={"kind": ("column",)})
     column: int = param(0, doc="The column every lane reads, lane i in row i (kind column).",
-                        minimum=0, maximum=4095)
+                        minimum=0, maximum=4095,
+                        applies_when={"kind": ("column",)})
     index: int = param(0, doc="The element every lane reads (kind broadcast).",
-                       minimum=0, maximum=1 << 20)
+                       minimum=0, maximum=1 << 20,
+                       applies_when={"kind": ("broadcast",)})
     indices: tuple[int, ...] | None = param(
         None, doc="Element read by each of the 32 lanes (kind explicit).",
-        minimum=0, maximum=MAX_ELEMENT, length=WARP_LANES)
+        minimum=0, maximum=MAX_ELEMENT, length=WARP_LANES,
+        applies_when={"kind": ("explicit",)})
     expression: str | None = param(
         None, doc="Element index of each lane, e.g. 'lane * 33' or '(lane % 8) * 32 + lane // 8'; "
-                  "names: " + ", ".join(LANE_NAMES) + " (kind expression).")
+                  "names: " + ", ".join(LANE_NAMES) + " (kind expression).",
+                  applies_when={"kind": ("expression",)})
 
 
 @dataclass(frozen=True)

@@ -57,20 +57,25 @@ class SectorPattern:
                                     "explicit byte offsets, or an expression.",
                       choices=PATTERN_KINDS)
     stride: int = param(1, doc="Elements between neighbouring lanes (kind stride).",
-                        minimum=0, maximum=4096)
+                        minimum=0, maximum=4096,
+                        applies_when={"kind": ("stride",)})
     index: int = param(0, doc="The element every lane reads (kind broadcast).",
-                       minimum=0, maximum=1 << 30)
+                       minimum=0, maximum=1 << 30,
+                       applies_when={"kind": ("broadcast",)})
     permutation: tuple[int, ...] | None = param(
         None, doc="Element read by each lane: a reordering of 0 … warp_size−1, one entry per "
                   "lane (kind permutation).",
-        minimum=0, maximum=MAX_LANES - 1, length=WARP_SIZES)
+        minimum=0, maximum=MAX_LANES - 1, length=WARP_SIZES,
+        applies_when={"kind": ("permutation",)})
     addresses: tuple[int, ...] | None = param(
         None, doc="Byte offset from the base read by each lane, one entry per lane of the warp "
                   "(kind explicit).",
-        minimum=0, maximum=1 << 30, length=WARP_SIZES)
+        minimum=0, maximum=1 << 30, length=WARP_SIZES,
+        applies_when={"kind": ("explicit",)})
     expression: str | None = param(
         None, doc="Element index of each lane, e.g. 'lane * 8' or 'tid % 16 * 32 + tid // 16'; "
-                  "names: " + ", ".join(LANE_NAMES) + " (kind expression).")
+                  "names: " + ", ".join(LANE_NAMES) + " (kind expression).",
+                  applies_when={"kind": ("expression",)})
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """Reading JSON values into a panel's frozen parameter dataclass, and back.
 
-The decoder is driven entirely by the dataclass: field types, defaults and the ``param``
-metadata (doc, minimum, maximum, choices, length). It collects every problem with its JSON path
-instead of stopping at the first.
+The decoder is driven entirely by the dataclass, read as its field descriptions
+(:func:`gpuviz.models.params.field_specs`: type, optional, minimum, maximum, choices, length).
+It collects every problem with its JSON path instead of stopping at the first.
 """
 
 from __future__ import annotations
@@ -10,28 +10,15 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-import types
 import typing
 from typing import Any
 
+from gpuviz.models.params import FieldSpec, field_specs
 from gpuviz.scenario.problems import Problem, describe, did_you_mean, join
 
 _BAD = object()
 MAX_INT = 2**62  # the largest whole number any setting takes (as the expression language)
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def field_types(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-def _is_optional(tp: Any) -> tuple[bool, Any]:
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        if len(args) == 1 and len(typing.get_args(tp)) == 2:
-            return True, args[0]
-    return False, tp
 
 
 def decode_dataclass(cls: type, value: Any, path: str, problems: list[Problem]) -> Any:
@@ -57,8 +44,7 @@ def _decode_fields(cls: type, value: Any, path: str, problems: list[Problem],
     if not isinstance(value, dict):
         problems.append(Problem(path, f"expected an object of settings, got {describe(value)}"))
         return _BAD
-    hints = field_types(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
+    fields = {f.name: f for f in field_specs(cls)}
     kwargs: dict[str, Any] = {}
     ok = True
     for key, raw in value.items():
@@ -71,7 +57,7 @@ def _decode_fields(cls: type, value: Any, path: str, problems: list[Problem],
             old = getattr(current, key)
             if isinstance(raw, dict) and dataclasses.is_dataclass(old):
                 raw = merge(encode(old), raw)
-        decoded = decode_value(hints[key], raw, join(path, key), fields[key].metadata, problems)
+        decoded = decode_value(fields[key], raw, join(path, key), problems)
         if decoded is _BAD:
             ok = False
         else:
@@ -79,18 +65,19 @@ def _decode_fields(cls: type, value: Any, path: str, problems: list[Problem],
     return kwargs if ok else _BAD
 
 
-def decode_value(tp: Any, raw: Any, path: str, meta: Any, problems: list[Problem]) -> Any:
-    optional, inner = _is_optional(tp)
+def decode_value(spec: FieldSpec, raw: Any, path: str, problems: list[Problem]) -> Any:
+    """The value of the field ``spec`` describes, from JSON, or ``_BAD`` after problems."""
     if raw is None:
-        if optional:
+        if spec.optional:
             return None
-        problems.append(Problem(path, f"must not be null; expected {_expected(inner)}"))
+        problems.append(Problem(path, f"must not be null; expected {_expected(spec.type)}"))
         return _BAD
-    if isinstance(inner, type) and dataclasses.is_dataclass(inner):
-        return decode_dataclass(inner, raw, path, problems)
-    if typing.get_origin(inner) is tuple:
-        return _decode_tuple(inner, raw, path, meta, problems)
-    return _decode_scalar(inner, raw, path, meta, problems)
+    record = spec.record
+    if record is not None:
+        return decode_dataclass(record, raw, path, problems)
+    if spec.is_tuple:
+        return _decode_tuple(spec, raw, path, problems)
+    return _decode_scalar(spec, raw, path, problems)
 
 
 def _expected(tp: Any) -> str:
@@ -109,7 +96,8 @@ def _expected(tp: Any) -> str:
     return str(tp)
 
 
-def _decode_scalar(tp: Any, raw: Any, path: str, meta: Any, problems: list[Problem]) -> Any:
+def _decode_scalar(spec: FieldSpec, raw: Any, path: str, problems: list[Problem]) -> Any:
+    tp = spec.type
     if tp is bool:
         if not isinstance(raw, bool):
             problems.append(Problem(path, f"expected true or false, got {describe(raw)}"))
@@ -146,11 +134,11 @@ def _decode_scalar(tp: Any, raw: Any, path: str, meta: Any, problems: list[Probl
             return _BAD
     else:
         raise TypeError(f"unsupported parameter type {tp!r} at {path}")
-    return raw if _in_range(raw, path, meta, problems) else _BAD
+    return raw if _in_range(raw, path, spec, problems) else _BAD
 
 
-def _in_range(v: Any, path: str, meta: Any, problems: list[Problem]) -> bool:
-    lo, hi, choices = meta.get("minimum"), meta.get("maximum"), meta.get("choices")
+def _in_range(v: Any, path: str, spec: FieldSpec, problems: list[Problem]) -> bool:
+    lo, hi, choices = spec.minimum, spec.maximum, spec.choices
     if choices is not None and v not in choices:
         shown = ", ".join(repr(c) if isinstance(c, str) else str(c) for c in choices)
         hint = did_you_mean(v, [str(c) for c in choices], problems) if isinstance(v, str) else ""
@@ -165,24 +153,22 @@ def _in_range(v: Any, path: str, meta: Any, problems: list[Problem]) -> bool:
     return True
 
 
-def _decode_tuple(tp: Any, raw: Any, path: str, meta: Any, problems: list[Problem]) -> Any:
-    args = typing.get_args(tp)
-    item_tp = args[0]
+def _decode_tuple(spec: FieldSpec, raw: Any, path: str, problems: list[Problem]) -> Any:
     if not isinstance(raw, list):
-        problems.append(Problem(path, f"expected {_expected(tp)}, got {describe(raw)}"))
+        problems.append(Problem(path, f"expected {_expected(spec.type)}, got {describe(raw)}"))
         return _BAD
-    length = meta.get("length") if meta else None
-    if length is not None:
-        lo, hi = (length, length) if isinstance(length, int) else length
+    bounds = spec.length_range
+    if bounds is not None:
+        lo, hi = bounds
         if not lo <= len(raw) <= hi:
             want = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
             problems.append(Problem(path, f"expected {want} entries, got {len(raw)}"))
             return _BAD
     items = []
     ok = True
-    item_meta = meta if not dataclasses.is_dataclass(item_tp) else {}
-    for i, item in enumerate(raw):
-        v = decode_value(item_tp, item, join(path, i), item_meta or {}, problems)
+    item = spec.item
+    for i, value in enumerate(raw):
+        v = decode_value(item, value, join(path, i), problems)
         ok = ok and v is not _BAD
         items.append(v)
     return tuple(items) if ok else _BAD

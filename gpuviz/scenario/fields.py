@@ -18,8 +18,8 @@ import typing
 from string import Formatter
 from typing import Any
 
+from gpuviz.models.params import field_spec
 from gpuviz.registry import PANEL_IDS, panel
-from gpuviz.scenario.decode import _is_optional, field_types
 from gpuviz.scenario.format_spec import format_value, spec_problem
 from gpuviz.scenario.problems import Problem, did_you_mean
 
@@ -66,8 +66,7 @@ def _resolve_type(path: list[str]) -> tuple[Any, str | None]:
         if name not in names:
             return None, (f"{'.'.join(path[:i])} has no field {name!r}" + did_you_mean(name, names)
                           + f" (fields: {', '.join(names)})")
-        tp = field_types(tp)[name]
-        _optional, tp = _is_optional(tp)
+        tp = field_spec(tp, name).type
     return tp, None
 
 

@@ -3,15 +3,13 @@ that the schema, the loader and the documentation can never disagree."""
 
 from __future__ import annotations
 
-import dataclasses
-import typing
 from typing import Any
 
 from gpuviz.keys import KEY_PATTERN
 from gpuviz.keys import MAX_DIGITS as MAX_KEY_DIGITS
 from gpuviz.models.arch import preset_names
+from gpuviz.models.params import FieldSpec, field_specs
 from gpuviz.registry import PANELS
-from gpuviz.scenario.decode import _is_optional, field_types
 from gpuviz.scenario.document import FORMAT_VERSION
 
 
@@ -72,15 +70,14 @@ def _step_schema() -> dict[str, Any]:
 
 
 def _dataclass_schema(cls: type) -> dict[str, Any]:
-    hints = field_types(cls)
     props = {}
-    for f in dataclasses.fields(cls):
-        s = _type_schema(hints[f.name], f.metadata)
-        if f.metadata.get("doc"):
-            s["description"] = f.metadata["doc"]
-        if f.default is not dataclasses.MISSING:
-            s["default"] = _jsonish(f.default)
-        props[f.name] = s
+    for spec in field_specs(cls):
+        s = _type_schema(spec)
+        if spec.doc:
+            s["description"] = spec.doc
+        if spec.has_default:
+            s["default"] = _jsonish(spec.default)
+        props[spec.name] = s
     return {"type": "object", "additionalProperties": False, "properties": props}
 
 
@@ -88,33 +85,30 @@ def _jsonish(v: Any) -> Any:
     return [_jsonish(x) for x in v] if isinstance(v, tuple) else v
 
 
-def _type_schema(tp: Any, meta: Any) -> dict[str, Any]:
-    optional, inner = _is_optional(tp)
-    s = _inner_schema(inner, meta)
-    if optional:
+def _type_schema(spec: FieldSpec) -> dict[str, Any]:
+    s = _inner_schema(spec)
+    if spec.optional:
         return {"anyOf": [s, {"type": "null"}]}
     return s
 
 
-def _inner_schema(tp: Any, meta: Any) -> dict[str, Any]:
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        return _dataclass_schema(tp)
-    if typing.get_origin(tp) is tuple:
-        item = typing.get_args(tp)[0]
-        s: dict[str, Any] = {"type": "array",
-                             "items": _inner_schema(item, {} if dataclasses.is_dataclass(item) else meta)}
-        length = meta.get("length")
-        if length is not None:
-            lo, hi = (length, length) if isinstance(length, int) else length
-            s["minItems"], s["maxItems"] = lo, hi
+def _inner_schema(spec: FieldSpec) -> dict[str, Any]:
+    record = spec.record
+    if record is not None:
+        return _dataclass_schema(record)
+    if spec.is_tuple:
+        s: dict[str, Any] = {"type": "array", "items": _type_schema(spec.item)}
+        bounds = spec.length_range
+        if bounds is not None:
+            s["minItems"], s["maxItems"] = bounds
         return s
     scalars: dict[type, dict[str, Any]] = {bool: {"type": "boolean"}, int: {"type": "integer"},
                                            float: {"type": "number"}, str: {"type": "string"}}
-    s = scalars[tp].copy()
-    if meta.get("choices") is not None:
-        s["enum"] = list(meta["choices"])
-    if meta.get("minimum") is not None:
-        s["minimum"] = meta["minimum"]
-    if meta.get("maximum") is not None:
-        s["maximum"] = meta["maximum"]
+    s = scalars[spec.type].copy()
+    if spec.choices is not None:
+        s["enum"] = list(spec.choices)
+    if spec.minimum is not None:
+        s["minimum"] = spec.minimum
+    if spec.maximum is not None:
+        s["maximum"] = spec.maximum
     return s

@@ -1,11 +1,11 @@
 """Controls generated from a panel's parameter dataclass: one editor per field, ranges and
-documentation from its ``param`` metadata. Every edit is validated exactly as a scenario file
-would be; a rejected edit shows its message under the form and changes nothing."""
+documentation from its field descriptions (``models.params.field_specs``). Every edit is
+validated exactly as a scenario file would be; a rejected edit shows its message under the form
+and changes nothing. A field that applies only to some values of its record's tag (a pattern's
+``kind``) is shown only while the tag has one of them."""
 
 from __future__ import annotations
 
-import dataclasses
-import typing
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuviz.scenario.decode import _is_optional, encode, field_types
+from gpuviz.models.params import FieldSpec, field_specs
+from gpuviz.scenario.decode import encode
 from gpuviz.scenario.io import decode_section
 
 INT32 = (1 << 31) - 1
@@ -42,10 +43,9 @@ class _Editor(QObject):
 
 
 class _IntEditor(_Editor):
-    def __init__(self, meta: Any):
+    def __init__(self, spec: FieldSpec):
         super().__init__()
-        lo = meta.get("minimum")
-        hi = meta.get("maximum")
+        lo, hi = spec.minimum, spec.maximum
         if (lo is None or lo >= -INT32) and (hi is None or hi <= INT32):
             box = QSpinBox()
             box.setRange(int(lo) if lo is not None else -INT32, int(hi) if hi is not None else INT32)
@@ -75,12 +75,12 @@ class _IntEditor(_Editor):
 
 
 class _FloatEditor(_Editor):
-    def __init__(self, meta: Any):
+    def __init__(self, spec: FieldSpec):
         super().__init__()
         box = QDoubleSpinBox()
         box.setDecimals(3)
-        box.setRange(meta.get("minimum") if meta.get("minimum") is not None else -1e12,
-                     meta.get("maximum") if meta.get("maximum") is not None else 1e12)
+        box.setRange(spec.minimum if spec.minimum is not None else -1e12,
+                     spec.maximum if spec.maximum is not None else 1e12)
         box.setKeyboardTracking(False)
         box.valueChanged.connect(lambda _v: self.changed.emit())
         self.widget = box
@@ -202,11 +202,11 @@ class _TableListEditor(_Editor):
     """Lists of records (a CFG's nodes and edges) and long lists (a tile order, a barrier
     schedule): a table with typed cells, rows added, removed and moved with buttons."""
 
-    def __init__(self, item_type: Any, meta: Any, name: str):
+    def __init__(self, item: FieldSpec, name: str):
         super().__init__()
         from gpuviz.ui.table_editor import TableEditor
 
-        self.table = TableEditor(item_type, meta, name)
+        self.table = TableEditor(item, name)
         self.table.changed.connect(self.changed.emit)
         self.widget = self.table
 
@@ -229,22 +229,25 @@ class _GroupEditor(_Editor):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         if not title:
             form.setContentsMargins(0, 0, 0, 0)
-        hints = field_types(cls)
+        self.form = form
+        self.specs = field_specs(cls)
         defaults = encode(cls())
-        for f in dataclasses.fields(cls):
-            editor = _editor_for(hints[f.name], f.metadata, f.name, defaults.get(f.name))
+        for spec in self.specs:
+            editor = _editor_for(spec, defaults.get(spec.name))
             editor.changed.connect(self.changed.emit)
-            editor.field_name = f.name  # type: ignore[attr-defined]
-            doc = f.metadata.get("doc", "")
-            editor.widget.setToolTip(doc)
-            editor.widget.setObjectName(f"param-{f.name}")
+            editor.widget.setToolTip(spec.doc)
+            editor.widget.setObjectName(f"param-{spec.name}")
             if isinstance(editor, _GroupEditor):
                 form.addRow(editor.widget)
             else:
-                label = QLabel(f.name.replace("_", " "))
-                label.setToolTip(doc)
+                label = QLabel(spec.name.replace("_", " "))
+                label.setToolTip(spec.doc)
                 form.addRow(label, editor.widget)
-            self.editors[f.name] = editor
+            self.editors[spec.name] = editor
+        # fields that apply to some values of a tag field only: shown while it has one of them
+        self._tagged = [s for s in self.specs if s.applies_when is not None]
+        for tag in {s.applies_when[0] for s in self._tagged if s.applies_when is not None}:
+            self.editors[tag].changed.connect(self._show_applying)
         self.widget = container
 
     def get(self) -> Any:
@@ -254,6 +257,20 @@ class _GroupEditor(_Editor):
         for name, e in self.editors.items():
             if name in value:
                 e.set(value[name])
+        self._show_applying()
+
+    def _show_applying(self) -> None:
+        for spec in self._tagged:
+            if spec.applies_when is not None:
+                tag, values = spec.applies_when
+                self.form.setRowVisible(self.editors[spec.name].widget,
+                                        self.editors[tag].get() in values)
+
+    def shown_fields(self) -> list[str]:
+        """The fields whose rows are shown (those that apply to the record's tag)."""
+        return [spec.name for spec in self.specs
+                if spec.applies_when is None
+                or self.editors[spec.applies_when[0]].get() in spec.applies_when[1]]
 
     def mark(self, problems: list[tuple[str, str, str]]) -> None:
         """Hand each problem (full path, path below this group, message) to the field it names."""
@@ -268,25 +285,27 @@ class _GroupEditor(_Editor):
             inner.mark(mine)
 
 
-def _editor_for(tp: Any, meta: Any, name: str, default_json: Any) -> _Editor:
-    optional, inner = _is_optional(tp)
-    if optional:
-        return _OptionalEditor(_editor_for(inner, meta, name, None), default_json)
-    if dataclasses.is_dataclass(inner):
-        return _GroupEditor(inner, name.replace("_", " "))
-    if typing.get_origin(inner) is tuple:
-        item = typing.get_args(inner)[0]
-        if wants_table(item, meta):
-            return _TableListEditor(item, meta, name)
-        return _TextEditor({int: "int-list", float: "float-list"}.get(item, "str-list"))
-    if meta.get("choices") is not None:
-        return _ChoiceEditor(meta["choices"])
-    if inner is bool:
+def _editor_for(spec: FieldSpec, default_json: Any) -> _Editor:
+    if spec.optional:
+        inner = FieldSpec(spec.name, spec.type, doc=spec.doc, minimum=spec.minimum,
+                          maximum=spec.maximum, choices=spec.choices, length=spec.length)
+        return _OptionalEditor(_editor_for(inner, None), default_json)
+    record = spec.record
+    if record is not None:
+        return _GroupEditor(record, spec.name.replace("_", " "))
+    if spec.is_tuple:
+        item = spec.item
+        if wants_table(spec):
+            return _TableListEditor(item, spec.name)
+        return _TextEditor({int: "int-list", float: "float-list"}.get(item.type, "str-list"))
+    if spec.choices is not None:
+        return _ChoiceEditor(spec.choices)
+    if spec.type is bool:
         return _BoolEditor()
-    if inner is int:
-        return _IntEditor(meta)
-    if inner is float:
-        return _FloatEditor(meta)
+    if spec.type is int:
+        return _IntEditor(spec)
+    if spec.type is float:
+        return _FloatEditor(spec)
     return _TextEditor("str")
 
 
@@ -327,6 +346,12 @@ class ParamForm(QWidget):
 
     def field_names(self) -> list[str]:
         return list(self._root.editors)
+
+    def shown_fields(self, group: str) -> list[str]:
+        """The fields of the nested record ``group`` (a pattern) whose rows are shown."""
+        editor = self._root.editors[group]
+        assert isinstance(editor, _GroupEditor)
+        return editor.shown_fields()
 
     def show_automatic(self, values: dict[str, Any]) -> None:
         """The values the model uses for fields left automatic (encoded as the editors take
@@ -417,13 +442,10 @@ def _field_of(path: str) -> str:
     return path.split(".")[0].split("[")[0]
 
 
-def wants_table(item_type: Any, meta: Any) -> bool:
+def wants_table(spec: FieldSpec) -> bool:
     """Lists of records, and scalar lists that can be long (a tile order, a schedule, per-tile
     times); short vectors such as a block shape stay one line of text."""
-    if dataclasses.is_dataclass(item_type):
+    if spec.item.record is not None:
         return True
-    length = (meta or {}).get("length")
-    if length is None:
-        return True
-    hi = length if isinstance(length, int) else length[1]
-    return hi > 32
+    bounds = spec.length_range
+    return bounds is None or bounds[1] > 32

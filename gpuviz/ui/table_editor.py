@@ -31,43 +31,32 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuviz.scenario.decode import _is_optional, encode, field_types
+from gpuviz.models.params import FieldSpec, field_specs
+from gpuviz.scenario.decode import encode
 
 INT32 = (1 << 31) - 1
 ERROR_BG = QColor("#F8D0D0")
 _INDEX = re.compile(r"^\[(\d+)\](?:\.(\w+))?")
 
 
-@dataclasses.dataclass(frozen=True)
-class Column:
-    name: str
-    type: Any  # int, float, str or bool
-    meta: Any
-    optional: bool = False
-
-
-def columns_for(item_type: Any, meta: Any) -> list[Column]:
-    """One column per field of a dataclass entry, else one ``value`` column."""
-    if dataclasses.is_dataclass(item_type):
-        hints = field_types(item_type)
-        out = []
-        for f in dataclasses.fields(item_type):
-            optional, inner = _is_optional(hints[f.name])
-            out.append(Column(f.name, inner, f.metadata, optional))
-        return out
-    return [Column("value", item_type, meta or {})]
+def columns_for(item: FieldSpec) -> list[FieldSpec]:
+    """One column per field of a record entry (int, float, str or bool), else one ``value``
+    column with the list's bounds and choices."""
+    if item.record is not None:
+        return list(field_specs(item.record))
+    return [dataclasses.replace(item, name="value")]
 
 
 class _Delegate(QStyledItemDelegate):
     """Editors of each column's type and range."""
 
-    def __init__(self, columns: list[Column], parent: QWidget):
+    def __init__(self, columns: list[FieldSpec], parent: QWidget):
         super().__init__(parent)
         self.columns = columns
 
     def createEditor(self, parent: QWidget, option, index: QModelIndex) -> QWidget:
         col = self.columns[index.column()]
-        lo, hi, choices = col.meta.get("minimum"), col.meta.get("maximum"), col.meta.get("choices")
+        lo, hi, choices = col.minimum, col.maximum, col.choices
         if choices is not None:
             box = QComboBox(parent)
             box.addItems([str(c) for c in choices])
@@ -99,7 +88,7 @@ class _Delegate(QStyledItemDelegate):
     def setModelData(self, editor: QWidget, model, index: QModelIndex) -> None:
         col = self.columns[index.column()]
         if isinstance(editor, QComboBox):
-            choice = col.meta["choices"][editor.currentIndex()]
+            choice = (col.choices or ())[editor.currentIndex()]
             model.setData(index, choice, Qt.ItemDataRole.EditRole)
         elif isinstance(editor, (QSpinBox, QDoubleSpinBox)):
             editor.interpretText()
@@ -113,16 +102,16 @@ class TableEditor(QWidget):
 
     changed = Signal()
 
-    def __init__(self, item_type: Any, meta: Any, name: str, parent: QWidget | None = None):
+    def __init__(self, item: FieldSpec, name: str, parent: QWidget | None = None):
         super().__init__(parent)
-        self.item_type = item_type
-        self.is_records = dataclasses.is_dataclass(item_type)
-        self.columns = columns_for(item_type, meta)
+        self.item_type = item.type
+        self.is_records = item.record is not None
+        self.columns = columns_for(item)
         self.table = QTableWidget(0, len(self.columns))
         self.table.setObjectName(f"table-{name}")
         self.table.setHorizontalHeaderLabels([c.name.replace("_", " ") for c in self.columns])
         for i, c in enumerate(self.columns):
-            self.table.horizontalHeaderItem(i).setToolTip(c.meta.get("doc", ""))
+            self.table.horizontalHeaderItem(i).setToolTip(c.doc)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -208,7 +197,7 @@ class TableEditor(QWidget):
             return current
         if self.is_records:
             return encode(self.item_type())
-        lo = self.columns[0].meta.get("minimum")
+        lo = self.columns[0].minimum
         return (lo if lo is not None else 0) if self.columns[0].type in (int, float) else ""
 
     # --- rows ----------------------------------------------------------------------------------

@@ -53,3 +53,25 @@ def test_a_field_left_automatic_shows_the_value_in_use_and_an_override_starts_th
     form.edited.connect(lambda p, f: edits.append((p, f)))
     warps.check.setChecked(True)  # overriding starts from the value in use: nothing changes yet
     assert [(p.max_warps_per_sm, f) for p, f in edits] == [(64, "max_warps_per_sm")]
+
+
+def test_a_pattern_shows_only_the_fields_of_its_kind(qtbot):
+    from PySide6.QtWidgets import QComboBox, QWidget
+
+    from gpuviz.models.banks import BankPattern, BanksParams
+
+    form = ParamForm("banks", BanksParams)
+    qtbot.addWidget(form)
+    form.show()
+    form.set_params(replace(BanksParams(), pattern=replace(BankPattern(), kind="column")))
+    assert form.shown_fields("pattern") == ["kind", "row_width", "padding", "column"]
+    pattern = form.editor("pattern")
+    stride, index = (pattern.findChild(QWidget, f"param-{n}") for n in ("stride", "index"))
+    assert not stride.isVisible() and not index.isVisible()
+    assert pattern.findChild(QWidget, "param-padding").isVisible()
+    edits = []
+    form.edited.connect(lambda p, f: edits.append(p))
+    pattern.findChild(QComboBox, "param-kind").setCurrentText("broadcast")  # another kind
+    assert form.shown_fields("pattern") == ["kind", "index"]
+    assert index.isVisible() and not stride.isVisible()
+    assert [p.pattern.kind for p in edits] == ["broadcast"]
