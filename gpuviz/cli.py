@@ -17,16 +17,18 @@ import sys
 from pathlib import Path
 
 from gpuviz import __version__
+from gpuviz.cli_input import EXIT_BAD_INPUT, STEP_HELP, step_suffix
+from gpuviz.cli_input import at_step as _at_step
+from gpuviz.cli_input import load as _load
+from gpuviz.cli_input import panels as _panels
+from gpuviz.cli_input import report as _report
 from gpuviz.export.raster import ExportLimitError
 from gpuviz.scenario.problems import printable
 
 COMMANDS = ("validate", "compute", "export", "list", "schema", "kernel", "measure")
 _UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-EXIT_BAD_INPUT = 2
 
 
-STEP_HELP = ("the state at step K, numbered as the application numbers them: 1 is the first "
-             "step, 0 the overview")
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -167,21 +169,6 @@ def _open_app(path: str | None) -> int:
     return run_app(path)
 
 
-def _load(path: str):
-    from gpuviz.scenario import ScenarioError, load_scenario
-
-    try:
-        return load_scenario(path), None
-    except ScenarioError as e:
-        return None, e
-
-
-def _report(err) -> int:
-    for line in err.lines():
-        print(line, file=sys.stderr)
-    return EXIT_BAD_INPUT
-
-
 def _validate(args: argparse.Namespace) -> int:
     """Every file is reported, whatever happens with the one before it."""
     status = 0
@@ -204,49 +191,6 @@ def _validate(args: argparse.Namespace) -> int:
             print(printable(f"{path}: valid ({', '.join(scenario.panels)}; "
                             f"{len(scenario.steps)} steps)"))
     return status
-
-
-def _at_step(scenario, step: int | None, source: str):
-    """The state at ``--step K``, numbered as the application numbers steps: 1 is the first
-    step ("step 1 of n" in the step bar, ``step01`` in ``--all-steps`` file names), 0 the
-    overview."""
-    if step is None:
-        return scenario, None
-    if not 0 <= step <= len(scenario.steps):
-        from gpuviz.scenario import Problem, ScenarioError
-
-        have = (f"steps 1 … {len(scenario.steps)} (0: the overview)" if scenario.steps
-                else "no steps (0: the overview)")
-        return None, ScenarioError(source, [Problem("steps", f"--step {step} does not exist; "
-                                                             f"this scenario has {have}")])
-    return scenario.at_step(step - 1), None
-
-
-def step_suffix(step: int | None, count: int) -> str:
-    """The file-name part for ``--step K``: ``-step02`` as ``--all-steps`` names step 2."""
-    if step is None:
-        return ""
-    digits = max(2, len(str(count)))
-    return "-overview" if step == 0 else f"-step{step:0{digits}d}"
-
-
-def _panels(scenario, panel_id: str | None, source: str):
-    from gpuviz.registry import PANEL_IDS
-    from gpuviz.scenario import Problem, ScenarioError
-    from gpuviz.scenario.problems import did_you_mean
-
-    if panel_id is None:
-        return scenario.panels, None
-    if panel_id not in PANEL_IDS:
-        return None, ScenarioError(source, [Problem("panels", f"--panel {panel_id!r} is not a panel"
-                                                              + did_you_mean(panel_id, PANEL_IDS)
-                                                              + f" (panels: {', '.join(PANEL_IDS)})")])
-    from gpuviz.scenario.io import panel_problems
-
-    found = panel_problems(scenario, panel_id)  # a panel the scenario does not show may not fit
-    if found:
-        return None, ScenarioError(source, found)
-    return (panel_id,), None
 
 
 def _compute(args: argparse.Namespace) -> int:

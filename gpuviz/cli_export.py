@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gpuviz.cli import STEP_HELP, step_suffix
+from gpuviz.cli_input import EXIT_BAD_INPUT, STEP_HELP, step_suffix
 from gpuviz.cli_lecture import export_lecture, is_lecture
 from gpuviz.export.raster import MAX_DPI, MIN_DPI, dpi_argument
 from gpuviz.figures.layout import CHROMES
@@ -23,7 +23,6 @@ from gpuviz.scenario.problems import printable
 if TYPE_CHECKING:
     from gpuviz.scenario.document import Scenario
 
-EXIT_BAD_INPUT = 2
 FORMATS = ("svg", "pdf", "png", "gif", "apng", "html", "pptx")
 ANIMATED = ("gif", "apng")
 
@@ -205,17 +204,17 @@ def run(args: argparse.Namespace) -> int:
 def _checked(args: argparse.Namespace, source: Path) -> tuple[Scenario, tuple[str, ...]] | None:
     """(scenario, panels) of one file, or None once its problems are printed: the file, its
     panels, parts and steps as the options ask for them."""
-    from gpuviz import cli  # the shared loading and reporting of the command line
+    from gpuviz import cli_input  # the shared loading and reporting of the commands
 
-    scenario, err = cli._load(str(source))
+    scenario, err = cli_input.load(str(source))
     if err:
-        cli._report(err)
+        cli_input.report(err)
         return None
-    panels, err = cli._panels(scenario, args.panel, str(source))
+    panels, err = cli_input.panels(scenario, args.panel, str(source))
     if not err and args.step is not None and not (args.all_steps or args.steps is not None):
-        _, err = cli._at_step(scenario, args.step, str(source))
+        _, err = cli_input.at_step(scenario, args.step, str(source))
     if err:
-        cli._report(err)
+        cli_input.report(err)
         return None
     problem = unknown_parts(args.parts, panels)
     if problem is None and (args.all_steps or args.steps is not None):
@@ -252,7 +251,7 @@ def unknown_parts(parts: list[str] | None, panels) -> str | None:
 
 
 def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, out: Path) -> int:
-    from gpuviz import cli
+    from gpuviz import cli_input
     from gpuviz.export.files import export_figure
 
     stem = source.stem
@@ -292,9 +291,9 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
     if args.step is not None:
         selection |= scenario.step_selection(args.step - 1)
     steps_of = scenario
-    scenario, err = cli._at_step(scenario, args.step, str(source))
+    scenario, err = cli_input.at_step(scenario, args.step, str(source))
     if err:
-        return cli._report(err)
+        return cli_input.report(err)
     if args.frames:
         from gpuviz.export.sequence import export_sequence
 

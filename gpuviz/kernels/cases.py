@@ -26,9 +26,6 @@ class Case:
     params: dict[str, Any]  # the panel section (scenario JSON) the model reads
     source: str  # "scenario FILE step K" or "sweep: …"
 
-    def line(self) -> str:
-        return f"{self.id} {self.op} {self.bytes} " + " ".join(str(o) for o in self.offsets)
-
 
 def banks_op(params) -> str:
     op = getattr(params, "op", "load")
@@ -260,12 +257,6 @@ def all_cases() -> list[Case]:
             raise ValueError(f"duplicate case id {c.id}")
         seen.add(c.id)
     return cases
-
-
-def write_case_file(cases: list[Case], path) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        for c in cases:
-            f.write(c.line() + "\n")
 
 
 

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from gpuviz.models.params import param
 
 SCHEDULES = ("round_robin", "thread_order", "reverse_order", "explicit")
-HAZARD_KINDS = ("read_before_write", "write_before_read", "uninitialised_read")
 
 
 @dataclass(frozen=True)
