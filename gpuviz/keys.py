@@ -93,3 +93,7 @@ def cycle_window(selection: Iterable[str]) -> tuple[int, int] | None:
 
 def cycles(first: int, last: int) -> str:
     return f"{CYCLES}:{int(first)}-{int(last)}"
+
+
+def without_cycles(selection: Iterable[str]) -> frozenset[str]:
+    return frozenset(k for k in selection if not k.startswith(f"{CYCLES}:"))

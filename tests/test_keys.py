@@ -27,3 +27,7 @@ def test_cycle_window():
     assert keys.cycle_window({keys.cycles(100, 299)}) == (100, 299)
     assert keys.cycle_window({"cycles:9-3", "cycles:a-b"}) is None
     assert keys.of_kind({"tile:1,2", "tile:0,5", "tile:3"}, "tile", 2) == [(0, 5), (1, 2)]
+
+
+def test_a_cycles_window_is_dropped_alone():
+    assert keys.without_cycles({keys.cycles(0, 99), "warp:3", "frame:2"}) == {"warp:3", "frame:2"}

@@ -15,6 +15,7 @@ from pathlib import Path
 from gpuviz.export.files import export_figure
 from gpuviz.export.raster import ExportLimitError
 from gpuviz.figures.scene import frame_count
+from gpuviz.keys import at_frame
 from gpuviz.scenario.document import Scenario
 
 # Files one sequence writes: a slide deck or an animation needs hundreds, not the 262,145 steps
@@ -41,11 +42,10 @@ def export_sequence(scenario: Scenario, panel_id: str, out_dir: Path, stem: str,
                                f"{MAX_FRAMES} files (export single frames, --select frame:N, instead)")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    kept = frozenset(k for k in selection if not k.startswith("frame:"))
     paths: list[Path] = []
     for n in range(total):
         path = out_dir / frame_file_name(stem, panel_id, n, total, fmt)
         export_figure(scenario, panel_id, path, fmt=fmt, theme_name=theme_name, size=size,
-                      dpi=dpi, selection=kept | {f"frame:{n}"})
+                      dpi=dpi, selection=at_frame(selection, n))
         paths.append(path)
     return paths

@@ -31,6 +31,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from gpuviz.keys import at_frame
 from gpuviz.scenario import Scenario, save_scenario
 from gpuviz.scenario.decode import encode_changes
 
@@ -84,7 +85,12 @@ class Document(QObject):
         self._frame: int | None = None
         self._revealed: set[int] = set()
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(self.clean_changed.emit)
+        # through a method of the document, so the connection ends with it (the stack it owns
+        # reports "clean" once more as it is destroyed: "Signal source has been deleted")
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.clean_changed.emit(clean)
 
     # --- reading -------------------------------------------------------------------------
     @property
@@ -110,7 +116,7 @@ class Document(QObject):
         keys = self._selection | self._scenario.step_selection(self._step)
         if self._frame is not None:
             # the clock's frame replaces any frame a scenario step names
-            keys = frozenset(k for k in keys if not k.startswith("frame:")) | {f"frame:{self._frame}"}
+            keys = at_frame(keys, self._frame)
         return keys
 
     @property

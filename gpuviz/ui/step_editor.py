@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpuviz.keys import without_frame
 from gpuviz.registry import PANELS
 from gpuviz.scenario import Scenario, ScenarioError
 from gpuviz.scenario.authoring import (
@@ -202,8 +203,7 @@ class StepAuthoring(QObject):
                  else "before the first step" if scenario.steps else "the first step")
         blank = Step(title=f"Step {step + 2}",
                      focus=default_focus(changes, self.focused_panel()),
-                     select=tuple(sorted(k for k in self.document.selection
-                                         if not k.startswith("frame:"))))
+                     select=tuple(sorted(without_frame(self.document.selection))))
         return StepDialog(f"Add Step {step + 2} from Current State ({where})", blank, changes,
                           None, parent)
 

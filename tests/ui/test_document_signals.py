@@ -55,3 +55,14 @@ def test_steps_selection_frames_and_files_each_have_their_signal(qapp, tmp_path)
     doc.replace_scenario(scenario, None)
     assert heard == [("scenario_replaced",), ("shown_changed",)]
     assert doc.step == -1 and doc.frame is None
+
+
+def test_a_document_with_unsaved_edits_goes_away_quietly(qapp, capfd):
+    import gc
+
+    doc = Document(load_scenario(default_scenario_path()))
+    launch = doc.scenario.section("launch")
+    doc.edit_section("launch", dataclasses.replace(launch, n=launch.n + 1))
+    del doc
+    gc.collect()
+    assert "Signal source has been deleted" not in capfd.readouterr().err

@@ -56,3 +56,22 @@ def test_a_misspelt_hook_is_caught():
             return "never shown"
 
     assert _overridden(Misspelt) - HOOKS == {"summary"}
+
+
+def test_clicking_a_chunk_or_a_warp_edits_its_section(qapp):
+    from types import SimpleNamespace
+
+    from gpuviz.scenario import Scenario
+    from gpuviz.ui.document import Document
+    from gpuviz.ui.panels.launch import LaunchExtras
+    from gpuviz.ui.panels.swizzle import SwizzleExtras
+
+    doc = Document(Scenario(panels=("launch", "swizzle")))
+    holder = SimpleNamespace(document=doc)
+    SwizzleExtras(holder).activate("chunk:1,5")  # type: ignore[arg-type]
+    SwizzleExtras(holder).activate("chunk:x")  # type: ignore[arg-type]  # not a chunk's key
+    LaunchExtras(holder).activate("warp:1,1")  # type: ignore[arg-type]
+    assert doc.scenario.section("swizzle").column == 5
+    launch = doc.scenario.section("launch")
+    assert (launch.selected_block, launch.selected_warp) == (1, 1)
+    assert doc.undo_stack.count() == 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gpuviz import keys
 from gpuviz.models.launch import LaunchResult
 from gpuviz.ui.panel_extras import PanelExtras
 
@@ -16,13 +17,16 @@ from gpuviz.ui.panel_extras import PanelExtras
 class LaunchExtras(PanelExtras):
     def activate(self, key: str) -> None:
         document = self.document
-        kind, _, value = key.partition(":")
+        parsed = keys.parse(key)
+        if parsed is None:
+            return
+        kind, values = parsed
         params = document.shown.section("launch")
-        if kind == "block":
-            new = replace(params, selected_block=int(value), selected_warp=0)
-            document.edit_section("launch", new, text=f"Select block {value}")
-        elif kind == "warp":
-            block, warp = (int(v) for v in value.split(","))
+        if kind == "block" and len(values) == 1:
+            new = replace(params, selected_block=values[0], selected_warp=0)
+            document.edit_section("launch", new, text=f"Select block {values[0]}")
+        elif kind == "warp" and len(values) == 2:
+            block, warp = values
             new = replace(params, selected_block=block, selected_warp=warp)
             document.edit_section("launch", new, text=f"Select warp {warp} of block {block}")
 

@@ -193,7 +193,7 @@ class CycleTimeline(QWidget):
         from gpuviz.export.files import export_figure
 
         path = Path(path)
-        selection = frozenset(k for k in self.document.selection if not k.startswith("cycles:"))
+        selection = keys.without_cycles(self.document.selection)
         return export_figure(self.document.shown, PANEL_ID, path,
                              fmt=fmt or path.suffix.lstrip(".").lower() or "svg",
                              theme_name=self.dock.theme.name, size=size, dpi=dpi,

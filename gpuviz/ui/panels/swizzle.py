@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gpuviz import keys
 from gpuviz.ui.panel_extras import PanelExtras
 
 PANEL_ID = "swizzle"
@@ -15,13 +16,10 @@ PANEL_ID = "swizzle"
 
 class SwizzleExtras(PanelExtras):
     def activate(self, key: str) -> None:
-        kind, _, value = key.partition(":")
-        if kind != "chunk":
+        parsed = keys.parse(key)
+        if parsed is None or parsed[0] != "chunk" or len(parsed[1]) != 2:
             return
-        try:
-            _row, col = (int(v) for v in value.split(","))
-        except ValueError:
-            return
+        _row, col = parsed[1]
         params = self.document.shown.section(PANEL_ID)
         if params.column != col:
             self.document.edit_section(PANEL_ID, replace(params, column=col),
