@@ -119,7 +119,7 @@ class MeasurementsDock(QDockWidget):
             lines = [f"(cannot compare: {exc})"]
         self.current.setText("\n".join(lines) if lines else
                              "The shown scenario has no panel with a measured counterpart "
-                             "(banks, sectors, occupancy).")
+                             f"({', '.join(measurements.PANELS)}).")
 
 
 def export_kernel_dialog(window) -> None:
