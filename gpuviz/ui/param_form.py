@@ -41,6 +41,10 @@ class _Editor(QObject):
     def set(self, value: Any) -> None:
         raise NotImplementedError
 
+    def mark(self, problems: list[tuple[str, str, str]]) -> None:
+        """Show the problems found below this field (tables mark their cells; others rely on
+        the message under the form)."""
+
 
 class _IntEditor(_Editor):
     def __init__(self, spec: FieldSpec):
@@ -276,8 +280,6 @@ class _GroupEditor(_Editor):
         """Hand each problem (full path, path below this group, message) to the field it names."""
         for name, e in self.editors.items():
             inner = e.inner if isinstance(e, _OptionalEditor) else e
-            if not hasattr(inner, "mark"):
-                continue
             mine = []
             for full, rest, message in problems:
                 if rest == name or rest.startswith((f"{name}.", f"{name}[")):
