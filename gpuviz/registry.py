@@ -19,7 +19,7 @@ import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 
 class ModelModule(Protocol):
@@ -44,8 +44,7 @@ class FigureModule(Protocol):
               *target: Any) -> Any: ...
 
 
-@dataclass(frozen=True)
-class Measured:
+class MeasuredQuantity(NamedTuple):
     """What a real GPU's counters are compared with: a result field of the panel's model."""
 
     quantity: str  # the result field, e.g. "rounds"
@@ -69,7 +68,7 @@ class Panel:
     # ``gpuviz.kernels.<id>`` writes a CUDA program performing exactly the section's access
     kernel: bool = field(default=False, kw_only=True)
     # the model's number that the shipped measurements (``resources/measurements``) compare
-    measured: Measured | None = field(default=None, kw_only=True)
+    measured: MeasuredQuantity | None = field(default=None, kw_only=True)
     # the ``PanelExtras`` subclass in ``gpuviz.ui.panels.<id>`` that adds to the generated dock
     # (a summary in words, widgets, what a click does); "" for the generated dock alone
     extras: str = field(default="", kw_only=True)
@@ -149,12 +148,12 @@ PANELS: tuple[Panel, ...] = (
     Panel("sectors", "Sectors: one warp's global load",
           "Lanes to the 32-byte sectors and 128-byte lines their addresses touch",
           parts=("map", "receipt", "sweep"),
-          topic=MEMORY, kernel=True, measured=Measured("sector_count", "32-byte sectors"),
+          topic=MEMORY, kernel=True, measured=MeasuredQuantity("sector_count", "32-byte sectors"),
           extras="SectorsExtras"),
     Panel("banks", "Banks: shared-memory bank queues",
           "Which bank serves each lane's word, broadcasts, and the service rounds",
           parts=("lanes", "rack", "receipt"),
-          topic=MEMORY, kernel=True, measured=Measured("rounds", "shared-memory wavefronts"),
+          topic=MEMORY, kernel=True, measured=MeasuredQuantity("rounds", "shared-memory wavefronts"),
           extras="BanksExtras"),
     Panel("swizzle", "Swizzle: XOR layout of a 1024-byte region",
           "Logical and physical 16-byte chunks and the banks one reader per row hits",
@@ -168,7 +167,7 @@ PANELS: tuple[Panel, ...] = (
           "Tile orders through an LRU cache: hits, loads and misses against capacity",
           parts=("path", "resident", "loads", "sweep"),
           topic=REUSE, kernel=True,
-          measured=Measured("operand_traffic", "DRAM bytes read ÷ bytes of A and B"),
+          measured=MeasuredQuantity("operand_traffic", "DRAM bytes read ÷ bytes of A and B"),
           extras="TraversalExtras"),
     Panel("pipeline", "Pipeline: buffer ownership over time",
           "Load and compute lanes, slot ownership bands and named waits",
@@ -186,12 +185,13 @@ PANELS: tuple[Panel, ...] = (
           "Blocks per SM limited by warp slots, registers, shared memory and the block limit",
           parts=("limits", "slots", "cliffs"),
           topic=SIMT, kernel=True,
-          measured=Measured("active_blocks_per_sm", "resident blocks per SM"),
+          measured=MeasuredQuantity("active_blocks_per_sm", "resident blocks per SM"),
           extras="OccupancyExtras"),
     Panel("scheduler", "Scheduler: latency hiding, cycle by cycle",
           "One warp scheduler issuing from ready warps under GTO or loose round-robin",
           parts=("timeline", "utilisation", "warps"),
-          topic=SIMT, measured=Measured("sm_issue_utilization", "of the SM's issue slots used"),
+          topic=SIMT,
+          measured=MeasuredQuantity("sm_issue_utilization", "of the SM's issue slots used"),
           extras="SchedulerExtras"),
     Panel("divergence", "Divergence: reconvergence stack",
           "Immediate post-dominators, the pre-Volta SIMT stack and lane efficiency",
@@ -202,8 +202,8 @@ PANELS: tuple[Panel, ...] = (
           parts=("fragment-a", "fragment-b", "fragment-c", "feed", "warpgroup", "descriptor",
                  "completion", "hierarchy"),
           topic=TENSOR, kernel=True,
-          measured=Measured("ldmatrix_wavefronts",
-                            "shared-memory wavefronts of the fragment load or store"),
+          measured=MeasuredQuantity("ldmatrix_wavefronts",
+                                    "shared-memory wavefronts of the fragment load or store"),
           extras="MmaExtras"),
 )
 

@@ -21,7 +21,7 @@ import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 
 def param(
@@ -63,9 +63,10 @@ def param(
 SCALARS = (bool, int, float, str)
 
 
-@dataclasses.dataclass(frozen=True)
-class FieldSpec:
-    """One field of a parameter dataclass (or a tuple's item), its type taken apart."""
+class FieldSpec(NamedTuple):
+    """One field of a parameter dataclass (or a tuple's item), its type taken apart. (A named
+    tuple: it is defined at every start, and a frozen dataclass of a dozen fields costs several
+    times as much to define.)"""
 
     name: str
     type: Any  # the type without ``| None``: a scalar, ``tuple[X, ...]`` or a dataclass

@@ -8,4 +8,6 @@ need not pay for the core's modules and the standard library under them."""
 
 import gpuviz.figures.layout
 import gpuviz.figures.scene
-import gpuviz.scenario  # noqa: F401
+import gpuviz.scenario
+import gpuviz.ui.panel_extras
+import gpuviz.ui.redraw_plan  # noqa: F401

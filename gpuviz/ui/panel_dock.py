@@ -28,8 +28,7 @@ from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.scenario.decode import encode
-from gpuviz.ui.controls_scroll import ControlsScroll
-from gpuviz.ui.controls_strip import STRIP_PX, ControlsStrip, follow_text
+from gpuviz.ui.controls_strip import STRIP_PX, ControlsScroll, ControlsStrip, follow_text
 from gpuviz.ui.design_memory import DesignMemory
 from gpuviz.ui.document import Document
 from gpuviz.ui.figure_view import FigureView

@@ -12,12 +12,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QWidget
-
-from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the base imports no Qt: it is imported with the core, before Qt
+    from PySide6.QtWidgets import QWidget
+
+    from gpuviz.figures.theme import Theme
     from gpuviz.ui.panel_dock import PanelDock
 
 

@@ -11,16 +11,14 @@ generation is not the latest is stale and dropped.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from gpuviz.figures.layout import Design, Target
 
 SLOW_COMPUTE_S = 0.012  # past this a panel's model runs off the GUI thread from then on
 
 
-@dataclass(frozen=True)
-class DrawKey:
+class DrawKey(NamedTuple):
     """What one picture of a dock shows."""
 
     params: Any  # the panel's effective (linked) parameters
@@ -41,21 +39,22 @@ class Redraw(enum.Enum):
     DRAW = "draw"  # compute and build now, on the GUI thread
 
 
-@dataclass
 class RedrawPlan:
     """One dock's redraw state. ``slow`` starts as the panel declares and turns on for good
-    once its model took longer than :data:`SLOW_COMPUTE_S`."""
+    once its model took longer than :data:`SLOW_COMPUTE_S`. (Plain classes: a dataclass costs
+    start-up a millisecond or so to define.)"""
 
-    slow: bool = False
-    shown: DrawKey | None = None
-    shown_result: object = None
-    computing: DrawKey | None = None
-    searching: DrawKey | None = None
-    searching_result: object = None
-    generation: int = 0
-    search_generation: int = 0
-    # the searched design per view target (also fed from designs remembered across sessions)
-    designs: dict[Target, Design] = field(default_factory=dict)
+    def __init__(self, slow: bool = False):
+        self.slow = slow
+        self.shown: DrawKey | None = None
+        self.shown_result: object = None
+        self.computing: DrawKey | None = None
+        self.searching: DrawKey | None = None
+        self.searching_result: object = None
+        self.generation = 0
+        self.search_generation = 0
+        # the searched design per view target (also fed from designs remembered across sessions)
+        self.designs: dict[Target, Design] = {}
 
     def decide(self, key: DrawKey, on_screen: bool) -> Redraw:
         """What to do for ``key``; a draw or computation started here is recorded."""

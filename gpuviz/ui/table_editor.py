@@ -9,7 +9,6 @@ the problems, which are marked on their cells (with the JSON path and message as
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any
 
@@ -44,7 +43,7 @@ def columns_for(item: FieldSpec) -> list[FieldSpec]:
     column with the list's bounds and choices."""
     if item.record is not None:
         return list(field_specs(item.record))
-    return [dataclasses.replace(item, name="value")]
+    return [item._replace(name="value")]
 
 
 class _Delegate(QStyledItemDelegate):
