@@ -28,7 +28,7 @@ def _overridden(cls: type[PanelExtras]) -> set[str]:
 
 @pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.id)
 def test_every_registry_entry_names_what_the_panel_has(panel: Panel):
-    assert panel.topic in dict(TOPICS) and panel.id in dict(TOPICS)[panel.topic]
+    assert panel.topic and panel.id in dict(TOPICS)[panel.topic]
     assert panel.id in HELP
     cls = extras_class(panel)
     assert _overridden(cls) <= HOOKS, f"{cls.__name__}: not a hook: {_overridden(cls) - HOOKS}"
