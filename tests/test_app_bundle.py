@@ -52,6 +52,13 @@ def test_bundled_cli_lists_scenarios_and_exports_svg_and_png(bundle, tmp_path):
         assert proc.returncode == 0, proc.stderr
         (written,) = out.glob(f"*.{fmt}")
         assert written.stat().st_size > 1000
+    # kernel export imports its panel's module by name, as the dock's extras are
+    kernel = subprocess.run([str(bundle / "gpuviz-cli"), "kernel",
+                             str(ROOT / "scenarios" / "banks-padded33.json"), "--out",
+                             str(tmp_path / "kernel")], capture_output=True, text=True, env=env,
+                            cwd=tmp_path, timeout=120)
+    assert kernel.returncode == 0, kernel.stderr
+    assert list((tmp_path / "kernel").glob("*.cu"))
 
 
 def test_bundled_window_starts_headless_and_keeps_running(bundle, tmp_path):
