@@ -97,18 +97,18 @@ class MeasurementsDock(QDockWidget):
                              f"{bad - known} unexplained.")
 
     def current_lines(self) -> list[str]:
-        from gpuviz.kernels.measure import QUANTITY
+        from gpuviz.registry import panel
         from gpuviz.scenario.compute import compute_cached, effective_params
 
         scenario = self.document.shown
         lines = []
         for pid in scenario.panels:
-            if pid not in measurements.PANELS:
+            measured = panel(pid).measured
+            if pid not in measurements.PANELS or measured is None:
                 continue
             params = effective_params(scenario, pid)
-            quantity, unit = QUANTITY[pid]
-            value = getattr(compute_cached(pid, params), quantity)
-            lines.append(f"{pid}: model {value:g} {unit} — "
+            value = getattr(compute_cached(pid, params), measured.quantity)
+            lines.append(f"{pid}: model {value:g} {measured.unit} — "
                          f"{measurements.label(pid, params, value)}")
         return lines
 
