@@ -274,10 +274,11 @@ class PanelDock(QDockWidget):
         and nothing is on its way; a dock not yet painted lays out at its first paint."""
         if not self._on_screen:
             return True
+        shown = self.plan.shown
         return (not self._pending and not self._relayout.isActive()
-                and self._computing_key is None and self._search_key is None
-                and isinstance(self._shown_key, tuple)
-                and self._shown_key[2:] == (self.theme.name, self.target()))
+                and self.plan.computing is None and self.plan.searching is None
+                and shown is not None and (shown.theme, shown.target) == (self.theme.name,
+                                                                          self.target()))
 
     def _on_view_resized(self) -> None:
         if takes_target(self.panel.id):

@@ -36,7 +36,7 @@ from gpuviz.ui.panels.plot_style import style_plot
 PANEL_ID = "scheduler"
 
 
-def _summary_text(result: SchedulerResult) -> str:
+def summary_text(result: SchedulerResult) -> str:
     r = result
     return "\n".join([
         f"P = {r.P} cycles, I = {r.I} instructions per loop",
@@ -51,7 +51,7 @@ def _summary_text(result: SchedulerResult) -> str:
     ])
 
 
-def _automatic(result: SchedulerResult) -> dict:
+def automatic(result: SchedulerResult) -> dict:
     """An empty bandwidth shows the memory level's measured one (none for custom loads)."""
     return ({"bandwidth_per_sm": result.bandwidth_per_sm}
             if result.bandwidth_per_sm is not None else {})
@@ -222,10 +222,10 @@ class SchedulerExtras(PanelExtras):
         self.timeline = CycleTimeline(dock)
 
     def summary_text(self, result: SchedulerResult) -> str:
-        return _summary_text(result)
+        return summary_text(result)
 
     def automatic(self, result: SchedulerResult) -> dict:
-        return _automatic(result)
+        return automatic(result)
 
     def under_figure(self) -> QWidget:
         # presenting shows the figure alone, at full height (its own timeline is in it): the
