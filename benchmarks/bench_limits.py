@@ -178,6 +178,20 @@ WORST_CASES: dict[str, list[tuple[str, dict]]] = {
         ("ladder, 64 blocks × 10000 instr.", divergence_ladder()),
         ("ladder, warp 32", divergence_ladder(10_000, 32)),
     ],
+    "mma": [
+        # every part drawn, the widest tile rows, m64n256k16 with four K steps and stages, the
+        # largest block tile over a block of 32 warps
+        ("all parts, n 256, 512-element rows", {
+            "show": ["fragment-a", "fragment-b", "fragment-c", "feed", "warpgroup",
+                     "descriptor", "completion", "hierarchy"],
+            "feed": {"layout": "padded", "row_elements": 512, "padding": 64, "matrices": 4},
+            "warpgroup": {"n": 256, "k_steps": 4, "stages": 4, "wait_pending": 4,
+                          "block_warps": 32, "first_warp": 28},
+            "hierarchy": {"block_m": 512, "block_n": 512, "warps_m": 2, "warps_n": 16}}),
+        ("m16n8k32 s8, swizzled", {"shape": "m16n8k32", "dtype": "s8", "accumulator": "s32",
+                                   "feed": {"layout": "swizzled", "swizzle": "32B",
+                                            "row_elements": 512}}),
+    ],
 }
 
 # The largest PNG export accepted: a full-width figure near MAX_PIXELS (1150 dpi; at 1200 the

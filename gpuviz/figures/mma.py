@@ -53,8 +53,26 @@ NATURAL_WIDTH = 172.0
 SIDE = ("legend", "receipt", "hierarchy-note")  # blocks that may stand beside the drawing
 
 
+def owner_keys(r: MmaResult, selection: frozenset[str]) -> frozenset[str]:
+    """``lane:<l>`` for the lane that holds each selected fragment cell (``c:9,3`` → ``lane:5``):
+    pointing at an element shows its owner and the owner's other elements in A, B and C."""
+    fragments = {"a": r.a, "b": r.b, "c": r.c}
+    out = set()
+    for key in selection:
+        kind, _, value = key.partition(":")
+        if kind not in fragments or value.count(",") != 1:
+            continue
+        try:
+            row, col = (int(v) for v in value.split(","))
+            out.add(f"lane:{fragments[kind].lane_of(row, col)}")
+        except (ValueError, IndexError, KeyError):
+            continue
+    return frozenset(out)
+
+
 def build(result: MmaResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
+    selection = selection | owner_keys(result, selection)
     r = result
     # the parts an export asks for, else those the scenario shows
     asked = tuple(p for p in (target.parts or ()) if p in PARTS)

@@ -81,14 +81,17 @@ def test_overlapping_texts_and_text_off_the_page():
     assert rules(c.figure(30, 8, "#FFFFFF")) == ["off-page", "overlap"]
 
 
-def test_type_size_floor_depends_on_the_target():
-    c = Canvas()
-    c.text(1, 5, "lane", 6.0, "#000000")
-    fig = c.figure(30, 8, "#FFFFFF")
-    assert rules(fig, NATURAL) == ["type-size"]
-    assert rules(fig, SINGLE) == []
+def test_type_size_floor_is_7_pt_at_every_target_measured_after_scaling():
+    def figure(pt: float):
+        c = Canvas()
+        c.text(1, 5, "lane", pt, "#000000")
+        return c.figure(30, 8, "#FFFFFF")
+
+    # 7 pt, a journal's least, in a single column as everywhere else
+    assert rules(figure(6.0), NATURAL) == rules(figure(6.0), SINGLE) == ["type-size"]
+    assert rules(figure(7.0), NATURAL) == rules(figure(7.0), SINGLE) == []
     # a figure scaled down into a column, as exports used to do, is measured after scaling
-    assert [f.rule for f in lint(fig, SINGLE, scale=0.45)] == ["type-size"]
+    assert [f.rule for f in lint(figure(7.0), SINGLE, scale=0.45)] == ["type-size"]
 
 
 def test_one_meaning_one_mark():

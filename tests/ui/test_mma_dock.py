@@ -19,10 +19,17 @@ def test_clicking_c_9_3_selects_lane_5_everywhere(make_main_window, qtbot):
     view = dock.view
     x = view._origin.x() + (box[0] + box[2] / 2) * view._scale
     y = view._origin.y() + (box[1] + box[3] / 2) * view._scale
+    before = w.document.shown.section("mma").lane
     qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPointF(x, y).toPoint())
-    qtbot.waitUntil(lambda: w.document.shown.section("mma").lane == 5)
-    assert w.document.selection == frozenset({"c:9,3"})
+    qtbot.waitUntil(lambda: w.document.selection == frozenset({"c:9,3"}))
     accent = w.theme.accent
+    # pointing selects: lane 5's sixteen elements are outlined in A, B and C, and nothing in
+    # the lecture changes
     qtbot.waitUntil(lambda: sum(isinstance(i, Rect) and i.style.stroke == accent
                                 for i in walk(dock.current_figure().items)) == 16)
+    assert w.document.shown.section("mma").lane == before and not w.isWindowModified()
+    # Ctrl+click applies it: the lane becomes the section's, saved with the lecture
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
+                     QPointF(x, y).toPoint())
+    qtbot.waitUntil(lambda: w.document.shown.section("mma").lane == 5)
     qtbot.waitUntil(lambda: "H200 measured: 32 (agrees)" in dock.measured.text())
