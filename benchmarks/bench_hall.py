@@ -21,11 +21,9 @@ Targets (from the lecture-hall brief): type â‰¥ 12 px windowed with one panel, â
 from __future__ import annotations
 
 import itertools
-import json
-import os
-import subprocess
 import sys
-import tempfile
+
+from offscreen_screen import run_on_screen
 
 WIDTH, HEIGHT = 1280, 720
 
@@ -102,20 +100,7 @@ print("RESULT " + json.dumps(out))
 
 
 def run(names: list[str]) -> dict:
-    with tempfile.TemporaryDirectory(prefix="gpuviz-bench-hall-") as tmp:
-        config = os.path.join(tmp, "screen.json")
-        with open(config, "w") as f:
-            json.dump({"screens": [{"name": "hall", "x": 0, "y": 0, "width": WIDTH,
-                                    "height": HEIGHT, "logicalDpi": 96, "logicalBaseDpi": 96,
-                                    "dpr": 1}]}, f)
-        env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}",
-                   XDG_CONFIG_HOME=tmp, HOME=tmp, GPUVIZ_BENCH_DIR=tmp)
-        proc = subprocess.run([sys.executable, "-c", CHILD, json.dumps(names)], env=env,
-                              capture_output=True, text=True, timeout=3000)
-        for line in proc.stdout.splitlines():
-            if line.startswith("RESULT "):
-                return json.loads(line[len("RESULT "):])
-        raise RuntimeError(f"measurement failed:\n{proc.stderr[-3000:]}")
+    return run_on_screen(CHILD, names, WIDTH, HEIGHT, name="hall", timeout=3000)
 
 
 def summary(states: list[list[float]]) -> tuple[float, float, float, float]:

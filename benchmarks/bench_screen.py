@@ -19,11 +19,7 @@ pages ≥ 75 % and type ≥ 16 px. Prints a table; each screen runs in a fresh i
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-import tempfile
+from offscreen_screen import run_on_screen
 
 SCREENS = ((1280, 720), (1920, 1080))
 SCENARIOS = (("one panel", "launch-n130.json"), ("two panels", "linked-launch-sectors.json"))
@@ -102,20 +98,7 @@ print("RESULT " + json.dumps(out))
 
 
 def run_screen(width: int, height: int) -> dict:
-    with tempfile.TemporaryDirectory(prefix="gpuviz-bench-screen-") as tmp:
-        config = os.path.join(tmp, "screen.json")
-        with open(config, "w") as f:
-            json.dump({"screens": [{"name": "bench", "x": 0, "y": 0, "width": width,
-                                    "height": height, "logicalDpi": 96, "logicalBaseDpi": 96,
-                                    "dpr": 1}]}, f)
-        env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}",
-                   XDG_CONFIG_HOME=tmp, HOME=tmp, GPUVIZ_BENCH_DIR=tmp)
-        proc = subprocess.run([sys.executable, "-c", CHILD, json.dumps(SCENARIOS)], env=env,
-                              capture_output=True, text=True, timeout=300)
-        for line in proc.stdout.splitlines():
-            if line.startswith("RESULT "):
-                return json.loads(line[len("RESULT "):])
-        raise RuntimeError(f"measurement failed on {width}×{height}:\n{proc.stderr[-3000:]}")
+    return run_on_screen(CHILD, SCENARIOS, width, height)
 
 
 def verdict(value: float, target: float) -> str:

@@ -1,0 +1,28 @@
+"""Run a benchmark's child program on an offscreen screen of a given size, in a fresh settings
+folder, and read back the JSON it prints on a line starting ``RESULT ``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run_on_screen(child: str, argument: object, width: int, height: int, *,
+                  name: str = "bench", timeout: float = 300) -> dict:
+    with tempfile.TemporaryDirectory(prefix=f"gpuviz-{name}-") as tmp:
+        config = os.path.join(tmp, "screen.json")
+        with open(config, "w") as f:
+            json.dump({"screens": [{"name": name, "x": 0, "y": 0, "width": width,
+                                    "height": height, "logicalDpi": 96, "logicalBaseDpi": 96,
+                                    "dpr": 1}]}, f)
+        env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}",
+                   XDG_CONFIG_HOME=tmp, HOME=tmp, GPUVIZ_BENCH_DIR=tmp)
+        proc = subprocess.run([sys.executable, "-c", child, json.dumps(argument)], env=env,
+                              capture_output=True, text=True, timeout=timeout)
+        for line in proc.stdout.splitlines():
+            if line.startswith("RESULT "):
+                return json.loads(line[len("RESULT "):])
+        raise RuntimeError(f"measurement failed on {width}×{height}:\n{proc.stderr[-3000:]}")
