@@ -94,14 +94,10 @@ def _key(panel: str, section: dict[str, Any]) -> str:
 
 def section_of(panel: str, params) -> dict[str, Any]:
     """The canonical section of parameters: only fields that differ from the defaults."""
-    import importlib
-
+    from gpuviz.registry import panel as registered
     from gpuviz.scenario.decode import encode_changes
 
-    model = importlib.import_module(f"gpuviz.models.{panel}")
-    canonical = getattr(model, "canonical", None)  # fields the model does not read, reset
-    if canonical is not None:
-        params = canonical(params)
+    params = registered(panel).canonical(params)  # fields the measurement does not read, reset
     return encode_changes(type(params)(), params)
 
 
@@ -149,11 +145,10 @@ def series(panel: str, params, field: str) -> list[tuple[float, Measured]]:
 
     if panel not in PANELS:
         return []
-    import importlib
+    from gpuviz.registry import panel as registered
 
-    canonical = getattr(importlib.import_module(f"gpuviz.models.{panel}"), "canonical", None)
-    if canonical is not None:  # before the field is freed: what it reads may depend on it
-        params = canonical(params)
+    # reset before the field is freed: what the measurement reads may depend on it
+    params = registered(panel).canonical(params)
     free = section_of(panel, replace(params, **{field: getattr(type(params)(), field)}))
     return list(_series(panel, json.dumps(free, sort_keys=True), field))
 

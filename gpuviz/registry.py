@@ -28,7 +28,8 @@ class ModelModule(Protocol):
     Optional, read through ``Panel``: ``DEPENDS_ON: tuple[str, ...]`` with
     ``link(params, upstream: dict[str, result]) -> params``; ``problems(params)`` returning
     ``(field path, message)`` pairs for values the model cannot use; ``SLOW = True`` for a model
-    the UI computes off the UI thread."""
+    the UI computes off the UI thread; ``canonical(params) -> params``: the parameters with the
+    fields a measurement does not depend on reset (how shipped measurements are matched)."""
 
     PARAMS: type  # the frozen dataclass that is the panel's scenario section
 
@@ -114,6 +115,12 @@ class Panel:
         """``(field path, message)`` for every value of ``params`` the model cannot use."""
         check = getattr(self.model, "problems", None)
         return check(params) if check is not None else ()
+
+    def canonical(self, params: Any) -> Any:
+        """``params`` with the fields its measured quantity does not depend on reset to their
+        defaults (the model's ``canonical``), or unchanged."""
+        reset = getattr(self.model, "canonical", None)
+        return reset(params) if reset is not None else params
 
     @property
     def slow(self) -> bool:

@@ -214,8 +214,7 @@ def _model_problems(pid: str, params: Any) -> tuple[tuple[str, str], ...]:
 
 
 def _uncached_model_problems(pid: str, params: Any) -> tuple[tuple[str, str], ...]:
-    check = getattr(panel(pid).model, "problems", None)
-    return tuple(check(params)) if check is not None else ()
+    return tuple(panel(pid).problems(params))
 
 
 _cached_model_problems = lru_cache(maxsize=256)(_uncached_model_problems)
