@@ -160,24 +160,21 @@ class Lecture:
 
     def save_html(self, path: str | os.PathLike[str]) -> Path:
         """The lecture as one self-contained web page."""
-        from gpuviz.export.lecture_html import lecture_html
-
-        return _write(path, lecture_html(self.state, _sha(self.state)).encode("utf-8"))
+        return self._lecture(path, "html")
 
     def save_handout(self, path: str | os.PathLike[str], *, per_page: int = 1,
                      theme: str = "print") -> Path:
         """The lecture as a printed handout (PDF): a title page, then the steps."""
-        from gpuviz.export.handout import write_handout
-
-        sha = _sha(self.state)
-        return _write(path, write_handout(self.state, sha, {"scenario-sha256": sha},
-                                          per_page=per_page, theme_name=theme))
+        return self._lecture(path, "pdf", theme_name=theme, per_page=per_page)
 
     def save_deck(self, path: str | os.PathLike[str], *, theme: str = "screen") -> Path:
         """The lecture as a 16:9 slide deck (PPTX), notes as speaker notes."""
-        from gpuviz.export.deck import lecture_deck
+        return self._lecture(path, "pptx", theme_name=theme)
 
-        return _write(path, lecture_deck(self.state, _sha(self.state), theme_name=theme))
+    def _lecture(self, path: str | os.PathLike[str], fmt: str, **options: Any) -> Path:
+        from gpuviz.export.lecture_file import lecture_bytes
+
+        return _write(path, lecture_bytes(self.state, fmt, **options))
 
     # -- Jupyter --------------------------------------------------------------------------
     def _repr_html_(self) -> str:
@@ -269,12 +266,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     return value
-
-
-def _sha(state: Scenario) -> str:
-    from gpuviz.export.files import scenario_hash
-
-    return scenario_hash(state)
 
 
 def _metadata(state: Scenario, panel: str, theme: str, size: str) -> dict[str, str]:

@@ -8,7 +8,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from gpuviz import __version__
 from gpuviz.scenario.document import Scenario
 from gpuviz.scenario.problems import printable
 
@@ -23,7 +22,8 @@ def is_lecture(fmt: str, every_step: bool) -> bool:
 def export_lecture(args: argparse.Namespace, scenario: Scenario, panels: list[str], stem: str,
                    out: Path, steps: list[int] | None) -> int:
     """Write the lecture of ``scenario`` (its ``steps``, 0-based, or all) into ``out``."""
-    from gpuviz.export.files import scenario_hash
+    from gpuviz.atomic import write_atomic
+    from gpuviz.export.lecture_file import lecture_bytes
 
     if args.step is not None:
         print("--step exports one state; a lecture takes every step (or --steps A-B)",
@@ -32,34 +32,12 @@ def export_lecture(args: argparse.Namespace, scenario: Scenario, panels: list[st
     from gpuviz.export.lecture import LectureTooLarge
 
     try:
-        path = _write(args, scenario, tuple(panels), stem, out, steps, scenario_hash(scenario))
+        path = out / (f"{stem}-handout.pdf" if args.format == "pdf" else f"{stem}.{args.format}")
+        write_atomic(path, lecture_bytes(scenario, args.format, theme_name=args.theme,
+                                         per_page=args.per_page, steps=steps, panels=panels))
     except LectureTooLarge as e:
         print(printable(f"{stem}: {e}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     print(printable(str(path)))
     return 0
 
-
-def _write(args: argparse.Namespace, scenario: Scenario, shown: tuple[str, ...], stem: str,
-           out: Path, steps: list[int] | None, sha: str) -> Path:
-    from gpuviz.atomic import write_atomic
-
-    if args.format == "html":
-        from gpuviz.export.lecture_html import lecture_html
-
-        path = out / f"{stem}.html"
-        write_atomic(path, lecture_html(scenario, sha, steps, panels=shown).encode("utf-8"))
-    elif args.format == "pptx":
-        from gpuviz.export.deck import lecture_deck
-
-        path = out / f"{stem}.pptx"
-        write_atomic(path, lecture_deck(scenario, sha, theme_name=args.theme, steps=steps,
-                                        panels=shown))
-    else:
-        from gpuviz.export.handout import write_handout
-
-        path = out / f"{stem}-handout.pdf"
-        meta = {"version": __version__, "scenario-sha256": sha, "theme": args.theme}
-        write_atomic(path, write_handout(scenario, sha, meta, per_page=args.per_page,
-                                         theme_name=args.theme, steps=steps, panels=shown))
-    return path

@@ -22,26 +22,12 @@ def install(window: MainWindow) -> None:
 
 def write_lecture(window: MainWindow, path: Path, fmt: str) -> Path:
     """Write the window's lecture (as it is now, edits included) to ``path`` as ``fmt``."""
-    from gpuviz import __version__
     from gpuviz.atomic import write_atomic
-    from gpuviz.export.files import scenario_hash
+    from gpuviz.export.lecture_file import lecture_bytes
 
-    scenario = window.document.scenario
-    sha = scenario_hash(scenario)
-    theme_name = "dark" if window.theme.name == "dark" else "screen"
-    if fmt == "html":
-        from gpuviz.export.lecture_html import lecture_html
-
-        data = lecture_html(scenario, sha).encode("utf-8")
-    elif fmt == "pptx":
-        from gpuviz.export.deck import lecture_deck
-
-        data = lecture_deck(scenario, sha, theme_name=theme_name)
-    else:
-        from gpuviz.export.handout import write_handout
-
-        data = write_handout(scenario, sha, {"version": __version__, "scenario-sha256": sha,
-                                             "theme": "print"})
+    deck = "dark" if window.theme.name == "dark" else "screen"
+    theme_name = {"pdf": "print", "pptx": deck}.get(fmt, "screen")
+    data = lecture_bytes(window.document.scenario, fmt, theme_name=theme_name)
     path = path.with_suffix(f".{fmt}") if path.suffix.lower() != f".{fmt}" else path
     write_atomic(path, data)
     return path

@@ -16,9 +16,9 @@ SCENARIO = "occupancy-register-cliff.json"  # four steps; step 2 is a question
 
 @pytest.fixture(scope="module")
 def source(tmp_path_factory):
-    from conftest import SCENARIOS
+    from gpuviz.scenario.bundled import scenario_dir
 
-    raw = json.loads((SCENARIOS / SCENARIO).read_text(encoding="utf-8"))
+    raw = json.loads((scenario_dir() / SCENARIO).read_text(encoding="utf-8"))
     raw["steps"][1]["notes"] = "Ask who expected three blocks."
     path = tmp_path_factory.mktemp("src") / SCENARIO
     path.write_text(json.dumps(raw), encoding="utf-8")

@@ -20,9 +20,9 @@ SCENARIO = "occupancy-register-cliff.json"  # four steps; step 2 is a question
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory, request):
-    from conftest import SCENARIOS
+    from gpuviz.scenario.bundled import scenario_dir
 
-    raw = json.loads((SCENARIOS / SCENARIO).read_text(encoding="utf-8"))
+    raw = json.loads((scenario_dir() / SCENARIO).read_text(encoding="utf-8"))
     raw["steps"][0]["notes"] = "SECRET-NOTE: say the 2,048 out loud"
     src = tmp_path_factory.mktemp("src") / SCENARIO
     src.write_text(json.dumps(raw), encoding="utf-8")

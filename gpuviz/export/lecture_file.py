@@ -1,0 +1,38 @@
+"""A whole lecture in one file, by format: the one dispatch behind ``gpuviz export --format
+html|pptx`` (and ``pdf --all-steps``), File ▸ Export Lecture… and the Python API."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gpuviz.scenario.document import Scenario
+
+LECTURE_FORMATS = ("html", "pdf", "pptx")
+
+
+def lecture_bytes(scenario: Scenario, fmt: str, *, theme_name: str = "screen",
+                  per_page: int = 1, steps: Sequence[int] | None = None,
+                  panels: Sequence[str] | None = None) -> bytes:
+    """The lecture as ``fmt``: a web page (light and dark both inside; ``theme_name`` unused), a
+    handout (PDF, in ``theme_name``, ``per_page`` steps a page) or a deck (PPTX). Raises
+    :class:`~gpuviz.export.lecture.LectureTooLarge` over the budget, before anything is
+    written."""
+    from gpuviz import __version__
+    from gpuviz.export.files import scenario_hash
+
+    sha = scenario_hash(scenario)
+    if fmt == "html":
+        from gpuviz.export.lecture_html import lecture_html
+
+        return lecture_html(scenario, sha, steps, panels=panels).encode("utf-8")
+    if fmt == "pptx":
+        from gpuviz.export.deck import lecture_deck
+
+        return lecture_deck(scenario, sha, theme_name=theme_name, steps=steps, panels=panels)
+    if fmt == "pdf":
+        from gpuviz.export.handout import write_handout
+
+        meta = {"version": __version__, "scenario-sha256": sha, "theme": theme_name}
+        return write_handout(scenario, sha, meta, per_page=per_page, theme_name=theme_name,
+                             steps=steps, panels=panels)
+    raise ValueError(f"a lecture is written as {', '.join(LECTURE_FORMATS)}, not {fmt!r}")
