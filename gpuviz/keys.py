@@ -32,9 +32,25 @@ def key_problem(text: object) -> str | None:
     return None
 
 
-def key(kind: str, *values: int) -> str:
-    """``key("tile", 2, 5)`` → ``"tile:2,5"``."""
-    return f"{kind}:{','.join(str(int(v)) for v in values)}"
+def key(kind: str, *values: int | str) -> str:
+    """``key("tile", 2, 5)`` → ``"tile:2,5"``; ``key("thread", "naive", 5)`` →
+    ``"thread:naive,5"``. The one way a selection key is built: numbers are written as integers
+    (a numpy integer or a bool-free int alike), names as given (a name holds no ``:`` or ``,``)."""
+    parts = []
+    for v in values:
+        if isinstance(v, str):
+            if ":" in v or "," in v:
+                raise ValueError(f"a key's name part holds no ':' or ',': {v!r}")
+            parts.append(v)
+        else:
+            parts.append(str(int(v)))
+    return f"{kind}:{','.join(parts)}"
+
+
+def prefix(kind: str, *values: int | str) -> str:
+    """The start every key of ``kind`` with these leading values shares: ``prefix("thread",
+    "naive")`` → ``"thread:naive,"`` (for matching a family of keys)."""
+    return key(kind, *values) + ("," if values else "")
 
 
 def parse(text: str) -> tuple[str, tuple[int, ...]] | None:

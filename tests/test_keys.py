@@ -31,3 +31,17 @@ def test_cycle_window():
 
 def test_a_cycles_window_is_dropped_alone():
     assert keys.without_cycles({keys.cycles(0, 99), "warp:3", "frame:2"}) == {"warp:3", "frame:2"}
+
+
+def test_key_takes_names_and_numbers_and_refuses_separators():
+    import numpy as np
+    assert keys.key("thread", "naive", np.int64(5)) == "thread:naive,5"
+    assert keys.prefix("thread", "naive") == "thread:naive,"
+    assert keys.prefix("lane") == "lane:"
+    assert keys.key("thread", "naive", 5).startswith(keys.prefix("thread", "naive"))
+    for bad in ("a,b", "a:b"):
+        try:
+            keys.key("run", bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad!r} was accepted as a key part")
