@@ -1,7 +1,8 @@
 """Parts against their budgets: for every panel, each part alone at single column (height in mm,
 against 120 mm) and on a 16:9 slide (median body and title type in pixels at 1280 × 720, against
-20 and 28 px), over every bundled scenario that draws it, in the print theme; then the lint's
-findings over every part of every bundled scenario, theme and size. Prints figures."""
+20 and 28 px), over every bundled scenario that draws it, in the print theme; with ``--lint``,
+the lint's findings over every part of every bundled scenario, theme and size. Prints figures.
+Run: ``python benchmarks/bench_parts.py [--lint] [PANEL …]``."""
 
 from __future__ import annotations
 
@@ -37,7 +38,9 @@ def main() -> None:
     print(f"{'panel':<11}{'part':<14}{'single mm':>10}{'slide body px':>15}{'title px':>9}"
           "  worst scenario")
     over = 0
-    for p in PANELS:
+    wanted = [a for a in sys.argv[1:] if not a.startswith("-")]
+    panels = [p for p in PANELS if not wanted or p.id in wanted]
+    for p in panels:
         shown = [s for s in scenarios if p.id in s.panels]
         for part in p.parts:
             worst = (0.0, "", 1e9, 1e9)
@@ -61,6 +64,8 @@ def main() -> None:
     rules: Counter[str] = Counter()
     for s in scenarios:
         for pid in s.panels:
+            if wanted and pid not in wanted:
+                continue
             for part in next(p for p in PANELS if p.id == pid).parts:
                 for tname in THEMES:
                     th = theme(tname)
