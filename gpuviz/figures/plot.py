@@ -9,9 +9,9 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from gpuviz.figures.display import PT_TO_MM, Canvas, Style, text_width
+from gpuviz.figures.display import PT_TO_MM, Canvas, Polyline, Style, text_width, walk
 from gpuviz.figures.layout import (
     NATURAL,
     Block,
@@ -369,3 +369,25 @@ def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float
         height += block.height + (1.2 if height else 0.0)
         used = max(used, block.width)
     return c.block(min(width, max(used, 1.0)), height, "legend", role="legend")
+
+
+def with_selection(block: Block, selection: frozenset[str], theme: Theme,
+                   plot_key: str | None = None) -> Block:
+    """A plot ``block`` marked for ``selection``: a selected series' line (key
+    ``series:<label>``) drawn over a halo of the selection's ink, and the selection's double
+    outline around the whole plot where ``plot_key`` is selected. ``block`` itself when neither
+    is."""
+    chosen = [i for i in walk(block.items) if isinstance(i, Polyline) and i.key in selection]
+    if not chosen and (plot_key is None or plot_key not in selection):
+        return block
+    c = BlockCanvas()
+    halo = theme.highlight()
+    for line in chosen:
+        width = (line.style.stroke_width or theme.line_mm) + halo.stroke_width
+        c.polyline(list(line.points), Style(stroke=halo.stroke, stroke_width=width),
+                   key=line.key)
+    place(c, block, 0.0, 0.0)
+    if plot_key is not None and plot_key in selection:
+        theme.select(c, -0.8, -0.8, block.width + 1.6, block.height + 1.6)
+    return replace(c.block(block.width, block.height, block.name), parts=block.parts,
+                   role=block.role)

@@ -1,0 +1,159 @@
+"""The traversal figure's path part: one order's grid of C tiles, graded by visit order, the shown
+step's tiles in ink, the visiting path and, where a cell holds one, each tile's visit number.
+
+A grid whose cells would be under :data:`VECTOR_MIN_CELL` is drawn as an image, one cell per
+tile (still pointable tile by tile): its shading says the order, and the path and the numbers,
+which would be unreadable there, are left out (the legend says so).
+
+Keys: ``tile:r,c`` (a tile), ``grid:<order>`` (a grid drawn as an image), ``path:<order>``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gpuviz.figures.display import Style
+from gpuviz.figures.layout import Block, BlockCanvas, Target, format_number
+from gpuviz.figures.metrics import cap_height, ink_height, text_width
+from gpuviz.figures.theme import Theme
+from gpuviz.figures.traversal_resident import rgb_of
+from gpuviz.keys import key
+
+SHADES = 6
+VECTOR_MIN_CELL = 1.6  # below this a grid is drawn as an image
+MAX_NUMBERED = 128  # more visit numbers cost more to paint than they help to read
+
+
+def shades(theme: Theme) -> list[str]:
+    """Visit-order shades, first to last: the theme's 'valid' colour through a lifting veil of
+    background (later tiles carry more of the colour: darker on a light ground, brighter on a
+    dark one)."""
+    return [theme.mix(theme.color("valid"), 0.2 + 0.55 * i / (SHADES - 1))
+            for i in range(SHADES)]
+
+
+def current_style(theme: Theme, outline: bool = True) -> Style:
+    """The tiles of the shown step: ink, a mark no role and no visit shade uses (green stays
+    for hits)."""
+    return Style(fill=theme.foreground, stroke=theme.foreground if outline else None,
+                 stroke_width=theme.line_mm if outline else 0.0)
+
+
+def numbers_fit(n_tiles: int, cell: float, size: float) -> bool:
+    """Whether every tile's visit number fits its cell's upper left, clear of the path through
+    the cell's centre."""
+    return (n_tiles <= MAX_NUMBERED and cell >= VECTOR_MIN_CELL
+            and text_width(format_number(n_tiles - 1), size) + 0.9 <= cell
+            and ink_height(size) + 0.9 <= cell * 0.62)
+
+
+def draw_grid(c: BlockCanvas, theme: Theme, run, done: int, current_lo: int, rows: int,
+              cols: int, gx: float, gy: float, cell: float, size: float,
+              path_selected: bool = False) -> None:
+    """The grid of ``run`` at (gx, gy): ``done`` tiles visited, those from ``current_lo`` on in
+    this step; ``path_selected`` draws the path with the selection's double line."""
+    vector = cell >= VECTOR_MIN_CELL
+    outline = cell >= 2.0
+    n_tiles = rows * cols
+    position = np.empty(n_tiles, dtype=np.int64)  # visit position of each tile
+    flat = run.order[:, 0] * cols + run.order[:, 1]
+    position[flat] = np.arange(n_tiles)
+    ramp = shades(theme)
+    shade_of = np.minimum(position * SHADES // max(n_tiles, 1), SHADES - 1)
+    pending = position >= done
+    current = (position >= current_lo) & (position < done)
+    name = run.order_name
+    if not vector:
+        rgb = np.empty((n_tiles, 3), dtype=float)
+        rgb[:] = np.array([rgb_of(s) for s in ramp])[shade_of]
+        rgb[pending] = rgb_of(theme.color("absent"))
+        rgb[current] = rgb_of(theme.foreground)
+        c.image(gx, gy, cols * cell, rows * cell,
+                rgb.reshape(rows, cols, 3).round().astype(np.uint8),
+                key=key("grid", name), cells="tile")
+        c.rect(gx, gy, cols * cell, rows * cell, theme.stroke("outline", theme.thin_mm))
+        return
+    rr, cc = np.divmod(np.arange(n_tiles), cols)
+    xywh = np.stack([gx + cc * cell, gy + rr * cell, np.full(n_tiles, cell),
+                     np.full(n_tiles, cell)], axis=1)
+    keys = [key("tile", r, k) for r, k in zip(rr.tolist(), cc.tolist(), strict=True)]
+    groups = [(pending, theme.fill("absent", outline=outline))]
+    for s in range(SHADES):
+        groups.append(((~pending) & (~current) & (shade_of == s),
+                       Style(fill=ramp[s], stroke=theme.outline if outline else None,
+                             stroke_width=theme.thin_mm if outline else 0.0)))
+    groups.append((current, current_style(theme, outline)))
+    for mask, style in groups:
+        idx = np.flatnonzero(mask)
+        if len(idx):
+            c.rects(xywh[idx], style, [keys[i] for i in idx])
+    numbered = numbers_fit(n_tiles, cell, size)
+    path_key = key("path", name)
+    if n_tiles > 1:
+        # The path steps between 4-neighbours; where the order jumps (row-major's return to the
+        # next row, a group's next column) it breaks instead of crossing the grid and its
+        # numbers.
+        centres = np.stack([gx + (run.order[:, 1] + 0.5) * cell,
+                            gy + (run.order[:, 0] + 0.5) * cell], axis=1)
+        step_ok = np.abs(np.diff(run.order, axis=0)).sum(axis=1) == 1
+        if path_selected:
+            outer, inner = theme.selection()
+            _path(c, centres, step_ok, 0, n_tiles, outer, path_key)
+            _path(c, centres, step_ok, 0, n_tiles, inner, path_key)
+        elif not numbered:
+            # the path still ahead, dashed (where it has been, the solid line below runs)
+            _path(c, centres, step_ok, max(0, done - 1), n_tiles,
+                  theme.stroke("muted", theme.thin_mm, dash=(0.6, 0.6)), path_key)
+        if done > 1 and not path_selected:
+            # The path so far stays light; this step's stretch is drawn strongly.
+            _path(c, centres, step_ok, 0, done, theme.stroke("muted", theme.thin_mm * 1.5),
+                  path_key)
+            _path(c, centres, step_ok, max(0, current_lo - 1), done,
+                  theme.stroke("foreground", theme.line_mm), path_key, arrow=True)
+    if numbered:
+        # Visit numbers in each cell's upper left, on a knockout of the cell's own colour
+        # where the path passes under them.
+        for t, (r, k) in enumerate(run.order.tolist()):
+            tile = r * cols + k
+            ground = (theme.color("absent") if pending[tile] else theme.foreground
+                      if current[tile] else ramp[shade_of[tile]])
+            ink = theme.muted if pending[tile] else theme.ink_on(ground)
+            c.label(gx + k * cell + 0.45, gy + r * cell + 0.45 + cap_height(size),
+                    format_number(t), size, ink, knockout=ground, key=key("tile", r, k))
+
+
+def _path(c: BlockCanvas, centres: np.ndarray, step_ok: np.ndarray, lo: int, hi: int,
+          style: Style, path_key: str, arrow: bool = False) -> None:
+    """The path through positions lo … hi − 1 as one batch of 4-neighbour steps (a jump is
+    left out); ``arrow``: an arrowhead on its last step."""
+    idx = np.arange(lo, max(lo, hi - 1))
+    idx = idx[step_ok[idx]] if len(idx) else idx
+    if not len(idx):
+        return
+    seg = np.concatenate([centres[idx], centres[idx + 1]], axis=1)
+    if arrow:
+        if len(seg) > 1:
+            c.segments(seg[:-1], style, [path_key] * (len(seg) - 1))
+        c.polyline([tuple(seg[-1, :2]), tuple(seg[-1, 2:])], style, key=path_key,
+                   arrow_end=True)
+    else:
+        c.segments(seg, style, [path_key] * len(seg))
+
+
+def ramp_block(theme: Theme, width: float, target: Target) -> Block:
+    """The visit-order shading as a ramp from the first visited tiles to the last."""
+    c = BlockCanvas()
+    small = max(theme.small_pt, target.min_pt)
+    fg = theme.foreground
+    sw = max(2.6, cap_height(small) * 1.25)
+    lead, tail = "visited tiles, first", "last"
+    x = 0.0
+    mid = sw / 2
+    c.text(x, mid, lead, small, fg, baseline="middle")
+    x += text_width(lead, small) + 1.0
+    for s in shades(theme):
+        c.rect(x, 0.0, sw, sw, Style(fill=s, stroke=theme.outline, stroke_width=theme.thin_mm))
+        x += sw
+    x += 1.0
+    c.text(x, mid, tail, small, fg, baseline="middle")
+    x += text_width(tail, small)
+    return c.block(min(width, x), sw, "visit order")
