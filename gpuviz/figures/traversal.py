@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gpuviz.figures.budget import BUDGETS
 from gpuviz.figures.display import Figure
 from gpuviz.figures.layout import (
     GAP,
+    MARGIN,
     NATURAL,
     Block,
     BlockCanvas,
@@ -33,6 +35,7 @@ from gpuviz.figures.layout import (
     format_number,
     format_percent,
     line_step,
+    title_block,
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
@@ -46,6 +49,7 @@ from gpuviz.figures.traversal_path import (
     ramp_block,
 )
 from gpuviz.figures.traversal_plots import (
+    PLOT_H,
     SWEEP_LABELS,
     color_index,
     count,
@@ -68,6 +72,7 @@ from gpuviz.models.traversal import OrderRun, StepState, TraversalResult, state_
 
 __all__ = ["SWEEP_LABELS", "color_index", "k_per_bin", "log_axis", "sweep_series"]
 
+TITLE = "Output-tile order and cache reuse"
 NATURAL_WIDTH = 176.0
 GRID_MAX_H = 78.0
 COLUMN_GRID_H = 56.0  # a journal column's grid (one order to a row): the part stays in budget
@@ -109,6 +114,25 @@ def _strip_labels_fit(corner: float, size: float) -> bool:
 # One order's panel: the grid, its A and B strips, and its receipt
 
 
+def run_cell(result: TraversalResult, width: float, grid: bool, strips: bool,
+             max_h: float) -> float:
+    """The cell size of a run block ``width`` wide and at most ``max_h`` deep."""
+    rows, cols, gap = result.rows, result.cols, 1.5
+    kb = -(-result.k_tiles // k_per_bin(rows, cols, result.k_tiles)) if strips else 0
+    if grid:
+        return min(MAX_CELL, (width - (gap if strips else 0.0)) / (cols + kb),
+                   (max_h - (gap if strips else 0.0)) / (rows + kb))
+    # the strips alone: A beside B, each as deep as it is
+    return min(MAX_CELL, (width - 2 * gap) / (kb + cols), max_h / max(rows, kb))
+
+
+def run_depth(result: TraversalResult, cell: float, grid: bool, strips: bool) -> float:
+    """How deep the drawing of a run block with cells of ``cell`` mm is."""
+    rows, cols = result.rows, result.cols
+    kb = -(-result.k_tiles // k_per_bin(rows, cols, result.k_tiles)) if strips else 0
+    return cell * (rows + kb) + (1.5 if strips else 0.0) if grid else cell * max(rows, kb)
+
+
 def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: Theme,
               width: float, selection: frozenset[str] = frozenset(),
               target: Target = NATURAL, grid: bool = True, strips: bool = True,
@@ -127,11 +151,7 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
     gap = 1.5
     per = k_per_bin(rows, cols, kt) if strips else 1
     kb = -(-kt // per) if strips else 0  # K bins the strips draw
-    if grid:
-        cell = min(MAX_CELL, (width - (gap if strips else 0.0)) / (cols + kb),
-                   (max_h - (gap if strips else 0.0)) / (rows + kb))
-    else:  # the strips alone: A beside B, each as deep as it is
-        cell = min(MAX_CELL, (width - 2 * gap) / (kb + cols), max_h / max(rows, kb))
+    cell = run_cell(result, width, grid, strips, max_h)
     corner = kb * cell
     labels_above = strips and (not grid or not _strip_labels_fit(corner, small))
     if labels_above:  # room for the strips' names above them
@@ -193,7 +213,7 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
     lines: tuple[tuple[str, bool], ...] = (
         (f"after step {state.step} of {result.steps}: {count(state.hits, 'hit')}, "
          f"{count(state.loads, 'load')}", True),
-        (f"{count(so_far, 'load')} so far", False),
+        (f"{count(so_far, 'load')} so far" if state.step < result.steps else "", False),
         (f"whole order: {format_number(run.misses)} loads (A {format_number(run.a_loads)}, "
          f"B {format_number(run.b_loads)}), {count(run.hits, 'hit')} ({rate} of "
          f"requests)", False),
@@ -203,26 +223,30 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
     if strips and per > 1:
         lines = ((f"A, B: {per} K tiles a cell, paler if fewer resident", False), *lines)
     for text, bold in lines:
-        for line in wrap(text, small, width, bold=bold):
+        for line in wrap(text, small, width, bold=bold) if text else ():
             y += line_step(small)
             c.text(0.0, y, line, small, fg if bold else muted, bold=bold)
             used = max(used, text_width(line, small, bold=bold))
     return c.block(min(width, used), y + descent(small), f"run {name}")
 
 
-def legend_entries(result: TraversalResult, theme: Theme) -> list[LegendEntry]:
-    """The grids' marks and the plots' lines, one entry each."""
+def legend_entries(result: TraversalResult, theme: Theme,
+                   target: Target = NATURAL) -> list[LegendEntry]:
+    """The grids' marks and the plots' lines, one entry each (the plots' dot named for the
+    plot shown where only one is)."""
     entries = [LegendEntry("tiles of this step", current_style(theme), parts=PATH),
                LegendEntry("not yet visited", theme.fill("absent"), parts=RUN),
-               LegendEntry("A tile resident (strip A, left of C)", theme.fill("a_operand"),
+               LegendEntry("A tile resident", theme.fill("a_operand"),
                            parts=RESIDENT),
-               LegendEntry("B tile resident (strip B, above C)", theme.fill("b_operand"),
+               LegendEntry("B tile resident", theme.fill("b_operand"),
                            parts=RESIDENT),
-               LegendEntry("loaded in this step (miss)", theme.fill("miss"), parts=RESIDENT),
-               LegendEntry("hit in this step", hit_style(theme), "dot", parts=RESIDENT)]
+               LegendEntry("loaded this step (miss)", theme.fill("miss"), parts=RESIDENT),
+               LegendEntry("hit this step", hit_style(theme), "dot", parts=RESIDENT)]
     entries += [replace(e, parts=PLOTS) for e in series_legend(plot_series(result), theme)]
-    entries.append(LegendEntry("shown step; chosen capacity", now_style(theme), "dot",
-                               parts=PLOTS))
+    alone = [p for p in PLOTS if target.shows(p)]
+    dot = {"loads": "shown step", "sweep": "chosen capacity"}[alone[0]] \
+        if len(alone) == 1 else "shown step; chosen capacity"
+    entries.append(LegendEntry(dot, now_style(theme), "dot", parts=PLOTS))
     return entries
 
 
@@ -255,10 +279,10 @@ def model_notes(result: TraversalResult) -> list[Note]:
     parts that show the model's traffic: the path's receipt and the sweep)."""
     if result.cache == "tiles":
         return []
-    which = ("one L2 partition, half the L2" if result.cache == "l2-partition"
-             else "the whole L2 (on an H200 it overestimates reuse near the L2's size)")
-    notes: list[Note] = [f"L2 model: an LRU of {which}. Left out: set associativity, address "
-                         "hashing, C write-back and other traffic."]
+    near = ("" if result.cache == "l2-partition"
+            else " An LRU of the whole L2 overestimates an H200's reuse near the L2's size.")
+    notes: list[Note] = ["The L2 model leaves out set associativity, address hashing, C "
+                         "write-back and other traffic." + near]
     measured = measured_note(result)
     return notes + ([(measured, (*PATH, "sweep"))] if measured else [])
 
@@ -308,14 +332,23 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
     runs = [result._main] + ([result.compare] if result.compare is not None else [])
     states = [state_after(run, result.rows, result.cols, result.k_tiles, result.in_flight,
                           result.capacity, frame) for run in runs]
-    drawn_cell: list[float] = []
+    cell: list[float] = []  # the grids' cell size, for the legend's note on what they leave out
 
-    def plots(width: float, both: bool) -> list[Block]:
+    def plots(width: float, both: bool, height: float = PLOT_H) -> list[Block]:
         pw = (width - GAP) / 2 if both and width >= TWO_UP else width
-        return [as_part("loads", with_selection(loads_plot(result, frame, theme, pw, target),
+        return [as_part("loads", with_selection(loads_plot(result, frame, theme, pw, target,
+                                                           height),
                                                 selection, theme, "plot:loads")),
-                as_part("sweep", with_selection(sweep_plot(result, theme, pw, target),
+                as_part("sweep", with_selection(sweep_plot(result, theme, pw, target, height),
                                                 selection, theme, "plot:sweep"))]
+
+    def runs_for(width: float, each: float, grid: bool, strips: bool,
+                 max_h: float) -> list[Block]:
+        drawn = (PATH if grid else ()) + (RESIDENT if strips else ())
+        cell[:] = [run_cell(result, each, grid, strips, max_h)] if grid else []
+        return [as_part(drawn, run_block(result, run, state, theme, each, selection, target,
+                                         grid=grid, strips=strips, max_h=max_h))
+                for run, state in zip(runs, states, strict=True)]
 
     def body(width: float) -> list[Block]:
         columns = len(runs) + 1
@@ -328,46 +361,56 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
             column = plots_column(result, frame, theme, each, target)
             return [*blocks, with_selection(column, selection, theme)]
         grid, strips = target.shows(*PATH), target.shows(*RESIDENT)
-        drawn = (PATH if grid else ()) + (RESIDENT if strips else ())
         if target.whole:
             each = (width - GAP) / 2 if width >= TWO_UP and len(runs) > 1 else width
         else:  # a part: two orders side by side down to RUN_MIN each
             each = (width - GAP) / 2 if len(runs) > 1 and (width - GAP) / 2 >= RUN_MIN \
                 else width
-        blocks = [as_part(drawn, run_block(result, run, state, theme, each, selection,
-                                           target, grid=grid, strips=strips,
-                                           max_h=_grid_h(target, width)))
-                  for run, state in zip(runs, states, strict=True)] if drawn else []
-        drawn_cell[:] = [_cell_of(blocks[0])] if blocks and grid else []
         both = target.parts is None or all(p in target.parts for p in PLOTS)
-        return blocks + plots(width, both)
+        plot_blocks = plots(width, both)
+        limit = BUDGETS[target.name].max_height if target.name in BUDGETS else None
+        budgeted = limit is not None and not target.whole and target.aspect is None
+        if not (grid or strips):
+            over = _height(width, [], plot_blocks) - limit if budgeted else 0.0
+            # a plot alone in a journal column gives up what the page would run over by
+            return plots(width, both, max(30.0, PLOT_H - over)) if over > 0 else plot_blocks
+        max_h = _grid_h(target, width)
+        blocks = runs_for(width, each, grid, strips, max_h)
+        if budgeted:
+            # a journal column's part: the grids give up what the page would run over by
+            over = _height(width, blocks, plot_blocks) - limit
+            if over > 0:
+                depth = run_depth(result, run_cell(result, each, grid, strips, max_h), grid,
+                                  strips)
+                blocks = runs_for(width, each, grid, strips, max(12.0, depth - over))
+        return blocks + plot_blocks
+
+    def _height(width: float, blocks: list[Block], plot_blocks: list[Block]) -> float:
+        """The page height that ``blocks`` and the shown plots make under the title and above
+        the legend (as compose flows them: a row of orders, the plots, each side block)."""
+        roles = {"full": ("drawing", "legend", "notes"), "legend": ("drawing", "legend"),
+                 "none": ("drawing",)}[target.chrome]
+        h = 2 * MARGIN + max((b.height for b in blocks), default=-GAP)
+        if target.chrome == "full":
+            h += title_block(TITLE, subtitle(result), theme, width).height + GAP
+        shown = [b for b in plot_blocks + side(width)
+                 if b.height > 0 and target.shows(*b.parts) and b.role in roles]
+        return h + sum(GAP + b.height for b in shown)
 
     def side(width: float) -> list[Block]:
         notes = model_notes(result)
         small = max(theme.small_pt, target.min_pt)
-        rule = grid_note(result, drawn_cell[0], small) if drawn_cell else ""
+        rule = grid_note(result, cell[0], small) if cell else ""
         if rule:
             notes = [(rule, PATH), *notes]
         return [as_part(PATH, ramp_block(theme, width, target), "legend"),
-                plot_legend_block(legend_entries(result, theme), theme, width, target=target,
+                plot_legend_block(legend_entries(result, theme, target), theme, width, target=target,
                                   notes=notes)]
 
-    return compose(target, theme, title="Output-tile order and cache reuse",
+    return compose(target, theme, title=TITLE,
                    subtitle=subtitle(result), body=body, side=side,
                    natural_width=NATURAL_WIDTH,
                    figure_title="Traversal: output-tile order and reuse",
                    description=f"The {result.order_name} order over {result.rows} × "
                                f"{result.cols} output tiles through an LRU cache, at step "
                                f"{frame} of {result.steps}.")
-
-
-def _cell_of(block: Block) -> float:
-    """The cell size of a run block's grid (its tiles' width, or its image's per tile)."""
-    from gpuviz.figures.display import Image, Rects, walk
-
-    for item in walk(block.items):
-        if isinstance(item, Rects) and item.keys and str(item.keys[0]).startswith("tile:"):
-            return float(item.xywh[0][2])
-        if isinstance(item, Image) and item.cells == "tile":
-            return float(item.w / item.rgb.shape[1])
-    return 0.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpuviz.figures.display import Style
-from gpuviz.figures.layout import Block, BlockCanvas, Target, format_number
+from gpuviz.figures.layout import Block, BlockCanvas, Target, format_number, line_step
 from gpuviz.figures.metrics import cap_height, ink_height, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.figures.traversal_resident import rgb_of
@@ -140,20 +140,30 @@ def _path(c: BlockCanvas, centres: np.ndarray, step_ok: np.ndarray, lo: int, hi:
 
 
 def ramp_block(theme: Theme, width: float, target: Target) -> Block:
-    """The visit-order shading as a ramp from the first visited tiles to the last."""
+    """The visit-order shading as a ramp from the first visited tiles to the last (its words on
+    a line of their own where one line is wider than ``width``)."""
     c = BlockCanvas()
     small = max(theme.small_pt, target.min_pt)
     fg = theme.foreground
     sw = max(2.6, cap_height(small) * 1.25)
-    lead, tail = "visited tiles, first", "last"
-    x = 0.0
-    mid = sw / 2
-    c.text(x, mid, lead, small, fg, baseline="middle")
-    x += text_width(lead, small) + 1.0
+    lead, first, tail = "visited tiles,", "first", "last"
+    ramp_w = SHADES * sw + text_width(first, small) + text_width(tail, small) + 2.0
+    apart = text_width(lead + " ", small) + ramp_w > width
+    x, y = 0.0, 0.0
+    if apart:
+        c.text(0.0, cap_height(small), lead, small, fg)
+        y = line_step(small, 1.2)
+    else:
+        lead_w = text_width(lead + " ", small)
+        c.text(0.0, sw / 2, lead, small, fg, baseline="middle")
+        x = lead_w
+    used = text_width(lead, small)
+    c.text(x, y + sw / 2, first, small, fg, baseline="middle")
+    x += text_width(first, small) + 1.0
     for s in shades(theme):
-        c.rect(x, 0.0, sw, sw, Style(fill=s, stroke=theme.outline, stroke_width=theme.thin_mm))
+        c.rect(x, y, sw, sw, Style(fill=s, stroke=theme.outline, stroke_width=theme.thin_mm))
         x += sw
     x += 1.0
-    c.text(x, mid, tail, small, fg, baseline="middle")
+    c.text(x, y + sw / 2, tail, small, fg, baseline="middle")
     x += text_width(tail, small)
-    return c.block(min(width, x), sw, "visit order")
+    return c.block(max(used, x), y + sw, "visit order")

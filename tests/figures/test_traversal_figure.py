@@ -208,7 +208,7 @@ def test_this_step_and_a_hit_are_two_marks_in_every_theme(name):
     theme = THEMES[name]
     figure = fig.build(SMALL, frozenset({"frame:3"}), theme)
     entries = {e.label: e.style for e in fig.legend_entries(SMALL, theme)}
-    assert entries["tiles of this step"].fill != entries["hit in this step"].fill
+    assert entries["tiles of this step"].fill != entries["hit this step"].fill
     assert not keys_with_fill(figure, theme.color("hit")) & {"tile:0,2", "tile:0,0"}
 
 
