@@ -1,0 +1,239 @@
+"""The gemm figure's owners part: the three strategies' owner grids (shade = thread block,
+label = owning thread), what the chosen thread loads from global memory and reads, and the
+counts part, the three strategies' counts side by side.
+
+Keys: ``thread:<strategy>,<t>`` and ``strategy:<name>``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gpuviz.figures.display import Style
+from gpuviz.figures.layout import (
+    NATURAL,
+    Block,
+    BlockCanvas,
+    Target,
+    format_number,
+    knock_out,
+    line_step,
+    wrap,
+)
+from gpuviz.figures.metrics import cap_height, descent, text_width
+from gpuviz.figures.theme import Theme
+from gpuviz.keys import key, prefix
+from gpuviz.models.gemm import SIZE, STRATEGIES, GemmResult, StrategyResult
+
+STRATEGY_TITLES = {
+    "naive": ("Naive", "16 threads, one output each"),
+    "shared": ("Shared-memory tiling", "2 × 2 threads per block, one output each"),
+    "register": ("Register tiling", "4 threads, a 2 × 2 region each"),
+}
+CELL = 6.0
+MINI = 3.0
+BLOCK_SHADES = 4
+#: The categories whose tints shade thread blocks: blue, orange, bluish green, reddish purple
+#: (sky blue, the fourth category, would be a tint of blue beside blue and the load colour).
+BLOCK_CATEGORIES = (0, 1, 2, 5)
+
+
+def fpb(v: float) -> str:
+    """FLOPs per byte, everywhere in the figure with two decimals."""
+    return f"{v:.2f}"
+
+def _selected_thread(selection: frozenset[str], name: str, s: StrategyResult,
+                     focus: tuple[int, int]) -> int:
+    for text in sorted(selection):
+        if text.startswith(prefix("thread", name)):
+            try:
+                t = int(text.split(",", 1)[1])
+            except ValueError:
+                continue
+            if 0 <= t < s.threads:
+                return t
+    return int(s.owner[focus])
+
+
+def block_style(theme: Theme, block: int) -> Style:
+    """A light, opaque tint of a thread block's colour (alpha costs far more to paint), hatched
+    where the theme tells categories by hatch too (tints come out as near grays in print)."""
+    hatch = theme.category_hatch(block % BLOCK_SHADES)
+    return Style(fill=theme.mix(theme.category(BLOCK_CATEGORIES[block % BLOCK_SHADES]), 0.35),
+                 stroke=theme.outline, stroke_width=theme.thin_mm, hatch=hatch,
+                 hatch_color=theme.muted if hatch else None)
+
+
+def load_style(theme: Theme) -> Style:
+    """An element the chosen thread loads from global memory: the load role, as in every panel
+    (B is drawn in its own operand colour, apart from it); where the theme must survive
+    grayscale, its hue at gray 0.55, apart from A (0.78), B (0.66), C (0.44) and the dimmed
+    and block-tinted cells (0.8–0.9), as the load gray itself (0.82) is not."""
+    style = theme.fill("load")
+    if theme.hatches:
+        return replace(style, fill=theme.at_gray(theme.color("load"), 0.55))
+    return style
+
+
+def read_style(theme: Theme) -> Style:
+    """An operand the chosen thread reads: a ring, visible on a loaded and on a plain cell."""
+    return Style(fill=theme.background, stroke=theme.foreground, stroke_width=theme.thin_mm)
+
+
+
+
+def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozenset[str],
+                   theme: Theme, width: float, target: Target = NATURAL,
+                   compact: bool = False) -> Block:
+    """One strategy: who owns each output, what the chosen thread loads and reads, and the
+    strategy's counts. ``compact``: what the thread loads and reads under its owner grid
+    instead of beside it, so that three strategies share a journal column's row."""
+    c = BlockCanvas()
+    mini = MINI * 0.85 if compact else MINI
+    size = max(theme.text_pt, target.min_pt)
+    small = max(theme.small_pt, target.min_pt)
+    fg, muted = theme.foreground, theme.muted
+    cell = max(CELL, text_width(f"t{s.threads - 1}", small, "mono") + 1.2)
+    side = cell * SIZE
+    title, subtitle = STRATEGY_TITLES[s.name]
+    chosen = _selected_thread(selection, s.name, s, focus)
+    with c.group(key("strategy", s.name), name=s.name):
+        y = cap_height(size)
+        heads = wrap(title, size, width, bold=True) if compact else [title]
+        used = 0.0
+        for i, line in enumerate(heads):
+            c.text(0.0, y + i * line_step(size), line, size, fg, bold=True)
+            used = max(used, text_width(line, size, bold=True))
+        y += (max(len(heads), 2 if compact else 1) - 1) * line_step(size)
+        lines = wrap(subtitle, small, width)
+        for line in lines:
+            y += line_step(small, 1.25)
+            c.text(0.0, y, line, small, muted)
+            used = max(used, text_width(line, small))
+        if compact:  # three side by side: their grids at one height
+            y += max(0, 3 - len(lines)) * line_step(small, 1.25)
+        top = y + descent(small) + line_step(small, 1.1) + 0.6
+        # Owner grid: colour = block, label = thread.
+        for t in range(s.threads):
+            ij = [(i, j) for i in range(SIZE) for j in range(SIZE) if s.owner[i, j] == t]
+            blk = int(s.block_of_output[ij[0]])
+            c.rects([(j * cell, top + i * cell, cell, cell) for i, j in ij],
+                    block_style(theme, blk if s.blocks > 1 else 0),
+                    [key("thread", s.name, t)] * len(ij))
+        for i in range(SIZE):
+            for j in range(SIZE):
+                label = c.value(j * cell, top + i * cell, cell, cell, f"t{s.owner[i, j]}", small,
+                                fg, floor=target.min_pt, key=key("thread", s.name, s.owner[i, j]))
+                blk = int(s.block_of_output[i, j]) if s.blocks > 1 else 0
+                style = block_style(theme, blk)
+                if style.hatch:  # the label sits on hatching
+                    knock_out(c, label, style.fill)
+        # thick lines around each thread's region
+        region = 2 if s.outputs_per_thread == 4 else 1
+        segs = []
+        for v in range(0, SIZE + 1, region):
+            segs.append((0.0, top + v * cell, side, top + v * cell))
+            segs.append((v * cell, top, v * cell, top + side))
+        c.segments(segs, Style(stroke=theme.foreground, stroke_width=theme.line_mm))
+        for i in range(SIZE):
+            for j in range(SIZE):
+                if s.owner[i, j] == chosen:
+                    theme.select(c, j * cell, top + i * cell, cell, cell)
+
+        # What the chosen thread loads from global memory and reads as operands.
+        mx, mtop = side + 3.5, top
+        if compact:
+            mx, mtop = 0.0, top + side + 1.6 + cap_height(small)
+        for mat, ox, letter in (("a", mx, "A"), ("b", mx + SIZE * mini + 2.5, "B")):
+            c.text(ox, mtop - 0.8, letter, small, muted)
+            c.rects([(ox + j * mini, mtop + i * mini, mini, mini)
+                     for i in range(SIZE) for j in range(SIZE)], theme.fill("absent"))
+            loads = sorted({(r_, c_) for t, m, r_, c_ in s._global_sources
+                            if t == chosen and m == mat})
+            c.rects([(ox + cc * mini, mtop + rr * mini, mini, mini) for rr, cc in loads],
+                    load_style(theme))
+            reads = sorted({(r_, c_) for t, m, r_, c_ in s._operand_reads
+                            if t == chosen and m == mat})
+            for rr, cc in reads:
+                c.circle(ox + (cc + 0.5) * mini, mtop + (rr + 0.5) * mini, mini * 0.24,
+                         read_style(theme))
+        used = max(used, mx + 2 * SIZE * mini + 2.5)
+        info = ((f"thread t{chosen}", True),
+                (format_number(s.global_loads_per_thread[chosen]) + " global", False),
+                (format_number(s.shared_reads_per_thread[chosen]) + " shared", False),
+                (format_number(s.register_reuse_per_thread[chosen]) + " reused", False))
+        iy = mtop + SIZE * mini + 1.0
+        for text, bold in info:
+            iy += line_step(small, 1.05 if compact else 1.15)
+            c.text(mx, iy, text, small, fg, bold=bold)
+            used = max(used, mx + text_width(text, small, bold=bold))
+
+        bottom = max(top + side, iy + descent(small))
+        if subject_of(selection) == s.name:  # the strategy a step (or a click) talks about
+            c.rect(-0.8, top - 0.8, side + 1.6, side + 1.6, subject_style(theme),
+                   key=key("strategy", s.name))
+    return c.block(min(width, used), bottom, f"strategy {s.name}")
+
+
+def compact_width(r: GemmResult, theme: Theme, target: Target) -> float:
+    """The width a compact strategy block needs: its owner grid, or its A and B under it, or
+    its longest title word."""
+    small = max(theme.small_pt, target.min_pt)
+    size = max(theme.text_pt, target.min_pt)
+    threads = max(s.threads for s in r.strategies.values())
+    cell = max(CELL, text_width(f"t{threads - 1}", small, "mono") + 1.2)
+    words = [w for title, _ in STRATEGY_TITLES.values() for w in title.split()]
+    return max(cell * SIZE, 2 * SIZE * MINI * 0.85 + 2.5,
+               *(text_width(w, size, bold=True) for w in words))
+
+
+def subject_of(selection: frozenset[str]) -> str | None:
+    """The strategy a selected thread belongs to: the subject of the step that selects it."""
+    names = sorted({k.partition(":")[2].split(",", 1)[0] for k in selection
+                    if k.startswith(prefix("thread"))})
+    return names[0] if len(names) == 1 and names[0] in STRATEGIES else None
+
+
+def subject_style(theme: Theme) -> Style:
+    return theme.subject()
+
+
+def counts_block(r: GemmResult, theme: Theme, width: float, target: Target = NATURAL) -> Block:
+    """The three strategies' counts side by side: the same MACs, different traffic."""
+    c = BlockCanvas()
+    small = max(theme.small_pt, target.min_pt)
+    fg, muted = theme.foreground, theme.muted
+    rows = (
+        ("threads × outputs", lambda s: f"{s.threads} × {s.outputs_per_thread}"),
+        ("multiply-accumulates", lambda s: format_number(s.macs)),
+        ("global loads", lambda s: format_number(s.global_loads)),
+        ("shared-memory reads", lambda s: format_number(s.shared_reads)),
+        ("register reuses", lambda s: format_number(s.register_reuse)),
+        ("FLOPs per requested byte, K = 4", lambda s: fpb(s.flops_per_byte)),
+    )
+    heads = {"naive": "naive", "shared": "shared", "register": "register"}
+    col_w = [max([text_width(heads[n], small, bold=True)]
+                 + [text_width(f(r.strategies[n]), small, "mono", True) for _, f in rows]) + 2.5
+             for n in STRATEGIES]
+    label_w = min(max(text_width(lb, small) for lb, _ in rows) + 2.5,
+                  max(20.0, width - sum(col_w)))
+    y = cap_height(small)
+    x = label_w
+    for n, w in zip(STRATEGIES, col_w, strict=True):
+        x += w
+        c.text(x, y, heads[n], small, fg, anchor="end", bold=True)
+    c.line(0.0, y + descent(small) + 0.4, x, y + descent(small) + 0.4,
+           theme.stroke("muted", theme.thin_mm))
+    y += 0.8
+    for label, f in rows:
+        y += line_step(small, 1.3)
+        lines = wrap(label, small, label_w - 2.5)
+        for i, line in enumerate(lines):
+            c.text(0.0, y + i * line_step(small), line, small, muted)
+        x = label_w
+        for n, w in zip(STRATEGIES, col_w, strict=True):
+            x += w
+            with c.group(key("strategy", n)):
+                c.text(x, y, f(r.strategies[n]), small, fg, anchor="end", font="mono",
+                       bold=True)
+        y += (len(lines) - 1) * line_step(small)
+    return c.block(min(width, x), y + descent(small), "counts")
