@@ -61,6 +61,7 @@ from gpuviz.figures.plot import (
     mark_style,
     plot_legend_block,
     series_legend,
+    with_selection,
 )
 from gpuviz.figures.theme import Theme
 from gpuviz.keys import key, of_kind
@@ -107,8 +108,9 @@ def _matrix(c: BlockCanvas, x: float, y: float, cell: float, values, prefix: str
 
 
 def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width: float,
-                      target: Target = NATURAL) -> Block:
-    """A × B = C with the focus output's row, column and tile lit, k revealed so far."""
+                      target: Target = NATURAL, selection: frozenset[str] = frozenset()) -> Block:
+    """A × B = C with the focus output's row, column and tile lit, k revealed so far; a
+    selected A or B cell (``a:i,k``, ``b:k,j``) with the selection's double outline."""
     c = BlockCanvas()
     fi, fj = focus
     kr = r.k_revealed
@@ -175,6 +177,10 @@ def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width
     c.rect(ax, top + fi * cell, side, cell, theme.stroke("a_operand", theme.line_mm * 1.5))
     c.rect(bx + fj * cell, top, cell, side, theme.stroke("b_operand", theme.line_mm * 1.5))
     theme.select(c, cx + fj * cell, top + fi * cell, cell, cell)
+    for name, x0 in (("a", ax), ("b", bx)):
+        for i, j in of_kind(selection, name, 2):
+            if 0 <= i < SIZE and 0 <= j < SIZE:
+                theme.select(c, x0 + j * cell, top + i * cell, cell, cell)
     c.text(ax + side + sign_w / 2, top + side / 2, "×", sign_pt, fg, anchor="middle",
            baseline="middle")
     c.text(bx + side + sign_w / 2, top + side / 2, "=", sign_pt, fg, anchor="middle",
@@ -287,10 +293,11 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
         # natural and columns: walkthrough | dot product; the strategies; their counts;
         # plot | arithmetic; legend. A 16:9 slide packs three rows: walkthrough | dot product |
         # counts; the strategies | arithmetic; plot | legend.
-        walk = as_part("walkthrough", walkthrough_block(result, focus, theme, width, target))
+        walk = as_part("walkthrough", walkthrough_block(result, focus, theme, width, target,
+                                                          selection))
         dot = as_part("walkthrough", dot_product_block(result, focus, theme, min(width, 62.0),
                                                        target))
-        counts = as_part("counts", counts_block(result, theme, width, target))
+        counts = as_part("counts", counts_block(result, theme, width, target, selection))
         # three in a row: beside their grids where 54 mm each fit, else under them
         compact = width < 3 * 54.0 + 2 * GAP and 3 * compact_width(result, theme, target) \
             + 2 * GAP <= width
@@ -300,8 +307,10 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
                       for n in STRATEGIES]
         calc = as_part("intensity", calculator_block(result, theme, min(width, 80.0), target))
         wide = width >= 240.0
-        plot = as_part("intensity", flops_plot(result, theme, min(width, 78.0 if wide else PLOT_W),
-                                               target, PLOT_H * 0.8 if wide else PLOT_H))
+        plot = as_part("intensity", with_selection(
+            flops_plot(result, theme, min(width, 78.0 if wide else PLOT_W), target,
+                       PLOT_H * 0.8 if wide else PLOT_H),
+            selection, theme, "plot:flops_per_byte"))
         parts = [walk, dot, counts, *strategies, calc, plot]
         shortened[:] = [p for b in parts if target.shows(*b.parts) for p in b.shortened]
 

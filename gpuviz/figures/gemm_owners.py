@@ -171,6 +171,8 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
         if subject_of(selection) == s.name:  # the strategy a step (or a click) talks about
             c.rect(-0.8, top - 0.8, side + 1.6, side + 1.6, subject_style(theme),
                    key=key("strategy", s.name))
+        elif key("strategy", s.name) in selection:  # the strategy itself selected
+            theme.select(c, -0.8, top - 0.8, side + 1.6, side + 1.6, key=key("strategy", s.name))
     return c.block(min(width, used), bottom, f"strategy {s.name}")
 
 
@@ -197,8 +199,10 @@ def subject_style(theme: Theme) -> Style:
     return theme.subject()
 
 
-def counts_block(r: GemmResult, theme: Theme, width: float, target: Target = NATURAL) -> Block:
-    """The three strategies' counts side by side: the same MACs, different traffic."""
+def counts_block(r: GemmResult, theme: Theme, width: float, target: Target = NATURAL,
+                 selection: frozenset[str] = frozenset()) -> Block:
+    """The three strategies' counts side by side: the same MACs, different traffic; a selected
+    strategy's column (``strategy:<name>``) with the selection's double outline."""
     c = BlockCanvas()
     small = max(theme.small_pt, target.min_pt)
     fg, muted = theme.foreground, theme.muted
@@ -236,4 +240,9 @@ def counts_block(r: GemmResult, theme: Theme, width: float, target: Target = NAT
                 c.text(x, y, f(r.strategies[n]), small, fg, anchor="end", font="mono",
                        bold=True)
         y += (len(lines) - 1) * line_step(small)
+    x = label_w
+    for n, w in zip(STRATEGIES, col_w, strict=True):
+        if key("strategy", n) in selection:
+            theme.select(c, x + 0.6, -0.4, w - 0.2, y + descent(small) + 0.8)
+        x += w
     return c.block(min(width, x), y + descent(small), "counts")

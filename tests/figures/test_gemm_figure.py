@@ -143,3 +143,42 @@ def walk_groups(items):
         if hasattr(item, "items"):
             yield item
             yield from walk_groups(item.items)
+
+
+def selection_marks(figure, theme=SCREEN):
+    """Lines drawn in the selection's ink at least as heavy as its outer line: the double
+    outline's outer rectangle, a selected plot line's halo."""
+    heavy = theme.highlight().stroke_width - 1e-9
+    return sorted(_where(item) for item in walk(figure.items)
+               if getattr(item, "style", None) is not None and item.style.fill is None
+               and item.style.stroke == theme.foreground and not item.style.dash
+               and (item.style.stroke_width or 0.0) >= heavy)
+
+
+@pytest.mark.parametrize("selected", [
+    "a:0,3", "b:2,1", "c:3,3", "thread:register,2", "strategy:shared", "plot:flops_per_byte",
+    "series:naive FP32, K = 4,096"])
+def test_every_key_the_figure_emits_is_drawn_when_selected(selected):
+    """Whatever a click selects (an A or B cell, an output, a thread, a strategy, the plot or
+    one of its lines), the figure draws it with the selection's mark, in the whole figure and
+    in the part that draws the key."""
+    from gpuviz.figures.layout import NATURAL
+
+    for target in (NATURAL, *(SINGLE.showing([p]) for p in
+                              ("walkthrough", "owners", "counts", "intensity"))):
+        plain = fig.build(FULL, frozenset(), SCREEN, target)
+        if selected not in set(plain.keys()):
+            continue
+        chosen = fig.build(FULL, frozenset({selected}), SCREEN, target)
+        before, after = selection_marks(plain), selection_marks(chosen)
+        assert after != before and len(after) >= len(before), (selected, target.parts)
+    assert selected in set(fig.build(FULL, frozenset(), SCREEN).keys())
+
+
+def _where(item):
+    """Where a mark is drawn: its box, or its points."""
+    if hasattr(item, "points"):
+        return tuple(round(v, 6) for pt in item.points for v in pt)
+    if hasattr(item, "xyxy"):
+        return tuple(round(float(v), 6) for v in item.xyxy.reshape(-1)[:8])
+    return tuple(round(getattr(item, a), 6) for a in ("x", "y", "w", "h"))

@@ -272,3 +272,56 @@ def test_a_measured_case_shows_the_h200_beside_the_model_and_why_they_differ():
     assert "2.21 × the bytes of A and B; this model 1.69 × (24 % under)." in note
     assert "least like the real L2" in note
     assert fig.measured_note(SMALL) == ""
+
+
+def selection_marks(figure, theme=SCREEN):
+    """Lines drawn in the selection's ink at least as heavy as its outer line: the double
+    outline's outer rectangle, a selected path's outer line, a selected plot line's halo."""
+    heavy = theme.highlight().stroke_width - 1e-9
+    return sorted(_where(item) for item in walk(figure.items)
+               if getattr(item, "style", None) is not None and item.style.fill is None
+               and item.style.stroke == theme.foreground
+               and (item.style.stroke_width or 0.0) >= heavy)
+
+
+DENSE = compute(TraversalParams(rows=128, cols=128, in_flight=132, sweep=False))
+
+
+@pytest.mark.parametrize("selected", [
+    "tile:1,2", "atile:2,0", "btile:0,3", "path:row-major", "run:hilbert", "plot:sweep",
+    "plot:loads", "series:grouped", "grid:row-major"])
+def test_every_key_the_figure_emits_is_drawn_when_selected(selected):
+    """A click selects what it points at; whatever kind of key that is, the figure draws it with
+    the selection's mark (a tile and the A and B tiles it needs, an A or B tile, a path, an
+    order's grid, a plot, a plot's line, a dense grid drawn as an image)."""
+    result = DENSE if selected.startswith("grid:") else SMALL
+    for target in (fig.NATURAL, SINGLE.showing(["path"]), SINGLE.showing(["resident"])):
+        plain = fig.build(result, frozenset({"frame:5"}), SCREEN, target)
+        if selected not in set(plain.keys()):
+            continue  # a part that does not draw this key
+        chosen = fig.build(result, frozenset({"frame:5", selected}), SCREEN, target)
+        before, after = selection_marks(plain), selection_marks(chosen)
+        assert after != before and len(after) >= len(before), (selected, target.parts)
+    assert selected in set(fig.build(result, frozenset(), SCREEN).keys())
+
+
+def test_a_large_grid_in_a_column_states_what_it_leaves_out():
+    """A 32 × 32 grid at 85 mm has cells too small for numbers or a path: one cell a tile, and
+    the figure says so; both orders side by side keep the part within 120 mm."""
+    r = compute(TraversalParams(rows=32, cols=32, k_tiles=64, in_flight=132, order="grouped",
+                                group_m=8, compare_order="row-major", cache="l2-partition",
+                                arch="h200", sweep=False))
+    figure = fig.build(r, frozenset(), SCREEN, SINGLE.showing(["path"]))
+    assert figure.height <= 120.0
+    assert any("one cell each: the shade gives the visit order" in t for t in figure.texts())
+    small = fig.build(SMALL, frozenset(), SCREEN, SINGLE.showing(["path"]))
+    assert not any("one cell each" in t for t in small.texts())
+
+
+def _where(item):
+    """Where a mark is drawn: its box, or its points."""
+    if hasattr(item, "points"):
+        return tuple(round(v, 6) for pt in item.points for v in pt)
+    if hasattr(item, "xyxy"):
+        return tuple(round(float(v), 6) for v in item.xyxy.reshape(-1)[:8])
+    return tuple(round(getattr(item, a), 6) for a in ("x", "y", "w", "h"))
