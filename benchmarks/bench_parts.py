@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 
 from gpuviz.figures.budget import BODY_PX, TITLE_PX, px
 from gpuviz.figures.display import Text, walk
