@@ -51,6 +51,7 @@ from gpuviz.figures.layout import (
     compose,
     counted,
     format_number,
+    legend_block,
     line_step,
     place,
     shortened_note,
@@ -283,10 +284,44 @@ def row_blocks(blocks: list[Block], width: float) -> list[Block]:
     return out
 
 
+def stacked_rows(blocks: list[Block], width: float) -> Block:
+    """``blocks`` in rows as wide as ``width`` (as :func:`row_blocks` makes them), the rows one
+    under another in one block as wide as its widest row (a part's drawing, centred on a slide
+    by what it draws)."""
+    c = BlockCanvas()
+    y, used = 0.0, 0.0
+    rows: list[list[Block]] = [[]]
+    x = 0.0
+    for b in blocks:
+        if rows[-1] and x + b.width > width + 1e-6:
+            rows.append([])
+            x = 0.0
+        rows[-1].append(b)
+        x += b.width + GAP
+    for row in rows:
+        x = 0.0
+        for b in row:
+            place(c, b, x, y)
+            x += b.width + GAP
+        used = max(used, x - GAP)
+        y += max(b.height for b in row) + GAP
+    return c.block(used, y - GAP, "rows")
+
+
 def build(result: GemmResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     focus = _focus(selection)
     shortened: list[tuple[str, str]] = []
+
+    def legend(w: float) -> Block:
+        if target.whole or target.shows("intensity"):  # line swatches for the plot's series
+            return plot_legend_block(legend_entries(result, theme, selection), theme, w,
+                                     notes=notes(result, shortened), target=target)
+        return legend_block(legend_entries(result, theme, selection), theme, w,
+                            notes=notes(result, shortened), target=target)
+
+    def side(width: float) -> list[Block]:
+        return [legend(width)]
 
     def body(width: float) -> list[Block]:
         # Rows of blocks, each row as wide as the page so that rows never run into each other:
@@ -314,15 +349,11 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
         parts = [walk, dot, counts, *strategies, calc, plot]
         shortened[:] = [p for b in parts if target.shows(*b.parts) for p in b.shortened]
 
-        def legend(w: float) -> Block:
-            return plot_legend_block(legend_entries(result, theme, selection), theme, w,
-                                     notes=notes(result, shortened), target=target)
-
-        if not target.whole:
+        if not target.whole:  # the parts' drawings; their legend is the side block
             groups = {"walkthrough": [walk, dot], "owners": strategies, "counts": [counts],
                       "intensity": [plot, calc]}
-            return [b for name, group in groups.items() if target.shows(name)
-                    for b in row_blocks(group, width)] + [legend(width)]
+            return [stacked_rows(group, width) for name, group in groups.items()
+                    if target.shows(name)]
         if wide:
             rows = [[walk, dot, counts], [*strategies, calc],
                     [plot, legend(width - plot.width - GAP)]]
@@ -335,7 +366,8 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
                    subtitle=f"k is revealed two positions at a time. Every strategy performs "
                             f"{format_number(result.macs)} multiply-accumulates and produces "
                             f"{same} {format_number(result.outputs)} values.",
-                   body=body, natural_width=NATURAL_WIDTH,
+                   body=body, side=None if target.whole else side,
+                   natural_width=NATURAL_WIDTH,
                    figure_title="GEMM: matrix multiplication as reuse",
                    description=f"A 4 × 4 matrix multiplication C = A · B of "
                                f"{counted(result.macs, 'multiply-accumulate')} under three "

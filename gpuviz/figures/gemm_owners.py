@@ -156,7 +156,7 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
             for rr, cc in reads:
                 c.circle(ox + (cc + 0.5) * mini, mtop + (rr + 0.5) * mini, mini * 0.24,
                          read_style(theme))
-        used = max(used, mx + 2 * SIZE * mini + 2.5)
+        used = max(used, side, mx + 2 * SIZE * mini + 2.5)
         info = ((f"thread t{chosen}", True),
                 (format_number(s.global_loads_per_thread[chosen]) + " global", False),
                 (format_number(s.shared_reads_per_thread[chosen]) + " shared", False),
