@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gpuviz.figures.budget import BUDGETS
 from gpuviz.figures.display import Figure, Style
 from gpuviz.figures.gemm_intensity import (
     CALCULATOR_LABELS,
@@ -71,6 +72,7 @@ from gpuviz.models.gemm import SIZE, STRATEGIES, GemmResult
 __all__ = ["CALCULATOR_LABELS", "STRATEGY_TITLES", "calculator_series", "fpb"]
 
 NATURAL_WIDTH = 200.0  # × 1.25 = a 16:9 slide's 250 mm at full size
+PLOT_H_LEAST = 28.0  # a journal column's plot gives up height down to this
 
 
 def _focus(selection: frozenset[str]) -> tuple[int, int]:
@@ -255,8 +257,8 @@ def legend_entries(r: GemmResult, theme: Theme,
 
 
 def notes(r: GemmResult, shortened: list[tuple[str, str]]) -> list[Note]:
-    out: list[Note] = [("Owner grids: shade = thread block, label = owning thread; select an "
-                        "output or a thread to choose.", ("owners",))]
+    out: list[Note] = [("Owner grids: shade = thread block, label = owning thread.",
+                        ("owners",))]
     if shortened:
         out.append(shortened_note(shortened))
     return out
@@ -282,6 +284,24 @@ def row_blocks(blocks: list[Block], width: float) -> list[Block]:
             x += b.width + GAP
         out.append(c.block(width, max(b.height for b in row), "row"))
     return out
+
+
+def subtitle(r: GemmResult, target: Target = NATURAL) -> str:
+    """How to read the figure, or the parts it shows: the walkthrough reveals k two positions
+    at a time, every strategy does the same work, a tile's intensity grows with its side."""
+    same = "the same" if r.same_values else "DIFFERENT"
+    sentences = {
+        "walkthrough": "k is revealed two positions at a time.",
+        "owners": f"Every strategy performs {format_number(r.macs)} multiply-accumulates and "
+                  f"produces {same} {format_number(r.outputs)} values.",
+        "intensity": f"A T × T output tile requests its A and B panels once: about T/4 FLOPs "
+                     f"per byte at K = {format_number(r.k_dim)}.",
+    }
+    sentences["counts"] = sentences["owners"]
+    shown = [n for n in ("walkthrough", "owners", "counts", "intensity") if target.shows(n)]
+    if len(shown) == 4:  # the whole figure
+        shown = ["walkthrough", "owners"]
+    return " ".join(dict.fromkeys(sentences[n] for n in shown))
 
 
 def stacked_rows(blocks: list[Block], width: float) -> Block:
@@ -310,6 +330,21 @@ def stacked_rows(blocks: list[Block], width: float) -> Block:
 
 def build(result: GemmResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
+    figure = _build(result, selection, theme, target, PLOT_H)
+    limit = BUDGETS[target.name].max_height if target.name in BUDGETS else None
+    if (limit is not None and figure.height > limit and target.aspect is None
+            and not target.whole and target.shows("intensity")):
+        # a journal column's plot gives up what the page would run over by
+        # (never shorter than its y label, which runs along it)
+        least = max(PLOT_H_LEAST, text_width(CALCULATOR_LABELS[2],
+                                             max(theme.small_pt, target.min_pt)) + 12.0)
+        figure = _build(result, selection, theme, target,
+                        max(least, PLOT_H - (figure.height - limit) - 0.01))
+    return figure
+
+
+def _build(result: GemmResult, selection: frozenset[str], theme: Theme, target: Target,
+           plot_h: float) -> Figure:
     focus = _focus(selection)
     shortened: list[tuple[str, str]] = []
 
@@ -344,7 +379,7 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
         wide = width >= 240.0
         plot = as_part("intensity", with_selection(
             flops_plot(result, theme, min(width, 78.0 if wide else PLOT_W), target,
-                       PLOT_H * 0.8 if wide else PLOT_H),
+                       PLOT_H * 0.8 if wide else plot_h),
             selection, theme, "plot:flops_per_byte"))
         parts = [walk, dot, counts, *strategies, calc, plot]
         shortened[:] = [p for b in parts if target.shows(*b.parts) for p in b.shortened]
@@ -361,11 +396,8 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
             rows = [[walk, dot], strategies, [counts], [plot, calc], [legend(width)]]
         return [b for row in rows for b in row_blocks(row, width)]
 
-    same = "the same" if result.same_values else "DIFFERENT"
     return compose(target, theme, title="Matrix multiplication as a reuse problem: C\u00a0=\u00a0A\u00a0·\u00a0B",
-                   subtitle=f"k is revealed two positions at a time. Every strategy performs "
-                            f"{format_number(result.macs)} multiply-accumulates and produces "
-                            f"{same} {format_number(result.outputs)} values.",
+                   subtitle=subtitle(result, target),
                    body=body, side=None if target.whole else side,
                    natural_width=NATURAL_WIDTH,
                    figure_title="GEMM: matrix multiplication as reuse",

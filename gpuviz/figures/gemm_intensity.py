@@ -37,7 +37,7 @@ def flops_series(r: GemmResult) -> list[Series]:
     ]
 
 
-CALCULATOR_LABELS = ("Requested bytes: FLOPs per byte as the tile grows",
+CALCULATOR_LABELS = ("FLOPs per requested byte as the tile grows",
                      "tile side T (elements)", "intensity (FLOPs/byte)")
 
 

@@ -6,6 +6,7 @@ Keys: ``thread:<strategy>,<t>`` and ``strategy:<name>``."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from gpuviz.figures.display import Style
@@ -93,12 +94,14 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
     small = max(theme.small_pt, target.min_pt)
     fg, muted = theme.foreground, theme.muted
     cell = max(CELL, text_width(f"t{s.threads - 1}", small, "mono") + 1.2)
+    if compact:  # down to what the thread labels need at the smallest type
+        cell = min(cell, max(_floor_cell(s.threads, target), width / SIZE))
     side = cell * SIZE
     title, subtitle = STRATEGY_TITLES[s.name]
     chosen = _selected_thread(selection, s.name, s, focus)
     with c.group(key("strategy", s.name), name=s.name):
         y = cap_height(size)
-        heads = wrap(title, size, width, bold=True) if compact else [title]
+        heads = title_lines(title, size, width) if compact else [title]
         used = 0.0
         for i, line in enumerate(heads):
             c.text(0.0, y + i * line_step(size), line, size, fg, bold=True)
@@ -176,16 +179,40 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
     return c.block(min(width, used), bottom, f"strategy {s.name}")
 
 
+def _floor_cell(threads: int, target: Target) -> float:
+    """The least owner cell: its widest thread label at the target's smallest type."""
+    return text_width(f"t{threads - 1}", target.min_pt, "mono") + 1.2
+
+
+def _title_words(title: str) -> list[str]:
+    """A title's words, a hyphenated one split after its hyphens ("Shared-", "memory")."""
+    return [piece for word in title.split() for piece in re.findall(r"[^-]+-?|-", word)]
+
+
+def title_lines(title: str, size: float, width: float) -> list[str]:
+    """A strategy's title wrapped to ``width``, breaking after a hyphen where a word alone is
+    wider than the column."""
+    lines = wrap(title, size, width, bold=True)
+    if all(text_width(line, size, bold=True) <= width + 1e-6 for line in lines):
+        return lines
+    out: list[str] = []
+    for piece in _title_words(title):
+        joined = (out[-1] + ("" if out[-1].endswith("-") else " ") + piece) if out else piece
+        if out and text_width(joined, size, bold=True) <= width + 1e-6:
+            out[-1] = joined
+        else:
+            out.append(piece)
+    return out
+
+
 def compact_width(r: GemmResult, theme: Theme, target: Target) -> float:
-    """The width a compact strategy block needs: its owner grid, or its A and B under it, or
-    its longest title word."""
-    small = max(theme.small_pt, target.min_pt)
+    """The width a compact strategy block needs: its owner grid at the least cell, or its A
+    and B under it, or its longest title piece (a hyphenated word breaks after its hyphen)."""
     size = max(theme.text_pt, target.min_pt)
     threads = max(s.threads for s in r.strategies.values())
-    cell = max(CELL, text_width(f"t{threads - 1}", small, "mono") + 1.2)
-    words = [w for title, _ in STRATEGY_TITLES.values() for w in title.split()]
-    return max(cell * SIZE, 2 * SIZE * MINI * 0.85 + 2.5,
-               *(text_width(w, size, bold=True) for w in words))
+    pieces = [w for title, _ in STRATEGY_TITLES.values() for w in _title_words(title)]
+    return max(_floor_cell(threads, target) * SIZE, 2 * SIZE * MINI * 0.85 + 2.5,
+               *(text_width(w, size, bold=True) for w in pieces))
 
 
 def subject_of(selection: frozenset[str]) -> str | None:
