@@ -31,6 +31,7 @@ from gpuviz.figures.gemm_owners import (
     CELL,
     STRATEGY_TITLES,
     block_style,
+    compact_rows,
     compact_width,
     counts_block,
     fpb,
@@ -257,8 +258,7 @@ def legend_entries(r: GemmResult, theme: Theme,
 
 
 def notes(r: GemmResult, shortened: list[tuple[str, str]]) -> list[Note]:
-    out: list[Note] = [("Owner grids: shade = thread block, label = owning thread.",
-                        ("owners",))]
+    out: list[Note] = []
     if shortened:
         out.append(shortened_note(shortened))
     return out
@@ -372,8 +372,9 @@ def _build(result: GemmResult, selection: frozenset[str], theme: Theme, target: 
         compact = width < 3 * 54.0 + 2 * GAP and 3 * compact_width(result, theme, target) \
             + 2 * GAP <= width
         each = (width - 2 * GAP) / 3 if compact else min(width, 54.0)
+        rows = compact_rows(theme, each, target)
         strategies = [as_part("owners", strategy_block(result.strategies[n], focus, selection,
-                                                       theme, each, target, compact))
+                                                       theme, each, target, compact, rows))
                       for n in STRATEGIES]
         calc = as_part("intensity", calculator_block(result, theme, min(width, 80.0), target))
         wide = width >= 240.0

@@ -32,6 +32,7 @@ STRATEGY_TITLES = {
 }
 CELL = 6.0
 MINI = 3.0
+COMPACT_MINI = 0.8  # of MINI, the A and B under a compact owner grid
 BLOCK_SHADES = 4
 #: The categories whose tints shade thread blocks: blue, orange, bluish green, reddish purple
 #: (sky blue, the fourth category, would be a tint of blue beside blue and the load colour).
@@ -84,12 +85,13 @@ def read_style(theme: Theme) -> Style:
 
 def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozenset[str],
                    theme: Theme, width: float, target: Target = NATURAL,
-                   compact: bool = False) -> Block:
+                   compact: bool = False, rows: tuple[int, int] = (2, 3)) -> Block:
     """One strategy: who owns each output, what the chosen thread loads and reads, and the
     strategy's counts. ``compact``: what the thread loads and reads under its owner grid
-    instead of beside it, so that three strategies share a journal column's row."""
+    instead of beside it, so that three strategies share a journal column's row, their grids
+    at one height under ``rows`` (title lines, subtitle lines) of heading."""
     c = BlockCanvas()
-    mini = MINI * 0.85 if compact else MINI
+    mini = MINI * COMPACT_MINI if compact else MINI
     size = max(theme.text_pt, target.min_pt)
     small = max(theme.small_pt, target.min_pt)
     fg, muted = theme.foreground, theme.muted
@@ -106,15 +108,15 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
         for i, line in enumerate(heads):
             c.text(0.0, y + i * line_step(size), line, size, fg, bold=True)
             used = max(used, text_width(line, size, bold=True))
-        y += (max(len(heads), 2 if compact else 1) - 1) * line_step(size)
+        y += (max(len(heads), rows[0] if compact else 1) - 1) * line_step(size)
         lines = wrap(subtitle, small, width)
         for line in lines:
             y += line_step(small, 1.25)
             c.text(0.0, y, line, small, muted)
             used = max(used, text_width(line, small))
         if compact:  # three side by side: their grids at one height
-            y += max(0, 3 - len(lines)) * line_step(small, 1.25)
-        top = y + descent(small) + line_step(small, 1.1) + 0.6
+            y += max(0, rows[1] - len(lines)) * line_step(small, 1.25)
+        top = y + descent(small) + (0.6 if compact else line_step(small, 1.1) + 0.6)
         # Owner grid: colour = block, label = thread.
         for t in range(s.threads):
             ij = [(i, j) for i in range(SIZE) for j in range(SIZE) if s.owner[i, j] == t]
@@ -145,7 +147,7 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
         # What the chosen thread loads from global memory and reads as operands.
         mx, mtop = side + 3.5, top
         if compact:
-            mx, mtop = 0.0, top + side + 1.6 + cap_height(small)
+            mx, mtop = 0.0, top + side + 1.0 + cap_height(small)
         for mat, ox, letter in (("a", mx, "A"), ("b", mx + SIZE * mini + 2.5, "B")):
             c.text(ox, mtop - 0.8, letter, small, muted)
             c.rects([(ox + j * mini, mtop + i * mini, mini, mini)
@@ -160,13 +162,14 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
                 c.circle(ox + (cc + 0.5) * mini, mtop + (rr + 0.5) * mini, mini * 0.24,
                          read_style(theme))
         used = max(used, side, mx + 2 * SIZE * mini + 2.5)
-        info = ((f"thread t{chosen}", True),
-                (format_number(s.global_loads_per_thread[chosen]) + " global", False),
-                (format_number(s.shared_reads_per_thread[chosen]) + " shared", False),
-                (format_number(s.register_reuse_per_thread[chosen]) + " reused", False))
+        loads = format_number(s.global_loads_per_thread[chosen]) + " global"
+        info = ((f"thread t{chosen}", True), (loads, False)) if not compact else \
+            ((f"t{chosen}: {loads}", True),)
+        info += ((format_number(s.shared_reads_per_thread[chosen]) + " shared", False),
+                 (format_number(s.register_reuse_per_thread[chosen]) + " reused", False))
         iy = mtop + SIZE * mini + 1.0
         for text, bold in info:
-            iy += line_step(small, 1.05 if compact else 1.15)
+            iy += line_step(small, 1.0 if compact else 1.15)
             c.text(mx, iy, text, small, fg, bold=bold)
             used = max(used, mx + text_width(text, small, bold=bold))
 
@@ -205,13 +208,22 @@ def title_lines(title: str, size: float, width: float) -> list[str]:
     return out
 
 
+def compact_rows(theme: Theme, width: float, target: Target) -> tuple[int, int]:
+    """The title and subtitle lines the compact strategy blocks of ``width`` reserve: the most
+    any of them needs, so that their grids stand at one height."""
+    size = max(theme.text_pt, target.min_pt)
+    small = max(theme.small_pt, target.min_pt)
+    return (max(len(title_lines(title, size, width)) for title, _ in STRATEGY_TITLES.values()),
+            max(len(wrap(sub, small, width)) for _, sub in STRATEGY_TITLES.values()))
+
+
 def compact_width(r: GemmResult, theme: Theme, target: Target) -> float:
     """The width a compact strategy block needs: its owner grid at the least cell, or its A
     and B under it, or its longest title piece (a hyphenated word breaks after its hyphen)."""
     size = max(theme.text_pt, target.min_pt)
     threads = max(s.threads for s in r.strategies.values())
     pieces = [w for title, _ in STRATEGY_TITLES.values() for w in _title_words(title)]
-    return max(_floor_cell(threads, target) * SIZE, 2 * SIZE * MINI * 0.85 + 2.5,
+    return max(_floor_cell(threads, target) * SIZE, 2 * SIZE * MINI * COMPACT_MINI + 2.5,
                *(text_width(w, size, bold=True) for w in pieces))
 
 
