@@ -337,7 +337,7 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
         # a journal column's plot gives up what the page would run over by
         # (never shorter than its y label, which runs along it)
         least = max(PLOT_H_LEAST, text_width(CALCULATOR_LABELS[2],
-                                             max(theme.small_pt, target.min_pt)) + 12.0)
+                                             max(theme.small_pt, target.min_pt)) + 9.0)
         figure = _build(result, selection, theme, target,
                         max(least, PLOT_H - (figure.height - limit) - 0.01))
     return figure
@@ -376,7 +376,9 @@ def _build(result: GemmResult, selection: frozenset[str], theme: Theme, target: 
         strategies = [as_part("owners", strategy_block(result.strategies[n], focus, selection,
                                                        theme, each, target, compact, rows))
                       for n in STRATEGIES]
-        calc = as_part("intensity", calculator_block(result, theme, min(width, 80.0), target))
+        column = target.aspect is None and target.width is not None and target.width < 100
+        calc = as_part("intensity", calculator_block(result, theme, min(width, 80.0), target,
+                                                     1.12 if column else 1.25))
         wide = width >= 240.0
         plot = as_part("intensity", with_selection(
             flops_plot(result, theme, min(width, 78.0 if wide else PLOT_W), target,

@@ -38,7 +38,7 @@ def flops_series(r: GemmResult) -> list[Series]:
 
 
 CALCULATOR_LABELS = ("FLOPs per requested byte as the tile grows",
-                     "tile side T (elements)", "intensity (FLOPs/byte)")
+                     "tile side T (elements)", "FLOPs/byte")
 
 
 def calculator_series(r: GemmResult) -> tuple[list[Series], tuple[Mark, ...]]:
@@ -53,7 +53,7 @@ def flops_plot(r: GemmResult, theme: Theme, width: float = PLOT_W,
     """The calculator's plot, a dot at the chosen tile (its value is in the text beside)."""
     series, marks = calculator_series(r)
     return plot_block(series, theme, width, height, x_label="tile side T",
-                      x_unit="elements", y_label="intensity", y_unit="FLOPs/byte",
+                      x_unit="elements", y_label=CALCULATOR_LABELS[2],
                       x_range=(0.0, float(max(r.tile_sizes))),
                       y_range=(0.0, max(r.flops_per_byte_by_tile)), marks=marks,
                       key="plot:flops_per_byte", title=CALCULATOR_LABELS[0], target=target,
@@ -61,8 +61,9 @@ def flops_plot(r: GemmResult, theme: Theme, width: float = PLOT_W,
 
 
 def calculator_block(r: GemmResult, theme: Theme, width: float,
-                     target: Target = NATURAL) -> Block:
-    """The arithmetic behind the plot, from the naive product to the T × T tile."""
+                     target: Target = NATURAL, leading: float = 1.25) -> Block:
+    """The arithmetic behind the plot, from the naive product to the T × T tile, its lines
+    ``leading`` × the type size apart."""
     c = BlockCanvas()
     small = max(theme.small_pt, target.min_pt)
     fg, muted = theme.foreground, theme.muted
@@ -90,7 +91,7 @@ def calculator_block(r: GemmResult, theme: Theme, width: float,
             y += line_step(small, 0.5)
             continue
         for line in wrap(text, small, width, bold=bold):
-            y += cap_height(small) if first else line_step(small, 1.25)
+            y += cap_height(small) if first else line_step(small, leading)
             first = False
             c.text(0.0, y, line, small, fg if bold else muted, bold=bold)
             used = max(used, text_width(line, small, bold=bold))
