@@ -332,7 +332,8 @@ def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float
                       line_len: float = 7.0, notes: Sequence[Note] = (),
                       target: Target = NATURAL) -> Block:
     """Like :func:`gpuviz.figures.layout.legend_block`, but a line entry's swatch is a stretch
-    of ``line_len`` mm, long enough to show its dash pattern (a series' mark, as drawn)."""
+    of ``line_len`` mm, long enough to show its dash pattern (a series' mark, as drawn). A
+    label wider than the block wraps, and its entry has a row to itself."""
     entries, notes = legend_for(entries, notes, target)
     c = BlockCanvas()
     fg = theme.foreground
@@ -346,8 +347,9 @@ def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float
             continue
         seen.add(entry.label)
         mark_w = line_len if entry.kind == "line" else sw
-        need = mark_w + 1.0 + text_width(entry.label, size) + 3.0
-        if x > 0 and x + need - 3.0 > width:
+        lines = wrap(entry.label, size, max(width - mark_w - 1.0, 1.0))
+        need = mark_w + 1.0 + max(text_width(line, size) for line in lines) + 3.0
+        if x > 0 and (x + need - 3.0 > width or len(lines) > 1):
             x, y = 0.0, y + row
         with c.group(name=f"legend:{entry.label}"):
             top = y + (row - 1.4 - sw) / 2
@@ -357,9 +359,14 @@ def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float
                 c.circle(x + sw / 2, top + sw / 2, sw / 2.6, entry.style)
             else:
                 c.rect(x, top, sw, sw, entry.style)
-            c.text(x + mark_w + 1.0, top + sw / 2, entry.label, size, fg, baseline="middle")
+            for i, line in enumerate(lines):
+                c.text(x + mark_w + 1.0, top + sw / 2 + i * line_step(size), line, size, fg,
+                       baseline="middle")
         used = max(used, x + need - 3.0)
         x += need
+        if len(lines) > 1:  # a wrapped entry has its rows to itself: the next starts anew
+            y += (len(lines) - 1) * line_step(size)
+            x = width + 1.0
     height = y + row - 1.4 if entries else 0.0
     for note in notes:
         if not note:

@@ -230,10 +230,8 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
     return c.block(min(width, used), y + descent(small), f"run {name}")
 
 
-def legend_entries(result: TraversalResult, theme: Theme,
-                   target: Target = NATURAL) -> list[LegendEntry]:
-    """The grids' marks and the plots' lines, one entry each (the plots' dot named for the
-    plot shown where only one is)."""
+def legend_entries(result: TraversalResult, theme: Theme) -> list[LegendEntry]:
+    """The grids' marks and the plots' lines, one entry each."""
     entries = [LegendEntry("tiles of this step", current_style(theme), parts=PATH),
                LegendEntry("not yet visited", theme.fill("absent"), parts=RUN),
                LegendEntry("A tile resident", theme.fill("a_operand"),
@@ -243,10 +241,8 @@ def legend_entries(result: TraversalResult, theme: Theme,
                LegendEntry("loaded this step (miss)", theme.fill("miss"), parts=RESIDENT),
                LegendEntry("hit this step", hit_style(theme), "dot", parts=RESIDENT)]
     entries += [replace(e, parts=PLOTS) for e in series_legend(plot_series(result), theme)]
-    alone = [p for p in PLOTS if target.shows(p)]
-    dot = {"loads": "shown step", "sweep": "chosen capacity"}[alone[0]] \
-        if len(alone) == 1 else "shown step; chosen capacity"
-    entries.append(LegendEntry(dot, now_style(theme), "dot", parts=PLOTS))
+    entries.append(LegendEntry("shown step; chosen capacity", now_style(theme), "dot",
+                               parts=PLOTS))
     return entries
 
 
@@ -404,7 +400,7 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
         if rule:
             notes = [(rule, PATH), *notes]
         return [as_part(PATH, ramp_block(theme, width, target), "legend"),
-                plot_legend_block(legend_entries(result, theme, target), theme, width, target=target,
+                plot_legend_block(legend_entries(result, theme), theme, width, target=target,
                                   notes=notes)]
 
     return compose(target, theme, title=TITLE,
