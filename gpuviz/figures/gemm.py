@@ -373,8 +373,11 @@ def _build(result: GemmResult, selection: frozenset[str], theme: Theme, target: 
             + 2 * GAP <= width
         each = (width - 2 * GAP) / 3 if compact else min(width, 54.0)
         rows = compact_rows(theme, each, target)
+        framed = subject_of(selection) is not None or any(
+            key("strategy", n) in selection for n in STRATEGIES)
         strategies = [as_part("owners", strategy_block(result.strategies[n], focus, selection,
-                                                       theme, each, target, compact, rows))
+                                                       theme, each, target, compact, rows,
+                                                       framed))
                       for n in STRATEGIES]
         column = target.aspect is None and target.width is not None and target.width < 100
         calc = as_part("intensity", calculator_block(result, theme, min(width, 80.0), target,

@@ -85,11 +85,13 @@ def read_style(theme: Theme) -> Style:
 
 def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozenset[str],
                    theme: Theme, width: float, target: Target = NATURAL,
-                   compact: bool = False, rows: tuple[int, int] = (2, 3)) -> Block:
+                   compact: bool = False, rows: tuple[int, int] = (2, 3),
+                   framed: bool = False) -> Block:
     """One strategy: who owns each output, what the chosen thread loads and reads, and the
     strategy's counts. ``compact``: what the thread loads and reads under its owner grid
     instead of beside it, so that three strategies share a journal column's row, their grids
-    at one height under ``rows`` (title lines, subtitle lines) of heading."""
+    at one height under ``rows`` (title lines, subtitle lines) of heading; ``framed``: room
+    around the grid for a frame (a strategy selected, or the subject of a step)."""
     c = BlockCanvas()
     mini = MINI * COMPACT_MINI if compact else MINI
     size = max(theme.text_pt, target.min_pt)
@@ -116,7 +118,8 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
             used = max(used, text_width(line, small))
         if compact:  # three side by side: their grids at one height
             y += max(0, rows[1] - len(lines)) * line_step(small, 1.25)
-        top = y + descent(small) + (0.6 if compact else line_step(small, 1.1) + 0.6)
+        top = y + descent(small) + (line_step(small, 1.1) + 0.6 if framed or not compact
+                                       else 0.6)
         # Owner grid: colour = block, label = thread.
         for t in range(s.threads):
             ij = [(i, j) for i in range(SIZE) for j in range(SIZE) if s.owner[i, j] == t]
@@ -147,7 +150,7 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
         # What the chosen thread loads from global memory and reads as operands.
         mx, mtop = side + 3.5, top
         if compact:
-            mx, mtop = 0.0, top + side + 1.0 + cap_height(small)
+            mx, mtop = 0.0, top + side + (2.4 if framed else 1.0) + cap_height(small)
         for mat, ox, letter in (("a", mx, "A"), ("b", mx + SIZE * mini + 2.5, "B")):
             c.text(ox, mtop - 0.8, letter, small, muted)
             c.rects([(ox + j * mini, mtop + i * mini, mini, mini)

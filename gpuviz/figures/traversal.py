@@ -42,6 +42,7 @@ from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.plot import mark_style, plot_legend_block, series_legend, with_selection
 from gpuviz.figures.theme import Theme
 from gpuviz.figures.traversal_path import (
+    PATH_MIN_CELL,
     VECTOR_MIN_CELL,
     current_style,
     draw_grid,
@@ -252,7 +253,7 @@ def grid_note(result: TraversalResult, cell: float, small: float) -> str:
     n = result.rows * result.cols
     if numbers_fit(n, cell, small):
         return ""
-    if cell < VECTOR_MIN_CELL:
+    if cell < PATH_MIN_CELL:
         return (f"{format_number(result.rows)} × {format_number(result.cols)} tiles, one cell "
                 "each: the shade gives the visit order (the path is not drawn at this size).")
     return "Visit numbers are drawn where every cell holds one; the shade gives the order."

@@ -2,8 +2,9 @@
 step's tiles in ink, the visiting path and, where a cell holds one, each tile's visit number.
 
 A grid whose cells would be under :data:`VECTOR_MIN_CELL` is drawn as an image, one cell per
-tile (still pointable tile by tile): its shading says the order, and the path and the numbers,
-which would be unreadable there, are left out (the legend says so).
+tile (still pointable tile by tile). Its shading says the order; the path is drawn in cells of
+at least :data:`PATH_MIN_CELL` and the visit numbers where every cell holds one: smaller, they
+would hatch the grid or be unreadable, and the legend says what is left out.
 
 Keys: ``tile:r,c`` (a tile), ``grid:<order>`` (a grid drawn as an image), ``path:<order>``."""
 
@@ -20,6 +21,7 @@ from gpuviz.keys import key
 
 SHADES = 6
 VECTOR_MIN_CELL = 1.6  # below this a grid is drawn as an image
+PATH_MIN_CELL = 3.0  # below this the path's lines would hatch the grid: the shade alone reads
 MAX_NUMBERED = 128  # more visit numbers cost more to paint than they help to read
 
 
@@ -88,7 +90,7 @@ def draw_grid(c: BlockCanvas, theme: Theme, run, done: int, current_lo: int, row
             c.rects(xywh[idx], style, [keys[i] for i in idx])
     numbered = numbers_fit(n_tiles, cell, size)
     path_key = key("path", name)
-    if n_tiles > 1:
+    if n_tiles > 1 and (cell >= PATH_MIN_CELL or path_selected):
         # The path steps between 4-neighbours; where the order jumps (row-major's return to the
         # next row, a group's next column) it breaks instead of crossing the grid and its
         # numbers.
