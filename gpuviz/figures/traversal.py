@@ -77,11 +77,12 @@ TITLE = "Output-tile order and cache reuse"
 NATURAL_WIDTH = 176.0
 GRID_MAX_H = 78.0
 COLUMN_GRID_H = 56.0  # a journal column's grid (one order to a row): the part stays in budget
-SLIDE_GRID_SHARE = 0.5  # of a slide's height, at the design width, for the grids
+SLIDE_GRID_SHARE = 0.6  # of a slide's height, at the design width, for the grids
 MAX_CELL = 7.0
 TWO_UP = 140.0  # narrower than this, the two orders and the two plots stack
 COLUMN_MIN = 66.0  # wide enough for every order and the plots in one row of such columns
 RUN_MIN = 36.0  # a part's two orders side by side down to this width each
+NARROW_RUN = 50.0  # a run narrower than this gives its hits as a share only
 
 
 def frame_count(result: TraversalResult) -> int:
@@ -216,8 +217,9 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
          f"{count(state.loads, 'load')}", True),
         (f"{count(so_far, 'load')} so far" if state.step < result.steps else "", False),
         (f"whole order: {format_number(run.misses)} loads (A {format_number(run.a_loads)}, "
-         f"B {format_number(run.b_loads)}), {count(run.hits, 'hit')} ({rate} of "
-         f"requests)", False),
+         f"B {format_number(run.b_loads)}), " + (
+             f"{count(run.hits, 'hit')} ({rate} of requests)" if width >= NARROW_RUN
+             else f"{rate} of requests hit"), False),
     )
     y = (gy + rows * cell + 1.5) if grid else (top + max(rows, kb) * cell + 1.5)
     used = (gx + cols * cell) if grid else (kb + cols) * cell + 2 * gap
@@ -234,7 +236,8 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
 def legend_entries(result: TraversalResult, theme: Theme) -> list[LegendEntry]:
     """The grids' marks and the plots' lines, one entry each."""
     entries = [LegendEntry("tiles of this step", current_style(theme), parts=PATH),
-               LegendEntry("not yet visited", theme.fill("absent"), parts=RUN),
+               LegendEntry("empty: C tile not yet visited, A or B tile not resident",
+                           theme.fill("absent"), parts=RUN),
                LegendEntry("A tile resident", theme.fill("a_operand"),
                            parts=RESIDENT),
                LegendEntry("B tile resident", theme.fill("b_operand"),
@@ -266,14 +269,14 @@ def subtitle(result: TraversalResult) -> str:
     return (f"{format_number(result.rows)} × {format_number(result.cols)} output tiles. Tile "
             f"(i, j) needs A row panel i and B column panel j. {depth[0].upper()}{depth[1:]}. "
             f"{count(result.in_flight, 'tile')} in flight per step. " + (
-                f"LRU cache of {cap}; loads counted in tiles." if result.cache == "tiles" else
-                f"{result.cache_label}; loads counted in tiles."))
+                f"LRU cache of {cap}." if result.cache == "tiles" else
+                f"{result.cache_label}."))
 
 
 def model_notes(result: TraversalResult) -> list[Note]:
     """What a cache sized from the L2 leaves out (none for a cache given in tiles), and the H200's
     measured DRAM traffic beside the model's where these parameters were measured (with the
-    parts that show the model's traffic: the path's receipt and the sweep)."""
+    parts whose plots show the model's traffic: loads so far and the sweep)."""
     if result.cache == "tiles":
         return []
     near = ("" if result.cache == "l2-partition"
@@ -281,7 +284,7 @@ def model_notes(result: TraversalResult) -> list[Note]:
     notes: list[Note] = ["The L2 model leaves out set associativity, address hashing, C "
                          "write-back and other traffic." + near]
     measured = measured_note(result)
-    return notes + ([(measured, (*PATH, "sweep"))] if measured else [])
+    return notes + ([(measured, PLOTS)] if measured else [])
 
 
 NEAR = 0.10  # a model this far from the measurement says why on the figure
