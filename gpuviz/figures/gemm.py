@@ -372,12 +372,12 @@ def _build(result: GemmResult, selection: frozenset[str], theme: Theme, target: 
         compact = width < 3 * 54.0 + 2 * GAP and 3 * compact_width(result, theme, target) \
             + 2 * GAP <= width
         each = (width - 2 * GAP) / 3 if compact else min(width, 54.0)
-        rows = compact_rows(theme, each, target)
+        heading = compact_rows(theme, each, target)
         framed = subject_of(selection) is not None or any(
             key("strategy", n) in selection for n in STRATEGIES)
         strategies = [as_part("owners", strategy_block(result.strategies[n], focus, selection,
-                                                       theme, each, target, compact, rows,
-                                                       framed))
+                                                       theme, each, target, compact,
+                                                       heading, framed))
                       for n in STRATEGIES]
         column = target.aspect is None and target.width is not None and target.width < 100
         calc = as_part("intensity", calculator_block(result, theme, min(width, 80.0), target,

@@ -165,9 +165,10 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
                 c.circle(ox + (cc + 0.5) * mini, mtop + (rr + 0.5) * mini, mini * 0.24,
                          read_style(theme))
         used = max(used, side, mx + 2 * SIZE * mini + 2.5)
-        loads = format_number(s.global_loads_per_thread[chosen]) + " global"
-        info = ((f"thread t{chosen}", True), (loads, False)) if not compact else \
-            ((f"t{chosen}: {loads}", True),)
+        global_text = format_number(s.global_loads_per_thread[chosen]) + " global"
+        info: tuple[tuple[str, bool], ...] = (
+            ((f"thread t{chosen}", True), (global_text, False)) if not compact
+            else ((f"t{chosen}: {global_text}", True),))
         info += ((format_number(s.shared_reads_per_thread[chosen]) + " shared", False),
                  (format_number(s.register_reuse_per_thread[chosen]) + " reused", False))
         iy = mtop + SIZE * mini + 1.0

@@ -369,14 +369,15 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
         both = target.parts is None or all(p in target.parts for p in PLOTS)
         plot_blocks = plots(width, both)
         limit = BUDGETS[target.name].max_height if target.name in BUDGETS else None
-        budgeted = limit is not None and not target.whole and target.aspect is None
+        if limit is None or target.whole or target.aspect is not None:
+            limit = None  # only a journal column's part has a height to keep to
         if not (grid or strips):
-            over = _height(width, [], plot_blocks) - limit if budgeted else 0.0
+            over = _height(width, [], plot_blocks) - limit if limit is not None else 0.0
             # a plot alone in a journal column gives up what the page would run over by
             return plots(width, both, max(30.0, PLOT_H - over)) if over > 0 else plot_blocks
         max_h = _grid_h(target, width)
         blocks = runs_for(width, each, grid, strips, max_h)
-        if budgeted:
+        if limit is not None:
             # a journal column's part: the grids give up what the page would run over by
             over = _height(width, blocks, plot_blocks) - limit
             if over > 0:
