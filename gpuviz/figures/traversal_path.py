@@ -155,13 +155,12 @@ def ramp_block(theme: Theme, width: float, target: Target) -> Block:
     if apart:
         c.text(0.0, cap_height(small), lead, small, fg)
         y = line_step(small, 1.2)
-    else:
-        lead_w = text_width(lead + " ", small)
-        c.text(0.0, sw / 2, lead, small, fg, baseline="middle")
-        x = lead_w
+        c.text(0.0, y + sw / 2, first, small, fg, baseline="middle")
+        x = text_width(first, small) + 1.0
+    else:  # one text, so that a wider face set in its place cannot run the words together
+        c.text(0.0, sw / 2, f"{lead} {first}", small, fg, baseline="middle")
+        x = text_width(f"{lead} {first}", small) + 1.0
     used = text_width(lead, small)
-    c.text(x, y + sw / 2, first, small, fg, baseline="middle")
-    x += text_width(first, small) + 1.0
     for s in shades(theme):
         c.rect(x, y, sw, sw, Style(fill=s, stroke=theme.outline, stroke_width=theme.thin_mm))
         x += sw
