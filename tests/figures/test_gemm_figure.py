@@ -206,3 +206,16 @@ def test_each_part_meets_its_budget_in_a_column_and_on_a_slide(part):
                 continue
             found = lint(figure, shown, theme=THEMES[name], budget=True)
             assert not found, (path.stem, name, target.name, [str(f) for f in found[:3]])
+
+
+def test_the_intensity_part_relates_the_tables_naive_value_to_the_plots():
+    """The counts table gives naive FP32 at the walkthrough's K = 4, the plot at the
+    calculator's K: one rule, 2K FLOPs over 8K + 4 bytes per output, so 8 / 36 at K = 4 and
+    about 1/4 at K = 4,096, both named on the intensity part with their K."""
+    figure = fig.build(FULL, frozenset(), SCREEN, SINGLE.showing(["intensity"]))
+    k = FULL.k_dim
+    table, plot = 2 * 4 / (8 * 4 + 4), 2 * k / (8 * k + 4)
+    assert f"{table:.2f} at K = 4 (the table), {plot:.2f} at K = {k:,} (the plot)" in \
+        " ".join(figure.texts())
+    counts = fig.build(FULL, frozenset(), SCREEN, SINGLE.showing(["counts"])).texts()
+    assert f"{table:.2f}" in counts and "FLOPs per requested byte, K = 4" in counts
