@@ -354,6 +354,7 @@ def test_each_part_meets_its_budget_in_a_column_and_on_a_slide(part):
 def test_the_a_and_b_strips_are_named_at_every_size():
     """Strips one K tile deep leave no room for "A" and "B" in the corner between them at a
     column's width; the names then go on a line above the strips instead of being left out."""
+    wide = compute(TraversalParams(rows=6, cols=40, compare_order="hilbert", sweep=False))
     for target in (fig.NATURAL, SINGLE, SINGLE.showing(["resident"]), SLIDE):
-        texts = fig.build(SMALL, frozenset({"frame:3"}), SCREEN, target).texts()
+        texts = fig.build(wide, frozenset({"frame:3"}), SCREEN, target).texts()
         assert texts.count("A") >= 2 and texts.count("B") >= 2, target  # both orders' strips
