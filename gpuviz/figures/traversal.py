@@ -358,8 +358,7 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
             blocks = [run_block(result, run, state, theme, each, selection, target,
                                 max_h=_grid_h(target, width))
                       for run, state in zip(runs, states, strict=True)]
-            column = plots_column(result, frame, theme, each, target)
-            return [*blocks, with_selection(column, selection, theme)]
+            return [*blocks, plots_column(result, frame, theme, each, target, selection)]
         grid, strips = target.shows(*PATH), target.shows(*RESIDENT)
         if target.whole:
             each = (width - GAP) / 2 if width >= TWO_UP and len(runs) > 1 else width

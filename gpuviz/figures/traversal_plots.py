@@ -19,7 +19,7 @@ from gpuviz.figures.layout import (
     place,
     text_block,
 )
-from gpuviz.figures.plot import Mark, Series, plot_block
+from gpuviz.figures.plot import Mark, Series, plot_block, with_selection
 from gpuviz.figures.theme import Theme
 from gpuviz.models.traversal import SWEEP_ORDERS, TraversalResult
 
@@ -106,11 +106,14 @@ def log_axis(capacities) -> bool:
 
 
 def plots_column(result: TraversalResult, frame: int, theme: Theme, width: float,
-                 target: Target = NATURAL) -> Block:
-    """Both plots, one above the other, a little lower than on their own."""
+                 target: Target = NATURAL, selection: frozenset[str] = frozenset()) -> Block:
+    """Both plots, one above the other, a little lower than on their own, each marked for
+    ``selection`` (:func:`gpuviz.figures.plot.with_selection`)."""
     c = BlockCanvas()
-    top = loads_plot(result, frame, theme, width, target, PLOT_H * 0.8)
-    bottom = sweep_plot(result, theme, width, target, PLOT_H * 0.8)
+    top = with_selection(loads_plot(result, frame, theme, width, target, PLOT_H * 0.8),
+                         selection, theme, "plot:loads")
+    bottom = with_selection(sweep_plot(result, theme, width, target, PLOT_H * 0.8), selection,
+                            theme, "plot:sweep")
     place(c, top, 0.0, 0.0)
     place(c, bottom, 0.0, top.height + GAP)
     return c.block(max(top.width, bottom.width), top.height + GAP + bottom.height, "plots")

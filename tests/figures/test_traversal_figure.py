@@ -296,7 +296,7 @@ def test_every_key_the_figure_emits_is_drawn_when_selected(selected):
     the selection's mark (a tile and the A and B tiles it needs, an A or B tile, a path, an
     order's grid, a plot, a plot's line, a dense grid drawn as an image)."""
     result = DENSE if selected.startswith("grid:") else SMALL
-    for target in (fig.NATURAL, SINGLE.showing(["path"]), SINGLE.showing(["resident"])):
+    for target in (fig.NATURAL, SLIDE, SINGLE.showing(["path"]), SINGLE.showing(["resident"])):
         plain = fig.build(result, frozenset({"frame:5"}), SCREEN, target)
         if selected not in set(plain.keys()):
             continue  # a part that does not draw this key
