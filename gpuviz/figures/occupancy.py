@@ -13,13 +13,9 @@ limits chart), ``block:<b>`` (a resident block's warp slots), ``slot:<s>`` (an e
 
 from __future__ import annotations
 
-import itertools
-import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-
 import numpy as np
 
+from gpuviz import keys
 from gpuviz.figures.display import Figure, Style
 from gpuviz.figures.layout import (
     NATURAL,
@@ -40,9 +36,8 @@ from gpuviz.figures.layout import (
     text_block,
     wrap,
 )
-from gpuviz.figures.lint import _segment_hits_box
 from gpuviz.figures.metrics import cap_height, descent, text_width
-from gpuviz.figures.plot import nice_ticks
+from gpuviz.figures.plot import Mark, Series, mark_style, nice_ticks, plot_block
 from gpuviz.figures.theme import Theme
 from gpuviz.models.occupancy import RESOURCES, OccupancyResult
 
@@ -70,6 +65,18 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
                 f"({format_number(r.registers_per_warp_allocated)} allocated per warp), "
                 f"{_shared_sum(r)} of shared memory allocated per block. Limited by "
                 f"{', '.join(LABELS[k] for k in r.limiters)}.")
+    if target.parts == ("limits",):  # the receipt beside the bars spells the inputs out
+        title = title.replace(f" on {r.arch_title}", "")
+        subtitle = (f"{r.arch_title}. Limited by "
+                    f"{', '.join(LABELS[k] for k in r.limiters)}.")
+    if target.parts == ("cliffs",) and target.chrome == "full":
+        # the cliffs alone: their title says what the section heading would
+        title = (f"Occupancy cliffs: {r.active_warps_per_sm} of {r.max_warps_per_sm} warps "
+                 "per SM resident")
+        subtitle = (f"{r.arch_title}. Each plot changes one input and holds the others: "
+                    f"{format_number(r.threads_per_block)} threads per block, "
+                    f"{r.registers_per_thread} registers per thread, "
+                    f"{format_bytes(r.dynamic_shared_memory)} dynamic shared memory per block.")
 
     def body(width: float) -> list[Block]:
         return [as_part("limits", _limits(r, selection, theme, target, width)),
@@ -87,8 +94,9 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
                    LegendEntry("empty warp slot", theme.fill("masked"), parts=slots),
                    LegendEntry("resident warps (cliff)", _curve_style(theme), "line",
                                parts=cliffs),
-                   LegendEntry("this kernel", _dot_style(theme), "dot", parts=cliffs)]
-        if any(k.split(":")[0] in ("limit", "block", "plot") for k in selection):
+                   LegendEntry("this kernel", mark_style(theme), "dot", parts=cliffs)]
+        if any(k.startswith(tuple(keys.prefix(kind) for kind in ("limit", "block", "plot")))
+               for k in selection):
             entries.append(LegendEntry("selected", theme.highlight(), "selection"))
         notes = _limit_notes(r)
         rows: list[str | tuple[str, str]] = [
@@ -134,10 +142,6 @@ def _resident_style(theme: Theme) -> Style:
 
 def _curve_style(theme: Theme) -> Style:
     return Style(stroke=theme.category(0), stroke_width=theme.line_mm * 1.3)
-
-
-def _dot_style(theme: Theme) -> Style:
-    return Style(fill=theme.accent, stroke=theme.background, stroke_width=theme.thin_mm)
 
 
 def _shared_sum(r: OccupancyResult) -> str:
@@ -211,7 +215,7 @@ def _limits(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
     for i, name in enumerate(RESOURCES):
         value = values[name]
         ry = top + i * row
-        key = f"limit:{name}"
+        key = keys.key("limit", name)
         binding = name in r.limiters
         with c.group(key):
             c.text(0.0, ry + row / 2, LABELS[name], pt, fg, baseline="middle", bold=binding)
@@ -273,7 +277,7 @@ def _slots(r: OccupancyResult, selection: frozenset[str], theme: Theme, target: 
     ly = top + h + 1.0 + cap_height(pt)
     for b in range(blocks):
         x0 = b * wpb * cell
-        key = f"block:{b}"
+        key = keys.key("block", b)
         with c.group(key):
             c.rects([(x0 + i * cell + 0.15, top, cell - 0.3, h) for i in range(wpb)], fill)
             c.rect(x0, top, wpb * cell, h, edge)
@@ -285,7 +289,7 @@ def _slots(r: OccupancyResult, selection: frozenset[str], theme: Theme, target: 
     free = list(range(used, n))
     if free:
         c.rects([(s * cell + 0.15, top, cell - 0.3, h) for s in free], theme.fill("masked"),
-                keys=[f"slot:{s}" for s in free])
+                keys=[keys.key("slot", s) for s in free])
     bottom = ly + descent(pt)
     if not named and blocks:
         note = "resident blocks, numbered" + (
@@ -318,22 +322,25 @@ def _corners(x: np.ndarray, y: np.ndarray) -> tuple[list[float], list[float]]:
 def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target: Target,
             width: float) -> list[Block]:
     c = BlockCanvas()
-    top = _heading(c, "Resident warps as one input changes (the others held): the cliffs",
-                   theme, width)
+    top = 0.0
+    if target.parts != ("cliffs",) or target.chrome != "full":
+        top = _heading(c, "Resident warps as one input changes (the others held): the cliffs",
+                       theme, width)
     shared_kib = np.asarray(r._shared_axis, dtype=float) / 1024.0
+    reserved = r.shared_memory_reserved_per_block
     plots = (
         ("registers", "registers per thread", r._registers_axis, r._warps_vs_registers,
          float(r.registers_per_thread), f"{r.registers_per_thread} registers"),
         ("threads", "threads per block", r._threads_axis, r._warps_vs_threads,
          float(r.threads_per_block), f"{format_number(r.threads_per_block)} threads"),
-        ("shared_memory", "dynamic shared memory per block (KiB)", shared_kib,
-         r._warps_vs_shared, r.dynamic_shared_memory / 1024.0,
-         f"{format_bytes(r.dynamic_shared_memory)} dynamic"),
+        ("shared_memory", "dynamic shared memory per block (KiB)", shared_kib, r._warps_vs_shared,
+         r.dynamic_shared_memory / 1024.0, f"{format_bytes(r.dynamic_shared_memory)} dynamic"),
     )
     gap = 4.0
-    # two to a row down to 36 mm a plot: a single column holds the three cliffs in two rows
-    two = 36.0 * max(1.0, theme.text_pt / 8.0)  # larger type needs wider plots
-    per_row = 3 if width >= 3 * 48.0 + 2 * gap else (2 if width >= 2 * two + gap else 1)
+    # three in a row from 42 mm a plot (a slide's design width), two to a row down to 36 mm
+    # (a single column holds the three in two rows)
+    grow = max(1.0, theme.text_pt / 8.0)  # larger type needs wider plots
+    per_row = 3 if width >= 3 * 42.0 * grow + 2 * gap else (2 if width >= 2 * 36.0 + gap else 1)
     pw = (width - (per_row - 1) * gap) / per_row
     ph = min(42.0, max(32.0, pw * 0.62))
     y = top
@@ -345,169 +352,26 @@ def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
             sx, sy = _corners(np.asarray(xs, dtype=float), np.asarray(ws))
         else:
             sx, sy = _steps(np.asarray(xs, dtype=float), np.asarray(ws))
-        key = f"plot:{name}"
+        key = keys.key("plot", name)
         block = plot_block(
-            theme, target, pw, ph, [(sx, sy, _curve_style(theme), name != "shared_memory")],
-            x_label=label, y_label="warps per SM",
-            x_range=(0.0, float(sx[-1])), y_range=(0.0, float(r.max_warps_per_sm)),
-            marks=[(current, float(r.active_warps_per_sm), mark_label, _dot_style(theme))],
-            key=key)
+            [Series("resident warps", sx, sy, 0, step=name != "shared_memory",
+                    style=_curve_style(theme))], theme, pw, ph,
+            x_label=label, y_label="warps per SM", x_range=(0.0, float(sx[-1])),
+            y_range=(0.0, float(r.max_warps_per_sm)),
+            y_ticks=[v for v in nice_ticks(0.0, float(r.max_warps_per_sm), 4)
+                     if v <= r.max_warps_per_sm + 1e-9],
+            marks=[Mark(current, float(r.active_warps_per_sm), mark_label)], key=key,
+            target=target, name=name, leaders=True)
         x0 = col * (pw + gap)
         place(c, block, x0, y)
         if key in selection:
-            theme.select(c, x0 - 0.5, y - 0.5, pw + 1.0, ph + 1.0)
-    return [c.block(width, y + ph + 0.5, "cliffs")]
-
-
-# --------------------------------------------------------------------------------------------
-# A line plot as a block: units on both axes, one number format, the mark's label off the curve
-
-PlotSeries = tuple[Sequence[float], Sequence[float], Style, bool]  # x, y, style, step
-PlotMark = tuple[float, float, str, Style]  # x, y, label, dot style
-
-
-@dataclass(frozen=True)
-class PlotFrame:
-    """Where a plot's data area lies in its block, and its value-to-mm maps."""
-
-    left: float
-    top: float
-    right: float
-    bottom: float
-    px: Callable[[float], float]
-    py: Callable[[float], float]
-
-
-def plot_block(theme: Theme, target: Target, width: float, height: float,
-               series: Sequence[PlotSeries], *, x_label: str, y_label: str,
-               x_range: tuple[float, float], y_range: tuple[float, float],
-               marks: Sequence[PlotMark] = (), key: str | None = None,
-               x_fmt: Callable[[float], str] = format_number,
-               y_fmt: Callable[[float], str] = format_number,
-               x_ticks: Sequence[float] | None = None, y_ticks: Sequence[float] | None = None,
-               draw: Callable[[BlockCanvas, PlotFrame], None] | None = None,
-               name: str = "plot") -> Block:
-    """A plot ``width`` × ``height`` mm in its own block: ticks in the figure's number format,
-    labelled axes (with units), series as polylines, marked points whose labels are placed
-    where no curve crosses them (else knocked out). ``draw`` adds to the data area."""
-    c = BlockCanvas()
-    pt = theme.small_pt
-    fg = theme.foreground
-    xlo, xhi = x_range
-    ylo, yhi = y_range
-    if xhi <= xlo:
-        xhi = xlo + 1.0
-    if yhi <= ylo:
-        yhi = ylo + 1.0
-    yt = list(y_ticks) if y_ticks is not None else [v for v in nice_ticks(ylo, yhi, 4)
-                                                     if ylo - 1e-9 <= v <= yhi + 1e-9]
-    tick_w = max(text_width(y_fmt(v), pt) for v in yt)
-    left = cap_height(pt) + descent(pt) + 1.2 + tick_w + 1.0
-    top = cap_height(pt) / 2 + 0.4
-    right = width - max(1.0, text_width(x_fmt(xhi), pt) / 2 + 0.3)
-    x_lines = wrap(x_label, pt, right - left)
-    bottom = height - (cap_height(pt) + 1.4 + len(x_lines) * line_step(pt) + descent(pt))
-
-    def px(v: float) -> float:
-        return left + (v - xlo) / (xhi - xlo) * (right - left)
-
-    def py(v: float) -> float:
-        return bottom - (v - ylo) / (yhi - ylo) * (bottom - top)
-
-    xt = list(x_ticks) if x_ticks is not None else [v for v in nice_ticks(xlo, xhi, 5)
-                                                     if xlo - 1e-9 <= v <= xhi + 1e-9]
-    # Fewer x ticks where their labels would touch.
-    while len(xt) > 2:
-        widths = [text_width(x_fmt(v), pt) for v in xt]
-        pitch = min(px(b) - px(a) for a, b in itertools.pairwise(xt))
-        if pitch >= max(widths) + 1.5:
-            break
-        xt = xt[::2]
-    with c.group(key, name=name):
-        grid = Style(stroke=theme.grid, stroke_width=theme.thin_mm)
-        segs: list[tuple[float, float, float, float]] = [
-            (left, py(v), right, py(v)) for v in yt if v > ylo]
-        c.segments(segs, grid)
-        axis = theme.stroke("foreground", theme.thin_mm * 1.5)
-        c.line(left, bottom, right, bottom, axis)
-        c.line(left, top, left, bottom, axis)
-        for v in yt:
-            c.text(left - 1.0, py(v), y_fmt(v), pt, fg, anchor="end", baseline="middle")
-        for v in xt:
-            c.line(px(v), bottom, px(v), bottom + 0.8, axis)
-            c.text(px(v), bottom + 1.2 + cap_height(pt), x_fmt(v), pt, fg, anchor="middle")
-        for i, line in enumerate(reversed(x_lines)):
-            c.text((left + right) / 2, height - descent(pt) - i * line_step(pt), line, pt, fg,
-                   anchor="middle")
-        c.text(cap_height(pt), (top + bottom) / 2, y_label, pt, fg, anchor="middle",
-               rotate=-90)
-        for xs, ys, style, step in series:
-            pts: list[tuple[float, float]] = []
-            prev = None
-            for xv, yv in zip(xs, ys, strict=True):
-                if yv is None or not math.isfinite(float(yv)):
-                    continue
-                if step and prev is not None:
-                    pts.append((px(float(xv)), py(prev)))
-                pts.append((px(float(xv)), py(float(yv))))
-                prev = float(yv)
-            if len(pts) >= 2:
-                c.polyline(pts, style)
-                segs += [(*a, *b) for a, b in itertools.pairwise(pts)]
-        frame = PlotFrame(left, top, right, bottom, px, py)
-        if draw is not None:
-            draw(c, frame)
-        s = np.asarray(segs, dtype=float).reshape(-1, 4)
-        for mx, my, label, style in marks:
-            cx, cy = px(mx), py(my)
-            rad = pt * 0.3528 * 0.45
-            c.circle(cx, cy, rad, style)
-            _mark_label(c, cx, cy, rad, label, pt, theme, s, (left, top, right, bottom))
-    return c.block(width, height, name)
-
-
-def _mark_label(c: BlockCanvas, cx: float, cy: float, rad: float, label: str, pt: float,
-                theme: Theme, segs: np.ndarray, area: tuple[float, float, float, float]) -> None:
-    """The mark's label beside its dot, at the first place inside the data area where no curve
-    crosses it; a knockout where there is none."""
-    w = text_width(label, pt, bold=True)
-    ch, de = cap_height(pt), descent(pt)
-    left, top, right, bottom = area
-    d = rad + 0.8
-    candidates = [(cx + d, cy - d, "start"), (cx - d, cy - d, "end"), (cx + d, cy + d + ch,
-                  "start"), (cx - d, cy + d + ch, "end"), (cx - w / 2, cy - d - 1.0, "start"),
-                  (cx - w / 2, cy + d + ch + 1.0, "start")]
-    for k in (2.5, 4.0):  # further out, where the curve is busy near the mark
-        candidates += [(cx + d, cy + k * d + ch, "start"), (cx - d, cy + k * d + ch, "end"),
-                       (cx + d, cy - k * d, "start"), (cx - d, cy - k * d, "end")]
-    best = None
-    for x, y, anchor in candidates:
-        x0 = x - w if anchor == "end" else x
-        box = (x0 - 0.3, y - ch - 0.3, x0 + w + 0.3, y + de + 0.3)
-        if box[0] < left + 0.3 or box[2] > right or box[1] < top - 0.5 or box[3] > bottom - 0.3:
-            continue
-        if best is None:
-            best = (x, y, anchor)
-        if not len(segs) or not _segment_hits_box(segs, box).any():
-            _leader(c, cx, cy, rad, box, theme)
-            c.text(x, y, label, pt, theme.foreground, anchor=anchor, bold=True)  # type: ignore[arg-type]
-            return
-    x, y, anchor = best or candidates[0]
-    x0 = x - w if anchor == "end" else x
-    _leader(c, cx, cy, rad, (x0 - 0.3, y - ch - 0.3, x0 + w + 0.3, y + de + 0.3), theme)
-    c.label(x, y, label, pt, theme.foreground, knockout=theme.background, anchor=anchor,
-            bold=True)
-
-
-def _leader(c: BlockCanvas, cx: float, cy: float, rad: float,
-            box: tuple[float, float, float, float], theme: Theme) -> None:
-    """A thin line from the mark's dot to its label's box, where the label sits apart from it
-    (more than a millimetre away), so the label never floats."""
-    px, py = min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3])
-    dx, dy = px - cx, py - cy
-    dist = (dx * dx + dy * dy) ** 0.5
-    if dist - rad <= 1.0:
-        return
-    ux, uy = dx / dist, dy / dist
-    c.line(cx + ux * rad, cy + uy * rad, px - ux * 0.2, py - uy * 0.2,
-           theme.stroke("foreground", theme.thin_mm))
+            theme.select(c, x0 - 0.5, y - 0.5, pw + 1.0, block.height + 1.0)
+    y += ph + 0.5
+    if reserved or r.static_shared_memory:
+        # the chart's x is what the kernel asks for (dynamic shared memory); what a block is
+        # allocated adds the static bytes and the architecture's reservation, as the text says
+        note = text_block(f"Shared memory allocated per block: {_shared_sum(r)}.", theme,
+                          width, color=theme.muted)
+        place(c, note, 0.0, y + 1.0)
+        y += 1.0 + note.height
+    return [c.block(width, y, "cliffs")]

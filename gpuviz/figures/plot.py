@@ -11,6 +11,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from gpuviz.figures.display import PT_TO_MM, Canvas, Polyline, Style, text_width, walk
 from gpuviz.figures.layout import (
     NATURAL,
@@ -26,7 +28,8 @@ from gpuviz.figures.layout import (
     text_block,
     wrap,
 )
-from gpuviz.figures.metrics import cap_height, ink_height
+from gpuviz.figures.lint import _segment_hits_box
+from gpuviz.figures.metrics import cap_height, descent, ink_height
 from gpuviz.figures.theme import Theme
 
 DASHES: tuple[tuple[float, ...] | None, ...] = (None, (1.6, 0.8), (0.5, 0.6), (2.2, 0.6, 0.5, 0.6))
@@ -40,6 +43,7 @@ class Series:
     color_index: int = 0
     step: bool = False  # draw as a step function (value holds until the next x)
     markers: bool = False
+    style: Style | None = None  # the line, where it is not the category's (colour and dash)
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,20 @@ class Mark:
     x: float
     y: float
     label: str
+    style: Style | None = None  # the dot, where it is not the plot's mark style
+
+
+@dataclass(frozen=True)
+class PlotFrame:
+    """Where a plot's data area lies on its canvas, and its value-to-mm maps, for what a
+    figure adds to the data area (bands, dots, labelled rules)."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+    px: Callable[[float], float]
+    py: Callable[[float], float]
 
 
 def nice_ticks(lo: float, hi: float, target: int = 5) -> list[float]:
@@ -67,17 +85,12 @@ def nice_ticks(lo: float, hi: float, target: int = 5) -> list[float]:
     return ticks
 
 
-def format_tick(v: float) -> str:
-    """The tick format of :func:`line_plot` by default (thin-space grouping, kept for the figures
-    that still use it); :func:`plot_block` uses the figures' one format, ``1,024``."""
-    if abs(v - round(v)) < 1e-9:
-        return f"{round(v):,}".replace(",", "\u2009")
-    return f"{v:.3g}"
-
-
 def format_tick_number(v: float) -> str:
     """A tick in the figures' one number format: ``1,024``, ``0.25``."""
     return format_number(round(v) if abs(v - round(v)) < 1e-9 else v)
+
+
+format_tick = format_tick_number  # the one tick format, under the name line_plot's callers use
 
 
 def format_tick_percent(v: float) -> str:
@@ -107,6 +120,9 @@ def line_plot(
     mark_style: Style | None = None,
     x_ticks: Sequence[float] | None = None,
     x_tick_format: Callable[[float], str] | None = None,
+    y_ticks: Sequence[float] | None = None,
+    draw: Callable[[Canvas, PlotFrame], None] | None = None,
+    leaders: bool = False,
 ) -> tuple[float, float, float, float]:
     """Draw a plot whose outer box is (x0, y0, width, height) mm. Returns the data area
     (left, top, width, height) in mm so callers can add annotations.
@@ -114,7 +130,9 @@ def line_plot(
     ``tick_format`` spells the tick values; ``style_of(i, series)`` the i-th series' line (by
     default colour from the series, dash from its position); ``size`` the type size (default
     the theme's small size); ``mark_style`` the marks' dots (default: the accent colour). A mark
-    with an empty label is drawn as a dot alone."""
+    with an empty label is drawn as a dot alone. ``draw(c, frame)`` adds to the data area;
+    with ``leaders`` a mark's label sits where no curve crosses it, tied to its dot by a leader
+    where it sits apart."""
     size = size or theme.small_pt
     em = size * PT_TO_MM
     xs = [float(v) for s in series for v in s.x]
@@ -125,14 +143,15 @@ def line_plot(
         yhi = ylo + 1.0
     if xhi <= xlo:
         xhi = xlo + 1.0
-    yt = nice_ticks(ylo, yhi)
+    yt = list(y_ticks) if y_ticks is not None else nice_ticks(ylo, yhi)
     yhi = max(yhi, yt[-1])
     xt = list(x_ticks) if x_ticks is not None else nice_ticks(xlo, xhi, target=6)
     label_w = max(text_width(tick_format(v), size) for v in yt)
     left = x0 + label_w + em * 2.2
     top = y0 + em * 0.8
-    bottom = y0 + height - em * 3.2
     right = x0 + width - em * 0.5
+    x_lines = wrap(x_label, size, right - left)  # a long axis title wraps under the axis
+    bottom = y0 + height - em * (3.2 + 1.3 * (len(x_lines) - 1))
     pw, ph = right - left, bottom - top
 
     def px(v: float) -> float:
@@ -141,9 +160,15 @@ def line_plot(
     def py(v: float) -> float:
         return bottom - (v - ylo) / (yhi - ylo) * ph
 
+    fmt_x = x_tick_format or tick_format
+    while len(xt) > 2 and min(px(b) - px(a) for a, b in itertools.pairwise(xt)) \
+            < max(text_width(fmt_x(v), size) for v in xt) + 1.5:
+        xt = xt[::2]  # fewer x ticks where their labels would touch
     with c.group(key, name="plot"):
         grid = Style(stroke=theme.grid, stroke_width=theme.thin_mm)
-        c.segments([(left, py(v), right, py(v)) for v in yt if ylo <= v <= yhi], grid)
+        drawn: list[tuple[float, float, float, float]] = [
+            (left, py(v), right, py(v)) for v in yt if ylo <= v <= yhi]
+        c.segments(drawn, grid)
         axis = theme.stroke("foreground", theme.thin_mm * 1.5)
         c.line(left, bottom, right, bottom, axis)
         c.line(left, top, left, bottom, axis)
@@ -154,17 +179,18 @@ def line_plot(
         for v in xt:
             if xlo - 1e-9 <= v <= xhi + 1e-9:
                 c.line(px(v), bottom, px(v), bottom + em * 0.35, axis)
-                c.text(px(v), bottom + em * 1.3, (x_tick_format or tick_format)(v), size,
-                       theme.foreground, anchor="middle")
-        c.text((left + right) / 2, y0 + height - em * 0.2, x_label, size, theme.foreground,
-               anchor="middle")
+                c.text(px(v), bottom + em * 1.3, fmt_x(v), size, theme.foreground,
+                       anchor="middle")
+        for i, line in enumerate(reversed(x_lines)):
+            c.text((left + right) / 2, y0 + height - em * (0.2 + 1.3 * i), line, size,
+                   theme.foreground, anchor="middle")
         c.text(x0 + em * 0.9, (top + bottom) / 2, y_label, size, theme.foreground,
                anchor="middle", rotate=-90)
         for i, s in enumerate(series):
             color = theme.category(s.color_index)
             style = style_of(i, s) if style_of else Style(
                 stroke=color, stroke_width=theme.line_mm * 1.3, dash=DASHES[i % len(DASHES)])
-            pts = []
+            pts: list[tuple[float, float]] = []
             prev = None
             for xv, yv in zip(s.x, s.y, strict=True):
                 if yv is None or not math.isfinite(float(yv)):
@@ -175,15 +201,22 @@ def line_plot(
                 prev = float(yv)
             if len(pts) >= 2:
                 c.polyline(pts, style, key=f"series:{s.label}")
+                drawn += [(*a, *b) for a, b in itertools.pairwise(pts)]
             if s.markers:
                 dot = Style(fill=color)
                 for xv, yv in zip(s.x, s.y, strict=True):
                     if yv is not None and math.isfinite(float(yv)):
                         c.circle(px(float(xv)), py(float(yv)), theme.line_mm * 1.6, dot)
+        if draw is not None:
+            draw(c, PlotFrame(left, top, right, bottom, px, py))
+        segs = np.asarray(drawn, dtype=float).reshape(-1, 4)
         for m in marks:
-            c.circle(px(m.x), py(m.y), em * 0.45, mark_style or Style(
+            c.circle(px(m.x), py(m.y), em * 0.45, m.style or mark_style or Style(
                 fill=theme.accent, stroke=theme.background, stroke_width=theme.thin_mm))
-            if m.label:
+            if m.label and leaders:
+                _mark_label(c, px(m.x), py(m.y), em * 0.45, m.label, size, theme, segs,
+                            (left, top, right, bottom))
+            elif m.label:
                 c.text(px(m.x) + em * 0.7, py(m.y) - em * 0.5, m.label, size, theme.foreground,
                        bold=True)
         if legend and len(series) > 1:
@@ -203,8 +236,11 @@ def line_plot(
 
 
 def series_style(theme: Theme, s: Series) -> Style:
-    """A series' line in :func:`plot_block`: colour *and* dash follow its ``color_index``, so
-    one meaning keeps one mark in every plot of a figure (and in its legend)."""
+    """A series' line in :func:`plot_block`: its own ``style`` where it has one, else colour
+    *and* dash follow its ``color_index``, so one meaning keeps one mark in every plot of a
+    figure (and in its legend)."""
+    if s.style is not None:
+        return s.style
     return Style(stroke=theme.category(s.color_index), stroke_width=theme.line_mm * 1.3,
                  dash=DASHES[s.color_index % len(DASHES)])
 
@@ -237,16 +273,22 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
                x_range: tuple[float, float] | None = None,
                y_range: tuple[float, float] | None = None, marks: Sequence[Mark] = (),
                key: str | None = None, title: str | None = None,
-               target: Target = NATURAL, name: str = "plot", x_log: bool = False) -> Block:
+               target: Target = NATURAL, name: str = "plot", x_log: bool = False,
+               x_ticks: Sequence[float] | None = None,
+               y_ticks: Sequence[float] | None = None,
+               draw: Callable[[Canvas, PlotFrame], None] | None = None,
+               leaders: bool = False) -> Block:
     """A line plot as a layout block of ``width`` × ``height`` mm (plus its title).
 
     Both axes carry their unit (``x_unit``, ``y_unit``; with ``percent`` the y axis is a share in
     percent, fixed to 0–100 % and values are clamped into it). Ticks use the figures' one number
     format. ``x_log`` spaces the x axis by decades (x values must be positive; ticks at 1, 10,
     100 … and, over fewer than three decades, at 2 and 5 of each). No legend is drawn on the
-    data: put :func:`series_legend` in the figure's legend."""
+    data: put :func:`series_legend` in the figure's legend. ``x_ticks``/``y_ticks`` place the
+    ticks (else round values), ``draw(c, frame)`` adds to the data area (:class:`PlotFrame`),
+    and ``leaders`` places each mark's label where no curve crosses it, with a leader line
+    where it sits apart from its dot."""
     c = BlockCanvas()
-    x_ticks = None
     tick_x: Callable[[float], str] = format_tick_number
     if x_log:
         series, marks, x_range, x_ticks = _log_x(series, marks, x_range)
@@ -268,16 +310,16 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
             c.text(0.0, cap_height(tsize) + i * line_step(tsize), line, tsize, theme.foreground,
                    bold=True)
         top = line_step(tsize, 1.35) + (len(lines) - 1) * line_step(tsize)
-    if y_range is not None:  # the top on a round tick, so the highest point has a grid line
+    if y_range is not None and y_ticks is None:  # the top on a round tick, so the highest
+        # point has a grid line
         ticks = nice_ticks(*y_range)
         if len(ticks) > 1 and ticks[-1] < y_range[1] - 1e-9:
             y_range = (y_range[0], ticks[-1] + (ticks[1] - ticks[0]))
     if percent:
         y_range = (0.0, 100.0)
-        series = [Series(s.label, s.x, [None if v is None else max(0.0, min(100.0, float(v)))
-                                        for v in s.y], s.color_index, s.step, s.markers)
-                  for s in series]
-        marks = [Mark(m.x, max(0.0, min(100.0, m.y)), m.label) for m in marks]
+        series = [replace(s, y=[None if v is None else max(0.0, min(100.0, float(v)))
+                                for v in s.y]) for s in series]
+        marks = [replace(m, y=max(0.0, min(100.0, m.y))) for m in marks]
     # Room on the right for half of the last x tick's label (it is centred on its tick).
     xs = [float(v) for s in series for v in s.x]
     xlo, xhi = x_range or ((min(xs), max(xs)) if xs else (0.0, 1.0))
@@ -301,7 +343,8 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
               tick_format=format_tick_percent if percent else format_tick_number,
               style_of=lambda _i, s: series_style(theme, s), size=size,
               mark_style=mark_style(theme), x_ticks=x_ticks,
-              x_tick_format=tick_x if x_log else None)
+              x_tick_format=tick_x if x_log else None, y_ticks=y_ticks, draw=draw,
+              leaders=leaders)
     return c.block(width, top + height, name)
 
 
@@ -311,9 +354,8 @@ def _log_x(series: Sequence[Series], marks: Sequence[Mark],
     def lg(v: float) -> float:
         return math.log10(max(float(v), 1e-300))
 
-    series = [Series(s.label, [lg(v) for v in s.x], s.y, s.color_index, s.step, s.markers)
-              for s in series]
-    marks = [Mark(lg(m.x), m.y, m.label) for m in marks]
+    series = [replace(s, x=[lg(v) for v in s.x]) for s in series]
+    marks = [replace(m, x=lg(m.x)) for m in marks]
     xs = [v for s in series for v in s.x]
     lo, hi = (lg(x_range[0]), lg(x_range[1])) if x_range else (
         (min(xs), max(xs)) if xs else (0.0, 1.0))
@@ -326,6 +368,45 @@ def _log_x(series: Sequence[Series], marks: Sequence[Mark],
 
 def _log_tick(v: float) -> str:
     return format_number(round(10.0 ** v))
+
+
+def _mark_label(c: Canvas, cx: float, cy: float, rad: float, label: str, pt: float,
+                theme: Theme, segs: np.ndarray, area: tuple[float, float, float, float]) -> None:
+    """A mark's label beside its dot, at the first place inside the data area where no curve
+    crosses it (a knockout where there is none), with a leader where it sits apart."""
+    w = text_width(label, pt, bold=True)
+    ch, de = cap_height(pt), descent(pt)
+    left, top, right, bottom = area
+    d = rad + 0.8
+    candidates = [(cx + d, cy - d, "start"), (cx - d, cy - d, "end"),
+                  (cx + d, cy + d + ch, "start"), (cx - d, cy + d + ch, "end"),
+                  (cx - w / 2, cy - d - 1.0, "start"), (cx - w / 2, cy + d + ch + 1.0, "start")]
+    for k in (2.5, 4.0, 6.0):  # further out, where the curves are busy near the mark
+        candidates += [(cx + d, cy + k * d + ch, "start"), (cx - d, cy + k * d + ch, "end"),
+                       (cx + d, cy - k * d, "start"), (cx - d, cy - k * d, "end")]
+
+    def box_of(x: float, y: float, anchor: str) -> tuple[float, float, float, float]:
+        x0 = x - w if anchor == "end" else x
+        return x0 - 0.3, y - ch - 0.3, x0 + w + 0.3, y + de + 0.3
+
+    inside = [(x, y, a) for x, y, a in candidates
+              if (b := box_of(x, y, a))[0] >= left + 0.3 and b[2] <= right
+              and b[1] >= top - 0.5 and b[3] <= bottom - 0.3]
+    clear = next((v for v in inside if not len(segs)
+                  or not _segment_hits_box(segs, box_of(*v)).any()), None)
+    x, y, anchor = clear or (inside or candidates)[0]
+    box = box_of(x, y, anchor)
+    lx, ly = min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3])
+    dist = math.hypot(lx - cx, ly - cy)
+    if dist - rad > 1.0:  # apart from its dot: a leader, so the label never floats
+        ux, uy = (lx - cx) / dist, (ly - cy) / dist
+        c.line(cx + ux * rad, cy + uy * rad, lx - ux * 0.2, ly - uy * 0.2,
+               theme.stroke("foreground", theme.thin_mm))
+    if clear is None and isinstance(c, BlockCanvas):
+        c.label(x, y, label, pt, theme.foreground, knockout=theme.background,
+                anchor=anchor, bold=True)  # type: ignore[arg-type]
+    else:
+        c.text(x, y, label, pt, theme.foreground, anchor=anchor, bold=True)  # type: ignore[arg-type]
 
 
 def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
