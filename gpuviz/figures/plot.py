@@ -123,6 +123,7 @@ def line_plot(
     y_ticks: Sequence[float] | None = None,
     draw: Callable[[Canvas, PlotFrame], None] | None = None,
     leaders: bool = False,
+    under: Callable[[Canvas, PlotFrame], None] | None = None,
 ) -> tuple[float, float, float, float]:
     """Draw a plot whose outer box is (x0, y0, width, height) mm. Returns the data area
     (left, top, width, height) in mm so callers can add annotations.
@@ -130,7 +131,8 @@ def line_plot(
     ``tick_format`` spells the tick values; ``style_of(i, series)`` the i-th series' line (by
     default colour from the series, dash from its position); ``size`` the type size (default
     the theme's small size); ``mark_style`` the marks' dots (default: the accent colour). A mark
-    with an empty label is drawn as a dot alone. ``draw(c, frame)`` adds to the data area;
+    with an empty label is drawn as a dot alone. ``draw(c, frame)`` adds to the data area
+    (``under(c, frame)`` beneath the series);
     with ``leaders`` a mark's label sits where no curve crosses it, tied to its dot by a leader
     where it sits apart."""
     size = size or theme.small_pt
@@ -169,6 +171,8 @@ def line_plot(
         drawn: list[tuple[float, float, float, float]] = [
             (left, py(v), right, py(v)) for v in yt if ylo <= v <= yhi]
         c.segments(drawn, grid)
+        if under is not None:
+            under(c, PlotFrame(left, top, right, bottom, px, py))
         axis = theme.stroke("foreground", theme.thin_mm * 1.5)
         c.line(left, bottom, right, bottom, axis)
         c.line(left, top, left, bottom, axis)
@@ -277,7 +281,8 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
                x_ticks: Sequence[float] | None = None,
                y_ticks: Sequence[float] | None = None,
                draw: Callable[[Canvas, PlotFrame], None] | None = None,
-               leaders: bool = False) -> Block:
+               leaders: bool = False,
+               under: Callable[[Canvas, PlotFrame], None] | None = None) -> Block:
     """A line plot as a layout block of ``width`` × ``height`` mm (plus its title).
 
     Both axes carry their unit (``x_unit``, ``y_unit``; with ``percent`` the y axis is a share in
@@ -285,7 +290,8 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
     format. ``x_log`` spaces the x axis by decades (x values must be positive; ticks at 1, 10,
     100 … and, over fewer than three decades, at 2 and 5 of each). No legend is drawn on the
     data: put :func:`series_legend` in the figure's legend. ``x_ticks``/``y_ticks`` place the
-    ticks (else round values), ``draw(c, frame)`` adds to the data area (:class:`PlotFrame`),
+    ticks (else round values), ``draw(c, frame)`` adds to the data area (:class:`PlotFrame`;
+    ``under`` beneath the series),
     and ``leaders`` places each mark's label where no curve crosses it, with a leader line
     where it sits apart from its dot."""
     c = BlockCanvas()
@@ -343,8 +349,8 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
               tick_format=format_tick_percent if percent else format_tick_number,
               style_of=lambda _i, s: series_style(theme, s), size=size,
               mark_style=mark_style(theme), x_ticks=x_ticks,
-              x_tick_format=tick_x if x_log else None, y_ticks=y_ticks, draw=draw,
-              leaders=leaders)
+              x_tick_format=tick_x, y_ticks=y_ticks, draw=draw,
+              leaders=leaders, under=under)
     return c.block(width, top + height, name)
 
 

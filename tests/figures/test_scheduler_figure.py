@@ -140,9 +140,15 @@ def test_the_warps_part_draws_the_h200_curve_and_labels_the_difference():
     assert sorted(measured) == [1, 2, 4, 8, 12, 16, 24, 32, 48, 64]
     here = measured[64]
     off = (r.sm_issue_utilization - here.measured) / here.measured
+    # the mark's label says the H200's value and the model's difference from it; the model's
+    # value is in the title (and in the label too where the plot is wide enough)
+    assert any(t.startswith(f"H200 {format_percent(here.measured)}")
+               and t.endswith(f"({off:+.0%})".replace("%", " %")) for t in fig.texts())
+    assert f"{format_percent(r.sm_issue_utilization)} of issue slots used" in texts
+    wide = scheduler_figure.build(r, frozenset(), theme("screen"), DOUBLE.showing(["warps"]))
     assert (f"H200 {format_percent(here.measured)}, model "
             f"{format_percent(r.sm_issue_utilization)} " + f"({off:+.0%})".replace("%", " %")) \
-        in texts
+        in " ".join(wide.texts())
     assert "H200 measured (Nsight Compute, issue active)" in texts
     # it differs by more than the tolerance there, and the figure names what the model leaves out
     assert not here.agrees_with(r.sm_issue_utilization)

@@ -2,8 +2,8 @@
 changes the warps, the latency or the policy reads the prediction and the outcome together; and
 the whole run's cycle timeline, to zoom into cycles and pan (pyqtgraph).
 
-The timeline is the figure's: the same states, the same theme colours (``state_colors``), one
-pixel column per cycle, the issue-slot strip on top. The figure shows a fixed first window;
+The timeline is the figure's own raster (``figures.scheduler.timeline_rgb``): the same states
+and theme colours, one pixel column per cycle, the issue-slot strip on top. The figure shows a fixed first window;
 "Export Visible Window…" writes the figure of the cycles now in view, passing them to the figure
 as the selection key ``cycles:<a>-<b>`` (``gpuviz.keys``: a … b inclusive). A step that selects
 such a key shows its range here too.
@@ -13,22 +13,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from gpuviz import keys
-from gpuviz.figures.scheduler import _rgb, state_colors, visible_cycles, window_cycles
-from gpuviz.models.scheduler import (
-    ISSUED,
-    LOAD,
-    LOOP,
-    MATH,
-    READY,
-    WAIT_MATH,
-    WAIT_MEMORY,
-    SchedulerResult,
-)
+from gpuviz.figures.scheduler import timeline_rgb, visible_cycles, window_cycles
+from gpuviz.models.scheduler import SchedulerResult
 from gpuviz.scenario.compute import compute_all
 from gpuviz.ui.panel_extras import PanelExtras
 from gpuviz.ui.panels.plot_style import style_plot
@@ -55,27 +45,6 @@ def automatic(result: SchedulerResult) -> dict:
     """An empty bandwidth shows the memory level's measured one (none for custom loads)."""
     return ({"bandwidth_per_sm": result.bandwidth_per_sm}
             if result.bandwidth_per_sm is not None else {})
-
-
-def timeline_image(r: SchedulerResult, theme) -> np.ndarray:
-    """(rows, cycles, 3) RGB: row 0 the issue slot, then one row per warp, as in the figure."""
-    colors = {k: _rgb(v) for k, v in state_colors(theme).items()}
-    kind = r._issued_kind
-    img = np.empty((r.resident_warps + 1, r.cycles, 3), dtype=np.uint8)
-    img[0, kind == LOAD] = colors["load"]
-    img[0, kind == MATH] = colors["math"]
-    img[0, kind == LOOP] = colors["loop"]
-    img[0, kind == 0] = colors["empty"]
-    states = r._states
-    issued_kind = np.broadcast_to(kind, states.shape)
-    warps = img[1:]
-    warps[states == READY] = colors["ready"]
-    warps[states == WAIT_MEMORY] = colors["memory"]
-    warps[states == WAIT_MATH] = colors["wait_math"]
-    warps[(states == ISSUED) & (issued_kind == LOAD)] = colors["load"]
-    warps[(states == ISSUED) & (issued_kind == MATH)] = colors["math"]
-    warps[(states == ISSUED) & (issued_kind == LOOP)] = colors["loop"]
-    return img
 
 
 class CycleTimeline(QWidget):
@@ -137,7 +106,7 @@ class CycleTimeline(QWidget):
             return
         theme = self.dock.theme
         self.result = result
-        self.image.setImage(timeline_image(result, theme), autoLevels=False, levels=(0, 255))
+        self.image.setImage(timeline_rgb(result, theme), autoLevels=False, levels=(0, 255))
         rows = result.resident_warps + 1
         style_plot(self.plot, theme, "cycle", "")
         self.plot.showGrid(x=False, y=False)

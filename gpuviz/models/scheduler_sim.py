@@ -1,0 +1,203 @@
+"""The scheduler model's cycle loop and what it reads of the memory level: the simulation that
+:mod:`gpuviz.models.scheduler` describes (its docstring states the rules), kept apart from the
+parameters, the result and the sweeps built on it."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from gpuviz.models.scheduler import SchedulerParams
+
+LANES = 32
+TIMELINE_CYCLES = 2000  # cycles of the issue timeline included in the printed result
+# instruction kinds in the issue record
+IDLE, LOAD, MATH, LOOP = 0, 1, 2, 3
+# warp states in the state matrix
+READY, ISSUED, WAIT_MEMORY, WAIT_MATH = 0, 1, 2, 3
+STATE_NAMES = ("ready", "issued", "waiting on memory", "waiting on math")
+
+
+SCHEDULERS_PER_SM = 4
+
+
+@dataclass(frozen=True)
+class MemoryLevel:
+    latency: int  # cycles from issuing a warp's load to issuing the math that uses it
+    bandwidth_per_sm: float  # bytes per SM cycle the level delivers with every SM loading
+    pointer_chase: float  # one thread's dependent 8-byte loads, for comparison
+
+
+#: The H200's memory levels as the scheduler probe measured them (gpuviz/kernels/scheduler.py,
+#: resources/measurements/h200-scheduler.json, 2026-12-01): the latency is the probe loop's
+#: period at one warp per scheduler less its math (A = 4 cycles a dependent FFMA) and its 8 loop
+#: instructions; it includes the dependent address arithmetic a pointer chase does not have.
+#: Bandwidth: a streaming read of 2 GiB (DRAM), a 16 MiB buffer read 64 times (L2), each
+#: block re-reading 16 KiB (L1), over 132 SMs at the measured 1,976 MHz.
+MEMORY: dict[str, MemoryLevel] = {
+    "l1": MemoryLevel(49, 120.1, 32.0),
+    "l2": MemoryLevel(304, 29.7, 280.1),
+    "dram": MemoryLevel(693, 16.9, 661.0),
+}
+
+
+def latency(params: SchedulerParams) -> int:
+    """The load latency L in use: the memory level's, or ``load_latency`` for custom."""
+    return params.load_latency if params.memory == "custom" else MEMORY[params.memory].latency
+
+
+def bandwidth(params: SchedulerParams) -> float | None:
+    """Bytes per SM cycle the loads' memory level delivers; None: no ceiling."""
+    if params.bandwidth_per_sm is not None:
+        return params.bandwidth_per_sm
+    return None if params.memory == "custom" else MEMORY[params.memory].bandwidth_per_sm
+
+
+def scheduler_warps(params: SchedulerParams) -> tuple[int, ...]:
+    """Warps assigned to each scheduler: the SM's four share ``warps_per_sm`` (warp w on
+    scheduler w mod 4, idle schedulers left out); without it, the one scheduler's ``warps``."""
+    w = params.warps_per_sm
+    if w is None:
+        return (params.warps,)
+    q, extra = divmod(w, SCHEDULERS_PER_SM)
+    return tuple(q + (s < extra) for s in range(SCHEDULERS_PER_SM) if q + (s < extra))
+
+
+def service_cycles(params: SchedulerParams) -> float:
+    """Cycles between two loads' data for one scheduler at the bandwidth ceiling (0: none)."""
+    bw = bandwidth(params)
+    if bw is None:
+        return 0.0
+    schedulers = len(scheduler_warps(params)) if params.warps_per_sm else SCHEDULERS_PER_SM
+    return params.bytes_per_load * schedulers / bw
+
+
+def simulate(params: SchedulerParams, n: int, cycles: int | None = None):
+    """The cycle loop. Ready warps are bits of one integer, so picking a warp is a couple of
+    integer operations; wake-ups wait in a ring of bit masks indexed by cycle."""
+    cycles = params.cycles if cycles is None else cycles
+    big_l, a = latency(params), params.math_latency
+    k = params.loads_per_warp
+    passes = 2 if params.divergence else 1
+    c = params.math_per_load
+    x = params.loop_instructions
+    math_count = k * c * passes
+    length = k + math_count + x
+    half = LANES // 2 if params.divergence else LANES
+    kinds = [LOAD] * k + [MATH] * math_count + [LOOP] * x
+    lanes = [LANES] * k + [half] * math_count + [LANES] * x
+    group = [0] * k + [(j % (k * c)) // c if c else 0 for j in range(math_count)] + [0] * x
+    # per instruction j: the next instruction, and how it waits on j
+    #   0: ready the next cycle (an independent load, a loop instruction after another),
+    #   1: a new loop's first load, 2: math, waiting on the previous instruction and on its
+    #   own load, 3: the first loop instruction, waiting on the last math
+    nxt_of = [(j + 1) % length for j in range(length)]
+    how = []
+    for j, nx in enumerate(nxt_of):
+        if kinds[nx] == LOAD:
+            how.append(1 if nx == 0 else 0)
+        elif kinds[nx] == MATH:
+            how.append(2)
+        else:
+            how.append(3 if kinds[j] != LOOP else 0)  # after the math, or the last load
+    prev_delay = []
+    for j in range(length):
+        if how[j] == 1:  # a new loop: after the last math (A), loop instruction (1) or load (L)
+            prev_delay.append(a if kinds[j] == MATH else (1 if kinds[j] == LOOP else big_l))
+        elif how[j] == 3:  # the loop after the last math, or with no math the last load's data
+            prev_delay.append(a if kinds[j] == MATH else (big_l if kinds[j] == LOAD else 1))
+        elif how[j] == 2:  # math: after the instruction before; its load is waited on below
+            prev_delay.append(a if kinds[j] == MATH else 1)
+        else:
+            prev_delay.append(1)
+    load_group = [group[nx] for nx in nxt_of]
+    service = service_cycles(params)
+    served = -math.inf  # when the memory level last returned a load's data to this scheduler
+
+    issued_warp = [-1] * cycles
+    issued_kind = bytearray(cycles)
+    issued_lanes = bytearray(cycles)
+    waits: list[tuple[int, int, int, bool]] = []
+
+    ring = max(big_l, a) + 2 + (int(service * n * k) + 2 if service else 0)
+    wake = [0] * ring
+    ready = (1 << n) - 1
+    pc = [0] * n
+    load_time = [[0] * k for _ in range(n)]
+    gto = params.policy == "gto"
+    last = -1
+    loops = 0
+    for t in range(cycles):
+        slot = t % ring
+        if wake[slot]:
+            ready |= wake[slot]
+            wake[slot] = 0
+        if not ready:
+            continue
+        if gto:
+            greedy = last >= 0 and (ready >> last) & 1
+            w = last if greedy else (ready & -ready).bit_length() - 1
+        else:
+            above = ready >> (last + 1)
+            w = last + (above & -above).bit_length() if above else (ready & -ready).bit_length() - 1
+        bit = 1 << w
+        ready ^= bit
+        last = w
+        j = pc[w]
+        issued_warp[t] = w
+        issued_kind[t] = kinds[j]
+        issued_lanes[t] = lanes[j]
+        if j < k:
+            if service:  # the level returns one load's data every `service` cycles at most
+                served = max(t + big_l, served + service)
+                load_time[w][j] = math.ceil(served) - big_l
+            else:
+                load_time[w][j] = t
+        nxt = nxt_of[j]
+        pc[w] = nxt
+        mode = how[j]
+        if mode == 0:
+            wake[(t + 1) % ring] |= bit
+            continue
+        at = t + prev_delay[j]
+        memory = kinds[j] == LOAD and mode in (1, 3)
+        if memory and service:  # waits on this load's data, which the queue may delay
+            at = max(at, load_time[w][j] + big_l)
+        if mode == 1:
+            loops += 1
+        elif mode == 3:
+            pass
+        else:
+            after_load = load_time[w][load_group[j]] + big_l
+            if after_load > at:
+                at, memory = after_load, True
+        if at > t + 1:
+            waits.append((w, t + 1, at if at < cycles else cycles, memory))
+        if at < cycles:
+            wake[at % ring] |= bit
+    wait_array = np.asarray(waits, dtype=np.int64).reshape(-1, 4)
+    return (np.asarray(issued_warp, dtype=np.int16), np.frombuffer(issued_kind, dtype=np.uint8),
+            np.frombuffer(issued_lanes, dtype=np.uint8), wait_array, loops)
+
+
+def state_matrix(n: int, cycles: int, issued_warp: np.ndarray, waits: np.ndarray) -> np.ndarray:
+    """Each resident warp's state in each cycle, from the issue record and the wait intervals.
+
+    A warp's wait intervals never overlap or touch (it issues at the end of each), so one
+    signed difference array over the flattened (warp, cycle) grid, summed once, paints them."""
+    diff = np.zeros(n * cycles + 1, dtype=np.int8)
+    if len(waits):
+        warp, start, end, memory = waits.T
+        keep = start < end
+        value = np.where(memory[keep] == 1, WAIT_MEMORY, WAIT_MATH).astype(np.int8)
+        row = warp[keep] * cycles
+        diff[row + start[keep]] = value
+        diff[row + end[keep]] -= value
+    states = np.cumsum(diff[:-1], dtype=np.int8).reshape(n, cycles).astype(np.uint8)
+    t = np.flatnonzero(issued_warp >= 0)
+    states[issued_warp[t], t] = ISSUED
+    return states
