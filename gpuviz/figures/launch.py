@@ -18,7 +18,16 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+from gpuviz import keys
 from gpuviz.figures.display import PT_TO_MM, Figure, Style
+from gpuviz.figures.launch_quantization import (
+    centre_shift,
+    count,
+    dims,
+    heading,
+    plural_s,
+    quantization,
+)
 from gpuviz.figures.layout import (
     GAP,
     NATURAL,
@@ -30,7 +39,6 @@ from gpuviz.figures.layout import (
     compose,
     counted,
     format_number,
-    format_percent,
     legend_block,
     place,
     shortened_note,
@@ -39,7 +47,7 @@ from gpuviz.figures.layout import (
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.theme import Theme
-from gpuviz.models.launch import LaunchResult, QuantizationParams
+from gpuviz.models.launch import LaunchResult
 
 NATURAL_WIDTH = 172.0
 DENSE_BLOCKS = 256  # past this (or past 16 waves) the blocks are drawn as one pixel each
@@ -53,15 +61,19 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
     floor = min(target.min_pt, theme.small_pt)
     parts: list[Block] = []
 
+    # a part alone with its title: its heading becomes the title and the launch its subtitle
+    alone = target.parts[0] if target.parts and len(target.parts) == 1 \
+        and target.chrome == "full" and target.parts[0] != "quantization" else None
+
     def sections(width: float) -> tuple[list[Block], list[Block]]:
-        first = [as_part("grid", _grid(r, selection, theme, width, floor)),
+        first = [as_part("grid", _grid(r, selection, theme, width, floor, alone != "grid")),
                  as_part("grid", _sms(r, theme, width, floor)),
-                 as_part("warps", _warps(r, selection, theme, width, floor)),
-                 as_part("lanes", _lanes(r, selection, theme, width, floor))]
+                 as_part("warps", _warps(r, selection, theme, width, floor, alone != "warps")),
+                 as_part("lanes", _lanes(r, selection, theme, width, floor, alone != "lanes"))]
         second = []
         if r.block[1] > 1 or r.block[2] > 1:
             second.append(as_part("warps", _block_shape(r, theme, width)))
-        second.append(as_part("quantization", _quantization(r, theme, width, floor)))
+        second.append(as_part("quantization", quantization(r, theme, width, floor)))
         return first, second
 
     def body(width: float) -> list[Block]:
@@ -83,25 +95,41 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
         if any(not ln.exists for ln in r.lanes):
             entries.append(LegendEntry("lane past the end of the block", theme.fill("absent"),
                                        parts=("lanes",)))
-        # the grid and the warps always outline the selected block and warp; lanes only a lane
-        lanes = ("lanes",) if any(k.startswith("lane:") for k in selection) else ()
-        entries.append(LegendEntry("selected", theme.highlight(), "selection",
-                                   parts=("grid", "warps", *lanes)))
-        if any(k.startswith("warp:") for k in selection):
+        # the block and warp drawn in detail (the section's selected_block and selected_warp)
+        # are filled with ink; a selection (a click, a step's select) has the double outline
+        entries.append(LegendEntry("block and warp drawn in detail below", shown_style(theme),
+                                   parts=("grid", "warps")))
+        named = {kind: [k for k in selection if k.startswith(keys.prefix(kind))]
+                 for kind in ("block", "warp", "lane")}
+        chosen = tuple(part for part, kind in (("grid", "block"), ("warps", "warp"),
+                                               ("lanes", "lane")) if named[kind])
+        if chosen:
+            entries.append(LegendEntry("selected", theme.highlight(), "selection", parts=chosen))
+        if named["warp"]:
             entries.append(LegendEntry("the warp the selection names", theme.subject(),
                                        parts=("warps",)))
         notes = [shortened_note(shortened)] if shortened else []
         return [legend_block(entries, theme, width, notes=notes, target=target)]
 
     masked = r.threads_launched - r.valid_threads
+    title = (f"Launch: grid {dims(r.grid)} × block {dims(r.block)} = "
+             f"{format_number(r.threads_launched)} threads for {format_number(r.valid_threads)} "
+             "valid outputs")
+    subtitle = (f"{format_number(r.blocks)} block{plural_s(r.blocks)} · "
+                f"{count(r.warps_per_block, 'warp')} of {r.warp_size} lanes per block · "
+                f"{format_number(masked)} masked thread{plural_s(masked)}")
+    if alone is not None:
+        title, note = heads(r)[alone]
+        if alone == "lanes":  # the lanes name their three lines beside or above the cells
+            note = ""
+        subtitle = (f"Grid {dims(r.grid)} × block {dims(r.block)}: "
+                    f"{format_number(r.threads_launched)} threads for "
+                    f"{format_number(r.valid_threads)} valid outputs." + (f" {note[0].upper()}"
+                                                                       f"{note[1:]}." if note
+                                                                       and not note.endswith(".")
+                                                                       else f" {note}"))
     return compose(
-        target, theme,
-        title=f"Launch: grid {_dims(r.grid)} × block {_dims(r.block)} = "
-              f"{format_number(r.threads_launched)} threads for {format_number(r.valid_threads)} "
-              "valid outputs",
-        subtitle=f"{format_number(r.blocks)} block{_s(r.blocks)} · "
-                 f"{_count(r.warps_per_block, 'warp')} of {r.warp_size} lanes per block · "
-                 f"{format_number(masked)} masked thread{_s(masked)}",
+        target, theme, title=title, subtitle=subtitle.rstrip(),
         body=body, side=side, natural_width=NATURAL_WIDTH,
         figure_title="gpuviz launch explorer",
         description=f"A launch of {counted(r.blocks, 'block')} of "
@@ -112,46 +140,30 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
                     f"({counted(len(r.active_lanes), 'active lane')}).")
 
 
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
+def heads(r: LaunchResult) -> dict[str, tuple[str, str]]:
+    """Each part's heading and its note; a part drawn alone with its title takes them as the
+    figure's title and subtitle instead."""
+    active = len(r.active_lanes)
+    return {
+        "grid": ("Blocks, one row per dispatch wave",
+                 f"{count(r.waves, 'wave')} of {format_number(r.slots_per_wave)} block slots "
+                 f"({count(r.sm_count, 'SM')} × {r.slots_per_sm}); an illustration, not a CUDA "
+                 "scheduling guarantee. The bar under a block: its valid and masked threads."),
+        "warps": (f"Block {r.selected_block} {dims(r.selected_block_idx)}: "
+                  f"{count(r.warps_per_block, 'warp')}, {format_number(r.selected_block_valid)} "
+                  f"of {format_number(r.threads_per_block)} threads valid",
+                  "each warp: its number, valid lanes / lanes, and a bar of valid and masked"),
+        "lanes": (f"Warp {r.selected_warp} of block {r.selected_block}: "
+                  f"{count(active, 'lane')} valid, {format_number(r.warp_size - active)} masked",
+                  "each lane: lane number, linear thread id (x fastest), global index "
+                  "(– when masked)"),
+    }
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{format_number(n)} {noun}{_s(n)}"
-
-
-def _dims(v: tuple[int, int, int]) -> str:
-    trimmed = list(v)
-    while len(trimmed) > 1 and trimmed[-1] == 1:
-        trimmed.pop()
-    return "(" + ", ".join(format_number(x) for x in trimmed) + ")"
-
-
-def _times(v: tuple[int, int, int]) -> str:
-    """A shape as ``40 × 40`` (trailing 1s dropped)."""
-    return _dims(v)[1:-1].replace(", ", " × ")
-
-
-def _heading(c: BlockCanvas, theme: Theme, width: float, text: str,
-             note: str = "") -> tuple[float, float]:
-    """A bold section heading and an optional muted note, wrapped; the y below them and the
-    width they take."""
-    y, used = 0.0, 0.0
-    for i, line in enumerate(wrap(text, theme.text_pt, width, bold=True)):
-        y += (cap_height(theme.text_pt) if i == 0 else theme.text_pt * PT_TO_MM * 1.3)
-        c.text(0.0, y, line, theme.text_pt, theme.foreground, bold=True)
-        used = max(used, text_width(line, theme.text_pt, bold=True))
-    if note:
-        for line in wrap(note, theme.small_pt, width):
-            y += theme.small_pt * PT_TO_MM * 1.3
-            c.text(0.0, y, line, theme.small_pt, theme.muted)
-            used = max(used, text_width(line, theme.small_pt))
-    return y + descent(theme.small_pt) + 1.2, used
-
-
-def _centre_shift(size: float, font: str = "mono") -> float:
-    """How far above a cell's centre to put a 'middle' baseline so the ink is centred."""
-    return 0.36 * size * PT_TO_MM + (descent(size, font) - cap_height(size, font)) / 2  # type: ignore[arg-type]
+def shown_style(theme: Theme) -> Style:
+    """The block and warp the parts below draw in detail: filled with ink, numbers in the
+    ground's colour (a selection is the double outline, :meth:`Theme.select`)."""
+    return Style(fill=theme.foreground, stroke=theme.foreground, stroke_width=theme.thin_mm)
 
 
 def _bar(c: BlockCanvas, theme: Theme, x: float, y: float, w: float, share: float) -> None:
@@ -163,15 +175,12 @@ def _bar(c: BlockCanvas, theme: Theme, x: float, y: float, w: float, share: floa
 
 
 def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
-          floor: float) -> Block:
+          floor: float, headed: bool = True) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
     _, partly, empty = r.block_counts()
-    note = (f"{_count(r.waves, 'wave')} of {format_number(r.slots_per_wave)} block slots "
-            f"({_count(r.sm_count, 'SM')} × {r.slots_per_sm}); an illustration, not a CUDA "
-            "scheduling guarantee. The bar under a block: its valid and masked threads.")
     own_w = min(width, 100.0) if width >= 150 else width
-    top, head_w = _heading(c, theme, own_w, "Blocks, one row per dispatch wave", note)
+    top, head_w = heading(c, theme, own_w, *heads(r)["grid"]) if headed else (0.0, 0.0)
     if r.blocks > DENSE_BLOCKS or r.waves > 16:
         import numpy as np  # one pixel per block: only a large grid needs an image
 
@@ -202,20 +211,21 @@ def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float
         first = wave * r.slots_per_wave
         ids = list(range(first, min(r.blocks, first + r.slots_per_wave)))
         c.text(0.0, y + cell_h / 2, f"wave {wave}", pt, theme.muted, baseline="middle",
-               key=f"wave:{wave}")
+               key=keys.key("wave", wave))
         for i, b in enumerate(ids):
             row, col = divmod(i, per_line)
             x0 = label_w + col * cell
             y0 = y + row * (cell_h + BAR_H + 1.0)
-            key = f"block:{b}"
+            key = keys.key("block", b)
+            shown = b == r.selected_block  # the block the warps and lanes parts draw
             with c.group(key):
-                c.rect(x0, y0, cell - 0.6, cell_h, Style(fill=theme.surface, stroke=theme.outline,
-                                                         stroke_width=theme.thin_mm))
-                c.value(x0, y0 - _centre_shift(pt), cell - 0.6, cell_h, str(b), pt,
-                        theme.foreground, floor=floor, key=key)
+                c.rect(x0, y0, cell - 0.6, cell_h, shown_style(theme) if shown else Style(
+                    fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm))
+                c.value(x0, y0 - centre_shift(pt), cell - 0.6, cell_h, str(b), pt,
+                        theme.background if shown else theme.foreground, floor=floor, key=key)
                 _bar(c, theme, x0, y0 + cell_h + 0.3, cell - 0.6,
                      r.block_valid(b) / r.threads_per_block)
-            if b == r.selected_block or key in selection:
+            if key in selection:
                 theme.select(c, x0 - 0.3, y0 - 0.3, cell, cell_h + BAR_H + 0.9)
             used_w = max(used_w, x0 + cell)
         lines = -(-len(ids) // per_line)
@@ -248,14 +258,14 @@ def _sms(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
     label_w = text_width(f"SM{shown - 1}", pt) + 2.4
     need = label_w + n_slots * (slot_w + 1) + 1
     w = min(width, max(need, 40.0))
-    top, head_w = _heading(c, theme, w, f"Wave {r.selected_block_wave} on "
-                           f"{_count(n_sm, 'synthetic SM')}", "the selected block's wave")
+    top, head_w = heading(c, theme, w, f"Wave {r.selected_block_wave} on "
+                           f"{count(n_sm, 'synthetic SM')}", "the selected block's wave")
     slot_w = min(slot_w, (w - label_w - 1) / n_slots - 1)
     slot_h = ink_height(pt) + 1.6
     first = r.selected_block_wave * r.slots_per_wave
     y = top
     for s in range(shown):
-        with c.group(f"sm:{s}"):
+        with c.group(keys.key("sm", s)):
             c.rect(0.0, y, label_w + n_slots * (slot_w + 1) + 1, slot_h + 2, Style(
                 fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm), radius=0.8)
             c.text(0.8, y + 1 + slot_h / 2 + 0.0, f"SM{s}", pt, theme.foreground,
@@ -264,17 +274,16 @@ def _sms(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
                 b = first + k * n_sm + s
                 bx = label_w + k * (slot_w + 1)
                 if b < r.blocks:
-                    c.rect(bx, y + 1, slot_w, slot_h, Style(fill=theme.background,
-                                                             stroke=theme.outline,
-                                                             stroke_width=theme.thin_mm),
-                           key=f"block:{b}")
-                    c.value(bx, y + 1 - _centre_shift(pt, "sans"), slot_w, slot_h, f"B{b}", pt,
-                            theme.foreground, floor=floor, font="sans", key=f"block:{b}")
-                    if b == r.selected_block:
-                        theme.select(c, bx, y + 1, slot_w, slot_h)
+                    shown = b == r.selected_block
+                    c.rect(bx, y + 1, slot_w, slot_h, shown_style(theme) if shown else Style(
+                        fill=theme.background, stroke=theme.outline,
+                        stroke_width=theme.thin_mm), key=keys.key("block", b))
+                    c.value(bx, y + 1 - centre_shift(pt, "sans"), slot_w, slot_h, f"B{b}", pt,
+                            theme.background if shown else theme.foreground, floor=floor,
+                            font="sans", key=keys.key("block", b))
                 else:
                     c.rect(bx, y + 1, slot_w, slot_h, theme.fill("absent"))
-                    c.value(bx, y + 1 - _centre_shift(pt, "sans"), slot_w, slot_h, "idle", pt,
+                    c.value(bx, y + 1 - centre_shift(pt, "sans"), slot_w, slot_h, "idle", pt,
                             theme.muted, floor=floor, font="sans")
         y += slot_h + 3
     if n_sm > shown:
@@ -285,16 +294,15 @@ def _sms(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
 
 
 def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
-           floor: float) -> Block:
+           floor: float, headed: bool = True) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
     b = r.selected_block
     n = r.warps_per_block
-    top, head_w = _heading(c, theme, width, f"Block {b} {_dims(r.selected_block_idx)}: "
-                   f"{_count(n, 'warp')}, {format_number(r.selected_block_valid)} of "
-                   f"{format_number(r.threads_per_block)} threads valid",
-                   "each warp: its number, valid lanes / lanes, and a bar of valid and masked")
-    cell = max(10.0, text_width(f"{r.warp_size}/{r.warp_size}", pt, "mono") + 1.6)
+    top, head_w = heading(c, theme, width, *heads(r)["warps"]) if headed else (0.0, 0.0)
+    # as narrow as the counts at the floor's size (value cells shrink to it), so a block's
+    # warps keep one row where they can
+    cell = max(10.0, text_width(f"{r.warp_size}/{r.warp_size}", floor, "mono") + 1.6)
     per_row = max(1, min(n, 16, int(width // cell)))
     cell = min(20.0, width / per_row) if n <= per_row else cell
     line_h = ink_height(pt, "mono") + 0.5
@@ -304,19 +312,21 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
         row, col = divmod(i, per_row)
         x0 = col * cell
         y0 = top + row * (cell_h + BAR_H + 1.6)
-        key = f"warp:{b},{i}"
+        key = keys.key("warp", b, i)
         valid = r.warp_valid_lanes[i]
         lanes_in_warp = min(r.warp_size, r.threads_per_block - i * r.warp_size)
+        shown = i == r.selected_warp  # the warp the lanes part draws
+        ink = theme.background if shown else theme.foreground
         with c.group(key):
-            c.rect(x0, y0, cell - 1, cell_h, Style(fill=theme.surface, stroke=theme.outline,
-                                                   stroke_width=theme.thin_mm))
-            c.value(x0, y0 + 0.3 - _centre_shift(pt, "sans"), cell - 1, line_h,
-                    f"warp {i}" if cell >= 12 else str(i), pt, theme.foreground, floor=floor,
+            c.rect(x0, y0, cell - 1, cell_h, shown_style(theme) if shown else Style(
+                fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm))
+            c.value(x0, y0 + 0.3 - centre_shift(pt, "sans"), cell - 1, line_h,
+                    f"warp {i}" if cell >= 12 else str(i), pt, ink, floor=floor,
                     font="sans", bold=True, key=key)
-            c.value(x0, y0 + 0.3 + line_h - _centre_shift(pt), cell - 1, line_h,
-                    f"{valid}/{lanes_in_warp}", pt, theme.foreground, floor=floor, key=key)
+            c.value(x0, y0 + 0.3 + line_h - centre_shift(pt), cell - 1, line_h,
+                    f"{valid}/{lanes_in_warp}", pt, ink, floor=floor, key=key)
             _bar(c, theme, x0, y0 + cell_h + 0.3, cell - 1, valid / max(lanes_in_warp, 1))
-        if i == r.selected_warp or key in selection:
+        if key in selection:
             theme.select(c, x0 - 0.3, y0 - 0.3, cell - 0.4, cell_h + BAR_H + 0.9)
         if key in selection:  # the warp a step talks about, framed as its subject
             c.rect(x0 - 1.0, y0 - 1.0, cell + 1.0, cell_h + BAR_H + 2.3, theme.subject(),
@@ -326,15 +336,12 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
 
 
 def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
-           floor: float) -> Block:
+           floor: float, headed: bool = True) -> Block:
     c = BlockCanvas()
-    pt = theme.small_pt
-    active = len(r.active_lanes)
-    top, head_w = _heading(c, theme, width,
-                           f"Warp {r.selected_warp} of block {r.selected_block}: "
-                   f"{_count(active, 'lane')} valid, {format_number(r.warp_size - active)} masked",
-                   "each lane: lane number, linear thread id (x fastest), global index "
-                   "(– when masked)")
+    top, head_w = heading(c, theme, width, *heads(r)["lanes"]) if headed else (0.0, 0.0)
+    # a wavefront of 64 lanes sets its cells at the floor's size (7 pt), as value cells shrink
+    # to it, so its eight rows of cells stay inside a column with large type
+    pt = floor if r.warp_size > 32 else theme.small_pt
     widest = max([format_number(ln.global_index) for ln in r.lanes if ln.global_index is not None]
                  + [format_number(ln.tid) for ln in r.lanes] + ["00"], key=len)
     need = text_width(widest, pt, "mono") + 1.0
@@ -352,6 +359,8 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
     per_row = lanes_per_row(width - gutter)
     if per_row < lanes_per_row(width):
         gutter, row_names, per_row = 0.0, (), lanes_per_row(width)
+        if not headed:  # no heading's note either: the three lines named above the cells
+            top, head_w = heading(c, theme, width, "", heads(r)["lanes"][1])
     cell = min((width - gutter) / per_row, 14.0)
     line_h = ink_height(pt, "mono") + 0.5
     ch = 3 * line_h + 0.8
@@ -360,7 +369,7 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
     fills = {role: theme.fill(role) for role in ("valid", "masked", "absent")}
     knocks = {role: theme.background if f.hatch is not None else None for role, f in fills.items()}
     inks = {role: theme.ink_on(role) if not knocks[role] else theme.foreground for role in fills}
-    shifts = {font: _centre_shift(pt, font) for font in ("sans", "mono")}
+    shifts = {font: centre_shift(pt, font) for font in ("sans", "mono")}
     for row in range(-(-r.warp_size // per_row)):
         y0 = top + row * (ch + 1.2)
         for k, name in enumerate(row_names):
@@ -370,7 +379,7 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
         row, col = divmod(lane.lane, per_row)
         x0 = gutter + col * cell
         y0 = top + row * (ch + 1.2)
-        key = f"lane:{lane.lane}"
+        key = keys.key("lane", lane.lane)
         role = "valid" if lane.valid else ("masked" if lane.exists else "absent")
         knock = knocks[role]
         with c.group(key):
@@ -395,7 +404,7 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
 def _block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
     c = BlockCanvas()
     bx, by, bz = r.block
-    top, head_w = _heading(c, theme, width, f"Block {_dims(r.block)} drawn in 2-D, coloured "
+    top, head_w = heading(c, theme, width, f"Block {dims(r.block)} drawn in 2-D, coloured "
                            "by warp",
                    "consecutive linear ids (x fastest) form a warp, whatever the drawing; "
                    f"block {r.selected_block}'s threads outside the problem are masked")
@@ -425,7 +434,7 @@ def _block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
         sel = (warp == w) & ~masked
         if sel.any():
             c.rects(xywh[sel], Style(fill=colour),
-                    keys=[f"warp:{r.selected_block},{w}"] * int(sel.sum()))
+                    keys=[keys.key("warp", r.selected_block, w)] * int(sel.sum()))
         if w == r.selected_warp:
             ends = xywh[warp == w]
             x0, y0 = ends[:, 0].min(), ends[:, 1].min()
@@ -436,7 +445,7 @@ def _block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
                for colour, ws in by_colour.items()]
     if masked.any():
         c.rects(xywh[masked], theme.fill("masked"),
-                keys=[f"warp:{r.selected_block},{int(w)}" for w in warp[masked]])
+                keys=[keys.key("warp", r.selected_block, int(w)) for w in warp[masked]])
     right = bx * cell
     bottom = top + rows * cell
     # name each warp beside its rows where the names fit one above another (they then carry
@@ -448,8 +457,8 @@ def _block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
     label_w = text_width(f"warp {warps - 1}", pt) + 1.5
     if fits and right + label_w <= width:
         for w, yc in enumerate(centres):
-            c.text(right + 1.5, yc - _centre_shift(pt, "sans"), f"warp {w}", pt,
-                   theme.foreground, baseline="middle", key=f"warp:{r.selected_block},{w}")
+            c.text(right + 1.5, yc - centre_shift(pt, "sans"), f"warp {w}", pt,
+                   theme.foreground, baseline="middle", key=keys.key("warp", r.selected_block, w))
         right += label_w
         legend_w = min(width - right - GAP, 40.0) if masked.any() else 0.0
         entries = []
@@ -461,123 +470,13 @@ def _block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
         place(c, leg, right + GAP, top)
         right += GAP + leg.width
         bottom = max(bottom, top + leg.height)
-    else:
-        note = text_block(f"{_count(warps, 'warp')}, coloured in turn from the palette; "
+    elif entries or masked.any():  # warps named beside their rows and none masked: no note
+        note = text_block(f"{count(warps, 'warp')}, coloured in turn from the palette; "
                           f"{format_number(int(masked.sum()))} of {format_number(len(tids))} "
                           "threads masked", theme, width, color=theme.muted)
         place(c, note, 0.0, bottom + 1.0)
         bottom += 1.0 + note.height
     return c.block(min(width, max(right, head_w)), bottom, "block-shape")
-
-
-def _quantization(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
-    c = BlockCanvas()
-    pt = theme.small_pt
-    fg = theme.foreground
-    share = r.valid_threads / r.threads_launched
-    last = r.blocks - (r.waves - 1) * r.slots_per_wave
-    lines = [
-        f"This launch: {_times(r.extent)} outputs in blocks of {_times(r.block)} threads: "
-        + (f"{_times(r.grid)} = " if "×" in _times(r.grid) else "")
-        + f"{_count(r.blocks, 'block')}, "
-        f"{format_number(r.threads_launched)} thread slots, "
-        f"{format_number(r.valid_threads)} valid ({format_percent(share)})",
-        f"{_count(r.blocks, 'block')} on {format_number(r.slots_per_wave)} slots → "
-        f"{_count(r.waves, 'wave')}, last wave {format_percent(last / r.slots_per_wave)} full",
-    ]
-    show_matrix = _scenario_sets_matrix(r)
-    top, _ = _heading(c, theme, width, "Tile quantization and wave quantization")
-    y = top
-    for text in lines:
-        for line in wrap(text, pt, width):
-            y += cap_height(pt)
-            c.text(0.0, y, line, pt, fg)
-            y += pt * PT_TO_MM * 1.3 - cap_height(pt)
-    if not show_matrix:
-        return c.block(width, y, "quantization")
-    pct = r.tile_valid / r.tile_slots
-    y += 1.0
-    for text in (f"A {format_number(r.matrix[0])} × {format_number(r.matrix[1])} matrix output in "
-                 f"{format_number(r.tile[0])} × {format_number(r.tile[1])} tiles: "
-                 f"{format_number(r.tiles_m)} × {format_number(r.tiles_n)} = "
-                 f"{format_number(r.tiles)} tiles, {format_number(r.tile_slots)} output slots · "
-                 f"{format_number(r.tile_valid)} valid ({format_percent(pct)})",):
-        for line in wrap(text, pt, width):
-            y += cap_height(pt)
-            c.text(0.0, y, line, pt, fg)
-            y += pt * PT_TO_MM * 1.3 - cap_height(pt)
-    y += 1.5
-    box = 30.0
-    tm, tn = r.tiles_m, r.tiles_n
-    cw, chh = box / tn, box / tm
-    if tm * tn <= 1024:
-        xywh = [(j * cw, y + i * chh, cw, chh) for i in range(tm) for j in range(tn)]
-        c.rects(xywh, theme.fill("masked", outline=False),
-                keys=[f"tile:{i},{j}" for i in range(tm) for j in range(tn)])
-    else:
-        c.rect(0.0, y, box, box, theme.fill("masked", outline=False))
-    vm = box * r.matrix[0] / (tm * r.tile[0])
-    vn = box * r.matrix[1] / (tn * r.tile[1])
-    c.rect(0.0, y, vn, vm, Style(fill=theme.color("valid")))
-    if tm <= 64 and tn <= 64:
-        segs = [(0.0, y + i * chh, box, y + i * chh) for i in range(1, tm)]
-        segs += [(j * cw, y, j * cw, y + box) for j in range(1, tn)]
-        if segs:
-            c.segments(segs, theme.stroke("outline", theme.thin_mm))
-    c.rect(0.0, y, box, box, Style(stroke=theme.foreground, stroke_width=theme.line_mm))
-    # the valid region's edge in the ink, and the extents in words: a spill of one row past a
-    # tile's edge is a sliver at this scale
-    c.rect(0.0, y, vn, vm, Style(stroke=theme.foreground, stroke_width=theme.thick_mm))
-    edge = (f"valid {format_number(r.matrix[0])} × {format_number(r.matrix[1])} of "
-            f"{format_number(tm * r.tile[0])} × {format_number(tn * r.tile[1])} slots")
-    y_edge = y + box + 0.6
-    for line in wrap(edge, pt, box + GAP):
-        y_edge += cap_height(pt)
-        c.text(0.0, y_edge, line, pt, fg)
-        y_edge += pt * PT_TO_MM * 1.3 - cap_height(pt)
-    # the tiles in waves
-    wx = box + GAP + 2.0
-    bar_w = width - wx
-    wave_text = (f"{format_number(r.tiles)} tiles on {format_number(r.tile_slots_per_wave)} slots "
-                 f"({_count(r.tile_sms, 'SM')} × {_count(r.tiles_per_sm, 'tile')} at a time) → "
-                 f"{_count(r.wave_count, 'wave')}, last wave {format_percent(r.last_wave_fill)} "
-                 "full")
-    if bar_w < 45.0:  # too narrow beside the tiles: below them
-        wx, wy, bar_w = 0.0, y_edge + 2.0, width
-    else:
-        wy = y
-    ty = wy
-    for line in wrap(wave_text, pt, bar_w):
-        ty += cap_height(pt)
-        c.text(wx, ty, line, pt, fg)
-        ty += pt * PT_TO_MM * 1.3 - cap_height(pt)
-    by = ty + 1.5
-    shown = min(r.wave_count, 12)
-    label_pt = pt
-    seg = bar_w / shown
-    # busy slots: a second channel where the theme hatches categories (print: compute and valid
-    # are one gray)
-    hatch = theme.category_hatch(0)
-    busy = Style(fill=theme.color("compute"), stroke=None, hatch=hatch,
-                 hatch_color=theme.foreground if hatch else None)
-    for k in range(shown):
-        wave_no = k if k < shown - 1 or shown == r.wave_count else r.wave_count - 1
-        fill = 1.0 if wave_no < r.wave_count - 1 else r.last_wave_fill
-        with c.group(f"wave:{wave_no}"):
-            c.rect(wx + k * seg, by, seg - 1, 5, Style(fill=theme.background))
-            c.rect(wx + k * seg, by, (seg - 1) * fill, 5, busy)
-            c.rect(wx + k * seg, by, seg - 1, 5, Style(stroke=theme.outline,
-                                                        stroke_width=theme.thin_mm))
-            c.value(wx + k * seg, by + 5.4, seg - 1, ink_height(label_pt) + 0.4,
-                    str(wave_no) if seg < 10 else f"wave {wave_no}", label_pt, theme.muted,
-                    floor=floor, font="sans", key=f"wave:{wave_no}")
-    ny = by + 5.4 + ink_height(label_pt) + 1.2
-    leg = legend_block([LegendEntry("slots busy in a wave", busy)], theme, bar_w,
-                       notes=["Neither effect predicts elapsed time without assumptions about "
-                              "block duration."])
-    place(c, leg, wx, ny)
-    bottom = max(y_edge, ny + leg.height)
-    return c.block(width, bottom, "quantization")
 
 
 def _flowed(blocks: Sequence[Block], width: float, name: str) -> Block:
@@ -594,15 +493,6 @@ def _flowed(blocks: Sequence[Block], width: float, name: str) -> Block:
         x += b.width + GAP
         row_h = max(row_h, b.height)
     return c.block(used, y + row_h, name)
-
-
-def _scenario_sets_matrix(r: LaunchResult) -> bool:
-    """Whether the matrix quantization belongs to this scenario: its matrix is this launch's own
-    problem (as many outputs as valid threads) or was set away from the model's default."""
-    d = QuantizationParams()
-    default = (r.matrix == (d.matrix_m, d.matrix_n) and r.tile == (d.tile_m, d.tile_n)
-               and r.tile_slots_per_wave == d.sm_count * d.blocks_per_sm)
-    return r.matrix[0] * r.matrix[1] == r.valid_threads or not default
 
 
 def _rgb(hex_color: str) -> tuple[int, int, int]:

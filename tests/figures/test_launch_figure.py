@@ -52,13 +52,38 @@ def test_masked_lane_shows_no_global_index_and_valid_lane_shows_its_index():
     assert "–" in [t.text for t in walk(lane5.items) if isinstance(t, Text)]
 
 
+def _drawing(items):
+    for item in items:
+        if isinstance(item, Group):
+            if not (item.name or "").startswith("legend"):
+                yield from _drawing(item.items)
+        else:
+            yield item
+
+
 def test_selected_key_is_highlighted_with_the_accent():
     t = theme("screen")
     plain = build(frozenset(), selected_block=2)
     chosen = build(frozenset({"lane:7"}), selected_block=2)
-    accent = [i for i in walk(chosen.items) if isinstance(i, Rect) and i.style.stroke == t.accent]
-    assert len(accent) == len([i for i in walk(plain.items)
-                               if isinstance(i, Rect) and i.style.stroke == t.accent]) + 1
+    outline = t.highlight()
+    assert len([i for i in _drawing(chosen.items) if isinstance(i, Rect) and i.style == outline]) \
+        == len([i for i in _drawing(plain.items) if isinstance(i, Rect) and i.style == outline]) + 1
+
+
+def test_a_selection_and_the_block_drawn_in_detail_do_not_look_alike():
+    # a step's select (or a click) on block 0 while the section draws block 2 in detail: one
+    # double outline (the selection) and one ink-filled cell (the block below), not two outlines
+    t = theme("print")
+    fig = launch_figure.build(compute(LaunchParams(selected_block=2)),
+                              frozenset({"block:0"}), t)
+    outline = t.highlight()
+    cells = {k: next(i for i in walk(group(fig, k).items) if isinstance(i, Rect))
+             for k in ("block:0", "block:2")}
+    outlines = [i for i in _drawing(fig.items) if isinstance(i, Rect) and i.style == outline]
+    assert len(outlines) == 1
+    assert abs(outlines[0].x - (cells["block:0"].x - 0.3)) < 1e-9
+    assert cells["block:2"].style.fill == t.foreground != cells["block:0"].style.fill
+    assert "block and warp drawn in detail below" in fig.texts()
 
 
 def test_hit_testing_finds_the_lane_under_the_pointer():

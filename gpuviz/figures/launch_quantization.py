@@ -1,0 +1,195 @@
+"""The launch figure's quantization part (this launch in blocks and waves; a matrix output in
+tiles and the tiles in waves) and the text helpers every launch part shares: section headings,
+counted nouns and shapes.
+
+Keys: ``tile:<i>,<j>``, ``wave:<k>``.
+"""
+
+from __future__ import annotations
+
+from gpuviz import keys
+from gpuviz.figures.display import PT_TO_MM, Style
+from gpuviz.figures.layout import (
+    GAP,
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    format_number,
+    format_percent,
+    legend_block,
+    place,
+    wrap,
+)
+from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
+from gpuviz.figures.theme import Theme
+from gpuviz.models.launch import LaunchResult, QuantizationParams
+
+
+def plural_s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def count(n: int, noun: str) -> str:
+    return f"{format_number(n)} {noun}{plural_s(n)}"
+
+
+def dims(v: tuple[int, int, int]) -> str:
+    trimmed = list(v)
+    while len(trimmed) > 1 and trimmed[-1] == 1:
+        trimmed.pop()
+    return "(" + ", ".join(format_number(x) for x in trimmed) + ")"
+
+
+def times(v: tuple[int, int, int]) -> str:
+    """A shape as ``40 × 40`` (trailing 1s dropped)."""
+    return dims(v)[1:-1].replace(", ", " × ")
+
+
+def heading(c: BlockCanvas, theme: Theme, width: float, text: str,
+             note: str = "") -> tuple[float, float]:
+    """A bold section heading and an optional muted note, wrapped; the y below them and the
+    width they take."""
+    y, used = 0.0, 0.0
+    for i, line in enumerate(wrap(text, theme.text_pt, width, bold=True) if text else ()):
+        y += (cap_height(theme.text_pt) if i == 0 else theme.text_pt * PT_TO_MM * 1.3)
+        c.text(0.0, y, line, theme.text_pt, theme.foreground, bold=True)
+        used = max(used, text_width(line, theme.text_pt, bold=True))
+    if note:
+        for i, line in enumerate(wrap(note, theme.small_pt, width)):
+            y += cap_height(theme.small_pt) if not text and not i else \
+                theme.small_pt * PT_TO_MM * 1.3
+            c.text(0.0, y, line, theme.small_pt, theme.muted)
+            used = max(used, text_width(line, theme.small_pt))
+    return y + descent(theme.small_pt) + 1.2, used
+
+
+def centre_shift(size: float, font: str = "mono") -> float:
+    """How far above a cell's centre to put a 'middle' baseline so the ink is centred."""
+    return 0.36 * size * PT_TO_MM + (descent(size, font) - cap_height(size, font)) / 2  # type: ignore[arg-type]
+
+
+def quantization(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
+    c = BlockCanvas()
+    pt = theme.small_pt
+    fg = theme.foreground
+    share = r.valid_threads / r.threads_launched
+    last = r.blocks - (r.waves - 1) * r.slots_per_wave
+    lines = [
+        f"This launch: {times(r.extent)} outputs in blocks of {times(r.block)} threads: "
+        + (f"{times(r.grid)} = " if "×" in times(r.grid) else "")
+        + f"{count(r.blocks, 'block')}, "
+        f"{format_number(r.threads_launched)} thread slots, "
+        f"{format_number(r.valid_threads)} valid ({format_percent(share)})",
+        f"{count(r.blocks, 'block')} on {format_number(r.slots_per_wave)} slots → "
+        f"{count(r.waves, 'wave')}, last wave {format_percent(last / r.slots_per_wave)} full",
+    ]
+    show_matrix = scenario_sets_matrix(r)
+    top, _ = heading(c, theme, width, "Tile quantization and wave quantization")
+    y = top
+    for text in lines:
+        for line in wrap(text, pt, width):
+            y += cap_height(pt)
+            c.text(0.0, y, line, pt, fg)
+            y += pt * PT_TO_MM * 1.3 - cap_height(pt)
+    if not show_matrix:
+        return c.block(width, y, "quantization")
+    pct = r.tile_valid / r.tile_slots
+    y += 1.0
+    for text in (f"A {format_number(r.matrix[0])} × {format_number(r.matrix[1])} matrix output in "
+                 f"{format_number(r.tile[0])} × {format_number(r.tile[1])} tiles: "
+                 f"{format_number(r.tiles_m)} × {format_number(r.tiles_n)} = "
+                 f"{format_number(r.tiles)} tiles, {format_number(r.tile_slots)} output slots · "
+                 f"{format_number(r.tile_valid)} valid ({format_percent(pct)})",):
+        for line in wrap(text, pt, width):
+            y += cap_height(pt)
+            c.text(0.0, y, line, pt, fg)
+            y += pt * PT_TO_MM * 1.3 - cap_height(pt)
+    y += 1.5
+    box = 30.0
+    tm, tn = r.tiles_m, r.tiles_n
+    cw, chh = box / tn, box / tm
+    if tm * tn <= 1024:
+        xywh = [(j * cw, y + i * chh, cw, chh) for i in range(tm) for j in range(tn)]
+        c.rects(xywh, theme.fill("masked", outline=False),
+                keys=[keys.key("tile", i, j) for i in range(tm) for j in range(tn)])
+    else:
+        c.rect(0.0, y, box, box, theme.fill("masked", outline=False))
+    vm = box * r.matrix[0] / (tm * r.tile[0])
+    vn = box * r.matrix[1] / (tn * r.tile[1])
+    c.rect(0.0, y, vn, vm, Style(fill=theme.color("valid")))
+    if tm <= 64 and tn <= 64:
+        segs = [(0.0, y + i * chh, box, y + i * chh) for i in range(1, tm)]
+        segs += [(j * cw, y, j * cw, y + box) for j in range(1, tn)]
+        if segs:
+            c.segments(segs, theme.stroke("outline", theme.thin_mm))
+    c.rect(0.0, y, box, box, Style(stroke=theme.foreground, stroke_width=theme.line_mm))
+    # the valid region's edge in the ink, and the extents in words: a spill of one row past a
+    # tile's edge is a sliver at this scale
+    c.rect(0.0, y, vn, vm, Style(stroke=theme.foreground, stroke_width=theme.thick_mm))
+    edge = (f"valid {format_number(r.matrix[0])} × {format_number(r.matrix[1])} of "
+            f"{format_number(tm * r.tile[0])} × {format_number(tn * r.tile[1])} slots")
+    # the spill, in numbers: the last row and column of tiles hold only what is left over
+    spill_m = r.matrix[0] - (tm - 1) * r.tile[0]
+    spill_n = r.matrix[1] - (tn - 1) * r.tile[1]
+    if spill_m < r.tile[0] or spill_n < r.tile[1]:
+        edge += (f"; the last tiles hold {format_number(spill_m)} of {format_number(r.tile[0])}"
+                 f" rows and {format_number(spill_n)} of {format_number(r.tile[1])} columns, "
+                 f"{format_number(r.tile_slots - r.tile_valid)} slots masked")
+    y_edge = y + box + 0.6
+    for line in wrap(edge, pt, box + GAP + (0.0 if width - box - GAP - 2.0 >= 45.0
+                                            else width - box - GAP)):
+        y_edge += cap_height(pt)
+        c.text(0.0, y_edge, line, pt, fg)
+        y_edge += pt * PT_TO_MM * 1.3 - cap_height(pt)
+    # the tiles in waves
+    wx = box + GAP + 2.0
+    bar_w = width - wx
+    wave_text = (f"{format_number(r.tiles)} tiles on {format_number(r.tile_slots_per_wave)} slots "
+                 f"({count(r.tile_sms, 'SM')} × {count(r.tiles_per_sm, 'tile')} at a time) → "
+                 f"{count(r.wave_count, 'wave')}, last wave {format_percent(r.last_wave_fill)} "
+                 "full")
+    if bar_w < 45.0:  # too narrow beside the tiles: below them
+        wx, wy, bar_w = 0.0, y_edge + 2.0, width
+    else:
+        wy = y
+    ty = wy
+    for line in wrap(wave_text, pt, bar_w):
+        ty += cap_height(pt)
+        c.text(wx, ty, line, pt, fg)
+        ty += pt * PT_TO_MM * 1.3 - cap_height(pt)
+    by = ty + 1.5
+    shown = min(r.wave_count, 12)
+    label_pt = pt
+    seg = bar_w / shown
+    # busy slots: a second channel where the theme hatches categories (print: compute and valid
+    # are one gray)
+    hatch = theme.category_hatch(0)
+    busy = Style(fill=theme.color("compute"), stroke=None, hatch=hatch,
+                 hatch_color=theme.foreground if hatch else None)
+    for k in range(shown):
+        wave_no = k if k < shown - 1 or shown == r.wave_count else r.wave_count - 1
+        fill = 1.0 if wave_no < r.wave_count - 1 else r.last_wave_fill
+        with c.group(keys.key("wave", wave_no)):
+            c.rect(wx + k * seg, by, seg - 1, 5, Style(fill=theme.background))
+            c.rect(wx + k * seg, by, (seg - 1) * fill, 5, busy)
+            c.rect(wx + k * seg, by, seg - 1, 5, Style(stroke=theme.outline,
+                                                        stroke_width=theme.thin_mm))
+            c.value(wx + k * seg, by + 5.4, seg - 1, ink_height(label_pt) + 0.4,
+                    str(wave_no) if seg < 10 else f"wave {wave_no}", label_pt, theme.muted,
+                    floor=floor, font="sans", key=keys.key("wave", wave_no))
+    ny = by + 5.4 + ink_height(label_pt) + 1.2
+    leg = legend_block([LegendEntry("slots busy in a wave", busy)], theme, bar_w,
+                       notes=["Neither effect predicts elapsed time without assumptions about "
+                              "block duration."])
+    place(c, leg, wx, ny)
+    bottom = max(y_edge, ny + leg.height)
+    return c.block(width, bottom, "quantization")
+
+
+def scenario_sets_matrix(r: LaunchResult) -> bool:
+    """Whether the matrix quantization belongs to this scenario: its matrix is this launch's own
+    problem (as many outputs as valid threads) or was set away from the model's default."""
+    d = QuantizationParams()
+    default = (r.matrix == (d.matrix_m, d.matrix_n) and r.tile == (d.tile_m, d.tile_n)
+               and r.tile_slots_per_wave == d.sm_count * d.blocks_per_sm)
+    return r.matrix[0] * r.matrix[1] == r.valid_threads or not default
