@@ -13,7 +13,6 @@ Keys: ``block:<b>``, ``sm:<s>``, ``warp:<b>,<w>``, ``lane:<l>``, ``tile:<i>,<j>`
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -28,6 +27,7 @@ from gpuviz.figures.launch_quantization import (
     plural_s,
     quantization,
 )
+from gpuviz.figures.launch_shape import block_shape
 from gpuviz.figures.layout import (
     GAP,
     NATURAL,
@@ -42,7 +42,6 @@ from gpuviz.figures.layout import (
     legend_block,
     place,
     shortened_note,
-    text_block,
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
@@ -72,7 +71,7 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
                  as_part("lanes", _lanes(r, selection, theme, width, floor, alone != "lanes"))]
         second = []
         if r.block[1] > 1 or r.block[2] > 1:
-            second.append(as_part("warps", _block_shape(r, theme, width)))
+            second.append(as_part("warps", block_shape(r, theme, width)))
         second.append(as_part("quantization", quantization(r, theme, width, floor)))
         return first, second
 
@@ -399,84 +398,6 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
     rows = -(-r.warp_size // per_row)
     return c.block(max(gutter + per_row * cell, head_w), top + rows * (ch + 1.2) - 1.2,
                    "lanes")
-
-
-def _block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
-    c = BlockCanvas()
-    bx, by, bz = r.block
-    top, head_w = heading(c, theme, width, f"Block {dims(r.block)} drawn in 2-D, coloured "
-                           "by warp",
-                   "consecutive linear ids (x fastest) form a warp, whatever the drawing; "
-                   f"block {r.selected_block}'s threads outside the problem are masked")
-    rows = by * bz
-    warps = -(-bx * rows // r.warp_size)
-    legend_w = min(width * 0.4, 40.0) if warps <= 14 else 0.0
-    cell = min(4.0, (width - legend_w - GAP) / bx, 40.0 / rows)
-    import numpy as np  # a multi-dimensional block only (the default 1-D launch paints without)
-
-    tids = np.arange(bx * rows)
-    warp = tids // r.warp_size
-    b = r.selected_block_idx
-    gx = b[0] * bx + tids % bx
-    gy = b[1] * by + (tids // bx) % by
-    gz = b[2] * bz + tids // (bx * by)
-    masked = (gx >= r.extent[0]) | (gy >= r.extent[1]) | (gz >= r.extent[2])
-    xywh = np.column_stack([(tids % bx) * cell, top + (tids // bx) * cell,
-                            np.full(len(tids), cell * 0.9), np.full(len(tids), cell * 0.9)])
-    # the palette without the colour of "valid" (its first), in turn; past its end, the same
-    # hues lighter (then lighter again), so no two warps of a block share a swatch
-    base = [col for col in theme.palette if col != theme.color("valid")]
-    colours = [theme.mix(col, 1.0 - 0.4 * k) for k in range(3) for col in base]
-    by_colour: dict[str, list[int]] = {}
-    for w in range(int(warp.max()) + 1):
-        colour = colours[w % len(colours)]
-        by_colour.setdefault(colour, []).append(w)
-        sel = (warp == w) & ~masked
-        if sel.any():
-            c.rects(xywh[sel], Style(fill=colour),
-                    keys=[keys.key("warp", r.selected_block, w)] * int(sel.sum()))
-        if w == r.selected_warp:
-            ends = xywh[warp == w]
-            x0, y0 = ends[:, 0].min(), ends[:, 1].min()
-            x1, y1 = (ends[:, 0] + ends[:, 2]).max(), (ends[:, 1] + ends[:, 3]).max()
-            if (warp == w).sum() % bx == 0 or (warp == w).sum() < bx:
-                theme.select(c, x0 - 0.2, y0 - 0.2, x1 - x0 + 0.4, y1 - y0 + 0.4)
-    entries = [LegendEntry("warp " + ", ".join(str(w) for w in ws), Style(fill=colour))
-               for colour, ws in by_colour.items()]
-    if masked.any():
-        c.rects(xywh[masked], theme.fill("masked"),
-                keys=[keys.key("warp", r.selected_block, int(w)) for w in warp[masked]])
-    right = bx * cell
-    bottom = top + rows * cell
-    # name each warp beside its rows where the names fit one above another (they then carry
-    # the meaning, not the hue: a grayscale print keeps them apart); else a colour legend
-    pt = theme.small_pt
-    centres = [float((xywh[warp == w, 1].min() + xywh[warp == w, 1].max() + cell * 0.9) / 2)
-               for w in range(warps)]
-    fits = all(b - a >= ink_height(pt) + 0.4 for a, b in itertools.pairwise(centres))
-    label_w = text_width(f"warp {warps - 1}", pt) + 1.5
-    if fits and right + label_w <= width:
-        for w, yc in enumerate(centres):
-            c.text(right + 1.5, yc - centre_shift(pt, "sans"), f"warp {w}", pt,
-                   theme.foreground, baseline="middle", key=keys.key("warp", r.selected_block, w))
-        right += label_w
-        legend_w = min(width - right - GAP, 40.0) if masked.any() else 0.0
-        entries = []
-    if legend_w > 0:
-        leg = legend_block(entries, theme, legend_w,
-                           notes=[f"{format_number(int(masked.sum()))} of "
-                                  f"{format_number(len(tids))} threads masked"]
-                           if masked.any() or entries else [])
-        place(c, leg, right + GAP, top)
-        right += GAP + leg.width
-        bottom = max(bottom, top + leg.height)
-    elif entries or masked.any():  # warps named beside their rows and none masked: no note
-        note = text_block(f"{count(warps, 'warp')}, coloured in turn from the palette; "
-                          f"{format_number(int(masked.sum()))} of {format_number(len(tids))} "
-                          "threads masked", theme, width, color=theme.muted)
-        place(c, note, 0.0, bottom + 1.0)
-        bottom += 1.0 + note.height
-    return c.block(min(width, max(right, head_w)), bottom, "block-shape")
 
 
 def _flowed(blocks: Sequence[Block], width: float, name: str) -> Block:
