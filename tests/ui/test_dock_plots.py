@@ -3,6 +3,8 @@ zoomable timeline (and its export of the visible cycles), the gemm and traversal
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from PySide6.QtWidgets import QApplication
 
@@ -135,3 +137,24 @@ def test_a_sweep_whose_dock_is_gone_stops_without_an_error():
     shiboken6.delete(signals)
     job.run()  # raised RuntimeError ("Signal source has been deleted") from the progress report
     assert job.cancel_event.is_set()
+
+
+def test_the_timeline_row_labels_never_lie_over_each_other(make_main_window, scenario_path,
+                                                           qtbot):
+    """Dragging the splitter between the figure and the zoomable timeline shrinks the timeline's
+    plot; its row labels thin out so that "issue slot" never lies over "warp 0"."""
+    w = make_main_window(scenario_path("scheduler-h200-dram.json"))
+    tl = w.docks["scheduler"].extras.timeline
+    column = w.docks["scheduler"].view.parentWidget()
+    line = tl.fontMetrics().height()
+    for timeline_px in (400, 120):  # tall, then dragged as short as it goes
+        total = sum(column.sizes())
+        column.setSizes([total - timeline_px, timeline_px])
+        qtbot.wait(50)
+        box = tl.plot.getViewBox()
+        row_px = box.height() / (tl.result.resident_warps + 1)
+        ticks = tl.plot.getAxis("left")._tickLevels[0]
+        assert ticks == tl.row_labels() and ticks[0][1] == "issue slot"
+        gaps = [(b[0] - a[0]) * row_px for a, b in itertools.pairwise(ticks)]
+        assert min(gaps) >= line  # a line of text apart, the first warp from the issue slot too
+    assert len(tl.row_labels()) < tl.result.resident_warps + 1  # thinned when short

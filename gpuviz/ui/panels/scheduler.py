@@ -11,6 +11,7 @@ such a key shows its range here too.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
@@ -58,7 +59,7 @@ class CycleTimeline(QWidget):
         self.document = dock.document
         self.setObjectName("scheduler-timeline")
         self.plot = pg.PlotWidget()
-        self.plot.setMinimumHeight(140)
+        self.plot.setMinimumHeight(96)  # the figure above keeps the height; the labels thin out
         self.plot.invertY(True)
         self.plot.setMouseEnabled(x=True, y=False)
         self.plot.hideButtons()
@@ -80,7 +81,9 @@ class CycleTimeline(QWidget):
         lay.addWidget(self.plot)
         lay.addLayout(row)
         self.result: SchedulerResult | None = None
+        self._labels: list[tuple[float, str]] = []
         self._range_key: tuple[int, int] | None = None
+        self.plot.getViewBox().sigResized.connect(lambda *_: self._update_row_labels())
         self.plot.getViewBox().sigXRangeChanged.connect(lambda *_: self._update_label())
         self.document.shown_changed.connect(self._redraw_soon)
         self.document.path_changed.connect(self._redraw_soon)
@@ -110,15 +113,35 @@ class CycleTimeline(QWidget):
         rows = result.resident_warps + 1
         style_plot(self.plot, theme, "cycle", "")
         self.plot.showGrid(x=False, y=False)
-        every = max(1, -(-rows // 12))
-        ticks = [(0.5, "issue slot")] + [(i + 1.5, f"warp {i}") for i in range(0, rows - 1, every)]
-        self.plot.getAxis("left").setTicks([ticks, []])
+        self._update_row_labels()
         box = self.plot.getViewBox()
         box.setLimits(xMin=0, xMax=result.cycles, minXRange=min(16, result.cycles),
                       yMin=0, yMax=rows)
         box.setYRange(0, rows, padding=0)
         self._range_key = None
         self._follow_selection(default=True)
+
+    def row_labels(self) -> list[tuple[float, str]]:
+        """The left axis' labels for the plot's height now: "issue slot", then every k-th warp,
+        k such that neighbouring labels are at least a line of text apart (a short plot, a
+        dragged splitter, many warps), so no label lies over another."""
+        if self.result is None:
+            return []
+        rows = self.result.resident_warps + 1
+        height = max(1.0, self.plot.getViewBox().height())
+        line = self.fontMetrics().height()  # the axis labels' font is the widget's
+        every = max(1, math.ceil(line * 1.1 / (height / rows)))
+        labels = [(0.5, "issue slot")]
+        # warp i's row is i + 1 rows below the issue slot's: the first warp named is the first
+        # at least `every` rows from it
+        labels += [(i + 1.5, f"warp {i}") for i in range(every - 1, rows - 1, every)]
+        return labels
+
+    def _update_row_labels(self) -> None:
+        labels = self.row_labels()
+        if labels and labels != self._labels:
+            self._labels = labels
+            self.plot.getAxis("left").setTicks([labels, []])
 
     def _follow_selection(self, default: bool = False) -> None:
         if self.result is None:
