@@ -410,7 +410,7 @@ def _mark_label(c: Canvas, cx: float, cy: float, rad: float, label: str, pt: flo
                theme.stroke("foreground", theme.thin_mm))
     if clear is None and isinstance(c, BlockCanvas):
         c.label(x, y, label, pt, theme.foreground, knockout=theme.background,
-                anchor=anchor, bold=True)  # type: ignore[arg-type]
+                anchor=anchor, bold=True)
     else:
         c.text(x, y, label, pt, theme.foreground, anchor=anchor, bold=True)  # type: ignore[arg-type]
 

@@ -198,7 +198,7 @@ def _label(cv: Canvas, x: float, y: float, text: str, theme: Theme, color: str,
            anchor: str) -> None:
     if isinstance(cv, BlockCanvas):
         cv.label(x, y, text, theme.small_pt, color, knockout=theme.background,
-                 anchor=anchor)  # type: ignore[arg-type]
+                 anchor=anchor)
     else:
         cv.text(x, y, text, theme.small_pt, color, anchor=anchor)  # type: ignore[arg-type]
 

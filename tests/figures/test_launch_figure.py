@@ -196,3 +196,18 @@ def test_masked_lanes_in_print_keep_their_text_readable(target):
     assert lint(fig, target) == []
     lane5 = group(fig, "lane:5")
     assert all(t.knockout for t in walk(lane5.items) if isinstance(t, Text))
+
+
+@pytest.mark.parametrize(("params", "part"), [
+    ({"n": 130, "block": (64,), "warp_size": 64, "selected_block": 2}, "lanes"),
+    ({"n": 1600, "block": (16, 16), "grid": (3, 3)}, "warps"),
+    ({"selected_block": 2}, "grid"),
+])
+def test_each_part_meets_its_budget_in_a_column_and_on_a_slide(params, part):
+    r = compute(LaunchParams(**params))
+    for theme_name, target in (("print", SINGLE), ("presentation", SINGLE), ("print", SLIDE)):
+        t = target.showing([part])
+        fig = launch_figure.build(r, frozenset(), theme(theme_name), t)
+        found = [f for f in lint(fig, t, theme=theme(theme_name), budget=True)
+                 if f.rule in ("budget", "slide")]
+        assert found == [], (theme_name, target.name, found)

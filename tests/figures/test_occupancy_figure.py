@@ -115,3 +115,31 @@ def test_a_carveout_preference_is_called_a_hint_with_the_residency_the_h200_meas
     plain = occupancy(OccupancyParams(arch="h200", threads_per_block=32,
                                       registers_per_thread=16))
     assert "hint" not in " ".join(occupancy_figure.build(plain, frozenset(), screen).texts())
+
+
+def test_the_cliffs_add_up_the_shared_memory_a_block_is_allocated():
+    # the chart's x is the dynamic request (56 KiB); the text's 57 KiB adds the per-block
+    # reservation, and the cliffs part says so on its own, without the figure's subtitle
+    from gpuviz.figures.layout import SINGLE
+
+    r = result_of("occupancy-shared-memory.json", 0)
+    assert r.shared_memory_reserved_per_block == 1024
+    alone = occupancy_figure.build(r, frozenset(), theme("print"),
+                                   SINGLE.showing(["cliffs"], "none"))
+    texts = alone.texts()
+    assert "56 KiB dynamic" in texts  # the mark on the chart
+    assert "56 KiB dynamic + 1 KiB reserved = 57 KiB" in " ".join(texts)
+
+
+@pytest.mark.parametrize("part", ["limits", "slots", "cliffs"])
+def test_each_part_meets_its_budget_in_a_column_and_on_a_slide(part):
+    from gpuviz.figures.layout import SINGLE, SLIDE
+    from gpuviz.figures.lint import lint
+
+    r = result_of("occupancy-block-size.json", 0)
+    for theme_name, target in (("print", SINGLE), ("presentation", SINGLE), ("print", SLIDE)):
+        t = target.showing([part])
+        fig = occupancy_figure.build(r, frozenset(), theme(theme_name), t)
+        found = [f for f in lint(fig, t, theme=theme(theme_name), budget=True)
+                 if f.rule in ("budget", "slide")]
+        assert found == [], (theme_name, target.name, found)

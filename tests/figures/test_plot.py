@@ -92,3 +92,31 @@ def test_a_given_top_is_rounded_up_to_a_tick_so_the_highest_point_has_a_grid_lin
     t = texts(plot_block(s, SCREEN, 80, 50, x_label="x", x_unit="u", y_label="y", y_unit="u",
                          y_range=(0.0, 5.3)))
     assert "6" in t  # 0, 2, 4, 6: the top tick lies above the highest value
+
+
+def test_a_marks_label_sits_clear_of_the_curves_tied_by_a_leader():
+    # a staircase through the marked point and lines across the places beside it: the label
+    # goes further out, where no line crosses it, and a thin leader ties it to its dot
+    s = [Series("cliff", [0, 32, 64, 96, 128], [64, 64, 32, 32, 16], 0, step=True),
+         *(Series(f"across {y}", [0, 128], [y, y], 2) for y in (40, 32, 44, 28))]
+    b = plot_block(s, SCREEN, 60, 40, x_label="registers", y_label="warps",
+                   marks=[Mark(64, 36, "64 registers")], leaders=True)
+    from gpuviz.figures.display import Figure, text_box
+
+    fig = Figure(b.width + 2, b.height + 2, SCREEN.background, b.items)
+    assert not [f for f in lint(fig) if f.rule in ("crossing", "overlap")]
+    label = next(i for i in walk(b.items) if isinstance(i, Text) and i.text == "64 registers")
+    dot = next(i for i in walk(b.items) if isinstance(i, Circle))
+    x0, y0, x1, y1 = text_box(label)
+    gap = max(x0 - dot.cx, dot.cx - x1, y0 - dot.cy, dot.cy - y1) - dot.r
+    leaders = [i for i in walk(b.items) if isinstance(i, Polyline) and len(i.points) == 2
+               and abs(((i.points[0][0] - dot.cx) ** 2 + (i.points[0][1] - dot.cy) ** 2) ** 0.5
+                       - dot.r) < 1e-6]
+    assert gap > 1.0 and len(leaders) == 1  # apart from its dot, and tied to it
+
+
+def test_a_percentage_plots_x_ticks_are_plain_numbers():
+    s = [Series("busy", [0, 3000, 6000], [10, 80, 20], 0)]
+    t = texts(plot_block(s, SCREEN, 80, 40, x_label="cycle", y_label="issue slots",
+                         percent=True))
+    assert "6,000" in t and not any(v.endswith(" %") and "," in v for v in t)

@@ -185,3 +185,36 @@ def test_the_warps_axis_reaches_the_warps_needed_and_the_rhythm_shows():
     span, b = scheduler_figure.utilisation_span(r)
     busy = (r._issued_kind[:span] > 0).reshape(-1, b).mean(axis=1)
     assert busy.max() - busy.min() > 0.5  # bursts and gaps, not a flat line
+
+
+def test_the_sm_warps_plot_draws_littles_law_on_to_saturation():
+    # 16 warps per scheduler (64 per SM) leave the law short of its plateau, the bandwidth
+    # bound: the plot goes on past the SM's warps to where every scheduler holds P·bound/I
+    import math
+
+    from gpuviz.figures.display import Polyline
+
+    r = result_of("scheduler-h200-dram.json", 0)
+    plateau = min(1.0, r.bandwidth_bound)
+    needed = 4 * math.ceil(plateau * r.P / r.I)
+    assert needed > max(r.sm_sweep_warps) == 64
+    fig = scheduler_figure.build(r, frozenset(), theme("print"), SINGLE.showing(["warps"]))
+    assert f"saturates at W = {needed}" in fig.texts()
+    assert str(needed - needed % 16) in fig.texts()  # the axis runs past 64
+    law = next(i for i in walk(fig.items) if isinstance(i, Polyline)
+               and i.key == "series:Little's law U = min(1, N·I/P)")
+    top = min(y for _, y in law.points)  # the law's highest point is its plateau, at the end
+    assert law.points[-1][1] == top
+
+
+@pytest.mark.parametrize("part", ["timeline", "utilisation", "warps"])
+def test_each_part_meets_its_budget_in_a_column_and_on_a_slide(part):
+    from gpuviz.figures.lint import lint
+
+    r = result_of("scheduler-h200-dram.json", 0)
+    for theme_name, target in (("print", SINGLE), ("presentation", SINGLE), ("print", SLIDE)):
+        t = target.showing([part])
+        fig = scheduler_figure.build(r, frozenset(), theme(theme_name), t)
+        found = [f for f in lint(fig, t, theme=theme(theme_name), budget=True)
+                 if f.rule in ("budget", "slide")]
+        assert found == [], (theme_name, target.name, found)

@@ -219,3 +219,24 @@ def test_limit_names_issue_when_warps_cover_the_latency():
     r = compute(SchedulerParams(memory="l1", math_per_load=16, loop_instructions=8,
                                 warps_per_sm=64, cycles=100))
     assert r.limit == "issue" and r.predicted_utilization == 1.0
+
+
+def test_the_windowed_utilisation_adds_up_to_the_issue_record():
+    from gpuviz.models.scheduler import utilisation_span, windowed_utilisation
+
+    r = compute(SchedulerParams(warps=16, load_latency=200, math_per_load=16, cycles=4000))
+    span, window = utilisation_span(r)
+    centres, busy, lanes = windowed_utilisation(r)
+    assert window == r.P // 8 and len(busy) == span // window
+    assert busy.mean() * span == np.count_nonzero(r._issued_kind[:span])  # every window
+    assert centres[0] == window / 2 and (lanes <= busy + 1e-12).all()  # lanes within issue
+
+
+def test_saturation_is_where_every_scheduler_holds_its_share_of_the_plateau():
+    from gpuviz.models.scheduler import saturation_warps_per_sm, uncapped_sm_prediction
+
+    p = SchedulerParams(warps_per_sm=64, memory="dram", math_per_load=16, loop_instructions=8)
+    w = saturation_warps_per_sm(p)
+    assert w > 64  # more warps than the SM's slots hold
+    top = uncapped_sm_prediction(p, w)
+    assert uncapped_sm_prediction(p, w - 4) < top == uncapped_sm_prediction(p, w + 4)
