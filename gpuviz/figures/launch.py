@@ -273,12 +273,12 @@ def _sms(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
                 b = first + k * n_sm + s
                 bx = label_w + k * (slot_w + 1)
                 if b < r.blocks:
-                    shown = b == r.selected_block
-                    c.rect(bx, y + 1, slot_w, slot_h, shown_style(theme) if shown else Style(
+                    detail = b == r.selected_block
+                    c.rect(bx, y + 1, slot_w, slot_h, shown_style(theme) if detail else Style(
                         fill=theme.background, stroke=theme.outline,
                         stroke_width=theme.thin_mm), key=keys.key("block", b))
                     c.value(bx, y + 1 - centre_shift(pt, "sans"), slot_w, slot_h, f"B{b}", pt,
-                            theme.background if shown else theme.foreground, floor=floor,
+                            theme.background if detail else theme.foreground, floor=floor,
                             font="sans", key=keys.key("block", b))
                 else:
                     c.rect(bx, y + 1, slot_w, slot_h, theme.fill("absent"))

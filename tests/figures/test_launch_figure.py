@@ -211,3 +211,13 @@ def test_each_part_meets_its_budget_in_a_column_and_on_a_slide(params, part):
         found = [f for f in lint(fig, t, theme=theme(theme_name), budget=True)
                  if f.rule in ("budget", "slide")]
         assert found == [], (theme_name, target.name, found)
+
+
+def test_the_block_drawn_in_detail_is_filled_on_its_sm_too_and_no_sm_is_invented():
+    t = theme("print")
+    fig = launch_figure.build(compute(LaunchParams(selected_block=2)), frozenset(), t)
+    texts = fig.texts()
+    assert "B2" in texts and not any(s.endswith("more SMs") for s in texts)  # 2 SMs, both drawn
+    slot = next(i for i in walk(fig.items) if isinstance(i, Rect) and i.key == "block:2"
+                and i.style.fill == t.foreground)
+    assert slot.w > 0
