@@ -68,7 +68,8 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
         first = [as_part("grid", _grid(r, selection, theme, width, floor, alone != "grid")),
                  as_part("grid", _sms(r, theme, width, floor)),
                  as_part("warps", _warps(r, selection, theme, width, floor, alone != "warps")),
-                 as_part("lanes", _lanes(r, selection, theme, width, floor, alone != "lanes"))]
+                 as_part("lanes", _lanes(r, selection, theme, width, floor, alone != "lanes",
+                                         target.name == "single"))]
         second = []
         if r.block[1] > 1 or r.block[2] > 1:
             second.append(as_part("warps", block_shape(r, theme, width)))
@@ -95,7 +96,7 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
             entries.append(LegendEntry("lane past the end of the block", theme.fill("absent"),
                                        parts=("lanes",)))
         # the block and warp drawn in detail (the section's selected_block and selected_warp)
-        # are filled with ink; a selection (a click, a step's select) has the double outline
+        # are filled with the muted ink; a selection (a click, a step's select) has the double outline
         entries.append(LegendEntry("block and warp drawn in detail below", shown_style(theme),
                                    parts=("grid", "warps")))
         named = {kind: [k for k in selection if k.startswith(keys.prefix(kind))]
@@ -160,9 +161,10 @@ def heads(r: LaunchResult) -> dict[str, tuple[str, str]]:
 
 
 def shown_style(theme: Theme) -> Style:
-    """The block and warp the parts below draw in detail: filled with ink, numbers in the
-    ground's colour (a selection is the double outline, :meth:`Theme.select`)."""
-    return Style(fill=theme.foreground, stroke=theme.foreground, stroke_width=theme.thin_mm)
+    """The block and warp the parts below draw in detail: filled with the muted ink, numbers
+    in the ground's colour (a selection is the double outline in the ink, :meth:`Theme.select`:
+    the two never share a swatch)."""
+    return Style(fill=theme.muted, stroke=theme.muted, stroke_width=theme.thin_mm)
 
 
 def _bar(c: BlockCanvas, theme: Theme, x: float, y: float, w: float, share: float) -> None:
@@ -335,12 +337,12 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
 
 
 def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
-           floor: float, headed: bool = True) -> Block:
+           floor: float, headed: bool = True, compact: bool = False) -> Block:
     c = BlockCanvas()
     top, head_w = heading(c, theme, width, *heads(r)["lanes"]) if headed else (0.0, 0.0)
-    # a wavefront of 64 lanes sets its cells at the floor's size (7 pt), as value cells shrink
-    # to it, so its eight rows of cells stay inside a column with large type
-    pt = floor if r.warp_size > 32 else theme.small_pt
+    # in a journal column a wavefront of 64 lanes sets its cells at the floor's size (7 pt), as
+    # value cells shrink to it, so its rows of cells stay inside the column with large type
+    pt = floor if compact and r.warp_size > 32 else theme.small_pt
     widest = max([format_number(ln.global_index) for ln in r.lanes if ln.global_index is not None]
                  + [format_number(ln.tid) for ln in r.lanes] + ["00"], key=len)
     need = text_width(widest, pt, "mono") + 1.0

@@ -400,7 +400,17 @@ def _mark_label(c: Canvas, cx: float, cy: float, rad: float, label: str, pt: flo
               and b[1] >= top - 0.5 and b[3] <= bottom - 0.3]
     clear = next((v for v in inside if not len(segs)
                   or not _segment_hits_box(segs, box_of(*v)).any()), None)
-    x, y, anchor = clear or (inside or candidates)[0]
+    if clear is not None or inside:
+        x, y, anchor = clear or inside[0]
+    else:  # no place inside the data area: the one that leaves it least, moved into it
+        def overflow(v: tuple[float, float, str]) -> float:
+            b = box_of(*v)
+            return (max(0.0, left + 0.3 - b[0]) + max(0.0, b[2] - right)
+                    + max(0.0, top - 0.5 - b[1]) + max(0.0, b[3] - bottom + 0.3))
+
+        x, y, anchor = min(candidates, key=overflow)
+        b = box_of(x, y, anchor)
+        x += max(0.0, left + 0.3 - b[0]) - max(0.0, b[2] - right)
     box = box_of(x, y, anchor)
     lx, ly = min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3])
     dist = math.hypot(lx - cx, ly - cy)

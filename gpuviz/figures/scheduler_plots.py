@@ -264,7 +264,7 @@ def _sweep_sm(r: SchedulerResult, selection: frozenset[str], theme: Theme, targe
     right = float(max(law_to, max(mx, default=0.0)))
     # the longest label that fits beside the mark inside the data area (about the plot less its
     # axis); a narrow column takes a shorter one
-    room = max(w / right, 1 - w / right) * (width - 14.0) - 2.0
+    room = max(w / right, 1 - w / right) * (width - 20.0) - 3.0
     label = next((t for t in labels if text_width(t, theme.small_pt, bold=True) <= room),
                  labels[-1])
 

@@ -82,7 +82,7 @@ def test_a_selection_and_the_block_drawn_in_detail_do_not_look_alike():
     outlines = [i for i in _drawing(fig.items) if isinstance(i, Rect) and i.style == outline]
     assert len(outlines) == 1
     assert abs(outlines[0].x - (cells["block:0"].x - 0.3)) < 1e-9
-    assert cells["block:2"].style.fill == t.foreground != cells["block:0"].style.fill
+    assert cells["block:2"].style.fill == t.muted != cells["block:0"].style.fill
     assert "block and warp drawn in detail below" in fig.texts()
 
 
@@ -219,5 +219,5 @@ def test_the_block_drawn_in_detail_is_filled_on_its_sm_too_and_no_sm_is_invented
     texts = fig.texts()
     assert "B2" in texts and not any(s.endswith("more SMs") for s in texts)  # 2 SMs, both drawn
     slot = next(i for i in walk(fig.items) if isinstance(i, Rect) and i.key == "block:2"
-                and i.style.fill == t.foreground)
+                and i.style.fill == t.muted)
     assert slot.w > 0
