@@ -221,3 +221,18 @@ def test_the_block_drawn_in_detail_is_filled_on_its_sm_too_and_no_sm_is_invented
     slot = next(i for i in walk(fig.items) if isinstance(i, Rect) and i.key == "block:2"
                 and i.style.fill == t.muted)
     assert slot.w > 0
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_no_two_warps_of_a_drawn_block_share_a_colour(name):
+    # a 16 × 16 block inside a 40 × 40 problem: 8 warps, each its own fill (past the palette's
+    # seven hues, the same hues lighter)
+    fig = build(name=name, n=None, extent=(40, 40), block=(16, 16))
+    fills: dict[str, set] = {}
+    for item in walk(fig.items):
+        if isinstance(item, Rects) and item.keys and item.style.hatch is None:
+            for key in set(item.keys):
+                fills.setdefault(item.style.fill, set()).add(key)
+    warps = {k for ks in fills.values() for k in ks if k.startswith("warp:")}
+    assert len(warps) == 8
+    assert all(len({k for k in ks if k.startswith("warp:")}) <= 1 for ks in fills.values())
