@@ -26,6 +26,7 @@ from gpuviz.figures.launch_quantization import (
     heading,
     plural_s,
     quantization,
+    scenario_sets_matrix,
 )
 from gpuviz.figures.launch_shape import block_shape
 from gpuviz.figures.layout import (
@@ -62,7 +63,8 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
 
     # a part alone with its title: its heading becomes the title and the launch its subtitle
     alone = target.parts[0] if target.parts and len(target.parts) == 1 \
-        and target.chrome == "full" and target.parts[0] != "quantization" else None
+        and target.chrome == "full" and (target.parts[0] != "quantization"
+                                         or scenario_sets_matrix(r)) else None
 
     def sections(width: float) -> tuple[list[Block], list[Block]]:
         first = [as_part("grid", _grid(r, selection, theme, width, floor, alone != "grid")),
@@ -73,7 +75,8 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
         second = []
         if r.block[1] > 1 or r.block[2] > 1:
             second.append(as_part("warps", block_shape(r, theme, width)))
-        second.append(as_part("quantization", quantization(r, theme, width, floor)))
+        second.append(as_part("quantization", quantization(r, theme, width, floor,
+                                                           alone != "quantization")))
         return first, second
 
     def body(width: float) -> list[Block]:
@@ -128,6 +131,8 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
                                                                        f"{note[1:]}." if note
                                                                        and not note.endswith(".")
                                                                        else f" {note}"))
+        if alone == "quantization":  # its first line states the launch
+            subtitle = ""
     return compose(
         target, theme, title=title, subtitle=subtitle.rstrip(),
         body=body, side=side, natural_width=NATURAL_WIDTH,
@@ -157,6 +162,7 @@ def heads(r: LaunchResult) -> dict[str, tuple[str, str]]:
                   f"{count(active, 'lane')} valid, {format_number(r.warp_size - active)} masked",
                   "each lane: lane number, linear thread id (x fastest), global index "
                   "(– when masked)"),
+        "quantization": ("Tile quantization and wave quantization", ""),
     }
 
 

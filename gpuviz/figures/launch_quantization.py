@@ -68,7 +68,8 @@ def centre_shift(size: float, font: str = "mono") -> float:
     return 0.36 * size * PT_TO_MM + (descent(size, font) - cap_height(size, font)) / 2  # type: ignore[arg-type]
 
 
-def quantization(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
+def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
+                 headed: bool = True) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
     fg = theme.foreground
@@ -84,7 +85,8 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float) -> B
         f"{count(r.waves, 'wave')}, last wave {format_percent(last / r.slots_per_wave)} full",
     ]
     show_matrix = scenario_sets_matrix(r)
-    top, _ = heading(c, theme, width, "Tile quantization and wave quantization")
+    top = heading(c, theme, width, "Tile quantization and wave quantization")[0] if headed \
+        else 0.0
     y = top
     for text in lines:
         for line in wrap(text, pt, width):
@@ -183,7 +185,62 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float) -> B
                               "block duration."])
     place(c, leg, wx, ny)
     bottom = max(y_edge, ny + leg.height)
+    # a spill of a few rows is a sliver at the tiles' scale: the first tile's corner again,
+    # an element a cell, so that the spilled row shows
+    if tm > 1 and tn > 1 and max(r.tile[0] / max(spill_m, 1), r.tile[1] / max(spill_n, 1)) >= 8:
+        if wx > 0:  # beside the tiles, under the waves
+            bottom = max(y_edge, _corner(c, r, theme, wx, ny + leg.height + 2.0, width - wx))
+        else:
+            bottom = _corner(c, r, theme, 0.0, bottom + 2.0, width)
     return c.block(width, bottom, "quantization")
+
+
+CORNER = 8  # elements a side of the corner drawn an element a cell
+
+
+def _corner(c: BlockCanvas, r: LaunchResult, theme: Theme, x: float, y: float,
+            width: float) -> float:
+    """The elements around the first tile's far corner, each a cell: the valid ones that
+    spill past the tile's edges into the next tiles, at a scale where one row shows. Returns
+    the y below it."""
+    pt = theme.small_pt
+    cell = 2.2
+    half = CORNER // 2
+    rows = range(r.tile[0] - half, r.tile[0] + half)
+    cols = range(r.tile[1] - half, r.tile[1] + half)
+    label_w = text_width(format_number(rows[-1]), pt) + 1.0
+    x0 = x + label_w
+    valid = [(x0 + j * cell, y + i * cell, cell, cell) for i, m in enumerate(rows)
+             for j, n in enumerate(cols) if m < r.matrix[0] and n < r.matrix[1]]
+    masked = [(x0 + j * cell, y + i * cell, cell, cell) for i, m in enumerate(rows)
+              for j, n in enumerate(cols) if not (m < r.matrix[0] and n < r.matrix[1])]
+    if masked:
+        c.rects(masked, theme.fill("masked", outline=False))
+    if valid:
+        c.rects(valid, Style(fill=theme.color("valid")))
+    side = CORNER * cell
+    segs = [(x0, y + i * cell, x0 + side, y + i * cell) for i in range(1, CORNER)]
+    segs += [(x0 + j * cell, y, x0 + j * cell, y + side) for j in range(1, CORNER)]
+    c.segments(segs, theme.stroke("outline", theme.thin_mm))
+    c.rect(x0, y, side, side, Style(stroke=theme.foreground, stroke_width=theme.line_mm))
+    # the tiles' edges through the corner, in the ink
+    c.segments([(x0 + half * cell, y, x0 + half * cell, y + side),
+                (x0, y + half * cell, x0 + side, y + half * cell)],
+               theme.stroke("foreground", theme.thick_mm))
+    for i in (0, half, CORNER - 1):  # row numbers at the start, the edge and the end
+        c.text(x0 - 0.8, y + (i + 0.5) * cell, format_number(rows[i]), pt, theme.muted,
+               anchor="end", baseline="middle")
+    note_x = x0 + side + GAP
+    text = (f"rows and columns {format_number(rows[0])}–{format_number(rows[-1])}, an element "
+            "a cell; thick: the tiles' edges")
+    top = y
+    if x + width - note_x < 30.0:  # too narrow beside the corner: the note under it
+        note_x, top = x, y + side + 0.8
+    ty = top
+    for line in wrap(text, pt, x + width - note_x):
+        ty += cap_height(pt) if ty == top else pt * PT_TO_MM * 1.3
+        c.text(note_x, ty, line, pt, theme.muted)
+    return max(y + side, ty + descent(pt))
 
 
 def scenario_sets_matrix(r: LaunchResult) -> bool:

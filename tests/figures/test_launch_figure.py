@@ -236,3 +236,17 @@ def test_no_two_warps_of_a_drawn_block_share_a_colour(name):
     warps = {k for ks in fills.values() for k in ks if k.startswith("warp:")}
     assert len(warps) == 8
     assert all(len({k for k in ks if k.startswith("warp:")}) <= 1 for ks in fills.values())
+
+
+def test_a_one_row_spill_is_drawn_an_element_a_cell():
+    # 33 × 33 in 32 × 32 tiles: at the tiles' scale the spilled row and column are a sliver;
+    # the first tile's corner is drawn again with each element a cell, the spill valid
+    t = theme("print")
+    fig = launch_figure.build(compute(LaunchParams(n=1089, block=(1024,))), frozenset(), t)
+    assert any(s.startswith("rows and columns 28–35") for s in fig.texts())
+    cells = [i for i in walk(fig.items) if isinstance(i, Rects)
+             and i.style.fill == t.color("valid") and len(i.xywh) > 1]
+    corner = cells[-1]
+    assert len(corner.xywh) == 5 * 5  # rows and columns 28–32 of 28–35 are inside 33 × 33
+    widths = {round(w, 6) for _, _, w, _ in corner.xywh}
+    assert widths == {2.2}  # an element a cell: the spilled row is as wide as any other
