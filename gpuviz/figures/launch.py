@@ -74,7 +74,7 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
                                          target.name == "single"))]
         second = []
         if r.block[1] > 1 or r.block[2] > 1:
-            second.append(as_part("warps", block_shape(r, theme, width)))
+            second.append(as_part("warps", block_shape(r, theme, width, selection)))
         second.append(as_part("quantization", quantization(r, theme, width, floor,
                                                            alone != "quantization")))
         return first, second
@@ -100,7 +100,7 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
                                        parts=("lanes",)))
         # the block and warp drawn in detail (the section's selected_block and selected_warp)
         # are filled with the muted ink; a selection (a click, a step's select) has the double outline
-        entries.append(LegendEntry("block and warp drawn in detail below", shown_style(theme),
+        entries.append(LegendEntry("block and warp shown in detail", shown_style(theme),
                                    parts=("grid", "warps")))
         named = {kind: [k for k in selection if k.startswith(keys.prefix(kind))]
                  for kind in ("block", "warp", "lane")}

@@ -23,7 +23,8 @@ from gpuviz.figures.theme import Theme
 from gpuviz.models.launch import LaunchResult
 
 
-def block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
+def block_shape(r: LaunchResult, theme: Theme, width: float,
+                selection: frozenset[str] = frozenset()) -> Block:
     c = BlockCanvas()
     bx, by, bz = r.block
     top, head_w = heading(c, theme, width, f"Block {dims(r.block)} drawn in 2-D, coloured "
@@ -57,12 +58,17 @@ def block_shape(r: LaunchResult, theme: Theme, width: float) -> Block:
         if sel.any():
             c.rects(xywh[sel], Style(fill=colour),
                     keys=[keys.key("warp", r.selected_block, w)] * int(sel.sum()))
-        if w == r.selected_warp:
+        chosen = keys.key("warp", r.selected_block, w) in selection
+        if w == r.selected_warp or chosen:
             ends = xywh[warp == w]
             x0, y0 = ends[:, 0].min(), ends[:, 1].min()
             x1, y1 = (ends[:, 0] + ends[:, 2]).max(), (ends[:, 1] + ends[:, 3]).max()
             if (warp == w).sum() % bx == 0 or (warp == w).sum() < bx:
-                theme.select(c, x0 - 0.2, y0 - 0.2, x1 - x0 + 0.4, y1 - y0 + 0.4)
+                box = (x0 - 0.2, y0 - 0.2, x1 - x0 + 0.4, y1 - y0 + 0.4)
+                if chosen:  # a selection: the double outline
+                    theme.select(c, *box)
+                else:  # the warp the lanes part draws: the muted ink of "shown in detail"
+                    c.rect(*box, Style(stroke=theme.muted, stroke_width=theme.thick_mm))
     entries = [LegendEntry("warp " + ", ".join(str(w) for w in ws), Style(fill=colour))
                for colour, ws in by_colour.items()]
     if masked.any():

@@ -83,7 +83,7 @@ def test_a_selection_and_the_block_drawn_in_detail_do_not_look_alike():
     assert len(outlines) == 1
     assert abs(outlines[0].x - (cells["block:0"].x - 0.3)) < 1e-9
     assert cells["block:2"].style.fill == t.muted != cells["block:0"].style.fill
-    assert "block and warp drawn in detail below" in fig.texts()
+    assert "block and warp shown in detail" in fig.texts()
 
 
 def test_hit_testing_finds_the_lane_under_the_pointer():
