@@ -250,3 +250,17 @@ def test_a_one_row_spill_is_drawn_an_element_a_cell():
     assert len(corner.xywh) == 5 * 5  # rows and columns 28–32 of 28–35 are inside 33 × 33
     widths = {round(w, 6) for _, _, w, _ in corner.xywh}
     assert widths == {2.2}  # an element a cell: the spilled row is as wide as any other
+
+
+def test_the_2d_block_frames_the_warp_shown_apart_from_a_selected_warp():
+    t = theme("print")
+    r = compute(LaunchParams(n=None, extent=(40, 40), block=(16, 16)))  # warp 0 shown
+    plain = launch_figure.build(r, frozenset(), t, SINGLE.showing(["warps"]))
+    chosen = launch_figure.build(r, frozenset({"warp:0,3"}), t, SINGLE.showing(["warps"]))
+    outline = t.highlight()
+
+    def outlines(fig):
+        return [i for i in _drawing(fig.items) if isinstance(i, Rect) and i.style == outline]
+
+    assert outlines(plain) == []  # the warp shown in detail is not drawn as selected
+    assert len(outlines(chosen)) == 2  # warp 3's cell and its rows in the drawing
