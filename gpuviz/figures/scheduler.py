@@ -203,9 +203,9 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
         title = (f"Warps to hide the latency, {POLICY_NAMES[r.policy]}: ⌈P/I⌉ = "
                  f"{r.warps_needed} per scheduler{div}")
         start, end = r.sweep_cycles
-        subtitle = (f"Steady state (cycles {start:,}–{end - 1:,} of a run per count). "
-                    f"⌈P/I⌉ = {r.warps_needed} warps needed{cap}; Little's law: "
-                    f"U = {_bound_words(r)}.")
+        subtitle = (f"Steady state (cycles {start:,}–{end - 1:,} of a run per count), "
+                    f"P = {format_number(r.P)} cycles, I = {r.I} instructions{cap}; Little's "
+                    f"law: U = {_bound_words(r)}.")
     shown: list[tuple[int, int]] = []
 
     def body(width: float) -> list[Block]:
