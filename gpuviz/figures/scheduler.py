@@ -247,7 +247,7 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
         if any(k == "slots" or k.startswith((keys.prefix("warp"), keys.prefix("plot")))
                for k in selection):
             entries.append(LegendEntry("selected", theme.highlight(), "selection"))
-        # the whole figure's receipt; the utilisation part alone keeps what its plot shows
+        # the whole figure's receipt
         rows: list[str | tuple[str, str]] = [
             ("resident warps N", f"{r.resident_warps} (register cap {r.register_cap})"),
             ("run", f"{format_number(r.loops_completed)} loops, "
@@ -258,9 +258,10 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
             ("Little's law", format_percent(r.predicted_utilization)),
             *(_memory_rows(r) if target.whole else []),
             ("useful lane work", format_percent(r.lane_utilization))]
+        if alone == "utilisation":  # its title and subtitle give the issue use and the law
+            rows = [row for row in rows if row[0] in ("run", "useful lane work")]
         blocks = [legend_block(entries, theme, width, target=target),
-                  as_part("utilisation", receipt_block(rows[1:] if alone else rows, theme,
-                                                       width), "notes")]
+                  as_part("utilisation", receipt_block(rows, theme, width), "notes")]
         note = model_gap_note(r)
         if note is not None:  # what the warps part's H200 curve shows the model leaves out
             blocks.append(as_part("warps", plots.note_block(note, theme, width), "notes"))
