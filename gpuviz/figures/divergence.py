@@ -18,6 +18,7 @@ from itertools import islice
 
 import numpy as np
 
+from gpuviz import keys
 from gpuviz.figures.display import PT_TO_MM, Anchor, Figure, Hatch, Style, text_box
 from gpuviz.figures.layout import (
     NATURAL,
@@ -81,7 +82,7 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
                                 parts=("graph",)),
                     LegendEntry("active lane", theme.fill("valid"), parts=stack),
                     LegendEntry("masked lane", theme.fill("masked"), parts=stack)]
-        if any(k.split(":")[0] in ("node", "edge", "step", "lane") for k in selection):
+        if any(k.partition(":")[0] in ("node", "edge", "step", "lane") for k in selection):
             entries.append(LegendEntry("selected", theme.highlight(), "selection"))
         rows: list[str | tuple[str, str]] = [
             ("issued", f"{format_number(r.issued)} instructions"),
@@ -201,7 +202,7 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
 
     for src, tgt, _ in r._edges:
         (sx, sy), (tx, ty) = pos[src], pos[tgt]
-        key = f"edge:{src}->{tgt}"
+        key = keys.key("edge", f"{src}->{tgt}")
         a = (spread(out_of[src], tgt, sx), sy + node_h)
         b = (spread(into[tgt], src, tx), ty - 0.3)
         with c.group(key):
@@ -299,12 +300,12 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
                 cands += [(mx - off, my, "end"), (mx + off, my, "start")]
             else:
                 cands += [(mx + off, my, "start"), (mx - off, my, "end")]
-        with c.group(f"edge:{src}->{tgt}"):
+        with c.group(keys.key("edge", f"{src}->{tgt}")):
             put(None, cands, label, fg, "mono", on_edge)
     bottom = top
     for name in r.nodes:
         x, y = pos[name]
-        key = f"node:{name}"
+        key = keys.key("node", name)
         x0 = x - node_w / 2
         style = marks.get(name, _plain(theme))
         with c.group(key):
@@ -377,7 +378,7 @@ def _trace(r: DivergenceResult, selection: frozenset[str], theme: Theme, width: 
     y = top + descent(pt) + 0.6
     on, off, on_keys = [], [], []
     for e in events:
-        key = f"step:{e.step}"
+        key = keys.key("step", e.step)
         base = y + row / 2
         with c.group(key):
             c.text(cols["step"], base, str(e.step), pt, fg, font="mono", baseline="middle")
@@ -391,7 +392,7 @@ def _trace(r: DivergenceResult, selection: frozenset[str], theme: Theme, width: 
             cell = (cols["mask"] + lane * lane_w, y + row * 0.15, lane_w * 0.85, row * 0.7)
             if (e.mask >> lane) & 1:
                 on.append(cell)
-                on_keys.append(f"lane:{lane}")
+                on_keys.append(keys.key("lane", lane))
             else:
                 off.append(cell)
         if key in selection:
@@ -400,9 +401,8 @@ def _trace(r: DivergenceResult, selection: frozenset[str], theme: Theme, width: 
     c.rects(on, theme.fill("valid"), keys=on_keys)
     c.rects(off, theme.fill("masked"))
     first = top + descent(pt) + 0.6
-    for k in selection:
-        if k.startswith("lane:") and k[5:].isdigit() and int(k[5:]) < r.warp_size:
-            lane = int(k[5:])
+    for lane in sorted(keys.numbers(selection, "lane")):
+        if 0 <= lane < r.warp_size:
             theme.select(c, cols["mask"] + lane * lane_w - 0.2, first, lane_w * 0.85 + 0.4,
                          row * len(events))
     if len(r.trace) > MAX_ROWS:
@@ -440,7 +440,7 @@ def _orders(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             by_node.setdefault(node, []).append((x, y + h * (1 - frac), cell * 0.85, h * frac))
         c.rect(label_w, y, cell * shown, h, Style(fill=theme.surface))
         for node, cells in by_node.items():
-            key = f"node:{node}"
+            key = keys.key("node", node)
             c.rects(cells, marks.get(node, _plain(theme)), keys=[key] * len(cells))
             if key in selection:
                 for x, cy, w, ch in cells:

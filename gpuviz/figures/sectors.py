@@ -18,6 +18,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
+from gpuviz import keys
 from gpuviz.figures.display import (
     PT_TO_MM,
     Circle,
@@ -241,7 +242,7 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
     for lane in range(n):
         box = (lx + lane * lane_w + 0.1, top, lane_w - 0.2, lane_h)
         (boxes_a if lane in active else boxes_m).append(box)
-        (keys_a if lane in active else keys_m).append(f"lane:{lane}")
+        (keys_a if lane in active else keys_m).append(keys.key("lane", lane))
     masked_style = theme.fill("masked")
     with c.group(name="lanes"):
         c.rects(boxes_a, theme.fill("valid"), keys_a)
@@ -254,14 +255,14 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
             cx = lx + (lane + 0.5) * lane_w
             if up:
                 c.text(cx, top + lane_h / 2 + _shift_up(pt), str(lane), pt, ink, anchor="middle",
-                       baseline="middle", font="mono", key=f"lane:{lane}", knockout=knock)
+                       baseline="middle", font="mono", key=keys.key("lane", lane), knockout=knock)
             elif sideways:
                 c.text(cx + _shift_up(side_pt), top + lane_h / 2, str(lane), side_pt, ink,
                        anchor="middle", baseline="middle", font="mono", rotate=-90,
-                       key=f"lane:{lane}", knockout=knock)
+                       key=keys.key("lane", lane), knockout=knock)
             elif lane % NUMBER_EVERY == 0 or lane == n - 1:
                 c.text(cx, top - 1.0, str(lane), pt, fg, anchor="middle", font="mono",
-                       key=f"lane:{lane}")
+                       key=keys.key("lane", lane))
         for lane in sorted(sel_lanes):
             if lane < n:
                 theme.select(c, lx + lane * lane_w + 0.1, top, lane_w - 0.2, lane_h)
@@ -284,7 +285,7 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
         a = int(addr[lane])
         seg = (lx + (lane + 0.5) * lane_w, top + lane_h, element_x(a), mem_top)
         segs.append(seg)
-        seg_keys.append(f"lane:{lane}")
+        seg_keys.append(keys.key("lane", lane))
         if lane in sel_lanes or a // SECTOR_BYTES in sel_sectors:
             hi.append(seg)
     # A knot of crossings (reversed lanes: every pair crosses) cannot be followed: the lines go
@@ -323,7 +324,7 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
         c.rects(used_cells, _used(theme) if outlined else theme.fill("read", outline=False))
         c.rects([(sector_x(s), mem_top, sw, SECTOR_H) for s in r.sectors],
                 Style(stroke=theme.foreground, stroke_width=theme.line_mm),
-                [f"sector:{s}" for s in r.sectors])
+                [keys.key("sector", s) for s in r.sectors])
         # Sector boundaries reach past the bar (element dividers do not), so "4 sectors" can
         # be counted in the memory row itself.
         ticks = sorted({x for s in all_sectors for x in (sector_x(s), sector_x(s) + sw)})
@@ -333,7 +334,7 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
         line_w = SECTORS_PER_LINE * sw
         for line in r.lines:
             c.rect(x0 + layout[line], mem_top, line_w, SECTOR_H, _line_style(theme),
-                   key=f"line:{line}")
+                   key=keys.key("line", line))
         if knot and outlined:
             readers: dict[tuple[int, int], list[int]] = {}
             for lane in sorted(active):
@@ -355,10 +356,10 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
                     if turn:
                         c.text(cx + _shift_up(size), cy, text, size, ink, anchor="middle",
                                baseline="middle", font="mono", rotate=-90,
-                               key=f"reader:{sec},{k}")
+                               key=keys.key("reader", sec, k))
                     else:
                         c.text(cx, cy + _shift_up(size), text, size, ink, anchor="middle",
-                               baseline="middle", font="mono", key=f"reader:{sec},{k}")
+                               baseline="middle", font="mono", key=keys.key("reader", sec, k))
         lit = {s for s in r.sectors if s in sel_sectors}
         lit |= {int(addr[lane]) // SECTOR_BYTES for lane in sel_lanes if lane in active}
         for s in sorted(lit):
@@ -380,14 +381,14 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
             c.text(0.0, y + cap_height(pt), "sector", pt, muted)
             for s in r.sectors:
                 c.text(sector_x(s) + sw / 2, y + cap_height(pt), str(s), pt, fg,
-                       anchor="middle", font="mono", key=f"sector:{s}")
+                       anchor="middle", font="mono", key=keys.key("sector", s))
             y += row
         c.text(0.0, y + cap_height(pt), "line", pt, muted)
         stagger = any(text_width(str(line), pt, "mono") + 0.6 > line_w for line in r.lines)
         for i, line in enumerate(r.lines):
             yy = y + (row if stagger and i % 2 else 0.0) + cap_height(pt)
             c.text(x0 + layout[line] + line_w / 2, yy, str(line), pt, fg, anchor="middle",
-                   font="mono", key=f"line:{line}")
+                   font="mono", key=keys.key("line", line))
         y += row * (2 if stagger else 1)
         if not labelled:
             note = text_block("Sectors too narrow for their index here: sector = 4 × line + "

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gpuviz import keys
 from gpuviz.figures.display import PT_TO_MM, Figure, Style, selected_numbers
 from gpuviz.figures.layout import (
     GAP,
@@ -53,19 +54,6 @@ def column_fill(theme: Theme, column: int) -> str:
     if gray_level(theme.background) < 0.5:
         level = 0.08 + (1.0 - level) * 0.7
     return theme.at_gray(theme.category(column), level)
-
-
-def _chunks(selection: frozenset[str]) -> set[tuple[int, int]]:
-    out = set()
-    for key in selection:
-        head, _, tail = key.partition(":")
-        if head == "chunk":
-            try:
-                r, c = (int(v) for v in tail.split(","))
-            except ValueError:
-                continue
-            out.add((r, c))
-    return out
 
 
 GRIDS = ("logical", "physical")  # the parts the two chunk grids draw (logical: with arrows)
@@ -186,7 +174,7 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
         px, ptop = lx, head_h
     top = head_h
 
-    sel_chunks = _chunks(selection)
+    sel_chunks = set(keys.of_kind(selection, "chunk", 2))
     sel_rows = selected_numbers(selection, "row")
     inverse = [[0] * CHUNKS_PER_ROW for _ in range(ROWS)]
     for row in range(ROWS):
@@ -209,7 +197,7 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
             continue
         with c.group(name="physical" if physical else "logical"):
             boxes: dict[int, list[tuple[float, float, float, float]]] = {}
-            keys: dict[int, list[str]] = {}
+            chunk_keys: dict[int, list[str]] = {}
             for row in range(ROWS):
                 c.text(x - 1.0, gtop + (row + 0.5) * cell - _centre_shift(pt, "sans"),
                        f"row {row}", pt, muted, anchor="end", baseline="middle")
@@ -217,14 +205,14 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                     logical = inverse[row][col] if physical else col
                     boxes.setdefault(logical, []).append(
                         (x + col * cell + 0.2, gtop + row * cell + 0.2, cell - 0.4, cell - 0.4))
-                    keys.setdefault(logical, []).append(f"chunk:{row},{logical}")
+                    chunk_keys.setdefault(logical, []).append(keys.key("chunk", row, logical))
             for logical in sorted(boxes):
                 if logical == r.column:
                     style = _chosen(theme)
                 else:
                     style = Style(fill=column_fill(theme, logical), stroke=theme.outline,
                                   stroke_width=theme.thin_mm)
-                c.rects(boxes[logical], style, keys[logical])
+                c.rects(boxes[logical], style, chunk_keys[logical])
             size = min(theme.text_pt, max(pt, (cell - 1.0) / (0.6 * PT_TO_MM)))
             for row in range(ROWS):
                 for col in range(CHUNKS_PER_ROW):
@@ -236,7 +224,7 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                                theme.background if chosen
                                else theme.ink_on(column_fill(theme, logical)), anchor="middle",
                                baseline="middle", font="mono", bold=chosen,
-                               key=f"chunk:{row},{logical}")
+                               key=keys.key("chunk", row, logical))
     # the arrows: row r's chunk of the chosen column goes to column dest of the same row
     ax = lx + grid_w + 1.0
     if "logical" in draw:
@@ -252,7 +240,7 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                 c.line(ax, yy, end, yy, Style(stroke=theme.foreground if on else theme.muted,
                                               stroke_width=theme.thick_mm if on
                                               else theme.line_mm),
-                       key=f"chunk:{row},{r.column}", arrow=True)
+                       key=keys.key("chunk", row, r.column), arrow=True)
                 c.text(end + 0.8, yy - _centre_shift(pt), label, pt, fg if on else muted,
                        baseline="middle", font="mono", bold=on)
     halo = Style(stroke=theme.background, stroke_width=theme.thick_mm * 2.6)
@@ -260,7 +248,7 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
         pc = r.mapping[row][col]
         x1, x2 = lx + (col + 0.5) * cell, px + (pc + 0.5) * cell
         y1, y2 = top + row * cell, ptop + row * cell
-        with c.group(f"chunk:{row},{col}"):
+        with c.group(keys.key("chunk", row, col)):
             if side_by_side:
                 path = [(x1, y1 + 0.2), (x1, y1), (x2, y1), (x2, y1 + 0.2)]
                 c.polyline(path, halo)
@@ -323,19 +311,19 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                 span = range(first, first + per_row)
                 c.rects([(gutter + (b - first) * col + 0.15, sy, col - 0.3, h) for b in span],
                         Style(fill=theme.surface, stroke=theme.outline,
-                              stroke_width=theme.thin_mm), [f"bank:{b}" for b in span])
+                              stroke_width=theme.thin_mm), [keys.key("bank", b) for b in span])
                 for b, rows in sorted(readers.items()):
                     if b not in span:
                         continue
                     role = "conflict" if len(rows) > 1 else label
                     x = gutter + (b - first) * col + 0.15
-                    c.rect(x, sy, col - 0.3, h, styles[role], key=f"bank:{b}")
+                    c.rect(x, sy, col - 0.3, h, styles[role], key=keys.key("bank", b))
                     text = str(len(rows)) if len(rows) > 1 else f"r{rows[0]}"
                     fill = theme.color(role)
                     if styles[role].hatch:  # print: a hatched frame, the count on clear ground
                         c.rect(x + 0.4, sy + 0.4, col - 1.1, h - 0.8, Style(fill=fill))
                     t = c.value(x, sy - _centre_shift(pt), col - 0.3, h, text, pt,
-                                theme.ink_on(fill), floor=floor, key=f"bank:{b}", pad=0.1)
+                                theme.ink_on(fill), floor=floor, key=keys.key("bank", b), pad=0.1)
                     if styles[role].hatch:
                         c._items[-1] = replace(t, knockout=fill)
                     if any(row in sel_rows for row in rows):
@@ -370,7 +358,7 @@ def _readers(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: f
         line = (f"row {row}   byte {r.linear_offsets[row]:>{bw}} → {r.swizzled_offsets[row]:<{bw}}"
                 f"   bank {r.linear_banks[row]:>2} → {r.swizzled_banks[row]}")
         c.text(0.0, y + cap_height(pt, "mono"), line, pt, fg, font="mono", bold=row in sel_rows,
-               key=f"row:{row}")
+               key=keys.key("row", row))
         used = max(used, text_width(line, pt, "mono", bold=row in sel_rows))
         y += step
     return c.block(min(width, used), y - step + cap_height(pt, "mono") + descent(pt, "mono"),

@@ -1,0 +1,109 @@
+"""The tensor-core figure's ``feed`` part: ``ldmatrix``/``stmatrix`` per 8 × 8 matrix, the lanes
+giving row addresses and the 16-byte bank groups those rows hit: the wavefronts."""
+
+from __future__ import annotations
+
+from gpuviz import keys
+from gpuviz.figures.display import Style, selected_numbers
+from gpuviz.figures.layout import (
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    Target,
+    format_bytes,
+    format_number,
+    legend_block,
+    receipt_block,
+)
+from gpuviz.figures.metrics import cap_height, text_width
+from gpuviz.figures.mma_cells import PAD, cell_text, heading, tagged
+from gpuviz.figures.theme import Theme
+from gpuviz.models.mma import MmaResult
+
+
+def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
+          target: Target) -> list[Block]:
+    fr = r.feed
+    floor = min(target.min_pt, theme.small_pt)
+    pt = theme.small_pt
+    layout = {"row-major": "row-major", "padded": "padded rows",
+              "swizzled": f"{fr.swizzle} swizzle"}[fr.layout]
+    title = (f"Feed: {fr.op}.x{fr.matrices}{'.trans' if fr.trans else ''} of "
+             f"{fr.operand.upper()} from a {layout} tile ({fr.row_bytes}-byte rows) — "
+             f"{format_number(fr.wavefronts)} wavefront{'s' if fr.wavefronts != 1 else ''}")
+    c = BlockCanvas()
+    label_w = text_width("matrix 3", pt) + 1.5
+    lane_w = min(max(text_width("00000", pt, "mono") + 0.8, 7.0), (width - label_w) / 8)
+    chunk_w = min(max(text_width("8", pt, "mono") + 1.6, 4.6),
+                  (width - label_w - text_width("8 wavefronts", pt) - 2.0) / 8)
+    row_h = max(3.0, cap_height(pt, "mono") * 1.8)
+    beside = label_w + 8 * lane_w + 3.0 + max(8 * chunk_w + 3.0 + text_width("8 wavefronts", pt),
+                                              text_width("rows per bank group g", pt)) <= width
+    sel_lanes = selected_numbers(selection, "lane")
+    y = cap_height(pt)
+    c.text(label_w, y, "lane and row address", pt, theme.muted)
+    chunk_x = label_w + 8 * lane_w + 3.0 if beside else label_w
+    if beside:
+        c.text(chunk_x, y, "rows per bank group g", pt, theme.muted)
+    y += 1.5
+    used = theme.fill("owned")
+    conflict = theme.fill("conflict")
+    for j in range(fr.matrices):
+        rows = [row for row in fr.rows if row.matrix == j]
+        top = y
+        c.text(0.0, top + row_h, f"matrix {j}", pt, theme.foreground, baseline="middle")
+        with c.group(name=f"matrix-{j}"):
+            for i, row in enumerate(rows):
+                x = label_w + i * lane_w
+                c.rect(x + PAD / 2, top, lane_w - PAD, row_h, theme.fill("valid"),
+                       key=keys.key("lane", row.lane))
+                cell_text(c, x + PAD / 2, top, lane_w - PAD, row_h, str(row.lane), pt,
+                           theme.ink_on("valid"), floor, keys.key("lane", row.lane))
+                c.rect(x + PAD / 2, top + row_h, lane_w - PAD, row_h,
+                       Style(fill=theme.surface, stroke=theme.outline,
+                             stroke_width=theme.thin_mm), key=keys.key("lane", row.lane))
+                cell_text(c, x + PAD / 2, top + row_h, lane_w - PAD, row_h, str(row.address),
+                           pt, theme.foreground, floor, keys.key("lane", row.lane))
+                if row.lane in sel_lanes:
+                    c.rect(x + PAD / 2, top, lane_w - PAD, 2 * row_h, theme.highlight())
+            counts = [0] * 8
+            for row in rows:
+                counts[(row.address // 16) % 8] += 1
+            ctop = top if beside else top + 2 * row_h + 1.0
+            for g in range(8):
+                style = conflict if counts[g] > 1 else used if counts[g] else Style(
+                    fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm)
+                x = chunk_x + g * chunk_w
+                c.rect(x + PAD / 2, ctop, chunk_w - PAD, row_h, style, key=keys.key("chunk", j, g))
+                cell_text(c, x + PAD / 2, ctop, chunk_w - PAD, row_h, str(counts[g]), pt,
+                           theme.ink_on(style.fill or theme.surface), floor, keys.key("chunk", j, g),
+                           knockout=style.fill if style.hatch else None)
+                if j == fr.matrices - 1 or beside:
+                    c.text(x + chunk_w / 2, ctop + row_h + cap_height(pt) + 0.6, str(g), pt,
+                           theme.muted, anchor="middle", font="mono")
+            n = fr.matrix_wavefronts[j]
+            c.text(chunk_x + 8 * chunk_w + 2.0, ctop + row_h / 2,
+                   f"{n} wavefront{'s' if n != 1 else ''}", pt, theme.foreground,
+                   baseline="middle")
+        y = (ctop + row_h + 1.6) if not beside else \
+            top + 2 * row_h + 2.0
+    grid_w = max(label_w + 8 * lane_w, text_width("lane and row address", pt) + label_w,
+                 chunk_x + 8 * chunk_w + 2.0 + text_width("8 wavefronts", pt),
+                 chunk_x + text_width("rows per bank group g", pt) if beside else 0.0)
+    drawing = c.block(min(width, grid_w), y, "feed-rows")
+    receipt = receipt_block([
+        ("wavefronts", f"{format_number(fr.wavefronts)} (at best {fr.ideal_wavefronts}: one "
+                       "per matrix)"),
+        ("per matrix", " + ".join(str(n) for n in fr.matrix_wavefronts)),
+        ("row pitch", format_bytes(fr.row_bytes)),
+    ], theme, width)
+    legend = legend_block([
+        LegendEntry("bank group read by one row", used),
+        LegendEntry("bank group read by several rows (conflict)", conflict),
+    ], theme, width, notes=[
+        "Bank group g is banks 4g … 4g + 3 (bytes 16g … 16g + 15 of every 128). "
+        "A wavefront serves 128 bytes of one 8 × 8 matrix: eight 16-byte rows in eight "
+        "distinct bank groups take one; rows sharing a group are served one after another "
+        "(the banks model, measured on an H200)."])
+    return tagged("feed", heading(title, theme, width, "feed-title"), drawing, receipt, legend)
+

@@ -1,0 +1,196 @@
+"""The tensor-core figure's fragment parts (``fragment-a``, ``fragment-b``, ``fragment-c``):
+A, B and C/D of the warp-level ``mma.sync`` as grids in the PTX ISA's style, each cell printing
+the lane that holds it, tinted by its register; a selected lane or cell spelled out in a receipt."""
+
+from __future__ import annotations
+
+from gpuviz import keys
+from gpuviz.figures.display import selected_numbers
+from gpuviz.figures.layout import (
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    Target,
+    as_part,
+    legend_block,
+    place,
+    receipt_block,
+    text_block,
+)
+from gpuviz.figures.metrics import cap_height, text_width
+from gpuviz.figures.mma_cells import PAD, cell_text, heading, register_style
+from gpuviz.figures.theme import Theme
+from gpuviz.models.mma import MmaResult
+from gpuviz.models.mma_fragments import Fragment
+
+
+def _register_names(f: Fragment, j: int) -> str:
+    """The elements register j holds, e.g. ``a0, a1``."""
+    per = f.elements_per_register
+    if f.dtype == "f64":
+        return f"{f.operand}{j // 2} (64-bit: with register {j + 1})"
+    names = [f"{f.operand}{i}" for i in range(j * per, (j + 1) * per)]
+    return ", ".join(names)
+
+
+def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None,
+                   width: float, floor: float, made: dict | None = None) -> Block:
+    """The operand's cells in panels: more than 16 columns split into stacked panels where the
+    width asks; more than 16 rows (B of m16n8k32) split into two panels side by side. The
+    grid depends on the width only through its cell width and panels: ``made`` keeps one grid
+    per such layout for the widths a slide's design search tries."""
+    pt = theme.small_pt
+    label_w = text_width("31", pt, "mono") + 1.2
+    cell_w = max(text_width("00", min(pt, max(floor, 6.0)), "mono") + 0.6, 2.9)
+    cell_w = max(cell_w, min(3.9, (width - label_w) / max(f.cols, 1)))
+    chunk = f.cols
+    while chunk > 8 and label_w + chunk * cell_w > width + 1e-6:
+        chunk //= 2
+    panel_w = label_w + min(chunk, f.cols) * cell_w
+    side = f.rows > 16 and 2 * panel_w + 2.0 <= width + 1e-6
+    key = (f.operand, round(cell_w, 6), chunk, side)
+    if made is not None and key in made:
+        return made[key]
+    block = _grid(f, selection, theme, lane, floor, label_w, cell_w, chunk, side)
+    if made is not None:
+        made[key] = block
+    return block
+
+
+def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None, floor: float,
+          label_w: float, cell_w: float, chunk: int, side: bool) -> Block:
+    c = BlockCanvas()
+    pt = theme.small_pt
+    cell_h = max(3.0, cap_height(pt, "mono") * 1.8)
+    head = cap_height(pt) + 1.2
+    sel_lanes = selected_numbers(selection, "lane") | ({lane} if lane is not None else set())
+    picked = set(keys.of_kind(selection, f.operand, 2))
+    row_parts = [range(0, f.rows)] if f.rows <= 16 else [range(0, f.rows // 2),
+                                                         range(f.rows // 2, f.rows)]
+    panel_w = label_w + min(chunk, f.cols) * cell_w
+    muted = theme.muted
+    owner = f.owner
+    per = f.elements_per_register
+    regs = (2 * owner[:, :, 1]) if f.dtype == "f64" else owner[:, :, 1] // per
+    lanes = owner[:, :, 0]
+    styles = {int(j): register_style(theme, int(j)) for j in set(regs.flat)}
+    inks = {j: theme.ink_on(st.fill or theme.surface) for j, st in styles.items()}
+    x0, y0 = 0.0, 0.0
+    bottom, right = 0.0, 0.0
+    for rows in row_parts:
+        y = y0
+        for start in range(0, f.cols, chunk):
+            cols = range(start, min(f.cols, start + chunk))
+            for i, col in enumerate(cols):
+                c.value(x0 + label_w + i * cell_w, y, cell_w, head - 0.6, str(col), pt, muted,
+                        floor=floor, pad=0.05)
+            top = y + head
+            boxes: dict[int, tuple[list, list]] = {}
+            for k, row in enumerate(rows):
+                c.text(x0 + label_w - 1.0, top + (k + 0.5) * cell_h, str(row), pt, muted,
+                       anchor="end", baseline="middle", font="mono")
+                for i, col in enumerate(cols):
+                    reg = int(regs[row, col])
+                    boxes.setdefault(reg, ([], []))
+                    boxes[reg][0].append((x0 + label_w + i * cell_w + PAD / 2,
+                                          top + k * cell_h + PAD / 2, cell_w - PAD,
+                                          cell_h - PAD))
+                    boxes[reg][1].append(keys.key(f.operand, row, col))
+            with c.group(name=f"fragment-{f.operand}"):
+                for reg, (xywh, cell_keys) in sorted(boxes.items()):
+                    c.rects(xywh, styles[reg], cell_keys)
+                for k, row in enumerate(rows):
+                    for i, col in enumerate(cols):
+                        reg = int(regs[row, col])
+                        style = styles[reg]
+                        x, yy = x0 + label_w + i * cell_w + PAD / 2, top + k * cell_h + PAD / 2
+                        lane_here = int(lanes[row, col])
+                        cell_text(c, x, yy, cell_w - PAD, cell_h - PAD, str(lane_here), pt,
+                                   inks[reg], floor, keys.key(f.operand, row, col),
+                                   knockout=style.fill if style.hatch else None)
+                        if lane_here in sel_lanes or (row, col) in picked:
+                            c.rect(x, yy, cell_w - PAD, cell_h - PAD, theme.highlight())
+            y = top + len(rows) * cell_h + 2.0
+        bottom = max(bottom, y)
+        right = max(right, x0 + panel_w)
+        if side:
+            x0 += panel_w + 2.0
+        else:
+            y0 = y
+    return c.block(right, bottom - 2.0, f"fragment-{f.operand}")
+
+
+def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
+               target: Target, made: dict | None = None,
+               operands: tuple[str, ...] = ("a", "b", "c")) -> list[Block]:
+    floor = min(target.min_pt, theme.small_pt)
+    lane = r.lane
+    parts = tuple(f"fragment-{o}" for o in operands)
+    blocks = [as_part(parts, heading("Fragments: which lane holds each element", theme, width,
+                                      "fragments-title"), "notes")]
+    chosen = [f for f in (r.a, r.b, r.c) if f.operand in operands]
+    names = {"a": f"A ({r.m} × {r.k}, row-major)", "b": f"B ({r.k} × {r.n}, column-major)",
+             "c": f"C and D ({r.m} × {r.n})"}
+    for f in chosen:
+        grid = _fragment_grid(f, selection, theme, lane, width, floor, made)
+        cap = text_block(f"{names[f.operand]} · {f.elements_per_lane} element"
+                         f"{'s' if f.elements_per_lane != 1 else ''} per lane in "
+                         f"{f.registers_per_lane} register{'s' if f.registers_per_lane != 1 else ''}",
+                         theme, max(grid.width, 30.0), color=theme.muted,
+                         name=f"fragment-{f.operand}-caption")
+        c = BlockCanvas()
+        place(c, cap, 0.0, 0.0)
+        place(c, grid, 0.0, cap.height + 1.0)
+        blocks.append(as_part(f"fragment-{f.operand}",
+                              c.block(max(cap.width, grid.width),
+                                      cap.height + 1.0 + grid.height, f"operand-{f.operand}")))
+    used: set[int] = set()
+    holds: list[str] = []
+    for f in chosen:
+        regs = sorted({f.register_of(row, col) for row in range(f.rows)
+                       for col in range(f.cols)})
+        used.update(regs)
+        holds.append(f"{f.operand.upper()}: " + "; ".join(
+            f"register {j} holds {_register_names(f, j)}" for j in regs) + ".")
+    entries = [LegendEntry(f"register {j}", register_style(theme, j), parts=parts)
+               for j in sorted(used)]
+    part = {1: "", 2: " A 16-bit element in an even column (even k in B) is the low half.",
+            4: " The column (k in B) mod 4 is the byte."}
+    notes = [f"Each cell prints the lane that holds it; its tint is the register. Lane l: "
+             f"groupID = l / 4, threadID_in_group = l mod 4.{part[r.a.elements_per_register]}",
+             " ".join(holds)]
+    rows = _selection_rows(r, selection, operands)
+    blocks.append(as_part(parts, legend_block(entries, theme, width, notes=notes), "legend"))
+    if rows:
+        blocks.append(as_part(parts, receipt_block(rows, theme, min(width, 180.0),
+                                                   title="Selected")))
+    return blocks
+
+
+def _selection_rows(r: MmaResult, selection: frozenset[str],
+                    operands: tuple[str, ...]) -> list[str | tuple[str, str]]:
+    rows: list[str | tuple[str, str]] = []
+    lanes = sorted(selected_numbers(selection, "lane") | ({r.lane} if r.lane is not None
+                                                         else set()))
+    for lane in lanes[:2]:
+        for f in (r.a, r.b, r.c):
+            if f.operand not in operands:
+                continue
+            cells = ", ".join(f"{f.operand}{i} [{row}][{col}]"
+                              for i, row, col in f.cells_of_lane(lane))
+            rows.append((f"lane {lane} {f.operand.upper()}", cells))
+    picked = [(f, row, col) for f in (r.a, r.b, r.c) if f.operand in operands
+              for row, col in keys.of_kind(selection, f.operand, 2)
+              if 0 <= row < f.rows and 0 <= col < f.cols]
+    for f, row, col in picked:
+        head = f.operand
+        part = ""
+        if f.elements_per_register == 2:
+            part = ", " + ("low" if f.part_of(row, col) == 0 else "high") + " half"
+        elif f.elements_per_register == 4:
+            part = f", byte {f.part_of(row, col)}"
+        rows.append((f"{head.upper()}[{row}][{col}]",
+                     f"lane {f.lane_of(row, col)}, {head}{f.element_of(row, col)}, register "
+                     f"{f.register_of(row, col)}{part}"))
+    return rows
+

@@ -1,0 +1,197 @@
+"""The tensor-core figure's warpgroup parts: ``warpgroup`` (the four warps and the rows of D
+each owns), ``descriptor`` (the matrix descriptor and the core matrices it selects) and
+``completion`` (fence, commit, wait, and whether D may be read)."""
+
+from __future__ import annotations
+
+from gpuviz import keys
+from gpuviz.figures.display import PT_TO_MM, Style, selected_numbers
+from gpuviz.figures.layout import (
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    Target,
+    legend_block,
+    receipt_block,
+    wrap,
+)
+from gpuviz.figures.metrics import cap_height, text_width
+from gpuviz.figures.mma_cells import PAD, cell_text, heading, register_style, tagged
+from gpuviz.figures.theme import Theme
+from gpuviz.models.mma import MmaResult
+
+
+def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
+               target: Target) -> list[Block]:
+    g = r.warpgroup
+    pt = theme.small_pt
+    floor = min(target.min_pt, pt)
+    c = BlockCanvas()
+    warps = max(g.block_warps, g.first_warp + 4)
+    box = min(7.0, (width - 2.0) / warps)
+    row_h = max(3.4, cap_height(pt) * 2.4)
+    chosen = set(g.warps)
+    sel = selected_numbers(selection, "warp")
+    y = cap_height(pt)
+    for grp in range((warps + 3) // 4):
+        x0 = 4 * grp * box
+        c.text(x0 + 2 * box, y, f"warpgroup {grp}", pt, theme.muted, anchor="middle")
+        c.line(x0 + 0.5, y + 1.0, x0 + 4 * box - 0.5, y + 1.0, theme.stroke("muted", theme.line_mm))
+    top = y + 2.0
+    ok, bad = theme.fill("valid"), theme.fill("undefined")
+    for w in range(warps):
+        exists = w < g.block_warps
+        style = (ok if g.valid else bad) if w in chosen else (
+            theme.fill("absent") if not exists else Style(fill=theme.surface,
+                                                          stroke=theme.outline,
+                                                          stroke_width=theme.thin_mm))
+        c.rect(w * box + PAD / 2, top, box - PAD, row_h, style, key=keys.key("warp", w))
+        cell_text(c, w * box + PAD / 2, top, box - PAD, row_h, str(w), pt,
+                   theme.ink_on(style.fill or theme.surface), floor, keys.key("warp", w),
+                   knockout=style.fill if style.hatch else None)
+        if w in sel:
+            c.rect(w * box + PAD / 2, top, box - PAD, row_h, theme.highlight())
+    y = top + row_h + 2.0
+    # D: four bands of 16 rows, one per warp of the warpgroup, N columns
+    band_w = min(width, max(text_width("warp 31: rows 48–63", pt) + 2.0, g.n * 0.45))
+    band_h = row_h
+    c.text(0.0, y + cap_height(pt), f"D (64 × {g.n}): rows by warp", pt, theme.muted)
+    y += cap_height(pt) + 1.2
+    for i, w in enumerate(g.warps):
+        yy = y + i * band_h
+        style = register_style(theme, i)
+        c.rect(0.0, yy + PAD / 2, band_w, band_h - PAD, style, key=keys.key("warp", w))
+        text = f"warp {w}: rows {16 * i}–{16 * i + 15}"
+        c.text(1.0, yy + band_h / 2, text, pt, theme.ink_on(style.fill or theme.surface),
+               baseline="middle", key=keys.key("warp", w),
+               knockout=style.fill if style.hatch else None)
+    y += 4 * band_h
+    drawing = c.block(max(warps * box, band_w), y, "warpgroup-warps")
+    receipt = receipt_block([
+        ("warps", f"{g.warps[0]}–{g.warps[-1]} of {g.block_warps}"),
+        ("warpgroup", "valid" if g.valid else "not a warpgroup"),
+        ("accumulators", f"{g.d_registers_per_thread} f32 registers per thread"),
+        ("A", "registers (4 per thread)" if g.a_source == "registers" else
+         "shared memory, through a descriptor"),
+        g.reason,
+    ], theme, width)
+    legend = legend_block([
+        LegendEntry("the four warps: an aligned warpgroup", ok) if g.valid else
+        LegendEntry("the four warps: not a warpgroup (a wgmma on them is undefined)", bad),
+    ], theme, width, notes=[
+        "Lane l of each warp holds d_i at row l / 4 (+ 8 when i mod 4 ≥ 2), column "
+        "8·(i / 4) + 2·(l mod 4) + (i mod 2) of its 16 rows: the m16n8 C fragment, repeated "
+        "N / 8 times."])
+    title = (f"Warpgroup: wgmma.mma_async m64n{g.n}k16 on warps {g.warps[0]}–{g.warps[-1]} — "
+             + ("an aligned warpgroup" if g.valid else "not a warpgroup"))
+    return tagged("warpgroup", heading(title, theme, width, "warpgroup-title"), drawing,
+                   receipt, legend)
+
+
+# --------------------------------------------------------------------------------------------
+# descriptor
+
+
+def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
+                target: Target) -> list[Block]:
+    g = r.warpgroup
+    pt = theme.small_pt
+    floor = min(target.min_pt, pt)
+    c = BlockCanvas()
+    groups = min(2, max(1, g.n // 8))
+    cell_w = max(text_width("000000", pt, "mono") + 1.0, 9.0)
+    row_h = max(3.0, cap_height(pt, "mono") * 1.8)
+    label_w = text_width("n 15", pt) + 1.5
+    y = cap_height(pt)
+    c.text(label_w, y, "k 0–7", pt, theme.muted)
+    c.text(label_w + cell_w + 1.0, y, "k 8–15", pt, theme.muted)
+    top = y + 1.2
+    for cm in g.b_core_matrices:
+        if cm.group >= groups:
+            continue
+        x = label_w + cm.chunk * (cell_w + 1.0)
+        for i, addr in enumerate(cm.row_addresses):
+            row = 8 * cm.group + i
+            yy = top + row * row_h + cm.group * 1.0
+            style = register_style(theme, (addr // 16) % 8)
+            key = keys.key("core", row, cm.chunk)
+            c.rect(x + PAD / 2, yy + PAD / 2, cell_w - PAD, row_h - PAD, style, key=key)
+            cell_text(c, x + PAD / 2, yy + PAD / 2, cell_w - PAD, row_h - PAD, str(addr), pt,
+                       theme.ink_on(style.fill or theme.surface), floor, key,
+                       knockout=style.fill if style.hatch else None)
+            if cm.chunk == 0:
+                c.text(label_w - 1.0, yy + row_h / 2, f"n {row}", pt, theme.muted,
+                       anchor="end", baseline="middle")
+        c.rect(x, top + 8 * cm.group * row_h + cm.group * 1.0, cell_w, 8 * row_h,
+               Style(stroke=theme.foreground, stroke_width=theme.line_mm))
+    height = top + groups * 8 * row_h + groups * 1.0
+    drawing = c.block(label_w + 2 * cell_w + 1.0, height, "descriptor-cores")
+    d = g.descriptor
+    rows: list[str | tuple[str, str]] = [
+        ("descriptor", g.descriptor_hex),
+        ("start address", f"{g.start_address} B (bits 0–13: {(d & 0x3FFF)})"),
+        ("leading offset", f"{g.leading_byte_offset} B (bits 16–29: {(d >> 16) & 0x3FFF})"
+         + (" — unused with a swizzle" if g.swizzle != "none" else "")),
+        ("stride offset", f"{g.stride_byte_offset} B (bits 32–45: {(d >> 32) & 0x3FFF})"),
+        ("swizzle", f"{g.swizzle} (bits 62–63: {d >> 62})"),
+    ]
+    receipt = receipt_block(rows, theme, width)
+    legend = legend_block([], theme, width, notes=[
+        "Each cell is one 16-byte row of a core matrix (8 rows × 16 bytes) of B at K step 0, "
+        "printing its shared-memory byte address; its tint is the row's 16-byte bank group "
+        "within 128 bytes (eight tints: no two rows of a core matrix in one group, no bank "
+        "conflict)."])
+    title = (f"Descriptor: B's core matrices through a {g.swizzle} descriptor (first "
+             f"{8 * groups} rows of N)")
+    return tagged("descriptor", heading(title, theme, width, "descriptor-title"), drawing,
+                   receipt, legend)
+
+
+# --------------------------------------------------------------------------------------------
+# completion
+
+
+def completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
+                target: Target) -> list[Block]:
+    steps = r.warpgroup.async_steps
+    pt = theme.small_pt
+    c = BlockCanvas()
+    row_h = max(3.6, cap_height(pt) * 2.4)
+    event_w = max(text_width(s.event, pt, "mono") for s in steps) + 2.0
+    state_w = max(text_width("pending 0, 1, 2, 3", pt) + 2.0, 24.0)
+    beside = width - event_w - state_w >= 30.0
+    note_x = event_w + state_w if beside else 2.0
+    note_w = width - note_x - 1.0
+    sel = selected_numbers(selection, "step")
+    y = 0.0
+    ok, bad = theme.fill("ok"), theme.fill("conflict")
+    step = pt * PT_TO_MM * 1.3
+    for i, s in enumerate(steps):
+        hazard = s.event == "read D" and not s.d_readable
+        safe = s.event == "read D" and s.d_readable
+        lines = wrap(s.note, pt, note_w)
+        style = bad if hazard else ok if safe else Style(fill=theme.surface,
+                                                         stroke=theme.outline,
+                                                         stroke_width=theme.thin_mm)
+        h = max(row_h, len(lines) * step + 1.0) if beside else row_h
+        c.rect(0.0, y, event_w - 0.5, row_h - PAD, style, key=keys.key("step", i))
+        c.text(1.0, y + row_h / 2, s.event, pt, theme.ink_on(style.fill or theme.surface),
+               baseline="middle", font="mono", key=keys.key("step", i),
+               knockout=style.fill if style.hatch else None)
+        state = (f"pending {', '.join(map(str, s.pending))}" if s.pending else "none pending")
+        c.text(event_w + 1.0, y + row_h / 2, state, pt, theme.foreground, baseline="middle")
+        if i in sel:
+            c.rect(0.0, y, event_w - 0.5, row_h - PAD, theme.highlight())
+        ny = y + (cap_height(pt) + 0.6 if beside else row_h + cap_height(pt) + 0.3)
+        for k, line in enumerate(lines):
+            c.text(note_x, ny + k * step, line, pt, theme.muted)
+        y += h if beside else row_h + len(lines) * step + 0.8
+    drawing = c.block(min(width, note_x + note_w), y, "completion-steps")
+    readable = steps[-1].d_readable
+    legend = legend_block([LegendEntry("D read after its groups completed", ok) if readable
+                           else LegendEntry("D read while a group may still write it (hazard)",
+                                            bad)], theme, width)
+    wait = steps[-2].event
+    title = f"Completion: fence, commit, {wait}, then read D"
+    return tagged("completion", heading(title, theme, width, "completion-title"), drawing,
+                   None, legend)
