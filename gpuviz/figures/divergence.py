@@ -37,16 +37,16 @@ from gpuviz.figures.layout import (
     wrap,
 )
 from gpuviz.figures.lint import _segment_hits_box
-from gpuviz.figures.metrics import FontKind, cap_height, descent, text_width
+from gpuviz.figures.metrics import FontKind, cap_height, descent, ink_height, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.divergence import DivergenceResult
 
 MAX_ROWS = 36
 MAX_CELLS = 160
-LAYER_GAP = 12.0
+ARROW_ROOM = 4.5  # mm between two layers whose edges carry no predicate
 PATTERNS: tuple[Hatch | None, ...] = (None, "diagonal", "dots", "cross", "horizontal")
-LABEL_GAP = 2.0  # mm between two labels of the graph
-HATCH_FRAME = 0.8  # mm of a hatched node left clear of its labels' knockouts, on each side
+LABEL_GAP = 6.0  # mm between two labels side by side: more than a word space, so two never read as one
+HATCH_FRAME = 0.8  # mm of a hatched node's hatch left as a frame around its clear labels
 Place = tuple[float, float, Anchor]  # where a label goes: its point and its anchor
 
 
@@ -54,17 +54,21 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     r = result
     marks = _marks(r, theme)
-    joins = ", ".join(f"{b} → {r.ipdom[b] or 'exit'}" for b in r.branches) or "no branches"
     title = (f"Divergence: {format_number(r.issued)} instructions issued, lane efficiency "
              f"{format_percent(r.lane_efficiency)}")
-    subtitle = (f"A branch reconverges at its immediate post-dominator ({joins}). Pre-Volta, a "
-                f"per-warp stack runs one path, then the other.")
+    # the subtitle speaks of the parts shown: the graph's rule, the stack's order
+    subtitle = " ".join(
+        s for s, parts in (("A branch reconverges at its immediate post-dominator (ipdom).",
+                            ("graph",)),
+                           ("Pre-Volta, a per-warp stack runs one path, then the other.",
+                            ("stack", "issue", "efficiency")))
+        if target.shows(*parts))
 
     def body(width: float) -> list[Block]:
         trace_min = _trace_min_width(r, theme)
         # Large type needs more room around the graph for its predicates and notes.
         room = _cfg_min_width(r, theme) + max(0.0, theme.small_pt - 7.0) * 8.0
-        beside = width - trace_min - 5.0 >= room
+        beside = target.shows("stack") and width - trace_min - 5.0 >= room
         cfg_w = width - trace_min - 5.0 if beside else min(width, 140.0)
         cfg = _cfg(r, selection, theme, marks, cfg_w)
         trace_w = width - cfg.width - 5.0 if beside else width
@@ -72,12 +76,10 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
                 as_part("issue", _orders(r, selection, theme, marks, width))]
 
     def side(width: float) -> list[Block]:
-        blocks, stack = ("graph", "issue"), ("stack",)
+        # the graph's nodes name themselves; the issue orders' cells are known by their mark
+        blocks, stack = ("issue",), ("stack",)
         entries = [LegendEntry(f"block {n}", marks[n], parts=blocks) for n in r.nodes
                    if n in marks]
-        if any(n not in marks for n in r.nodes):
-            entries.append(LegendEntry("block that issues nothing", _plain(theme),
-                                       parts=("graph",)))
         entries += [LegendEntry("reconvergence point (ipdom)", _reconv_style(theme),
                                 parts=("graph",)),
                     LegendEntry("active lane", theme.fill("valid"), parts=stack),
@@ -131,26 +133,36 @@ def _reconv_style(theme: Theme) -> Style:
     return theme.stroke("foreground", theme.line_mm, dash=(0.8, 0.5))
 
 
-def _heading(c: BlockCanvas, text: str, theme: Theme, width: float) -> float:
-    """A bold section heading wrapped to ``width``; returns the y below it."""
+def _heading(c: BlockCanvas, text: str, theme: Theme, width: float) -> tuple[float, float]:
+    """A bold section heading wrapped to ``width``; returns the y below it and its width."""
     lines = wrap(text, theme.text_pt, width, bold=True)
     y = cap_height(theme.text_pt)
     for i, line in enumerate(lines):
         c.text(0.0, y + i * line_step(theme.text_pt), line, theme.text_pt, theme.foreground,
                bold=True)
-    return y + (len(lines) - 1) * line_step(theme.text_pt) + descent(theme.text_pt) + 1.5
+    used = max(text_width(line, theme.text_pt, bold=True) for line in lines)
+    return y + (len(lines) - 1) * line_step(theme.text_pt) + descent(theme.text_pt) + 1.5, used
 
 
 # --------------------------------------------------------------------------------------------
 # The control-flow graph
 
 
-def _node_size(r: DivergenceResult, pt: float) -> tuple[float, float]:
-    """A node's box: its two lines, and room around them where its hatch stays visible (the
-    labels' knockouts left no hatch to see on x_odd, y_odd)."""
-    node_w = max(max(text_width(n, pt, bold=True), text_width(f"{r._instructions[n]} instr.", pt))
-                 for n in r.nodes) + 2.4 + 2 * HATCH_FRAME
-    return node_w, 2 * line_step(pt) + 1.6 + HATCH_FRAME
+def _node_size(r: DivergenceResult, pt: float, one_line: bool = False) -> tuple[float, float]:
+    """A node's box: its name and instruction count on two lines (or one, where the graph is
+    wide), and a frame around them where its hatch stays visible."""
+    if one_line:
+        node_w = max(text_width(n, pt, bold=True) + text_width("  ", pt, bold=True)
+                     + text_width(_count(r, n), pt) for n in r.nodes)
+    else:
+        node_w = max(max(text_width(n, pt, bold=True), text_width(_count(r, n), pt))
+                     for n in r.nodes)
+    lines = 1 if one_line else 2
+    return node_w + 2.4 + 2 * HATCH_FRAME, lines * line_step(pt) + 1.0 + HATCH_FRAME
+
+
+def _count(r: DivergenceResult, name: str) -> str:
+    return f"{r._instructions[name]} instr."
 
 
 def _cfg_min_width(r: DivergenceResult, theme: Theme) -> float:
@@ -160,6 +172,14 @@ def _cfg_min_width(r: DivergenceResult, theme: Theme) -> float:
 
 def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
          marks: dict[str, Style], width: float) -> Block:
+    """The graph; where some label finds no clear place beside its edge, laid out again with
+    taller branch layers and the labels of a branch's edges staggered along them."""
+    block, crowded = _cfg_drawn(r, selection, theme, marks, width, stagger=False)
+    return _cfg_drawn(r, selection, theme, marks, width, stagger=True)[0] if crowded else block
+
+
+def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
+               marks: dict[str, Style], width: float, stagger: bool) -> tuple[Block, bool]:
     c = BlockCanvas()
     pt = theme.small_pt
     fg = theme.foreground
@@ -168,17 +188,23 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     layers: dict[int, list[str]] = {}
     for name in r.nodes:
         layers.setdefault(r._layer[name], []).append(name)
-    node_w, node_h = _node_size(r, pt)
+    widest = max(len(names) for names in layers.values())
+    one_line = widest * (_node_size(r, pt, True)[0] + 4.0) <= width
+    node_w, node_h = _node_size(r, pt, one_line)
     cfg_w = width
-    top = head + descent(theme.text_pt) + 3.0
+    top = head + descent(theme.text_pt) + 2.2
     # Layers whose edges carry predicates get room for them; the others are closer.
     labelled = {r._layer[b] for b in r.branches}
     layer_y = {}
     y = top
+    # room for a predicate beside its edge, with a label height to spare above and below
+    label_h = ink_height(pt, "mono")
+    label_room = 2.5 * label_h + 2.0
+    if stagger:  # two labels at 0.28 and 0.72 of the edge: a clear line apart, clear of nodes
+        label_room = max(label_room, (label_h + 1.3) / 0.44, (label_h / 2 + 1.3) / 0.28) + 0.2
     for layer in sorted(layers):
         layer_y[layer] = y
-        gap = LAYER_GAP * max(1.0, pt / 7.0)
-        y += node_h + (gap if layer in labelled else gap * 0.6)
+        y += node_h + (label_room if layer in labelled else ARROW_ROOM)
     pos: dict[str, tuple[float, float]] = {}
     for layer, names in layers.items():
         step = cfg_w / len(names)
@@ -196,15 +222,19 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         out_of.setdefault(src, []).append(tgt)
 
     def spread(names: list[str], me: str, centre: float) -> float:
+        """Where the edge to or from ``me`` meets a node: the node's width shared out evenly
+        among its edges (two arrowheads into a join a third of its width apart)."""
         order = sorted(names, key=lambda n: pos[n][0])
-        step = min(node_w / (len(order) + 1), 3.0)
+        step = node_w / (len(order) + 1)
         return centre + (order.index(me) - (len(order) - 1) / 2) * step
 
+    ends: dict[tuple[str, str], tuple[tuple[float, float], tuple[float, float]]] = {}
     for src, tgt, _ in r._edges:
         (sx, sy), (tx, ty) = pos[src], pos[tgt]
         key = keys.key("edge", f"{src}->{tgt}")
         a = (spread(out_of[src], tgt, sx), sy + node_h)
         b = (spread(into[tgt], src, tx), ty - 0.3)
+        ends[(src, tgt)] = (a, b)
         with c.group(key):
             c.polyline([a, b], edge_style, arrow_end=True)
         if key in selection:
@@ -214,6 +244,7 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     boxes = [(x - node_w / 2 - 0.9, y - 0.9, x + node_w / 2 + 0.9, y + node_h + 0.9)
              for x, y in pos.values()]
     placed: list[tuple[float, float, float, float]] = []
+    crowded: list[str] = []  # labels that found no clear place beside their edge
 
     def free(box: tuple[float, float, float, float]) -> bool:
         if box[0] < 0 or box[2] > cfg_w or box[1] < top - 1.0:
@@ -223,11 +254,12 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         for o in boxes:
             if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]:
                 return False
-        for o in placed:  # labels keep a word space apart, so two never read as one
-            if (box[0] < o[2] + LABEL_GAP and o[0] - LABEL_GAP < box[2] and box[1] < o[3]
-                    and o[1] < box[3]):
-                return False
-        return True
+        return apart(box)
+
+    def apart(box: tuple[float, float, float, float]) -> bool:
+        """Clear of every label placed, by more than a word space: two never read as one."""
+        return not any(box[0] < o[2] + LABEL_GAP and o[0] - LABEL_GAP < box[2]
+                       and box[1] < o[3] + 0.6 and o[1] - 0.6 < box[3] for o in placed)
 
     def put(key: str | None, candidates: list[Place], text: str, color: str, font: FontKind,
             fallback: list[Place] | None = None) -> None:
@@ -242,16 +274,18 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
                 placed.append(box)
                 return
             c._items.pop()
+        crowded.append(text)
         for x, y, anchor in (fallback or []) + candidates:
             t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,
                         baseline="middle", font=font, key=key)
             box = text_box(t, 0.3)
             if box[0] >= 0 and box[2] <= cfg_w and box[1] >= top - 1.0 and not any(
                     box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
-                    for o in [*boxes, *placed]):
+                    for o in boxes) and apart(box):
                 break
             c._items.pop()
         else:
+            crowded.append(text)  # overlaps: the layout with staggered labels is tried
             # Nowhere clear: the first place, moved inside the graph's width, knocked out.
             x, y, anchor = (fallback or candidates)[0]
             t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,
@@ -265,43 +299,56 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
                 box = text_box(t, 0.3)
         placed.append(box)
 
-    # A branch's reconvergence point beside it, away from the edges that enter it (placed
-    # before the predicates, which have more places to go).
+    # Each reconvergence point names the branches that reconverge there, beside it on the
+    # outer side (where the branch layers' predicates do not go); a branch that reconverges
+    # only at the exit says so beside itself. Placed before the predicates, which have more
+    # places to go.
+    joined: dict[str, list[str]] = {}
     for name in r.branches:
+        joined.setdefault(r.ipdom[name] or "", []).append(name)
+    notes = [(j, f"ipdom of {', '.join(bs)}") for j, bs in joined.items() if j]
+    notes += [(b, "ipdom: exit") for b in joined.get("", [])]
+    for name, note in notes:
         x, y = pos[name]
-        note = f"ipdom: {r.ipdom[name] or 'exit'}"
         up = y - 1.6 - descent(pt)
         side = y + node_h / 2
-        spots: list[Place] = [(x + node_w / 2 + 1.6, side, "start"),
-                              (x - node_w / 2 - 1.6, side, "end"),
-                              (x + 1.5, up - cap_height(pt) / 2, "start"),
-                              (x - 1.5, up - cap_height(pt) / 2, "end")]
+        right: Place = (x + node_w / 2 + 1.6, side, "start")
+        left: Place = (x - node_w / 2 - 1.6, side, "end")
         below = y + node_h + 1.2 + cap_height(pt) / 2
+        spots: list[Place] = [right, left] if x >= cfg_w / 2 else [left, right]
+        spots += [(x + 1.5, below, "start"), (x - 1.5, below, "end"),
+                  (x + 1.5, up - cap_height(pt) / 2, "start"),
+                  (x - 1.5, up - cap_height(pt) / 2, "end")]
         put(None, spots, note, theme.muted, "sans",
             [(x, below, "middle"), (x, y - 1.2 - cap_height(pt) / 2, "middle")])
-    # Predicates beside their edges, on the outer side.
+    # Predicates beside their edges (as drawn, spread along the nodes), on the outer side
+    # first: away from the branch's centre.
     for src, tgt, pred in r._edges:
         if src not in r.branches:
             continue
-        (sx, sy), (tx, ty) = pos[src], pos[tgt]
-        label = pred or "otherwise"
-        x0, y0, x1, y1 = sx, sy + node_h, tx, ty
-        cands: list[Place] = []
+        (x0, y0), (x1, y1) = ends[(src, tgt)]
+        label = pred or "else"
+        outer: list[Place] = []
+        inner: list[Place] = []
+        siblings = sorted(out_of[src], key=lambda n: pos[n][0])
+        k, n = siblings.index(tgt), len(siblings)
+        # staggered: a branch's edges carry their labels at different heights
+        first = 0.28 + 0.44 * k / (n - 1) if stagger and n > 1 else 0.5
         on_edge: list[Place] = [(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, "middle")
-                                for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)]
+                                for t in sorted((0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, first),
+                                                key=lambda t: abs(t - first))]
+        left = x1 < x0 or (x1 == x0 and x0 < pos[src][0])
+        slope = abs((x1 - x0) / (y1 - y0)) if y1 != y0 else 0.0
+        # Far enough that the edge clears the box's lower (or upper) corner.
+        below = 0.36 * pt * PT_TO_MM + descent(pt, "mono") + 0.35
+        above = cap_height(pt, "mono") - 0.36 * pt * PT_TO_MM + 0.35
+        off = 0.8 + max(below, above) * slope
         for t in (0.5, 0.35, 0.65, 0.25, 0.75):
             mx, my = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
-            slope = abs((x1 - x0) / (y1 - y0)) if y1 != y0 else 0.0
-            # Far enough that the edge clears the box's lower (or upper) corner.
-            below = 0.36 * pt * PT_TO_MM + descent(pt, "mono") + 0.35
-            above = cap_height(pt, "mono") - 0.36 * pt * PT_TO_MM + 0.35
-            off = 0.8 + max(below, above) * slope
-            if x1 < x0:
-                cands += [(mx - off, my, "end"), (mx + off, my, "start")]
-            else:
-                cands += [(mx + off, my, "start"), (mx - off, my, "end")]
+            outer.append((mx - off, my, "end") if left else (mx + off, my, "start"))
+            inner.append((mx + off, my, "start") if left else (mx - off, my, "end"))
         with c.group(keys.key("edge", f"{src}->{tgt}")):
-            put(None, cands, label, fg, "mono", on_edge)
+            put(None, outer + inner, label, fg, "mono", on_edge)
     bottom = top
     for name in r.nodes:
         x, y = pos[name]
@@ -310,19 +357,35 @@ def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         style = marks.get(name, _plain(theme))
         with c.group(key):
             c.rect(x0, y, node_w, node_h, style, radius=1.0)
+            if style.hatch:  # the hatch is a frame: the labels stand on the block's own colour
+                c.rect(x0 + HATCH_FRAME, y + HATCH_FRAME, node_w - 2 * HATCH_FRAME,
+                       node_h - 2 * HATCH_FRAME, Style(fill=style.fill), radius=0.5)
             ink = theme.ink_on(style.fill or theme.surface)
             knock = style.fill if style.hatch else None
-            c.text(x, y + 0.8 + HATCH_FRAME / 2 + cap_height(pt), name, pt, ink, anchor="middle",
-                   bold=True, knockout=knock)
-            c.text(x, y + 0.8 + HATCH_FRAME / 2 + cap_height(pt) + line_step(pt),
-                   f"{r._instructions[name]} instr.", pt, ink, anchor="middle", knockout=knock)
+            lines = 1 if one_line else 2
+            base = y + (node_h - cap_height(pt) - descent(pt) - (lines - 1) * line_step(pt)) / 2 \
+                + cap_height(pt)
+            if one_line:  # name and count grow apart from the gap between them, so a wider
+                # fallback face cannot run them together
+                name_w = text_width(name, pt, bold=True)
+                gap = text_width("  ", pt, bold=True)
+                split = x - (name_w + gap + text_width(_count(r, name), pt)) / 2 + name_w + gap / 2
+                c.text(split - gap / 2, base, name, pt, ink, anchor="end", bold=True,
+                       knockout=knock)
+                c.text(split + gap / 2, base, _count(r, name), pt, ink, knockout=knock)
+            else:
+                c.text(x, base, name, pt, ink, anchor="middle", bold=True, knockout=knock)
+                c.text(x, base + line_step(pt), _count(r, name), pt, ink, anchor="middle",
+                       knockout=knock)
         if name in reconvergence:
             c.rect(x0 - 0.8, y - 0.8, node_w + 1.6, node_h + 1.6, _reconv_style(theme),
                    radius=1.5)
         if key in selection:
             theme.select(c, x0 - 1.2, y - 1.2, node_w + 2.4, node_h + 2.4, radius=1.8)
         bottom = max(bottom, y + node_h)
-    return c.block(cfg_w, bottom + 1.6, "cfg")
+    # as wide as what is drawn, so that a layout centring the graph centres what it shows
+    right = max([x + node_w / 2 + 1.2 for x, _ in pos.values()] + [o[2] for o in placed])
+    return c.block(min(cfg_w, right), bottom + 1.6, "cfg"), bool(crowded)
 
 
 # --------------------------------------------------------------------------------------------
@@ -421,8 +484,8 @@ def _orders(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     c = BlockCanvas()
     pt = theme.small_pt
     fg = theme.foreground
-    y = _heading(c, "Issue order, one cell per instruction (height: active lanes)", theme,
-                 width)
+    y, heading_w = _heading(c, "Issue order, one cell per instruction (height: active lanes)",
+                            theme, width)
     # only the cells drawn are expanded: a long run is stored as runs, not instructions
     stack_order = list(islice(((e.node, e.mask) for e in r.trace if e.op == "issue"
                                for _ in range(e.instructions)), MAX_CELLS))
@@ -450,4 +513,5 @@ def _orders(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         c.text(label_w, y + cap_height(pt), f"first {shown} of {format_number(r.issued)} "
                "instructions", pt, theme.muted)
         y += line_step(pt)
-    return c.block(min(width, label_w + cell * shown), y - 2.0 + 0.3, "issue order")
+    return c.block(min(width, max(heading_w, label_w + cell * shown)), y - 2.0 + 0.3,
+                   "issue order")

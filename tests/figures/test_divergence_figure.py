@@ -4,7 +4,8 @@
 import pytest
 
 from gpuviz.figures import divergence as divergence_figure
-from gpuviz.figures.display import Group, Polyline, Rect, Rects, walk
+from gpuviz.figures.display import Group, Polyline, Rect, Rects, Text, text_box, walk
+from gpuviz.figures.layout import SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir
@@ -33,8 +34,8 @@ def test_nodes_edges_steps_and_lanes_are_pointable():
 def test_texts_carry_ipdom_and_efficiency():
     texts = build().texts()
     assert "Divergence: 8 instructions issued, lane efficiency 50 %" in texts
-    assert "ipdom: join" in texts
-    assert "lane < 16" in texts and "otherwise" in texts
+    assert "ipdom of entry" in texts  # beside the join where the branch reconverges
+    assert "lane < 16" in texts and "else" in texts
     nested = build("divergence-nested.json").texts()
     assert "Divergence: 12 instructions issued, lane efficiency 25 %" in nested
     row = next(t for t in nested if t.startswith("region x → x_join"))
@@ -105,3 +106,65 @@ def test_every_edge_has_an_arrowhead():
 def test_every_theme_builds(theme_name):
     fig = build("divergence-nested.json", theme_name=theme_name)
     assert fig.background == THEMES[theme_name].background
+
+
+def _graph(name, target, theme_name="print"):
+    r = result_of(name, 0)
+    return r, divergence_figure.build(r, frozenset(), theme(theme_name), target.showing(["graph"]))
+
+
+@pytest.mark.parametrize("target", [SINGLE, SLIDE], ids=["single", "slide"])
+def test_a_hatched_block_keeps_its_name_off_the_hatching(target):
+    _, fig = _graph("divergence-nested.json", target)
+    hatched = 0
+    for g in walk(fig.items):
+        if not (isinstance(g, Group) and (g.key or "").startswith("node:")):
+            continue
+        rects = [i for i in g.items if isinstance(i, Rect)]
+        if not rects[0].style.hatch:
+            continue
+        hatched += 1
+        clear = [i for i in rects[1:] if not i.style.hatch and i.style.fill == rects[0].style.fill]
+        assert clear, g.key
+        for text in (i for i in g.items if isinstance(i, Text)):
+            x0, y0, x1, y1 = text_box(text)
+            assert any(c.x <= x0 and c.y <= y0 and x1 <= c.x + c.w and y1 <= c.y + c.h
+                       for c in clear), (g.key, text.text)
+    assert hatched >= 2  # x_odd and y_odd in print
+
+
+def _predicates(fig):
+    return [text_box(i) for g in walk(fig.items)
+            if isinstance(g, Group) and (g.key or "").startswith("edge:")
+            for i in walk(g.items) if isinstance(i, Text)]
+
+
+@pytest.mark.parametrize("theme_name", ["print", "presentation"])
+@pytest.mark.parametrize("target", [SINGLE, SLIDE], ids=["single", "slide"])
+def test_edge_predicates_never_run_together(target, theme_name):
+    """"otherwise" and "lane % 2 == 0" a word space apart on one line read as one phrase."""
+    _, fig = _graph("divergence-nested.json", target, theme_name)
+    boxes = _predicates(fig)
+    assert len(boxes) == 6
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart_x = max(b[0] - a[2], a[0] - b[2])
+            apart_y = max(b[1] - a[3], a[1] - b[3])
+            assert apart_y > 0.3 or apart_x >= 4.0, (a, b)
+
+
+@pytest.mark.parametrize("target", [SINGLE, SLIDE], ids=["single", "slide"])
+def test_arrowheads_into_a_join_stand_apart(target):
+    r, fig = _graph("divergence-nested.json", target)
+    tips: dict[str, list[tuple[float, float, float]]] = {}
+    for s, t, _ in r._edges:
+        line = next(i for g in walk(fig.items)
+                    if isinstance(g, Group) and g.key == f"edge:{s}->{t}"
+                    for i in walk(g.items) if isinstance(i, Polyline) and i.arrow_end)
+        x, y = line.points[-1]
+        tips.setdefault(t, []).append((x, y, line.style.stroke_width * 4 + 0.6))
+    joins = [t for t, ends in tips.items() if len(ends) > 1]
+    assert len(joins) == 3
+    for t in joins:
+        (xa, _, w), (xb, _, _) = sorted(tips[t])[:2]
+        assert xb - xa >= 2 * w, t  # two heads' widths apart: they never touch
