@@ -123,15 +123,15 @@ def _titles(r: MmaResult) -> dict[str, tuple[str, str]]:
         "feed": (f"{fr.op}.x{fr.matrices}{'.trans' if fr.trans else ''} of {fr.operand.upper()} "
                  f"from a {layout} tile: {format_number(fr.wavefronts)} wavefront"
                  f"{'s' if fr.wavefronts != 1 else ''}",
-                 f"{fr.row_bytes}-byte rows · PTX ISA, ldmatrix/stmatrix; wavefronts by the "
-                 "banks model, as an H200 counts them"),
+                 f"{fr.row_bytes}-byte rows · PTX ISA, ldmatrix/stmatrix · wavefronts by the "
+                 "banks model (H200-measured)"),
         "warpgroup": (f"wgmma m64n{g.n}k16 on warps {g.warps[0]}–{g.warps[-1]}: "
                       + ("an aligned warpgroup" if g.valid else "not a warpgroup"),
                       "PTX ISA, Asynchronous Warpgroup Level Matrix Multiply-Accumulate"),
         "descriptor": (f"wgmma descriptor {g.descriptor_hex}: B's core matrices",
                        f"{g.swizzle} swizzle · PTX ISA, Matrix Descriptor Format"),
         "completion": (f"wgmma completion: commit, {g.async_steps[-2].event}, read D",
-                       "PTX ISA, wgmma.fence, wgmma.commit_group, wgmma.wait_group"),
+                       "PTX ISA: wgmma.fence, commit_group, wait_group"),
         "hierarchy": (f"{h.block_m} × {h.block_n} block → {h.warp_m} × {h.warp_n} warp tiles: "
                       f"{h.accumulator_registers} accumulators per thread",
                       "m16n8k16 tiles, f32 accumulators · CUDA C++ Programming Guide, "

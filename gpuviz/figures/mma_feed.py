@@ -36,7 +36,7 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
     lane_w = min(max(text_width("00000", pt, "mono") + 0.8, 7.0), (width - label_w) / 8)
     chunk_w = min(max(text_width("8", pt, "mono") + 1.6, 4.6),
                   (width - label_w - text_width("8 wavefronts", pt) - 2.0) / 8)
-    row_h = max(3.0, cap_height(pt, "mono") * 1.8)
+    row_h = max(3.0, cap_height(pt, "mono") * 1.6)
     beside = label_w + 8 * lane_w + 3.0 + max(8 * chunk_w + 3.0 + text_width("8 wavefronts", pt),
                                               text_width("rows per bank group g", pt)) <= width
     sel_lanes = selected_numbers(selection, "lane")
@@ -70,6 +70,11 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
             for row in rows:
                 counts[(row.address // 16) % 8] += 1
             ctop = top if beside else top + 2 * row_h + 1.0
+            if not beside:  # under the matrix: how many of its rows each bank group g serves
+                c.text(0.0, ctop + row_h / 2, "rows", pt, theme.muted, baseline="middle")
+                if j == fr.matrices - 1:
+                    c.text(0.0, ctop + row_h + cap_height(pt) + 0.6, "group g", pt,
+                           theme.muted)
             for g in range(8):
                 style = conflict if counts[g] > 1 else used if counts[g] else Style(
                     fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm)
@@ -91,19 +96,21 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
                  chunk_x + 8 * chunk_w + 2.0 + text_width("8 wavefronts", pt),
                  chunk_x + text_width("rows per bank group g", pt) if beside else 0.0)
     drawing = c.block(min(width, grid_w), y, "feed-rows")
+    # (each matrix's count stands beside it, so the receipt gives the sum)
     receipt = receipt_block([
         ("wavefronts", f"{format_number(fr.wavefronts)} (at best {fr.ideal_wavefronts}: one "
                        "per matrix)"),
-        ("per matrix", " + ".join(str(n) for n in fr.matrix_wavefronts)),
         ("row pitch", format_bytes(fr.row_bytes)),
     ], theme, width)
-    legend = legend_block([
-        LegendEntry("bank group read by one row", used),
-        LegendEntry("bank group read by several rows (conflict)", conflict),
-    ], theme, width, notes=[
-        "Bank group g is banks 4g … 4g + 3 (bytes 16g … 16g + 15 of every 128). "
-        "A wavefront serves 128 bytes of one 8 × 8 matrix: eight 16-byte rows in eight "
-        "distinct bank groups take one; rows sharing a group are served one after another "
-        "(the banks model, measured on an H200)."])
+    served = [sum(1 for row in fr.rows if row.matrix == j and (row.address // 16) % 8 == g)
+              for j in range(fr.matrices) for g in range(8)]
+    entries = [e for e, drawn in (
+        (LegendEntry("bank group read by one row", used), 1 in served),
+        (LegendEntry("bank group read by several rows (conflict)", conflict),
+         any(n > 1 for n in served))) if drawn]
+    legend = legend_block(entries, theme, width, notes=[
+        "Bank group g: banks 4g … 4g + 3, bytes 16g … 16g + 15 of every 128. A wavefront "
+        "serves one 8 × 8 matrix whose eight 16-byte rows fall in eight distinct groups; rows "
+        "sharing a group are served in turn."])
     return tagged("feed", heading(title, theme, width, "feed-title"), drawing, receipt, legend)
 

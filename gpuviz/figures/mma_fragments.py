@@ -61,7 +61,7 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
           label_w: float, cell_w: float, chunk: int, side: bool) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
-    cell_h = max(3.0, cap_height(pt, "mono") * 1.8)
+    cell_h = max(3.0, cap_height(pt, "mono") * 1.6)
     head = cap_height(pt) + 1.2
     sel_lanes = selected_numbers(selection, "lane") | ({lane} if lane is not None else set())
     picked = set(keys.of_kind(selection, f.operand, 2))
@@ -81,9 +81,14 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
         y = y0
         for start in range(0, f.cols, chunk):
             cols = range(start, min(f.cols, start + chunk))
+            # every column's index where two digits fit its width with a space, else every
+            # other one (centred over its column), so that "10111213" never runs together
+            every = 1 if text_width(str(f.cols - 1), floor, "mono") + 0.8 <= cell_w else 2
             for i, col in enumerate(cols):
-                c.value(x0 + label_w + i * cell_w, y, cell_w, head - 0.6, str(col), pt, muted,
-                        floor=floor, pad=0.05)
+                if col % every:
+                    continue
+                c.value(x0 + label_w + (i - (every - 1) / 2) * cell_w, y, cell_w * every,
+                        head - 0.6, str(col), pt, muted, floor=floor, pad=0.05)
             top = y + head
             boxes: dict[int, tuple[list, list]] = {}
             for k, row in enumerate(rows):
@@ -136,7 +141,7 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
         cap = text_block(f"{names[f.operand]} · {f.elements_per_lane} element"
                          f"{'s' if f.elements_per_lane != 1 else ''} per lane in "
                          f"{f.registers_per_lane} register{'s' if f.registers_per_lane != 1 else ''}",
-                         theme, max(grid.width, 30.0), color=theme.muted,
+                         theme, width, color=theme.muted,
                          name=f"fragment-{f.operand}-caption")
         c = BlockCanvas()
         place(c, cap, 0.0, 0.0)
@@ -152,13 +157,16 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
         used.update(regs)
         holds.append(f"{f.operand.upper()}: " + "; ".join(
             f"register {j} holds {_register_names(f, j)}" for j in regs) + ".")
-    entries = [LegendEntry(f"register {j}", register_style(theme, j), parts=parts)
-               for j in sorted(used)]
+    # one operand shown: each register's entry names its elements (no separate list)
+    alone = chosen[0] if len(chosen) == 1 else None
+    entries = [LegendEntry(f"register {j}" + (f": {_register_names(alone, j)}" if alone else ""),
+                           register_style(theme, j), parts=parts) for j in sorted(used)]
     part = {1: "", 2: " A 16-bit element in an even column (even k in B) is the low half.",
             4: " The column (k in B) mod 4 is the byte."}
-    notes = [f"Each cell prints the lane that holds it; its tint is the register. Lane l: "
-             f"groupID = l / 4, threadID_in_group = l mod 4.{part[r.a.elements_per_register]}",
-             " ".join(holds)]
+    notes = [f"Each cell prints the lane that holds it{', tinted by register' if not alone else ''}"
+             f". Lane l: groupID = l / 4, threadID_in_group = l mod 4."
+             f"{part[r.a.elements_per_register]}",
+             *([] if alone else [" ".join(holds)])]
     rows = _selection_rows(r, selection, operands)
     blocks.append(as_part(parts, legend_block(entries, theme, width, notes=notes), "legend"))
     if rows:

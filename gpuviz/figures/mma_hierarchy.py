@@ -25,7 +25,7 @@ def hierarchy(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     h = r.hierarchy
     pt = theme.small_pt
     c = BlockCanvas()
-    side = min(60.0, width * 0.55)
+    side = min(60.0, width * 0.42)
     scale = side / max(h.block_m, h.block_n)
     bw, bh = h.block_n * scale, h.block_m * scale
     wm, wn = h.block_m // h.warp_m, h.block_n // h.warp_n
@@ -54,11 +54,11 @@ def hierarchy(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
                       + descent(pt), "hierarchy-tiles")
     rows: list[str | tuple[str, str]] = [
         ("warps", f"{h.warps} ({wm} × {wn}), {h.threads_per_block} threads"),
-        ("accumulators", f"{h.mma_tiles} tiles × 4 = {h.accumulator_registers} registers"),
-        ("A and B fragments", f"{h.fragment_registers} registers (one k16 step)"),
+        ("accumulators", f"{h.mma_tiles} tiles × 4 = {h.accumulator_registers} "
+                         f"({format_percent(h.accumulator_share)})"),
+        ("A and B", f"{h.fragment_registers} registers (one k16 step)"),
         ("other (estimate)", f"{h.other_registers} registers"),
-        ("registers per thread", f"{h.registers_per_thread} "
-         f"({format_percent(h.accumulator_share)} accumulators)"),
+        ("total", f"{h.registers_per_thread} registers per thread"),
         ("blocks per SM", f"{h.blocks_per_sm} ({h.warps_per_sm} warps), limited by "
          f"{h.limiter.replace('_', ' ')}"),
     ]

@@ -7,16 +7,19 @@ from __future__ import annotations
 from gpuviz import keys
 from gpuviz.figures.display import PT_TO_MM, Style, selected_numbers
 from gpuviz.figures.layout import (
+    GAP,
     Block,
     BlockCanvas,
     LegendEntry,
     Target,
     legend_block,
+    place,
     receipt_block,
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, text_width
 from gpuviz.figures.mma_cells import PAD, cell_text, heading, register_style, tagged
+from gpuviz.figures.swizzle import column_fill
 from gpuviz.figures.theme import Theme
 from gpuviz.models.mma import MmaResult
 
@@ -66,7 +69,8 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
                baseline="middle", key=keys.key("warp", w),
                knockout=style.fill if style.hatch else None)
     y += 4 * band_h
-    drawing = c.block(max(warps * box, band_w), y, "warpgroup-warps")
+    drawing = c.block(max(warps * box, band_w, text_width(f"D (64 × {g.n}): rows by warp", pt)),
+                      y, "warpgroup-warps")
     receipt = receipt_block([
         ("warps", f"{g.warps[0]}–{g.warps[-1]} of {g.block_warps}"),
         ("warpgroup", "valid" if g.valid else "not a warpgroup"),
@@ -100,7 +104,7 @@ def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
     c = BlockCanvas()
     groups = min(2, max(1, g.n // 8))
     cell_w = max(text_width("000000", pt, "mono") + 1.0, 9.0)
-    row_h = max(3.0, cap_height(pt, "mono") * 1.8)
+    row_h = max(3.0, cap_height(pt, "mono") * 1.6)
     label_w = text_width("n 15", pt) + 1.5
     y = cap_height(pt)
     c.text(label_w, y, "k 0–7", pt, theme.muted)
@@ -113,7 +117,10 @@ def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         for i, addr in enumerate(cm.row_addresses):
             row = 8 * cm.group + i
             yy = top + row * row_h + cm.group * 1.0
-            style = register_style(theme, (addr // 16) % 8)
+            # the row's 16-byte bank group, tinted as the swizzle panel tints a 16-byte chunk
+            # column of a 128-byte row (the same thing): eight tints apart in print gray too
+            fill = column_fill(theme, (addr // 16) % 8)
+            style = Style(fill=fill, stroke=theme.outline, stroke_width=theme.thin_mm)
             key = keys.key("core", row, cm.chunk)
             c.rect(x + PAD / 2, yy + PAD / 2, cell_w - PAD, row_h - PAD, style, key=key)
             cell_text(c, x + PAD / 2, yy + PAD / 2, cell_w - PAD, row_h - PAD, str(addr), pt,
@@ -125,7 +132,7 @@ def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         c.rect(x, top + 8 * cm.group * row_h + cm.group * 1.0, cell_w, 8 * row_h,
                Style(stroke=theme.foreground, stroke_width=theme.line_mm))
     height = top + groups * 8 * row_h + groups * 1.0
-    drawing = c.block(label_w + 2 * cell_w + 1.0, height, "descriptor-cores")
+    cores_w = label_w + 2 * cell_w + 1.0
     d = g.descriptor
     rows: list[str | tuple[str, str]] = [
         ("descriptor", g.descriptor_hex),
@@ -135,12 +142,24 @@ def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         ("stride offset", f"{g.stride_byte_offset} B (bits 32–45: {(d >> 32) & 0x3FFF})"),
         ("swizzle", f"{g.swizzle} (bits 62–63: {d >> 62})"),
     ]
-    receipt = receipt_block(rows, theme, width)
+    room = width - cores_w - GAP
+    receipt: Block | None
+    if room >= 40.0:  # the fields beside the core matrices, wrapped to the room there
+        fields = receipt_block(rows, theme, room)
+        place(c, fields, cores_w + GAP, top)
+        drawing = c.block(cores_w + GAP + fields.width, max(height, top + fields.height),
+                          "descriptor-cores")
+        receipt = None
+    else:
+        drawing = c.block(cores_w, height, "descriptor-cores")
+        receipt = receipt_block(rows, theme, width)
+    apart = all(len({(a // 16) % 8 for a in cm.row_addresses}) == len(cm.row_addresses)
+                for cm in g.b_core_matrices)
     legend = legend_block([], theme, width, notes=[
         "Each cell is one 16-byte row of a core matrix (8 rows × 16 bytes) of B at K step 0, "
-        "printing its shared-memory byte address; its tint is the row's 16-byte bank group "
-        "within 128 bytes (eight tints: no two rows of a core matrix in one group, no bank "
-        "conflict)."])
+        "printing its shared-memory byte address, tinted by its 16-byte bank group in 128 "
+        "bytes: " + ("eight tints, no bank conflict." if apart else
+                     "rows of one core matrix in one tint share a bank group (a conflict).")])
     title = (f"Descriptor: B's core matrices through a {g.swizzle} descriptor (first "
              f"{8 * groups} rows of N)")
     return tagged("descriptor", heading(title, theme, width, "descriptor-title"), drawing,
@@ -156,7 +175,7 @@ def completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
     steps = r.warpgroup.async_steps
     pt = theme.small_pt
     c = BlockCanvas()
-    row_h = max(3.6, cap_height(pt) * 2.4)
+    row_h = max(3.6, cap_height(pt) * 2.0)
     event_w = max(text_width(s.event, pt, "mono") for s in steps) + 2.0
     state_w = max(text_width("pending 0, 1, 2, 3", pt) + 2.0, 24.0)
     beside = width - event_w - state_w >= 30.0

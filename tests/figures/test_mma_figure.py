@@ -7,7 +7,7 @@ import pytest
 
 from gpuviz.figures import mma as figure
 from gpuviz.figures.display import Rect, walk
-from gpuviz.figures.layout import SINGLE
+from gpuviz.figures.layout import SINGLE, SLIDE
 from gpuviz.figures.lint import lint
 from gpuviz.figures.theme import theme
 from gpuviz.models import mma
@@ -26,6 +26,14 @@ def test_each_part_exports_legibly_at_single_column(part):
     assert set(KEYS[part]) <= set(fig.keys())
 
 
+@pytest.mark.parametrize("part", mma.PARTS)
+def test_each_part_fits_a_single_column_in_the_largest_type(part):
+    fig = figure.build(mma.compute(mma.MmaParams(show=(part,))), frozenset(),
+                       theme("presentation"), SINGLE.showing([part]))
+    assert fig.height <= 120.0, (part, fig.height)
+    assert not lint(fig, SINGLE.showing([part]), budget=True)
+
+
 def test_a_selected_lane_is_outlined_in_a_b_and_c_and_spelled_out():
     r = mma.compute(mma.MmaParams(lane=5))
     th = theme("screen")
@@ -41,3 +49,26 @@ def test_the_wide_k32_operand_folds_into_a_single_column():
     fig = figure.build(r, frozenset(), theme("print"), SINGLE)
     assert not lint(fig, SINGLE)
     assert {"a:15,31", "b:31,7"} <= set(fig.keys())
+
+
+def test_the_warpgroup_slide_keeps_its_receipt_clear_of_the_drawing():
+    r = mma.compute(mma.MmaParams(show=("warpgroup",)))
+    target = SLIDE.showing(["warpgroup"])
+    fig = figure.build(r, frozenset(), theme("presentation"), target)
+    assert not lint(fig, target, budget=True)
+
+
+def test_each_bank_group_of_the_core_matrices_has_its_own_tint():
+    """The note says eight tints, one per 16-byte bank group: four tints repeated drew rows 0
+    and 4 of a core matrix alike."""
+    r = mma.compute(mma.MmaParams(show=("descriptor",)))
+    fills: dict[int, set[str]] = {}
+    for item in walk(figure.build(r, frozenset(), theme("print"), SINGLE).items):
+        if isinstance(item, Rect) and (item.key or "").startswith("core:"):
+            row, chunk = (int(v) for v in item.key.split(":")[1].split(","))
+            cm = next(m for m in r.warpgroup.b_core_matrices
+                      if m.chunk == chunk and m.group == row // 8)
+            fills.setdefault(cm.row_addresses[row % 8] // 16 % 8, set()).add(item.style.fill)
+    assert sorted(fills) == list(range(8))
+    assert all(len(f) == 1 for f in fills.values())
+    assert len({next(iter(f)) for f in fills.values()}) == 8
