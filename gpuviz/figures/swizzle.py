@@ -31,20 +31,31 @@ from gpuviz.figures.layout import (
     counted,
     format_number,
     legend_block,
+    line_step,
     place,
     text_block,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.theme import Theme, gray_level
-from gpuviz.models.swizzle import BANKS, CHUNKS_PER_ROW, ROWS, SwizzleResult
+from gpuviz.models.swizzle import (
+    BANKS,
+    CHUNKS_PER_ROW,
+    ROWS,
+    SwizzleResult,
+    chunk_column_of_bank,
+    reader_of_lane,
+)
 
 NATURAL_WIDTH = 172.0
 CELL = 7.0
 ARROW_W = 26.0  # the gap between the grids that holds the arrows
-#: Each chunk column's lightness (0 black – 1 paper), neighbours far apart; with its category hue
-#: this keeps eight columns apart in colour and in a grayscale print (the tints of columns 0/4
-#: and 1/6 were nearly one colour, and column 4 almost white in print).
-COLUMN_GRAY = (0.94, 0.70, 0.88, 0.64, 0.82, 0.58, 0.76, 0.52)
+ROW_GAP = 1.2  # mm between a row of bank cells and the next row's bank numbers
+#: Each chunk column's lightness (0 black – 1 paper), none near paper: eight steps 0.06 apart,
+#: ordered so that two columns that can stand side by side in either grid (their numbers differ
+#: by XOR 1, 3 or 7, in a row or a column of the physical grid) and columns c and c XOR 4 are at
+#: least 0.12 apart; with its category hue this keeps the eight columns apart in colour and in a
+#: grayscale print.
+COLUMN_GRAY = (0.46, 0.64, 0.52, 0.82, 0.58, 0.76, 0.88, 0.70)
 
 
 def column_fill(theme: Theme, column: int) -> str:
@@ -52,7 +63,7 @@ def column_fill(theme: Theme, column: int) -> str:
     repeating the first much darker) at its own lightness, mirrored on a dark ground."""
     level = COLUMN_GRAY[column % len(COLUMN_GRAY)]
     if gray_level(theme.background) < 0.5:
-        level = 0.08 + (1.0 - level) * 0.7
+        level = 0.24 + (1.0 - level) * 0.75  # none near the dark ground either
     return theme.at_gray(theme.category(column), level)
 
 
@@ -103,15 +114,24 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
                                        styles["conflict"], parts=BANK_PART))
         entries.append(LegendEntry(f"logical column {r.column}, the one read", _chosen(theme),
                                    parts=GRIDS))
+        lanes = sorted(lane for lane in selected_numbers(selection, "lane") if lane >= 0)
+        banks = sorted(b for b in selected_numbers(selection, "bank") if 0 <= b < BANKS)
+        if lanes or banks or _selected_rows(selection) or keys.of_kind(selection, "chunk", 2):
+            entries.append(LegendEntry("selected", theme.highlight(), "selection"))
         readers = (*BANK_PART, "readers")
+        pointed: list[Note] = [  # what a selection made in a panel that follows this one means
+            *[(f"Lane {lane}: the reader of row {reader_of_lane(lane)} (lane l reads row l mod "
+               f"{ROWS}).", (*GRIDS, *readers)) for lane in lanes[:2]],
+            *[(f"Bank {b}: physical chunk column {chunk_column_of_bank(b)} of every row.",
+               (*GRIDS, *BANK_PART)) for b in banks[:2]]]
         tints = "Chunks are tinted by their logical column (headings above the left grid)."
         shows = ("A bank shows rN for the one reader of row N, or how many readers it serves "
-                 "one after another.")
+                 "in turn.")
         notes: list[Note] = [  # one paragraph in the whole figure, one per part in parts
             *([f"{tints} {shows}"] if target.whole else
               [("Chunks are tinted by their logical column.", GRIDS), (shows, BANK_PART)]),
-            ("Eight readers, one per row, illustrate the address mapping; this is not a "
-             "simulation of a Tensor Core instruction's lanes or transactions.", readers)]
+            ("One reader per row illustrates the address mapping, not a Tensor Core "
+             "instruction's lanes.", readers), *pointed]
         return [legend_block(entries, theme, width, notes=notes, target=target)]
 
     natural = NATURAL_WIDTH
@@ -127,6 +147,14 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
                     f"column {r.column} read by one reader per row hits "
                     f"{counted(len(set(r.linear_banks)), 'bank')} laid out linearly and "
                     f"{counted(len(set(r.swizzled_banks)), 'bank')} swizzled.")
+
+
+def _selected_rows(selection: frozenset[str]) -> set[int]:
+    """The readers a selection points at: ``row:<r>``, and ``lane:<l>`` of a panel that follows
+    this one (the bank rack's lanes), each the reader of its row."""
+    rows = selected_numbers(selection, "row")
+    rows |= {reader_of_lane(lane) for lane in selected_numbers(selection, "lane") if lane >= 0}
+    return {row for row in rows if 0 <= row < ROWS}
 
 
 def _stack(blocks: list[Block], name: str) -> Block:
@@ -175,7 +203,7 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
     top = head_h
 
     sel_chunks = set(keys.of_kind(selection, "chunk", 2))
-    sel_rows = selected_numbers(selection, "row")
+    sel_rows = _selected_rows(selection)
     inverse = [[0] * CHUNKS_PER_ROW for _ in range(ROWS)]
     for row in range(ROWS):
         for col in range(CHUNKS_PER_ROW):
@@ -243,6 +271,17 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                        key=keys.key("chunk", row, r.column), arrow=True)
                 c.text(end + 0.8, yy - _centre_shift(pt), label, pt, fg if on else muted,
                        baseline="middle", font="mono", bold=on)
+    # a selected bank: the physical chunk column that holds it in every row, and the logical
+    # chunks stored there
+    for b in sorted(selected_numbers(selection, "bank")):
+        if not 0 <= b < BANKS:
+            continue
+        pc = chunk_column_of_bank(b)
+        for row in range(ROWS):
+            if "physical" in draw:
+                theme.select(c, px + pc * cell, ptop + row * cell, cell, cell)
+            if "logical" in draw:
+                theme.select(c, lx + inverse[row][pc] * cell, top + row * cell, cell, cell)
     halo = Style(stroke=theme.background, stroke_width=theme.thick_mm * 2.6)
     for row, col in sorted(lit):
         pc = r.mapping[row][col]
@@ -273,7 +312,7 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
            floor: float) -> Block:
     c = BlockCanvas()
     pt, fg, muted = theme.small_pt, theme.foreground, theme.muted
-    sel_rows, sel_banks = selected_numbers(selection, "row"), selected_numbers(selection, "bank")
+    sel_rows, sel_banks = _selected_rows(selection), selected_numbers(selection, "bank")
     word = "first word" if r.word == 0 else f"word {r.word}"
     head = text_block(f"One reader per row reads the {word} of logical chunk column {r.column}",
                       theme, width, size=theme.text_pt, bold=True)
@@ -288,6 +327,11 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                  ) + 1.5
     need = text_width("r7", pt, "mono") + 0.9
     per_row = next((n for n in (BANKS, BANKS // 2) if gutter + n * need <= width), BANKS // 4)
+    # too narrow for the labels beside the strips and 16 banks a row: each strip's label goes on
+    # a line above it, and its banks take the whole width
+    above = per_row < BANKS // 2 and (BANKS // 2) * need <= width
+    if above:
+        gutter, per_row = 0.0, BANKS // 2
     col = min((width - gutter) / per_row, 6.0)
     h = ink_height(pt, "mono") + 2.0
     styles = _strip_styles(theme)
@@ -295,15 +339,21 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
         readers: dict[int, list[int]] = {}
         for row, b in enumerate(banks):
             readers.setdefault(b, []).append(row)
-        c.text(0.0, y + cap_height(pt) + 0.2, "bank", pt, muted)
+        if above:
+            c.text(0.0, y + cap_height(theme.text_pt), label, theme.text_pt, fg, bold=True)
+            c.text(text_width(f"{label}  ", theme.text_pt, bold=True), y + cap_height(theme.text_pt),
+                   _summary(banks, distinct), pt, muted)
+            y += line_step(theme.text_pt) + 0.4
+        else:
+            c.text(0.0, y + cap_height(pt) + 0.2, "bank", pt, muted)
         for part in range(BANKS // per_row):
             first = part * per_row
-            hy = y + part * (h + ink_height(pt) + 2.0)
+            hy = y + part * (h + ink_height(pt) + ROW_GAP)
             for b in range(first, first + per_row):
                 c.text(gutter + (b - first + 0.5) * col, hy + cap_height(pt), str(b), pt, muted,
                        anchor="middle", font="mono")
             sy = hy + ink_height(pt) + 0.8
-            if part == 0:
+            if part == 0 and not above:
                 c.text(0.0, sy + cap_height(theme.text_pt), label, theme.text_pt, fg, bold=True)
                 c.text(0.0, sy + cap_height(theme.text_pt) + theme.text_pt * PT_TO_MM * 1.1
                        + 0.2, _summary(banks, distinct), pt, muted)
@@ -330,9 +380,10 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                         theme.select(c, x, sy, col - 0.3, h)
                 for b in sorted(sel_banks & set(span)):
                     theme.select(c, gutter + (b - first) * col + 0.15, sy, col - 0.3, h)
-        label_bottom = (y + ink_height(pt) + 0.8 + cap_height(theme.text_pt)
-                        + theme.text_pt * PT_TO_MM * 1.1 + 0.2 + descent(pt))
-        y = max(y + (BANKS // per_row) * (h + ink_height(pt) + 2.0), label_bottom + 1.0) + 1.5
+        label_bottom = y if above else (y + ink_height(pt) + 0.8 + cap_height(theme.text_pt)
+                                        + theme.text_pt * PT_TO_MM * 1.1 + 0.2 + descent(pt))
+        y = max(y + (BANKS // per_row) * (h + ink_height(pt) + ROW_GAP),
+                label_bottom + 1.0) + 1.5
     return c.block(min(width, gutter + per_row * col), y - 1.5, "banks")
 
 
@@ -346,7 +397,7 @@ def _readers(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: f
     """Each reader's byte address and bank, linear → swizzled, one monospaced line per row."""
     c = BlockCanvas()
     pt, fg = theme.small_pt, theme.foreground
-    sel_rows = selected_numbers(selection, "row")
+    sel_rows = _selected_rows(selection)
     head = text_block("Readers: byte address and bank, linear → swizzled", theme, width,
                       size=theme.text_pt, bold=True)
     place(c, head, 0.0, 0.0)

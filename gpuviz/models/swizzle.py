@@ -147,6 +147,19 @@ class SwizzleResult:
     _byte_map: np.ndarray = field(repr=False, compare=False)  # physical offset of each of 1024
 
 
+def reader_of_lane(lane: int) -> int:
+    """The reader (row) a warp's lane stands for: lane l reads row l mod 8, as a warp's 16-byte
+    reads down a chunk column go, eight rows per quarter-warp phase (and ldmatrix's eight row
+    addresses per 8 × 8 matrix)."""
+    return lane % ROWS
+
+
+def chunk_column_of_bank(bank: int) -> int:
+    """The physical chunk column that holds bank ``bank`` in every row: a 128-byte row spans all
+    32 banks, chunk column c banks 4c … 4c + 3."""
+    return (bank % BANKS) * BANK_BYTES // CHUNK_BYTES
+
+
 def formula(b: int, m: int, s: int) -> str:
     if b == 0:
         return "physical = offset"

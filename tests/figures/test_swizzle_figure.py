@@ -1,12 +1,13 @@
 """The swizzle grid figure: chunks in both grids, readers' banks, selection and themes."""
 
+import itertools
 
 import pytest
 
 from gpuviz.figures import swizzle as swizzle_figure
-from gpuviz.figures.display import Polyline, Rect, Rects, Text, walk
+from gpuviz.figures.display import Group, Polyline, Rect, Rects, Text, walk
 from gpuviz.figures.layout import SINGLE, SLIDE
-from gpuviz.figures.theme import THEMES, theme
+from gpuviz.figures.theme import THEMES, gray_level, theme
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir
 
@@ -91,3 +92,70 @@ def test_every_size_keeps_both_grids_and_all_banks(target):
     assert all(keys.count(f"chunk:{r},{c}") >= 2 for r in range(8) for c in range(8))
     assert {f"bank:{b}" for b in range(32)} <= set(keys)
     assert {f"row:{r}" for r in range(8)} <= set(keys)
+
+
+def test_chunk_columns_that_meet_keep_apart_in_a_grayscale_print():
+    """Columns 0 and 4, and 1 and 6, were nearly one tint, and column 4 almost white in print."""
+    gray = [gray_level(swizzle_figure.column_fill(theme("print"), k)) for k in range(8)]
+    assert max(gray) <= 0.9  # no chunk looks like an empty cell
+    r = result_of()
+    meet = {frozenset(p) for row in r.mapping for p in itertools.pairwise(row)}
+    meet |= {frozenset((a, b)) for up, down in itertools.pairwise(r.mapping)
+             for a, b in zip(up, down, strict=True)}
+    meet |= {frozenset((c, c ^ 4)) for c in range(8)}
+    assert len(meet) >= 12
+    for pair in meet:
+        a, b = sorted(pair)
+        assert abs(gray[a] - gray[b]) >= 0.1, (a, b, gray[a], gray[b])
+
+
+def _drawing(items):
+    """The items outside the legend."""
+    for item in items:
+        if isinstance(item, Group):
+            if not (item.name or "").startswith("legend"):
+                yield from _drawing(item.items)
+        else:
+            yield item
+
+
+def _outlined(fig, t):
+    """The (x, y) of every box of the drawing outlined as selected."""
+    return {(round(i.x, 3), round(i.y, 3)) for i in _drawing(fig.items)
+            if isinstance(i, Rect) and i.style == t.highlight()}
+
+
+def test_a_lane_selected_in_the_bank_rack_lights_its_reader_here():
+    """Keys are shared by the docks of a scenario: lane 5 clicked in banks (which follows this
+    panel in banks-swizzled-columns) is the reader of row 5, drawn as if row 5 were selected."""
+    t = theme("screen")
+    scenario = load_scenario(SCENARIOS / "banks-swizzled-columns.json")
+    r = compute_all(scenario, ("swizzle",))["swizzle"]
+    by_lane = swizzle_figure.build(r, frozenset({"lane:5"}), t)
+    by_row = swizzle_figure.build(r, frozenset({"row:5"}), t)
+    assert _outlined(by_lane, t) == _outlined(by_row, t) != _outlined(
+        swizzle_figure.build(r, frozenset(), t), t)
+    bold = [i.text for i in walk(by_lane.items) if isinstance(i, Text) and i.bold
+            and i.key == "row:5"]
+    assert bold and "→ 736" in bold[0]  # row 5's word, swizzled to byte 736
+    assert "Lane 5: the reader of row 5 (lane l reads row l mod 8)." in by_lane.texts()
+
+
+def test_a_selected_bank_lights_the_chunks_stored_in_it():
+    t = theme("screen")
+    r = result_of()
+    plain = _outlined(build(theme_name="screen"), t)
+    fig = build(frozenset({"bank:20"}), "screen")
+    lit = _outlined(fig, t) - plain
+    # bank 20 is bytes 80-83 of every row: physical chunk column 5 in all eight rows, the logical
+    # chunks stored there in the left grid, and bank 20 in both strips
+    assert len(lit) == 8 + 8 + 2
+    cells = [i for i in walk(fig.items) if isinstance(i, Rects) and i.keys
+             and i.keys[0].startswith("chunk:")]
+    stored = {(row, col) for row in range(8) for col in range(8) if r.mapping[row][col] == 5}
+    assert len(stored) == 8
+    logical = cells[:len(cells) // 2]  # the left grid's cells come first
+    boxes = {k: xywh for c in logical for k, xywh in zip(c.keys, c.xywh, strict=True)}
+    for row, col in stored:
+        x, y, _, _ = boxes[f"chunk:{row},{col}"]
+        assert any(abs(x - 0.2 - ox) < 2e-3 and abs(y - 0.2 - oy) < 2e-3 for ox, oy in lit)
