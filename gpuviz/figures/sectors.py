@@ -28,6 +28,7 @@ from gpuviz.figures.display import (
     Style,
     Text,
     selected_numbers,
+    walk,
 )
 from gpuviz.figures.layout import (
     NATURAL,
@@ -59,6 +60,7 @@ SECTOR_H = 6.0
 SECTOR_TICK = 1.2  # mm a sector boundary reaches above and below the memory row
 LINE_GAP = 3.0  # between two lines with untouched memory between them
 NUMBER_EVERY = 8  # lanes numbered when each lane's number does not fit its cell
+MIN_MARK = 0.9  # mm: an element read is drawn at least this wide
 
 
 def line_layout(r: SectorsResult, width: float) -> tuple[dict[int, float], float]:
@@ -107,7 +109,7 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
                                                     name="error")))
         drawn = _map(r, selection, theme, width, floor)
         state["readers"] = any(isinstance(i, Text) and (i.key or "").startswith("reader:")
-                               for i in drawn.items)
+                               for i in walk(drawn.items))
         blocks.append(as_part("map", drawn))
         receipt = receipt_block(_receipt_rows(r), theme, min(width, 56.0), title="Receipt")
         note = text_block("Sector requests of this access, not measured DRAM traffic or time.",
@@ -133,9 +135,14 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
         gap = any(b != a + 1 for a, b in itertools.pairwise(r.lines))
         notes: list[Note] = [("Under each sector its index (byte address / 32), under each "
                               "line its index (byte address / 128).", MAP)]
-        if state["readers"]:
-            notes.append(("The lines cross too often to follow: each element read prints the "
-                          "lane that reads it (n+: lane n and others).", MAP))
+        if _knot(r):
+            drawn = [str(lane) for lane in range(r.warp_size) if lane in r.active_lanes
+                     and (lane % NUMBER_EVERY == 0 or lane == r.warp_size - 1)]
+            listed = ", ".join(drawn[:-1]) + " and " + drawn[-1] if len(drawn) > 1 else drawn[0]
+            notes.append((f"Every line would cross every other: only lanes {listed} are drawn "
+                          "to their elements" + ("; under each element read, the lane that "
+                                                 "reads it (n+: lane n and others)."
+                                                 if state["readers"] else "."), MAP))
         if gap:
             notes.append(("A gap between two lines: untouched lines lie between them (not "
                           "drawn); lines without a gap are neighbours in memory.", MAP))
@@ -288,13 +295,15 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
         seg_keys.append(keys.key("lane", lane))
         if lane in sel_lanes or a // SECTOR_BYTES in sel_sectors:
             hi.append(seg)
-    # A knot of crossings (reversed lanes: every pair crosses) cannot be followed: the lines go
-    # thin and each element read prints the lane that reads it, where every such number fits.
-    ends = sorted((s[0], s[2]) for s in segs)
-    crossings = sum(1 for (_, a), (_, b) in itertools.combinations(ends, 2) if a > b)
-    knot = crossings > len(segs)
-    link = Style(stroke=theme.grid if knot else theme.outline,
-                 stroke_width=theme.thin_mm if knot else theme.line_mm)
+    # A knot of crossings (reversed lanes: every pair crosses) cannot be followed: only the
+    # lanes numbered on the ruler (0, 8, 16, 24 and the last) are drawn to their elements, and
+    # under each element read stands the lane that reads it.
+    knot = _knot(r)
+    if knot:
+        guides = [i for i, lane in enumerate(sorted(active))
+                  if lane % NUMBER_EVERY == 0 or lane == n - 1]
+        segs, seg_keys = [segs[i] for i in guides], [seg_keys[i] for i in guides]
+    link = Style(stroke=theme.outline, stroke_width=theme.line_mm)
     with c.group(name="connections"):
         c.segments(segs, link, seg_keys)
         if hi:
@@ -314,6 +323,12 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
             continue
         for k in range(per_sector):
             cell = (sector_x(s) + k * cell_w, mem_top, cell_w, SECTOR_H)
+            if (s, k) in used and cell_w < MIN_MARK:
+                # too narrow to see (a 1-2 px sliver in print): widened about its element,
+                # inside its sector
+                x = min(max(cell[0] + cell_w / 2 - MIN_MARK / 2, sector_x(s)),
+                        sector_x(s) + sw - MIN_MARK)
+                cell = (x, mem_top, MIN_MARK, SECTOR_H)
             (used_cells if (s, k) in used else unused_cells).append(cell)
     c.text(0.0, mem_top + SECTOR_H / 2, "memory", pt, muted, baseline="middle")
     with c.group(name="memory"):
@@ -335,30 +350,33 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
         for line in r.lines:
             c.rect(x0 + layout[line], mem_top, line_w, SECTOR_H, _line_style(theme),
                    key=keys.key("line", line))
-        if knot and outlined:
+        reader_h = 0.0
+        if knot:  # each element read: the lane that reads it, in a row under the memory
             readers: dict[tuple[int, int], list[int]] = {}
             for lane in sorted(active):
                 a = int(addr[lane])
                 readers.setdefault((a // SECTOR_BYTES, (a % SECTOR_BYTES) // r.element_bytes),
                                    []).append(lane)
             labels = {k: str(v[0]) if len(v) == 1 else f"{v[0]}+" for k, v in readers.items()}
-            room = cell_w - 0.2 - 2 * theme.thin_mm - 0.3
+            room = cell_w - 0.25
             widest = max(text_width(t, 1.0, "mono") for t in labels.values())
             upright = min(pt, room / widest)
-            turned = min(pt, room / ink_height(1.0, "mono"), (SECTOR_H - 0.8) / widest)
+            turned = min(pt, room / ink_height(1.0, "mono"))
             turn = upright < floor <= turned
             size = turned if turn else upright
             if size >= floor:
-                ink = theme.ink_on("read")
+                row_top = mem_top + SECTOR_H + SECTOR_TICK + 0.6
+                reader_h = (widest * size if turn else ink_height(size, "mono")) + 0.8
+                c.text(0.0, row_top + reader_h / 2, "lane", pt, muted, baseline="middle")
                 for (sec, k), text in sorted(labels.items()):
                     cx = sector_x(sec) + (k + 0.5) * cell_w
-                    cy = mem_top + SECTOR_H / 2
+                    cy = row_top + (reader_h - 0.8) / 2
                     if turn:
-                        c.text(cx + _shift_up(size), cy, text, size, ink, anchor="middle",
+                        c.text(cx + _shift_up(size), cy, text, size, fg, anchor="middle",
                                baseline="middle", font="mono", rotate=-90,
                                key=keys.key("reader", sec, k))
                     else:
-                        c.text(cx, cy + _shift_up(size), text, size, ink, anchor="middle",
+                        c.text(cx, cy + _shift_up(size), text, size, fg, anchor="middle",
                                baseline="middle", font="mono", key=keys.key("reader", sec, k))
         lit = {s for s in r.sectors if s in sel_sectors}
         lit |= {int(addr[lane]) // SECTOR_BYTES for lane in sel_lanes if lane in active}
@@ -372,7 +390,7 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
             theme.select(c, x0 + layout[line] - 0.5, mem_top - 0.5, line_w + 1.0, SECTOR_H + 1.0)
 
     # labels: sector indices (touched ones, where they fit), then line indices
-    y = mem_top + SECTOR_H + SECTOR_TICK + 0.6
+    y = mem_top + SECTOR_H + SECTOR_TICK + 0.6 + reader_h
     row = ink_height(pt) + 0.8
     sector_labels = [s for s in r.sectors if text_width(str(s), pt, "mono") + 0.3 <= sw]
     labelled = len(sector_labels) == len(r.sectors)
@@ -403,6 +421,15 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
     return c.block(width, y, "map")
 
 
+def _knot(r: SectorsResult) -> bool:
+    """Whether the lanes' connections would cross more often than there are lanes (lanes and
+    memory are both drawn in increasing order, so two connections cross where a later lane
+    reads a lower address)."""
+    addresses = [int(r._addresses[lane]) for lane in sorted(r.active_lanes)]
+    crossings = sum(1 for a, b in itertools.combinations(addresses, 2) if a > b)
+    return crossings > len(addresses)
+
+
 def _shift_up(size: float) -> float:
     """How far above a cell's centre a 'middle' baseline goes so mono digits' ink is centred."""
     return -_centre_shift(size)
@@ -418,13 +445,22 @@ def _sweep(r: SectorsResult, theme: Theme, width: float) -> Block:
                           f"stride {r.stride}: {r.stride_sweep[r.stride - 1]}"))
     top = cap_height(theme.text_pt) + 1.5
     height = 44.0
-    line_plot(c, 0.0, top, width, height,
-              [Series("sectors", list(r.sweep_strides), list(r.stride_sweep), 0, markers=True)],
-              theme, x_label="stride s (elements): lane i reads element s·i",
-              y_label="sectors per request",
-              y_range=(0, max(4, *r.stride_sweep) * 1.25), marks=marks, key="plot",
-              legend=False)
+    y_top = max(4, *r.stride_sweep) * 1.25
+    left, dtop, dw, dh = line_plot(
+        c, 0.0, top, width, height,
+        [Series("sectors", list(r.sweep_strides), list(r.stride_sweep), 0, markers=True)],
+        theme, x_label="stride s (elements): lane i reads element s·i",
+        y_label="sectors per request", y_range=(0, y_top), marks=marks, key="plot",
+        legend=False)
     c._items[-1] = _mark_label_clear(c._items[-1], theme, width)  # type: ignore[arg-type]
+    # the ceiling: a request touches at most one sector per active lane (an element of at most
+    # 32 bytes lies in one sector), where the sweep levels off
+    lanes = len(r.active_lanes)
+    yy = dtop + dh * (1.0 - lanes / y_top)
+    c.line(left, yy, left + dw, yy, theme.stroke("muted", theme.thin_mm, dash=(1.0, 0.8)))
+    c.text(left + dw - 1.0, yy + cap_height(theme.small_pt) + 0.8,  # under the plateau
+           f"ceiling: {counted(lanes, 'active lane')}, one sector each", theme.small_pt,
+           theme.muted, anchor="end", knockout=theme.background)
     return c.block(width, top + height, "sweep")
 
 

@@ -8,6 +8,7 @@ import pytest
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import sectors as sectors_figure
 from gpuviz.figures.display import Rect, Rects, Segments, Text, text_box, walk
+from gpuviz.figures.layout import SINGLE
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir
@@ -181,3 +182,42 @@ def test_lines_apart_in_memory_are_drawn_apart_and_the_legend_says_why():
                     and (i.key or "").startswith("line:")), key=lambda b: b.x)
     assert all(b.x - (a.x + a.w) > 1.0 for a, b in itertools.pairwise(boxes))
     assert any("A gap between two lines" in t for t in fig.texts())
+
+
+def _links(fig):
+    return [k for i in walk(fig.items) if isinstance(i, Segments) and i.keys
+            and all(k.startswith("lane:") for k in i.keys) for k in i.keys]
+
+
+def test_the_reversed_map_draws_guide_lanes_not_a_knot_of_32_crossings():
+    fig = build("sectors-reversed.json", theme_name="print")
+    assert _links(fig) == ["lane:0", "lane:8", "lane:16", "lane:24", "lane:31"]
+    assert any(t.startswith("Every line would cross every other: only lanes 0, 8, 16, 24 and 31")
+               for t in fig.texts())
+    # each element read names its reader, under the memory row and inside its element's width
+    memory = next(i for i in walk(fig.items) if isinstance(i, Rect) and i.key == "line:0")
+    readers = [i for i in walk(fig.items) if isinstance(i, Text) and (i.key or "")
+               .startswith("reader:")]
+    assert sorted(int(t.text) for t in readers) == list(range(32))
+    cell = memory.w / 32
+    for t in readers:
+        x0, y0, x1, _ = text_box(t)
+        assert y0 >= memory.y + memory.h
+        element = 31 - int(t.text)
+        assert memory.x + element * cell <= x0 and x1 <= memory.x + (element + 1) * cell
+
+
+def test_an_element_read_is_more_than_a_sliver_at_single_column():
+    fig = sectors_figure.build(result_of("sectors-stride8.json"), frozenset(), theme("print"),
+                               SINGLE.showing(["map"]))
+    t = theme("print")
+    read = [i for i in walk(fig.items) if isinstance(i, Rects)
+            and i.style.fill == t.fill("read").fill]
+    widths = [w for r in read for _, _, w, _ in r.xywh]
+    assert len(widths) == 32 and min(widths) >= 0.9  # an 8-byte stride of 4-byte cells: 0.27 mm
+
+
+def test_the_sweep_marks_the_ceiling_of_one_sector_per_active_lane():
+    fig = sectors_figure.build(result_of("linked-launch-sectors-wave64.json"), frozenset(),
+                               theme("print"), SINGLE.showing(["sweep"]))
+    assert "ceiling: 64 active lanes, one sector each" in fig.texts()
