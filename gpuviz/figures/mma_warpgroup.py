@@ -4,6 +4,8 @@ each owns), ``descriptor`` (the matrix descriptor and the core matrices it selec
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gpuviz import keys
 from gpuviz.figures.display import PT_TO_MM, Style, selected_numbers
 from gpuviz.figures.layout import (
@@ -152,7 +154,9 @@ def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         receipt = None
     else:
         drawing = c.block(cores_w, height, "descriptor-cores")
-        receipt = receipt_block(rows, theme, width)
+        # with the drawing, never beside it as a side block: the side is built at another
+        # width, where the fields may already stand beside the core matrices
+        receipt = replace(receipt_block(rows, theme, width), name="descriptor-fields")
     apart = all(len({(a // 16) % 8 for a in cm.row_addresses}) == len(cm.row_addresses)
                 for cm in g.b_core_matrices)
     legend = legend_block([], theme, width, notes=[

@@ -72,3 +72,14 @@ def test_each_bank_group_of_the_core_matrices_has_its_own_tint():
     assert sorted(fills) == list(range(8))
     assert all(len(f) == 1 for f in fills.values())
     assert len({next(iter(f)) for f in fills.values()}) == 8
+
+
+@pytest.mark.parametrize("theme_name", ["print", "dark"])
+def test_a_descriptor_slide_states_each_field_once(theme_name):
+    """The fields stand beside the core matrices where there is room; the side of a slide is
+    built at another width, where they must not appear a second time."""
+    target = SLIDE.showing(["descriptor"])
+    fig = figure.build(mma.compute(mma.MmaParams(show=("descriptor",))), frozenset(),
+                       theme(theme_name), target)
+    starts = [t for t in fig.texts() if t.lstrip().startswith("start address")]
+    assert len(starts) == 1, starts
