@@ -24,6 +24,21 @@ from gpuviz.models.mma import MmaResult
 from gpuviz.models.mma_fragments import Fragment
 
 
+def _holds(f: Fragment) -> str:
+    """Which elements each register of ``f`` holds, as one rule: "A: register j holds a(2j),
+    a(2j+1)" (every register alike), or listed where 64-bit elements take two registers."""
+    op, per = f.operand, f.elements_per_register
+    if f.dtype == "f64":
+        regs = sorted({f.register_of(row, col) for row in range(f.rows) for col in range(f.cols)})
+        return f"{op.upper()}: " + ", ".join(f"register {j} holds {_register_names(f, j)}"
+                                             for j in regs)
+    held = {1: f"{op}j",
+            2: f"{op}(2j), the low half (an even {'k' if op == 'b' else 'column'}), and "
+               f"{op}(2j+1)",
+            4: f"{op}(4j) … {op}(4j+3), byte {'k' if op == 'b' else 'column'} mod 4"}[per]
+    return f"{op.upper()}: register j holds {held}"
+
+
 def _register_names(f: Fragment, j: int) -> str:
     """The elements register j holds, e.g. ``a0, a1``."""
     per = f.elements_per_register
@@ -61,7 +76,7 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
           label_w: float, cell_w: float, chunk: int, side: bool) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
-    cell_h = max(3.0, cap_height(pt, "mono") * 1.6)
+    cell_h = max(3.0, cap_height(pt, "mono") * 1.5)
     head = cap_height(pt) + 1.2
     sel_lanes = selected_numbers(selection, "lane") | ({lane} if lane is not None else set())
     picked = set(keys.of_kind(selection, f.operand, 2))
@@ -83,7 +98,7 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
             cols = range(start, min(f.cols, start + chunk))
             # every column's index where two digits fit its width with a space, else every
             # other one (centred over its column), so that "10111213" never runs together
-            every = 1 if text_width(str(f.cols - 1), floor, "mono") + 0.8 <= cell_w else 2
+            every = 1 if text_width(str(f.cols - 1), pt, "mono") + 0.8 <= cell_w else 2
             for i, col in enumerate(cols):
                 if col % every:
                     continue
@@ -145,28 +160,17 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
                          name=f"fragment-{f.operand}-caption")
         c = BlockCanvas()
         place(c, cap, 0.0, 0.0)
-        place(c, grid, 0.0, cap.height + 1.0)
+        place(c, grid, 0.0, cap.height + 0.5)
         blocks.append(as_part(f"fragment-{f.operand}",
                               c.block(max(cap.width, grid.width),
-                                      cap.height + 1.0 + grid.height, f"operand-{f.operand}")))
+                                      cap.height + 0.5 + grid.height, f"operand-{f.operand}")))
     used: set[int] = set()
-    holds: list[str] = []
     for f in chosen:
-        regs = sorted({f.register_of(row, col) for row in range(f.rows)
-                       for col in range(f.cols)})
-        used.update(regs)
-        holds.append(f"{f.operand.upper()}: " + "; ".join(
-            f"register {j} holds {_register_names(f, j)}" for j in regs) + ".")
-    # one operand shown: each register's entry names its elements (no separate list)
-    alone = chosen[0] if len(chosen) == 1 else None
-    entries = [LegendEntry(f"register {j}" + (f": {_register_names(alone, j)}" if alone else ""),
-                           register_style(theme, j), parts=parts) for j in sorted(used)]
-    part = {1: "", 2: " A 16-bit element in an even column (even k in B) is the low half.",
-            4: " The column (k in B) mod 4 is the byte."}
-    notes = [f"Each cell prints the lane that holds it{', tinted by register' if not alone else ''}"
-             f". Lane l: groupID = l / 4, threadID_in_group = l mod 4."
-             f"{part[r.a.elements_per_register]}",
-             *([] if alone else [" ".join(holds)])]
+        used.update(f.register_of(row, col) for row in range(f.rows) for col in range(f.cols))
+    entries = [LegendEntry(f"register {j}", register_style(theme, j), parts=parts)
+               for j in sorted(used)]
+    notes = ["Each cell prints the lane that holds it, tinted by register; lane l is groupID "
+             "l / 4, threadID_in_group l mod 4. " + "; ".join(_holds(f) for f in chosen) + "."]
     rows = _selection_rows(r, selection, operands)
     blocks.append(as_part(parts, legend_block(entries, theme, width, notes=notes), "legend"))
     if rows:

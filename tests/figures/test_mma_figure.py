@@ -3,10 +3,12 @@ user points at; a selected lane is outlined in every operand and spelled out."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from gpuviz.figures import mma as figure
-from gpuviz.figures.display import Rect, walk
+from gpuviz.figures.display import Rect, Text, text_box, walk
 from gpuviz.figures.layout import SINGLE, SLIDE
 from gpuviz.figures.lint import lint
 from gpuviz.figures.theme import theme
@@ -83,3 +85,16 @@ def test_a_descriptor_slide_states_each_field_once(theme_name):
                        theme(theme_name), target)
     starts = [t for t in fig.texts() if t.lstrip().startswith("start address")]
     assert len(starts) == 1, starts
+
+
+def test_column_indices_of_a_fragment_never_run_together():
+    """At 9 pt in a column, "10111213" read as one number: every other index then."""
+    t = theme("presentation")
+    fig = figure.build(mma.compute(mma.MmaParams(show=("fragment-a",))), frozenset(), t,
+                       SINGLE.showing(["fragment-a"]))
+    first_row = min(i.y for i in walk(fig.items) if isinstance(i, Text) and i.text == "0"
+                    and i.color == t.muted)
+    heads = sorted(text_box(i) for i in walk(fig.items) if isinstance(i, Text)
+                   and i.color == t.muted and abs(i.y - first_row) < 1e-6)
+    assert len(heads) >= 8
+    assert all(b[0] - a[2] >= 0.5 for a, b in itertools.pairwise(heads))
