@@ -116,8 +116,6 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
                                    parts=GRIDS))
         lanes = sorted(lane for lane in selected_numbers(selection, "lane") if lane >= 0)
         banks = sorted(b for b in selected_numbers(selection, "bank") if 0 <= b < BANKS)
-        if lanes or banks or _selected_rows(selection) or keys.of_kind(selection, "chunk", 2):
-            entries.append(LegendEntry("selected", theme.highlight(), "selection"))
         readers = (*BANK_PART, "readers")
         pointed: list[Note] = [  # what a selection made in a panel that follows this one means
             *[(f"Lane {lane}: the reader of row {reader_of_lane(lane)} (lane l reads row l mod "
