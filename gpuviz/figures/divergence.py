@@ -312,10 +312,10 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         x, y = pos[name]
         up = y - 1.6 - descent(pt)
         side = y + node_h / 2
-        right: Place = (x + node_w / 2 + 1.6, side, "start")
-        left: Place = (x - node_w / 2 - 1.6, side, "end")
+        east: Place = (x + node_w / 2 + 1.6, side, "start")
+        west: Place = (x - node_w / 2 - 1.6, side, "end")
         below = y + node_h + 1.2 + cap_height(pt) / 2
-        spots: list[Place] = [right, left] if x >= cfg_w / 2 else [left, right]
+        spots: list[Place] = [east, west] if x >= cfg_w / 2 else [west, east]
         spots += [(x + 1.5, below, "start"), (x - 1.5, below, "end"),
                   (x + 1.5, up - cap_height(pt) / 2, "start"),
                   (x - 1.5, up - cap_height(pt) / 2, "end")]
@@ -337,7 +337,7 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         on_edge: list[Place] = [(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, "middle")
                                 for t in sorted((0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, first),
                                                 key=lambda t: abs(t - first))]
-        left = x1 < x0 or (x1 == x0 and x0 < pos[src][0])
+        goes_left = x1 < x0 or (x1 == x0 and x0 < pos[src][0])
         slope = abs((x1 - x0) / (y1 - y0)) if y1 != y0 else 0.0
         # Far enough that the edge clears the box's lower (or upper) corner.
         below = 0.36 * pt * PT_TO_MM + descent(pt, "mono") + 0.35
@@ -345,8 +345,8 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         off = 0.8 + max(below, above) * slope
         for t in (0.5, 0.35, 0.65, 0.25, 0.75):
             mx, my = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
-            outer.append((mx - off, my, "end") if left else (mx + off, my, "start"))
-            inner.append((mx + off, my, "start") if left else (mx - off, my, "end"))
+            outer.append((mx - off, my, "end") if goes_left else (mx + off, my, "start"))
+            inner.append((mx + off, my, "start") if goes_left else (mx - off, my, "end"))
         with c.group(keys.key("edge", f"{src}->{tgt}")):
             put(None, outer + inner, label, fg, "mono", on_edge)
     bottom = top
@@ -384,8 +384,8 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             theme.select(c, x0 - 1.2, y - 1.2, node_w + 2.4, node_h + 2.4, radius=1.8)
         bottom = max(bottom, y + node_h)
     # as wide as what is drawn, so that a layout centring the graph centres what it shows
-    right = max([x + node_w / 2 + 1.2 for x, _ in pos.values()] + [o[2] for o in placed])
-    return c.block(min(cfg_w, right), bottom + 1.6, "cfg"), bool(crowded)
+    extent = max([x + node_w / 2 + 1.2 for x, _ in pos.values()] + [o[2] for o in placed])
+    return c.block(min(cfg_w, extent), bottom + 1.6, "cfg"), bool(crowded)
 
 
 # --------------------------------------------------------------------------------------------
