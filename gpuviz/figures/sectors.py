@@ -108,7 +108,7 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
                                                     color=theme.color("warn"), bold=True,
                                                     name="error")))
         drawn = _map(r, selection, theme, width, floor)
-        state["readers"] = any(isinstance(i, Text) and (i.key or "").startswith("reader:")
+        state["readers"] = any(isinstance(i, Text) and (i.key or "").startswith(keys.prefix("reader"))
                                for i in walk(drawn.items))
         blocks.append(as_part("map", drawn))
         receipt = receipt_block(_receipt_rows(r), theme, min(width, 56.0), title="Receipt")
