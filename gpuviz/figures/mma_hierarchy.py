@@ -3,6 +3,8 @@ the accumulators cost in registers and resident blocks."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gpuviz import keys
 from gpuviz.figures.display import Style
 from gpuviz.figures.layout import (
@@ -37,7 +39,10 @@ def hierarchy(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     tw, th = h.warp_n * scale, h.warp_m * scale
     for i in range(wm):
         for j in range(wn):
-            style = register_style(theme, (i * wn + j) % 8)
+            # a warp's tile in its own tint, unhatched: warp 0's m16n8 tile lines are drawn on
+            # it, and a print hatch ran through them (the tiles stand apart by place)
+            style = replace(register_style(theme, (i * wn + j) % 8), hatch=None,
+                            hatch_color=None)
             c.rect(j * tw + 0.3, top + i * th + 0.3, tw - 0.6, th - 0.6, style,
                    key=keys.key("tile", i, j))
             if (i, j) in sel:
