@@ -316,6 +316,9 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         west: Place = (x - node_w / 2 - 1.6, side, "end")
         below = y + node_h + 1.2 + cap_height(pt) / 2
         spots: list[Place] = [east, west] if x >= cfg_w / 2 else [west, east]
+        # beside it a line higher or lower, where a neighbour's note takes the middle
+        shift = ink_height(pt) + 1.3
+        spots += [(sx, sy + d, a) for d in (shift, -shift) for sx, sy, a in spots[:2]]
         spots += [(x + 1.5, below, "start"), (x - 1.5, below, "end"),
                   (x + 1.5, up - cap_height(pt) / 2, "start"),
                   (x - 1.5, up - cap_height(pt) / 2, "end")]
