@@ -40,6 +40,7 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
     beside = label_w + 8 * lane_w + 3.0 + max(8 * chunk_w + 3.0 + text_width("8 wavefronts", pt),
                                               text_width("rows per bank group g", pt)) <= width
     sel_lanes = selected_numbers(selection, "lane")
+    sel_chunks = set(keys.of_kind(selection, "chunk", 2))
     y = cap_height(pt)
     c.text(label_w, y, "lane and row address", pt, theme.muted)
     chunk_x = label_w + 8 * lane_w + 3.0 if beside else label_w
@@ -83,6 +84,8 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
                 cell_text(c, x + PAD / 2, ctop, chunk_w - PAD, row_h, str(counts[g]), pt,
                            theme.ink_on(style.fill or theme.surface), floor, keys.key("chunk", j, g),
                            knockout=style.fill if style.hatch else None)
+                if (j, g) in sel_chunks:
+                    theme.select(c, x + PAD / 2, ctop, chunk_w - PAD, row_h)
                 if j == fr.matrices - 1 or beside:
                     c.text(x + chunk_w / 2, ctop + row_h + cap_height(pt) + 0.6, str(g), pt,
                            theme.muted, anchor="middle", font="mono")

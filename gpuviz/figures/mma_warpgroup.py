@@ -128,6 +128,8 @@ def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
             cell_text(c, x + PAD / 2, yy + PAD / 2, cell_w - PAD, row_h - PAD, str(addr), pt,
                        theme.ink_on(style.fill or theme.surface), floor, key,
                        knockout=style.fill if style.hatch else None)
+            if key in selection:
+                theme.select(c, x + PAD / 2, yy + PAD / 2, cell_w - PAD, row_h - PAD)
             if cm.chunk == 0:
                 c.text(label_w - 1.0, yy + row_h / 2, f"n {row}", pt, theme.muted,
                        anchor="end", baseline="middle")

@@ -49,7 +49,7 @@ from gpuviz.figures.layout import (
     text_block,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
-from gpuviz.figures.plot import Mark, Series, line_plot, mark_style
+from gpuviz.figures.plot import Mark, Series, line_plot, mark_style, with_selection
 from gpuviz.figures.theme import Theme
 from gpuviz.models.sectors import LINE_BYTES, SECTOR_BYTES, SectorsResult
 
@@ -120,7 +120,7 @@ def build(result: SectorsResult, selection: frozenset[str], theme: Theme,
         blocks.append(c.block(max(receipt.width, note.width), receipt.height + 1.5 + note.height,
                               "receipt", parts=("receipt",), role="drawing"))
         if n_active:  # with no lane active every stride requests nothing: no sweep to draw
-            blocks.append(as_part("sweep", _sweep(r, theme, min(width, 100.0))))
+            blocks.append(as_part("sweep", _sweep(r, selection, theme, min(width, 100.0))))
         return blocks
 
     def side(width: float) -> list[Block]:
@@ -382,10 +382,12 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
         lit |= {int(addr[lane]) // SECTOR_BYTES for lane in sel_lanes if lane in active}
         for s in sorted(lit):
             theme.select(c, sector_x(s), mem_top, sw, SECTOR_H)
-        for lane in sorted(sel_lanes & active):
-            a = int(addr[lane])
-            x = sector_x(a // SECTOR_BYTES) + ((a % SECTOR_BYTES) // r.element_bytes) * cell_w
-            theme.select(c, x, mem_top, cell_w, SECTOR_H)
+        read = {(int(addr[lane]) // SECTOR_BYTES, (int(addr[lane]) % SECTOR_BYTES)
+                 // r.element_bytes) for lane in sel_lanes & active}
+        read |= {(s, k) for s, k in keys.of_kind(selection, "reader", 2) if s in touched
+                 and 0 <= k < per_sector}  # an element's reader label, pointed at
+        for s, k in sorted(read):
+            theme.select(c, sector_x(s) + k * cell_w, mem_top, cell_w, SECTOR_H)
         for line in sorted(sel_lines & set(r.lines)):
             theme.select(c, x0 + layout[line] - 0.5, mem_top - 0.5, line_w + 1.0, SECTOR_H + 1.0)
 
@@ -435,7 +437,7 @@ def _shift_up(size: float) -> float:
     return -_centre_shift(size)
 
 
-def _sweep(r: SectorsResult, theme: Theme, width: float) -> Block:
+def _sweep(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float) -> Block:
     c = BlockCanvas()
     c.text(0.0, cap_height(theme.text_pt), "Stride sweep: sectors per request", theme.text_pt,
            theme.foreground, bold=True)
@@ -461,7 +463,7 @@ def _sweep(r: SectorsResult, theme: Theme, width: float) -> Block:
     c.text(left + dw - 1.0, yy + cap_height(theme.small_pt) + 0.8,  # under the plateau
            f"ceiling: {counted(lanes, 'active lane')}, one sector each", theme.small_pt,
            theme.muted, anchor="end", knockout=theme.background)
-    return c.block(width, top + height, "sweep")
+    return with_selection(c.block(width, top + height, "sweep"), selection, theme, "plot")
 
 
 def _mark_label_clear(plot: Group, theme: Theme, width: float) -> Group:
