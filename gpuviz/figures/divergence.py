@@ -1,9 +1,9 @@
 """The divergence figure: the control-flow graph with each branch's reconvergence point, the
 pre-Volta SIMT stack trace with every active mask, and the issue order before and after Volta.
 
-The CFG: blocks in layers from the entry, edges with arrowheads and their lane predicates beside
-them; a branch names its immediate post-dominator and that block is outlined as a reconvergence
-point. The stack trace: one row per push, issue, pop or jump, with the mask as a strip of lanes.
+The CFG (``divergence_graph.py``): blocks in layers from the entry, edges with arrowheads and
+their lane predicates beside them; each reconvergence point (a branch's immediate post-dominator)
+is outlined and names its branches. The stack trace: one row per push, issue, pop or jump, with the mask as a strip of lanes.
 The issue orders: one cell per issued instruction, pre-Volta (one path after the other) and Volta
 (paths interleaved). Each block that issues instructions has its own mark, a colour and a
 pattern (so a grey print keeps them apart); blocks that issue nothing are drawn plain.
@@ -16,10 +16,14 @@ from __future__ import annotations
 
 from itertools import islice
 
-import numpy as np
-
 from gpuviz import keys
-from gpuviz.figures.display import PT_TO_MM, Anchor, Figure, Hatch, Style, text_box
+from gpuviz.figures.display import Figure, Hatch, Style
+from gpuviz.figures.divergence_graph import (
+    cfg_min_width,
+    graph_block,
+    plain_style,
+    reconvergence_style,
+)
 from gpuviz.figures.layout import (
     NATURAL,
     Block,
@@ -36,18 +40,13 @@ from gpuviz.figures.layout import (
     receipt_block,
     wrap,
 )
-from gpuviz.figures.lint import _segment_hits_box
-from gpuviz.figures.metrics import FontKind, cap_height, descent, ink_height, text_width
+from gpuviz.figures.metrics import FontKind, cap_height, descent, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.divergence import DivergenceResult
 
 MAX_ROWS = 36
 MAX_CELLS = 160
-ARROW_ROOM = 4.5  # mm between two layers whose edges carry no predicate
 PATTERNS: tuple[Hatch | None, ...] = (None, "diagonal", "dots", "cross", "horizontal")
-LABEL_GAP = 6.0  # mm between two labels side by side: more than a word space, so two never read as one
-HATCH_FRAME = 0.8  # mm of a hatched node's hatch left as a frame around its clear labels
-Place = tuple[float, float, Anchor]  # where a label goes: its point and its anchor
 
 
 def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
@@ -67,10 +66,10 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
     def body(width: float) -> list[Block]:
         trace_min = _trace_min_width(r, theme)
         # Large type needs more room around the graph for its predicates and notes.
-        room = _cfg_min_width(r, theme) + max(0.0, theme.small_pt - 7.0) * 8.0
+        room = cfg_min_width(r, theme) + max(0.0, theme.small_pt - 7.0) * 8.0
         beside = target.shows("stack") and width - trace_min - 5.0 >= room
         cfg_w = width - trace_min - 5.0 if beside else min(width, 140.0)
-        cfg = _cfg(r, selection, theme, marks, cfg_w)
+        cfg = graph_block(r, selection, theme, marks, cfg_w)
         trace_w = width - cfg.width - 5.0 if beside else width
         return [as_part("graph", cfg), as_part("stack", _trace(r, selection, theme, trace_w)),
                 as_part("issue", _orders(r, selection, theme, marks, width))]
@@ -80,7 +79,7 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
         blocks, stack = ("issue",), ("stack",)
         entries = [LegendEntry(f"block {n}", marks[n], parts=blocks) for n in r.nodes
                    if n in marks]
-        entries += [LegendEntry("reconvergence point (ipdom)", _reconv_style(theme),
+        entries += [LegendEntry("reconvergence point (ipdom)", reconvergence_style(theme),
                                 parts=("graph",)),
                     LegendEntry("active lane", theme.fill("valid"), parts=stack),
                     LegendEntry("masked lane", theme.fill("masked"), parts=stack)]
@@ -125,14 +124,6 @@ def _marks(r: DivergenceResult, theme: Theme) -> dict[str, Style]:
     return out
 
 
-def _plain(theme: Theme) -> Style:
-    return Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm)
-
-
-def _reconv_style(theme: Theme) -> Style:
-    return theme.stroke("foreground", theme.line_mm, dash=(0.8, 0.5))
-
-
 def _heading(c: BlockCanvas, text: str, theme: Theme, width: float) -> tuple[float, float]:
     """A bold section heading wrapped to ``width``; returns the y below it and its width."""
     lines = wrap(text, theme.text_pt, width, bold=True)
@@ -142,253 +133,6 @@ def _heading(c: BlockCanvas, text: str, theme: Theme, width: float) -> tuple[flo
                bold=True)
     used = max(text_width(line, theme.text_pt, bold=True) for line in lines)
     return y + (len(lines) - 1) * line_step(theme.text_pt) + descent(theme.text_pt) + 1.5, used
-
-
-# --------------------------------------------------------------------------------------------
-# The control-flow graph
-
-
-def _node_size(r: DivergenceResult, pt: float, one_line: bool = False) -> tuple[float, float]:
-    """A node's box: its name and instruction count on two lines (or one, where the graph is
-    wide), and a frame around them where its hatch stays visible."""
-    if one_line:
-        node_w = max(text_width(n, pt, bold=True) + text_width("  ", pt, bold=True)
-                     + text_width(_count(r, n), pt) for n in r.nodes)
-    else:
-        node_w = max(max(text_width(n, pt, bold=True), text_width(_count(r, n), pt))
-                     for n in r.nodes)
-    lines = 1 if one_line else 2
-    return node_w + 2.4 + 2 * HATCH_FRAME, lines * line_step(pt) + 1.0 + HATCH_FRAME
-
-
-def _count(r: DivergenceResult, name: str) -> str:
-    return f"{r._instructions[name]} instr."
-
-
-def _cfg_min_width(r: DivergenceResult, theme: Theme) -> float:
-    widest = max(sum(1 for n in r.nodes if r._layer[n] == layer) for layer in set(r._layer.values()))
-    return max(62.0, widest * (_node_size(r, theme.small_pt)[0] + 4.0))
-
-
-def _cfg(r: DivergenceResult, selection: frozenset[str], theme: Theme,
-         marks: dict[str, Style], width: float) -> Block:
-    """The graph; where some label finds no clear place beside its edge, laid out again with
-    taller branch layers and the labels of a branch's edges staggered along them."""
-    block, crowded = _cfg_drawn(r, selection, theme, marks, width, stagger=False)
-    return _cfg_drawn(r, selection, theme, marks, width, stagger=True)[0] if crowded else block
-
-
-def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
-               marks: dict[str, Style], width: float, stagger: bool) -> tuple[Block, bool]:
-    c = BlockCanvas()
-    pt = theme.small_pt
-    fg = theme.foreground
-    head = cap_height(theme.text_pt)
-    c.text(0.0, head, "Control-flow graph", theme.text_pt, fg, bold=True)
-    layers: dict[int, list[str]] = {}
-    for name in r.nodes:
-        layers.setdefault(r._layer[name], []).append(name)
-    widest = max(len(names) for names in layers.values())
-    one_line = widest * (_node_size(r, pt, True)[0] + 4.0) <= width
-    node_w, node_h = _node_size(r, pt, one_line)
-    cfg_w = width
-    top = head + descent(theme.text_pt) + 2.2
-    # Layers whose edges carry predicates get room for them; the others are closer.
-    labelled = {r._layer[b] for b in r.branches}
-    layer_y = {}
-    y = top
-    # room for a predicate beside its edge, with a label height to spare above and below
-    label_h = ink_height(pt, "mono")
-    label_room = 2.5 * label_h + 2.0
-    if stagger:  # two labels at 0.28 and 0.72 of the edge: a clear line apart, clear of nodes
-        label_room = max(label_room, (label_h + 1.3) / 0.44, (label_h / 2 + 1.3) / 0.28) + 0.2
-    for layer in sorted(layers):
-        layer_y[layer] = y
-        y += node_h + (label_room if layer in labelled else ARROW_ROOM)
-    pos: dict[str, tuple[float, float]] = {}
-    for layer, names in layers.items():
-        step = cfg_w / len(names)
-        for i, name in enumerate(names):
-            pos[name] = (step * (i + 0.5), layer_y[layer])
-    reconvergence = {r.ipdom[b] for b in r.branches if r.ipdom[b]}
-    edge_style = theme.stroke("foreground", theme.line_mm)
-    segs: list[tuple[float, float, float, float]] = []
-    # Edges into a join end apart along its top (their arrowheads fused into one blob at its
-    # centre), in the order their sources stand left to right; so do edges out of a branch.
-    into: dict[str, list[str]] = {}
-    out_of: dict[str, list[str]] = {}
-    for src, tgt, _ in r._edges:
-        into.setdefault(tgt, []).append(src)
-        out_of.setdefault(src, []).append(tgt)
-
-    def spread(names: list[str], me: str, centre: float) -> float:
-        """Where the edge to or from ``me`` meets a node: the node's width shared out evenly
-        among its edges (two arrowheads into a join a third of its width apart)."""
-        order = sorted(names, key=lambda n: pos[n][0])
-        step = node_w / (len(order) + 1)
-        return centre + (order.index(me) - (len(order) - 1) / 2) * step
-
-    ends: dict[tuple[str, str], tuple[tuple[float, float], tuple[float, float]]] = {}
-    for src, tgt, _ in r._edges:
-        (sx, sy), (tx, ty) = pos[src], pos[tgt]
-        key = keys.key("edge", f"{src}->{tgt}")
-        a = (spread(out_of[src], tgt, sx), sy + node_h)
-        b = (spread(into[tgt], src, tx), ty - 0.3)
-        ends[(src, tgt)] = (a, b)
-        with c.group(key):
-            c.polyline([a, b], edge_style, arrow_end=True)
-        if key in selection:
-            c.polyline([a, b], theme.highlight())
-        segs.append((*a, *b))
-    s = np.asarray(segs, dtype=float).reshape(-1, 4)
-    boxes = [(x - node_w / 2 - 0.9, y - 0.9, x + node_w / 2 + 0.9, y + node_h + 0.9)
-             for x, y in pos.values()]
-    placed: list[tuple[float, float, float, float]] = []
-    crowded: list[str] = []  # labels that found no clear place beside their edge
-
-    def free(box: tuple[float, float, float, float]) -> bool:
-        if box[0] < 0 or box[2] > cfg_w or box[1] < top - 1.0:
-            return False
-        if len(s) and _segment_hits_box(s, box).any():
-            return False
-        for o in boxes:
-            if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]:
-                return False
-        return apart(box)
-
-    def apart(box: tuple[float, float, float, float]) -> bool:
-        """Clear of every label placed, by more than a word space: two never read as one."""
-        return not any(box[0] < o[2] + LABEL_GAP and o[0] - LABEL_GAP < box[2]
-                       and box[1] < o[3] + 0.6 and o[1] - 0.6 < box[3] for o in placed)
-
-    def put(key: str | None, candidates: list[Place], text: str, color: str, font: FontKind,
-            fallback: list[Place] | None = None) -> None:
-        """The text at the first candidate where it is clear of edges, nodes and other labels;
-        else knocked out at the first ``fallback`` place clear of nodes and labels (on its
-        edge)."""
-        for x, y, anchor in candidates:
-            t = c.text(x, y, text, pt, color, anchor=anchor, baseline="middle",
-                       font=font, key=key)
-            box = text_box(t, 0.3)
-            if free(box):
-                placed.append(box)
-                return
-            c._items.pop()
-        crowded.append(text)
-        for x, y, anchor in (fallback or []) + candidates:
-            t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,
-                        baseline="middle", font=font, key=key)
-            box = text_box(t, 0.3)
-            if box[0] >= 0 and box[2] <= cfg_w and box[1] >= top - 1.0 and not any(
-                    box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
-                    for o in boxes) and apart(box):
-                break
-            c._items.pop()
-        else:
-            crowded.append(text)  # overlaps: the layout with staggered labels is tried
-            # Nowhere clear: the first place, moved inside the graph's width, knocked out.
-            x, y, anchor = (fallback or candidates)[0]
-            t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,
-                        baseline="middle", font=font, key=key)
-            box = text_box(t, 0.3)
-            shift = min(0.0, cfg_w - box[2]) or max(0.0, -box[0])
-            if shift:
-                c._items.pop()
-                t = c.label(x + shift, y, text, pt, color, knockout=theme.background,
-                            anchor=anchor, baseline="middle", font=font, key=key)
-                box = text_box(t, 0.3)
-        placed.append(box)
-
-    # Each reconvergence point names the branches that reconverge there, beside it on the
-    # outer side (where the branch layers' predicates do not go); a branch that reconverges
-    # only at the exit says so beside itself. Placed before the predicates, which have more
-    # places to go.
-    joined: dict[str, list[str]] = {}
-    for name in r.branches:
-        joined.setdefault(r.ipdom[name] or "", []).append(name)
-    notes = [(j, f"ipdom of {', '.join(bs)}") for j, bs in joined.items() if j]
-    notes += [(b, "ipdom: exit") for b in joined.get("", [])]
-    for name, note in notes:
-        x, y = pos[name]
-        up = y - 1.6 - descent(pt)
-        side = y + node_h / 2
-        east: Place = (x + node_w / 2 + 1.6, side, "start")
-        west: Place = (x - node_w / 2 - 1.6, side, "end")
-        below = y + node_h + 1.2 + cap_height(pt) / 2
-        spots: list[Place] = [east, west] if x >= cfg_w / 2 else [west, east]
-        # beside it a line higher or lower, where a neighbour's note takes the middle
-        shift = ink_height(pt) + 1.3
-        spots += [(sx, sy + d, a) for d in (shift, -shift) for sx, sy, a in spots[:2]]
-        spots += [(x + 1.5, below, "start"), (x - 1.5, below, "end"),
-                  (x + 1.5, up - cap_height(pt) / 2, "start"),
-                  (x - 1.5, up - cap_height(pt) / 2, "end")]
-        put(None, spots, note, theme.muted, "sans",
-            [(x, below, "middle"), (x, y - 1.2 - cap_height(pt) / 2, "middle")])
-    # Predicates beside their edges (as drawn, spread along the nodes), on the outer side
-    # first: away from the branch's centre.
-    for src, tgt, pred in r._edges:
-        if src not in r.branches:
-            continue
-        (x0, y0), (x1, y1) = ends[(src, tgt)]
-        label = pred or "else"
-        outer: list[Place] = []
-        inner: list[Place] = []
-        siblings = sorted(out_of[src], key=lambda n: pos[n][0])
-        k, n = siblings.index(tgt), len(siblings)
-        # staggered: a branch's edges carry their labels at different heights
-        first = 0.28 + 0.44 * k / (n - 1) if stagger and n > 1 else 0.5
-        on_edge: list[Place] = [(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, "middle")
-                                for t in sorted((0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, first),
-                                                key=lambda t: abs(t - first))]
-        goes_left = x1 < x0 or (x1 == x0 and x0 < pos[src][0])
-        slope = abs((x1 - x0) / (y1 - y0)) if y1 != y0 else 0.0
-        # Far enough that the edge clears the box's lower (or upper) corner.
-        below = 0.36 * pt * PT_TO_MM + descent(pt, "mono") + 0.35
-        above = cap_height(pt, "mono") - 0.36 * pt * PT_TO_MM + 0.35
-        off = 0.8 + max(below, above) * slope
-        for t in (0.5, 0.35, 0.65, 0.25, 0.75):
-            mx, my = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
-            outer.append((mx - off, my, "end") if goes_left else (mx + off, my, "start"))
-            inner.append((mx + off, my, "start") if goes_left else (mx - off, my, "end"))
-        with c.group(keys.key("edge", f"{src}->{tgt}")):
-            put(None, outer + inner, label, fg, "mono", on_edge)
-    bottom = top
-    for name in r.nodes:
-        x, y = pos[name]
-        key = keys.key("node", name)
-        x0 = x - node_w / 2
-        style = marks.get(name, _plain(theme))
-        with c.group(key):
-            c.rect(x0, y, node_w, node_h, style, radius=1.0)
-            if style.hatch:  # the hatch is a frame: the labels stand on the block's own colour
-                c.rect(x0 + HATCH_FRAME, y + HATCH_FRAME, node_w - 2 * HATCH_FRAME,
-                       node_h - 2 * HATCH_FRAME, Style(fill=style.fill), radius=0.5)
-            ink = theme.ink_on(style.fill or theme.surface)
-            knock = style.fill if style.hatch else None
-            lines = 1 if one_line else 2
-            base = y + (node_h - cap_height(pt) - descent(pt) - (lines - 1) * line_step(pt)) / 2 \
-                + cap_height(pt)
-            if one_line:  # name and count grow apart from the gap between them, so a wider
-                # fallback face cannot run them together
-                name_w = text_width(name, pt, bold=True)
-                gap = text_width("  ", pt, bold=True)
-                split = x - (name_w + gap + text_width(_count(r, name), pt)) / 2 + name_w + gap / 2
-                c.text(split - gap / 2, base, name, pt, ink, anchor="end", bold=True,
-                       knockout=knock)
-                c.text(split + gap / 2, base, _count(r, name), pt, ink, knockout=knock)
-            else:
-                c.text(x, base, name, pt, ink, anchor="middle", bold=True, knockout=knock)
-                c.text(x, base + line_step(pt), _count(r, name), pt, ink, anchor="middle",
-                       knockout=knock)
-        if name in reconvergence:
-            c.rect(x0 - 0.8, y - 0.8, node_w + 1.6, node_h + 1.6, _reconv_style(theme),
-                   radius=1.5)
-        if key in selection:
-            theme.select(c, x0 - 1.2, y - 1.2, node_w + 2.4, node_h + 2.4, radius=1.8)
-        bottom = max(bottom, y + node_h)
-    # as wide as what is drawn, so that a layout centring the graph centres what it shows
-    extent = max([x + node_w / 2 + 1.2 for x, _ in pos.values()] + [o[2] for o in placed])
-    return c.block(min(cfg_w, extent), bottom + 1.6, "cfg"), bool(crowded)
 
 
 # --------------------------------------------------------------------------------------------
@@ -507,7 +251,7 @@ def _orders(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         c.rect(label_w, y, cell * shown, h, Style(fill=theme.surface))
         for node, cells in by_node.items():
             key = keys.key("node", node)
-            c.rects(cells, marks.get(node, _plain(theme)), keys=[key] * len(cells))
+            c.rects(cells, marks.get(node, plain_style(theme)), keys=[key] * len(cells))
             if key in selection:
                 for x, cy, w, ch in cells:
                     theme.select(c, x, cy, w, ch)
