@@ -123,17 +123,18 @@ def _bands(result: PipelineResult, plot_w: float, size: float) -> tuple[Bands, b
     whether it does at all); at most MAX_BANDS."""
     total = max(result.total_time, 1e-9)
     for count in range(1, MAX_BANDS + 1):
-        span = total / count
-        if count > 1:  # band edges on round times
-            step = nice_ticks(0.0, span, 4)
-            unit = step[1] - step[0] if len(step) > 1 else span
-            span = math.ceil(span / unit - 1e-9) * unit
-            if (count - 1) * span >= total:
+        spans = [total]
+        if count > 1:  # band edges on round times: the tick step, or half of it
+            step = nice_ticks(0.0, total / count, 4)
+            unit = step[1] - step[0] if len(step) > 1 else total / count
+            spans = [math.ceil(total / count / u - 1e-9) * u for u in (unit, unit / 2)]
+        for span in dict.fromkeys(spans):
+            if count > 1 and (count - 1) * span >= total:
                 continue
-        bands = Bands(count, span, plot_w / span)
-        if all(_fits(bands, a, b, str(t.tile), size) for t in result.tiles
-               for a, b in ((t.load_start, t.load_end), (t.compute_start, t.compute_end))):
-            return bands, True
+            bands = Bands(count, span, plot_w / span)
+            if all(_fits(bands, a, b, str(t.tile), size) for t in result.tiles
+                   for a, b in ((t.load_start, t.load_end), (t.compute_start, t.compute_end))):
+                return bands, True
     return Bands(1, total, plot_w / total), False
 
 
@@ -172,8 +173,14 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
         _fits(bands, t.load_start, t.load_end, f"tile {t.tile}", small) for t in tiles) else "{}"
     band_labels = numbered
 
-    lane_h = max(6.5, ink_height(small) + 2.6)
-    slot_h = max(5.0, ink_height(small) + 2.2)
+    # a journal column is short of height: rows just taller than their labels, tighter gaps
+    column = target.width is not None and target.aspect is None
+    lane_h = ink_height(small) + 1.4 if column else max(6.5, ink_height(small) + 2.6)
+    slot_h = ink_height(small) + 1.6 if column else max(5.0, ink_height(small) + 2.2)
+    inset = 0.3 if column else 0.6  # an ownership band inside its slot's row
+    lane_gap = 2.2 if column else 3.0  # room for the prefetch dots between load and compute
+    row_gap = 0.3 if column else 1.0
+    band_gap = 2.0 if column else 3.0
     cursor_h = line_step(small, 1.2) + 0.6
     axis_h = 1.0 + line_step(small, 1.1) + 0.4
     axis_label_h = line_step(small, 1.3)
@@ -196,19 +203,20 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
     for k in range(bands.count):
         tops.append(y)
         has_cursor = cursor is not None and _band_of(bands, cursor) == k
-        lanes = (cursor_h if has_cursor else 0.0) + 2 * lane_h + 3.0 \
-            + result.buffers * (slot_h + 1.0) + 0.5
-        y += lanes + axis_h + (axis_label_h if k == bands.count - 1 else 0.0) + 3.0
-    height = y - 3.0
+        lanes = (cursor_h if has_cursor else 0.0) + 2 * lane_h + 2 * lane_gap \
+            + result.buffers * (slot_h + row_gap) + 0.5
+        y += lanes + axis_h + (axis_label_h if k == bands.count - 1 else 0.0) + band_gap
+    height = y - band_gap
 
     def geometry(k: int) -> tuple[float, float, list[float], float]:
         top = tops[k]
         if cursor is not None and _band_of(bands, cursor) == k:
             top += cursor_h
         load_y = top
-        comp_y = load_y + lane_h + 3.0
-        slots = [comp_y + lane_h + 3.0 + s * (slot_h + 1.0) for s in range(result.buffers)]
-        axis_y = (slots[-1] + slot_h if slots else comp_y + lane_h) + 1.0
+        comp_y = load_y + lane_h + lane_gap
+        slots = [comp_y + lane_h + lane_gap + s * (slot_h + row_gap)
+                 for s in range(result.buffers)]
+        axis_y = (slots[-1] + slot_h if slots else comp_y + lane_h) + row_gap
         return load_y, comp_y, slots, axis_y
 
     def row_span(k: int, row: str | int) -> tuple[float, float]:
@@ -278,7 +286,7 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
             c.rects(past, style, past_keys)
             c.rects(future, theme.faded(style, FUTURE_OPACITY), future_keys)
 
-    bars([(t.load_start, t.compute_end, t.slot, 0.6, f"tile:{t.tile}") for t in tiles],
+    bars([(t.load_start, t.compute_end, t.slot, inset, f"tile:{t.tile}") for t in tiles],
          theme.fill("owned"), "ownership bands")
     bars([(t.load_start, t.load_end, "load", 0.0, f"tile:{t.tile}") for t in tiles],
          theme.fill("load"), "loads")
@@ -293,7 +301,7 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                 if wt.kind == "compute_waits_for_data":
                     wy, wh = comp_y + 1.0, lane_h - 2.0
                 elif wt.kind == "tile_waits_for_compute":
-                    wy, wh = slots[wt.slot] + 0.6, slot_h - 1.2
+                    wy, wh = slots[wt.slot] + inset, slot_h - 2 * inset
                 else:
                     wy, wh = load_y + 1.0, lane_h - 2.0
                 style = wait_style(theme, wt.kind)
@@ -307,7 +315,7 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
         for t in early_loads(result):
             k = _band_of(bands, t.prefetch_allows)
             load_y, _, _, _ = geometry(k)
-            c.circle(x(k, t.prefetch_allows), load_y + lane_h + 1.5, 0.7, prefetch_style(theme),
+            c.circle(x(k, t.prefetch_allows), load_y + lane_h + lane_gap / 2, 0.7, prefetch_style(theme),
                      key=f"tile:{t.tile}")
 
     # Tile numbers: on every bar (in its longest piece), or on none.
@@ -338,7 +346,7 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
             t = tiles[i]
             for a, b, row, inset in ((t.load_start, t.load_end, "load", 0.0),
                                      (t.compute_start, t.compute_end, "compute", 0.0),
-                                     (t.load_start, t.compute_end, t.slot, 0.6)):
+                                     (t.load_start, t.compute_end, t.slot, inset)):
                 for k, s, e in bands.pieces(a, b):
                     top, h = row_span(k, row)
                     theme.select(c, x(k, s), top + inset, (e - s) * bands.scale,
@@ -353,7 +361,7 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                 if wt.kind == "compute_waits_for_data":
                     wy, wh = comp_y + 1.0, lane_h - 2.0
                 elif wt.kind == "tile_waits_for_compute":
-                    wy, wh = slots[wt.slot] + 0.6, slot_h - 1.2
+                    wy, wh = slots[wt.slot] + inset, slot_h - 2 * inset
                 else:
                     wy, wh = load_y + 1.0, lane_h - 2.0
                 theme.select(c, x(k, s), wy, (e - s) * bands.scale, wh, key=key)
@@ -417,7 +425,7 @@ def legend_entries(result: PipelineResult, theme: Theme) -> list[LegendEntry]:
     entries += [LegendEntry(WAIT_LEGEND[k], wait_style(theme, k), parts=timeline)
                 for k in WAIT_LEGEND if k in seen]
     if early_loads(result):
-        entries.append(LegendEntry("the prefetch distance allows this load (it starts later)",
+        entries.append(LegendEntry("the prefetch distance would let this load start here",
                                    prefetch_style(theme), "dot", parts=timeline))
     return entries
 
