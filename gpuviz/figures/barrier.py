@@ -153,14 +153,19 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
     hazard_events = {h.event for h in result.hazards}
     causes = hazard_writes(result)
 
-    label_w = max(text_width(f"thread {t}", theme.text_pt) for t in range(result.threads)) + 2.0
+    column = target.width is not None and target.aspect is None  # a journal column
+    label_pt = small if column else theme.text_pt
+    label_w = max(text_width(f"thread {t}", label_pt) for t in range(result.threads)) + 2.0
     label_w = max(label_w, text_width("step", small) + 2.0)
     plot_w = max(10.0, width - label_w)
 
     def banding(slots: bool) -> tuple[float, int]:
         w = max((text_width(glyph(e, slots), small, "mono") for e in events
                  if e.op != "release"), default=1.0)
-        return w + 0.9, max(1, math.ceil(n / max(1, int(plot_w // (w + 0.9)))))
+        # a journal column is short of height: cells closer to their marks' width (more steps
+        # to a band, so fewer bands), rows just taller than the marks
+        w += 0.6 if column else 0.9
+        return w, max(1, math.ceil(n / max(1, int(plot_w // w))))
 
     min_cell, bands = banding(True)
     slots = True
@@ -168,8 +173,10 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
         (min_cell, bands), slots = banding(False), False
     per = max(1, math.ceil(n / bands))
     cell = min(max(MAX_CELL, min_cell), plot_w / per)
-    row_h = max(4.2, ink_height(small, "mono") + 2.2)
-    row_gap = 0.8
+    row_h = ink_height(small, "mono") + 1.6 if column else max(4.2, ink_height(small, "mono") + 2.2)
+    row_gap = 0.4 if column else 0.8
+    inset = 0.25 if column else 0.5  # a cell inside its row
+    band_gap = 1.2 if column else 2.0
     head_h = line_step(small, 1.2)
     cursor_h = line_step(small, 1.3) + 1.0
 
@@ -204,7 +211,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
             ry = rows_top + t * (row_h + row_gap)
             with c.group(f"thread:{t}", name=f"thread {t}"):
                 c.rect(label_w, ry, (hi - lo) * cell, row_h, Style(fill=theme.surface))
-                c.text(0.0, ry + row_h / 2, f"thread {t}", theme.text_pt, fg, baseline="middle")
+                c.text(0.0, ry + row_h / 2, f"thread {t}", label_pt, fg, baseline="middle")
         # Operations: one cell each; releases as a line through every row.
         by_style: dict[tuple[str, bool], tuple[list, list]] = {}
         releases: dict[bool, tuple[list, list]] = {}
@@ -221,7 +228,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                     continue
                 role = "conflict" if e.index in hazard_events else ROLE[e.op]
                 bucket = by_style.setdefault((role, future), ([], []))
-                bucket[0].append((x + 0.15, ry + 0.5, cell - 0.3, row_h - 1.0))
+                bucket[0].append((x + 0.15, ry + inset, cell - 0.3, row_h - 2 * inset))
                 bucket[1].append(f"event:{e.index}")
             for (role, future), (xywh, keys) in sorted(by_style.items()):
                 style = hazard_style(theme) if role == "conflict" else event_style(theme, role)
@@ -229,7 +236,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
             cause_cells = [(*cell_xy(e.index, e.thread, top), e) for e in events[lo:hi]
                            if e.index in causes]
             if cause_cells:
-                c.rects([(x + 0.15, ry + 0.5, cell - 0.3, row_h - 1.0) for x, ry, e in cause_cells
+                c.rects([(x + 0.15, ry + inset, cell - 0.3, row_h - 2 * inset) for x, ry, e in cause_cells
                          if e.index < shown], cause_style(theme),
                         [f"hazard:{causes[e.index]}" for _, _, e in cause_cells
                          if e.index < shown])
@@ -272,7 +279,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                 c.text(lx, rows_bottom + 1.0 + cap_height(small), label, small, fg,
                        anchor=anchor)
             y = rows_bottom + cursor_h
-        y += 2.0
+        y += band_gap
 
     # Selection outlines.
     for key in sorted(selection):
@@ -305,7 +312,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                 # a ring just outside the cell: it shows on a hazard's own (accent-like) colour
                 theme.select(c, x - 0.35, ry + 0.1, cell + 0.7, row_h - 0.2, key=key)
     used = label_w + min(per, n) * cell
-    return c.block(min(width, used), y - 2.0, "timeline")
+    return c.block(min(width, used), y - band_gap, "timeline")
 
 
 def tile_block(result: BarrierResult, selection: frozenset[str], theme: Theme, width: float,
