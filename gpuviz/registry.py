@@ -186,7 +186,7 @@ PANELS: tuple[Panel, ...] = (
           topic=TIME, extras="BarrierExtras"),
     Panel("reduction", "Reduction: warp shuffle tree",
           "Partial-sum ownership and contributor sets of a shuffle reduction",
-          parts=("tree", "block"),
+          parts=("tree", "block", "receipt"),
           topic=TIME, extras="ReductionExtras"),
     Panel("occupancy", "Occupancy: resident warps per SM",
           "Blocks per SM limited by warp slots, registers, shared memory and the block limit",

@@ -344,13 +344,13 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
         i = int(value)
         if kind == "tile" and i < len(tiles):
             t = tiles[i]
-            for a, b, row, inset in ((t.load_start, t.load_end, "load", 0.0),
-                                     (t.compute_start, t.compute_end, "compute", 0.0),
-                                     (t.load_start, t.compute_end, t.slot, inset)):
+            for a, b, row, pad in ((t.load_start, t.load_end, "load", 0.0),
+                                   (t.compute_start, t.compute_end, "compute", 0.0),
+                                   (t.load_start, t.compute_end, t.slot, inset)):
                 for k, s, e in bands.pieces(a, b):
                     top, h = row_span(k, row)
-                    theme.select(c, x(k, s), top + inset, (e - s) * bands.scale,
-                                 h - 2 * inset, key=key)
+                    theme.select(c, x(k, s), top + pad, (e - s) * bands.scale,
+                                 h - 2 * pad, key=key)
         elif kind == "buffer" and i < result.buffers:
             for k in range(bands.count):
                 theme.select(c, label_w, geometry(k)[2][i], band_w(k), slot_h, key=key)

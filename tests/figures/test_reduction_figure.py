@@ -51,7 +51,12 @@ def test_block_partials_and_result_are_printed_at_every_size(target):
     assert exact(values["shared:1"]) == exact(values["partial:0,1"]) == "1,552"
     assert exact(values["shared:2"]) == "2,576"
     assert exact(values["partial:5,0"]) == "5,050" == f"{int(BLOCK_OK.result):,}"
-    assert all(values[f"partial:{k},{lane}"] for k in range(6) for lane in range(32))
+    drawn = [(k, lane) for k in range(6) for lane in range(32) if f"partial:{k},{lane}" in values]
+    assert all(values[f"partial:{k},{lane}"] for k, lane in drawn)
+    if len(drawn) < 6 * 32:  # a folded grid: what it leaves out, it states, and it is all 0
+        assert "shared entries 4–31 hold 0" in " ".join(figure.texts())
+        assert all(BLOCK_OK.levels[k][lane] == 0.0 for k in range(6) for lane in range(32)
+                   if (k, lane) not in drawn)
 
 
 @pytest.mark.parametrize("target", [NATURAL, SINGLE, DOUBLE, SLIDE], ids=lambda t: t.name)
@@ -126,7 +131,41 @@ def test_the_legend_names_faded_values_only_where_the_tree_has_some():
     xor = compute(replace(ReductionParams(), pattern="xor"))
     down_texts = fig.build(WARP, frozenset(), SCREEN).texts()
     xor_texts = fig.build(xor, frozenset(), SCREEN).texts()
-    assert "historic value (faded suffix)" in down_texts
-    assert "historic value (faded suffix)" not in xor_texts
-    assert "current partial (active prefix)" in down_texts
-    assert "current partial" in xor_texts  # every lane of a butterfly is active: no prefix
+    assert "historic value" in down_texts
+    assert "historic value" not in xor_texts
+    assert "current partial" in xor_texts and "current partial" in down_texts
+    assert not any("active prefix" in t for t in xor_texts)  # every lane of a butterfly
+
+
+XOR = compute(replace(ReductionParams(), pattern="xor"))
+
+
+def _pluses(result) -> int:
+    return sum(1 for i in walk(fig.build(result, frozenset(), SCREEN).items)
+               if isinstance(i, Text) and i.text == "+")
+
+
+def test_every_add_is_drawn_with_a_plus_where_its_two_operands_meet():
+    """A shuffle down adds in 16 + 8 + 4 + 2 + 1 lanes, a butterfly in all 32 at each of its
+    5 levels: each add is a "+", not a move."""
+    assert _pluses(WARP) == 31
+    assert _pluses(XOR) == 5 * 32
+
+
+def test_butterfly_contributors_are_the_xor_partners_of_each_row():
+    figure = fig.build(XOR, frozenset({"partial:2,0"}), SCREEN)
+    assert any("{0, 8, 16, 24}" in t for t in figure.texts())
+    outlines = [i for i in walk(figure.items) if isinstance(i, Rects) and i.keys is None
+                and i.style.stroke == SCREEN.accent]
+    # lanes 0, 8, 16, 24 of the input, 0 and 8 after offset 16, and the selected cell
+    assert len(outlines[0].xywh) == 4 + 2 + 1
+
+
+@pytest.mark.parametrize("result", [WARP, XOR, FLOAT32, BLOCK_OK],
+                         ids=["down", "xor", "float32", "block"])
+def test_the_tree_part_fits_a_journal_column_folded_with_its_elision_stated(result):
+    figure = fig.build(result, frozenset(), THEMES["print"], SINGLE.showing(["tree"]))
+    assert figure.height <= 120
+    assert min(t.size for t in walk(figure.items) if isinstance(t, Text)) >= 7.0 - 1e-9
+    words = " ".join(figure.texts())
+    assert "drawn as inputs only" in words or "hold 0 (no warp's partial)" in words

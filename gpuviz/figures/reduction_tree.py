@@ -1,0 +1,470 @@
+"""The reduction tree's grid: one track per level (and the shared entries at block scope), one
+cell per lane, every add drawn with both operands meeting at a "+".
+
+Where the 32 lanes fit the width side by side (each lane's column as wide as the widest value
+of any lane: an even lane axis), levels run down the page. Where they do not, the grid is
+transposed: lanes run down, levels across. In a sized target (a journal column, a slide, a
+view) the transposed grid is folded to 16 rows (:mod:`gpuviz.figures.reduction_fold`: what it
+leaves out repeats what is drawn, and a note says so), with a "+" between the two operands of
+the first add in one row. Values are never dropped: a value too long for its cell is
+shortened by the stated rule and listed with its exact value.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from gpuviz.figures.display import Style
+from gpuviz.figures.layout import (
+    Block,
+    BlockCanvas,
+    Target,
+    format_number,
+    knock_out,
+    line_step,
+    short_forms,
+)
+from gpuviz.figures.metrics import cap_height, ink_height, text_width
+from gpuviz.figures.reduction_fold import HALF, fold_plan
+from gpuviz.figures.theme import Theme
+from gpuviz.keys import key, numbers, of_kind
+from gpuviz.models.reduction import WARP, ReductionResult
+
+FUTURE_OPACITY = 0.22
+PAD = 0.35  # mm between a value and its cell's edge
+LINE_GAP = 4.5  # mm between tracks, where the shuffle lines run
+PLUS = "+"
+
+
+@lru_cache(maxsize=4096, typed=True)
+def fmt(v: float | None) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "?"
+    return format_number(v, 7)
+
+
+@dataclass
+class State:
+    """What one build shares between its blocks."""
+
+    result: ReductionResult
+    selection: frozenset[str]
+    theme: Theme
+    target: Target
+    block: bool
+    frame: int
+    level_shown: int
+    # each lane's width at a type size: the build asks for it several times per layout
+    widths: dict[float, list[float]] = field(default_factory=dict)
+    folded: list[int] = field(default_factory=list)  # the folded tree's rows (empty: not folded)
+
+
+@dataclass(frozen=True)
+class Track:
+    label: str
+    level: int | None  # None: the shared entries (block scope)
+    values: tuple[float | None, ...]
+
+    def key(self, lane: int) -> str:
+        return key("shared", lane) if self.level is None else key("partial", self.level, lane)
+
+
+def tracks(st: State) -> list[Track]:
+    """The tracks, top (or left) first."""
+    r = st.result
+    out = []
+    if st.block:
+        out.append(Track("shared entries", None, tuple(r.shared_partials)))
+    for k, row in enumerate(r.levels):
+        label = "input" if k == 0 else f"+ offset {r.offsets[k - 1]}"
+        if st.block and k == 0:
+            label = "shared read"
+        out.append(Track(label, k, tuple(row)))
+    return out
+
+
+def shown(st: State, t: int) -> bool:
+    """Whether track ``t``'s values are printed in this frame."""
+    return not (st.block and t == 0 and st.frame < 1)
+
+
+def value_w(text: str, pt: float) -> float:
+    return text_width(text, pt, "mono") + 2 * PAD + 0.3
+
+
+def cell_h(pt: float) -> float:
+    return max(4.2, ink_height(pt, "mono") + 1.6)
+
+
+def lane_widths(st: State, pt: float) -> list[float]:
+    known = st.widths.get(pt)
+    if known is None:
+        known = st.widths[pt] = measure_lanes(st, pt)
+    return known
+
+
+def measure_lanes(st: State, pt: float, shortest: bool = False) -> list[float]:
+    """Every lane as wide as the widest value of any lane: an even lane axis (lane 0 of a
+    float32 sum took four times the width of the others); with ``shortest``, each value in its
+    narrowest exact spelling (grouping dropped, 2ⁿ + a remainder), as value cells shorten."""
+    widest = value_w("00", pt)
+    for t, track in enumerate(tracks(st)):
+        if shown(st, t):
+            for v in track.values[:WARP]:
+                text = fmt(v)
+                forms = [text, *exact_forms(text)] if shortest else [text]
+                widest = max(widest, min(value_w(f, pt) for f in forms))
+    return [widest] * WARP
+
+
+def label_w(st: State, pt: float) -> float:
+    labels = [t.label for t in tracks(st)] + ["lane"]
+    return max(text_width(s, pt) for s in labels) + 1.5
+
+
+def wide_need(st: State, pt: float) -> float:
+    return label_w(st, pt) + sum(lane_widths(st, pt))
+
+
+def exact_forms(text: str) -> list[str]:
+    """The shortened spellings of ``text`` that keep its exact value (no k, M, G rounding)."""
+    if not text.replace(",", "").lstrip("-").isdigit():
+        return []
+    return [f for f in short_forms(text) if f[-1] not in "kMG"]
+
+
+def header(label: str) -> list[str]:
+    """A track's column header in the transposed grid, on two lines where it has two words."""
+    words = label.removeprefix("+ ").split(" ")  # a column's "+" is in the legend's words
+    return [" ".join(words[:-1]), words[-1]] if len(words) > 1 else words
+
+
+def cell_style(theme: Theme, role: str) -> Style:
+    base = theme.fill(role)
+    if theme.category_hatch(0) is not None and role in PRINT_GRAY:
+        # A grayscale-safe theme (print): each meaning on its own gray step, keeping its hue
+        # (the current partials take the hue of valid data).
+        hue = theme.color("valid") if role == "active" else base.fill or theme.background
+        return replace(base, fill=theme.at_gray(hue, PRINT_GRAY[role]))
+    if role == "active":
+        # Lighter than the input on a light page, brighter than it on a dark one.
+        return theme.faded(base, 0.75 if _dark(theme) else 0.45)
+    if role == "warn":
+        # Hatched where the theme hatches warnings (print); the "?" marks it everywhere.
+        return Style(fill=theme.mix(theme.color("warn"), 0.7), stroke=theme.outline,
+                     stroke_width=theme.thin_mm, hatch=base.hatch, hatch_color=base.hatch_color)
+    return base
+
+
+#: Gray levels (0 black – 1 paper) of the tree's cells in a theme that must survive a grayscale
+#: print, 0.12 apart or more: the current partials darkest, the inputs lighter, historic values
+#: nearly paper, and shared entries no warp stores to the paper itself. Values sit on them in black
+#: (in muted gray on historic cells), so they are flat steps, not hatching.
+PRINT_GRAY = {"active": 0.62, "owned": 0.76, "faded": 0.88, "absent": 1.0}
+
+
+def _dark(theme: Theme) -> bool:
+    return sum(int(theme.background[i:i + 2], 16) for i in (1, 3, 5)) < 3 * 0x80
+
+
+def contributor_style(theme: Theme) -> Style:
+    """The outline of a selected partial's contributors: dashed in the ink, unlike the
+    selection's double outline."""
+    return Style(stroke=theme.foreground, stroke_width=theme.line_mm, dash=(0.7, 0.45))
+
+
+def own_style(theme: Theme) -> Style:
+    """A lane's own value carried into its add: dotted, beside the shuffle's solid line."""
+    return Style(stroke=theme.muted, stroke_width=theme.thin_mm, dash=(0.3, 0.4))
+
+
+Box = tuple[float, float, float, float]
+
+
+def tree(st: State, width: float) -> Block:
+    theme, target = st.theme, st.target
+    pt = theme.small_pt
+    floor = min(pt, target.min_pt)
+    tr = tracks(st)
+    n = len(tr)
+    first_level = 1 if st.block else 0
+    c = BlockCanvas()
+    fg, muted = theme.color("foreground"), theme.color("muted")
+    ch = cell_h(pt)
+    plus_w = text_width(PLUS, pt) + 0.4  # the room a "+" takes before a cell
+    # lanes across while every lane's column holds its widest value at the type size, or at
+    # the floor in its exact short form (the values shrink to it): even columns either way
+    widths = lane_widths(st, pt)
+    if label_w(st, pt) + sum(widths) > width + 1e-6:  # at the floor, in exact short forms
+        widths = measure_lanes(st, floor, shortest=True)
+    wide = label_w(st, pt) + sum(widths) <= width + 1e-6
+    plan = None if wide or target.width is None else fold_plan(st, tr)
+    folded = plan is not None
+    rows = HALF if folded else WARP
+    if folded and st.block:
+        # at block scope, lanes past the warps' partials only add zeros: as few rows as hold
+        # every partial (8 or 4), the rest stated
+        for fewer in (8, 4):
+            if st.result.warps <= fewer and all(
+                    v == 0.0 for track in tr for v in track.values[fewer:WARP]):
+                rows = fewer
+    st.folded[:] = [rows] if folded else []
+    cells: dict[tuple[int, int], Box] = {}
+    if wide:
+        lw = label_w(st, pt)
+        lane_x = [lw + sum(widths[:i]) for i in range(WARP)]
+        head = cap_height(pt) + 1.2
+        y = head
+        for t in range(n):
+            for lane in range(WARP):
+                cells[(t, lane)] = (lane_x[lane], y, widths[lane], ch)
+            y += ch + (LINE_GAP + 1.5 if st.block and t == 0 else LINE_GAP)
+        height = y - LINE_GAP
+        for lane in range(WARP):
+            c.text(lane_x[lane] + widths[lane] / 2, cap_height(pt), str(lane), pt, muted,
+                   anchor="middle", key=key("lane", lane))
+        c.text(0.0, cap_height(pt), "lane", pt, muted)
+        for t, track in enumerate(tr):
+            c.text(0.0, cells[(t, 0)][1] + ch / 2, track.label, pt, fg, baseline="middle")
+        full_w = lane_x[-1] + widths[-1]
+    else:
+        # Transposed: lanes down, tracks across, each column as wide as it needs (or an equal
+        # share of the width, shortening what does not fit). Folded: two columns for a track
+        # whose lanes 16–31 are drawn, lanes l and l + 16 in one row.
+        columns = [(t, base) for t in range(n)
+                   for base in ((0, HALF) if folded and plan[t] else (0,))]
+        lane_label_w = max(text_width("31", pt), text_width("lane", pt)) + 1.5
+        # a journal column: rows just taller than the values
+        column = target.width is not None and target.aspect is None
+        ch = ink_height(pt, "mono") + 0.9 if column else max(3.6, ink_height(pt, "mono") + 1.2)
+        gap = 3.5
+        avail = width - lane_label_w - gap * (len(columns) - 1)
+        full, least = [], []
+        for t, base in columns:
+            f = m = value_w("000", floor)
+            if shown(st, t):
+                for v in tr[t].values[base:base + rows]:
+                    text = fmt(v)
+                    f = max(f, value_w(text, pt))
+                    m = max(m, min(value_w(s, floor) for s in [text, *exact_forms(text)]))
+            full.append(f)
+            least.append(min(m, f))
+        if sum(full) <= avail:
+            need = full
+        elif sum(least) <= avail:
+            # Every column shows its values exactly (grouping dropped, or 2ⁿ ± a remainder);
+            # the room left goes to the columns in proportion to what they lack.
+            spare = (avail - sum(least)) / (sum(full) - sum(least))
+            need = [m + (f - m) * spare for f, m in zip(full, least, strict=True)]
+        else:
+            need = [f * avail / sum(full) for f in full]
+        if sum(need) < avail and len(columns) > 1:  # room to spare: wider gaps for the lines
+            gap = min(8.0, gap + (avail - sum(need)) / (len(columns) - 1))
+        col_x = []
+        x = lane_label_w
+        for i in range(len(columns)):
+            col_x.append(x)
+            x += need[i] + gap
+        head_lines = []
+        for t, base in columns:
+            lines = header(tr[t].label)
+            if folded and plan[t]:
+                lines = [*lines, f"{base}–{base + rows - 1}"]
+            head_lines.append(lines)
+        # Headers at the largest size (down to the floor) whose words fit their column's pitch.
+        hpt = pt
+        for i, lines in enumerate(head_lines):
+            for line in lines:
+                hpt = min(hpt, pt * (need[i] + gap * 0.6) / text_width(line, pt))
+        hpt = max(floor, hpt)
+        step = line_step(hpt, 1.2)
+        head = cap_height(hpt) + step * (max(len(h) for h in head_lines) - 1) + 1.5
+        for i, (t, base) in enumerate(columns):
+            for lane in range(base, base + rows):
+                cells[(t, lane)] = (col_x[i], head + (lane - base) * ch, need[i], ch)
+        height = head + rows * ch
+        for i, lines in enumerate(head_lines):
+            for j, line in enumerate(lines):
+                c.text(col_x[i] + need[i] / 2, cap_height(hpt) + j * step, line, hpt, fg,
+                       anchor="middle")
+        c.text(lane_label_w - 1.2, head - 1.5, "lane", hpt, muted, anchor="end")
+        for lane in range(rows):
+            c.text(lane_label_w - 1.2, head + lane * ch + ch / 2, str(lane), pt, muted,
+                   anchor="end", baseline="middle", key=key("lane", lane))
+        full_w = col_x[-1] + need[-1]
+
+    r = st.result
+    _cells(c, st, tr, cells, first_level)
+    with c.group(name="tree"):
+        _adds(c, st, cells, first_level, wide, folded, plus_w)
+        if st.block:
+            style = theme.stroke("foreground", theme.line_mm, dash=(0.8, 0.5))
+            if st.frame < 2:
+                style = theme.faded(style, FUTURE_OPACITY)
+            x0, y0, _, h0 = cells[(0, 0)]
+            last = max(lane for (t, lane) in cells if t == 1)
+            x1, y1, w1, h1 = cells[(1, last)]
+            if wide:
+                by = (y0 + h0 + y1) / 2
+                c.line(x0, by, x1 + w1, by, style)
+            else:
+                x1 = min(x for (t, _), (x, _, _, _) in cells.items() if t == 1)
+                right = max(x + w for (t, _), (x, _, w, _) in cells.items() if t == 0)
+                bx = (right + x1) / 2
+                c.line(bx, y0, bx, y1 + h1, style)
+    _values(c, st, tr, cells, first_level, floor)
+    _selection(c, st, cells, first_level, n, r)
+    return c.block(full_w, height + 0.2, "tree")
+
+
+def _role(st: State, t: int, lane: int, v: float | None, first_level: int) -> tuple[str, bool]:
+    r = st.result
+    k = t - first_level
+    if k < 0:
+        return ("warn" if v is None else ("active" if lane < r.warps else "absent")), st.frame < 1
+    if v is None:
+        return "warn", k > st.level_shown
+    if lane < r.active_prefix[k]:
+        return ("owned" if k == 0 else "active"), k > st.level_shown
+    return "faded", k > st.level_shown
+
+
+def _cells(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, int], Box],
+           first_level: int) -> None:
+    """The cells, grouped by role and whether they are still to come."""
+    theme = st.theme
+    buckets: dict[tuple[str, bool], tuple[list, list]] = {}
+    for (t, lane), (x, y, w, h) in sorted(cells.items()):
+        values = tr[t].values
+        v = values[lane] if lane < len(values) else None
+        role = _role(st, t, lane, v, first_level)
+        bucket = buckets.setdefault(role, ([], []))
+        bucket[0].append((x + 0.15, y, w - 0.3, h))
+        bucket[1].append(tr[t].key(lane))
+    with c.group(name="cells"):
+        for (role, future), (xywh, keys) in sorted(buckets.items()):
+            style = cell_style(theme, role)
+            c.rects(xywh, theme.faded(style, FUTURE_OPACITY) if future else style, keys)
+
+
+def _adds(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], first_level: int,
+          wide: bool, folded: bool, plus_w: float) -> None:
+    """Each add of each level: the shuffled operand (a solid line from its source lane) and the
+    lane's own value (dotted) meet at a "+" before the sum's cell. In the folded grid the first
+    add reads both operands from one row: lane l's input "+" lane l + 16's, beside each other."""
+    theme, r = st.theme, st.result
+    pt = theme.small_pt
+    plus_h = cap_height(pt) + 0.6
+    for k in range(1, len(r.levels)):
+        off = r.offsets[k - 1]
+        t = k + first_level
+        future = k > st.level_shown
+        shuffled, own, pluses = [], [], []
+        for lane in range(r.active_prefix[k]):
+            if (t, lane) not in cells:
+                continue
+            src = lane ^ off if r.active_prefix[k] == WARP else lane + off
+            dx, dy, dw, dh = cells[(t, lane)]
+            # a source lane not drawn (the folded grid's lanes 16–31 holding 0): the own value
+            # alone comes in
+            drawn = (t - 1, src) in cells
+            if folded and k == 1 and drawn:
+                # one row: own input, "+", the input of lane + 16, then the sum
+                ox, oy, ow, oh = cells[(t - 1, lane)]
+                sx, sy, sw, sh = cells[(t - 1, src)]
+                pluses.append(((ox + ow + sx) / 2, oy + oh / 2))
+                shuffled.append((sx + sw + 0.2, sy + sh / 2, dx - 0.2, dy + dh / 2))
+                continue
+            sx, sy, sw, sh = cells[(t - 1, src)] if drawn else cells[(t - 1, lane)]
+            ox, oy, ow, oh = cells[(t - 1, lane)]
+            if wide:
+                end = (dx + dw / 2, dy - plus_h)
+                if drawn:
+                    shuffled.append((sx + sw / 2, sy + sh + 0.2, *end))
+                own.append((ox + ow / 2, oy + oh + 0.2, *end))
+                pluses.append((dx + dw / 2, dy - plus_h / 2))
+            else:
+                end = (dx - plus_w, dy + dh / 2)
+                if drawn:
+                    shuffled.append((sx + sw + 0.2, sy + sh / 2, *end))
+                own.append((ox + ow + 0.2, oy + oh / 2, *end))
+                pluses.append((dx - plus_w / 2, dy + dh / 2))
+        style = theme.stroke("muted", theme.thin_mm)
+        c.segments(shuffled, theme.faded(style, FUTURE_OPACITY) if future else style)
+        if own:
+            style = own_style(theme)
+            c.segments(own, theme.faded(style, FUTURE_OPACITY) if future else style)
+        color = theme.mix(theme.muted, 0.5) if future else theme.foreground
+        for px, py in pluses:
+            c.text(px, py, PLUS, pt, color, anchor="middle", baseline="middle")
+
+
+def _values(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, int], Box],
+            first_level: int, floor: float) -> None:
+    theme, r = st.theme, st.result
+    pt = theme.small_pt
+    fg, muted = theme.color("foreground"), theme.color("muted")
+    with c.group(name="values"):
+        inks: dict[str, str] = {}  # the ink on each role's cells
+        for (t, lane), (x, y, w, h) in sorted(cells.items()):
+            if not shown(st, t):
+                continue
+            values = tr[t].values
+            v = values[lane] if lane < len(values) else None
+            k = t - first_level
+            if k < 0:
+                historic = lane >= r.warps
+            else:
+                historic = lane >= r.active_prefix[k] or k > st.level_shown
+            role, _ = _role(st, t, lane, v, first_level)
+            if historic:
+                ink = muted
+            else:
+                if role not in inks:
+                    inks[role] = theme.ink_on(cell_style(theme, role).fill or fg)
+                ink = inks[role]
+            drawn = c.value(x + 0.15, y, w - 0.3, h, fmt(v), pt, ink, floor=floor,
+                            key=tr[t].key(lane), pad=PAD)
+            if v is None and theme.hatches.get("warn"):
+                # The "?" of an undefined value sits on the hatching: a clear spot for it.
+                knock_out(c, drawn, theme.mix(theme.color("warn"), 0.7))
+
+
+def _selection(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], first_level: int,
+               n: int, r: ReductionResult) -> None:
+    """A partial's contributor set outlined through the tree, a lane, a shared entry."""
+    theme = st.theme
+    for k, lane in of_kind(st.selection, "partial", 2):
+        if not (0 <= k < len(r.levels) and 0 <= lane < WARP):
+            continue
+        # the partials that flow into this one: at each level up, its own lane and the lane
+        # it shuffled in from (lane ^ offset in a butterfly, lane + offset going down)
+        feeding = {lane}
+        boxes = []
+        for j in range(k, -1, -1):
+            for m in sorted(feeding):
+                if (j + first_level, m) in cells:
+                    x, y, w, h = cells[(j + first_level, m)]
+                    boxes.append((x, y - 0.2, w, h + 0.4))
+            if j:
+                off = r.offsets[j - 1]
+                xor = r.active_prefix[j] == WARP
+                feeding = {v for m in feeding for v in (m, m ^ off if xor else m + off)
+                           if v < WARP}
+        c.rects(boxes, contributor_style(theme), None)
+        if (k + first_level, lane) in cells:
+            x, y, w, h = cells[(k + first_level, lane)]
+            theme.select(c, x, y - 0.2, w, h + 0.4, key=key("partial", k, lane))
+    for lane in sorted(numbers(st.selection, "lane")):
+        mine = sorted((t, box) for (t, m), box in cells.items() if m == lane and t >= first_level)
+        if not mine:
+            continue
+        x0, y0, _, _ = mine[0][1]
+        x1, y1, w1, h1 = mine[-1][1]
+        theme.select(c, x0, y0 - 0.2, x1 + w1 - x0, y1 + h1 + 0.4 - y0, key=key("lane", lane))
+    for entry in sorted(numbers(st.selection, "shared")):
+        if st.block and (0, entry) in cells:
+            x, y, w, h = cells[(0, entry)]
+            theme.select(c, x, y - 0.2, w, h + 0.4, key=key("shared", entry))
