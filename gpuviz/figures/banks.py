@@ -19,9 +19,21 @@ column), ``word:<w>`` (a queue slot), ``round:<k>`` (a row label), ``phase:<p>``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
-from gpuviz.figures.display import PT_TO_MM, Figure, Style, selected_numbers
+from gpuviz.figures.banks_rack import (
+    CELL_PAD,
+    INSET,
+    VALUE_PAD,
+    deep,
+    depths,
+    queue_slots,
+    rack_alone,
+    role,
+    runs,
+    slot_styles,
+    value,
+)
+from gpuviz.figures.display import Figure, Style, selected_numbers
 from gpuviz.figures.layout import (
     GAP,
     MARGIN,
@@ -41,14 +53,11 @@ from gpuviz.figures.layout import (
     shortened_note,
     text_block,
 )
-from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
+from gpuviz.figures.metrics import cap_height, ink_height, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.banks import BANKS, WARP_LANES, BanksResult
 
 PHASE_NAMES = {1: "warp", 2: "half-warp", 4: "quarter-warp"}
-CELL_PAD = 0.3  # mm between neighbouring cells
-INSET = 0.2  # mm between a queue slot and its bank column
-VALUE_PAD = 0.12  # mm between a value and the sides of its cell
 ROW_GAP = 1.0  # mm between the rows of the figure's parts
 
 
@@ -59,6 +68,8 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     r = result
     geo = _Geometry(r, theme, target)
+    # the deep queues alone: blocks of rounds side by side
+    alone = target.shows("rack") and not target.shows("lanes") and deep(r)
 
     def body(width: float) -> list[Block]:
         blocks: list[Block] = []
@@ -72,8 +83,13 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
         if target.aspect is not None:  # leave room for the side column if the rack can
             room = max(n * geo.column(geo.pt), room - geo.side_min - GAP)
         col = max(geo.column(geo.floor), min(room / n, geo.column(geo.pt) + 0.6))
-        rack = _rack(r, selection, theme, geo, n, col,
-                     tuple(p for p in RACK if target.shows(p)) or RACK)
+        if alone:  # the deep queues alone: in blocks of rounds, side by side
+            rack = as_part("rack", rack_alone(r, selection, theme, width, geo.pt, geo.floor,
+                                              geo.row_h, geo.column))
+            n = BANKS  # its blocks say what they show: no note on rows of banks
+        else:
+            rack = _rack(r, selection, theme, geo, n, col,
+                         tuple(p for p in RACK if target.shows(p)) or RACK)
         if target.shows(*RACK):
             blocks.append(rack)
         beside = width - rack.width - GAP
@@ -101,14 +117,16 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
                      f"(measured on an H200; fixed phases would take "
                      f"{_count(r.fixed_phase_rounds, 'round')})")
     elif r.phases > 1:
-        subtitle += (f" · {what} are served as {r.phases} {PHASE_NAMES[r.phases]}s of {size} "
-                     f"lanes ({size} × {r.access_bytes} B = 128 B per phase), one phase after "
-                     "another")
+        subtitle += (f" · {what}: {r.phases} {PHASE_NAMES[r.phases]}s of {size} lanes "
+                     f"({size} × {r.access_bytes} B = 128 B each), one after another")
     grow = max(1.0, theme.text_pt / 8.0)
     # a slide or view offers its whole width; the rack and the side column share it
     natural = geo.natural
     if target.aspect is not None and target.width is not None and target.whole:
         natural = max(natural, target.width - 2 * MARGIN)
+    elif alone:  # the queues alone: their blocks of rounds in one line
+        natural = rack_alone(r, frozenset(), theme, 1e6, geo.pt, geo.floor, geo.row_h,
+                             geo.column).width
     return compose(
         target, theme,
         title=_title(r, active, rounds_text),
@@ -215,17 +233,17 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                 for lane in lanes:
                     x = xcol(lane) + CELL_PAD / 2
                     if lane in active:
-                        _value(c, x, y, col - CELL_PAD, row_h, str(lane), pt, theme.ink_on("valid"),
+                        value(c, x, y, col - CELL_PAD, row_h, str(lane), pt, theme.ink_on("valid"),
                                 floor=floor, key=f"lane:{lane}")
                         word = r.word_of_lane[lane]
-                        _value(c, x, y + row_h, col - CELL_PAD, row_h, str(word), pt, fg,
+                        value(c, x, y + row_h, col - CELL_PAD, row_h, str(word), pt, fg,
                                floor=floor, key=f"lane:{lane}")
                     elif masked_style.hatch:
                         c.label(x + (col - CELL_PAD) / 2, mid(y), str(lane), pt, muted,
                                 knockout=theme.background, anchor="middle", baseline="middle",
                                 font="mono", key=f"lane:{lane}")
                     else:
-                        _value(c, x, y, col - CELL_PAD, row_h, str(lane), pt,
+                        value(c, x, y, col - CELL_PAD, row_h, str(lane), pt,
                                 theme.ink_on("masked"), floor=floor, key=f"lane:{lane}")
                 for lane in sorted(sel_lanes & set(lanes)):
                     theme.select(c, xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h)
@@ -272,10 +290,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
 
     # per section of banks: the header, then the queues, one row per round
     rounds = r.rounds
-    depth: dict[tuple[int, int], int] = {}
-    for s in r.slots:
-        depth[(s.phase, s.bank)] = depth.get((s.phase, s.bank), 0) + 1
-    slot_style = _slot_styles(theme)
+    depth = depths(r)
     column_style = Style(fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm)
     y = header_top
     for sec in range(sections):
@@ -294,7 +309,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                     Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm),
                     [f"bank:{b}" for b in banks])
             for b in banks:
-                _value(c, xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, row_h, str(b), pt, fg,
+                value(c, xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, row_h, str(b), pt, fg,
                         floor=floor, key=f"bank:{b}")
         if "rack" not in draw:  # the lanes part ends at the banks its lanes reach
             y += row_h + 2.5
@@ -323,32 +338,15 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                         yy = rack_top + start * row_h
                         busy = {sl.bank for sl in r.slots
                                 if sl.bank in banks and sl.round in (start, start + 1)}
-                        for first, last in _runs([b for b in banks if b not in busy]):
+                        for first, last in runs([b for b in banks if b not in busy]):
                             c.line(xcol(first), yy, xcol(last) + col, yy, dash)
                     c.text(0.0, rack_top + (start + m / 2) * row_h, f"phase {ph + 1}", pt,
                            muted, baseline="middle", key=f"phase:{ph}")
                     start += m
         with c.group(name="queues"):
-            by_role: dict[str, tuple[list, list]] = {k: ([], []) for k in slot_style}
             mine = [s for s in r.slots if s.bank in banks]
-            for s in mine:
-                by_role[_role(s, depth)][0].append(_slot_box(s, xcol, col, rack_top, row_h))
-                by_role[_role(s, depth)][1].append(f"word:{s.word}")
-            for role, (boxes, keys) in by_role.items():
-                if boxes:
-                    c.rects(boxes, slot_style[role], keys)
-            for s in mine:
-                x, yy, w, h = _slot_box(s, xcol, col, rack_top, row_h)
-                role = _role(s, depth)
-                fill = _fill_of(theme, role)
-                knockout = None
-                if slot_style[role].hatch:  # print: the word on the hatch, in a halo
-                    knockout = fill
-                _value(c, x, yy, w, h, str(s.word), pt, theme.ink_on(fill), floor=floor,
-                       key=f"word:{s.word}", knockout=knockout)
-            for s in mine:
-                if sel_lanes & set(s.lanes) or s.word in sel_words:
-                    theme.select(c, *_slot_box(s, xcol, col, rack_top, row_h))
+            queue_slots(c, r, selection, theme, mine,
+                        lambda s, top=rack_top: _slot_box(s, xcol, col, top, row_h), pt, floor, depth)
             for b in sorted(sel_banks & set(banks)):
                 theme.select(c, xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, rack_top - y + rack_h)
         if not r.slots:
@@ -357,43 +355,6 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
         y = rack_top + rack_h + 2.5
     width = x0 + n * col
     return as_part(draw, c.block(width, y - 2.5, "rack"))
-
-
-def _value(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str, size: float,
-           color: str, *, floor: float, key: str, knockout: str | None = None) -> None:
-    """A value cell whose ink (not its "middle" baseline) is centred in the cell, so a cell
-    just taller than the ink holds it."""
-    shift = (0.36 * size * PT_TO_MM) + (descent(size, "mono") - cap_height(size, "mono")) / 2
-    t = c.value(x, y - shift, w, h, text, size, color, floor=floor, key=key, pad=VALUE_PAD)
-    if knockout:
-        c._items[-1] = replace(t, knockout=knockout)
-
-
-def _slot_styles(theme: Theme) -> dict[str, Style]:
-    """Queue slot styles by role (hatched where the theme hatches the role, as in print)."""
-    return {"used": theme.fill("owned"), "conflict": theme.fill("conflict"),
-            "broadcast": theme.fill("broadcast")}
-
-
-def _role(s, depth: dict[tuple[int, int], int]) -> str:
-    if len(s.lanes) > 1:
-        return "broadcast"
-    return "conflict" if depth[(s.phase, s.bank)] > 1 else "used"
-
-
-def _fill_of(theme: Theme, role: str) -> str:
-    return theme.color("owned" if role == "used" else role)
-
-
-def _runs(banks: Sequence[int]) -> list[tuple[int, int]]:
-    """Consecutive banks as (first, last) runs."""
-    out: list[tuple[int, int]] = []
-    for b in banks:
-        if out and out[-1][1] == b - 1:
-            out[-1] = (out[-1][0], b)
-        else:
-            out.append((b, b))
-    return out
 
 
 def _slot_box(s, xcol, col: float, rack_top: float,
@@ -429,9 +390,9 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[
                                          "turn; they are not measured cycles.", theme, width,
                                          color=theme.muted), "notes")
     active = set(r.active_lanes)
-    depths = _depths(r)  # once: per slot it made the side column quadratic in the slots
-    roles = {_role(s, depths) for s in r.slots}
-    styles = _slot_styles(theme)
+    depth = depths(r)  # once: per slot it made the side column quadratic in the slots
+    roles = {role(s, depth) for s in r.slots}
+    styles = slot_styles(theme)
     lanes, rack = ("lanes",), ("rack",)
     entries = [LegendEntry("active lane", theme.fill("valid"), parts=lanes)]
     if len(active) < WARP_LANES:
@@ -446,8 +407,8 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[
         entries.append(LegendEntry("one word, several lanes (broadcast)" if r.op != "store"
                                    else "one word, several lanes",
                                    styles["broadcast"], parts=rack))
-    notes: list[Note] = [("Each queue slot shows the word it delivers; the lanes reading a word "
-                          "show it under their number.", RACK)]
+    notes: list[Note] = [("Each queue slot shows the word it delivers.", ("rack",)),
+                         ("The lanes reading a word show it under their number.", ("lanes",))]
     if r.merge_reason:
         notes.append((f"Merged phases (measured on an H200, not in NVIDIA's documentation): "
                       f"{r.merge_reason}.", RACK))
@@ -458,13 +419,6 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[
         notes.append((shortened_note(shortened), RACK))
     legend = legend_block(entries, theme, width, notes=notes, target=target)
     return [receipt, note, legend]
-
-
-def _depths(r: BanksResult) -> dict[tuple[int, int], int]:
-    depth: dict[tuple[int, int], int] = {}
-    for s in r.slots:
-        depth[(s.phase, s.bank)] = depth.get((s.phase, s.bank), 0) + 1
-    return depth
 
 
 def _merged_text(groups: Sequence[Sequence[int]], shown: int = 4) -> str:

@@ -165,3 +165,27 @@ def test_a_store_writes_and_ldmatrix_gives_rows():
     assert store.texts()[0].startswith("Banks: 32 lanes write 4-byte elements")
     ldm = banks_figure.build(compute(BanksParams(op="ldmatrix")), frozenset(), theme("screen"))
     assert ldm.texts()[0].startswith("Banks: ldmatrix, 32 lanes give 16-byte row addresses")
+
+
+@pytest.mark.parametrize("name", ["banks-column32.json", "banks-swizzled-columns.json"])
+def test_a_deep_queue_alone_fits_a_column_and_a_slide_in_blocks_of_rounds(name):
+    """32 rounds do not fit 120 mm as one rack: the rack part is cut into blocks of rounds
+    (a phase each, or 8 rounds each) side by side, only the busy banks drawn and the others
+    named; every queued word is still drawn."""
+    from gpuviz.figures.budget import over_budget
+
+    r = result_of(name, 0)
+    assert r.rounds == 32
+    print_ = theme("print")
+    for target in (SINGLE, SLIDE):
+        t = target.showing(["rack"])
+        fig = banks_figure.build(r, frozenset(), print_, t)
+        assert over_budget(fig, t) == []
+        words = {t.key for t in texts_with_key(fig, "word:")}
+        assert words == {f"word:{s.word}" for s in r.slots}
+        rounds = {t.key for t in texts_with_key(fig, "round:")}
+        assert rounds == {f"round:{k}" for k in range(1, 33)}
+        busy = sorted({s.bank for s in r.slots})
+        banks = {t.key for t in texts_with_key(fig, "bank:")}
+        assert banks == {f"bank:{b}" for b in busy}
+        assert any(t.endswith("no word queued (not drawn)") for t in fig.texts())

@@ -1,0 +1,258 @@
+"""The bank queues drawn alone (the banks figure's "rack" part), and the queue cells both
+arrangements share.
+
+A queue of many rounds does not fit a journal column or a slide as one tall rack, so the rack
+alone is cut into blocks of rounds placed side by side and wrapped: one block per phase (8-
+and 16-byte accesses), or blocks of 8 rounds. Where at most 16 banks queue anything, only those
+banks are drawn, in bank order, and a note names the banks left out (they queue nothing). Each
+block has its own bank header and round numbers (rounds counted over the whole request, as the
+receipt counts them), so no dashed phase line runs through a row of words.
+
+Keys as in :mod:`gpuviz.figures.banks`: ``bank:<b>``, ``word:<w>``, ``round:<k>``,
+``phase:<p>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from gpuviz.figures.display import PT_TO_MM, Style, selected_numbers
+from gpuviz.figures.layout import GAP, Block, BlockCanvas, knock_out, line_step, place, wrap
+from gpuviz.figures.metrics import cap_height, descent, text_width
+from gpuviz.figures.theme import Theme
+from gpuviz.keys import key
+from gpuviz.models.banks import BANKS, BanksResult
+
+CELL_PAD = 0.3  # mm between neighbouring cells
+INSET = 0.2  # mm between a queue slot and its bank column
+VALUE_PAD = 0.12  # mm between a value and the sides of its cell
+ROUNDS_PER_BLOCK = 8  # a single-phase queue's rounds per block
+FEW_BANKS = 16  # at most this many busy banks: only they are drawn (the rest named)
+ROW_GAP = 2.0  # mm between lines of blocks
+
+
+def value(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str, size: float,
+          color: str, *, floor: float, key: str, knockout: str | None = None) -> None:
+    """A value cell whose ink (not its "middle" baseline) is centred in the cell, so a cell
+    just taller than the ink holds it."""
+    shift = (0.36 * size * PT_TO_MM) + (descent(size, "mono") - cap_height(size, "mono")) / 2
+    t = c.value(x, y - shift, w, h, text, size, color, floor=floor, key=key, pad=VALUE_PAD)
+    if knockout:
+        knock_out(c, t, knockout)
+
+
+def slot_styles(theme: Theme) -> dict[str, Style]:
+    """Queue slot styles by role (hatched where the theme hatches the role, as in print)."""
+    return {"used": theme.fill("owned"), "conflict": theme.fill("conflict"),
+            "broadcast": theme.fill("broadcast")}
+
+
+def depths(r: BanksResult) -> dict[tuple[int, int], int]:
+    """Distinct words per (phase, bank): a queue deeper than 1 is a conflict."""
+    depth: dict[tuple[int, int], int] = {}
+    for s in r.slots:
+        depth[(s.phase, s.bank)] = depth.get((s.phase, s.bank), 0) + 1
+    return depth
+
+
+def role(s, depth: dict[tuple[int, int], int]) -> str:
+    if len(s.lanes) > 1:
+        return "broadcast"
+    return "conflict" if depth[(s.phase, s.bank)] > 1 else "used"
+
+
+def fill_of(theme: Theme, slot_role: str) -> str:
+    return theme.color("owned" if slot_role == "used" else slot_role)
+
+
+def runs(banks: Sequence[int]) -> list[tuple[int, int]]:
+    """Consecutive banks as (first, last) runs."""
+    out: list[tuple[int, int]] = []
+    for b in banks:
+        if out and out[-1][1] == b - 1:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((b, b))
+    return out
+
+
+def run_text(banks: Sequence[int]) -> str:
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs(banks))
+
+
+def queue_slots(c: BlockCanvas, r: BanksResult, selection: frozenset[str], theme: Theme,
+                slots: Sequence, box: Callable, pt: float, floor: float,
+                depth: dict[tuple[int, int], int]) -> None:
+    """The slots of one stretch of the rack, batched by role, each labelled with its word;
+    ``box(slot)`` places a slot."""
+    style = slot_styles(theme)
+    by_role: dict[str, tuple[list, list]] = {k: ([], []) for k in style}
+    for s in slots:
+        by_role[role(s, depth)][0].append(box(s))
+        by_role[role(s, depth)][1].append(key("word", s.word))
+    for name, (boxes, keys) in by_role.items():
+        if boxes:
+            c.rects(boxes, style[name], keys)
+    for s in slots:
+        x, y, w, h = box(s)
+        name = role(s, depth)
+        fill = fill_of(theme, name)
+        knockout = fill if style[name].hatch else None  # print: the word on the hatch
+        value(c, x, y, w, h, str(s.word), pt, theme.ink_on(fill), floor=floor,
+              key=key("word", s.word), knockout=knockout)
+    lanes, words = selected_numbers(selection, "lane"), selected_numbers(selection, "word")
+    for s in slots:
+        if lanes & set(s.lanes) or s.word in words:
+            theme.select(c, *box(s))
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """One block of the rack drawn alone: rounds ``first``–``last`` of some banks."""
+
+    first: int  # 1-based round
+    last: int
+    banks: tuple[int, ...]
+    label: str
+    phase: int | None  # the phase it shows, if one
+
+
+def deep(r: BanksResult) -> bool:
+    """Whether the queues drawn alone are cut into blocks of rounds (more than 8 rounds)."""
+    return r.rounds > ROUNDS_PER_BLOCK
+
+
+def shown_banks(r: BanksResult) -> tuple[tuple[int, ...], bool]:
+    """The banks the rack alone draws, and whether it leaves any out (then they queue
+    nothing): where few banks are busy, only those."""
+    busy = sorted({s.bank for s in r.slots})
+    if 0 < len(busy) <= FEW_BANKS:
+        return tuple(busy), True
+    return tuple(range(BANKS)), False
+
+
+def stretches(r: BanksResult, banks: tuple[int, ...], per_row: int) -> list[Stretch]:
+    """The blocks of rounds: a phase each, or 8 rounds each, times rows of ``per_row`` banks."""
+    spans: list[tuple[int, int, str, int | None]] = []
+    if r.phases > 1:
+        start = 0
+        for ph, m in enumerate(r.phase_rounds):
+            if m:
+                spans.append((start + 1, start + m, f"phase {ph + 1}", ph))
+            start += m
+    else:
+        for a in range(1, max(r.rounds, 1) + 1, ROUNDS_PER_BLOCK):
+            b = min(r.rounds, a + ROUNDS_PER_BLOCK - 1)
+            spans.append((a, max(a, b), "", None))
+    groups = [banks[i:i + per_row] for i in range(0, len(banks), per_row)]
+    return [Stretch(a, b, g, label, ph) for a, b, label, ph in spans for g in groups]
+
+
+def round_w(r: BanksResult, pt: float) -> float:
+    """The width of the round numbers' column."""
+    return text_width(str(max(r.rounds, 1)), pt, "mono") + 1.0
+
+
+def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: float,
+               pt: float, floor: float, row_h: float, column: Callable[[float], float]) -> Block:
+    """The queues in blocks of rounds, flowed to ``width``; ``column(pt)`` is a bank column's
+    width at a type size."""
+    banks, elided = shown_banks(r)
+    label_w = max(text_width("bank", pt), round_w(r, pt)) + 1.0
+    col = column(floor)
+    per_row = max(1, min(len(banks), int((width - label_w + 1e-6) // col)))
+    if not elided:  # all 32 banks: in rows of 32, 16 or 8
+        per_row = next((n for n in (32, 16, 8) if n <= per_row), per_row)
+    groups = -(-len(banks) // per_row)
+    per_row = -(-len(banks) // groups)  # rows of banks of equal length: 8 + 8, not 13 + 3
+    col = min(column(pt) + 0.6, (width - label_w) / min(per_row, len(banks)))
+    col = max(col, column(floor))
+    depth = depths(r)
+    parts = stretches(r, banks, per_row)
+    for beside in (True, False):  # phase names beside the rounds, or above where that fits more
+        blocks = [_stretch(r, selection, theme, s, pt, floor, row_h, col, label_w, depth, beside)
+                  for s in parts]
+        wide = max(b.width for b in blocks)
+        fit = max(1, int((width + GAP + 1e-6) // (wide + GAP)))
+        if fit > 1 or len(parts) == 1:
+            break
+    per_line = -(-len(parts) // -(-len(parts) // fit))  # balanced lines: 2 + 2, not 3 + 1
+    out = BlockCanvas()
+    x = y = line_h = 0.0
+    for i, block in enumerate(blocks):
+        if i and i % per_line == 0:
+            x, y, line_h = 0.0, y + line_h + ROW_GAP, 0.0
+        place(out, block, x, y)
+        x += wide + GAP
+        line_h = max(line_h, block.height)
+    height = y + line_h
+    used = min(width, min(per_line, len(parts)) * (wide + GAP) - GAP)
+    notes = []
+    if not r.slots:
+        notes.append("no active lane: nothing to serve")
+    if elided:
+        notes.append(f"banks {run_text([b for b in range(BANKS) if b not in banks])}: no word "
+                     "queued (not drawn)")
+    for note in notes:
+        for i, line in enumerate(wrap(note, pt, width)):
+            height += (1.2 if i == 0 else line_step(pt) - cap_height(pt) - descent(pt))
+            out.text(0.0, height + cap_height(pt), line, pt, theme.muted)
+            height += cap_height(pt) + descent(pt)
+            used = max(used, min(width, text_width(line, pt)))
+    return out.block(used, height, "rack")
+
+
+def _stretch(r: BanksResult, selection: frozenset[str], theme: Theme, s: Stretch, pt: float,
+             floor: float, row_h: float, col: float, label_w: float,
+             depth: dict[tuple[int, int], int], beside: bool = True) -> Block:
+    c = BlockCanvas()
+    fg, muted = theme.foreground, theme.muted
+    top = 0.0
+    rows = s.last - s.first + 1
+    rack_top = row_h + 0.6
+    # a phase's name runs up beside its rounds where they are tall enough, else above them
+    # (a single phase's blocks need none: their round numbers say which rounds they hold)
+    phase_key = None if s.phase is None else key("phase", s.phase)
+    side = beside and s.phase is not None and text_width(s.label, pt) + 1.0 <= rows * row_h
+    left = 0.0
+    if side:
+        left = cap_height(pt) + descent(pt) + 0.8
+        c.text(cap_height(pt), rack_top + rows * row_h / 2, s.label, pt, fg, anchor="middle",
+               rotate=-90, key=phase_key)
+    elif s.phase is not None:
+        c.text(0.0, cap_height(pt), s.label, pt, fg, key=phase_key)
+        top = cap_height(pt) + descent(pt) + 0.8
+        rack_top += top
+    # the header's "bank" may reach over the phase name's column, which starts below it
+    label_w = max(left + round_w(r, pt), text_width("bank", pt)) + 1.0
+    xcol = {b: label_w + i * col for i, b in enumerate(s.banks)}
+    with c.group(name="banks"):
+        c.text(0.0, top + row_h / 2, "bank", pt, muted, baseline="middle")
+        c.rects([(xcol[b] + CELL_PAD / 2, top, col - CELL_PAD, row_h) for b in s.banks],
+                Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm),
+                [key("bank", b) for b in s.banks])
+        for b in s.banks:
+            value(c, xcol[b] + CELL_PAD / 2, top, col - CELL_PAD, row_h, str(b), pt, fg,
+                  floor=floor, key=key("bank", b))
+    c.rects([(xcol[b] + CELL_PAD / 2, rack_top, col - CELL_PAD, rows * row_h) for b in s.banks],
+            Style(fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm),
+            [key("bank", b) for b in s.banks])
+    with c.group(name="rounds"):
+        for k in range(s.first, s.last + 1):
+            c.text(label_w - 1.0, rack_top + (k - s.first + 0.5) * row_h, str(k), pt, fg,
+                   anchor="end", baseline="middle", font="mono", key=key("round", k))
+    mine = [sl for sl in r.slots if sl.bank in xcol and s.first <= sl.round <= s.last]
+
+    def box(sl) -> tuple[float, float, float, float]:
+        return (xcol[sl.bank] + CELL_PAD / 2 + INSET,
+                rack_top + (sl.round - s.first) * row_h + INSET,
+                col - CELL_PAD - 2 * INSET, row_h - 2 * INSET)
+
+    with c.group(name="queues"):
+        queue_slots(c, r, selection, theme, mine, box, pt, floor, depth)
+        for b in sorted(selected_numbers(selection, "bank") & set(s.banks)):
+            theme.select(c, xcol[b] + CELL_PAD / 2, top, col - CELL_PAD,
+                         rack_top - top + rows * row_h)
+    above = 0.0 if side or s.phase is None else text_width(s.label, pt) + 1.0
+    return c.block(max(label_w + len(s.banks) * col, above), rack_top + rows * row_h, "queues")
