@@ -26,6 +26,8 @@ from gpuviz.figures.banks_rack import (
     VALUE_PAD,
     deep,
     depths,
+    lanes_per_bank,
+    links,
     queue_slots,
     rack_alone,
     role,
@@ -55,6 +57,7 @@ from gpuviz.figures.layout import (
 )
 from gpuviz.figures.metrics import cap_height, ink_height, text_width
 from gpuviz.figures.theme import Theme
+from gpuviz.keys import key
 from gpuviz.models.banks import BANKS, WARP_LANES, BanksResult
 
 PHASE_NAMES = {1: "warp", 2: "half-warp", 4: "quarter-warp"}
@@ -97,12 +100,12 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
             # slides and views: receipt and legend in a column beside the rack
             c = BlockCanvas()
             y = 0.0
-            for b in _side(r, theme, beside, rack.shortened, n < BANKS):
+            for b in _side(r, theme, beside, rack.shortened, n < BANKS, selection=selection):
                 place(c, b, 0.0, y)
                 y += b.height + GAP
             blocks.append(c.block(beside, y - GAP, "side"))
         else:
-            blocks += _side(r, theme, width, rack.shortened, n < BANKS, target)
+            blocks += _side(r, theme, width, rack.shortened, n < BANKS, target, selection)
         return blocks
 
     rounds_text = f"{format_number(r.rounds)} round{'s' if r.rounds != 1 else ''}"
@@ -273,14 +276,12 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
             link_h = min(max(link_h, 0.18 * reach), 16.0)
             header_top = link_top + link_h
             segs, keys, hi = [], [], []
-            for lane in sorted(active):
-                for word in r.words_of_lane[lane] or ():
-                    bank = word % BANKS
-                    seg = (x0 + (lane + 0.5) * col, link_top, x0 + (bank + 0.5) * col, header_top)
-                    segs.append(seg)
-                    keys.append(f"lane:{lane}")
-                    if lane in sel_lanes or bank in sel_banks or word in sel_words:
-                        hi.append(seg)
+            for lane, word, bank in links(r, selection)[0]:
+                seg = (x0 + (lane + 0.5) * col, link_top, x0 + (bank + 0.5) * col, header_top)
+                segs.append(seg)
+                keys.append(key("lane", lane))
+                if lane in sel_lanes or bank in sel_banks or word in sel_words:
+                    hi.append(seg)
             with c.group(name="connections"):
                 c.segments(segs, Style(stroke=theme.outline, stroke_width=theme.thin_mm * 1.5), keys)
                 if hi:
@@ -291,6 +292,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
     # per section of banks: the header, then the queues, one row per round
     rounds = r.rounds
     depth = depths(r)
+    per_bank = lanes_per_bank(r)
     column_style = Style(fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm)
     y = header_top
     for sec in range(sections):
@@ -310,7 +312,16 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                     [f"bank:{b}" for b in banks])
             for b in banks:
                 value(c, xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, row_h, str(b), pt, fg,
-                        floor=floor, key=f"bank:{b}")
+                      floor=floor, key=key("bank", b))
+        if "lanes" in draw and sections == 1:  # how many lanes reach a bank (lines show some)
+            with c.group(name="lanes per bank"):
+                c.text(0.0, mid(y + row_h), "lanes", pt, muted, baseline="middle")
+                for b in banks:
+                    value(c, xcol(b) + CELL_PAD / 2, y + row_h, col - CELL_PAD, row_h,
+                          str(per_bank[b]), pt, fg if per_bank[b] else muted, floor=floor,
+                          key=key("bank", b))
+            y += row_h
+            rack_top += row_h
         if "rack" not in draw:  # the lanes part ends at the banks its lanes reach
             y += row_h + 2.5
             continue
@@ -364,7 +375,8 @@ def _slot_box(s, xcol, col: float, rack_top: float,
 
 
 def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[str, str]],
-          split: bool = False, target: Target | None = None) -> list[Block]:
+          split: bool = False, target: Target | None = None,
+          selection: frozenset[str] = frozenset()) -> list[Block]:
     rows: list[tuple[str, str]] = [("rounds", format_number(r.rounds))]
     if r.slots and r.conflict_degree > 1:
         counts: dict[tuple[int, int], int] = {}
@@ -409,6 +421,9 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[
                                    styles["broadcast"], parts=rack))
     notes: list[Note] = [("Each queue slot shows the word it delivers.", ("rack",)),
                          ("The lanes reading a word show it under their number.", ("lanes",))]
+    if not split and links(r, selection)[1]:  # the lines are drawn only with banks in one row
+        notes.append((links(r, selection)[1] + " The row 'lanes' counts every bank's lanes.",
+                      ("lanes",)))
     if r.merge_reason:
         notes.append((f"Merged phases (measured on an H200, not in NVIDIA's documentation): "
                       f"{r.merge_reason}.", RACK))

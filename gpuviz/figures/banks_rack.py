@@ -256,3 +256,38 @@ def _stretch(r: BanksResult, selection: frozenset[str], theme: Theme, s: Stretch
                          rack_top - top + rows * row_h)
     above = 0.0 if side or s.phase is None else text_width(s.label, pt) + 1.0
     return c.block(max(label_w + len(s.banks) * col, above), rack_top + rows * row_h, "queues")
+
+
+def links(r: BanksResult, selection: frozenset[str]) -> tuple[list[tuple[int, int, int]], str]:
+    """The lane → bank connections drawn, as (lane, word, bank), and what they show: those of
+    the selected lanes, banks or words; else those into the deepest queue (a conflict); else,
+    where each lane's words reach 32 banks or fewer in all, every one; else those of the first
+    phase. Every connection drawn would merge into a moiré band where 32 lanes reach a few
+    banks or each lane reaches several."""
+    every = [(lane, w, w % BANKS) for lane in r.active_lanes for w in r.words_of_lane[lane] or ()]
+    lanes, banks = selected_numbers(selection, "lane"), selected_numbers(selection, "bank")
+    words = selected_numbers(selection, "word")
+    chosen = [x for x in every if x[0] in lanes or x[2] in banks or x[1] in words]
+    if chosen:
+        return chosen, "Lines: the selected lanes, banks or words."
+    if r.slots and r.conflict_degree > 1:
+        depth = depths(r)
+        (_, bank), _ = max(depth.items(), key=lambda kv: (kv[1], -kv[0][1]))
+        chosen = [x for x in every if x[2] == bank]
+        return chosen, (f"Lines: the {len({x[0] for x in chosen})} lanes reaching bank {bank}, "
+                        "the deepest queue; select a lane or a bank for its lines.")
+    if len(every) <= BANKS:
+        return every, ""
+    first, last = r.phase_lanes[0]
+    chosen = [x for x in every if first <= x[0] <= last]
+    return chosen, (f"Lines: the lanes of phase 1 ({first}–{last}); select a lane or a bank "
+                    "for its lines.")
+
+
+def lanes_per_bank(r: BanksResult) -> list[int]:
+    """How many active lanes read (or write) a word in each bank."""
+    reach = [set() for _ in range(BANKS)]
+    for lane in r.active_lanes:
+        for w in r.words_of_lane[lane] or ():
+            reach[w % BANKS].add(lane)
+    return [len(s) for s in reach]

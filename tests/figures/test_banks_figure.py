@@ -4,7 +4,7 @@
 import pytest
 
 from gpuviz.figures import banks as banks_figure
-from gpuviz.figures.display import Polyline, Rect, Rects, Text, text_box, walk
+from gpuviz.figures.display import Polyline, Rect, Rects, Segments, Text, text_box, walk
 from gpuviz.figures.layout import DOUBLE, SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
@@ -189,3 +189,24 @@ def test_a_deep_queue_alone_fits_a_column_and_a_slide_in_blocks_of_rounds(name):
         banks = {t.key for t in texts_with_key(fig, "bank:")}
         assert banks == {f"bank:{b}" for b in busy}
         assert any(t.endswith("no word queued (not drawn)") for t in fig.texts())
+
+
+def _connections(fig):
+    return [s for g in walk(fig.items) if isinstance(g, Segments) and g.keys
+            and all(k.startswith("lane:") for k in g.keys) for s in g.xyxy]
+
+
+def test_lane_to_bank_lines_show_the_deepest_queue_and_count_the_rest():
+    """16-byte reads down a chunk column: 32 lanes × 4 words would be 128 lines merging into
+    a band; the lines drawn are the 32 lanes reaching bank 12 (the deepest queue), and a row
+    under the banks counts each bank's lanes; a selected lane draws its own 4."""
+    r = result_of("banks-swizzled-columns.json", 0)
+    fig = banks_figure.build(r, frozenset(), theme("print"))
+    lines = _connections(fig)
+    assert len(lines) == 32
+    assert len({round(x1, 6) for _, _, x1, _ in lines}) == 1  # one bank: all end at bank 12
+    counts = {t.key: t.text for t in texts_with_key(fig, "bank:") if t.text in ("0", "32")}
+    assert {k for k, v in counts.items() if v == "32"} == {f"bank:{b}" for b in (12, 13, 14, 15)}
+    assert any("the deepest queue" in t for t in fig.texts())
+    mine = _connections(banks_figure.build(r, frozenset({"lane:5"}), theme("print")))
+    assert len(mine) == len(r.words_of_lane[5]) == 4
