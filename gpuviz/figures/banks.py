@@ -221,12 +221,12 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                 lane_top[lane] = y
                 if lane in active:
                     a_boxes.append(box)
-                    a_keys.append(f"lane:{lane}")
+                    a_keys.append(key("lane", lane))
                     w_boxes.append((xcol(lane) + CELL_PAD / 2, y + row_h, col - CELL_PAD, row_h))
-                    w_keys.append(f"lane:{lane}")
+                    w_keys.append(key("lane", lane))
                 else:
                     m_boxes.append(box)
-                    m_keys.append(f"lane:{lane}")
+                    m_keys.append(key("lane", lane))
             with c.group(name="lanes"):
                 c.rects(a_boxes, theme.fill("valid"), a_keys)
                 c.rects(m_boxes, theme.fill("masked"), m_keys)
@@ -237,17 +237,17 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                     x = xcol(lane) + CELL_PAD / 2
                     if lane in active:
                         value(c, x, y, col - CELL_PAD, row_h, str(lane), pt, theme.ink_on("valid"),
-                                floor=floor, key=f"lane:{lane}")
+                                floor=floor, key=key("lane", lane))
                         word = r.word_of_lane[lane]
                         value(c, x, y + row_h, col - CELL_PAD, row_h, str(word), pt, fg,
-                               floor=floor, key=f"lane:{lane}")
+                               floor=floor, key=key("lane", lane))
                     elif masked_style.hatch:
                         c.label(x + (col - CELL_PAD) / 2, mid(y), str(lane), pt, muted,
                                 knockout=theme.background, anchor="middle", baseline="middle",
-                                font="mono", key=f"lane:{lane}")
+                                font="mono", key=key("lane", lane))
                     else:
                         value(c, x, y, col - CELL_PAD, row_h, str(lane), pt,
-                                theme.ink_on("masked"), floor=floor, key=f"lane:{lane}")
+                                theme.ink_on("masked"), floor=floor, key=key("lane", lane))
                 for lane in sorted(sel_lanes & set(lanes)):
                     theme.select(c, xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h)
             y += 2 * row_h + ROW_GAP
@@ -266,7 +266,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                         c.polyline([(xa, by - 0.8), (xa, by), (xb, by), (xb, by - 0.8)],
                                    theme.stroke("foreground", theme.line_mm))
                         c.text((xa + xb) / 2, by + 0.6 + cap_height(pt), f"phase {ph + 1}", pt, fg,
-                               anchor="middle", key=f"phase:{ph}")
+                               anchor="middle", key=key("phase", ph))
                 link_top = by + 0.6 + ink_height(pt) + 0.6
             link_h = 14.0 if r.rounds <= 8 else (9.0 if r.rounds <= 16 else 6.0)
             # links that run far sideways (many lanes to few banks) need height to stay apart:
@@ -309,7 +309,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                        baseline="middle")
             c.rects([(xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, row_h) for b in banks],
                     Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm),
-                    [f"bank:{b}" for b in banks])
+                    [key("bank", b) for b in banks])
             for b in banks:
                 value(c, xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, row_h, str(b), pt, fg,
                       floor=floor, key=key("bank", b))
@@ -326,13 +326,13 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
             y += row_h + 2.5
             continue
         c.rects([(xcol(b) + CELL_PAD / 2, rack_top, col - CELL_PAD, rack_h) for b in banks],
-                column_style, [f"bank:{b}" for b in banks])
+                column_style, [key("bank", b) for b in banks])
         if sections > 1 and shown == 0 and r.slots:
             c.text(0.0, mid(rack_top), "empty", pt, muted, baseline="middle")
         with c.group(name="rounds"):
             for k in range(1, shown + 1):
                 c.text(geo.round_x, rack_top + (k - 0.5) * row_h, str(k), pt, fg, anchor="end",
-                       baseline="middle", font="mono", key=f"round:{k}")
+                       baseline="middle", font="mono", key=key("round", k))
         if r.phases > 1:
             start = 0
             dash = theme.stroke("foreground", theme.line_mm, dash=(1.2, 0.8))
@@ -352,7 +352,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                         for first, last in runs([b for b in banks if b not in busy]):
                             c.line(xcol(first), yy, xcol(last) + col, yy, dash)
                     c.text(0.0, rack_top + (start + m / 2) * row_h, f"phase {ph + 1}", pt,
-                           muted, baseline="middle", key=f"phase:{ph}")
+                           muted, baseline="middle", key=key("phase", ph))
                     start += m
         with c.group(name="queues"):
             mine = [s for s in r.slots if s.bank in banks]

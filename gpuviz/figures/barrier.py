@@ -1,7 +1,7 @@
 """Block barriers under one interleaving: a swimlane per thread, the shared tile, the hazards.
 
 Time runs left to right in steps of the interleaving: each thread's row shows its writes (W),
-neighbour reads (R) and barrier arrivals (|1, |2); a barrier's release is a vertical line through
+neighbour reads (R) and barrier arrivals (B1, B2); a barrier's release is a vertical line through
 every row. A timeline too long for the width is wrapped into bands of steps (never shrunk below
 legible type). Reads that expose a hazard are marked and listed with the threads and the slot.
 Below, the shared tile's slots at the current step, coloured by the tile whose value they hold.
@@ -36,6 +36,7 @@ from gpuviz.figures.layout import (
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.theme import Theme
+from gpuviz.keys import frame_of, key
 from gpuviz.models.barrier import BarrierResult
 
 NATURAL_WIDTH = 170.0
@@ -53,12 +54,6 @@ ROLE = {"write": "write", "read": "read", "arrive": "arrive", "finish": "finish"
 
 def frame_count(result: BarrierResult) -> int:
     return len(result.events) + 1
-
-
-def frame_of(selection: frozenset[str]) -> int | None:
-    """The playback frame carried by the selection; the earliest if several are present."""
-    frames = [int(k[6:]) for k in selection if k.startswith("frame:") and k[6:].isdigit()]
-    return min(frames) if frames else None
 
 
 def shown_count(result: BarrierResult, selection: frozenset[str]) -> int:
@@ -209,7 +204,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
             last_end = x0 + w
         for t in range(result.threads):
             ry = rows_top + t * (row_h + row_gap)
-            with c.group(f"thread:{t}", name=f"thread {t}"):
+            with c.group(key("thread", t), name=f"thread {t}"):
                 c.rect(label_w, ry, (hi - lo) * cell, row_h, Style(fill=theme.surface))
                 c.text(0.0, ry + row_h / 2, f"thread {t}", label_pt, fg, baseline="middle")
         # Operations: one cell each; releases as a line through every row.
@@ -222,14 +217,14 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                 if e.op == "release":
                     seg, keys = releases.setdefault(future, ([], []))
                     seg.append((x + cell / 2, rows_top, x + cell / 2, rows_bottom))
-                    keys.append(f"event:{e.index}")
+                    keys.append(key("event", e.index))
                     continue
                 if e.op not in ROLE:
                     continue
                 role = "conflict" if e.index in hazard_events else ROLE[e.op]
                 bucket = by_style.setdefault((role, future), ([], []))
                 bucket[0].append((x + 0.15, ry + inset, cell - 0.3, row_h - 2 * inset))
-                bucket[1].append(f"event:{e.index}")
+                bucket[1].append(key("event", e.index))
             for (role, future), (xywh, keys) in sorted(by_style.items()):
                 style = hazard_style(theme) if role == "conflict" else event_style(theme, role)
                 c.rects(xywh, theme.faded(style, FUTURE_OPACITY) if future else style, keys)
@@ -238,7 +233,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
             if cause_cells:
                 c.rects([(x + 0.15, ry + inset, cell - 0.3, row_h - 2 * inset) for x, ry, e in cause_cells
                          if e.index < shown], cause_style(theme),
-                        [f"hazard:{causes[e.index]}" for _, _, e in cause_cells
+                        [key("hazard", causes[e.index]) for _, _, e in cause_cells
                          if e.index < shown])
             for future, (seg, keys) in sorted(releases.items()):
                 style = release_style(theme)
@@ -264,7 +259,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                 if mark_style is not None and mark_style.hatch:  # the mark sits on hatching
                     knock = mark_style.fill or theme.background
                 c.text(x + cell / 2, ry + row_h / 2, glyph(e, slots), small, color,
-                       anchor="middle", baseline="middle", font="mono", key=f"event:{e.index}",
+                       anchor="middle", baseline="middle", font="mono", key=key("event", e.index),
                        knockout=knock)
         y = rows_bottom
         if b == cursor_band:
@@ -282,8 +277,8 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
         y += band_gap
 
     # Selection outlines.
-    for key in sorted(selection):
-        kind, _, value = key.partition(":")
+    for picked in sorted(selection):
+        kind, _, value = picked.partition(":")
         if not value.isdigit():
             continue
         i = int(value)
@@ -291,7 +286,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
             for b, top in enumerate(band_tops):
                 lo, hi = b * per, min(n, (b + 1) * per)
                 theme.select(c, label_w, top + head_h + i * (row_h + row_gap),
-                             (hi - lo) * cell, row_h, key=key)
+                             (hi - lo) * cell, row_h, key=picked)
         elif kind == "slot" and i < result.threads:
             touching = [e for e in events if e.address == i and e.op in ("write", "read")]
             rects = []
@@ -299,7 +294,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                 x, ry = cell_xy(e.index, e.thread, band_tops[e.index // per])
                 rects.append((x - 0.35, ry + 0.1, cell + 0.7, row_h - 0.2))
             outer, inner = theme.selection()
-            c.rects(rects, outer, [key] * len(rects))
+            c.rects(rects, outer, [picked] * len(rects))
             c.rects(rects, inner)
         elif kind in ("event", "hazard"):
             if kind == "hazard":
@@ -310,7 +305,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                 e = events[i]
                 x, ry = cell_xy(e.index, e.thread, band_tops[e.index // per])
                 # a ring just outside the cell: it shows on a hazard's own (accent-like) colour
-                theme.select(c, x - 0.35, ry + 0.1, cell + 0.7, row_h - 0.2, key=key)
+                theme.select(c, x - 0.35, ry + 0.1, cell + 0.7, row_h - 0.2, key=picked)
     used = label_w + min(per, n) * cell
     return c.block(min(width, used), y - band_gap, "timeline")
 
@@ -341,17 +336,17 @@ def tile_block(result: BarrierResult, selection: frozenset[str], theme: Theme, w
                 style, text = theme.fill("absent"), "—"
             else:
                 style, text = tile_style(theme, tile), format_number(value)
-            with c.group(f"slot:{a}"):
+            with c.group(key("slot", a)):
                 c.rect(x, y, slot_w - 0.6, box_h, style)
                 label = c.value(x, y, slot_w - 0.6, box_h, text, theme.text_pt,
                                 theme.ink_on(style.fill) if style.fill else fg,
-                                floor=target.min_pt, key=f"slot:{a}")
+                                floor=target.min_pt, key=key("slot", a))
                 if style.hatch:  # the value sits on hatching
                     knock_out(c, label, style.fill)
                 c.text(x + (slot_w - 0.6) / 2, y + box_h + 0.3 + cap_height(small),
                        format_number(a), small, muted, anchor="middle")
-            if f"slot:{a}" in selection:
-                theme.select(c, x, y, slot_w - 0.6, box_h, key=f"slot:{a}")
+            if key("slot", a) in selection:
+                theme.select(c, x, y, slot_w - 0.6, box_h, key=key("slot", a))
     rows = math.ceil(n_slots / per_row)
     height = (rows - 1) * row_h + box_h + 0.3 + cap_height(small) + descent(small)
     return c.block(label_w + per_row * slot_w - 0.6, height, "shared tile")
@@ -375,7 +370,7 @@ def threads_block(result: BarrierResult, selection: frozenset[str], theme: Theme
     for t, line in enumerate(lines):
         col, row = divmod(t, rows)
         c.text(col * col_w, cap_height(small) + (row + 1) * step, line, small, fg,
-               key=f"thread:{t}")
+               key=key("thread", t))
     cols = math.ceil(len(lines) / rows)
     height = cap_height(small) + min(rows, len(lines)) * step + descent(small)
     return c.block(min(width, cols * col_w - 3.0), height, "threads now")
@@ -410,14 +405,14 @@ def verdict_block(result: BarrierResult, selection: frozenset[str], theme: Theme
         rows.append((result.contract_text, fg, None))
     for j, h in enumerate(result.hazards[:MAX_HAZARD_LINES]):
         rows.append((f"step {format_number(h.event + 1)}, {h.kind.replace('_', ' ')}: {h.text}",
-                     muted if h.event >= shown else fg, f"hazard:{j}"))
+                     muted if h.event >= shown else fg, key("hazard", j)))
     if len(result.hazards) > MAX_HAZARD_LINES:
         rows.append((f"… and {len(result.hazards) - MAX_HAZARD_LINES} more", muted, None))
     indent = 3.0
-    for text, color, key in rows:
+    for text, color, row_key in rows:
         for line in wrap(text, small, width - indent):
             y += line_step(small)
-            c.text(indent, y, line, small, color, key=key)
+            c.text(indent, y, line, small, color, key=row_key)
             used = max(used, indent + text_width(line, small))
             bottom = y + descent(small)
     return c.block(min(width, used), bottom, "verdict")

@@ -38,6 +38,7 @@ from gpuviz.figures.layout import (
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.plot import nice_ticks
 from gpuviz.figures.theme import Theme
+from gpuviz.keys import frame_of, key
 from gpuviz.models.pipeline import PipelineResult
 
 NATURAL_WIDTH = 170.0
@@ -62,12 +63,6 @@ WAIT_HATCH: dict[str, Hatch] = {
 
 def frame_count(result: PipelineResult) -> int:
     return len(result.event_times)
-
-
-def frame_of(selection: frozenset[str]) -> int | None:
-    """The playback frame carried by the selection; the earliest if several are present."""
-    frames = [int(k[6:]) for k in selection if k.startswith("frame:") and k[6:].isdigit()]
-    return min(frames) if frames else None
 
 
 def cursor_time(result: PipelineResult, selection: frozenset[str]) -> float | None:
@@ -245,7 +240,7 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
             c.text(0.0, load_y + lane_h / 2, "load", label_pt, fg, baseline="middle")
             c.text(0.0, comp_y + lane_h / 2, "compute", label_pt, fg, baseline="middle")
         for slot, sy in enumerate(slots):
-            with c.group(f"buffer:{slot}", name=f"slot {slot}"):
+            with c.group(key("buffer", slot), name=f"slot {slot}"):
                 c.rect(label_w, sy, w, slot_h, Style(fill=theme.surface))
                 c.text(0.0, sy + slot_h / 2, slot_labels[slot], small, fg, baseline="middle")
         # Time axis of this band, with its unit on the last band.
@@ -276,21 +271,21 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
         future: list[Row] = []
         past_keys: list[str] = []
         future_keys: list[str] = []
-        for a, b, row, inset, key in spans:
+        for a, b, row, pad, span_key in spans:
             for k, s, e, fut in split(a, b):
                 top, h = row_span(k, row)
-                rect = (x(k, s), top + inset, (e - s) * bands.scale, h - 2 * inset)
+                rect = (x(k, s), top + pad, (e - s) * bands.scale, h - 2 * pad)
                 (future if fut else past).append(rect)
-                (future_keys if fut else past_keys).append(key)
+                (future_keys if fut else past_keys).append(span_key)
         with c.group(name=name):
             c.rects(past, style, past_keys)
             c.rects(future, theme.faded(style, FUTURE_OPACITY), future_keys)
 
-    bars([(t.load_start, t.compute_end, t.slot, inset, f"tile:{t.tile}") for t in tiles],
+    bars([(t.load_start, t.compute_end, t.slot, inset, key("tile", t.tile)) for t in tiles],
          theme.fill("owned"), "ownership bands")
-    bars([(t.load_start, t.load_end, "load", 0.0, f"tile:{t.tile}") for t in tiles],
+    bars([(t.load_start, t.load_end, "load", 0.0, key("tile", t.tile)) for t in tiles],
          theme.fill("load"), "loads")
-    bars([(t.compute_start, t.compute_end, "compute", 0.0, f"tile:{t.tile}") for t in tiles],
+    bars([(t.compute_start, t.compute_end, "compute", 0.0, key("tile", t.tile)) for t in tiles],
          theme.fill("compute"), "computes")
 
     # Waits: hatched where the idle time falls (the hatch, not a label, names the wait).
@@ -307,7 +302,7 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                 style = wait_style(theme, wt.kind)
                 if fut:
                     style = theme.faded(style, FUTURE_OPACITY)
-                c.rect(x(k, s), wy, (e - s) * bands.scale, wh, style, key=f"wait:{j}")
+                c.rect(x(k, s), wy, (e - s) * bands.scale, wh, style, key=key("wait", j))
 
     # Where the prefetch distance would let a load start that starts later (it waits for its
     # slot or the engine): a dot between the lanes, so that two prefetch distances differ
@@ -316,7 +311,7 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
             k = _band_of(bands, t.prefetch_allows)
             load_y, _, _, _ = geometry(k)
             c.circle(x(k, t.prefetch_allows), load_y + lane_h + lane_gap / 2, 0.7, prefetch_style(theme),
-                     key=f"tile:{t.tile}")
+                     key=key("tile", t.tile))
 
     # Tile numbers: on every bar (in its longest piece), or on none.
     if numbered:
@@ -329,16 +324,16 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                 load_y, comp_y, _, _ = geometry(k)
                 yy = load_y if lane == "load" else comp_y
                 c.text((x(k, s) + x(k, e)) / 2, yy + lane_h / 2, format_number(t.tile), small,
-                       color, anchor="middle", baseline="middle", key=f"tile:{t.tile}")
+                       color, anchor="middle", baseline="middle", key=key("tile", t.tile))
             if band_labels:
                 k, s, e = max(bands.pieces(t.load_start, t.load_end), key=lambda p: p[2] - p[1])
                 sy = geometry(k)[2][t.slot]
                 c.text(x(k, s) + 0.8, sy + slot_h / 2, band_form.format(t.tile), small, color,
-                       baseline="middle", key=f"tile:{t.tile}")
+                       baseline="middle", key=key("tile", t.tile))
 
     # Selection outlines.
-    for key in sorted(selection):
-        kind, _, value = key.partition(":")
+    for picked in sorted(selection):
+        kind, _, value = picked.partition(":")
         if not value.isdigit():
             continue
         i = int(value)
@@ -350,10 +345,10 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                 for k, s, e in bands.pieces(a, b):
                     top, h = row_span(k, row)
                     theme.select(c, x(k, s), top + pad, (e - s) * bands.scale,
-                                 h - 2 * pad, key=key)
+                                 h - 2 * pad, key=picked)
         elif kind == "buffer" and i < result.buffers:
             for k in range(bands.count):
-                theme.select(c, label_w, geometry(k)[2][i], band_w(k), slot_h, key=key)
+                theme.select(c, label_w, geometry(k)[2][i], band_w(k), slot_h, key=picked)
         elif kind == "wait" and i < len(result.waits):
             wt = result.waits[i]
             for k, s, e in bands.pieces(wt.start, wt.end):
@@ -364,7 +359,7 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
                     wy, wh = slots[wt.slot] + inset, slot_h - 2 * inset
                 else:
                     wy, wh = load_y + 1.0, lane_h - 2.0
-                theme.select(c, x(k, s), wy, (e - s) * bands.scale, wh, key=key)
+                theme.select(c, x(k, s), wy, (e - s) * bands.scale, wh, key=picked)
 
     # Playback cursor: a line through its band, the time above it.
     if cursor is not None:
@@ -450,8 +445,8 @@ def build(result: PipelineResult, selection: frozenset[str], theme: Theme,
         blocks = [as_part("timeline", timeline_block(result, selection, theme, width, target)),
                   as_part("receipt", receipt_block([*receipt_rows(result), LOWER_BOUND_NOTE],
                                                    theme, width))]
-        for key in sorted(selection):
-            kind, _, value = key.partition(":")
+        for picked in sorted(selection):
+            kind, _, value = picked.partition(":")
             if kind == "wait" and value.isdigit() and int(value) < len(result.waits):
                 blocks.append(text_block(result.waits[int(value)].text, theme, width,
                                          color=theme.foreground, name="selected wait"))

@@ -77,3 +77,14 @@ def test_wide_block_wraps_the_timeline_into_bands():
     assert figure.width == SINGLE.width
     assert {f"event:{e.index}" for e in r.events} <= set(figure.keys())
     assert figure.texts().count("step") > 1  # more than one band of steps
+
+
+def test_a_two_barrier_interleaving_fits_a_journal_column_in_the_large_theme():
+    """40 steps in the presentation theme took four bands and 159 mm at 85 mm."""
+    from gpuviz.figures.budget import over_budget
+
+    result = compute(replace(BarrierParams(), valid_threads=3))
+    target = SINGLE.showing(["interleaving"])
+    figure = fig.build(result, frozenset(), THEMES["presentation"], target)
+    assert over_budget(figure, target) == []
+    assert {f"event:{e.index}" for e in result.events if e.op != "release"} <= set(figure.keys())

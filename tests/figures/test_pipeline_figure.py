@@ -70,3 +70,20 @@ def test_a_long_schedule_in_a_column_wraps_into_bands_and_numbers_every_bar():
         assert numbers.count(str(i)) == 3
     assert figure.texts().count(fig.AXIS_LABEL) == 1
 
+
+
+@pytest.mark.parametrize("theme_name", ["print", "presentation"])
+def test_sixteen_tiles_fit_a_journal_column_with_every_bar_numbered(theme_name):
+    """16 tiles through 3 slots took three bands and 157 mm at 85 mm; rows just taller than
+    their labels and band edges on half a tick step take two bands, every bar keeping its
+    tile number."""
+    from gpuviz.figures.budget import over_budget
+
+    result = compute(PipelineParams(tiles=16, buffers=3, load_time=2, compute_time=3,
+                                    prefetch_distance=2))
+    target = SINGLE.showing(["timeline"])
+    figure = fig.build(result, frozenset(), THEMES[theme_name], target)
+    assert over_budget(figure, target) == []
+    numbers = [t.text for t in walk(figure.items) if isinstance(t, Text)
+               and (t.key or "").startswith("tile:")]
+    assert all(numbers.count(str(i)) >= 2 for i in range(16))  # its load and compute bars
