@@ -274,6 +274,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
             reach = max((abs(lane - w % BANKS) for lane in active
                          for w in r.words_of_lane[lane] or ()), default=0) * col
             link_h = min(max(link_h, 0.18 * reach), 16.0)
+            link_h = max(6.0, link_h - row_h)  # the lanes-per-bank row below takes its room
             header_top = link_top + link_h
             segs, keys, hi = [], [], []
             for lane, word, bank in links(r, selection)[0]:
@@ -422,7 +423,7 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[
     notes: list[Note] = [("Each queue slot shows the word it delivers.", ("rack",)),
                          ("The lanes reading a word show it under their number.", ("lanes",))]
     if not split and links(r, selection)[1]:  # the lines are drawn only with banks in one row
-        notes.append((links(r, selection)[1] + " The row 'lanes' counts every bank's lanes.",
+        notes.append((links(r, selection)[1] + " Row 'lanes': lanes per bank.",
                       ("lanes",)))
     if r.merge_reason:
         notes.append((f"Merged phases (measured on an H200, not in NVIDIA's documentation): "

@@ -274,14 +274,13 @@ def links(r: BanksResult, selection: frozenset[str]) -> tuple[list[tuple[int, in
         depth = depths(r)
         (_, bank), _ = max(depth.items(), key=lambda kv: (kv[1], -kv[0][1]))
         chosen = [x for x in every if x[2] == bank]
-        return chosen, (f"Lines: the {len({x[0] for x in chosen})} lanes reaching bank {bank}, "
-                        "the deepest queue; select a lane or a bank for its lines.")
+        return chosen, (f"Lines: the {len({x[0] for x in chosen})} lanes into bank {bank}, the "
+                        "deepest queue.")
     if len(every) <= BANKS:
         return every, ""
     first, last = r.phase_lanes[0]
     chosen = [x for x in every if first <= x[0] <= last]
-    return chosen, (f"Lines: the lanes of phase 1 ({first}–{last}); select a lane or a bank "
-                    "for its lines.")
+    return chosen, f"Lines: the lanes of phase 1 ({first}–{last})."
 
 
 def lanes_per_bank(r: BanksResult) -> list[int]:

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from gpuviz.figures.display import Style
+from gpuviz.figures.display import BASELINE_SHIFT_EM, PT_TO_MM, Style
 from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
@@ -26,7 +26,7 @@ from gpuviz.figures.layout import (
     line_step,
     short_forms,
 )
-from gpuviz.figures.metrics import cap_height, ink_height, text_width
+from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.reduction_fold import HALF, fold_plan
 from gpuviz.figures.theme import Theme
 from gpuviz.keys import key, numbers, of_kind
@@ -193,7 +193,7 @@ def tree(st: State, width: float) -> Block:
     c = BlockCanvas()
     fg, muted = theme.color("foreground"), theme.color("muted")
     ch = cell_h(pt)
-    plus_w = text_width(PLUS, pt) + 0.4  # the room a "+" takes before a cell
+    plus_w = text_width(PLUS, pt) + 0.8  # the room a "+" takes before a cell
     # lanes across while every lane's column holds its widest value at the type size, or at
     # the floor in its exact short form (the values shrink to it): even columns either way
     widths = lane_widths(st, pt)
@@ -238,7 +238,7 @@ def tree(st: State, width: float) -> Block:
         lane_label_w = max(text_width("31", pt), text_width("lane", pt)) + 1.5
         # a journal column: rows just taller than the values
         column = target.width is not None and target.aspect is None
-        ch = ink_height(pt, "mono") + 0.9 if column else max(3.6, ink_height(pt, "mono") + 1.2)
+        ch = ink_height(pt, "mono") + 1.0 if column else max(3.6, ink_height(pt, "mono") + 1.2)
         gap = 3.5
         avail = width - lane_label_w - gap * (len(columns) - 1)
         full, least = [], []
@@ -315,7 +315,7 @@ def tree(st: State, width: float) -> Block:
                 bx = (right + x1) / 2
                 c.line(bx, y0, bx, y1 + h1, style)
     _values(c, st, tr, cells, first_level, floor)
-    _selection(c, st, cells, first_level, n, r)
+    _selection(c, st, cells, first_level, r, wide)
     return c.block(full_w, height + 0.2, "tree")
 
 
@@ -356,7 +356,13 @@ def _adds(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], first_le
     add reads both operands from one row: lane l's input "+" lane l + 16's, beside each other."""
     theme, r = st.theme, st.result
     pt = theme.small_pt
-    plus_h = cap_height(pt) + 0.6
+    # a "+" above a cell (levels down the page): its ink clear of the cell, the lines ending
+    # on top of it
+    below = BASELINE_SHIFT_EM["middle"] * pt * PT_TO_MM + descent(pt)  # ink under its middle
+    plus_y = -0.3 - below  # from the cell's top
+    plus_top = plus_y - (cap_height(pt) + descent(pt)) + below - 0.2
+    # a "+" beside a cell (lanes down the page): its ink centred on the row
+    lift = (cap_height(pt) - descent(pt)) / 2 - BASELINE_SHIFT_EM["middle"] * pt * PT_TO_MM
     for k in range(1, len(r.levels)):
         off = r.offsets[k - 1]
         t = k + first_level
@@ -374,23 +380,23 @@ def _adds(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], first_le
                 # one row: own input, "+", the input of lane + 16, then the sum
                 ox, oy, ow, oh = cells[(t - 1, lane)]
                 sx, sy, sw, sh = cells[(t - 1, src)]
-                pluses.append(((ox + ow + sx) / 2, oy + oh / 2))
+                pluses.append(((ox + ow + sx) / 2, oy + oh / 2 + lift))
                 shuffled.append((sx + sw + 0.2, sy + sh / 2, dx - 0.2, dy + dh / 2))
                 continue
             sx, sy, sw, sh = cells[(t - 1, src)] if drawn else cells[(t - 1, lane)]
             ox, oy, ow, oh = cells[(t - 1, lane)]
             if wide:
-                end = (dx + dw / 2, dy - plus_h)
+                end = (dx + dw / 2, dy + plus_top)
                 if drawn:
                     shuffled.append((sx + sw / 2, sy + sh + 0.2, *end))
                 own.append((ox + ow / 2, oy + oh + 0.2, *end))
-                pluses.append((dx + dw / 2, dy - plus_h / 2))
+                pluses.append((dx + dw / 2, dy + plus_y))
             else:
                 end = (dx - plus_w, dy + dh / 2)
                 if drawn:
                     shuffled.append((sx + sw + 0.2, sy + sh / 2, *end))
                 own.append((ox + ow + 0.2, oy + oh / 2, *end))
-                pluses.append((dx - plus_w / 2, dy + dh / 2))
+                pluses.append((dx - plus_w / 2, dy + dh / 2 + lift))
         style = theme.stroke("muted", theme.thin_mm)
         c.segments(shuffled, theme.faded(style, FUTURE_OPACITY) if future else style)
         if own:
@@ -433,9 +439,14 @@ def _values(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, i
 
 
 def _selection(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], first_level: int,
-               n: int, r: ReductionResult) -> None:
-    """A partial's contributor set outlined through the tree, a lane, a shared entry."""
+               r: ReductionResult, wide: bool) -> None:
+    """A partial's contributor set outlined through the tree, a lane, a shared entry; each
+    outline just outside its cells along the lane axis (across, where lanes run down)."""
     theme = st.theme
+
+    def grown(x: float, y: float, w: float, h: float) -> Box:
+        return (x, y - 0.2, w, h + 0.4) if wide else (x - 0.2, y, w + 0.4, h)
+
     for k, lane in of_kind(st.selection, "partial", 2):
         if not (0 <= k < len(r.levels) and 0 <= lane < WARP):
             continue
@@ -447,7 +458,7 @@ def _selection(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], fir
             for m in sorted(feeding):
                 if (j + first_level, m) in cells:
                     x, y, w, h = cells[(j + first_level, m)]
-                    boxes.append((x, y - 0.2, w, h + 0.4))
+                    boxes.append(grown(x, y, w, h))
             if j:
                 off = r.offsets[j - 1]
                 xor = r.active_prefix[j] == WARP
@@ -456,15 +467,15 @@ def _selection(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], fir
         c.rects(boxes, contributor_style(theme), None)
         if (k + first_level, lane) in cells:
             x, y, w, h = cells[(k + first_level, lane)]
-            theme.select(c, x, y - 0.2, w, h + 0.4, key=key("partial", k, lane))
+            theme.select(c, *grown(x, y, w, h), key=key("partial", k, lane))
     for lane in sorted(numbers(st.selection, "lane")):
         mine = sorted((t, box) for (t, m), box in cells.items() if m == lane and t >= first_level)
         if not mine:
             continue
         x0, y0, _, _ = mine[0][1]
         x1, y1, w1, h1 = mine[-1][1]
-        theme.select(c, x0, y0 - 0.2, x1 + w1 - x0, y1 + h1 + 0.4 - y0, key=key("lane", lane))
+        theme.select(c, *grown(x0, y0, x1 + w1 - x0, y1 + h1 - y0), key=key("lane", lane))
     for entry in sorted(numbers(st.selection, "shared")):
         if st.block and (0, entry) in cells:
             x, y, w, h = cells[(0, entry)]
-            theme.select(c, x, y - 0.2, w, h + 0.4, key=key("shared", entry))
+            theme.select(c, *grown(x, y, w, h), key=key("shared", entry))

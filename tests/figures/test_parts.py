@@ -80,7 +80,7 @@ def test_chrome_none_is_the_drawing_alone_and_legend_keeps_only_the_legend():
     scenario = load_scenario(scenario_dir() / "banks-stride1.json")
     full = figure_for(scenario, "banks", PRINT, frozenset(), SINGLE)
     title = full.texts()[0]
-    note = "Each queue slot shows the word it delivers;"
+    note = "Each queue slot shows the word it delivers."
     assert any(t.startswith(note) for t in full.texts())
     legend = figure_for(scenario, "banks", PRINT, frozenset(),
                         SINGLE.showing(["rack"], chrome="legend"))
