@@ -285,7 +285,7 @@ def links(r: BanksResult, selection: frozenset[str]) -> tuple[list[tuple[int, in
 
 def lanes_per_bank(r: BanksResult) -> list[int]:
     """How many active lanes read (or write) a word in each bank."""
-    reach = [set() for _ in range(BANKS)]
+    reach: list[set[int]] = [set() for _ in range(BANKS)]
     for lane in r.active_lanes:
         for w in r.words_of_lane[lane] or ():
             reach[w % BANKS].add(lane)

@@ -40,7 +40,7 @@ def fold_plan(st: State, tr: list[Track]) -> list[bool] | None:
         own = k is None or k == 0
         if own and _unread_upper(st, v):
             own = False
-        elif not own and not ((mirror and r.active_prefix[k] == WARP) or kept):
+        elif not own and not ((mirror and k is not None and r.active_prefix[k] == WARP) or kept):
             return None
         out.append(own)
         previous = v

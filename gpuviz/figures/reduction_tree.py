@@ -234,7 +234,7 @@ def tree(st: State, width: float) -> Block:
         # share of the width, shortening what does not fit). Folded: two columns for a track
         # whose lanes 16–31 are drawn, lanes l and l + 16 in one row.
         columns = [(t, base) for t in range(n)
-                   for base in ((0, HALF) if folded and plan[t] else (0,))]
+                   for base in ((0, HALF) if plan is not None and plan[t] else (0,))]
         lane_label_w = max(text_width("31", pt), text_width("lane", pt)) + 1.5
         # a journal column: rows just taller than the values
         column = target.width is not None and target.aspect is None
@@ -270,7 +270,7 @@ def tree(st: State, width: float) -> Block:
         head_lines = []
         for t, base in columns:
             lines = header(tr[t].label)
-            if folded and plan[t]:
+            if plan is not None and plan[t]:
                 lines = [*lines, f"{base}–{base + rows - 1}"]
             head_lines.append(lines)
         # Headers at the largest size (down to the floor) whose words fit their column's pitch.
@@ -339,8 +339,7 @@ def _cells(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, in
     for (t, lane), (x, y, w, h) in sorted(cells.items()):
         values = tr[t].values
         v = values[lane] if lane < len(values) else None
-        role = _role(st, t, lane, v, first_level)
-        bucket = buckets.setdefault(role, ([], []))
+        bucket = buckets.setdefault(_role(st, t, lane, v, first_level), ([], []))
         bucket[0].append((x + 0.15, y, w - 0.3, h))
         bucket[1].append(tr[t].key(lane))
     with c.group(name="cells"):
