@@ -220,8 +220,13 @@ def tree(st: State, width: float) -> Block:
         for t in range(n):
             for lane in range(WARP):
                 cells[(t, lane)] = (lane_x[lane], y, widths[lane], ch)
-            y += ch + (LINE_GAP + 1.5 if st.block and t == 0 else LINE_GAP)
-        height = y - LINE_GAP
+            # the lines into the next level run sideways by its offset: height to keep them
+            # apart (a tenth of their run), or they merge into one band
+            k = t + 1 - first_level
+            run = st.result.offsets[k - 1] * widths[0] if 1 <= k <= len(st.result.offsets) else 0
+            gap = max(LINE_GAP, min(12.0, 0.1 * run))
+            y += ch + (gap + 1.5 if st.block and t == 0 else gap)
+        height = y - gap
         for lane in range(WARP):
             c.text(lane_x[lane] + widths[lane] / 2, cap_height(pt), str(lane), pt, muted,
                    anchor="middle", key=key("lane", lane))
