@@ -72,7 +72,9 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     r = result
     geo = _Geometry(r, theme, target)
     # the deep queues alone: blocks of rounds side by side
-    alone = target.shows("rack") and not target.shows("lanes") and deep(r)
+    fixed = target.width is not None and target.aspect is None  # a journal column
+    alone = (target.shows("rack") and not target.shows("lanes")
+             and (deep(r) or (fixed and r.phases > 1)))
 
     def body(width: float) -> list[Block]:
         blocks: list[Block] = []
@@ -86,9 +88,10 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
         if target.aspect is not None:  # leave room for the side column if the rack can
             room = max(n * geo.column(geo.pt), room - geo.side_min - GAP)
         col = max(geo.column(geo.floor), min(room / n, geo.column(geo.pt) + 0.6))
-        if alone:  # the deep queues alone: in blocks of rounds, side by side
-            rack = as_part("rack", rack_alone(r, selection, theme, width, geo.pt, geo.floor,
-                                              geo.row_h, geo.column))
+        queues = rack_alone(r, selection, theme, width, geo.pt, geo.floor, geo.row_h,
+                            geo.column, fixed) if alone else None
+        if queues is not None:  # the queues alone: blocks of rounds, or banks down
+            rack = as_part("rack", queues)
             n = BANKS  # its blocks say what they show: no note on rows of banks
         else:
             rack = _rack(r, selection, theme, geo, n, col,
@@ -127,9 +130,9 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     natural = geo.natural
     if target.aspect is not None and target.width is not None and target.whole:
         natural = max(natural, target.width - 2 * MARGIN)
-    elif alone:  # the queues alone: their blocks of rounds in one line
-        natural = rack_alone(r, frozenset(), theme, 1e6, geo.pt, geo.floor, geo.row_h,
-                             geo.column).width
+    elif alone and deep(r):  # the queues alone: their blocks of rounds in one line
+        line = rack_alone(r, frozenset(), theme, 1e6, geo.pt, geo.floor, geo.row_h, geo.column)
+        natural = line.width if line is not None else natural
     return compose(
         target, theme,
         title=_title(r, active, rounds_text),

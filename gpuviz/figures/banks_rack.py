@@ -155,9 +155,12 @@ def round_w(r: BanksResult, pt: float) -> float:
 
 
 def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: float,
-               pt: float, floor: float, row_h: float, column: Callable[[float], float]) -> Block:
+               pt: float, floor: float, row_h: float, column: Callable[[float], float],
+               fixed: bool = False) -> Block | None:
     """The queues in blocks of rounds, flowed to ``width``; ``column(pt)`` is a bank column's
-    width at a type size."""
+    width at a type size. For a fixed width (a journal column), banks down and rounds across
+    instead, where that fits and is shorter. None where the queues are not deep (8 rounds or
+    fewer) and banks down do not fit: the whole rack's arrangement serves them better."""
     banks, elided = shown_banks(r)
     label_w = max(text_width("bank", pt), round_w(r, pt)) + 1.0
     col = column(floor)
@@ -188,6 +191,15 @@ def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: f
         line_h = max(line_h, block.height)
     height = y + line_h
     used = min(width, min(per_line, len(parts)) * (wide + GAP) - GAP)
+    if fixed:
+        across = transposed(r, selection, theme, banks, pt, floor, row_h,
+                            max(column(floor), column(pt)))
+        if across.width <= width + 1e-6 and across.height < height:
+            out = BlockCanvas()
+            place(out, across, 0.0, 0.0)
+            height, used = across.height, across.width
+        elif not deep(r):
+            return None
     notes = []
     if not r.slots:
         notes.append("no active lane: nothing to serve")
@@ -290,3 +302,75 @@ def lanes_per_bank(r: BanksResult) -> list[int]:
         for w in r.words_of_lane[lane] or ():
             reach[w % BANKS].add(lane)
     return [len(s) for s in reach]
+
+
+def transposed(r: BanksResult, selection: frozenset[str], theme: Theme, banks: Sequence[int],
+               pt: float, floor: float, row_h: float, col: float) -> Block:
+    """The queues with banks down and rounds across, grouped by phase (a small gap between
+    phases): for a journal column, where a few rounds of many banks are shorter this way.
+    More than 16 banks are drawn as two halves side by side."""
+    halves = [tuple(banks)] if len(banks) <= 16 else [tuple(banks[:len(banks) // 2 + len(banks) % 2]),
+                                                       tuple(banks[len(banks) // 2 + len(banks) % 2:])]
+    blocks = [_transposed_half(r, selection, theme, h, pt, floor, row_h, col) for h in halves]
+    out = BlockCanvas()
+    x = 0.0
+    for b in blocks:
+        place(out, b, x, 0.0)
+        x += b.width + GAP
+    return out.block(x - GAP, max(b.height for b in blocks), "rack")
+
+
+def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
+                     banks: tuple[int, ...], pt: float, floor: float, row_h: float,
+                     col: float) -> Block:
+    c = BlockCanvas()
+    fg, muted = theme.foreground, theme.muted
+    label_w = max([text_width("round", pt), text_width("phase", pt)]
+                  + [text_width(f"bank {b}", pt) for b in banks]) + 1.0
+    phase_gap = 0.8
+    start, x = 0, label_w
+    round_x: dict[int, float] = {}
+    spans = []  # (label, key, x0, x1)
+    for ph, m in enumerate(r.phase_rounds if r.phases > 1 else (r.rounds,)):
+        x0 = x
+        for k in range(start + 1, start + m + 1):
+            round_x[k] = x
+            x += col
+        if m:
+            spans.append((ph, x0, x))
+        start += m
+        x += phase_gap
+    right = x - phase_gap
+    head1 = cap_height(pt)
+    head2 = (head1 + descent(pt) + 0.6 if r.phases > 1 else 0.0) + row_h / 2
+    top = head2 + row_h / 2 + 0.4
+    if r.phases > 1:
+        c.text(0.0, head1, "phase", pt, muted)
+        for ph, x0, x1 in spans:
+            name = f"phase {ph + 1}" if text_width(f"phase {ph + 1}", pt) <= x1 - x0 else str(ph + 1)
+            c.text((x0 + x1) / 2, head1, name, pt, fg, anchor="middle", key=key("phase", ph))
+    c.text(0.0, head2, "round", pt, muted, baseline="middle")
+    with c.group(name="rounds"):
+        for k, rx in round_x.items():
+            c.text(rx + col / 2, head2, str(k), pt, fg, anchor="middle", baseline="middle",
+                   font="mono", key=key("round", k))
+    row_y = {b: top + i * row_h for i, b in enumerate(banks)}
+    with c.group(name="banks"):
+        for b, y in row_y.items():
+            c.text(0.0, y + row_h / 2, f"bank {b}", pt, fg, baseline="middle",
+                   key=key("bank", b))
+        c.rects([(label_w, y + CELL_PAD / 2, right - label_w, row_h - CELL_PAD)
+                 for y in row_y.values()],
+                Style(fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm),
+                [key("bank", b) for b in banks])
+    mine = [s for s in r.slots if s.bank in row_y]
+
+    def box(s) -> tuple[float, float, float, float]:
+        return (round_x[s.round] + INSET, row_y[s.bank] + CELL_PAD / 2 + INSET,
+                col - 2 * INSET, row_h - CELL_PAD - 2 * INSET)
+
+    with c.group(name="queues"):
+        queue_slots(c, r, selection, theme, mine, box, pt, floor, depths(r))
+        for b in sorted(selected_numbers(selection, "bank") & set(banks)):
+            theme.select(c, 0.0, row_y[b], right, row_h)
+    return c.block(right, top + len(banks) * row_h, "queues")

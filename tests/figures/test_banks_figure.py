@@ -210,3 +210,17 @@ def test_lane_to_bank_lines_show_the_deepest_queue_and_count_the_rest():
     assert any("the deepest queue" in t for t in fig.texts())
     mine = _connections(banks_figure.build(r, frozenset({"lane:5"}), theme("print")))
     assert len(mine) == len(r.words_of_lane[5]) == 4
+
+
+def test_a_phased_queue_alone_at_a_column_runs_banks_down_and_rounds_across():
+    """16-byte reads of every other element: 4 phases of 2 rounds over 16 banks took 158 mm
+    as rows of 8 banks; with banks down and rounds across, grouped by phase, it fits."""
+    from gpuviz.figures.budget import over_budget
+
+    r = result_of("banks-wide-access.json", 2)
+    assert (r.rounds, r.phases) == (8, 4)
+    t = SINGLE.showing(["rack"])
+    fig = banks_figure.build(r, frozenset(), theme("print"), t)
+    assert over_budget(fig, t) == []
+    assert {t.key for t in texts_with_key(fig, "word:")} == {f"word:{s.word}" for s in r.slots}
+    assert {t.key for t in texts_with_key(fig, "phase:")} == {f"phase:{p}" for p in range(4)}
