@@ -21,6 +21,7 @@ from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
     Target,
+    fit_value,
     format_number,
     knock_out,
     line_step,
@@ -256,6 +257,11 @@ def tree(st: State, width: float) -> Block:
                     m = max(m, min(value_w(s, floor) for s in [text, *exact_forms(text)]))
             full.append(f)
             least.append(min(m, f))
+        if sum(least) > avail and len(columns) > 1:
+            # narrower gaps, down to the room a "+" takes, before any value loses exactness
+            narrow = max(plus_w + 0.6, gap - (sum(least) - avail) / (len(columns) - 1))
+            avail += (gap - narrow) * (len(columns) - 1)
+            gap = narrow
         if sum(full) <= avail:
             need = full
         elif sum(least) <= avail:
@@ -435,8 +441,17 @@ def _values(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, i
                 if role not in inks:
                     inks[role] = theme.ink_on(cell_style(theme, role).fill or fg)
                 ink = inks[role]
-            drawn = c.value(x + 0.15, y, w - 0.3, h, fmt(v), pt, ink, floor=floor,
+            text = shown_text = fmt(v)
+            room = w - 0.3 - 2 * PAD
+            if fit_value(text, room, h, pt, floor)[0] != text:
+                # an exact short form (2²⁴+30) before any rounded one (17M): the sums differ
+                # in their last digits
+                shown_text = next((f for f in exact_forms(text)
+                                   if text_width(f, floor, "mono") <= room + 1e-9), text)
+            drawn = c.value(x + 0.15, y, w - 0.3, h, shown_text, pt, ink, floor=floor,
                             key=tr[t].key(lane), pad=PAD)
+            if shown_text != text:
+                c.shortened[shown_text] = text
             if v is None and theme.hatches.get("warn"):
                 # The "?" of an undefined value sits on the hatching: a clear spot for it.
                 knock_out(c, drawn, theme.mix(theme.color("warn"), 0.7))
