@@ -119,10 +119,11 @@ def _bands(result: PipelineResult, plot_w: float, size: float) -> tuple[Bands, b
     total = max(result.total_time, 1e-9)
     for count in range(1, MAX_BANDS + 1):
         spans = [total]
-        if count > 1:  # band edges on round times: the tick step, or half of it
+        if count > 1:  # band edges on round times: multiples of the tick step, a half or a fifth
             step = nice_ticks(0.0, total / count, 4)
             unit = step[1] - step[0] if len(step) > 1 else total / count
-            spans = [math.ceil(total / count / u - 1e-9) * u for u in (unit, unit / 2)]
+            spans = [(math.ceil(total / count / u - 1e-9) + j) * u
+                     for u in (unit, unit / 2, unit / 5) for j in range(4)]
         for span in dict.fromkeys(spans):
             if count > 1 and (count - 1) * span >= total:
                 continue
@@ -247,6 +248,8 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
         lo = k * bands.span
         hi = lo + w / bands.scale
         ticks = [v for v in nice_ticks(lo, hi, max(2, int(w // 18))) if lo - 1e-9 <= v <= hi + 1e-9]
+        if k and (not ticks or ticks[0] > lo + 1e-9):  # where a band starts, its time
+            ticks.insert(0, lo)
         axis = theme.stroke("muted", theme.thin_mm)
         with c.group(name="time axis"):
             c.line(label_w, axis_y, label_w + w, axis_y, axis)
