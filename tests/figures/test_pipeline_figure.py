@@ -72,15 +72,19 @@ def test_a_long_schedule_in_a_column_wraps_into_bands_and_numbers_every_bar():
 
 
 
-@pytest.mark.parametrize("theme_name", ["print", "presentation"])
-def test_sixteen_tiles_fit_a_journal_column_with_every_bar_numbered(theme_name):
-    """16 tiles through 3 slots took three bands and 157 mm at 85 mm; rows just taller than
-    their labels and band edges on half a tick step take two bands, every bar keeping its
-    tile number."""
+UNEVEN = (2,) * 8 + (9,) + (2,) * 7  # one slow load among sixteen
+
+
+@pytest.mark.parametrize(("theme_name", "load_times"),
+                         [("print", ()), ("presentation", ()), ("print", UNEVEN)])
+def test_sixteen_tiles_fit_a_journal_column_with_every_bar_numbered(theme_name, load_times):
+    """16 tiles through 3 slots took three bands and 157 mm at 85 mm (127 mm with one slow
+    load); rows just taller than their labels and band edges on a fraction of a tick step
+    take two bands, every bar keeping its tile number."""
     from gpuviz.figures.budget import over_budget
 
     result = compute(PipelineParams(tiles=16, buffers=3, load_time=2, compute_time=3,
-                                    prefetch_distance=2))
+                                    prefetch_distance=2, load_times=load_times))
     target = SINGLE.showing(["timeline"])
     figure = fig.build(result, frozenset(), THEMES[theme_name], target)
     assert over_budget(figure, target) == []
