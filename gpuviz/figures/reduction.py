@@ -52,6 +52,7 @@ from gpuviz.figures.reduction_tree import (
     contributor_style,
     fmt,
     own_style,
+    tracks,
     tree,
     value_w,
     wide_need,
@@ -166,7 +167,7 @@ def _legend(st: State, width: float, shortened: list[tuple[str, str]]) -> Block:
         entries.append(LegendEntry("its contributors", contributor_style(theme)))
     notes: list[Note] = []
     if st.folded:
-        notes.append((fold_note(st), grid))
+        notes.append((fold_note(st, tracks(st)), grid))
     if st.frame < frame_count(r) - 1:
         notes.append("Faded tracks are still to come in this step.")
     note = shortened_note(shortened)

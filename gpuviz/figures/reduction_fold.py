@@ -54,10 +54,11 @@ def _unread_upper(st: State, values: tuple[float | None, ...]) -> bool:
             and all(v == 0.0 for v in values[HALF:WARP]))
 
 
-def fold_note(st: State) -> str:
+def fold_note(st: State, tr: list[Track]) -> str:
+    """What the folded grid leaves out, in words."""
     r = st.result
     rows = st.folded[0] if st.folded else HALF
-    if st.block and r.warps <= HALF:
+    if st.block and not any(fold_plan(st, tr) or ()):  # the upper lanes all read 0
         return (f"Lanes and shared entries {rows}–31 hold 0 (no warp's partial) and are not "
                 "drawn.")
     if all(prefix == WARP for prefix in r.active_prefix[1:]):

@@ -169,3 +169,12 @@ def test_the_tree_part_fits_a_journal_column_folded_with_its_elision_stated(resu
     assert min(t.size for t in walk(figure.items) if isinstance(t, Text)) >= 7.0 - 1e-9
     words = " ".join(figure.texts())
     assert "drawn as inputs only" in words or "hold 0 (no warp's partial)" in words
+
+
+def test_a_folded_block_tree_says_zeros_only_where_the_upper_entries_hold_zeros():
+    """A fixed 32-entry read leaves entries 4–31 undefined: they are drawn (folded beside
+    0–15), and the note does not claim they hold 0."""
+    figure = fig.build(BLOCK_BAD, frozenset(), THEMES["print"], SINGLE.showing(["tree"]))
+    words = " ".join(figure.texts())
+    assert "hold 0" not in words and "drawn as inputs only" in words
+    assert {f"shared:{i}" for i in range(32)} <= set(figure.keys())
