@@ -1,10 +1,13 @@
 """Figure of the shared-memory bank queue rack.
 
 Top to bottom: the 32 lanes (active or masked) with the word each reads (its first word, for 8-
-and 16-byte accesses that cover two or four); where the width allows all 32 banks in one row, a
-connection from each active lane to every bank its element covers; the 32 bank columns; below
-each bank its queue, one slot per distinct word, in the row of the round that serves it, labelled
-with its word. Readers of one identical word share one slot (a broadcast); a second or later word
+and 16-byte accesses that cover two or four); where the width allows all 32 banks in one row,
+connections from lanes to the banks their elements cover (those of the selection, else of the
+deepest queue, else all where there are at most 32, else phase 1's: every connection at once
+merges into a band) and under the bank numbers a row counting each bank's lanes; the 32 bank
+columns; below each bank its queue, one slot per distinct word, in the row of the round that
+serves it, labelled with its word. The rack part drawn alone is arranged by
+:mod:`gpuviz.figures.banks_rack` (blocks of rounds, or banks down and rounds across). Readers of one identical word share one slot (a broadcast); a second or later word
 in one bank within a phase is a conflict. 8- and 16-byte accesses are served in half- or
 quarter-warp phases, one after another; the rack's rows are grouped by phase. In a narrow column
 the banks are laid out in two (or four) rows of 16 (or 8), each with its own queues, and the
