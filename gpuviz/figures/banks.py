@@ -98,7 +98,7 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
             n = BANKS  # its blocks say what they show: no note on rows of banks
         else:
             rack = _rack(r, selection, theme, geo, n, col,
-                         tuple(p for p in RACK if target.shows(p)) or RACK)
+                         tuple(p for p in RACK if target.shows(p)) or RACK, counts=not fixed)
         if target.shows(*RACK):
             blocks.append(rack)
         beside = width - rack.width - GAP
@@ -192,9 +192,11 @@ class _Geometry:
 
 
 def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometry, n: int,
-          col: float, draw: tuple[str, ...] = ("lanes", "rack")) -> Block:
+          col: float, draw: tuple[str, ...] = ("lanes", "rack"), counts: bool = True) -> Block:
     """The lanes and their words, the lane → bank connections and the bank queues, one row per
-    round: the parts "lanes" (down to the bank numbers) and "rack" (from them), or both."""
+    round: the parts "lanes" (down to the bank numbers) and "rack" (from them), or both. With
+    ``counts`` (not a journal column, which is short of height) the lanes per bank are counted
+    under banks in several rows too, where no connection is drawn."""
     c = BlockCanvas()
     pt, floor, row_h = geo.pt, geo.floor, geo.row_h
     fg, muted = theme.foreground, theme.muted
@@ -320,7 +322,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
             for b in banks:
                 value(c, xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, row_h, str(b), pt, fg,
                       floor=floor, key=key("bank", b))
-        if "lanes" in draw and sections == 1:  # how many lanes reach a bank (lines show some)
+        if "lanes" in draw and (sections == 1 or counts):  # how many lanes reach each bank
             with c.group(name="lanes per bank"):
                 c.text(0.0, mid(y + row_h), "lanes", pt, muted, baseline="middle")
                 for b in banks:
@@ -436,7 +438,7 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[
                       f"{r.merge_reason}.", RACK))
     if split:
         notes.append(("The banks are drawn in rows; each row shows the rounds as far as its "
-                      "deepest queue ('empty': none queued).", RACK))
+                      "deepest queue ('empty': none queued).", ("rack",)))
     if shortened:
         notes.append((shortened_note(shortened), RACK))
     legend = legend_block(entries, theme, width, notes=notes, target=target)
