@@ -77,7 +77,7 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     # the deep queues alone: blocks of rounds side by side
     fixed = target.width is not None and target.aspect is None  # a journal column
     alone = (target.shows("rack") and not target.shows("lanes")
-             and (deep(r) or (fixed and r.phases > 1)))
+             and (deep(r) or (target.width is not None and r.phases > 1)))
 
     def body(width: float) -> list[Block]:
         blocks: list[Block] = []
@@ -92,7 +92,7 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
             room = max(n * geo.column(geo.pt), room - geo.side_min - GAP)
         col = max(geo.column(geo.floor), min(room / n, geo.column(geo.pt) + 0.6))
         queues = rack_alone(r, selection, theme, width, geo.pt, geo.floor, geo.row_h,
-                            geo.column, fixed) if alone else None
+                            geo.column, target.width is not None) if alone else None
         if queues is not None:  # the queues alone: blocks of rounds, or banks down
             rack = as_part("rack", queues)
             n = BANKS  # its blocks say what they show: no note on rows of banks
