@@ -144,15 +144,15 @@ def _legend(st: State, width: float, shortened: list[tuple[str, str]]) -> Block:
     entries = [LegendEntry("input", cell_style(theme, "owned"), parts=grid),
                LegendEntry("current partial",
                            cell_style(theme, "active"))]
-    if any(prefix < WARP for prefix in r.active_prefix[1:]):  # a butterfly keeps every lane
-        entries.append(LegendEntry("historic value", cell_style(theme, "faded"),
+    # an entry for each kind of cell the tree drew (a butterfly keeps every lane active; a
+    # folded block tree may draw no entry that no warp stores to)
+    drawn = set(st.roles)
+    if "faded" in drawn:
+        entries.append(LegendEntry("historic value", cell_style(theme, "faded"), parts=grid))
+    if "absent" in drawn:
+        entries.append(LegendEntry("entry no warp stores to", cell_style(theme, "absent"),
                                    parts=grid))
-    if st.block and r.warps < (st.folded[0] if st.folded else WARP):  # such entries drawn
-        entries.append(LegendEntry("entry no warp stores to", cell_style(theme,
-                                                                                  "absent"),
-                                   parts=grid))
-    if any(v is None for row in r.levels for v in row) or any(
-            v is None for v in r.shared_partials):
+    if "warn" in drawn:
         entries.append(LegendEntry("undefined value (?)", cell_style(theme, "warn"), parts=grid))
     entries.append(LegendEntry("+ value shuffled in",
                                theme.stroke("muted", theme.thin_mm), "line", parts=grid))

@@ -60,6 +60,7 @@ class State:
     # each lane's width at a type size: the build asks for it several times per layout
     widths: dict[float, list[float]] = field(default_factory=dict)
     folded: list[int] = field(default_factory=list)  # the folded tree's rows (empty: not folded)
+    roles: list[str] = field(default_factory=list)  # the cell roles the last tree drew
 
 
 @dataclass(frozen=True)
@@ -353,6 +354,7 @@ def _cells(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, in
         bucket = buckets.setdefault(_role(st, t, lane, v, first_level), ([], []))
         bucket[0].append((x + 0.15, y, w - 0.3, h))
         bucket[1].append(tr[t].key(lane))
+    st.roles[:] = sorted({role for role, _ in buckets})
     with c.group(name="cells"):
         for (role, future), (xywh, keys) in sorted(buckets.items()):
             style = cell_style(theme, role)

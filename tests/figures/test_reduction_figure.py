@@ -178,3 +178,5 @@ def test_a_folded_block_tree_says_zeros_only_where_the_upper_entries_hold_zeros(
     words = " ".join(figure.texts())
     assert "hold 0" not in words and "drawn as inputs only" in words
     assert {f"shared:{i}" for i in range(32)} <= set(figure.keys())
+    # every entry but the first four is undefined: no entry is "one no warp stores to"
+    assert "entry no warp stores to" not in figure.texts() and "undefined value (?)" in words
