@@ -272,6 +272,21 @@ def tree(st: State, width: float) -> Block:
             need = [m + (f - m) * spare for f, m in zip(full, least, strict=True)]
         else:
             need = [f * avail / sum(full) for f in full]
+        head_lines = []
+        for t, base in columns:
+            lines = header(tr[t].label)
+            if plan is not None and plan[t]:
+                lines = [*lines, f"{base}–{base + rows - 1}"]
+            head_lines.append(lines)
+        # room to spare: first for headers that would not fit their column's pitch at the
+        # floor (the first also clear of the lane numbers' label), then wider gaps for lines
+        wants = [max(text_width(line, floor) for line in lines) - gap * 0.6
+                 for lines in head_lines]
+        if wants:
+            wants[0] += gap * 0.3
+        widened = [max(w, h) for w, h in zip(need, wants, strict=True)]
+        if sum(widened) <= avail:
+            need = widened
         if sum(need) < avail and len(columns) > 1:  # room to spare: wider gaps for the lines
             gap = min(8.0, gap + (avail - sum(need)) / (len(columns) - 1))
         col_x = []
@@ -279,12 +294,6 @@ def tree(st: State, width: float) -> Block:
         for i in range(len(columns)):
             col_x.append(x)
             x += need[i] + gap
-        head_lines = []
-        for t, base in columns:
-            lines = header(tr[t].label)
-            if plan is not None and plan[t]:
-                lines = [*lines, f"{base}–{base + rows - 1}"]
-            head_lines.append(lines)
         # Headers at the largest size (down to the floor) whose words fit their column's pitch.
         hpt = pt
         for i, lines in enumerate(head_lines):
