@@ -98,7 +98,8 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
             n = BANKS  # its blocks say what they show: no note on rows of banks
         else:
             rack = _rack(r, selection, theme, geo, n, col,
-                         tuple(p for p in RACK if target.shows(p)) or RACK, counts=not fixed)
+                         tuple(p for p in RACK if target.shows(p)) or RACK,
+                         counts=not fixed and not target.shows("rack"))
         if target.shows(*RACK):
             blocks.append(rack)
         beside = width - rack.width - GAP
@@ -195,8 +196,8 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
           col: float, draw: tuple[str, ...] = ("lanes", "rack"), counts: bool = True) -> Block:
     """The lanes and their words, the lane → bank connections and the bank queues, one row per
     round: the parts "lanes" (down to the bank numbers) and "rack" (from them), or both. With
-    ``counts`` (not a journal column, which is short of height) the lanes per bank are counted
-    under banks in several rows too, where no connection is drawn."""
+    ``counts`` (the lanes part alone, not in a journal column, which is short of height) the
+    lanes per bank are counted under banks in several rows too, where no connection is drawn."""
     c = BlockCanvas()
     pt, floor, row_h = geo.pt, geo.floor, geo.row_h
     fg, muted = theme.foreground, theme.muted
