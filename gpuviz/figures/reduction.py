@@ -43,15 +43,13 @@ from gpuviz.figures.layout import (
 )
 from gpuviz.figures.metrics import cap_height, text_width
 from gpuviz.figures.reduction_fold import fold_note
+from gpuviz.figures.reduction_styles import cell_style, contributor_style, own_style
 from gpuviz.figures.reduction_tree import (
     FUTURE_OPACITY,
     PAD,
     State,
     cell_h,
-    cell_style,
-    contributor_style,
     fmt,
-    own_style,
     tracks,
     tree,
     value_w,
