@@ -18,7 +18,7 @@ CUDA C++ Programming Guide, *Thread Hierarchy*):
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import lru_cache
 
 import numpy as np
 
@@ -137,18 +137,20 @@ class LaunchResult:
         return whole, self.blocks - whole - empty, empty
 
     def block_valid_all(self) -> np.ndarray:
-        """Valid threads of every block, in linear order (x fastest), as a read-only int64
-        array; made once per result (a figure laid out for a view reads it for every design
-        it tries, and a list of 2^20 Python ints costs 0.17 s each time)."""
-        return self._valid_all
+        """Valid threads of every block, in linear order (x fastest), as a read-only int32
+        array. The last few are kept (a figure laid out for a view reads them for every design
+        it tries; a list of 2^20 Python ints cost 0.17 s each time), not one per cached result."""
+        return _valid_per_block(self.grid, self.block, self.extent)
 
-    @cached_property
-    def _valid_all(self) -> np.ndarray:
-        sx, sy, sz = (np.clip(self.extent[d] - np.arange(self.grid[d], dtype=np.int64)
-                              * self.block[d], 0, self.block[d]) for d in range(3))
-        every = (sz[:, None, None] * sy[None, :, None] * sx[None, None, :]).reshape(-1)
-        every.flags.writeable = False
-        return every
+
+@lru_cache(maxsize=4)
+def _valid_per_block(grid: tuple[int, int, int], block: tuple[int, int, int],
+                     extent: tuple[int, int, int]) -> np.ndarray:
+    sx, sy, sz = (np.clip(extent[d] - np.arange(grid[d], dtype=np.int64) * block[d], 0,
+                          block[d]).astype(np.int32) for d in range(3))
+    every = (sz[:, None, None] * sy[None, :, None] * sx[None, None, :]).reshape(-1)
+    every.flags.writeable = False
+    return every
 
 
 def _pad3(values: tuple[int, ...], fill: int = 1) -> tuple[int, int, int]:
