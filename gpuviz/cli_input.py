@@ -1,5 +1,6 @@
 """The scenario a command reads: loaded, moved to a step, its panels chosen, and its problems
-reported as ``file: json.path: message`` lines with exit status 2. Shared by ``gpuviz`` (cli.py)
+reported as ``file: json.path: message`` lines with exit status 2; its warnings as
+``file: json.path: warning: message`` lines, after which the command goes on. Shared by ``gpuviz`` (cli.py)
 and ``gpuviz export`` (cli_export.py)."""
 
 from __future__ import annotations
@@ -12,12 +13,19 @@ STEP_HELP = ("the state at step K, numbered as the application numbers them: 1 i
 
 
 def load(path: str):
+    """(scenario, None) or (None, the ScenarioError); a scenario's warnings are printed on
+    standard error as ``file: json.path: warning: message`` lines (the command goes on)."""
     from gpuviz.scenario import ScenarioError, load_scenario
+    from gpuviz.scenario.problems import warning_lines
+    from gpuviz.scenario.warnings import scenario_warnings
 
     try:
-        return load_scenario(path), None
+        scenario = load_scenario(path)
     except ScenarioError as e:
         return None, e
+    for line in warning_lines(path, scenario_warnings(scenario)):
+        print(line, file=sys.stderr)
+    return scenario, None
 
 
 def report(err) -> int:

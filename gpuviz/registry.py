@@ -9,7 +9,7 @@ is derived from these entries. Modules are named by dotted path and imported on 
 that reading the registry costs nothing and the command line never imports Qt.
 
 What those modules offer is written down once, as the protocols below; the optional parts
-(a model's ``DEPENDS_ON``/``link``, ``problems`` and ``SLOW``, a figure's ``frame_count``) are
+(a model's ``DEPENDS_ON``/``link``, ``problems``, ``warnings`` and ``SLOW``, a figure's ``frame_count``) are
 read through ``Panel``, so that no caller probes a module by name.
 """
 
@@ -27,7 +27,8 @@ class ModelModule(Protocol):
 
     Optional, read through ``Panel``: ``DEPENDS_ON: tuple[str, ...]`` with
     ``link(params, upstream: dict[str, result]) -> params``; ``problems(params)`` returning
-    ``(field path, message)`` pairs for values the model cannot use; ``SLOW = True`` for a model
+    ``(field path, message)`` pairs for values the model cannot use; ``warnings(params)``, the
+    same pairs for values it computes but that are likely a mistake; ``SLOW = True`` for a model
     the UI computes off the UI thread; ``canonical(params) -> params``: the parameters with the
     fields a measurement does not depend on reset (how shipped measurements are matched)."""
 
@@ -114,6 +115,12 @@ class Panel:
     def problems(self, params: Any) -> Sequence[tuple[str, str]]:
         """``(field path, message)`` for every value of ``params`` the model cannot use."""
         check = getattr(self.model, "problems", None)
+        return check(params) if check is not None else ()
+
+    def warnings(self, params: Any) -> Sequence[tuple[str, str]]:
+        """``(field path, message)`` for values the model computes exactly but that are likely
+        not what was meant (a grid that leaves elements unprocessed): reported, never refused."""
+        check = getattr(self.model, "warnings", None)
         return check(params) if check is not None else ()
 
     def canonical(self, params: Any) -> Any:

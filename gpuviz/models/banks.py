@@ -233,6 +233,14 @@ def lane_offsets(p: BanksParams) -> np.ndarray:
     return out
 
 
+def warnings(p: BanksParams) -> list[tuple[str, str]]:
+    """An access that no lane takes part in needs no wavefront: computed, likely not meant."""
+    if p.active_lanes:
+        return []
+    return [("active_lanes", "no lane is listed, so the access needs no wavefront; list the "
+                             "lanes that take part (0 … 31 for the whole warp)")]
+
+
 def problems(p: BanksParams) -> list[tuple[str, str]]:
     out = spec_problems(p.swizzle, "swizzle.")
     pat = p.pattern

@@ -25,7 +25,8 @@ import numpy as np
 from gpuviz.models.params import param
 from gpuviz.models.threads import MAX_BLOCK_THREADS, MAX_GRID_YZ, block_problems, warp_problems
 
-__all__ = ["MAX_BLOCK_THREADS", "LaunchParams", "LaunchResult", "compute", "problems"]
+__all__ = ["MAX_BLOCK_THREADS", "LaunchParams", "LaunchResult", "compute", "problems",
+           "warnings"]
 MAX_GRID_BLOCKS = 1 << 20  # beyond this even an aggregated drawing stops being useful
 
 
@@ -48,7 +49,8 @@ class LaunchParams:
         None, doc="Problem extent (x, y, z) of a multi-dimensional launch; replaces n.",
         minimum=1, maximum=1 << 31, length=(1, 3))
     grid: tuple[int, ...] | None = param(
-        None, doc="Blocks per dimension (x, y, z); by default just enough to cover the extent.",
+        None, doc="Blocks per dimension (x, y, z); by default just enough to cover the extent "
+                  "(fewer leave elements unprocessed: accepted with a warning).",
         minimum=1, maximum=(1 << 31) - 1, length=(1, 3))
     block: tuple[int, ...] = param((64,), doc="Threads per block in (x, y, z).",
                                    minimum=1, maximum=1024, length=(1, 3))
@@ -190,20 +192,9 @@ def problems(p: LaunchParams) -> list[tuple[str, str]]:
     out += block_problems(p.block, "block")
     if out:
         return out
-    grid, block, extent = resolve_shape(p)
+    grid, _, _ = resolve_shape(p)
     if grid[1] > MAX_GRID_YZ or grid[2] > MAX_GRID_YZ:
         out.append(("grid", f"gridDim.y and gridDim.z are at most {MAX_GRID_YZ}"))
-    short = [d for d in range(3) if grid[d] * block[d] < extent[d]]
-    if p.grid is not None and short:  # one element per thread: the rest would go unprocessed
-        d = short[0]
-        covered = math.prod(min(extent[i], grid[i] * block[i]) for i in range(3))
-        need = -(-extent[d] // block[d])
-        out.append(("grid", f"the grid covers {covered:,} of the {math.prod(extent):,} elements "
-                            f"(along {'xyz'[d]}: {grid[d]:,} block{'s' if grid[d] != 1 else ''} × {block[d]:,} "
-                            f"threads < "
-                            f"{extent[d]:,}); each thread handles one element, so the rest would "
-                            f"never be processed: give at least {need:,} blocks along {'xyz'[d]}, "
-                            "or leave grid out"))
     blocks = grid[0] * grid[1] * grid[2]
     if blocks > MAX_GRID_BLOCKS:
         out.append(("grid" if p.grid is not None else ("extent" if p.extent is not None else "n"),
@@ -214,6 +205,26 @@ def problems(p: LaunchParams) -> list[tuple[str, str]]:
         out.append(("selected_block", f"block {p.selected_block} does not exist; "
                                       f"this launch has blocks 0 … {blocks - 1}"))
     out += warp_problems(p.selected_warp, p.warp_size, threads, "selected_warp")
+    return out
+
+
+def warnings(p: LaunchParams) -> list[tuple[str, str]]:
+    """What a launch the model computes exactly likely did not mean: a grid given with too few
+    blocks leaves elements that no thread processes (each thread handles one element, as the
+    CUDA Programming Guide's vector-add launch does). A selected warp whose every lane is
+    masked is no warning: showing one is what the panel is for."""
+    out: list[tuple[str, str]] = []
+    grid, block, extent = resolve_shape(p)
+    short = [d for d in range(3) if grid[d] * block[d] < extent[d]]
+    if short:
+        d, total = short[0], math.prod(extent)
+        covered = math.prod(min(extent[i], grid[i] * block[i]) for i in range(3))
+        need = -(-extent[d] // block[d])
+        out.append(("grid", f"the grid covers {covered:,} of the {total:,} elements (along "
+                            f"{'xyz'[d]}: {grid[d]:,} block{'s' if grid[d] != 1 else ''} × "
+                            f"{block[d]:,} threads < {extent[d]:,}); each thread handles one "
+                            f"element, so {total - covered:,} are never processed: give at "
+                            f"least {need:,} blocks along {'xyz'[d]}, or leave grid out"))
     return out
 
 

@@ -93,8 +93,9 @@ class SectorsParams:
                                           "warp selected in the launch panel.")
     active_lanes: tuple[int, ...] | None = param(
         None,
-        doc="Lanes that take part in the load (others are masked), each below warp_size; empty "
-            "(null) means every lane of the warp; from launch while following it.",
+        doc="Lanes that take part in the load (others are masked), each below warp_size; null "
+            "(left out) means every lane of the warp, an empty list none; from launch while "
+            "following it.",
         minimum=0, maximum=MAX_LANES - 1, length=(0, MAX_LANES))
     warp: int = param(
         0, doc="Warp number within its block (sets tid and threadIdx); from launch while "
@@ -268,6 +269,16 @@ def problems(p: SectorsParams) -> list[tuple[str, str]]:
                                f"(base_offset {p.base_offset:,} + its offset), past the largest "
                                f"address {MAX_ADDRESS:,} (2**40)"))
     return out
+
+
+def warnings(p: SectorsParams) -> list[tuple[str, str]]:
+    """A load that no listed lane takes part in requests nothing: computed (0 sectors), but
+    likely not what was meant (null is every lane). A warp followed from launch whose lanes are
+    all masked is no warning: that is a lesson the launch and sectors panels teach together."""
+    if p.follow_launch or p.active_lanes is None or p.active_lanes:
+        return []
+    return [("active_lanes", "no lane is listed, so the load requests nothing (0 sectors); "
+                             "leave active_lanes out (null) for every lane of the warp")]
 
 
 def link(p: SectorsParams, upstream: dict[str, object]) -> SectorsParams:

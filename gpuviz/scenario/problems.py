@@ -56,13 +56,27 @@ class ScenarioError(Exception):
     def lines(self, limit: int | None = MAX_REPORTED) -> list[str]:
         """One line per problem; past ``limit`` (None: no limit), one line saying how many
         more were found."""
-        shown = self.problems if limit is None else self.problems[:limit]
-        out = [p.line(self.source) for p in shown]
-        if len(shown) < len(self.problems):
-            more = len(self.problems) - len(shown)
-            out.append(Problem("$", f"and {more:,} more problem{'s' if more != 1 else ''}")
-                       .line(self.source))
-        return out
+        return report_lines(self.source, self.problems, limit)
+
+
+def report_lines(source: str, found: tuple[Problem, ...], limit: int | None = MAX_REPORTED, *,
+                 noun: str = "problem", prefix: str = "") -> list[str]:
+    """``source: path: prefix message`` for each of ``found`` (escaped and shortened as
+    :meth:`Problem.line` does); past ``limit``, one line saying how many more there are."""
+    shown = found if limit is None else found[:limit]
+    out = [Problem(p.path, prefix + p.message).line(source) for p in shown]
+    if len(shown) < len(found):
+        more = len(found) - len(shown)
+        out.append(Problem("$", f"{prefix}and {more:,} more {noun}{'s' if more != 1 else ''}")
+                   .line(source))
+    return out
+
+
+def warning_lines(source: str, found: tuple[Problem, ...],
+                  limit: int | None = MAX_REPORTED) -> list[str]:
+    """The lines of a scenario's warnings: ``file: json.path: warning: message``, capped and
+    escaped as problems are."""
+    return report_lines(source, found, limit, noun="warning", prefix="warning: ")
 
 
 def join(path: str, key: str | int) -> str:

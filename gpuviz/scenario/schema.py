@@ -33,6 +33,11 @@ def scenario_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://gpuviz.invalid/scenario-v1.schema.json",
         "title": "gpuviz scenario",
+        "description": "A lecture of GPU pictures. `gpuviz validate` refuses a file that breaks "
+                       "this schema or a model's rules (file: json.path: message, exit 2) and "
+                       "accepts, with a warning, values computed exactly but likely not meant, "
+                       "such as a grid that leaves elements unprocessed (file: json.path: "
+                       "warning: message on standard error, exit 0).",
         "type": "object",
         "required": ["version"],
         "additionalProperties": False,

@@ -132,13 +132,14 @@ class MainWindow(QMainWindow):
         if self._awaited_view is not None:
             self._awaited_view.painted.disconnect(self._after_first_paint)
             self._awaited_view = None
-        from gpuviz.ui import lecture_export, measurements_dock
+        from gpuviz.ui import lecture_export, measurements_dock, warning_line
 
         build_actions(self)
         build_menus(self)
         install_lecture_keys(self)
         measurements_dock.install(self)
         lecture_export.install(self)
+        warning_line.install(self)
         for d in self.docks.values():
             d.release_measured()
         self.completed.emit()

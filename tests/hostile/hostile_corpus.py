@@ -3,8 +3,9 @@
 Each generator returns :class:`Case` objects of one class of attack. A case is either file
 content (written into a temporary folder) or a special path (a device, a FIFO, a folder).
 ``expect`` says what a correct gpuviz does with it: ``"bad"`` (exit 2 with a message naming
-the file), ``"ok"`` (exit 0) or ``"any"`` (either, as long as it is one of them); ``says`` is
-text the first error lines must contain (the JSON path, usually).
+the file), ``"ok"`` (exit 0, nothing said), ``"warn"`` (exit 0 with a warning line) or
+``"any"`` (either, as long as it is one of them); ``says`` is text the first error (or
+warning) lines must contain (the JSON path, usually).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class Case:
     name: str
     content: bytes | None = None  # written to <name>.json
     special: str | None = None  # "zero", "urandom", "fifo", "folder"
-    expect: str = "bad"  # "bad", "ok" or "any"
+    expect: str = "bad"  # "bad", "ok", "warn" or "any"
     says: str = ""  # text the error report must contain
     compute: bool = True  # also run compute and export (representative cases)
 

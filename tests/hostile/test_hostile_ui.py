@@ -34,3 +34,23 @@ def test_saving_text_that_is_not_unicode_shows_a_message(make_main_window, monke
     assert w.save() is False
     assert not path.exists()
     assert shown and "lone surrogate" in shown[0] and shown[0].isprintable()
+
+
+def test_a_warning_shows_in_the_message_line_for_the_state_shown(make_main_window, monkeypatch,
+                                                                 qtbot, tmp_path):
+    path = tmp_path / "short.json"
+    path.write_text('{"version": 1, "panels": ["launch"], "launch": {"n": 100000, "grid": [1], '
+                    '"block": [32]}, "steps": [{"title": "covered", "changes": {"launch": '
+                    '{"grid": [3125]}}}]}')
+    shown = _warnings(monkeypatch)
+    w = make_main_window(path, show=False)
+    line = w.step_bar_widget.message
+    assert line.text().startswith("Warning: launch.grid: the grid covers 32 of the 100,000")
+    assert "launch.grid" in line.toolTip()
+    w.statusBar().showMessage("Saved", 1)  # a passing message gives the line back
+    qtbot.waitUntil(lambda: line.text().startswith("Warning: launch.grid"), timeout=2000)
+    w.document.go_to_step(0)  # a grid that covers every element
+    assert line.text() == "" and line.toolTip() == ""
+    w.document.go_to_step(-1)
+    assert line.text().startswith("Warning: launch.grid")
+    assert shown == []  # never a dialog
