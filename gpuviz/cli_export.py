@@ -188,6 +188,14 @@ def run(args: argparse.Namespace) -> int:
     checked = [_checked(args, path) for path in files]
     if any(c is None for c in checked):
         return EXIT_BAD_INPUT
+    # so is every limit of every file to be written (the PNG pixel cap, a part's budget, an
+    # animation's frames and pixels): a later step over the cap must not leave earlier files
+    if _may_refuse_late(args, checked):
+        for path, c in zip(files, checked, strict=True):
+            assert c is not None
+            status = _one(args, path, Path(args.out), *c, check_only=True)
+            if status:
+                return status
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -225,14 +233,28 @@ def _checked(args: argparse.Namespace, source: Path) -> tuple[Scenario, tuple[st
     return scenario, tuple(panels)
 
 
+def _may_refuse_late(args: argparse.Namespace, checked) -> bool:
+    """Whether an export writes more than one file, any of which a limit known before writing
+    may refuse: a PNG (the pixel cap), parts or a size with a budget (asked for, or a step's
+    own parts), an animation (its frames and pixels). SVG and PDF of whole figures at their
+    natural size have no such limit, and are not built twice."""
+    every_step = args.all_steps or args.steps is not None
+    many = (len(checked) > 1 or any(len(c[1]) > 1 for c in checked) or every_step
+            or args.frames)
+    step_parts = every_step and any(step.parts for c in checked for step in c[0].steps)
+    return many and (args.format in ("png", *ANIMATED) or bool(args.parts) or step_parts
+                     or args.size != "natural") and not is_lecture(args.format, every_step)
+
+
 def _one(args: argparse.Namespace, source: Path, out: Path, scenario: Scenario,
-         panels: tuple[str, ...]) -> int:
+         panels: tuple[str, ...], check_only: bool = False) -> int:
     from gpuviz.export.files import PartsError
+    from gpuviz.export.raster import ExportLimitError
 
     try:
-        return _write(args, scenario, panels, source, out)
-    except PartsError as e:
-        print(f"{source}: {e}", file=sys.stderr)
+        return _write(args, scenario, panels, source, out, check_only)
+    except (PartsError, ExportLimitError) as e:
+        print(printable(f"{source}: {e}"), file=sys.stderr)
         return EXIT_BAD_INPUT
 
 
@@ -250,7 +272,22 @@ def unknown_parts(parts: list[str] | None, panels) -> str | None:
     return None
 
 
-def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, out: Path) -> int:
+def _checked_file(path: Path, where: str, write, check_only: bool) -> str:
+    """``write(check_only)`` for one file; a limit met while checking names the file (and the
+    step or frame) and says that nothing was written."""
+    from gpuviz.export.files import PartsError
+    from gpuviz.export.raster import ExportLimitError
+
+    if not check_only:
+        return write(False)
+    try:
+        return write(True)
+    except (PartsError, ExportLimitError) as e:
+        raise type(e)(f"{where}{path.name}: {e}; nothing was written") from None
+
+
+def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, out: Path,
+           check_only: bool = False) -> int:
     from gpuviz import cli_input
     from gpuviz.export.files import export_figure
 
@@ -265,9 +302,11 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
             print("--step and --all-steps/--steps exclude each other", file=sys.stderr)
             return EXIT_BAD_INPUT
     if is_lecture(args.format, every_step):
-        return export_lecture(args, scenario, panels, stem, out, steps if every_step else None)
+        return 0 if check_only else export_lecture(args, scenario, panels, stem, out,
+                                                   steps if every_step else None)
     if args.format in ANIMATED:
-        return _animate(args, scenario, panels, stem, out, steps if every_step else None)
+        return _animate(args, scenario, panels, stem, out, steps if every_step else None,
+                        check_only)
     dpi = args.dpi or 200
     kw = dict(fmt=args.format, theme_name=args.theme, size=args.size, dpi=dpi,
               text_as_paths=args.text_as_paths, chrome=args.chrome, embed_fonts=args.embed_fonts,
@@ -283,9 +322,16 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
                 suffix = f"-step{k + 1:0{digits}d}" if k is not None else ""
                 path = out / f"{stem}-{pid}{named}{suffix}.{args.format}"
                 parts = args.parts or (scenario.step_parts(k, pid) if k is not None else None)
-                note = export_figure(state, pid, path, selection=selection | set(args.select),
-                                     parts=parts, **kw)
-                print(printable(f"{path}{note}"))
+
+                def write(check, state=state, pid=pid, path=path, parts=parts,
+                          selection=selection):
+                    return export_figure(state, pid, path, parts=parts, check_only=check,
+                                         selection=selection | set(args.select), **kw)
+
+                where = f"step {k + 1} of {len(scenario.steps)} " if k is not None else ""
+                note = _checked_file(path, where, write, check_only)
+                if not check_only:
+                    print(printable(f"{path}{note}"))
         return 0
     selection = frozenset(args.select)
     if args.step is not None:
@@ -298,9 +344,11 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
         from gpuviz.export.sequence import export_sequence
 
         for pid in panels:
-            for path in export_sequence(scenario, pid, out, stem, fmt=args.format,
-                                        theme_name=args.theme, size=args.size, dpi=dpi,
-                                        selection=selection):
+            paths = export_sequence(scenario, pid, out, stem, fmt=args.format,
+                                    theme_name=args.theme, size=args.size, dpi=dpi,
+                                    selection=selection, check_only=check_only,
+                                    checked=not check_only)  # run() checked what can fail
+            for path in () if check_only else paths:
                 print(printable(str(path)))
         return 0
     for pid in panels:
@@ -308,13 +356,21 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
         path = out / f"{stem}-{pid}{named}{suffix}.{args.format}"
         parts = args.parts or (steps_of.step_parts(args.step - 1, pid) if args.step is not None
                                else None)
-        note = export_figure(scenario, pid, path, selection=selection, parts=parts, **kw)
-        print(printable(f"{path}{note}"))
+
+        def write_one(check, pid=pid, path=path, parts=parts):
+            return export_figure(scenario, pid, path, selection=selection, parts=parts,
+                                 check_only=check, **kw)
+
+        note = _checked_file(path, "", write_one, check_only)
+        if not check_only:
+            print(printable(f"{path}{note}"))
     return 0
 
 
-def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | None) -> int:
-    from gpuviz.export.animate import MAX_FRAMES, FramePlan, write_animation
+def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | None,
+             check_only: bool = False) -> int:
+    from gpuviz.export.animate import MAX_FRAMES, FramePlan, check_animation, write_animation
+    from gpuviz.export.raster import ExportLimitError
     from gpuviz.figures.layout import TARGETS
     from gpuviz.figures.scene import figure_for, frame_count
     from gpuviz.figures.theme import theme
@@ -350,9 +406,16 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
             name = f"{stem}-{pid}.{args.format}"
         path = out / name
         try:
+            if check_only:
+                check_animation(plan, dpi=dpi)
+                continue
             count = write_animation(plan, path, args.format, dpi=dpi, background=th.background)
         except ValueError as e:
             print(f"{path}: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
+        except ExportLimitError as e:
+            if not check_only:
+                raise
+            raise ExportLimitError(f"{path.name}: {e}; nothing was written") from None
         print(printable(f"{path}  ({count} frames at {plan.fps:g} fps)"))
     return 0

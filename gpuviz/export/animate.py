@@ -51,6 +51,17 @@ def _pixels(fig: Figure, width_mm: float | None, dpi: int) -> tuple[int, int]:
     return max(1, round(fig.width * scale * px)), max(1, round(fig.height * scale * px))
 
 
+def canvas_size(plan: FramePlan, width_mm: float | None, dpi: int) -> tuple[int, int]:
+    """The common canvas of the plan's frames in pixels; raises ExportLimitError, before any
+    frame is painted, when the animation is larger than gpuviz writes."""
+    first = _pixels(plan.figure(0), width_mm, dpi)
+    check_work(plan.count, first, dpi)
+    sizes = [first] + [_pixels(plan.figure(i), width_mm, dpi) for i in range(1, plan.count)]
+    canvas = (max(w for w, _ in sizes), max(h for _, h in sizes))
+    check_work(plan.count, canvas, dpi)
+    return canvas
+
+
 def _frames(plan: FramePlan, width_mm: float | None, dpi: int, background: str):
     """(size, iterator of RGB PIL images on a common canvas); raises ExportLimitError, before
     any frame is painted, when the animation is larger than gpuviz writes."""
@@ -58,11 +69,7 @@ def _frames(plan: FramePlan, width_mm: float | None, dpi: int, background: str):
 
     from gpuviz.export.raster import render_rgb
 
-    first = _pixels(plan.figure(0), width_mm, dpi)
-    check_work(plan.count, first, dpi)
-    sizes = [first] + [_pixels(plan.figure(i), width_mm, dpi) for i in range(1, plan.count)]
-    canvas = (max(w for w, _ in sizes), max(h for _, h in sizes))
-    check_work(plan.count, canvas, dpi)
+    canvas = canvas_size(plan, width_mm, dpi)
 
     def gen() -> Iterator[Image.Image]:
         for i in range(plan.count):
@@ -163,6 +170,17 @@ def write_apng(plan: FramePlan, path: Path, *, width_mm: float | None = None, dp
                     seq += 1
         fp.write(_chunk(b"IEND", b""))
     return plan.count
+
+
+def check_animation(plan: FramePlan, *, width_mm: float | None = None, dpi: int = 96) -> None:
+    """Raise what :func:`write_animation` would raise before painting (the frame rate and
+    count as ValueError, the pixels as ExportLimitError), writing nothing: a command that
+    writes several animations checks them all before the first."""
+    if not MIN_FPS <= plan.fps <= MAX_FPS:
+        raise ValueError(f"--fps must be from {MIN_FPS:g} to {MAX_FPS:g}, not {plan.fps:g}")
+    if not 1 <= plan.count <= MAX_FRAMES:
+        raise ValueError(f"an animation has 1 to {MAX_FRAMES} frames, not {plan.count}")
+    canvas_size(plan, width_mm, dpi)
 
 
 def write_animation(plan: FramePlan, path: Path, fmt: str, **kw) -> int:

@@ -32,9 +32,12 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
                   theme_name: str = "screen", size: str = "natural", dpi: int = 200,
                   selection: frozenset[str] = frozenset(), text_as_paths: bool = False,
                   parts: Sequence[str] | None = None, chrome: Chrome = "full",
-                  embed_fonts: bool = False, typeface: Sequence[str] = ()) -> str:
+                  embed_fonts: bool = False, typeface: Sequence[str] = (),
+                  check_only: bool = False) -> str:
     """Write the figure (only ``parts``, in that order, if given, inside ``chrome``); returns
-    a note for the user ("" or a warning about small type).
+    a note for the user ("" or a warning about small type). ``check_only``: raise what writing
+    would raise (parts, budget, the PNG pixel cap) and write nothing, so that a command writing
+    many files can refuse before the first.
 
     ``typeface``: the font files (regular, then bold) of a paper's own typeface for the text
     that is not monospaced: the figure is measured and laid out with it, never scaled.
@@ -47,7 +50,7 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
             return export_figure(scenario, panel_id, path, fmt=fmt, theme_name=theme_name,
                                  size=size, dpi=dpi, selection=selection,
                                  text_as_paths=text_as_paths, parts=parts, chrome=chrome,
-                                 embed_fonts=embed_fonts)
+                                 embed_fonts=embed_fonts, check_only=check_only)
         finally:
             use_typeface(None)
     metadata = export_metadata(scenario, panel_id, theme_name, size)
@@ -73,6 +76,12 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
     else:
         figure = figure_for(scenario, panel_id, theme(theme_name), selection)
         width = fitted_width(figure, size)
+    if check_only:
+        if fmt == "png":
+            from gpuviz.export.raster import check_png_size
+
+            check_png_size(figure, width, dpi)
+        return ""
     if fmt == "svg":
         svg = figure_to_svg(figure, width, text_as_paths=text_as_paths, metadata=metadata,
                             embed_fonts=embed_fonts)

@@ -83,7 +83,8 @@ def test_a_png_of_too_many_pixels_is_exit_2_from_the_command_line(tmp_path):
     out = tmp_path / "out"
     proc = gpuviz("export", path, "--format", "png", "--out", out, "--dpi", 1200)
     assert proc.returncode == 2, proc.stderr
-    assert re.match(r"gpuviz export: a \d+ × \d+ pixel PNG \(\d+ million pixels\)", proc.stderr)
+    assert re.match(rf"{re.escape(str(path))}: a \d+ × \d+ pixel PNG \(\d+ million pixels\)",
+                    proc.stderr)
     assert f"larger than the {MAX_PIXELS // 1_000_000} million gpuviz writes" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert list(out.iterdir()) == []
@@ -103,7 +104,7 @@ def test_a_sequence_of_more_than_the_maximum_frames_is_exit_2_and_writes_nothing
     out = tmp_path / "frames"
     proc = gpuviz("export", path, "--frames", "--out", out)
     assert proc.returncode == 2
-    assert proc.stderr.strip() == (f"gpuviz export: traversal has 2305 playback frames; a "
+    assert proc.stderr.strip() == (f"{path}: traversal has 2305 playback frames; a "
                                    f"sequence is at most {MAX_FRAMES} files (export single "
                                    "frames, --select frame:N, instead)")
     assert not out.exists() or list(out.iterdir()) == []
@@ -116,11 +117,12 @@ def test_a_sequence_at_the_maximum_is_not_refused(tmp_path, monkeypatch):
     # 44 × 45 tiles: 1,980 steps, 1,981 frames, written as SVG without Qt
     import gpuviz.export.sequence as sequence
 
-    written = []
-    monkeypatch.setattr(sequence, "export_figure",
-                        lambda scenario, pid, path, **kw: written.append(path))
+    written, checked = [], []
+    monkeypatch.setattr(sequence, "export_figure", lambda scenario, pid, path, check_only=False,
+                        **kw: (checked if check_only else written).append(path))
     path = tmp_path / "ok.json"
     path.write_text(json.dumps({"version": 1, "panels": ["traversal"],
                                 "traversal": {"rows": 44, "cols": 45, "sweep": False}}))
     paths = export_sequence(load_scenario(path), "traversal", tmp_path / "f", "ok")
     assert len(paths) == len(written) == 1981 <= MAX_FRAMES
+    assert checked == written  # every frame checked before the first is written
