@@ -17,6 +17,7 @@ from gpuviz.export.animate import FramePlan, write_apng, write_gif
 from gpuviz.export.files import scenario_hash
 from gpuviz.figures.scene import figure_for, frame_count
 from gpuviz.figures.theme import SCREEN
+from gpuviz.keys import at_frame
 from gpuviz.scenario import load_scenario
 from gpuviz.scenario.bundled import scenario_dir
 
@@ -136,7 +137,7 @@ def test_animation_frames_are_streamed_to_the_file_one_at_a_time(qapp, tmp_path,
     def figure(i):
         tmp = list(tmp_path.glob(".a.anim.*.tmp"))  # the atomic writer's temporary file
         written_before.append(tmp[0].stat().st_size if tmp else 0)
-        return figure_for(scenario, "pipeline", SCREEN, frozenset({f"frame:{i % 4}"}))
+        return figure_for(scenario, "pipeline", SCREEN, at_frame((), i % 4))
 
     # the writer builds every figure once to size the canvas, then once per frame as it writes
     writer(FramePlan(6, figure, 4.0), path, dpi=72)

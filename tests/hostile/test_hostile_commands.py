@@ -47,13 +47,14 @@ def test_the_extreme_frame_rates_are_stored_exactly(qapp, tmp_path):
     from gpuviz.export.animate import FramePlan, write_animation
     from gpuviz.figures.scene import figure_for
     from gpuviz.figures.theme import SCREEN
+    from gpuviz.keys import at_frame
     from gpuviz.scenario import load_scenario
 
     scenario = load_scenario(PIPELINE)
     for fps, ms in ((0.002, 500_000), (50.0, 20)):
         path = tmp_path / f"{fps}.gif"
         plan = FramePlan(2, lambda i: figure_for(scenario, "pipeline", SCREEN,
-                                                 frozenset({f"frame:{i}"})), fps)
+                                                 at_frame((), i)), fps)
         assert write_animation(plan, path, "gif", dpi=36) == 2
         with Image.open(path) as im:
             assert im.info["duration"] == ms
