@@ -168,6 +168,24 @@ def problems(params: OccupancyParams) -> list[tuple[str, str]]:
     return []
 
 
+# the field a user changes for each resource that allows no block
+_LIMITER_FIELD = {"registers": "registers_per_thread", "shared_memory": "dynamic_shared_memory",
+                  "warps": "threads_per_block", "blocks": "threads_per_block"}
+
+
+def warnings(params: OccupancyParams) -> list[tuple[str, str]]:
+    """A block that no SM can hold is computed (0 resident blocks) but cannot be launched:
+    the launch fails with cudaErrorLaunchOutOfResources (CUDA C++ Programming Guide,
+    *Occupancy Calculator*; CUDA Runtime API, error codes)."""
+    r = compute(params)
+    if r.active_blocks_per_sm:
+        return []
+    names = " and ".join(k.replace("_", " ") for k in r.limiters)
+    return [(_LIMITER_FIELD.get(r.limiters[0], ""),
+             f"no block fits on an SM: its {names} allow none, so a launch of this block "
+             "fails (cudaErrorLaunchOutOfResources)")]
+
+
 def blocks_per_sm(values: dict, registers, threads, static_shared, dynamic_shared) -> dict:
     """Blocks each resource allows, as int64 arrays broadcast over the inputs
     (:data:`UNLIMITED` where a resource sets no limit)."""

@@ -3,7 +3,7 @@ steps × a linked panel, caption format specs that allocate without bound, addre
 supported range, comparisons used as numbers, impossible block shapes and warps, and the
 smaller holes (a select key with a newline or 5,000 digits, an underflowing number), and what
 is accepted with a warning (a grid that covers a fraction of the problem, a load no lane takes
-part in). Each generator returns :class:`Case` objects of one
+part in, a block no SM can hold). Each generator returns :class:`Case` objects of one
 class (see ``hostile_corpus.py``)."""
 
 from __future__ import annotations
@@ -212,6 +212,11 @@ def warned() -> list[Case]:
         Case("warning", "banks-no-lane-listed",
              dumps({"version": 1, "panels": ["banks"], "banks": {"active_lanes": []}}),
              expect="warn", says="banks.active_lanes: warning: no lane is listed",
+             compute=False),
+        Case("warning", "occupancy-no-block-fits",
+             dumps({"version": 1, "panels": ["occupancy"], "occupancy": {
+                 "threads_per_block": 1024, "registers_per_thread": 255}}),
+             expect="warn", says="occupancy.registers_per_thread: warning: no block fits",
              compute=False),
         Case("warning", "250-steps-over-one-short-grid-warn-once",
              dumps({**launch, "launch": short,
