@@ -342,8 +342,9 @@ def _measure_animation(index: int) -> dict:
 # offscreen, 1920×1080, fresh settings), in a child process per case. The clock starts before
 # the file is read (the interpreter, Qt and gpuviz already imported: bench_startup.py times
 # those) and stops at the last figure painted once every shown dock has settled: the overview
-# first, then each step in turn (a question step revealed). "shown s" is the slowest of these
-# states (wall, and CPU of the whole process), "peak MB" the process's peak resident memory.
+# first, then each step in turn (a question step revealed). "CPU s" and "wall s" are the slowest of these
+# states by CPU seconds of the whole process (wall beside it: on shared cores it counts others'
+# work), "open s" the overview's wall time, "peak MB" the process's peak resident memory.
 APP_CHILD = r"""
 import json, os, resource, sys, time
 from PySide6.QtWidgets import QApplication
@@ -433,7 +434,7 @@ def main_app(panels: list[str]) -> None:
           f"choosing the step) to the last figure painted once every dock settled; peak "
           f"resident memory. Budget {BUDGET_S:.0f} s, {BUDGET_MB:.0f} MB. Load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.")
-    print(f"{'panel':<11} {'case':<34} {'states':>6} {'open s':>6} {'shown s':>7} {'CPU s':>6} "
+    print(f"{'panel':<11} {'case':<34} {'states':>6} {'open s':>6} {'wall s':>7} {'CPU s':>6} "
           f"{'at':>5} {'peak MB':>7}")
     worst_s = worst_mb = 0.0
     for pid, label, data in app_cases():
@@ -448,15 +449,18 @@ def main_app(panels: list[str]) -> None:
             at = next(s["step"] for s in states if s["wall"] is None)
             print(f"{pid:<11} {label:<34} never settled (state {at})  OVER", flush=True)
             continue
-        slowest = max(states, key=lambda s: s["wall"])
-        cpu = max(s["cpu"] for s in states)
-        over = slowest["wall"] > BUDGET_S or r["peak_mb"] > BUDGET_MB
-        worst_s, worst_mb = max(worst_s, slowest["wall"]), max(worst_mb, r["peak_mb"])
+        # held to the budget in CPU seconds (of every thread of the app), as the table above:
+        # on shared cores the wall time counts other people's work
+        slowest = max(states, key=lambda s: s["cpu"])
+        over = slowest["cpu"] > BUDGET_S or r["peak_mb"] > BUDGET_MB
+        worst_s, worst_mb = max(worst_s, slowest["cpu"]), max(worst_mb, r["peak_mb"])
         at = "ovw" if slowest["step"] == 0 else str(slowest["step"])
         print(f"{pid:<11} {label:<34} {len(states):>6} {states[0]['wall']:>6.2f} "
-              f"{slowest['wall']:>7.2f} {cpu:>6.2f} {at:>5} {r['peak_mb']:>7.0f}"
+              f"{slowest['wall']:>7.2f} {slowest['cpu']:>6.2f} {at:>5} {r['peak_mb']:>7.0f}"
               f"{'  OVER' if over else ''}", flush=True)
-    print(f"\nworst in the app: {worst_s:.2f} s shown, {worst_mb:.0f} MB peak")
+    print(f"\nworst in the app: {worst_s:.2f} CPU s to the last figure painted, {worst_mb:.0f} MB "
+          f"peak (held to the budget in CPU seconds; wall time exceeds them when other work "
+          f"shares the cores)")
 
 
 def _child(argv: list[str]) -> None:
