@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSpinBox,
+    QStyle,
     QStyledItemDelegate,
+    QStyleOptionHeader,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -96,6 +98,26 @@ class _Delegate(QStyledItemDelegate):
             super().setModelData(editor, model, index)
 
 
+class _RowNumbers(QHeaderView):
+    """The vertical header, numbering rows from 0."""
+
+    def __init__(self, parent: QWidget):
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self.setSectionsClickable(True)
+        self.setHighlightSections(True)
+
+    @staticmethod
+    def label(logical: int) -> str:
+        return str(logical)
+
+    def paintSection(self, painter, rect, logical: int) -> None:
+        option = QStyleOptionHeader()
+        self.initStyleOption(option)
+        option.rect, option.section, option.text = rect, logical, self.label(logical)
+        option.textAlignment = Qt.AlignmentFlag.AlignCenter
+        self.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, self)
+
+
 class TableEditor(QWidget):
     """Edits a list of entries; ``changed`` fires after every committed edit or row change."""
 
@@ -112,6 +134,9 @@ class TableEditor(QWidget):
         for i, c in enumerate(self.columns):
             self.table.horizontalHeaderItem(i).setToolTip(c.doc)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # rows numbered from 0, as the JSON paths of problems count them (painted: a label
+        # item per row cost 1 s for 65,536 rows)
+        self.table.setVerticalHeader(_RowNumbers(self.table))
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -144,6 +169,7 @@ class TableEditor(QWidget):
         lay.addLayout(row)
         lay.addWidget(self.message)
         self._filling = False
+        self._marked: set[tuple[int, int]] = set()
 
     # --- values ------------------------------------------------------------------------------
     def value(self) -> list[Any]:
@@ -165,11 +191,15 @@ class TableEditor(QWidget):
 
     def set_value(self, value: list[Any]) -> None:
         self._filling = True
-        try:
+        self.table.setUpdatesEnabled(False)
+        try:  # every row at once: inserted one by one, 65,536 rows (an explicit order) took 3 s
             self.table.setRowCount(0)
-            for entry in value or []:
-                self._append(entry)
+            self._marked.clear()
+            self.table.setRowCount(len(value or []))
+            for r, entry in enumerate(value or []):
+                self._fill(r, entry)
         finally:
+            self.table.setUpdatesEnabled(True)
             self._filling = False
         self.clear_problems()
         self._update_count()
@@ -177,6 +207,10 @@ class TableEditor(QWidget):
     def _append(self, entry: Any, at: int | None = None) -> None:
         r = self.table.rowCount() if at is None else at
         self.table.insertRow(r)
+        self._marked.clear()  # rows below moved; the form marks its problems again
+        self._fill(r, entry)
+
+    def _fill(self, r: int, entry: Any) -> None:
         record = entry if self.is_records else {"value": entry}
         for i, c in enumerate(self.columns):
             v = record.get(c.name) if isinstance(record, dict) else None
@@ -241,8 +275,6 @@ class TableEditor(QWidget):
     def _update_count(self) -> None:
         n = self.table.rowCount()
         self.count_label.setText(f"{n} {'row' if n == 1 else 'rows'}")
-        # rows numbered from 0, as the JSON paths of problems count them
-        self.table.setVerticalHeaderLabels([str(i) for i in range(n)])
         rows = self.table.verticalHeader().defaultSectionSize() * min(max(n, 2), 8)
         self.table.setFixedHeight(rows + self.table.horizontalHeader().height()
                                   + 2 * self.table.frameWidth() + 6)
@@ -250,12 +282,12 @@ class TableEditor(QWidget):
     # --- problems from the form ----------------------------------------------------------------
     def clear_problems(self) -> None:
         self._filling = True
-        for r in range(self.table.rowCount()):
-            for i in range(len(self.columns)):
-                item = self.table.item(r, i)
-                if item is not None:
-                    item.setBackground(QBrush())
-                    item.setToolTip("")
+        for r, i in self._marked:  # only the cells marked: a table may have 65,536 rows
+            item = self.table.item(r, i)
+            if item is not None:
+                item.setBackground(QBrush())
+                item.setToolTip("")
+        self._marked.clear()
         self._filling = False
         self.message.hide()
 
@@ -276,6 +308,7 @@ class TableEditor(QWidget):
                     if item is not None:
                         item.setBackground(QBrush(ERROR_BG))
                         item.setToolTip(f"{full}: {message}")
+                        self._marked.add((r, i))
             else:
                 loose.append(f"{full}: {message}")
         self._filling = False
@@ -284,6 +317,5 @@ class TableEditor(QWidget):
             self.message.show()
 
     def marked_cells(self) -> list[tuple[int, int]]:
-        return [(r, i) for r in range(self.table.rowCount()) for i in range(len(self.columns))
-                if self.table.item(r, i) is not None
+        return [(r, i) for r, i in sorted(self._marked) if self.table.item(r, i) is not None
                 and self.table.item(r, i).background().color() == ERROR_BG]

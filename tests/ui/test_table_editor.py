@@ -95,3 +95,29 @@ def test_barrier_schedule_is_a_table(make_main_window, scenario_path):
     table = _table(w.docks["barrier"], "picks")
     assert table is not None and [c.name for c in table.columns] == ["value"]
     assert table.value() == list(w.document.shown.section("barrier").picks)
+
+
+def test_a_table_of_65536_rows_is_filled_at_once_and_numbered_from_0(qapp):
+    # an explicit traversal order of 256×256 tiles: rows inserted one by one and a label item
+    # per row took 4 s on the window's thread as the dock was built
+    from PySide6.QtGui import QImage, QPainter
+
+    from gpuviz.models.params import field_specs
+    from gpuviz.models.traversal import TraversalParams
+
+    spec = next(f for f in field_specs(TraversalParams) if f.name == "explicit")
+    table = TableEditor(spec, "explicit")
+    order = list(range(65536))[::-1]
+    table.set_value(order)
+    assert table.value() == order and table.count_label.text() == "65536 rows"
+    assert table.table.verticalHeaderItem(0) is None  # numbers are painted, not items
+    header = table.table.verticalHeader()
+    assert header.model().headerData(0, Qt.Orientation.Vertical) == 1  # Qt's own count
+    image = QImage(40, 22, QImage.Format.Format_RGB32)
+    image.fill(0xFFFFFFFF)
+    painter = QPainter(image)
+    header.paintSection(painter, image.rect(), 0)
+    painter.end()
+    assert header.label(0) == "0" and len({image.pixel(x, y) for x in range(40)
+                                             for y in range(22)}) > 2  # a number drawn
+    table.deleteLater()
