@@ -5,6 +5,7 @@ shown no longer warns. The message's tooltip lists them all."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
@@ -17,12 +18,15 @@ if TYPE_CHECKING:
 
 
 def warning_text(found) -> str:
-    """"Warning: launch.grid: the grid covers …" and how many more there are."""
+    """"Warning: the grid covers 32 of the 100,000 elements": the first warning's first clause
+    (the line is short, and shows its end when clipped; the tooltip gives every warning with
+    its path) and how many more there are."""
     if not found:
         return ""
     first = found[0]
+    clause = re.split(r" \(|; |: ", first.message, maxsplit=1)[0]
     more = f" (and {len(found) - 1:,} more)" if len(found) > 1 else ""
-    return printable(f"Warning: {first.path}: {first.message}{more}")
+    return printable(f"Warning: {clause}{more}")
 
 
 class WarningLine(QObject):

@@ -45,12 +45,12 @@ def test_a_warning_shows_in_the_message_line_for_the_state_shown(make_main_windo
     shown = _warnings(monkeypatch)
     w = make_main_window(path, show=False)
     line = w.step_bar_widget.message
-    assert line.text().startswith("Warning: launch.grid: the grid covers 32 of the 100,000")
-    assert "launch.grid" in line.toolTip()
+    assert line.text() == "Warning: the grid covers 32 of the 100,000 elements"
+    assert "launch.grid: the grid covers" in line.toolTip() and "3,125 blocks" in line.toolTip()
     w.statusBar().showMessage("Saved", 1)  # a passing message gives the line back
-    qtbot.waitUntil(lambda: line.text().startswith("Warning: launch.grid"), timeout=2000)
+    qtbot.waitUntil(lambda: line.text().startswith("Warning: the grid"), timeout=2000)
     w.document.go_to_step(0)  # a grid that covers every element
     assert line.text() == "" and line.toolTip() == ""
     w.document.go_to_step(-1)
-    assert line.text().startswith("Warning: launch.grid")
+    assert line.text().startswith("Warning: the grid")
     assert shown == []  # never a dialog
