@@ -42,7 +42,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check scenario files; exit 2 and print "
-                                        "'file: json.path: message' for each problem")
+                                        "'file: json.path: message' for each problem (values "
+                                        "likely not meant are 'file: json.path: warning: "
+                                        "message' lines, exit 0)")
     v.add_argument("scenarios", nargs="+", metavar="SCENARIO")
 
     c = sub.add_parser("compute", help="print the panels' results as JSON {panel_id: {...}}")
