@@ -7,7 +7,9 @@ A case is handled when gpuviz does what a correct program does with it within th
 refusal (exit 2) that names the JSON path, option or file and writes nothing; an acceptance
 (exit 0) that validates, computes and exports; a warning (exit 0) with its path on standard
 error; never a traceback, a Python warning, an internal error or a run past the caps (10 s of
-CPU, as the cores are shared, and 60 s of wall time for a run that waits). The
+CPU, as the cores are shared, and 60 s of wall time for a run that waits). Every accepted file
+is also opened in the app (``benchmarks/bench_limits_app.py``'s child), its overview and every
+step each settled within 10 CPU s, in 1 GiB. The
 tests in this folder run the same cases (and more of each class) under the suite."""
 
 from __future__ import annotations
@@ -200,6 +202,56 @@ def late_cases(tmp: Path) -> Iterator[tuple[str, Callable[[], bool]]]:
             ["export", s, "--out", tmp / f"lo{i}", *o], tmp / f"lo{i}", w)
 
 
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+SLOWEST: list[tuple[float, str]] = []  # (CPU s of the slowest state, case) shown in the app
+
+
+def _app_caps() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def shown_in_app(path: Path, name: str, tmp: Path) -> bool:
+    """The app opened on ``path`` (offscreen, 1920×1080, fresh settings) shows the overview
+    and every step, each settled within TIMEOUT CPU seconds, in 1 GiB; the slowest state's CPU
+    seconds are kept for the summary."""
+    sys.path.insert(0, str(BENCHMARKS))
+    from bench_limits_app import APP_CHILD
+
+    config = tmp / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "s", "x": 0, "y": 0, "width": 1920,
+                                               "height": 1080, "logicalDpi": 96,
+                                               "logicalBaseDpi": 96, "dpr": 1}]}))
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}",
+               XDG_CONFIG_HOME=str(tmp), HOME=str(tmp))
+    steps = json.loads(path.read_text()).get("steps", [])
+    try:
+        proc = subprocess.run([sys.executable, "-c", APP_CHILD, json.dumps([str(path), WALL])],
+                              env=env, preexec_fn=_app_caps, capture_output=True, text=True,
+                              timeout=WALL * (len(steps) + 2), stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return False
+    result = next((json.loads(line[7:]) for line in proc.stdout.splitlines()
+                   if line.startswith("RESULT ")), None)
+    if result is None or "Traceback" in proc.stderr:
+        return False
+    states = result["states"]
+    if any(state["wall"] is None for state in states):
+        return False
+    slowest = max(state["cpu"] for state in states)
+    SLOWEST.append((slowest, name))
+    return len(states) == len(steps) + 1 and slowest <= TIMEOUT
+
+
+def app_cases(tmp: Path) -> Iterator[tuple[str, Callable[[], bool]]]:
+    for make in GENERATORS:
+        for case in make():
+            if case.expect in ("ok", "warn"):
+                folder = tmp / case.name
+                folder.mkdir()
+                path = case.materialise(folder)
+                yield case.name, lambda p=path, n=case.name, f=folder: shown_in_app(p, n, f)
+
+
 def main() -> int:
     rows: list[tuple[str, str, bool]] = []
     with tempfile.TemporaryDirectory(prefix="gpuviz-hostile-") as name:
@@ -212,7 +264,8 @@ def main() -> int:
         for klass, cases in (("animation export", animation_cases),
                              ("select keys and digits", select_cases), ("--fps", fps_cases),
                              ("measure input", measure_cases), ("output targets", target_cases),
-                             ("limits met while writing", late_cases)):
+                             ("limits met while writing", late_cases),
+                             ("accepted, shown in the app", app_cases)):
             folder = tmp / klass.replace(" ", "-")
             folder.mkdir()
             rows += [(klass, label, check()) for label, check in cases(folder)]
@@ -223,6 +276,11 @@ def main() -> int:
     for klass in tried:
         print(f"{klass:<28} {tried[klass]:>5} {handled[klass]:>7}")
     print(f"{'all':<28} {sum(tried.values()):>5} {sum(handled.values()):>7}")
+    if SLOWEST:
+        cpu, name = max(SLOWEST)
+        print(f"in the app: the slowest state of {len(SLOWEST)} accepted files took {cpu:.2f} "
+              f"CPU s ({name}); over 2 s: "
+              + (", ".join(f"{n} {c:.2f}" for c, n in sorted(SLOWEST) if c > 2) or "none"))
     for klass, label, ok in rows:
         if not ok:
             print(f"NOT HANDLED: {klass}: {label}")
