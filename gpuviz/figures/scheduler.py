@@ -174,8 +174,8 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
     else:
         here = next((m for w, m in measured_curve(r) if w == r.warps_per_sm), None)
         title = (f"An SM's four schedulers, {POLICY_NAMES[r.policy]}: {r.warps_per_sm} warps "
-                 f"per SM, {format_percent(r.sm_issue_utilization)} of issue slots used in "
-                 f"steady state{div}"
+                 f"per SM, {format_percent(r.sm_issue_utilization)} of issue slots used "
+                 f"{steady_words(r)}{div}"
                  + (f" (H200: {format_percent(here.measured)})" if here is not None else ""))
     cap = (f"; registers cap residency at {r.register_cap}" if r.register_cap < 16 else "")
     subtitle = (f"Each loop: {_loop_words(r)}P = {format_number(r.P)} cycles, I = {r.I} "
@@ -278,6 +278,14 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
 
 
 MEMORY_NAMES = {"l1": "L1", "l2": "L2", "dram": "DRAM"}
+
+
+def steady_words(r: SchedulerResult) -> str:
+    """Where the SM's utilisation was measured: in steady state, or over the run for a loop too
+    long to reach one within the simulation's budget."""
+    if r.sm_steady:
+        return "in steady state"
+    return f"over the first {r.cycles:,} cycles (one loop takes {r.P:,}: no steady state)"
 
 
 def _loop_words(r: SchedulerResult) -> str:

@@ -162,6 +162,8 @@ class SchedulerResult:
     warps_per_sm: int | None
     scheduler_warps: tuple[int, ...]  # resident warps of each of the SM's schedulers (one if W unset)
     sm_issue_utilization: float  # steady state, mean over the schedulers that hold a warp
+    sm_steady: bool  # False: the loop is too long for a steady state within SWEEP_BUDGET cycles;
+    # sm_issue_utilization is then over the first min(cycles, SWEEP_BUDGET) cycles
     sm_sweep_warps: tuple[int, ...]  # warps per SM of the SM's sweep (empty without warps_per_sm)
     sm_sweep_utilization: tuple[float, ...]  # the SM's steady-state issue utilisation for each
     sm_sweep_predicted: tuple[float, ...]  # the prediction's bound for each (Little, issue, bw)
@@ -246,6 +248,8 @@ def compute(params: SchedulerParams) -> SchedulerResult:
     # the sweep's runs are the steady-state runs where its window is the steady one
     known = dict(zip(sweep_n, sweep_u, strict=True)) if window[0] == \
         STEADY_WARMUP * p_loop else {}
+    if steady_window(p_loop) is None:  # no steady state: the run itself is the measurement
+        known = {n: busy / cycles}
     sm_n, sm_u = sm_sweep(params, cap, sweep_n, sweep_u)
     return SchedulerResult(
         resident_warps=n,
@@ -269,6 +273,7 @@ def compute(params: SchedulerParams) -> SchedulerResult:
         warps_per_sm=params.warps_per_sm,
         scheduler_warps=resident,
         sm_issue_utilization=sm_issue_utilization(params, known),
+        sm_steady=steady_window(p_loop) is not None,
         sm_sweep_warps=sm_n,
         sm_sweep_utilization=sm_u,
         sm_sweep_predicted=tuple(sm_predicted(params, w) for w in sm_n),
@@ -292,14 +297,24 @@ SWEEP_BUDGET = 200_000  # simulated cycles for the whole sweep, so that it stays
 STEADY_WARMUP, STEADY_MEASURED = 4, 8  # loop periods of warm-up and of measurement
 
 
+def steady_window(period: int) -> tuple[int, int] | None:
+    """The cycles a steady-state measurement of a loop of ``period`` cycles runs over: 8 loop
+    periods after 4 of warm-up, or 2 after 1 for a loop too long for that within
+    :data:`SWEEP_BUDGET` simulated cycles; None for a loop whose 3 periods are more than the
+    budget (a kernel would need a million cycles to show a steady state: none is simulated)."""
+    for warmup, measured in ((STEADY_WARMUP, STEADY_MEASURED), (1, 2)):
+        if (warmup + measured) * period <= SWEEP_BUDGET:
+            return warmup * period, (warmup + measured) * period
+    return None
+
+
 def steady_utilization(params: SchedulerParams, n: int, period: int) -> float:
-    """Issue utilisation of one scheduler with ``n`` warps over 8 loop periods after 4 of
-    warm-up: the steady state a long-running kernel reaches. A loop too long for the sweep's
-    budget of simulated cycles is measured over 2 periods after 1."""
-    warmup, measured = STEADY_WARMUP, STEADY_MEASURED
-    if (warmup + measured) * period > SWEEP_BUDGET:
-        warmup, measured = 1, 2
-    start, end = warmup * period, (warmup + measured) * period
+    """Issue utilisation of one scheduler with ``n`` warps in steady state (over
+    :func:`steady_window`), or, for a loop too long for a steady state within the budget, over
+    the first ``min(cycles, SWEEP_BUDGET)`` cycles from the start (``SchedulerResult.sm_steady``
+    says which)."""
+    window = steady_window(period)
+    start, end = window if window else (0, min(params.cycles, SWEEP_BUDGET))
     _, kind, _, _, _ = simulate(params, n, end)
     return float(np.count_nonzero(kind[start:end])) / (end - start)
 

@@ -242,3 +242,30 @@ def test_saturation_is_where_every_scheduler_holds_its_share_of_the_plateau():
     assert w > 64  # more warps than the SM's slots hold
     top = uncapped_sm_prediction(p, w)
     assert uncapped_sm_prediction(p, w - 4) < top == uncapped_sm_prediction(p, w + 4)
+
+
+def test_a_loop_too_long_for_a_steady_state_is_measured_over_the_run_within_the_budget(
+        monkeypatch):
+    """A loop of a million cycles (16 loads at L = 5000 and 16 × 512 dependent math at A = 64,
+    divergent) has no steady state within the simulation's budget: the SM's utilisation is
+    the run's own, said so, and nothing simulates more than the budget (it simulated three
+    loop periods, 3.2 million cycles and 630 MB, before)."""
+    from gpuviz.figures.scheduler import steady_words
+    from gpuviz.models import scheduler as model
+
+    ran = []
+    simulate = model.simulate
+    monkeypatch.setattr(model, "simulate",
+                        lambda p, n, cycles=None: ran.append(cycles or p.cycles)
+                        or simulate(p, n, cycles))
+    p = SchedulerParams(warps=64, load_latency=5000, math_latency=64, math_per_load=512,
+                        loads_per_warp=16, warp_slots=64, registers_per_thread=1,
+                        registers_per_scheduler=1048576, divergence=True, cycles=3000,
+                        warps_per_sm=8)
+    r = model.compute(p)
+    assert r.P > model.SWEEP_BUDGET and not r.sm_steady
+    assert max(ran) <= model.SWEEP_BUDGET
+    assert 0.0 < r.sm_issue_utilization <= 1.0
+    assert "no steady state" in steady_words(r) and "3,000 cycles" in steady_words(r)
+    short = model.compute(SchedulerParams(warps_per_sm=8))
+    assert short.sm_steady and steady_words(short) == "in steady state"

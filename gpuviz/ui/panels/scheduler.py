@@ -18,7 +18,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from gpuviz import keys
-from gpuviz.figures.scheduler import timeline_rgb, visible_cycles, window_cycles
+from gpuviz.figures.scheduler import steady_words, timeline_rgb, visible_cycles, window_cycles
 from gpuviz.models.scheduler import SchedulerResult
 from gpuviz.scenario.compute import compute_all
 from gpuviz.ui.panel_extras import PanelExtras
@@ -37,8 +37,8 @@ def summary_text(result: SchedulerResult) -> str:
         f"Simulated: issue slots {r.issue_utilization:.1%}, useful lanes "
         f"{r.lane_utilization:.1%}",
         f"Limit at N = {r.resident_warps}: {r.limit}",
-        *([f"SM ({r.warps_per_sm} warps, four schedulers): {r.sm_issue_utilization:.1%} in "
-           "steady state"] if r.warps_per_sm is not None else []),
+        *([f"SM ({r.warps_per_sm} warps, four schedulers): {r.sm_issue_utilization:.1%} "
+           f"{steady_words(r)}"] if r.warps_per_sm is not None else []),
     ])
 
 
