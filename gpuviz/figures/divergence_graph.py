@@ -133,20 +133,30 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     placed: list[tuple[float, float, float, float]] = []
     crowded: list[str] = []  # labels that found no clear place beside their edge
 
+    lo, hi = np.minimum(s[:, :2], s[:, 2:]), np.maximum(s[:, :2], s[:, 2:])
+
     def free(box: tuple[float, float, float, float]) -> bool:
         if box[0] < 0 or box[2] > cfg_w or box[1] < top - 1.0:
-            return False
-        if len(s) and _segment_hits_box(s, box).any():
             return False
         for o in boxes:
             if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]:
                 return False
-        return apart(box)
+        if not apart(box):
+            return False
+        # only the edges whose bounding boxes meet the label's can cross it
+        near = (lo[:, 0] < box[2]) & (hi[:, 0] > box[0]) & (lo[:, 1] < box[3]) & \
+            (hi[:, 1] > box[1])
+        return not (near.any() and _segment_hits_box(s[near], box).any())
+
+    seen: list[np.ndarray] = [np.zeros((0, 4))]  # the placed labels' boxes as one array
 
     def apart(box: tuple[float, float, float, float]) -> bool:
         """Clear of every label placed, by more than a word space: two never read as one."""
-        return not any(box[0] < o[2] + LABEL_GAP and o[0] - LABEL_GAP < box[2]
-                       and box[1] < o[3] + 0.6 and o[1] - 0.6 < box[3] for o in placed)
+        if len(seen[0]) != len(placed):
+            seen[0] = np.asarray(placed, dtype=float).reshape(-1, 4)
+        o = seen[0]
+        return not bool(np.any((box[0] < o[:, 2] + LABEL_GAP) & (o[:, 0] - LABEL_GAP < box[2])
+                               & (box[1] < o[:, 3] + 0.6) & (o[:, 1] - 0.6 < box[3])))
 
     def put(key: str | None, candidates: list[Place], text: str, color: str, font: FontKind,
             fallback: list[Place] | None = None) -> None:
