@@ -1,8 +1,9 @@
 """Parts against their budgets: for every panel, each part alone at single column (height in mm,
 against 120 mm) and on a 16:9 slide (median body and title type in pixels at 1280 × 720, against
 20 and 28 px), over every bundled scenario that draws it, in the print theme; with ``--lint``,
-the lint's findings over every part of every bundled scenario, theme and size. Prints figures.
-Run: ``python benchmarks/bench_parts.py [--lint] [PANEL …]``."""
+the lint's findings over every part of every bundled scenario, theme and size (with
+``--steps``, in every step's state as well). Prints figures.
+Run: ``python benchmarks/bench_parts.py [--lint [--steps]] [PANEL …]``."""
 
 from __future__ import annotations
 
@@ -62,7 +63,11 @@ def main() -> None:
         return
     failing, total = Counter(), 0
     rules: Counter[str] = Counter()
-    for s in scenarios:
+    states = [(s, frozenset()) for s in scenarios]
+    if "--steps" in sys.argv:  # every step's state too, with its selection
+        states += [(s.at_step(k), s.step_selection(k)) for s in scenarios
+                   for k in range(len(s.steps))]
+    for s, selection in states:
         for pid in s.panels:
             if wanted and pid not in wanted:
                 continue
@@ -71,7 +76,7 @@ def main() -> None:
                     th = theme(tname)
                     for target in (SINGLE, DOUBLE, SLIDE):
                         t = target.showing([part])
-                        fig = figure_for(s, pid, th, frozenset(), t)
+                        fig = figure_for(s, pid, th, selection, t)
                         if fig.parts != (part,):
                             continue
                         found = lint(fig, t, theme=th, budget=True)
