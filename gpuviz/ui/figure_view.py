@@ -37,6 +37,7 @@ class FigureView(QWidget):
         self._scale = 1.0
         self._origin = QPointF(0, 0)
         self._veil = ""
+        self._fit = 1.0  # the share of its fitted size the figure is painted at
         # called as a paint begins, before the figure is painted: the dock lays the first
         # figure out there, for the size the view has when it first reaches the screen
         self.before_paint: Callable[[], None] | None = None
@@ -76,13 +77,24 @@ class FigureView(QWidget):
         super().resizeEvent(event)
         self.resized.emit()
 
+    def set_fit(self, fit: float) -> None:
+        """Paint the figure at ``fit`` (at most 1) of the size that fits the view, centred:
+        a lecture's states that have less to show keep the type of the largest."""
+        fit = max(0.05, min(1.0, fit))
+        if abs(fit - self._fit) > 1e-9:
+            self._fit = fit
+            self.update()
+
+    def fit(self) -> float:
+        return self._fit
+
     def reset_view(self) -> None:
         self._zoom, self._pan = 1.0, QPointF(0, 0)
         self.update()
 
     def _target(self) -> QRectF:
         r = QRectF(self.rect()).adjusted(4, 4, -4, -4)
-        w, h = r.width() * self._zoom, r.height() * self._zoom
+        w, h = r.width() * self._zoom * self._fit, r.height() * self._zoom * self._fit
         return QRectF(r.x() + (r.width() - w) / 2 + self._pan.x(),
                       r.y() + (r.height() - h) / 2 + self._pan.y(), w, h)
 

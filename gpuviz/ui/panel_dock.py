@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure
-from gpuviz.figures.layout import NATURAL, Chrome, Design, Target, view_target
+from gpuviz.figures.layout import NATURAL, Chrome, Target, view_target
 from gpuviz.figures.scene import build_figure, takes_target
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
@@ -30,16 +30,20 @@ from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.scenario.decode import encode
 from gpuviz.ui.controls_strip import STRIP_PX, ControlsScroll, ControlsStrip, follow_text
 from gpuviz.ui.design_memory import DesignMemory
+from gpuviz.ui.dock_layout import DockLayouts, LayoutAsk
 from gpuviz.ui.document import Document
 from gpuviz.ui.figure_view import FigureView
 from gpuviz.ui.measured_line import MeasuredLine
 from gpuviz.ui.panel_extras import PanelExtras, extras_class
 from gpuviz.ui.param_form import ParamForm
+from gpuviz.ui.part_switcher import SWITCHER_PX, PartSwitcher
 from gpuviz.ui.redraw_plan import DrawKey, Redraw, RedrawPlan
+from gpuviz.ui.view_layout import ViewLayout, layout_scale
 from gpuviz.ui.worker_report import Job
 
 VEIL_TEXT = "Predict first.\n\nThe picture appears when you reveal it (Next step or PageDown)."
 BODY_PX = 12.0  # the theme's body type on screen, in pixels (presentation mode asks for more)
+MIN_TYPE_PX = 12.0  # the least median type a view must reach before it shows its parts a page
 CONTROLS_PX = 280  # the unfolded controls' width (more where a row of them needs it)
 FIGURE_MIN_PX = 400  # what widening the controls leaves the figure at least
 RELAYOUT_MS = 150  # a resize settles this long before the figure is laid out again
@@ -135,12 +139,21 @@ class PanelDock(QDockWidget):
         # a widget that goes with the controls though it sits under the figure, with its width
         # (the scheduler's zoomable timeline): hidden with the controls when presenting
         self.companion = self.extras.under_figure()
+        # the part switcher above the figure: the pages of parts when the whole is too small
+        self.switcher = PartSwitcher(panel.id)
+        self.switcher.chosen.connect(self._on_page_chosen)
+        figure = QWidget()
+        figure_lay = QVBoxLayout(figure)
+        figure_lay.setContentsMargins(0, 0, 0, 0)
+        figure_lay.setSpacing(0)
+        figure_lay.addWidget(self.switcher)
+        figure_lay.addWidget(self.view, 1)
         if self.companion is None:
-            splitter.addWidget(self.view)
+            splitter.addWidget(figure)
         else:
             column = QSplitter(Qt.Orientation.Vertical)
             column.setObjectName(f"{panel.id}-figure-and-companion")
-            column.addWidget(self.view)
+            column.addWidget(figure)
             column.addWidget(self.companion)
             column.setStretchFactor(0, 3)
             column.setStretchFactor(1, 1)
@@ -154,11 +167,14 @@ class PanelDock(QDockWidget):
 
         # what is shown, computed and searched, and whether the model is slow (Qt-free)
         self.plan = RedrawPlan(slow=panel.slow)
+        # the view's layout for the whole lecture: its parts, design and scale (thread pool)
+        self.layouts = DockLayouts(panel.id, self.plan, self.schedule_refresh, self)
+        self.min_px = MIN_TYPE_PX  # the least median type in the view (the window sets it)
+        self.chosen: str | None = None  # the first part of the page the user chose
+        self.presenting = False
         self._pending = False
         self.last_redraw_ms = 0.0
-        self.memory: DesignMemory | None = None  # designs remembered across sessions
-        self._settle_with: tuple[object, DrawKey] | None = None
-        self._settle_timer = QTimer(self)
+        self._settle_timer = QTimer(self)  # an edit's layout is worked out once edits settle
         self._settle_timer.setSingleShot(True)
         self._settle_timer.setInterval(SETTLE_MS)
         self._settle_timer.timeout.connect(self._settle)
@@ -234,11 +250,15 @@ class PanelDock(QDockWidget):
 
     def set_controls_shown(self, shown: bool) -> None:
         """Presentation mode: no controls at all, not even the strip, nor the widget that
-        belongs with them under the figure (``companion``): the figure alone."""
+        belongs with them under the figure (``companion``), nor the part switcher (the step
+        chooses): the figure alone."""
+        self.presenting = not shown
         self.controls_pane.setVisible(shown)
         self.splitter.handle(1).setVisible(shown)
         if self.companion is not None:
             self.companion.setVisible(shown)
+        self._update_switcher()
+        self.schedule_refresh()
 
     def set_body_px(self, px: float) -> None:
         """The theme's body type on screen in pixels: the scale the figure is laid out at."""
@@ -246,37 +266,102 @@ class PanelDock(QDockWidget):
             self.body_px = px
             self.schedule_refresh()
 
+    def set_min_px(self, px: float) -> None:
+        """The least median type the view must reach (12 px for one panel in the window, 10
+        for several, 18 in presentation): below it the dock shows its parts a page at a time."""
+        if px != self.min_px:
+            self.min_px = px
+            self.schedule_refresh()
+
     def px_per_mm(self) -> float:
         return self.body_px / (self.theme.text_pt * PT_TO_MM)
 
+    # --- what the view is laid out for -----------------------------------------------------
+    def view_px(self) -> tuple[int, int]:
+        """The pixels the figure is laid out for: the view's, less the switcher's row in the
+        window whether or not it shows (showing it never lays the figure out again)."""
+        h = self.view.height() + (SWITCHER_PX if self.switcher.isVisible() else 0)
+        if not self.presenting and len(self.panel.parts) > 1:
+            h -= SWITCHER_PX
+        return self.view.width(), max(h, 1)
+
+    def _base_target(self) -> Target | None:
+        w, h = self.view_px()
+        if not takes_target(self.panel.id) or w < 50 or h < 50:
+            return None
+        # whole millimetres and a coarse aspect: a resize by a pixel does not lay out again
+        return view_target(round(w / self.px_per_mm()), round(w / h, 2))
+
+    def _ask(self, base: Target, parts: tuple[str, ...] | None = None,
+             own: bool = True) -> LayoutAsk:
+        states = self.layouts.states(self.document.scenario, self.document.shown)
+        return LayoutAsk(base, self.view_px(), self.theme.name, self.min_px,
+                         self.parts if own else parts, self.chosen, states)
+
+    def view_layout(self) -> ViewLayout | None:
+        """The view's layout for the lecture (or, after an edit, the one before it until the
+        edits settle); None before it is known, or for a panel not laid out for a view."""
+        base = self._base_target()
+        if base is None:
+            return None
+        ask = self._ask(base)
+        known, layout = self.layouts.known(ask)
+        return layout if known else self.layouts.draft(ask)
+
     def target(self) -> Target:
         """What the figure is laid out for: the view's width at the scale that shows the body
-        type at ``body_px``, and the view's shape; the natural size for panels that are not laid
-        out for a target, or before the view has a size."""
-        w, h = self.view.width(), self.view.height()
-        if not takes_target(self.panel.id) or w < 50 or h < 50:
+        type at ``body_px``, and the view's shape, drawing the parts of the view's layout (the
+        step's, or the page chosen); the natural size for panels that are not laid out for a
+        target, or before the view has a size."""
+        base = self._base_target()
+        if base is None:
             return NATURAL
-        # whole millimetres and a coarse aspect: a resize by a pixel does not lay out again
-        target = view_target(round(w / self.px_per_mm()), round(w / h, 2))
-        if self.parts is None and self.chrome == "full":
-            return target
-        return target.showing(self.parts, self.chrome)
+        layout = self.view_layout()
+        parts = layout.parts if layout is not None else self.parts
+        if parts is None and self.chrome == "full":
+            return base
+        return base.showing(parts, self.chrome)
 
     def set_parts(self, parts: tuple[str, ...] | None, chrome: Chrome = "full") -> None:
-        """Draw only these parts of the figure (None: the whole figure) inside ``chrome``: a
-        presented step that names its parts shows them large."""
+        """Draw only these parts of the figure (None: what fits, a page at a time) inside
+        ``chrome``: a step that names its parts shows them."""
         if (parts, chrome) != (self.parts, self.chrome):
             self.parts, self.chrome = parts, chrome
             self.schedule_refresh()
 
+    def _ask_layout(self, base: Target) -> None:
+        ask = self._ask(base)
+        if self.layouts.known(ask)[0]:
+            return
+        if self.layouts.draft(ask) is not None:
+            self._settle_timer.start()  # an edit: drawn as before until the edits settle
+            return
+        self.layouts.ask(ask, self.theme, self._later_asks(base))
+
+    def _later_asks(self, base: Target) -> tuple[LayoutAsk, ...]:
+        """The layouts of the parts the other steps ask for, worked out after this one, so a
+        step is drawn in its final layout the moment it is shown."""
+        scenario = self.document.scenario
+        wanted = {scenario.step_parts(k, self.panel.id) for k in range(len(scenario.steps))}
+        return tuple(self._ask(base, p, own=False) for p in [None, *sorted(
+            (p for p in wanted if p is not None), key=str)] if p != self.parts)
+
+    def _settle(self) -> None:
+        base = self._base_target()
+        if base is not None:
+            self.layouts.ask(self._ask(base), self.theme)
+
     def settled(self) -> bool:
-        """The figure on screen is laid out for the view as it is now (its theme, its size),
-        and nothing is on its way; a dock not yet painted lays out at its first paint."""
+        """The figure on screen is laid out for the view as it is now (its theme, its size,
+        the lecture's layout), and nothing is on its way; a dock not yet painted lays out at
+        its first paint."""
         if not self._on_screen:
             return True
         shown = self.plan.shown
+        base = self._base_target()
         return (not self._pending and not self._relayout.isActive()
                 and self.plan.computing is None and self.plan.searching is None
+                and (base is None or self.layouts.known(self._ask(base))[0])
                 and shown is not None and (shown.theme, shown.target) == (self.theme.name,
                                                                           self.target()))
 
@@ -284,9 +369,34 @@ class PanelDock(QDockWidget):
         if takes_target(self.panel.id):
             self.schedule_refresh()
 
+    def _on_page_chosen(self, part: str) -> None:
+        self.chosen = part
+        if self.memory is not None:
+            self.memory.settings.setValue(f"parts/{self.panel.id}", part)
+        self.schedule_refresh()
+
+    @property
+    def memory(self) -> DesignMemory | None:
+        """The designs (and the page chosen) remembered across sessions."""
+        return self.layouts.memory
+
+    @memory.setter
+    def memory(self, memory: DesignMemory | None) -> None:
+        self.layouts.memory = memory
+        chosen = memory.settings.value(f"parts/{self.panel.id}") if memory is not None else None
+        if isinstance(chosen, str) and chosen in self.panel.parts:
+            self.chosen = chosen
+
+    def _update_switcher(self) -> None:
+        layout = self.view_layout()
+        pages = layout.pages if layout is not None else ()
+        self.switcher.set_pages(pages, layout.parts if layout is not None else None)
+        self.switcher.setVisible(len(pages) > 1 and not self.presenting
+                                 and len(self.panel.parts) > 1)
+
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
-        self.plan.designs.clear()  # another theme's type sizes make other designs
+        self.layouts.forget()  # another theme's type sizes make other layouts
         self.schedule_refresh()
         self.extras.theme_changed(theme)
 
@@ -319,15 +429,20 @@ class PanelDock(QDockWidget):
         except Exception as exc:  # a model bug must not take the window down
             self._show(_error_figure(self.theme, f"{type(exc).__name__}: {exc}"), None, time.perf_counter())
             return
+        base = self._base_target()
+        if base is not None:
+            self._ask_layout(base)
+        self._update_switcher()
         key = DrawKey(params, selection, self.theme.name, self.target())
-        self._known_design(key.target)  # a design remembered from the last session counts
+        self.layouts.known_design(key.target, self.theme.name)  # one remembered counts
         start = time.perf_counter()
         action = self.plan.decide(key, self._on_screen)
         if action is Redraw.NOTHING:
+            self._fit_to_lecture()  # the lecture's scale may have arrived since
             return
-        if action is Redraw.SEARCH_SHAPE:
-            self._search(self.plan.shown_result, key)
-            return
+        if action is Redraw.SEARCH_SHAPE and base is not None \
+                and not self.layouts.known(self._ask(base))[0]:
+            return  # the picture stays up, scaled, until the view's layout arrives
         if action is Redraw.COMPUTE_OFF:
             # the previous figure stays up, and a newer edit makes this result stale (dropped)
             pid = self.panel.id
@@ -347,21 +462,34 @@ class PanelDock(QDockWidget):
         self._show(figure, shown, start, result)
 
     def _build(self, result: object, key: DrawKey) -> Figure:
-        """The figure for ``key``. Laid out for a view, its design (arrangement and design
-        width) is searched once per view shape; redraws after that (a dragged control, a
-        click, playback) keep it, one build instead of a dozen, and the search runs again
-        once the changes settle (``_settle``), replacing the picture if it chose otherwise."""
+        """The figure for ``key``: with the design of the view's layout for the lecture (one
+        build); before that is known, searched (a dozen builds) and the design kept."""
         target = key.target
-        design = self._known_design(target)
+        design = self.layouts.known_design(target, self.theme.name)
         if design is None:
             figure = build_figure(self.panel.id, result, key.selection, self.theme, target)
             if figure.design is not None:
-                self._keep_design(target, figure.design)
+                self.layouts.keep_design(target, self.theme.name, figure.design)
             return figure
-        self._settle_with = (result, key)
-        self._settle_timer.start()
         return build_figure(self.panel.id, result, key.selection, self.theme,
                             replace(target, design=design))
+
+    def _fit_to_lecture(self) -> None:
+        """Paint the figure on screen at the lecture's one scale: a state with less to show is
+        not blown up, so type and arrangement stay put from step to step."""
+        self.view.set_fit(self._lecture_zoom())
+
+    def _lecture_zoom(self) -> float:
+        key, figure, layout = self.plan.shown, self.view.figure(), self.view_layout()
+        if key is None or figure is None or layout is None or layout.design is None \
+                or figure.design != layout.design:
+            return 1.0
+        base = self._base_target()
+        states = self._ask(base).states if base is not None else ()
+        if key.params in states and len(layout.scales) == len(states) \
+                and self.layouts.known(self._ask(base))[0]:  # type: ignore[arg-type]
+            return layout.zoom(layout.scales[states.index(key.params)])
+        return layout.zoom(layout_scale(figure, self.theme.title_pt))
 
     def _on_resized(self) -> None:
         if self._on_screen:
@@ -380,56 +508,9 @@ class PanelDock(QDockWidget):
             self.view.before_paint = None
             self.view.painted.disconnect(self._on_painted)
 
-    def _known_design(self, target: Target) -> Design | None:
-        """The design this view's shape was last laid out with: searched in this session, or
-        remembered from the last one (then a draft, until the search after it confirms it)."""
-        if target.aspect is None:
-            return None
-        design = self.plan.designs.get(target)
-        if design is None and self.memory is not None:
-            design = self.memory.recall(self.panel.id, self.theme.name, target)
-            if design is not None:
-                self.plan.designs[target] = design
-        return design
-
-    def design_for(self, target: Target) -> Design | None:
-        """The design the dock lays ``target`` out with (None before its first search)."""
+    def design_for(self, target: Target):
+        """The design the dock lays ``target`` out with (None before it is known)."""
         return self.plan.designs.get(target)
-
-    def _keep_design(self, target: Target, design: Design) -> None:
-        self.plan.designs[target] = design
-        if self.memory is not None:
-            self.memory.keep(self.panel.id, self.theme.name, target, design)
-
-    def _settle(self) -> None:
-        pending, self._settle_with = self._settle_with, None
-        if pending is not None and self.plan.should_settle(pending[1]):
-            self._search(*pending)
-
-    def _search(self, result: object, key: DrawKey) -> None:
-        """The full layout search for ``key`` on the thread pool: after edits settle (the
-        picture shows the kept design) or for a new view shape (the picture shows the old
-        shape, scaled). Whatever is drawn meanwhile drops its result."""
-        generation = self.plan.start_search(key, result)
-        pid, theme = self.panel.id, self.theme
-        job = Job(lambda: build_figure(pid, result, key.selection, theme, key.target), generation)
-        job.signals.done.connect(self._on_searched)
-        QThreadPool.globalInstance().start(job)
-
-    def _on_searched(self, generation: int, figure: object, error: str) -> None:
-        taken = self.plan.take_searched(generation)
-        if taken is None:
-            return  # asked again since, or something newer was drawn
-        key, result = taken
-        if error or not isinstance(figure, Figure) or figure.design is None:
-            if key != self.plan.shown:  # the view's new shape has no picture of its own
-                self._show(_error_figure(self.theme, error or "no layout"), None,
-                           time.perf_counter())
-            return
-        drafted = self.plan.designs.get(key.target)
-        self._keep_design(key.target, figure.design)
-        if key != self.plan.shown or figure.design != drafted:
-            self._show(figure, key, time.perf_counter(), result)
 
     def _on_computed(self, generation: int, result: object, error: str) -> None:
         latest, key = self.plan.take_computed(generation)
@@ -488,6 +569,7 @@ class PanelDock(QDockWidget):
             self.measured.show_for(result)
         self.plan.shown_now(key, result)
         self.view.set_figure(figure)
+        self._fit_to_lecture()
         if not self._painting:  # else the paint under way paints it
             self.view.repaint()
         self.last_redraw_ms = (time.perf_counter() - start) * 1000

@@ -19,9 +19,10 @@ if TYPE_CHECKING:
     from gpuviz.ui.main_window import MainWindow
     from gpuviz.ui.presenter import PresenterView
 
-PRESENT_BODY_PX = 17.0  # the figures' body type in presentation mode, in screen pixels
+PRESENT_BODY_PX = 18.0  # the figures' body type in presentation mode, in screen pixels
+PRESENT_MIN_PX = 18.0  # the least median type of a presented figure (else it shows a page)
 SETTLE_POLL_MS = 20
-SETTLE_WAIT_MS = 1500  # the longest the room waits for the final layout
+SETTLE_WAIT_MS = 4000  # the longest the room waits for the final layout
 
 
 @dataclass(frozen=True)
@@ -156,16 +157,19 @@ class Presentation:
             clock.toggle()
 
     def show_step_parts(self) -> None:
-        """In the room, a step that names parts of a figure shows those parts, large; the
-        window shows the whole figure."""
+        """A step that names parts of a figure shows those parts, in the room large, in the
+        window at the window's type; elsewhere each dock shows what fits."""
         doc = self.window.document
         for pid, d in self.window.docks.items():
-            d.set_parts(doc.scenario.step_parts(doc.step, pid) if self.state is not None
-                        else None)
+            d.set_parts(doc.scenario.step_parts(doc.step, pid))
 
     def present_dock(self, d: PanelDock, presenting: bool) -> None:
         d.set_controls_shown(not presenting)
         d.set_body_px(PRESENT_BODY_PX if presenting else BODY_PX)
+        if presenting:
+            d.set_min_px(PRESENT_MIN_PX)
+        else:
+            self.window.update_min_type()
         d.setTitleBarWidget(QWidget() if presenting else None)  # no title bar: the figure only
 
     def panel_to_show(self) -> str:

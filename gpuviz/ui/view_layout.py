@@ -1,0 +1,199 @@
+"""One layout per view for a whole lecture: the parts that fit, one design, one type size.
+
+A figure laid out for a view fills it at the largest scale its content allows, so a state with
+little to show (one bank round) comes out at twice the type of one with much (32 rounds), and
+the room re-reads the picture at every step. For a view, this module chooses once, over every
+state of the lecture (the overview and each step, and what is shown now):
+
+- the parts the view draws: the whole figure when its median type, as painted, is at least the
+  view's least type; else the panel's parts grouped, in order, into pages that each reach it
+  (a page of one part may still fall short: the largest that part allows);
+- the design (arrangement and design width) of the largest state, kept for every state;
+- the layout scale of that state (``scale``): every state is drawn at it, each figure painted at
+  ``scale / layout_scale(figure)`` of its fitted size, so type and arrangement stay put.
+
+Qt-free: the dock runs :func:`lay_out_view` on the thread pool; the tests call it directly.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
+
+from gpuviz.figures.display import PT_TO_MM, Figure, Text, walk
+from gpuviz.figures.layout import DESIGN_FACTORS, NATURAL, Design, Target
+
+VIEW_INSET_PX = 8  # the view paints the page inside its rectangle less 4 px on each side
+
+Build = Callable[[Any, Target], Figure]  # (result, target) -> the panel's figure
+TRIED = 3  # designs tried on every state, of those that serve the largest state best
+DESIGNS: tuple[Design, ...] = tuple((kind, factor) for factor in DESIGN_FACTORS
+                                    for kind in ("stacked", "beside"))
+
+
+def paint_scale(figure: Figure, view_px: tuple[int, int]) -> float:
+    """Screen pixels per millimetre of ``figure`` fitted to a view of ``view_px`` pixels."""
+    w, h = view_px
+    return max(min((w - VIEW_INSET_PX) / figure.width, (h - VIEW_INSET_PX) / figure.height), 0.0)
+
+
+def median_pt(figure: Figure) -> float:
+    sizes = [t.size for t in walk(figure.items) if isinstance(t, Text)]
+    return statistics.median(sizes) if sizes else 0.0
+
+
+def type_px(figure: Figure, view_px: tuple[int, int], zoom: float = 1.0) -> float:
+    """The figure's median type in screen pixels, painted in a view of ``view_px`` at ``zoom``
+    of its fitted size (what ``benchmarks/bench_hall.py`` measures)."""
+    return median_pt(figure) * PT_TO_MM * paint_scale(figure, view_px) * zoom
+
+
+def layout_scale(figure: Figure, title_pt: float) -> float:
+    """The scale a slide or view layout placed its content at: its title (the first text of a
+    figure with its full chrome, set at the theme's ``title_pt`` at scale 1) over that size."""
+    first = next((t for t in walk(figure.items) if isinstance(t, Text)), None)
+    return first.size / title_pt if first is not None and title_pt > 0 else 1.0
+
+
+@dataclass(frozen=True)
+class ViewLayout:
+    """What a view draws for every state of a lecture."""
+
+    pages: tuple[tuple[str, ...], ...]  # the part groups offered (one page: the whole figure)
+    parts: tuple[str, ...] | None  # the page drawn (None: the whole figure)
+    design: Design | None  # kept for every state (None: a figure not laid out for a view)
+    scale: float  # the layout scale every state is drawn at
+    type_px: float  # the median type of the largest state, painted
+    scales: tuple[float, ...] = ()  # each state's own layout scale with ``design``, in order
+
+    def zoom(self, scale: float) -> float:
+        """How much of its fitted size a figure laid out at ``scale`` is painted at: the
+        lecture's one scale, never larger than its own fit."""
+        return min(1.0, self.scale / scale) if scale > 0 else 1.0
+
+    def page_of(self, part: str | None) -> tuple[str, ...] | None:
+        """The page that holds ``part`` (a page chosen under another grouping)."""
+        return next((p for p in self.pages if part in p), None)
+
+
+class _Common(NamedTuple):
+    design: Design | None
+    scale: float  # the least of the states' scales with that design
+    type_px: float  # the least of the states' median types, each painted at ``scale``
+    scales: tuple[float, ...]
+
+
+class _Measure:
+    """Figures of one panel's states for one view, measured and remembered."""
+
+    def __init__(self, build: Build, results: Sequence[Any], view_px: tuple[int, int],
+                 title_pt: float):
+        self.build, self.results, self.view_px = build, list(results), view_px
+        self.title_pt = title_pt
+        self._common: dict[Target, _Common] = {}
+        self._worst: int | None = None
+
+    def common(self, target: Target) -> _Common:
+        """The design that draws every state at the largest type, and that type: one
+        arrangement for the lecture, each state painted at the least state's scale. The
+        designs are ranked on the largest state (the least scale of a search over each) and
+        the best few tried on every state."""
+        if target in self._common:
+            return self._common[target]
+        worst = self.worst(target)
+        ranked: list[tuple[float, Design]] = []
+        for design in DESIGNS:
+            figure = self.build(self.results[worst], replace(target, design=design))
+            if figure.design == design:  # else no legend or notes to set beside the body
+                ranked.append((type_px(figure, self.view_px), design))
+        ranked.sort(key=lambda r: -r[0])
+        best: _Common | None = None
+        for _, design in ranked[:TRIED]:
+            kept = replace(target, design=design)
+            figures = [self.build(r, kept) for r in self.results]
+            scales = tuple(layout_scale(f, self.title_pt) for f in figures)
+            scale = min(scales)
+            shown = min(type_px(f, self.view_px) * scale / s if s > 0 else 0.0
+                        for f, s in zip(figures, scales))
+            if best is None or shown > best.type_px + 1e-6:
+                best = _Common(design, scale, shown, scales)
+        if best is None:  # a figure not laid out for a view's shape
+            figures = [self.build(r, target) for r in self.results]
+            best = _Common(None, 1.0, min(type_px(f, self.view_px) for f in figures),
+                           tuple(1.0 for _ in figures))
+        self._common[target] = best
+        return best
+
+    def worst(self, target: Target) -> int:
+        """The state with the most to show: the least scale its own search reaches (the
+        whole figure's, for every page)."""
+        if self._worst is None:
+            whole = target.showing(None, target.chrome)
+            scales = [layout_scale(self.build(r, whole), self.title_pt) for r in self.results]
+            self._worst = min(range(len(scales)), key=scales.__getitem__)
+        return self._worst
+
+    def fits_largest(self, target: Target, min_px: float) -> bool:
+        """Whether the largest state reaches ``min_px`` laid out alone (a search)."""
+        return type_px(self.build(self.results[self.worst(target)], target), self.view_px) \
+            >= min_px
+
+    def largest(self, pages: Sequence[tuple[str, ...]], target: Target) -> tuple[str, ...]:
+        """The page that draws most (the largest area at the natural size, in the largest
+        state): shown first."""
+        result = self.results[self.worst(target)]
+
+        def area(page: tuple[str, ...]) -> float:
+            f = self.build(result, NATURAL.showing(page, target.chrome))
+            return f.width * f.height
+        return max(pages, key=area)
+
+    def fits(self, target: Target, min_px: float) -> bool:
+        return self.common(target).type_px >= min_px
+
+
+def lay_out_view(build: Build, results: Sequence[Any], target: Target,
+                 view_px: tuple[int, int], min_px: float, title_pt: float,
+                 parts: tuple[str, ...] | None = None,
+                 chosen: str | None = None) -> ViewLayout:
+    """The layout of a view of ``view_px`` pixels laid out for ``target`` (no parts), for a
+    lecture whose states have ``results``. ``parts``: what the state asks for (a step's parts:
+    drawn whatever their type); else the whole figure where every state reaches ``min_px``
+    with one design, or the page holding ``chosen`` (the one that draws most when none)."""
+    m = _Measure(build, results, view_px, title_pt)
+    whole = target.showing(None, target.chrome)
+    drawn = build(m.results[0], whole).parts
+    if parts is not None or not drawn:
+        pages: tuple[tuple[str, ...], ...] = ((parts,) if parts else ()) or (drawn,)
+    elif m.fits(whole, min_px):
+        pages = (drawn,)
+    else:
+        pages = _pages(m, target, drawn, min_px)
+    page = parts if parts is not None else (
+        pages[0] if len(pages) == 1 else
+        next((p for p in pages if chosen in p), None) or m.largest(pages, target))
+    shown = whole if page is None or (page == drawn and parts is None) else \
+        target.showing(page, target.chrome)
+    c = m.common(shown)
+    return ViewLayout(pages, page if shown is not whole else None, c.design, c.scale,
+                      c.type_px, c.scales)
+
+
+def _pages(m: _Measure, target: Target, drawn: tuple[str, ...],
+           min_px: float) -> tuple[tuple[str, ...], ...]:
+    """``drawn`` in order, grouped greedily into pages that reach ``min_px`` in every state
+    (a part that reaches it alone in no page starts a page of its own)."""
+    pages: list[tuple[str, ...]] = []
+    current: tuple[str, ...] = ()
+    for part in drawn:
+        if current and m.fits_largest(target.showing(current + (part,), target.chrome),
+                                      min_px):
+            current += (part,)
+            continue
+        if current:
+            pages.append(current)
+        current = (part,)
+    pages.append(current)
+    return tuple(pages)
