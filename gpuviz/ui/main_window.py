@@ -23,7 +23,7 @@ from gpuviz.ui.document import Document
 from gpuviz.ui.lecture_keys import install as install_lecture_keys
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import PanelDock
-from gpuviz.ui.presentation import Presentation
+from gpuviz.ui.presentation import Presentation, step_panels
 from gpuviz.ui.step_bar import CaptionStrip, StepBar
 from gpuviz.ui.window_files import Files
 from gpuviz.ui.window_menus import Menus, build_actions, build_first_actions, build_menus
@@ -427,11 +427,11 @@ class MainWindow(QMainWindow):
             else:
                 self.caption_label.set_caption(format_fields(s.caption, shown),
                                                s.title if presenting or not s.caption else "")
-            if s.focus:
-                if presenting:
-                    self.presentation.show_only(s.focus)
-                else:
-                    self.show_panel(s.focus)
+            named = step_panels(doc.scenario, k)
+            if presenting and named:
+                self.presentation.show_only(*named)
+            for pid in named if not presenting else ():
+                self.show_panel(pid)
         self.caption_label.set_marker(marker)
         self.caption_label.set_corner(f"{k + 1} / {len(steps)}" if presenting and steps and k >= 0
                                       else "")

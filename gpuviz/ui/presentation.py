@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QTimer
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
 from gpuviz.ui.panel_dock import BODY_PX, PanelDock
 
 if TYPE_CHECKING:
+    from gpuviz.scenario.document import Scenario
     from gpuviz.ui.main_window import MainWindow
     from gpuviz.ui.presenter import PresenterView
 
@@ -35,6 +36,17 @@ class PresentationState:
     layout: QByteArray
     frame: int
     playing: bool
+
+
+def step_panels(scenario: Scenario, k: int) -> tuple[str, ...]:
+    """The panels step ``k`` shows: its focus, or the panels whose parts it names (two side
+    by side when its caption speaks of both); none for the overview or a step naming neither."""
+    if not 0 <= k < len(scenario.steps):
+        return ()
+    step = scenario.steps[k]
+    if step.focus:
+        return (step.focus,)
+    return tuple(pid for pid in scenario.panels if scenario.step_parts(k, pid))
 
 
 def presentation_theme(theme_name: str) -> str:
@@ -75,7 +87,7 @@ class Presentation:
         clock = w.clock
         self.state = PresentationState(w.theme.name, w.isFullScreen(), w.isMaximized(),
                                        w.saveState(), clock.frame, clock.playing)
-        shown = self.panel_to_show()
+        shown = self.panels_to_show()
         with w.playback.holding():
             w.set_theme(presentation_theme(w.theme.name), remember=False)
             w.menuBar().hide()
@@ -83,7 +95,7 @@ class Presentation:
             w.playback_toolbar.hide()
             for d in w.docks.values():
                 self.present_dock(d, True)
-            self.show_only(shown)
+            self.show_only(*shown)
             screen_h = w.screen_now().geometry().height()
             font = w.caption_label.font()
             font.setPixelSize(max(20, round(screen_h / 32)))
@@ -172,31 +184,40 @@ class Presentation:
             self.window.update_min_type()
         d.setTitleBarWidget(QWidget() if presenting else None)  # no title bar: the figure only
 
-    def panel_to_show(self) -> str:
-        """The step's focus, else the dock that has the keyboard focus, else the first
-        visible one."""
+    def panels_to_show(self) -> tuple[str, ...]:
+        """The step's panels (its focus, or the panels whose parts it names), else the dock
+        that has the keyboard focus, else the first visible one."""
         w = self.window
-        steps, k = w.document.scenario.steps, w.document.step
-        if 0 <= k < len(steps) and steps[k].focus:
-            return steps[k].focus
+        named = step_panels(w.document.scenario, w.document.step)
+        if named:
+            return named
         focus = QApplication.focusWidget()
         for pid, d in w.docks.items():
             if focus is not None and d.isAncestorOf(focus) and d.isVisible():
-                return pid
+                return (pid,)
         visible = [pid for pid, d in w.docks.items() if d.isVisible()]
-        return (visible or list(w.document.scenario.panels))[0]
+        return ((visible or list(w.document.scenario.panels))[0],)
 
-    def show_only(self, panel_id: str) -> None:
+    def show_only(self, *panel_ids: str) -> None:
+        """Present these panels, side by side, and hide the others."""
         w = self.window
-        w.dock(panel_id)
+        for pid in panel_ids:
+            w.dock(pid)
         for pid, d in w.docks.items():
-            if pid == panel_id:
+            if pid in panel_ids:
                 d.setFloating(False)
                 d.show()
                 d.raise_()
-                d.view.setFocus()
             else:
                 d.hide()
+        shown = [w.docks[pid] for pid in panel_ids]
+        for left, right in zip(shown, shown[1:]):
+            if left.geometry().top() != right.geometry().top() or \
+                    w.dockWidgetArea(left) != w.dockWidgetArea(right):
+                w.splitDockWidget(left, right, Qt.Orientation.Horizontal)
+        if len(shown) > 1:
+            w.resizeDocks(shown, [w.width() // len(shown)] * len(shown), Qt.Orientation.Horizontal)
+        shown[0].view.setFocus()
 
     def next_panel(self) -> None:
         """The scenario's next panel: presented in its place (F5), or raised and focused."""

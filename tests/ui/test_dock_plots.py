@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QApplication
 
 from gpuviz import keys
 from gpuviz.figures.display import Image, walk
-from gpuviz.figures.gemm import calculator_series
 from gpuviz.figures.theme import theme
 from gpuviz.figures.traversal import sweep_series
 from gpuviz.scenario.compute import compute_all
@@ -90,22 +89,20 @@ def _curves(plot):
     return [item for item in plot.listDataItems() if item.opts["pen"] is not None]
 
 
-def test_gemm_dock_plot_draws_the_figures_series_in_its_colours(make_main_window, scenario_path):
+def test_the_gemm_dock_draws_the_flops_per_byte_plot_once(make_main_window, scenario_path,
+                                                          qtbot):
+    """The plot is the figure's intensity part (offered as a page where the whole figure is too
+    small); the controls column says the tile's value in words, and draws no second plot."""
+    import pyqtgraph as pg
+
     w = make_main_window(scenario_path("gemm-requested-bytes.json"))
     dock = w.docks["gemm"]
     result = compute_all(w.document.shown, ("gemm",))["gemm"]
-    series, _marks = calculator_series(result)
-    curves = _curves(dock.extras.flops_plot.plot)
-    assert [c.name() for c in curves] == [s.label for s in series]
-    for c, s in zip(curves, series, strict=True):
-        x, y = c.getData()
-        assert list(x) == [float(v) for v in s.x] and list(y) == [float(v) for v in s.y]
-        assert c.opts["pen"].color().name() == dock.theme.category(s.color_index).lower()
-    assert dock.extras.flops_plot.plot.getAxis("bottom").labelText == "tile side T (elements)"
-    w.set_theme("dark")
-    curves = _curves(dock.extras.flops_plot.plot)
-    assert curves[0].opts["pen"].color().name() == theme("dark").category(series[0].color_index).lower()
-    assert dock.extras.flops_plot.plot.backgroundBrush().color().name() == theme("dark").background.lower()
+    qtbot.waitUntil(lambda: dock.view_layout() is not None, timeout=10000)
+    assert not dock.findChildren(pg.PlotWidget)
+    pages = dock.view_layout().pages
+    assert sum("intensity" in page for page in pages) == 1
+    assert f"{result.tile_flops_per_byte:.3f} FLOPs per requested byte" in dock.summary.text()
 
 
 def test_traversal_dock_plot_is_the_figures_sweep(make_main_window, scenario_path, qtbot):
