@@ -41,6 +41,7 @@ class LayoutAsk(NamedTuple):
     min_px: float
     parts: tuple[str, ...] | None  # what the state asks for (a step's parts)
     chosen: str | None  # the first part of the page the user chose
+    lecture: int  # which lecture (a count of the scenarios the document was given)
     states: tuple[Any, ...]  # the panel's parameters in every state of the lecture
 
 
@@ -91,13 +92,10 @@ class DockLayouts(QObject):
         return False, None
 
     def draft(self, ask: LayoutAsk) -> ViewLayout | None:
-        """A layout worked out for this view and states of this lecture before an edit (the
-        same view, some states in common): drawn with until the edits settle."""
+        """A layout worked out for this view and lecture before an edit: drawn with until
+        the edits settle."""
         view = ask[:-1]
-        for a, layout in self._known:
-            if a[:-1] == view and layout is not None and any(p in ask.states for p in a.states):
-                return layout
-        return None
+        return next((layout for a, layout in self._known if a[:-1] == view), None)
 
     def pending(self) -> bool:
         return self._asked is not None or bool(self._queue)

@@ -142,6 +142,7 @@ class PanelDock(QDockWidget):
         # the part switcher above the figure: the pages of parts when the whole is too small
         self.switcher = PartSwitcher(panel.id)
         self.switcher.chosen.connect(self._on_page_chosen)
+        self.switcher.setVisible(len(panel.parts) > 1)
         figure = QWidget()
         figure_lay = QVBoxLayout(figure)
         figure_lay.setContentsMargins(0, 0, 0, 0)
@@ -172,6 +173,8 @@ class PanelDock(QDockWidget):
         self.min_px = MIN_TYPE_PX  # the least median type in the view (the window sets it)
         self.chosen: str | None = None  # the first part of the page the user chose
         self.presenting = False
+        self._lecture = 0  # counts the scenarios opened: an edit's draft is of its own lecture
+        document.scenario_replaced.connect(self._on_scenario_replaced)
         self._pending = False
         self.last_redraw_ms = 0.0
         self._settle_timer = QTimer(self)  # an edit's layout is worked out once edits settle
@@ -195,6 +198,9 @@ class PanelDock(QDockWidget):
         self._sync_form()
         self._update_follow()
         self.schedule_refresh()
+
+    def _on_scenario_replaced(self) -> None:
+        self._lecture += 1
 
     def _on_section_changed(self, panel_id: str) -> None:
         if panel_id == self.panel.id:
@@ -278,9 +284,9 @@ class PanelDock(QDockWidget):
 
     # --- what the view is laid out for -----------------------------------------------------
     def view_px(self) -> tuple[int, int]:
-        """The pixels the figure is laid out for: the view's, less the switcher's row in the
-        window whether or not it shows (showing it never lays the figure out again)."""
-        h = self.view.height() + (SWITCHER_PX if self.switcher.isVisible() else 0)
+        """The pixels the figure is laid out for: the view's, less the switcher's row where
+        it is on its way (a panel of several parts, in the window)."""
+        h = self.view.height() + (0 if self.switcher.isHidden() else SWITCHER_PX)
         if not self.presenting and len(self.panel.parts) > 1:
             h -= SWITCHER_PX
         return self.view.width(), max(h, 1)
@@ -296,7 +302,7 @@ class PanelDock(QDockWidget):
              own: bool = True) -> LayoutAsk:
         states = self.layouts.states(self.document.scenario, self.document.shown)
         return LayoutAsk(base, self.view_px(), self.theme.name, self.min_px,
-                         self.parts if own else parts, self.chosen, states)
+                         self.parts if own else parts, self.chosen, self._lecture, states)
 
     def view_layout(self) -> ViewLayout | None:
         """The view's layout for the lecture (or, after an edit, the one before it until the
@@ -388,11 +394,12 @@ class PanelDock(QDockWidget):
             self.chosen = chosen
 
     def _update_switcher(self) -> None:
+        """The switcher's row is there in the window for a panel of several parts whatever
+        the pages (the figure never moves when they change); it offers a page a tab."""
         layout = self.view_layout()
-        pages = layout.pages if layout is not None else ()
-        self.switcher.set_pages(pages, layout.parts if layout is not None else None)
-        self.switcher.setVisible(len(pages) > 1 and not self.presenting
-                                 and len(self.panel.parts) > 1)
+        if layout is not None:
+            self.switcher.set_pages(layout.pages, layout.parts or layout.pages[0])
+        self.switcher.setVisible(not self.presenting and len(self.panel.parts) > 1)
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -438,7 +445,13 @@ class PanelDock(QDockWidget):
         start = time.perf_counter()
         action = self.plan.decide(key, self._on_screen)
         if action is Redraw.NOTHING:
-            self._fit_to_lecture()  # the lecture's scale may have arrived since
+            figure, design = self.view.figure(), self.plan.designs.get(key.target)
+            result = self.plan.shown_result
+            if key == self.plan.shown and figure is not None and design is not None \
+                    and figure.design != design and result is not None:
+                self._show(self._build(result, key), key, start, result)  # the view's layout
+            else:
+                self._fit_to_lecture()  # the lecture's scale may have arrived since
             return
         if action is Redraw.SEARCH_SHAPE and base is not None \
                 and not self.layouts.known(self._ask(base))[0]:

@@ -1,8 +1,10 @@
 """The part switcher above a dock's figure: when the whole figure would not be legible in the
 view, the dock draws the parts that fit (a page) and offers the others here, one tab a page.
 
-Shown only while there is more than one page (and never in presentation mode, where the step
-chooses); the choice is the dock's, remembered for the panel in the settings."""
+Its row is there in the window for every panel of several parts (one tab, "whole figure", when
+the whole is legible), so the figure never moves as pages come and go; never in presentation
+mode, where the step chooses. The choice is the dock's, remembered for the panel in the
+settings."""
 
 from __future__ import annotations
 
@@ -51,7 +53,7 @@ class PartSwitcher(QWidget):
             while self.tabs.count():
                 self.tabs.removeTab(0)
             for page in pages:
-                self.tabs.addTab(page_title(page))
+                self.tabs.addTab(page_title(page) if len(pages) > 1 else "whole figure")
             self._pages = pages
         if current in pages:
             self.tabs.setCurrentIndex(pages.index(current))

@@ -273,8 +273,8 @@ def test_the_first_frame_drawn_in_f5_is_the_final_one(make_main_window, scenario
     painted = []
     view.painted.connect(lambda: painted.append((view.figure(), view.scale())))
     w.presentation.enter()
-    settle(qtbot, 800)
-    assert painted, "nothing painted in F5"
+    qtbot.waitUntil(lambda: bool(painted), timeout=8000)
+    settle(qtbot, 500)
     assert {id(f) for f, _ in painted} == {id(view.figure())}, \
         f"{len({id(f) for f, _ in painted})} layouts drawn one after another"
     assert len({round(s, 6) for _, s in painted}) == 1
@@ -335,8 +335,7 @@ def test_the_export_dialog_offers_parts_and_chrome_and_remembers(
     assert w.settings.value("export/fmt") == "svg"
 
 
-def test_f5_shows_the_parts_a_step_names_and_the_window_the_whole_figure(
-        make_main_window, qtbot, tmp_path):
+def test_a_step_names_the_parts_the_window_and_f5_show(make_main_window, qtbot, tmp_path):
     import json
 
     path = tmp_path / "parts.json"
@@ -344,13 +343,16 @@ def test_f5_shows_the_parts_a_step_names_and_the_window_the_whole_figure(
         {"title": "The warps", "focus": "launch", "parts": ["warps"]}]}))
     w = make_main_window(path)
     dock = w.docks["launch"]
+    qtbot.waitUntil(lambda: dock.settled() and dock.current_figure() is not None, timeout=8000)
+    assert dock.current_figure().parts != ("warps",), "the overview: what fits, not the step's"
     w.document.go_to_step(0)
-    settle(qtbot, 300)
-    assert dock.current_figure().parts == dock.panel.parts, "windowed: the whole figure"
+    qtbot.waitUntil(lambda: dock.current_figure().parts == ("warps",), timeout=8000)
     w.presentation.enter()
-    qtbot.waitUntil(lambda: dock.current_figure().parts == ("warps",), timeout=5000)
+    qtbot.waitUntil(lambda: w.presenting and dock.settled(), timeout=8000)
+    assert dock.current_figure().parts == ("warps",)
     w.presentation.leave()
-    qtbot.waitUntil(lambda: dock.current_figure().parts == dock.panel.parts, timeout=5000)
+    qtbot.waitUntil(lambda: dock.settled(), timeout=8000)
+    assert dock.current_figure().parts == ("warps",)
 
 
 def test_in_the_dark_theme_the_style_icons_are_not_dark_on_dark(

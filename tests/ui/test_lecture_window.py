@@ -11,6 +11,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from gpuviz.figures.display import PT_TO_MM
+from gpuviz.ui.presentation import PRESENT_BODY_PX
 
 
 def settle(qtbot, ms: int = 250) -> None:
@@ -101,7 +102,7 @@ def test_f5_presents_one_panel_without_the_menu_bar_and_esc_leaves(make_main_win
     assert w.caption_label.isVisible() and "Only lanes 0 and 1" in w.caption_label.text()
     assert w.caption_label.fontInfo().pixelSize() >= 20
     dock = w.docks["sectors"]
-    assert abs(dock.px_per_mm() * w.theme.text_pt * PT_TO_MM - 17.0) < 1e-9
+    assert abs(dock.px_per_mm() * w.theme.text_pt * PT_TO_MM - PRESENT_BODY_PX) < 1e-9
     w.document.go_to_step(2)
     assert w.presented_panels() == ["sectors"]
     qtbot.keyClick(w, Qt.Key.Key_Escape)
@@ -216,7 +217,7 @@ def test_an_unknown_caption_field_is_an_error_with_its_path(tmp_path):
 def test_a_panel_laid_out_for_a_target_gets_its_view_shape_at_readable_scale(
         make_main_window, qtbot, monkeypatch):
     """The target follows the view: width in mm at the scale that shows body type at 12 px (17
-    px presenting), the view's aspect; a resize lays the figure out again once it settles."""
+    px presenting: PRESENT_BODY_PX), the view's aspect; a resize lays the figure out again once it settles."""
     import gpuviz.ui.panel_dock as panel_dock
     from gpuviz.figures.layout import NATURAL
 
@@ -237,7 +238,7 @@ def test_a_panel_laid_out_for_a_target_gets_its_view_shape_at_readable_scale(
     assert dock.target().width < target.width
     w.enter_presentation()
     settle(qtbot)
-    ppm = 17.0 / (w.theme.text_pt * PT_TO_MM)
+    ppm = PRESENT_BODY_PX / (w.theme.text_pt * PT_TO_MM)
     assert abs(dock.target().width - dock.view.width() / ppm) <= 0.5
     w.leave_presentation()
 

@@ -413,32 +413,27 @@ def test_the_padding_slider_reads_a_padded_column(make_main_window, scenario_pat
     assert control.label.text() == f"row {pattern.row_width} + 1"
 
 
-def test_redraws_keep_the_views_design_and_the_search_runs_again_once_edits_settle(
+def test_an_edit_keeps_the_views_design_and_the_lecture_layout_follows_once_edits_settle(
         make_main_window, qtbot):
     from dataclasses import replace
 
     from gpuviz.export.svg import figure_to_svg
-    from gpuviz.figures.layout import DESIGN_FACTORS
     from gpuviz.figures.scene import figure_for
 
     w = make_main_window()
     dock = launch_dock(w)
     texts(dock)
-    qtbot.waitUntil(lambda: dock.shown_key() is not None and dock.shown_key().target == dock.target())
-    target = dock.target()
-    searched = dock.current_figure().design
-    assert dock.design_for(target) == searched  # the first layout for this view searched
-    # as if the view's last search had chosen another design: an edit redraws with it
-    other = next(("stacked", f) for f in DESIGN_FACTORS if ("stacked", f) != searched)
-    dock.plan.designs[target] = other
+    qtbot.waitUntil(lambda: dock.settled(), timeout=10000)
+    layout = dock.view_layout()
+    assert layout is not None and dock.current_figure().design == layout.design
     w.document.edit_section("launch", replace(w.document.shown.section("launch"), n=200))
     assert "for 200 valid outputs" in texts(dock)
-    assert dock.current_figure().design == other
-    # once the edits settle, the search runs again and its picture replaces the draft
-    qtbot.waitUntil(lambda: dock.current_figure().design == searched, timeout=3000)
-    final = figure_for(w.document.shown, "launch", dock.theme, target=target)
+    # drawn at once with the design kept for the view; its layout is asked once edits settle
+    assert dock.current_figure().design == layout.design and not dock.settled()
+    qtbot.waitUntil(lambda: dock.settled(), timeout=10000)
+    final = figure_for(w.document.shown, "launch", dock.theme,
+                       target=replace(dock.target(), design=dock.view_layout().design))
     assert figure_to_svg(dock.current_figure()) == figure_to_svg(final)
-    assert dock.design_for(target) == searched
 
 
 def test_the_application_paints_its_first_figure_before_building_menus_and_hidden_docks(
@@ -506,53 +501,59 @@ def test_a_new_view_shape_is_laid_out_off_the_gui_thread_and_an_edit_meanwhile_w
     w = make_main_window()
     dock = launch_dock(w)
     texts(dock)
-    qtbot.waitUntil(lambda: dock.shown_key() is not None and dock.shown_key().target == dock.target())
+    qtbot.waitUntil(lambda: dock.settled(), timeout=10000)
     before = dock.current_figure()
     w.resize(w.width() - 300, w.height())  # a new view shape, the same content
     qtbot.waitUntil(lambda: dock.target() != dock.shown_key().target)
     dock.refresh()  # as the resize's settle timer does
-    assert dock.current_figure() is before  # still up, scaled, while the search runs
-    qtbot.waitUntil(lambda: dock.plan.searching is None, timeout=5000)
-    searched = figure_for(w.document.shown, "launch", dock.theme, target=dock.target())
-    assert figure_to_svg(dock.current_figure()) == figure_to_svg(searched)
+    assert dock.current_figure() is before  # still up, scaled, while its layout is worked out
+    assert dock.layouts.pending()
+    qtbot.waitUntil(lambda: dock.settled(), timeout=10000)
+    laid_out = figure_for(w.document.shown, "launch", dock.theme,
+                          target=replace(dock.target(), design=dock.view_layout().design))
+    assert figure_to_svg(dock.current_figure()) == figure_to_svg(laid_out)
     # a new shape again, and an edit before its layout arrives: the edit's picture stays
     w.resize(w.width() + 200, w.height())
     qtbot.waitUntil(lambda: dock.target() != dock.shown_key().target)
     dock.refresh()
-    assert dock.plan.searching is not None
-    dock.plan.slow = False  # the edit computes and draws at once, before the search's result
+    assert dock.layouts.pending()
+    dock.plan.slow = False  # the edit computes and draws at once, before the layout's result
     w.document.edit_section("launch", replace(w.document.shown.section("launch"), n=200))
     dock.refresh()
     assert "for 200 valid outputs" in texts(dock)
-    qtbot.wait(400)  # the search for the old content finishes and is dropped
+    qtbot.waitUntil(lambda: dock.settled(), timeout=10000)
     QApplication.processEvents()
     assert "for 200 valid outputs" in texts(dock)
 
 
 def test_a_views_design_is_remembered_and_the_next_session_draws_it_first(
         make_main_window, settings, qtbot):
-    """The next session draws a view first with the design its last search chose (one build,
-    not a dozen); the search still runs after it and replaces the picture if the content now
-    calls for another design, and that is remembered in turn."""
+    """The next session draws a view first with the design its layout chose last time (one
+    build, not a dozen); the layout is still worked out after it and replaces the picture if
+    the content now calls for another design, and that is remembered in turn."""
     from gpuviz.figures.layout import DESIGN_FACTORS
     from gpuviz.ui.design_memory import DesignMemory
 
     w = make_main_window()
     dock = launch_dock(w)
     texts(dock)
-    qtbot.waitUntil(lambda: dock.shown_key() is not None and dock.shown_key().target == dock.target())
+    qtbot.waitUntil(lambda: dock.settled(), timeout=10000)
+    w.resize(1600, 1000)  # the launch figure legible whole
+    qtbot.waitUntil(lambda: dock.settled() and dock.target().whole, timeout=10000)
     target, searched = dock.target(), dock.current_figure().design
     assert DesignMemory(settings).recall("launch", dock.theme.name, target) == searched
     w.close()
     # as if the last session had chosen another design for this view
     other = next(("stacked", f) for f in DESIGN_FACTORS if ("stacked", f) != searched)
     DesignMemory(settings).keep("launch", dock.theme.name, target, other)
-    w2 = make_main_window()
+    w2 = make_main_window(show=False)
+    w2.resize(1600, 1000)
+    w2.show()
     dock2 = launch_dock(w2)
     texts(dock2)
     qtbot.waitUntil(lambda: dock2.shown_key() is not None and dock2.shown_key().target == target)
     assert dock2.current_figure().design == other  # drawn first with the remembered design
-    qtbot.waitUntil(lambda: dock2.current_figure().design == searched, timeout=3000)
+    qtbot.waitUntil(lambda: dock2.current_figure().design == searched, timeout=10000)
     assert DesignMemory(settings).recall("launch", dock2.theme.name, target) == searched
 
 
