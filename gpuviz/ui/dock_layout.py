@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PySide6.QtCore import QObject, QThreadPool
 
-from gpuviz.figures.layout import Design, Target
-from gpuviz.figures.scene import build_figure
+from gpuviz.figures.display import Figure
+from gpuviz.figures.layout import NATURAL, Design, Target, view_target
+from gpuviz.figures.scene import build_figure, takes_target
 from gpuviz.figures.theme import Theme
 from gpuviz.scenario.compute import compute_cached, effective_params
-from gpuviz.ui.view_layout import ViewLayout, lay_out_view
+from gpuviz.ui.part_switcher import SWITCHER_PX
+from gpuviz.ui.view_layout import ViewLayout, lay_out_view, layout_scale
 from gpuviz.ui.worker_report import Job
 
 if TYPE_CHECKING:
@@ -52,11 +54,19 @@ def lecture_states(scenario: Scenario, shown: Scenario, panel_id: str) -> tuple[
     for s in [*(scenario.at_step(k) for k in range(-1, len(scenario.steps))), shown]:
         try:
             params = effective_params(s, panel_id)
-        except Exception:  # noqa: BLE001 - that state's dock shows its problem instead
+        except Exception:
             continue
         if params not in out:
             out.append(params)
     return tuple(out)
+
+
+class Stale(Exception):
+    """A layout no longer wanted, stopped between two builds."""
+
+
+class _Wanted:
+    generation = 0
 
 
 class DockLayouts(QObject):
@@ -76,6 +86,9 @@ class DockLayouts(QObject):
         self._states: tuple[Any, ...] = ()
         self._queue: list[LayoutAsk] = []
         self._theme: Theme | None = None
+        self._wanted = _Wanted()  # read by the worker: a stale layout stops building
+        wanted = self._wanted
+        self.destroyed.connect(lambda *_: setattr(wanted, "generation", -1))
 
     def states(self, scenario: Scenario, shown: Scenario) -> tuple[Any, ...]:
         if self._states_for is None or self._states_for[0] is not scenario \
@@ -90,6 +103,14 @@ class DockLayouts(QObject):
             if a == ask:
                 return True, layout
         return False, None
+
+    def lecture_type(self, ask: LayoutAsk) -> float | None:
+        """The one type of this view over the lecture: the least of the layouts worked out
+        for its steps' parts and for what fits (each page is painted at it)."""
+        types = [layout.type_px for a, layout in self._known
+                 if layout is not None and a[:4] == ask[:4] and a[6:] == ask[6:]
+                 and (a.parts is not None or a.chosen == ask.chosen)]
+        return min(types) if types else None
 
     def draft(self, ask: LayoutAsk) -> ViewLayout | None:
         """A layout worked out for this view and lecture before an edit: drawn with until
@@ -123,12 +144,17 @@ class DockLayouts(QObject):
         assert theme is not None
         self._asked = ask
         self._generation += 1
-        pid = self.panel_id
+        self._wanted.generation = generation = self._generation
+        pid, wanted = self.panel_id, self._wanted
+
+        def build(result: Any, target: Target) -> Figure:
+            if wanted.generation != generation:  # asked again since, or the dock is gone
+                raise Stale
+            return build_figure(pid, result, frozenset(), theme, target)
 
         def work() -> ViewLayout:
             results = [compute_cached(pid, p) for p in ask.states]
-            return lay_out_view(lambda r, t: build_figure(pid, r, frozenset(), theme, t),
-                                results, ask.target, ask.view_px, ask.min_px,
+            return lay_out_view(build, results, ask.target, ask.view_px, ask.min_px,
                                 theme.title_pt, ask.parts, ask.chosen)
 
         job = Job(work, self._generation)
@@ -172,3 +198,128 @@ class DockLayouts(QObject):
         self.plan.designs[target] = design
         if self.memory is not None and target.whole:
             self.memory.keep(self.panel_id, theme, target, design)
+
+
+class LectureLayout:
+    """What a :class:`~gpuviz.ui.panel_dock.PanelDock`'s view is laid out for, as a part of
+    the dock: the view's target and pixels, its layout for the lecture (asked of
+    :class:`DockLayouts`), the page drawn and the part switcher, and the share of its fitted
+    size each state is painted at."""
+
+    # --- what the view is laid out for -----------------------------------------------------
+    def view_px(self) -> tuple[int, int]:
+        """The pixels the figure is laid out for: the view's, less the switcher's row where
+        it is on its way (a panel of several parts, in the window)."""
+        h = self.view.height() + (0 if self.switcher.isHidden() else SWITCHER_PX)
+        if not self.presenting and len(self.panel.parts) > 1:
+            h -= SWITCHER_PX
+        return self.view.width(), max(h, 1)
+
+    def _base_target(self) -> Target | None:
+        w, h = self.view_px()
+        if not takes_target(self.panel.id) or w < 50 or h < 50:
+            return None
+        # whole millimetres and a coarse aspect: a resize by a pixel does not lay out again
+        return view_target(round(w / self.px_per_mm()), round(w / h, 2))
+
+    def _ask(self, base: Target, parts: tuple[str, ...] | None = None,
+             own: bool = True) -> LayoutAsk:
+        states = self.layouts.states(self.document.scenario, self.document.shown)
+        return LayoutAsk(base, self.view_px(), self.theme.name, self.min_px,
+                         self.parts if own else parts, self.chosen, self._lecture, states)
+
+    def view_layout(self) -> ViewLayout | None:
+        """The view's layout for the lecture (or, after an edit, the one before it until the
+        edits settle); None before it is known, or for a panel not laid out for a view."""
+        base = self._base_target()
+        if base is None:
+            return None
+        ask = self._ask(base)
+        known, layout = self.layouts.known(ask)
+        return layout if known else self.layouts.draft(ask)
+
+    def target(self) -> Target:
+        """What the figure is laid out for: the view's width at the scale that shows the body
+        type at ``body_px``, and the view's shape, drawing the parts of the view's layout (the
+        step's, or the page chosen); the natural size for panels that are not laid out for a
+        target, or before the view has a size."""
+        base = self._base_target()
+        if base is None:
+            return NATURAL
+        layout = self.view_layout()
+        parts = layout.parts if layout is not None else self.parts
+        if parts is None and self.chrome == "full":
+            return base
+        return base.showing(parts, self.chrome)
+
+    def _ask_layout(self, base: Target) -> None:
+        ask = self._ask(base)
+        if self.layouts.known(ask)[0]:
+            return
+        if self.layouts.draft(ask) is not None:
+            self._settle_timer.start()  # an edit: drawn as before until the edits settle
+            return
+        self.layouts.ask(ask, self.theme, self._later_asks(base))
+
+    def _later_asks(self, base: Target) -> tuple[LayoutAsk, ...]:
+        """The layouts of the parts the other steps ask for, worked out after this one, so a
+        step is drawn in its final layout the moment it is shown."""
+        scenario = self.document.scenario
+        wanted = {scenario.step_parts(k, self.panel.id) for k in range(len(scenario.steps))}
+        return tuple(self._ask(base, p, own=False) for p in [None, *sorted(
+            (p for p in wanted if p is not None), key=str)] if p != self.parts)
+
+    def _settle(self) -> None:
+        base = self._base_target()
+        if base is not None:
+            self.layouts.ask(self._ask(base), self.theme)
+
+    def _on_page_chosen(self, part: str) -> None:
+        self.chosen = part
+        if self.memory is not None:
+            self.memory.settings.setValue(f"parts/{self.panel.id}", part)
+        self.schedule_refresh()
+
+    @property
+    def memory(self) -> DesignMemory | None:
+        """The designs (and the page chosen) remembered across sessions."""
+        return self.layouts.memory
+
+    @memory.setter
+    def memory(self, memory: DesignMemory | None) -> None:
+        self.layouts.memory = memory
+        chosen = memory.settings.value(f"parts/{self.panel.id}") if memory is not None else None
+        if isinstance(chosen, str) and chosen in self.panel.parts:
+            self.chosen = chosen
+
+    def _update_switcher(self) -> None:
+        """The switcher's row is there in the window for a panel of several parts whatever
+        the pages (the figure never moves when they change); it offers a page a tab."""
+        layout = self.view_layout()
+        if layout is not None:
+            self.switcher.set_pages(layout.pages, layout.parts or layout.pages[0])
+        self.switcher.setVisible(not self.presenting and len(self.panel.parts) > 1)
+
+    def _fit_to_lecture(self) -> None:
+        """Paint the figure on screen at the lecture's one scale: a state with less to show is
+        not blown up, so type and arrangement stay put from step to step."""
+        self.view.set_fit(self._lecture_zoom())
+
+    def _lecture_zoom(self) -> float:
+        """The share of its fitted size the figure is painted at: the lecture's one scale for
+        its design, and the one type of every page of the view over the lecture."""
+        key, figure, layout = self.plan.shown, self.view.figure(), self.view_layout()
+        base = self._base_target()
+        if key is None or figure is None or layout is None or layout.design is None \
+                or figure.design != layout.design or base is None:
+            return 1.0
+        ask = self._ask(base)
+        if key.params in ask.states and len(layout.scales) == len(ask.states) \
+                and self.layouts.known(ask)[0]:
+            zoom = layout.zoom(layout.scales[ask.states.index(key.params)])
+        else:
+            zoom = layout.zoom(layout_scale(figure, self.theme.title_pt))
+        lecture = self.layouts.lecture_type(ask)
+        if lecture is not None and layout.type_px > 0:
+            zoom *= min(1.0, lecture / layout.type_px)
+        return zoom

@@ -22,23 +22,21 @@ from PySide6.QtWidgets import (
 )
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure
-from gpuviz.figures.layout import NATURAL, Chrome, Target, view_target
+from gpuviz.figures.layout import Chrome
 from gpuviz.figures.scene import build_figure, takes_target
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.scenario.decode import encode
 from gpuviz.ui.controls_strip import STRIP_PX, ControlsScroll, ControlsStrip, follow_text
-from gpuviz.ui.design_memory import DesignMemory
-from gpuviz.ui.dock_layout import DockLayouts, LayoutAsk
+from gpuviz.ui.dock_layout import DockLayouts, LectureLayout
 from gpuviz.ui.document import Document
 from gpuviz.ui.figure_view import FigureView
 from gpuviz.ui.measured_line import MeasuredLine
 from gpuviz.ui.panel_extras import PanelExtras, extras_class
 from gpuviz.ui.param_form import ParamForm
-from gpuviz.ui.part_switcher import SWITCHER_PX, PartSwitcher
+from gpuviz.ui.part_switcher import PartSwitcher
 from gpuviz.ui.redraw_plan import DrawKey, Redraw, RedrawPlan
-from gpuviz.ui.view_layout import ViewLayout, layout_scale
 from gpuviz.ui.worker_report import Job
 
 VEIL_TEXT = "Predict first.\n\nThe picture appears when you reveal it (Next step or PageDown)."
@@ -47,10 +45,10 @@ MIN_TYPE_PX = 12.0  # the least median type a view must reach before it shows it
 CONTROLS_PX = 280  # the unfolded controls' width (more where a row of them needs it)
 FIGURE_MIN_PX = 400  # what widening the controls leaves the figure at least
 RELAYOUT_MS = 150  # a resize settles this long before the figure is laid out again
-SETTLE_MS = 250  # redraws that kept a view's design: its search runs again after this pause
+SETTLE_MS = 250  # an edit's view layout is worked out once the edits pause this long
 
 
-class PanelDock(QDockWidget):
+class PanelDock(LectureLayout, QDockWidget):
     hovered = Signal(str)
 
     def __init__(self, panel: Panel, document: Document, theme: Theme, parent: QWidget | None = None):
@@ -282,80 +280,12 @@ class PanelDock(QDockWidget):
     def px_per_mm(self) -> float:
         return self.body_px / (self.theme.text_pt * PT_TO_MM)
 
-    # --- what the view is laid out for -----------------------------------------------------
-    def view_px(self) -> tuple[int, int]:
-        """The pixels the figure is laid out for: the view's, less the switcher's row where
-        it is on its way (a panel of several parts, in the window)."""
-        h = self.view.height() + (0 if self.switcher.isHidden() else SWITCHER_PX)
-        if not self.presenting and len(self.panel.parts) > 1:
-            h -= SWITCHER_PX
-        return self.view.width(), max(h, 1)
-
-    def _base_target(self) -> Target | None:
-        w, h = self.view_px()
-        if not takes_target(self.panel.id) or w < 50 or h < 50:
-            return None
-        # whole millimetres and a coarse aspect: a resize by a pixel does not lay out again
-        return view_target(round(w / self.px_per_mm()), round(w / h, 2))
-
-    def _ask(self, base: Target, parts: tuple[str, ...] | None = None,
-             own: bool = True) -> LayoutAsk:
-        states = self.layouts.states(self.document.scenario, self.document.shown)
-        return LayoutAsk(base, self.view_px(), self.theme.name, self.min_px,
-                         self.parts if own else parts, self.chosen, self._lecture, states)
-
-    def view_layout(self) -> ViewLayout | None:
-        """The view's layout for the lecture (or, after an edit, the one before it until the
-        edits settle); None before it is known, or for a panel not laid out for a view."""
-        base = self._base_target()
-        if base is None:
-            return None
-        ask = self._ask(base)
-        known, layout = self.layouts.known(ask)
-        return layout if known else self.layouts.draft(ask)
-
-    def target(self) -> Target:
-        """What the figure is laid out for: the view's width at the scale that shows the body
-        type at ``body_px``, and the view's shape, drawing the parts of the view's layout (the
-        step's, or the page chosen); the natural size for panels that are not laid out for a
-        target, or before the view has a size."""
-        base = self._base_target()
-        if base is None:
-            return NATURAL
-        layout = self.view_layout()
-        parts = layout.parts if layout is not None else self.parts
-        if parts is None and self.chrome == "full":
-            return base
-        return base.showing(parts, self.chrome)
-
     def set_parts(self, parts: tuple[str, ...] | None, chrome: Chrome = "full") -> None:
         """Draw only these parts of the figure (None: what fits, a page at a time) inside
         ``chrome``: a step that names its parts shows them."""
         if (parts, chrome) != (self.parts, self.chrome):
             self.parts, self.chrome = parts, chrome
             self.schedule_refresh()
-
-    def _ask_layout(self, base: Target) -> None:
-        ask = self._ask(base)
-        if self.layouts.known(ask)[0]:
-            return
-        if self.layouts.draft(ask) is not None:
-            self._settle_timer.start()  # an edit: drawn as before until the edits settle
-            return
-        self.layouts.ask(ask, self.theme, self._later_asks(base))
-
-    def _later_asks(self, base: Target) -> tuple[LayoutAsk, ...]:
-        """The layouts of the parts the other steps ask for, worked out after this one, so a
-        step is drawn in its final layout the moment it is shown."""
-        scenario = self.document.scenario
-        wanted = {scenario.step_parts(k, self.panel.id) for k in range(len(scenario.steps))}
-        return tuple(self._ask(base, p, own=False) for p in [None, *sorted(
-            (p for p in wanted if p is not None), key=str)] if p != self.parts)
-
-    def _settle(self) -> None:
-        base = self._base_target()
-        if base is not None:
-            self.layouts.ask(self._ask(base), self.theme)
 
     def settled(self) -> bool:
         """The figure on screen is laid out for the view as it is now (its theme, its size,
@@ -367,39 +297,14 @@ class PanelDock(QDockWidget):
         base = self._base_target()
         return (not self._pending and not self._relayout.isActive()
                 and self.plan.computing is None and self.plan.searching is None
-                and (base is None or self.layouts.known(self._ask(base))[0])
+                and (base is None or (self.layouts.known(self._ask(base))[0]
+                                      and not self.layouts.pending()))
                 and shown is not None and (shown.theme, shown.target) == (self.theme.name,
                                                                           self.target()))
 
     def _on_view_resized(self) -> None:
         if takes_target(self.panel.id):
             self.schedule_refresh()
-
-    def _on_page_chosen(self, part: str) -> None:
-        self.chosen = part
-        if self.memory is not None:
-            self.memory.settings.setValue(f"parts/{self.panel.id}", part)
-        self.schedule_refresh()
-
-    @property
-    def memory(self) -> DesignMemory | None:
-        """The designs (and the page chosen) remembered across sessions."""
-        return self.layouts.memory
-
-    @memory.setter
-    def memory(self, memory: DesignMemory | None) -> None:
-        self.layouts.memory = memory
-        chosen = memory.settings.value(f"parts/{self.panel.id}") if memory is not None else None
-        if isinstance(chosen, str) and chosen in self.panel.parts:
-            self.chosen = chosen
-
-    def _update_switcher(self) -> None:
-        """The switcher's row is there in the window for a panel of several parts whatever
-        the pages (the figure never moves when they change); it offers a page a tab."""
-        layout = self.view_layout()
-        if layout is not None:
-            self.switcher.set_pages(layout.pages, layout.parts or layout.pages[0])
-        self.switcher.setVisible(not self.presenting and len(self.panel.parts) > 1)
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -487,23 +392,6 @@ class PanelDock(QDockWidget):
         return build_figure(self.panel.id, result, key.selection, self.theme,
                             replace(target, design=design))
 
-    def _fit_to_lecture(self) -> None:
-        """Paint the figure on screen at the lecture's one scale: a state with less to show is
-        not blown up, so type and arrangement stay put from step to step."""
-        self.view.set_fit(self._lecture_zoom())
-
-    def _lecture_zoom(self) -> float:
-        key, figure, layout = self.plan.shown, self.view.figure(), self.view_layout()
-        if key is None or figure is None or layout is None or layout.design is None \
-                or figure.design != layout.design:
-            return 1.0
-        base = self._base_target()
-        states = self._ask(base).states if base is not None else ()
-        if key.params in states and len(layout.scales) == len(states) \
-                and self.layouts.known(self._ask(base))[0]:  # type: ignore[arg-type]
-            return layout.zoom(layout.scales[states.index(key.params)])
-        return layout.zoom(layout_scale(figure, self.theme.title_pt))
-
     def _on_resized(self) -> None:
         if self._on_screen:
             self._relayout.start()  # a resize settles before the figure is laid out again
@@ -520,10 +408,6 @@ class PanelDock(QDockWidget):
             self._on_screen = True
             self.view.before_paint = None
             self.view.painted.disconnect(self._on_painted)
-
-    def design_for(self, target: Target):
-        """The design the dock lays ``target`` out with (None before it is known)."""
-        return self.plan.designs.get(target)
 
     def _on_computed(self, generation: int, result: object, error: str) -> None:
         latest, key = self.plan.take_computed(generation)
@@ -593,10 +477,6 @@ class PanelDock(QDockWidget):
     def shown_key(self) -> DrawKey | None:
         """What the figure on screen shows (None for an error figure or before the first)."""
         return self.plan.shown
-
-    def is_busy(self) -> bool:
-        """Whether a computation or a layout search for this dock is still on the thread pool."""
-        return self.plan.computing is not None or self.plan.searching is not None
 
     # --- view -> document ------------------------------------------------------------------
     def _on_edited(self, params: object, fields: str) -> None:

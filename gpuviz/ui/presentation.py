@@ -6,6 +6,7 @@ sees the dark figures, in presentation type), and the docks' layout."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -211,7 +212,7 @@ class Presentation:
             else:
                 d.hide()
         shown = [w.docks[pid] for pid in panel_ids]
-        for left, right in zip(shown, shown[1:]):
+        for left, right in itertools.pairwise(shown):
             if left.geometry().top() != right.geometry().top() or \
                     w.dockWidgetArea(left) != w.dockWidgetArea(right):
                 w.splitDockWidget(left, right, Qt.Orientation.Horizontal)

@@ -28,6 +28,7 @@ from gpuviz.figures.layout import DESIGN_FACTORS, NATURAL, Design, Target
 VIEW_INSET_PX = 8  # the view paints the page inside its rectangle less 4 px on each side
 
 Build = Callable[[Any, Target], Figure]  # (result, target) -> the panel's figure
+GAIN_PX = 1.0  # a page is shown instead of the whole figure only if its type is this much larger
 TRIED = 3  # designs tried on every state, of those that serve the largest state best
 DESIGNS: tuple[Design, ...] = tuple((kind, factor) for factor in DESIGN_FACTORS
                                     for kind in ("stacked", "beside"))
@@ -73,10 +74,6 @@ class ViewLayout:
         lecture's one scale, never larger than its own fit."""
         return min(1.0, self.scale / scale) if scale > 0 else 1.0
 
-    def page_of(self, part: str | None) -> tuple[str, ...] | None:
-        """The page that holds ``part`` (a page chosen under another grouping)."""
-        return next((p for p in self.pages if part in p), None)
-
 
 class _Common(NamedTuple):
     design: Design | None
@@ -116,7 +113,7 @@ class _Measure:
             scales = tuple(layout_scale(f, self.title_pt) for f in figures)
             scale = min(scales)
             shown = min(type_px(f, self.view_px) * scale / s if s > 0 else 0.0
-                        for f, s in zip(figures, scales))
+                        for f, s in zip(figures, scales, strict=True))
             if best is None or shown > best.type_px + 1e-6:
                 best = _Common(design, scale, shown, scales)
         if best is None:  # a figure not laid out for a view's shape
@@ -171,12 +168,16 @@ def lay_out_view(build: Build, results: Sequence[Any], target: Target,
         pages = (drawn,)
     else:
         pages = _pages(m, target, drawn, min_px)
-    page = parts if parts is not None else (
-        pages[0] if len(pages) == 1 else
-        next((p for p in pages if chosen in p), None) or m.largest(pages, target))
+    page = parts
+    if page is None:
+        held = [p for p in pages if chosen in p]
+        page = pages[0] if len(pages) == 1 else held[0] if held else m.largest(pages, target)
     shown = whole if page is None or (page == drawn and parts is None) else \
         target.showing(page, target.chrome)
     c = m.common(shown)
+    if parts is None and shown is not whole and c.type_px < m.common(whole).type_px + GAIN_PX:
+        # no page reaches the type, and this one is hardly larger than the whole: the whole
+        shown, pages, c = whole, (drawn,), m.common(whole)
     return ViewLayout(pages, page if shown is not whole else None, c.design, c.scale,
                       c.type_px, c.scales)
 
@@ -188,7 +189,7 @@ def _pages(m: _Measure, target: Target, drawn: tuple[str, ...],
     pages: list[tuple[str, ...]] = []
     current: tuple[str, ...] = ()
     for part in drawn:
-        if current and m.fits_largest(target.showing(current + (part,), target.chrome),
+        if current and m.fits_largest(target.showing((*current, part), target.chrome),
                                       min_px):
             current += (part,)
             continue
