@@ -12,6 +12,8 @@ sessions (``ui/design_memory.py``): a later session draws its first frame with t
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -59,6 +61,29 @@ def lecture_states(scenario: Scenario, shown: Scenario, panel_id: str) -> tuple[
         if params not in out:
             out.append(params)
     return tuple(out)
+
+
+_BUILT: OrderedDict[tuple[str, int, str, Target], tuple[Any, Figure]] = OrderedDict()
+_BUILT_LOCK = threading.Lock()
+BUILT_KEPT = 256  # figures kept across the layouts of a session (another page, a new window)
+
+
+def _built(panel_id: str, result: Any, theme: Theme, target: Target) -> Figure:
+    """``build_figure`` without a selection, remembered: the layouts of one view for another
+    page, for the steps' parts and for a new window build many of the same figures. The
+    result is kept with its figure, so its id names it while remembered."""
+    key = (panel_id, id(result), theme.name, target)
+    with _BUILT_LOCK:
+        hit = _BUILT.get(key)
+        if hit is not None and hit[0] is result:
+            _BUILT.move_to_end(key)
+            return hit[1]
+    figure = build_figure(panel_id, result, frozenset(), theme, target)
+    with _BUILT_LOCK:
+        _BUILT[key] = (result, figure)
+        while len(_BUILT) > BUILT_KEPT:
+            _BUILT.popitem(last=False)
+    return figure
 
 
 class Stale(Exception):
@@ -150,7 +175,7 @@ class DockLayouts(QObject):
         def build(result: Any, target: Target) -> Figure:
             if wanted.generation != generation:  # asked again since, or the dock is gone
                 raise Stale
-            return build_figure(pid, result, frozenset(), theme, target)
+            return _built(pid, result, theme, target)
 
         def work() -> ViewLayout:
             results = [compute_cached(pid, p) for p in ask.states]

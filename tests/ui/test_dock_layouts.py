@@ -1,0 +1,162 @@
+"""Every scenario legible on a 1280×720 projector, with layouts that stay put: a dock too small
+for its whole figure shows the parts that fit and offers the others; one design and one type
+for the lecture's states; F5 shows a step's parts large, two panels side by side where the step
+names parts of both; a reset layout or an added dock keeps the figures legible.
+
+The app runs once, in a fresh interpreter on an offscreen screen of 1280×720 (the test
+session's offscreen screen is 800×800), and reports what it painted; the tests read that."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+CHILD = r"""
+import json, statistics, sys, time
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from gpuviz.export.qt_painter import register_fonts
+from gpuviz.figures.display import PT_TO_MM, Text, walk
+from gpuviz.figures.scene import figure_for
+from gpuviz.scenario import load_scenario
+from gpuviz.scenario.bundled import scenario_dir
+from gpuviz.ui.document import Document
+from gpuviz.ui.main_window import MainWindow
+register_fonts()
+out = {}
+
+def window(name):
+    settings = QSettings(f"{sys.argv[1]}/{name}.ini", QSettings.Format.IniFormat)
+    w = MainWindow(Document(load_scenario(scenario_dir() / name), scenario_dir() / name),
+                   settings=settings)
+    w.show()
+    return w
+
+def wait(seconds):
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        app.processEvents()
+        time.sleep(0.005)
+
+def laid_out(w):
+    end = time.perf_counter() + 30
+    while time.perf_counter() < end and not all(d.settled() and d.view_layout() is not None
+                                                for d in w.docks.values() if d.isVisible()):
+        wait(0.02)
+    wait(0.03)
+
+def seen(d):
+    f = d.current_figure()
+    sizes = [t.size for t in walk(f.items) if isinstance(t, Text)]
+    return {"parts": list(f.parts), "design": list(f.design or ()), "x": d.x(), "y": d.y(),
+            "type": statistics.median(sizes) * PT_TO_MM * d.view.scale(),
+            "pages": [list(p) for p in d.switcher.pages()], "switcher": d.switcher.isVisible()}
+
+def close(w):
+    w.document.undo_stack.setClean()
+    w.close()
+    w.deleteLater()
+
+w = window("gemm-walkthrough.json")
+d = w.docks["gemm"]
+laid_out(w)
+out["gemm"] = {"window": seen(d), "whole": list(figure_for(w.document.shown, "gemm", d.theme).parts)}
+other = next(i for i, p in enumerate(d.switcher.pages()) if p != d.current_figure().parts)
+d.switcher.choose(other)
+laid_out(w)
+w.document.go_to_step(2)
+laid_out(w)
+out["gemm"]["chosen"] = seen(d)
+close(w)
+w = window("gemm-walkthrough.json")  # the next session
+laid_out(w)
+out["gemm"]["next session"] = seen(w.docks["gemm"])
+w.presentation.enter()
+laid_out(w)
+out["gemm"]["F5"] = seen(w.docks["gemm"])
+close(w)
+
+w = window("banks-padded33.json")  # one round, 32 rounds, one round again
+for mode in ("window", "F5"):
+    if mode == "F5":
+        w.document.go_to_step(-1)
+        w.presentation.enter()
+    out.setdefault("padded", {})[mode] = []
+    for k in range(-1, len(w.document.scenario.steps)):
+        w.document.go_to_step(k)
+        laid_out(w)
+        out["padded"][mode].append(seen(w.docks["banks"]))
+close(w)
+
+w = window("banks-swizzled-columns.json")
+w.reset_layout()
+w.menus.action("measurements").trigger()
+laid_out(w)
+out["reset"] = {pid: seen(w.docks[pid]) for pid in ("swizzle", "banks")}
+w.menus.action("measurements").trigger()
+w.document.go_to_step(3)  # "Follow the swizzle panel": its caption speaks of both panels
+w.presentation.enter()
+laid_out(w)
+out["both"] = {"presented": w.presented_panels(),
+               **{pid: seen(w.docks[pid]) for pid in ("swizzle", "banks")}}
+w.document.go_to_step(2)
+out["one"] = w.presented_panels()
+close(w)
+print("RESULT " + json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("hall")
+    config = tmp / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "projector", "x": 0, "y": 0,
+                                               "width": 1280, "height": 720, "logicalDpi": 96,
+                                               "logicalBaseDpi": 96, "dpr": 1}]}))
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}",
+               XDG_CONFIG_HOME=str(tmp), HOME=str(tmp))
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(tmp)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert lines, proc.stderr[-3000:]
+    return json.loads(lines[-1][len("RESULT "):])
+
+
+def test_a_dock_too_small_for_its_figure_shows_the_parts_that_fit_and_offers_the_rest(hall):
+    gemm = hall["gemm"]
+    shown = gemm["window"]
+    assert len(shown["pages"]) > 1 and shown["switcher"]
+    offered = [p for page in shown["pages"] for p in page]
+    assert sorted(offered) == sorted(gemm["whole"]), "every part offered, once"
+    assert shown["parts"] in shown["pages"]
+    assert shown["type"] >= 12.0  # the whole figure: 9.5 px
+    # the page chosen is kept from step to step and in the next session
+    assert gemm["chosen"]["parts"] != shown["parts"] and gemm["chosen"]["parts"] in shown["pages"]
+    assert gemm["next session"]["parts"] == gemm["chosen"]["parts"]
+    # presented: the room sees a page large, without the switcher (the whole: 12.6 px)
+    assert gemm["F5"]["type"] >= 18.0 and not gemm["F5"]["switcher"]
+
+
+@pytest.mark.parametrize("mode", ["window", "F5"])
+def test_type_and_arrangement_stay_put_from_step_to_step(hall, mode):
+    states = hall["padded"][mode]
+    assert len({tuple(s["design"]) for s in states}) == 1, states
+    types = [s["type"] for s in states]
+    assert max(types) - min(types) <= 1.0, types  # was 7.6 px windowed, 10.5 in F5
+
+
+def test_f5_shows_two_panels_side_by_side_and_a_reset_layout_keeps_them_legible(hall):
+    swizzle, banks = hall["reset"]["swizzle"], hall["reset"]["banks"]
+    assert swizzle["y"] == banks["y"] and swizzle["x"] != banks["x"], "side by side"
+    assert swizzle["type"] >= 10.0  # was 5 px after a reset
+    both = hall["both"]
+    assert sorted(both["presented"]) == ["banks", "swizzle"]
+    assert both["swizzle"]["y"] == both["banks"]["y"] and both["swizzle"]["x"] != both["banks"]["x"]
+    assert both["swizzle"]["parts"] == ["banks"] and "rack" in both["banks"]["parts"]
+    assert "receipt" not in both["banks"]["parts"]
+    assert hall["one"] == ["banks"], "a step with one focus presents it alone"
