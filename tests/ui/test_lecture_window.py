@@ -218,15 +218,15 @@ def test_a_panel_laid_out_for_a_target_gets_its_view_shape_at_readable_scale(
         make_main_window, qtbot, monkeypatch):
     """The target follows the view: width in mm at the scale that shows body type at 12 px (17
     px presenting: PRESENT_BODY_PX), the view's aspect; a resize lays the figure out again once it settles."""
-    import gpuviz.ui.panel_dock as panel_dock
+    import gpuviz.ui.dock_layout as dock_layout
     from gpuviz.figures.layout import NATURAL
 
     w = make_main_window()
     dock = w.docks["launch"]
     settle(qtbot)
-    monkeypatch.setattr(panel_dock, "takes_target", lambda _pid: False)
+    monkeypatch.setattr(dock_layout, "takes_target", lambda _pid: False)
     assert dock.target() == NATURAL  # a figure that does not take a target is scaled
-    monkeypatch.setattr(panel_dock, "takes_target", lambda _pid: True)
+    monkeypatch.setattr(dock_layout, "takes_target", lambda _pid: True)
     target = dock.target()
     ppm = 12.0 / (w.theme.text_pt * PT_TO_MM)
     assert target.name == "view"
