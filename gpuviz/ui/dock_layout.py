@@ -322,7 +322,8 @@ class LectureLayout:
         the pages (the figure never moves when they change); it offers a page a tab."""
         layout = self.view_layout()
         if layout is not None:
-            self.switcher.set_pages(layout.pages, layout.parts or layout.pages[0])
+            self.switcher.set_pages(layout.pages, layout.parts or layout.pages[0],
+                                    whole=layout.parts is None)
         self.switcher.setVisible(not self.presenting and len(self.panel.parts) > 1)
 
     def _fit_to_lecture(self) -> None:

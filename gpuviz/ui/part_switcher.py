@@ -40,21 +40,23 @@ class PartSwitcher(QWidget):
         lay.addWidget(label)
         lay.addWidget(self.tabs, 1)
         self._pages: tuple[tuple[str, ...], ...] = ()
+        self._whole = False
         self.hide()
 
     def pages(self) -> tuple[tuple[str, ...], ...]:
         return self._pages
 
     def set_pages(self, pages: tuple[tuple[str, ...], ...],
-                  current: tuple[str, ...] | None) -> None:
-        """Offer ``pages`` with ``current`` chosen (shown only for two pages or more)."""
+                  current: tuple[str, ...] | None, whole: bool = False) -> None:
+        """Offer ``pages`` with ``current`` chosen; ``whole``: the one page is the whole
+        figure."""
         self.tabs.blockSignals(True)
-        if pages != self._pages:
+        if (pages, whole) != (self._pages, self._whole):
             while self.tabs.count():
                 self.tabs.removeTab(0)
             for page in pages:
-                self.tabs.addTab(page_title(page) if len(pages) > 1 else "whole figure")
-            self._pages = pages
+                self.tabs.addTab("whole figure" if whole else page_title(page))
+            self._pages, self._whole = pages, whole
         if current in pages:
             self.tabs.setCurrentIndex(pages.index(current))
         self.tabs.blockSignals(False)
