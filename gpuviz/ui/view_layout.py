@@ -29,6 +29,7 @@ VIEW_INSET_PX = 8  # the view paints the page inside its rectangle less 4 px on 
 
 Build = Callable[[Any, Target], Figure]  # (result, target) -> the panel's figure
 GAIN_PX = 1.0  # a page is shown instead of the whole figure only if its type is this much larger
+PROBE: Design = ("stacked", 1.0)  # the design the states are compared in, to find the largest
 TRIED = 3  # designs tried on every state, of those that serve the largest state best
 DESIGNS: tuple[Design, ...] = tuple((kind, factor) for factor in DESIGN_FACTORS
                                     for kind in ("stacked", "beside"))
@@ -124,10 +125,10 @@ class _Measure:
         return best
 
     def worst(self, target: Target) -> int:
-        """The state with the most to show: the least scale its own search reaches (the
-        whole figure's, for every page)."""
+        """The state with the most to show: the least scale the whole figure reaches in one
+        plain design (the same state for every page)."""
         if self._worst is None:
-            whole = target.showing(None, target.chrome)
+            whole = replace(target.showing(None, target.chrome), design=PROBE)
             scales = [layout_scale(self.build(r, whole), self.title_pt) for r in self.results]
             self._worst = min(range(len(scales)), key=scales.__getitem__)
         return self._worst
@@ -161,7 +162,7 @@ def lay_out_view(build: Build, results: Sequence[Any], target: Target,
     with one design, or the page holding ``chosen`` (the one that draws most when none)."""
     m = _Measure(build, results, view_px, title_pt)
     whole = target.showing(None, target.chrome)
-    drawn = build(m.results[0], whole).parts
+    drawn = build(m.results[m.worst(whole)], replace(whole, design=PROBE)).parts
     if parts is not None or not drawn:
         pages: tuple[tuple[str, ...], ...] = ((parts,) if parts else ()) or (drawn,)
     elif m.fits(whole, min_px):
