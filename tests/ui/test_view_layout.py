@@ -1,0 +1,47 @@
+"""A view's layout for a whole lecture, without Qt: one design and one type for every state
+(the pages of parts are driven through the app in test_dock_layouts.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gpuviz.figures.layout import view_target
+from gpuviz.figures.scene import build_figure
+from gpuviz.figures.theme import theme
+from gpuviz.scenario import load_scenario
+from gpuviz.scenario.compute import compute_cached, effective_params
+from gpuviz.ui.view_layout import lay_out_view, layout_scale, type_px
+
+SCREEN = theme("screen")
+VIEW = (986, 558)  # one panel's figure in a 1280×720 window
+
+
+def lecture(scenario_path, name: str, pid: str):
+    s = load_scenario(scenario_path(name))
+    states = []
+    for k in range(-1, len(s.steps)):
+        p = effective_params(s.at_step(k), pid)
+        if p not in states:
+            states.append(p)
+    results = [compute_cached(pid, p) for p in states]
+
+    def build(result, target):
+        return build_figure(pid, result, frozenset(), SCREEN, target)
+
+    return results, build, view_target(240, round(VIEW[0] / VIEW[1], 2))
+
+
+def test_one_round_and_32_rounds_are_drawn_with_one_design_at_one_type(scenario_path):
+    results, build, target = lecture(scenario_path, "banks-padded33.json", "banks")
+    layout = lay_out_view(build, results, target, VIEW, 12.0, SCREEN.title_pt)
+    shown = target if layout.parts is None else target.showing(layout.parts)
+    types = []
+    for result in results:
+        figure = build(result, replace(shown, design=layout.design))
+        assert figure.design == layout.design
+        zoom = layout.zoom(layout_scale(figure, SCREEN.title_pt))
+        types.append(type_px(figure, VIEW, zoom))
+    assert max(types) - min(types) <= 0.5, types
+    # laid out alone, the one-round state would come out far larger
+    alone = build(results[0], shown)
+    assert type_px(alone, VIEW) > max(types) + 3
