@@ -23,7 +23,7 @@ from gpuviz.ui.document import Document
 from gpuviz.ui.lecture_keys import install as install_lecture_keys
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import PanelDock
-from gpuviz.ui.presentation import Presentation, step_panels
+from gpuviz.ui.presentation import Presentation
 from gpuviz.ui.step_bar import CaptionStrip, StepBar
 from gpuviz.ui.window_files import Files
 from gpuviz.ui.window_menus import Menus, build_actions, build_first_actions, build_menus
@@ -265,13 +265,11 @@ class MainWindow(QMainWindow):
             self.docks[panel_id].hide()
 
     def update_min_type(self) -> None:
-        """The least type of the window's figures: 12 px with one panel shown, 10 with
-        several (presentation asks for more)."""
-        if self.presentation.active:
-            return
-        shown = sum(1 for d in self.docks.values() if not d.isHidden() and not d.isFloating())
-        for d in self.docks.values():
-            d.set_min_px(ONE_PANEL_PX if shown <= 1 else PANELS_PX)
+        """The least type of the window's figures: 12 px with one panel shown, 10 with more."""
+        if not self.presentation.active:
+            shown = sum(1 for d in self.docks.values() if not d.isHidden() and not d.isFloating())
+            for d in self.docks.values():
+                d.set_min_px(ONE_PANEL_PX if shown <= 1 else PANELS_PX)
 
     def _sync_panel_action(self, panel_id: str) -> None:
         a = self.panel_actions.get(panel_id)  # none before the menus are built (start-up)
@@ -306,12 +304,6 @@ class MainWindow(QMainWindow):
         apply_palette(self.theme)
         for d in self.docks.values():
             d.set_theme(self.theme)
-
-    def set_controls_visible(self, visible: bool) -> None:
-        """Unfold (True) or fold to strips (False) every panel's controls."""
-        self.act_controls.setChecked(visible)
-        for d in self.docks.values():
-            d.set_controls_expanded(visible)
 
     # --- presenting (ui/presentation.py) -------------------------------------------------------
     @property
@@ -427,11 +419,7 @@ class MainWindow(QMainWindow):
             else:
                 self.caption_label.set_caption(format_fields(s.caption, shown),
                                                s.title if presenting or not s.caption else "")
-            named = step_panels(doc.scenario, k)
-            if presenting and named:
-                self.presentation.show_only(*named)
-            for pid in named if not presenting else ():
-                self.show_panel(pid)
+            self.presentation.show_step_panels(k)
         self.caption_label.set_marker(marker)
         self.caption_label.set_corner(f"{k + 1} / {len(steps)}" if presenting and steps and k >= 0
                                       else "")

@@ -176,6 +176,15 @@ class Presentation:
         for pid, d in self.window.docks.items():
             d.set_parts(doc.scenario.step_parts(doc.step, pid))
 
+    def show_step_panels(self, k: int) -> None:
+        """The panels step ``k`` names: presented alone (side by side), or raised in the
+        window."""
+        named = step_panels(self.window.document.scenario, k)
+        if named and self.state is not None:
+            self.show_only(*named)
+        for pid in named if self.state is None else ():
+            self.window.show_panel(pid)
+
     def present_dock(self, d: PanelDock, presenting: bool) -> None:
         d.set_controls_shown(not presenting)
         d.set_body_px(PRESENT_BODY_PX if presenting else BODY_PX)
