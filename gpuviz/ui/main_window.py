@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from gpuviz.ui.presenter import PresenterView
 
 CAPTION_LINES = 2
-ONE_PANEL_PX, PANELS_PX = 12.0, 10.0  # the least median type in the window, one panel / more
 FIRST_PAINT_WAIT_MS = 1500  # a deferred window completes by then even if nothing was painted
 
 
@@ -219,7 +218,7 @@ class MainWindow(QMainWindow):
             d.visibilityChanged.connect(lambda _v, pid=panel_id: self._sync_panel_action(pid))
             d.visibilityChanged.connect(lambda _v: self.playback.update_frames())
             d.visibilityChanged.connect(lambda _v: self.playback.update_bar())
-            d.visibilityChanged.connect(lambda _v: self.update_min_type())
+            d.visibilityChanged.connect(lambda _v: self.presentation.update_min_type())
             self.docks[panel_id] = d
             if not self.restoreDockWidget(d):
                 self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, d)
@@ -264,13 +263,6 @@ class MainWindow(QMainWindow):
         elif panel_id in self.docks:
             self.docks[panel_id].hide()
 
-    def update_min_type(self) -> None:
-        """The least type of the window's figures: 12 px with one panel shown, 10 with more."""
-        if not self.presentation.active:
-            shown = sum(1 for d in self.docks.values() if not d.isHidden() and not d.isFloating())
-            for d in self.docks.values():
-                d.set_min_px(ONE_PANEL_PX if shown <= 1 else PANELS_PX)
-
     def _sync_panel_action(self, panel_id: str) -> None:
         a = self.panel_actions.get(panel_id)  # none before the menus are built (start-up)
         if a is None:
@@ -304,6 +296,12 @@ class MainWindow(QMainWindow):
         apply_palette(self.theme)
         for d in self.docks.values():
             d.set_theme(self.theme)
+
+    def set_controls_visible(self, visible: bool) -> None:
+        """Unfold (True) or fold to strips (False) every panel's controls."""
+        self.act_controls.setChecked(visible)
+        for d in self.docks.values():
+            d.set_controls_expanded(visible)
 
     # --- presenting (ui/presentation.py) -------------------------------------------------------
     @property

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 PRESENT_BODY_PX = 18.0  # the figures' body type in presentation mode, in screen pixels
 PRESENT_MIN_PX = 18.0  # the least median type of a presented figure (else it shows a page)
+ONE_PANEL_PX, PANELS_PX = 12.0, 10.0  # the least median type in the window, one panel / more
 SETTLE_POLL_MS = 20
 SETTLE_WAIT_MS = 4000  # the longest the room waits for the final layout
 
@@ -136,6 +137,7 @@ class Presentation:
             w.restoreState(before.layout)
         self._restore_clock()
         self.state = None
+        self.update_min_type()  # the window's least type again
         # the window reaches its size on later turns of the event loop (a window manager
         # answers asynchronously): the layout is given back again at each resize until then
         w.relayout_on_resize(before.layout)
@@ -185,13 +187,22 @@ class Presentation:
         for pid in named if self.state is None else ():
             self.window.show_panel(pid)
 
+    def update_min_type(self) -> None:
+        """The least type of the window's figures: 12 px with one panel shown, 10 with more
+        (in the room: ``PRESENT_MIN_PX``)."""
+        if self.state is None:
+            docks = self.window.docks.values()
+            shown = sum(1 for d in docks if not d.isHidden() and not d.isFloating())
+            for d in docks:
+                d.set_min_px(ONE_PANEL_PX if shown <= 1 else PANELS_PX)
+
     def present_dock(self, d: PanelDock, presenting: bool) -> None:
         d.set_controls_shown(not presenting)
         d.set_body_px(PRESENT_BODY_PX if presenting else BODY_PX)
         if presenting:
             d.set_min_px(PRESENT_MIN_PX)
         else:
-            self.window.update_min_type()
+            self.update_min_type()
         d.setTitleBarWidget(QWidget() if presenting else None)  # no title bar: the figure only
 
     def panels_to_show(self) -> tuple[str, ...]:
