@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QSplitter
 
 from gpuviz import keys
 from gpuviz.figures.display import Image, walk
@@ -142,7 +142,7 @@ def test_the_timeline_row_labels_never_lie_over_each_other(make_main_window, sce
     plot; its row labels thin out so that "issue slot" never lies over "warp 0"."""
     w = make_main_window(scenario_path("scheduler-h200-dram.json"))
     tl = w.docks["scheduler"].extras.timeline
-    column = w.docks["scheduler"].view.parentWidget()
+    column = w.docks["scheduler"].findChild(QSplitter, "scheduler-figure-and-companion")
     line = tl.fontMetrics().height()
     for timeline_px in (400, 120):  # tall, then dragged as short as it goes
         total = sum(column.sizes())
