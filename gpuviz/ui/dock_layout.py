@@ -279,8 +279,8 @@ class LectureLayout:
 
     def _ask_layout(self, base: Target) -> None:
         ask = self._ask(base)
-        if self.layouts.known(ask)[0]:
-            return
+        if self.layouts.known(ask)[0] or not self._on_screen:
+            return  # the first frame first: asked once it is painted (``_on_painted``)
         if self.layouts.draft(ask) is not None:
             self._settle_timer.start()  # an edit: drawn as before until the edits settle
             return

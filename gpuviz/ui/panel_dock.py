@@ -408,6 +408,7 @@ class PanelDock(LectureLayout, QDockWidget):
             self._on_screen = True
             self.view.before_paint = None
             self.view.painted.disconnect(self._on_painted)
+            self.schedule_refresh()  # the view's layout for the lecture, after the first frame
 
     def _on_computed(self, generation: int, result: object, error: str) -> None:
         latest, key = self.plan.take_computed(generation)
