@@ -10,4 +10,5 @@ import gpuviz.figures.layout
 import gpuviz.figures.scene
 import gpuviz.scenario
 import gpuviz.ui.panel_extras
-import gpuviz.ui.redraw_plan  # noqa: F401
+import gpuviz.ui.redraw_plan
+import gpuviz.ui.view_layout  # noqa: F401

@@ -408,7 +408,8 @@ class PanelDock(LectureLayout, QDockWidget):
             self._on_screen = True
             self.view.before_paint = None
             self.view.painted.disconnect(self._on_painted)
-            self.schedule_refresh()  # the view's layout for the lecture, after the first frame
+            # the view's layout once what follows the first frame (the menus) is done
+            QTimer.singleShot(0, self, lambda: QTimer.singleShot(0, self, self.schedule_refresh))
 
     def _on_computed(self, generation: int, result: object, error: str) -> None:
         latest, key = self.plan.take_computed(generation)

@@ -17,9 +17,8 @@ Qt-free: the dock runs :func:`lay_out_view` on the thread pool; the tests call i
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from gpuviz.figures.display import PT_TO_MM, Figure, Text, walk
@@ -42,8 +41,11 @@ def paint_scale(figure: Figure, view_px: tuple[int, int]) -> float:
 
 
 def median_pt(figure: Figure) -> float:
-    sizes = [t.size for t in walk(figure.items) if isinstance(t, Text)]
-    return statistics.median(sizes) if sizes else 0.0
+    sizes = sorted(t.size for t in walk(figure.items) if isinstance(t, Text))
+    n = len(sizes)
+    if not n:
+        return 0.0
+    return sizes[n // 2] if n % 2 else (sizes[n // 2 - 1] + sizes[n // 2]) / 2
 
 
 def type_px(figure: Figure, view_px: tuple[int, int], zoom: float = 1.0) -> float:
@@ -59,9 +61,9 @@ def layout_scale(figure: Figure, title_pt: float) -> float:
     return first.size / title_pt if first is not None and title_pt > 0 else 1.0
 
 
-@dataclass(frozen=True)
-class ViewLayout:
-    """What a view draws for every state of a lecture."""
+class ViewLayout(NamedTuple):
+    """What a view draws for every state of a lecture. (A named tuple: a frozen dataclass
+    costs start-up a millisecond or so to define.)"""
 
     pages: tuple[tuple[str, ...], ...]  # the part groups offered (one page: the whole figure)
     parts: tuple[str, ...] | None  # the page drawn (None: the whole figure)
