@@ -65,7 +65,7 @@ def lecture_states(scenario: Scenario, shown: Scenario, panel_id: str) -> tuple[
 
 _BUILT: OrderedDict[tuple[str, int, str, Target], tuple[Any, Figure]] = OrderedDict()
 _BUILT_LOCK = threading.Lock()
-BUILT_KEPT = 256  # figures kept across the layouts of a session (another page, a new window)
+BUILT_KEPT = 64  # figures kept across the layouts of a session (another page, a new window)
 
 
 def _built(panel_id: str, result: Any, theme: Theme, target: Target) -> Figure:
