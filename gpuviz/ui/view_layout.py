@@ -141,14 +141,14 @@ class _Measure:
             >= min_px
 
     def largest(self, pages: Sequence[tuple[str, ...]], target: Target) -> tuple[str, ...]:
-        """The page that draws most (the largest area at the natural size, in the largest
-        state): shown first."""
+        """The page that draws most (the most parts, then the largest area at the natural
+        size, in the largest state): shown first."""
         result = self.results[self.worst(target)]
 
-        def area(page: tuple[str, ...]) -> float:
+        def size(page: tuple[str, ...]) -> tuple[int, float]:
             f = self.build(result, NATURAL.showing(page, target.chrome))
-            return f.width * f.height
-        return max(pages, key=area)
+            return len(page), f.width * f.height
+        return max(pages, key=size)
 
     def fits(self, target: Target, min_px: float) -> bool:
         return self.common(target).type_px >= min_px

@@ -33,8 +33,9 @@ def lecture(scenario_path, name: str, pid: str):
 
 def test_one_round_and_32_rounds_are_drawn_with_one_design_at_one_type(scenario_path):
     results, build, target = lecture(scenario_path, "banks-padded33.json", "banks")
-    layout = lay_out_view(build, results, target, VIEW, 12.0, SCREEN.title_pt)
-    shown = target if layout.parts is None else target.showing(layout.parts)
+    whole = tuple(build(results[0], target).parts)  # the rack with them: 1 to 32 rounds
+    layout = lay_out_view(build, results, target, VIEW, 12.0, SCREEN.title_pt, parts=whole)
+    shown = target.showing(layout.parts)
     types = []
     for result in results:
         figure = build(result, replace(shown, design=layout.design))
