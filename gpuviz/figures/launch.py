@@ -108,9 +108,6 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
                                                ("lanes", "lane")) if named[kind])
         if chosen:
             entries.append(LegendEntry("selected", theme.highlight(), "selection", parts=chosen))
-        if named["warp"]:
-            entries.append(LegendEntry("the warp the selection names", theme.subject(),
-                                       parts=("warps",)))
         notes = [shortened_note(shortened)] if shortened else []
         return [legend_block(entries, theme, width, notes=notes, target=target)]
 
@@ -307,17 +304,22 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
     b = r.selected_block
     n = r.warps_per_block
     top, head_w = heading(c, theme, width, *heads(r)["warps"]) if headed else (0.0, 0.0)
+    # a selected warp's double outline reaches 0.3 mm beyond its cell and half its line
+    # further: the cells keep that margin, so the outline stays inside the part (and the page)
+    reach = 0.3 + theme.highlight().stroke_width / 2
+    room = width - 2 * reach + 1.0  # the last cell's gap to its right is not drawn
     # as narrow as the counts at the floor's size (value cells shrink to it), so a block's
     # warps keep one row where they can
     cell = max(10.0, text_width(f"{r.warp_size}/{r.warp_size}", floor, "mono") + 1.6)
-    per_row = max(1, min(n, 16, int(width // cell)))
-    cell = min(20.0, width / per_row) if n <= per_row else cell
+    per_row = max(1, min(n, 16, int(room // cell)))
+    cell = min(20.0, room / per_row) if n <= per_row else cell
     line_h = ink_height(pt, "mono") + 0.5
     cell_h = 2 * line_h + 0.6
+    top += reach
     y = top
     for i in range(n):
         row, col = divmod(i, per_row)
-        x0 = col * cell
+        x0 = reach + col * cell
         y0 = top + row * (cell_h + BAR_H + 1.6)
         key = keys.key("warp", b, i)
         valid = r.warp_valid_lanes[i]
@@ -335,11 +337,8 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
             _bar(c, theme, x0, y0 + cell_h + 0.3, cell - 1, valid / max(lanes_in_warp, 1))
         if key in selection:
             theme.select(c, x0 - 0.3, y0 - 0.3, cell - 0.4, cell_h + BAR_H + 0.9)
-        if key in selection:  # the warp a step talks about, framed as its subject
-            c.rect(x0 - 1.0, y0 - 1.0, cell + 1.0, cell_h + BAR_H + 2.3, theme.subject(),
-                   key=key)
-        y = y0 + cell_h + BAR_H + 0.6
-    return c.block(min(width, max(per_row * cell, head_w)), y, "warps")
+        y = y0 + cell_h + BAR_H + 0.3 + reach
+    return c.block(min(width, max(2 * reach + per_row * cell - 1.0, head_w)), y, "warps")
 
 
 def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,

@@ -1,0 +1,46 @@
+"""Parts at the steps of a lecture: a step's state (its changes and its selection) lays each
+part out within its size's budget, as the overview does. The cases are the states whose parts
+missed a budget or left the page before they were laid out for it: one figure each, linted
+with the budgets."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from gpuviz.figures.layout import DOUBLE, SINGLE, SLIDE
+from gpuviz.figures.lint import lint
+from gpuviz.figures.scene import figure_for
+from gpuviz.figures.theme import theme
+from gpuviz.scenario import load_scenario
+from gpuviz.scenario.bundled import scenario_dir
+
+SIZES = {"single": SINGLE, "double": DOUBLE, "slide": SLIDE}
+
+# (scenario, step as numbered in the app, panel, part, theme, size)
+CASES = [
+    # a selected warp's outline at the left edge of a slide
+    ("launch-n130", 3, "launch", "warps", "print", "slide"),
+    ("linked-launch-sectors", 1, "launch", "warps", "dark", "slide"),
+    ("linked-launch-sectors-wave64", 2, "launch", "warps", "screen", "slide"),
+    # a step's selection adds legend entries: the presentation theme's type at single column
+    ("launch-2d-block", 1, "launch", "warps", "presentation", "single"),
+]
+
+
+@cache
+def _scenario(name: str):
+    return load_scenario(scenario_dir() / f"{name}.json")
+
+
+@pytest.mark.parametrize(("name", "step", "panel_id", "part", "theme_name", "size"), CASES,
+                         ids=["-".join(map(str, c)) for c in CASES])
+def test_a_part_at_a_step_meets_its_budget(name, step, panel_id, part, theme_name, size):
+    scenario = _scenario(name)
+    state, selection = scenario.at_step(step - 1), scenario.step_selection(step - 1)
+    target = SIZES[size].showing([part])
+    th = theme(theme_name)
+    figure = figure_for(state, panel_id, th, selection, target)
+    assert figure.parts == (part,)
+    assert [str(f) for f in lint(figure, target, theme=th, budget=True)] == []
