@@ -5,7 +5,7 @@ the lane that holds it, tinted by its register; a selected lane or cell spelled 
 from __future__ import annotations
 
 from gpuviz import keys
-from gpuviz.figures.display import selected_numbers
+from gpuviz.figures.display import Style, selected_numbers
 from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
@@ -61,19 +61,39 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
     chunk = f.cols
     while chunk > 8 and label_w + chunk * cell_w > width + 1e-6:
         chunk //= 2
+    run = 1
+    span = _run(f)
+    if chunk < f.cols and span > 1:
+        # too wide for a lane number per cell: one number per register's run of columns (the
+        # PTX ISA's "T0: {a0, a1, a2, a3}"), so every column keeps to one panel
+        narrow = (width - label_w) / f.cols
+        if narrow * span >= text_width("00", max(floor, 6.0), "mono") + 0.8:
+            run, chunk, cell_w = span, f.cols, min(3.9, narrow)
     panel_w = label_w + min(chunk, f.cols) * cell_w
     side = f.rows > 16 and 2 * panel_w + 2.0 <= width + 1e-6
-    key = (f.operand, round(cell_w, 6), chunk, side)
+    key = (f.operand, round(cell_w, 6), chunk, side, run)
     if made is not None and key in made:
         return made[key]
-    block = _grid(f, selection, theme, lane, floor, label_w, cell_w, chunk, side)
+    block = _grid(f, selection, theme, lane, floor, label_w, cell_w, chunk, side, run)
     if made is not None:
         made[key] = block
     return block
 
 
+def _run(f: Fragment) -> int:
+    """How many columns in a row one register of ``f`` covers, lane and register alike, in
+    aligned runs (4 for 8-bit A: a(4j) … a(4j+3)); 1 where registers do not run along rows."""
+    per = f.elements_per_register
+    if per == 1 or f.cols % per:
+        return 1
+    lanes = f.owner[:, :, 0].reshape(f.rows, f.cols // per, per)
+    regs = (f.owner[:, :, 1] // per).reshape(f.rows, f.cols // per, per)
+    same = (lanes == lanes[:, :, :1]).all() and (regs == regs[:, :, :1]).all()
+    return per if same else 1
+
+
 def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None, floor: float,
-          label_w: float, cell_w: float, chunk: int, side: bool) -> Block:
+          label_w: float, cell_w: float, chunk: int, side: bool, run: int = 1) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
     cell_h = max(3.0, cap_height(pt, "mono") * 1.5)
@@ -92,13 +112,15 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
     inks = {j: theme.ink_on(st.fill or theme.surface) for j, st in styles.items()}
     x0, y0 = 0.0, 0.0
     bottom, right = 0.0, 0.0
+    runs: list[tuple[float, float, float, float]] = []  # a register's run of columns, outlined
     for rows in row_parts:
         y = y0
         for start in range(0, f.cols, chunk):
             cols = range(start, min(f.cols, start + chunk))
             # every column's index where two digits fit its width with a space, else every
             # other one (centred over its column), so that "10111213" never runs together
-            every = 1 if text_width(str(f.cols - 1), pt, "mono") + 0.8 <= cell_w else 2
+            every = next((e for e in (1, 2, 4, 8) if text_width(str(f.cols - 1), pt, "mono")
+                          + 0.8 <= cell_w * e), 8)
             for i, col in enumerate(cols):
                 if col % every:
                     continue
@@ -112,23 +134,40 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
                 for i, col in enumerate(cols):
                     reg = int(regs[row, col])
                     boxes.setdefault(reg, ([], []))
-                    boxes[reg][0].append((x0 + label_w + i * cell_w + PAD / 2,
-                                          top + k * cell_h + PAD / 2, cell_w - PAD,
+                    # a run's elements touch; the gap between cells falls between runs
+                    left = PAD / 2 if col % run == 0 else 0.0
+                    right = PAD / 2 if col % run == run - 1 else 0.0
+                    boxes[reg][0].append((x0 + label_w + i * cell_w + left,
+                                          top + k * cell_h + PAD / 2, cell_w - left - right,
                                           cell_h - PAD))
                     boxes[reg][1].append(keys.key(f.operand, row, col))
+                    if run > 1 and col % run == 0:
+                        runs.append((x0 + label_w + i * cell_w + PAD / 2,
+                                     top + k * cell_h + PAD / 2, cell_w * run - PAD,
+                                     cell_h - PAD))
             with c.group(name=f"fragment-{f.operand}"):
                 for reg, (xywh, cell_keys) in sorted(boxes.items()):
-                    c.rects(xywh, styles[reg], cell_keys)
+                    style = styles[reg]
+                    if run > 1:  # outlined once around the run, below
+                        style = style.with_stroke(None, 0.0)
+                    c.rects(xywh, style, cell_keys)
+                if runs:
+                    c.rects(runs, Style(stroke=theme.outline, stroke_width=theme.thin_mm))
+                    runs.clear()
                 for k, row in enumerate(rows):
                     for i, col in enumerate(cols):
                         reg = int(regs[row, col])
                         style = styles[reg]
                         x, yy = x0 + label_w + i * cell_w + PAD / 2, top + k * cell_h + PAD / 2
                         lane_here = int(lanes[row, col])
-                        cell_text(c, x, yy, cell_w - PAD, cell_h - PAD, str(lane_here), pt,
-                                   inks[reg], floor, keys.key(f.operand, row, col),
-                                   knockout=style.fill if style.hatch else None)
-                        if lane_here in sel_lanes or (row, col) in picked:
+                        if col % run == 0:  # one number per run of the register's columns
+                            cell_text(c, x, yy, cell_w * run - PAD, cell_h - PAD,
+                                      str(lane_here), pt, inks[reg], floor,
+                                      keys.key(f.operand, row, col),
+                                      knockout=style.fill if style.hatch else None)
+                        if lane_here in sel_lanes and col % run == 0:
+                            c.rect(x, yy, cell_w * run - PAD, cell_h - PAD, theme.highlight())
+                        elif (row, col) in picked:
                             c.rect(x, yy, cell_w - PAD, cell_h - PAD, theme.highlight())
             y = top + len(rows) * cell_h + 2.0
         bottom = max(bottom, y)
@@ -188,8 +227,7 @@ def _selection_rows(r: MmaResult, selection: frozenset[str],
         for f in (r.a, r.b, r.c):
             if f.operand not in operands:
                 continue
-            cells = ", ".join(f"{f.operand}{i} [{row}][{col}]"
-                              for i, row, col in f.cells_of_lane(lane))
+            cells = ", ".join(_runs_named(f.operand, f.cells_of_lane(lane)))
             rows.append((f"lane {lane} {f.operand.upper()}", cells))
     picked = [(f, row, col) for f in (r.a, r.b, r.c) if f.operand in operands
               for row, col in keys.of_kind(selection, f.operand, 2)
@@ -206,3 +244,29 @@ def _selection_rows(r: MmaResult, selection: frozenset[str],
                      f"{f.register_of(row, col)}{part}"))
     return rows
 
+
+
+def _runs_named(op: str, cells: list[tuple[int, int, int]]) -> list[str]:
+    """``a0 [1][4]`` for each element, a run of three or more consecutive elements along a row
+    or a column as one: ``a0–a3 [1][4–7]`` (8-bit operands hold four to a register)."""
+    groups: list[list[tuple[int, int, int]]] = []
+    for cell in cells:
+        last = groups[-1] if groups else None
+        if last and cell[0] == last[-1][0] + 1 and (
+                (cell[1] == last[-1][1] and cell[2] == last[-1][2] + 1
+                 and all(c[1] == cell[1] for c in last))
+                or (cell[2] == last[-1][2] and cell[1] == last[-1][1] + 1
+                    and all(c[2] == cell[2] for c in last))):
+            last.append(cell)
+        else:
+            groups.append([cell])
+    out = []
+    for g in groups:
+        if len(g) < 3:
+            out += [f"{op}{i} [{row}][{col}]" for i, row, col in g]
+            continue
+        (i0, r0, c0), (i1, r1, c1) = g[0], g[-1]
+        rows = f"{r0}" if r0 == r1 else f"{r0}–{r1}"
+        cols = f"{c0}" if c0 == c1 else f"{c0}–{c1}"
+        out.append(f"{op}{i0}–{op}{i1} [{rows}][{cols}]")
+    return out

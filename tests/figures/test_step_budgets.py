@@ -26,6 +26,10 @@ CASES = [
     ("linked-launch-sectors-wave64", 2, "launch", "warps", "screen", "slide"),
     # a step's selection adds legend entries: the presentation theme's type at single column
     ("launch-2d-block", 1, "launch", "warps", "presentation", "single"),
+    # m16n8k32 s8: A is 16 × 32, one lane number per register's four bytes
+    ("mma-fragments", 4, "mma", "fragment-a", "print", "single"),
+    ("mma-fragments", 4, "mma", "fragment-a", "dark", "single"),
+    ("mma-fragments", 4, "mma", "fragment-a", "screen", "slide"),
 ]
 
 
