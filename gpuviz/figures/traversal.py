@@ -213,7 +213,9 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
     requests = run.hits + run.misses
     rate = format_percent(run.hits / requests) if requests else format_percent(0.0)
     lines: tuple[tuple[str, bool], ...] = (
-        (f"after step {state.step} of {result.steps}: {count(state.hits, 'hit')}, "
+        # narrow: "step 12 of 32" (its hits and loads), so the line keeps to one line
+        (f"{'after step' if width >= NARROW_RUN else 'step'} {state.step} of {result.steps}: "
+         f"{count(state.hits, 'hit')}, "
          f"{count(state.loads, 'load')}", True),
         (f"{count(so_far, 'load')} so far" if state.step < result.steps else "", False),
         (f"whole order: {format_number(run.misses)} loads (A {format_number(run.a_loads)}, "

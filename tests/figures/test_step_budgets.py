@@ -30,6 +30,8 @@ CASES = [
     ("mma-fragments", 4, "mma", "fragment-a", "print", "single"),
     ("mma-fragments", 4, "mma", "fragment-a", "dark", "single"),
     ("mma-fragments", 4, "mma", "fragment-a", "screen", "slide"),
+    # the presentation theme's type in a single column
+    ("traversal-h200-real-sizes", 1, "traversal", "resident", "presentation", "single"),
 ]
 
 
