@@ -171,7 +171,12 @@ def _legend(st: State, width: float, shortened: list[tuple[str, str]]) -> Block:
     note = shortened_note(shortened)
     if note:
         notes.append(note)
-    return legend_block(entries, theme, width, notes=notes, target=st.target)
+    target = st.target
+    if target.parts is not None and len(target.parts) == 1 and target.chrome == "full":
+        # a part alone: its notes run on as one paragraph (no gap between paragraphs)
+        notes = [" ".join(n if isinstance(n, str) else n[0] for n in notes
+                          if isinstance(n, str) or target.shows(*n[1]))] if notes else []
+    return legend_block(entries, theme, width, notes=notes, target=target)
 
 
 def _receipt(st: State, width: float) -> list[Block]:

@@ -62,5 +62,5 @@ def fold_note(st: State, tr: list[Track]) -> str:
         return (f"Lanes and shared entries {rows}–31 hold 0 (no warp's partial) and are not "
                 "drawn.")
     if all(prefix == WARP for prefix in r.active_prefix[1:]):
-        return "Lanes 16–31 drawn as inputs only (later, lane l + 16 holds lane l's value)."
+        return "Lanes 16–31: inputs only (later, lane l + 16 holds lane l's value)."
     return "Lanes 16–31 drawn as inputs only (later levels keep them)."

@@ -32,6 +32,8 @@ CASES = [
     ("mma-fragments", 4, "mma", "fragment-a", "screen", "slide"),
     # the presentation theme's type in a single column
     ("traversal-h200-real-sizes", 1, "traversal", "resident", "presentation", "single"),
+    ("reduction-xor-butterfly", 1, "reduction", "tree", "presentation", "single"),
+    ("reduction-partial-warp", 2, "reduction", "tree", "presentation", "single"),
 ]
 
 
