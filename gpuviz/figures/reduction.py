@@ -25,6 +25,7 @@ import re
 
 from gpuviz.figures.display import Figure
 from gpuviz.figures.layout import (
+    MARGIN,
     NATURAL,
     Block,
     BlockCanvas,
@@ -94,11 +95,24 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme,
                 *(as_part("receipt", b) for b in _receipt(st, width))]
 
     need = wide_need(st, theme.small_pt)
-    return compose(target, theme, title=f"Reduction: {pattern}, {scope}",
+    return compose(target, theme, title=_title(pattern, scope, result, theme, target),
                    subtitle=f"Offsets 16, 8, 4, 2, 1: {caption}.", body=body, side=side,
                    natural_width=min(200.0, max(150.0, need)), figure_title="Reduction tree",
                    description=f"A {pattern} reduction over {'a ' * block}{scope}, partial sums level by "
                                f"level, with the result {fmt(result.result)}.")
+
+
+def _title(pattern: str, scope: str, r: ReductionResult, theme: Theme, target: Target) -> str:
+    """"Reduction: <pattern>, <scope>", or in a column where that wraps, the first shorter form
+    that keeps to one line ("Sum by __shfl_down_sync, 4 warps"): a line less for the tree."""
+    title = f"Reduction: {pattern}, {scope}"
+    if target.width is None or target.aspect is not None:
+        return title
+    short = f"{r.warps} warps" if r.contributor_unit == "warp" else scope
+    room = target.width - 2 * MARGIN
+    return next((t for t in (title, f"Sum by {pattern}, {scope}", f"Sum by {pattern}, {short}",
+                             f"{pattern}, {short}")
+                 if len(wrap(t, theme.title_pt, room, bold=True)) == 1), title)
 
 
 def _warp_partials(st: State, width: float) -> Block:

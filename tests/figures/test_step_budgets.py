@@ -34,6 +34,9 @@ CASES = [
     ("traversal-h200-real-sizes", 1, "traversal", "resident", "presentation", "single"),
     ("reduction-xor-butterfly", 1, "reduction", "tree", "presentation", "single"),
     ("reduction-partial-warp", 2, "reduction", "tree", "presentation", "single"),
+    ("reduction-block", 2, "reduction", "tree", "presentation", "single"),
+    ("reduction-float32-order", 1, "reduction", "tree", "presentation", "single"),
+    ("reduction-warp-shfl-down", 3, "reduction", "tree", "presentation", "single"),
 ]
 
 
