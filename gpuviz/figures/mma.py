@@ -28,12 +28,14 @@ from collections.abc import Callable
 from gpuviz import keys
 from gpuviz.figures.display import Figure
 from gpuviz.figures.layout import (
+    MARGIN,
     NATURAL,
     Block,
     Target,
     compose,
     counted,
     format_number,
+    wrap,
 )
 from gpuviz.figures.mma_feed import feed
 from gpuviz.figures.mma_fragments import fragments
@@ -93,6 +95,9 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
     regs = r.registers_per_thread
     g = r.warpgroup
     title, subtitle = _titles(r)[_first(shown)]
+    if _first(shown) == "fragments" and target.width is not None and target.aspect is None \
+            and len(wrap(title, theme.title_pt, target.width - 2 * MARGIN, bold=True)) > 1:
+        title = f"{r.shape} {r.dtype} → {r.accumulator} fragments"  # a column: one line
     _ = g
     return compose(
         target, theme, title=title, subtitle=subtitle, body=body, side=side, natural_width=NATURAL_WIDTH,

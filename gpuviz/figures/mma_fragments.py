@@ -4,9 +4,12 @@ the lane that holds it, tinted by its register; a selected lane or cell spelled 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gpuviz import keys
 from gpuviz.figures.display import Style, selected_numbers
 from gpuviz.figures.layout import (
+    GAP,
     Block,
     BlockCanvas,
     LegendEntry,
@@ -16,12 +19,15 @@ from gpuviz.figures.layout import (
     place,
     receipt_block,
     text_block,
+    wrap,
 )
 from gpuviz.figures.metrics import cap_height, text_width
 from gpuviz.figures.mma_cells import PAD, cell_text, heading, register_style
 from gpuviz.figures.theme import Theme
 from gpuviz.models.mma import MmaResult
 from gpuviz.models.mma_fragments import Fragment
+
+BESIDE_MIN = 34.0  # mm: the narrowest legend set beside a fragment's grid
 
 
 def _holds(f: Fragment) -> str:
@@ -33,7 +39,7 @@ def _holds(f: Fragment) -> str:
         return f"{op.upper()}: " + ", ".join(f"register {j} holds {_register_names(f, j)}"
                                              for j in regs)
     held = {1: f"{op}j",
-            2: f"{op}(2j), the low half (an even {'k' if op == 'b' else 'column'}), and "
+            2: f"{op}(2j) (the low half, an even {'k' if op == 'b' else 'column'}) and "
                f"{op}(2j+1)",
             4: f"{op}(4j) … {op}(4j+3), byte {'k' if op == 'b' else 'column'} mod 4"}[per]
     return f"{op.upper()}: register j holds {held}"
@@ -190,12 +196,22 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     chosen = [f for f in (r.a, r.b, r.c) if f.operand in operands]
     names = {"a": f"A ({r.m} × {r.k}, row-major)", "b": f"B ({r.k} × {r.n}, column-major)",
              "c": f"C and D ({r.m} × {r.n})"}
+    # one narrow operand in a column (B or C alone): its legend stands beside the grid, the
+    # caption wrapped to the grid's width
+    beside = 0.0
     for f in chosen:
         grid = _fragment_grid(f, selection, theme, lane, width, floor, made)
-        cap = text_block(f"{names[f.operand]} · {f.elements_per_lane} element"
-                         f"{'s' if f.elements_per_lane != 1 else ''} per lane in "
-                         f"{f.registers_per_lane} register{'s' if f.registers_per_lane != 1 else ''}",
-                         theme, width, color=theme.muted,
+        if len(chosen) == 1 and target.width is not None and target.aspect is None \
+                and target.parts is not None and width - grid.width - GAP >= BESIDE_MIN:
+            beside = width - grid.width - GAP
+        elements = f"{f.elements_per_lane} element{'s' if f.elements_per_lane != 1 else ''}"
+        registers = f"{f.registers_per_lane} register{'s' if f.registers_per_lane != 1 else ''}"
+        caption = f"{names[f.operand]} · {elements} per lane in {registers}"
+        cap_w = grid.width if beside else width
+        short = f"{names[f.operand]}: {elements} a lane, {registers}"
+        if len(wrap(short, theme.small_pt, cap_w)) < len(wrap(caption, theme.small_pt, cap_w)):
+            caption = short  # the short form, where it takes fewer lines
+        cap = text_block(caption, theme, cap_w, color=theme.muted,
                          name=f"fragment-{f.operand}-caption")
         c = BlockCanvas()
         place(c, cap, 0.0, 0.0)
@@ -208,10 +224,13 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
         used.update(f.register_of(row, col) for row in range(f.rows) for col in range(f.cols))
     entries = [LegendEntry(f"register {j}", register_style(theme, j), parts=parts)
                for j in sorted(used)]
-    notes = ["Each cell prints the lane that holds it, tinted by register; lane l is groupID "
-             "l / 4, threadID_in_group l mod 4. " + "; ".join(_holds(f) for f in chosen) + "."]
+    notes = ["Each cell: the lane holding it, tinted by register; lane l is groupID l / 4, "
+             "threadID_in_group l mod 4. " + "; ".join(_holds(f) for f in chosen) + "."]
     rows = _selection_rows(r, selection, operands)
-    blocks.append(as_part(parts, legend_block(entries, theme, width, notes=notes), "legend"))
+    legend = legend_block(entries, theme, beside or width, notes=notes)
+    if beside:  # named apart from the side's legend, it flows in the body beside the grid
+        legend = replace(legend, name="legend-beside")
+    blocks.append(as_part(parts, legend, "legend"))
     if rows:
         blocks.append(as_part(parts, receipt_block(rows, theme, min(width, 180.0),
                                                    title="Selected")))

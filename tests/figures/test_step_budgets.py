@@ -37,6 +37,10 @@ CASES = [
     ("reduction-block", 2, "reduction", "tree", "presentation", "single"),
     ("reduction-float32-order", 1, "reduction", "tree", "presentation", "single"),
     ("reduction-warp-shfl-down", 3, "reduction", "tree", "presentation", "single"),
+    ("mma-fragments", 2, "mma", "fragment-b", "presentation", "single"),
+    ("mma-fragments", 2, "mma", "fragment-c", "presentation", "single"),
+    ("mma-fragments", 3, "mma", "fragment-a", "presentation", "single"),
+    ("mma-ldmatrix-swizzle", 1, "mma", "fragment-c", "presentation", "single"),
 ]
 
 
