@@ -11,9 +11,13 @@ from gpuviz.scenario.bundled import scenario_dir
 
 def test_clicking_c_9_3_selects_lane_5_everywhere(make_main_window, qtbot):
     w = make_main_window(scenario_dir() / "mma-fragments.json")
+    w.resize(1800, 1300)  # room for A, B and C at the dock's least type: the whole figure
     dock = w.docks["mma"]
-    qtbot.waitUntil(lambda: dock.current_figure() is not None)
+    qtbot.waitUntil(lambda: dock.settled() and dock.view_layout() is not None
+                    and dock.current_figure() is not None, timeout=15000)
+    qtbot.wait(50)
     fig = dock.current_figure()
+    assert {"fragment-a", "fragment-b", "fragment-c"} <= set(fig.parts)
     box = next(row_list(i.xywh)[i.keys.index("c:9,3")] for i in walk(fig.items)
                if isinstance(i, Rects) and i.keys and "c:9,3" in i.keys)
     view = dock.view
@@ -28,7 +32,13 @@ def test_clicking_c_9_3_selects_lane_5_everywhere(make_main_window, qtbot):
     qtbot.waitUntil(lambda: sum(isinstance(i, Rect) and i.style.stroke == accent
                                 for i in walk(dock.current_figure().items)) == 16)
     assert w.document.shown.section("mma").lane == before and not w.isWindowModified()
-    # Ctrl+click applies it: the lane becomes the section's, saved with the lecture
+    # Ctrl+click applies it: the lane becomes the section's, saved with the lecture (clicked
+    # where the cell is drawn now: the selected lane's receipt may have moved it)
+    fig = dock.current_figure()
+    box = next(row_list(i.xywh)[i.keys.index("c:9,3")] for i in walk(fig.items)
+               if isinstance(i, Rects) and i.keys and "c:9,3" in i.keys)
+    x = view._origin.x() + (box[0] + box[2] / 2) * view._scale
+    y = view._origin.y() + (box[1] + box[3] / 2) * view._scale
     qtbot.mouseClick(view, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
                      QPointF(x, y).toPoint())
     qtbot.waitUntil(lambda: w.document.shown.section("mma").lane == 5)
