@@ -12,7 +12,7 @@ from functools import lru_cache
 from importlib import resources
 
 from gpuviz.figures.display import Figure, Text, walk
-from gpuviz.figures.metrics import _FILES, FALLBACK_FAMILY, FALLBACK_FILE, face
+from gpuviz.figures.metrics import FONT_FILES, FALLBACK_FAMILY, FALLBACK_FILE, face
 
 FAMILIES = {"sans": "Inter", "mono": "Noto Sans Mono"}
 
@@ -31,7 +31,7 @@ def font_face_css(figure: Figure) -> list[str]:
                 chars[("math", False)].add(o)
     rules = []
     for (kind, bold), used in sorted(chars.items()):
-        name = FALLBACK_FILE if kind == "math" else _FILES[(kind, bold)]
+        name = FALLBACK_FILE if kind == "math" else FONT_FILES[(kind, bold)]
         family = FALLBACK_FAMILY if kind == "math" else FAMILIES[kind]
         data, mime = _subset(name, frozenset(used))
         rules.append(f"@font-face {{ font-family: '{family}'; font-weight: "

@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 
 from gpuviz.figures.display import BASELINE_SHIFT_EM, PT_TO_MM, Text
-from gpuviz.figures.metrics import _FILES, FALLBACK_FILE, face, typeface_file
+from gpuviz.figures.metrics import FONT_FILES, FALLBACK_FILE, face, typeface_file
 
 
 def _source(kind: str, bold: bool) -> tuple[str, str]:
@@ -17,7 +17,7 @@ def _source(kind: str, bold: bool) -> tuple[str, str]:
     paper = typeface_file(bold) if kind == "sans" else None
     if paper is not None:
         return paper[0], ""
-    return "", FALLBACK_FILE if kind == "math" else _FILES[(kind, bold)]
+    return "", FALLBACK_FILE if kind == "math" else FONT_FILES[(kind, bold)]
 
 
 def _glyphs(kind: str, bold: bool):

@@ -233,6 +233,20 @@ class Canvas:
         self._items.append(item)
         return item
 
+    def last(self) -> Item:
+        """The item drawn last (in the group open now)."""
+        return self._items[-1]
+
+    def replace_last(self, item: ItemT) -> ItemT:
+        """Put ``item`` in place of the item drawn last: a label drawn, measured, then given a
+        knockout."""
+        self._items[-1] = item
+        return item
+
+    def remove_last(self) -> Item:
+        """Take back the item drawn last (a label that turned out not to fit) and return it."""
+        return self._items.pop()
+
     @contextmanager
     def group(self, key: str | None = None, name: str | None = None) -> Iterator[None]:
         self._stack.append(([], key, name))
@@ -374,38 +388,6 @@ def text_box(t: Text, pad: float = 0.0) -> tuple[float, float, float, float]:
 def selected_numbers(selection: frozenset[str], prefix: str) -> set[int]:
     """The numbers of the selected keys of one kind: ``{"lane:3", "lane:7"}`` → ``{3, 7}``."""
     return numbers(selection, prefix)
-
-
-def fit_pt(chars: int, width: float, base_pt: float) -> float:
-    """The largest monospace type size up to ``base_pt`` at which ``chars`` characters fit
-    ``width`` mm (with a fifth to spare)."""
-    return min(base_pt, width / (max(chars, 1) * 0.6 * PT_TO_MM * 1.2))
-
-
-def wrap_text(text: str, size_pt: float, width: float,
-              font: Literal["sans", "mono"] = "sans") -> list[str]:
-    """Words of ``text`` in lines that fit ``width`` mm by the conservative width budget."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        candidate = f"{line} {word}" if line else word
-        if line and text_width(candidate, size_pt, font) > width:
-            lines.append(line)
-            candidate = word
-        line = candidate
-    return [*lines, line] if line else lines
-
-
-def paragraph(c: Canvas, x: float, y: float, text: str, size: float, color: str, width: float,
-              font: Literal["sans", "mono"] = "sans", bold: bool = False,
-              line_height: float = 1.25) -> float:
-    """Draw ``text`` wrapped to ``width`` mm from the baseline ``y``; returns the baseline after
-    the last line."""
-    lines = wrap_text(text, size, width, font)
-    step = size * PT_TO_MM * line_height
-    for i, line in enumerate(lines):
-        c.text(x, y + i * step, line, size, color, font=font, bold=bold)
-    return y + step * max(1, len(lines))
 
 
 def arrow_head(points: Sequence[tuple[float, float]], width: float) -> tuple[tuple[float, float], ...]:

@@ -14,6 +14,7 @@ capitals; lower-case ascenders reach a little above it) and down to the descende
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -23,7 +24,7 @@ PT_TO_MM = 25.4 / 72.0
 MAX_MEASURED = 65536  # remembered widths per face
 FontKind = Literal["sans", "mono"]
 
-_FILES = {  # the font files these metrics describe (resources/fonts)
+FONT_FILES: dict[tuple[FontKind, bool], str] = {  # the font files these metrics describe (resources/fonts)
     ("sans", False): "Inter-Regular.otf",
     ("sans", True): "Inter-Bold.otf",
     ("mono", False): "NotoSansMono-Regular.ttf",
@@ -98,7 +99,12 @@ def _advances(raw: dict[str, Any]) -> dict[int, float]:
 
 # A paper's own typeface for sans text: bold → (font file, family name, metrics)
 _typeface: dict[bool, tuple[str, str, FontMetrics]] = {}
-_on_typeface: list[Any] = []  # caches of measured text to clear when the typeface changes
+_on_typeface: list[Callable[[], None]] = []  # caches of measured text to clear on a change
+
+
+def on_typeface_change(clear: Callable[[], None]) -> None:
+    """Call ``clear`` whenever the typeface changes (a cache of text measured with its widths)."""
+    _on_typeface.append(clear)
 
 
 def use_typeface(regular: str | None, bold: str | None = None) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from fontTools.ttLib import TTFont
 
-from gpuviz.figures.metrics import _FILES, face
+from gpuviz.figures.metrics import FONT_FILES, face
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +31,7 @@ def test_table_is_what_the_tool_writes_from_the_fonts():
 
 
 def test_face_metrics_match_the_font_files():
-    for (kind, bold), name in _FILES.items():
+    for (kind, bold), name in FONT_FILES.items():
         font = TTFont(str(ROOT / "resources" / "fonts" / name), lazy=True)
         upm = float(font["head"].unitsPerEm)
         hmtx = font["hmtx"].metrics

@@ -76,7 +76,7 @@ def test_labels_from_kept_layouts_paint_as_drawn_text_does(qapp):
                        font=font, bold=bold, baseline="middle" if bold else "alphabetic")
                 y += 4.1
     c.text(40, y, "89.5 %", 9, "#000000", anchor="middle")
-    c._items[-1] = replace(c._items[-1], knockout="#FFE08A")
+    c.replace_last(replace(c.last(), knockout="#FFE08A"))
     fig = c.figure(80, y + 4, "#FFFFFF")
 
     def paint() -> QImage:

@@ -1,0 +1,185 @@
+"""Composing a figure for its target: blocks flowed in rows under the title, stacked or with the
+side blocks beside the body, searched for the design that fills a slide or a view at the largest
+scale; for a figure of some parts, only their blocks, in the order asked, inside the chrome."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from gpuviz.figures.blocks import Block, BlockCanvas
+from gpuviz.figures.display import Figure
+from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
+from gpuviz.figures.text_blocks import title_block
+from gpuviz.figures.theme import Theme
+from gpuviz.figures.transform import transform
+
+MARGIN = 2.0  # mm around the content
+GAP = 3.5  # mm between blocks
+BlocksFor = Callable[[float], Sequence[Block]]
+
+
+@dataclass
+class _Arrangement:
+    blocks: list[tuple[Block, float, float]] = field(default_factory=list)
+    width: float = 0.0
+    height: float = 0.0
+
+
+def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
+            body: BlocksFor, side: BlocksFor | None = None, natural_width: float = 170.0,
+            figure_title: str = "", description: str = "") -> Figure:
+    """Lay a figure out for ``target``.
+
+    ``body(width)`` builds the data blocks for a content width; ``side(width)`` the legend,
+    receipts and notes. Natural: the panel's ``natural_width`` (wider for large-type themes).
+    A column: exactly its width. A slide or a view: the arrangement (stacked, or the side
+    blocks beside the body) and design width that let the content fill the page at the largest
+    scale, then that scale, centred; type is never scaled below its size in points."""
+    grow = max(1.0, theme.text_pt / 8.0)
+    figure_title = figure_title or title
+    if not target.whole:
+        body = _shown(body, target)
+        side = None if side is None else _shown(side, target)
+        if target.chrome != "full":
+            title = subtitle = ""
+    if target.width is None:
+        arr = _stacked(theme, title, subtitle, body, side, natural_width * grow)
+        return _figure(arr, arr.width + 2 * MARGIN, arr.height + 2 * MARGIN, 1.0, theme,
+                       figure_title, description, target_parts=target.parts)
+    page_w = float(target.width)
+    if target.aspect is None:
+        arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN)
+        return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title,
+                       description, fixed_width=True, target_parts=target.parts)
+    page_h = page_w / target.aspect
+    best: tuple[float, _Arrangement, Design] | None = None
+    base = natural_width * grow
+    designs: list[Design] = [(kind, factor) for factor in DESIGN_FACTORS
+                             for kind in ("stacked", "beside") if kind == "stacked" or side]
+    if target.design is not None and (target.design[0] == "stacked" or side is not None):
+        designs = [target.design]
+    for kind, factor in designs:
+        width = base * factor
+        arr = (_stacked(theme, title, subtitle, body, side, width, True) if kind == "stacked"
+               else _beside(theme, title, subtitle, body, side, width,  # type: ignore[arg-type]
+                            True))
+        s = min((page_w - 2 * MARGIN) / arr.width, (page_h - 2 * MARGIN) / arr.height)
+        if best is None or s > best[0] + 1e-6:
+            best = (s, arr, (kind, factor))
+    assert best is not None
+    s, arr, design = best
+    s = max(1.0, min(s, 3.0)) if s >= 1.0 else s
+    fig = _figure(arr, page_w, page_h, s, theme, figure_title, description, fixed_width=True,
+                  target_parts=target.parts)
+    return replace(fig, design=design)
+
+
+def _shown(blocks_for: BlocksFor, target: Target) -> BlocksFor:
+    """``blocks_for`` keeping the blocks of the parts ``target`` shows, in its order, and of
+    those, what its chrome keeps: the drawing always, the legend unless "none", notes if
+    "full"."""
+    order = {p: i for i, p in enumerate(target.parts or ())}
+    roles = {"full": ("drawing", "legend", "notes"), "legend": ("drawing", "legend"),
+             "none": ("drawing",)}[target.chrome]
+
+    def shown(width: float) -> list[Block]:
+        kept = [b for b in blocks_for(width)
+                if b.height > 0 and target.shows(*b.parts) and b.role in roles]
+        return sorted(kept, key=lambda b: min((order.get(p, len(order)) for p in b.parts),
+                                              default=len(order)))
+
+    return shown
+
+
+def _stacked(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: BlocksFor | None,
+             width: float, balance: bool = False) -> _Arrangement:
+    arr = _Arrangement()
+    y = _head(arr, theme, title, subtitle, width, balance)
+    y = _flow(arr, body(width), width, y)
+    if side is not None:
+        y = _flow(arr, side(width), width, y)
+    arr.height = y - GAP
+    arr.width = max((b.width + x for b, x, _ in arr.blocks), default=width)
+    return arr
+
+
+def _beside(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: BlocksFor,
+            width: float, balance: bool = False) -> _Arrangement:
+    arr = _Arrangement()
+    top = _head(arr, theme, title, subtitle, width, balance)
+    first = len(arr.blocks)
+    main_w = width * 0.68
+    side_w = width - main_w - GAP
+    yb = _flow(arr, body(main_w), main_w, top)
+    used = max((b.width + x for b, x, _ in arr.blocks[first:]), default=main_w)
+    ys = top
+    for b in side(side_w):
+        if b.height <= 0:
+            continue
+        arr.blocks.append((b, used + GAP, ys))
+        ys += b.height + GAP
+    arr.height = max(yb, ys) - GAP
+    arr.width = max((b.width + x for b, x, _ in arr.blocks), default=width)
+    return arr
+
+
+def _head(arr: _Arrangement, theme: Theme, title: str, subtitle: str, width: float,
+          balance: bool = False) -> float:
+    """The title block at the top, if there is a title; the y where the content begins."""
+    if not title and not subtitle:
+        return 0.0
+    head = title_block(title, subtitle, theme, width, balance)
+    arr.blocks.append((head, 0.0, 0.0))
+    return head.height + GAP
+
+
+def _flow(arr: _Arrangement, blocks: Sequence[Block], width: float, y: float) -> float:
+    """Blocks left to right, wrapping to a new row when the next does not fit ``width``."""
+    x, row_h = 0.0, 0.0
+    for b in blocks:
+        if b.height <= 0 and b.width <= 0:
+            continue
+        if x > 0 and x + b.width > width + 1e-6:
+            y += row_h + GAP
+            x, row_h = 0.0, 0.0
+        arr.blocks.append((b, x, y))
+        x += b.width + GAP
+        row_h = max(row_h, b.height)
+    return y + row_h + GAP if row_h else y
+
+
+def _figure(arr: _Arrangement, page_w: float, page_h: float, scale: float, theme: Theme,
+            title: str, description: str, fixed_width: bool = False,
+            target_parts: tuple[str, ...] | None = None) -> Figure:
+    content_w, content_h = arr.width * scale, arr.height * scale
+    ox = MARGIN if not fixed_width else max(MARGIN, (page_w - content_w) / 2)
+    oy = MARGIN if scale == 1.0 and not fixed_width else max(MARGIN, (page_h - content_h) / 2)
+    if fixed_width and abs(page_h - (arr.height + 2 * MARGIN)) < 1e-9:
+        oy = MARGIN
+    c = BlockCanvas()
+    promises: list[str] = []
+    shortened: dict[str, str] = {}
+    parts: list[str] = []
+    for block, x, y in arr.blocks:
+        with c.group(name=block.name):
+            for item in block.items:
+                c.add(transform(item, scale, ox + x * scale, oy + y * scale))
+        promises += block.promises
+        shortened.update(block.shortened)
+        if block.role == "drawing":
+            parts += [p for p in block.parts if p not in parts]
+    if description and target_parts is not None and parts:
+        description = alt_text(description, parts)
+    fig = c.figure(page_w, page_h, theme.background, title, description)
+    return replace(fig, promises=tuple(promises), shortened=tuple(shortened.items()),
+                   parts=tuple(parts))
+
+
+def alt_text(description: str, parts: Sequence[str]) -> str:
+    """The one-sentence alt text of the ``parts`` of a figure whose whole ``description`` is
+    given: "The rack and receipt parts of the shared-memory banks serving …"."""
+    names = list(parts)
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    what = "part" if len(names) == 1 else "parts"
+    return f"The {listed} {what} of {description[:1].lower()}{description[1:]}"

@@ -1,0 +1,97 @@
+"""Numbers in figures: one format for every figure (``1,024``, ``0.125``), counts with their
+noun in the right number, bounded percentages, exact byte units, and the stated rule by which
+a value too long for its cell is shortened (``5.1k``, ``2²⁴``), never dropped."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def format_number(v: float, digits: int = 3) -> str:
+    """The one number format of every figure: integers with comma grouping (``1,024``), other
+    values with ``digits`` significant digits (``0.125``, ``1.5e+08``)."""
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int) or (isinstance(v, float) and math.isfinite(v) and v == round(v)
+                              and abs(v) < 1e15):
+        return f"{round(v):,}"
+    if isinstance(v, float) and not math.isfinite(v):
+        return "∞" if v > 0 else ("−∞" if v < 0 else "NaN")
+    return f"{v:.{digits}g}"
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun, in the number the count asks for: "1 round", "2 rounds"."""
+    return f"{format_number(n)} {noun if n == 1 else plural or noun + 's'}"
+
+
+def format_percent(fraction: float) -> str:
+    """A share as a percentage bounded to 0–100 % (one decimal where it matters)."""
+    p = max(0.0, min(100.0, fraction * 100.0))
+    return f"{p:.0f} %" if abs(p - round(p)) < 0.05 else f"{p:.1f} %"
+
+
+def format_bytes(n: int) -> str:
+    """Bytes in the unit that keeps them exact where possible: 1,024 B, 48 KiB, 1.5 KiB."""
+    if n < 1024:
+        return f"{n:,} B"
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            q = n / size
+            return f"{q:,.0f} {unit}" if n % size == 0 else f"{q:,.1f} {unit}"
+    return f"{n:,} B"
+
+
+_SUPERSCRIPT = str.maketrans("0123456789+-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻")
+
+
+def short_forms(text: str) -> list[str]:
+    """Shorter spellings of a number, most exact first: without grouping, as a power of two (±
+    a small remainder), then rounded with k/M/G. A text that is not a number has none."""
+    raw = text.replace(",", "").replace("\u2009", "").replace("−", "-").strip()
+    try:
+        value = int(raw)
+    except ValueError:
+        try:
+            f = float(raw)
+        except ValueError:
+            return []
+        if not math.isfinite(f):
+            return []
+        return [s for s in (f"{f:.3g}", f"{f:.2g}", f"{f:.1g}") if s != text]
+    forms: list[str] = []
+    if raw != text:
+        forms.append(raw)
+    mag = abs(value)
+    if mag >= 1024:
+        k = round(math.log2(mag))
+        rest = mag - (1 << k)
+        if abs(rest) <= 99:
+            sign = "-" if value < 0 else ""
+            tail = "" if rest == 0 else (f"+{rest}" if rest > 0 else f"−{-rest}")
+            forms.append(f"{sign}2{str(k).translate(_SUPERSCRIPT)}{tail}")
+    if mag >= 1000:
+        for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+            if mag >= size:
+                q = value / size
+                forms += [f"{q:.3g}{unit}", f"{q:.2g}{unit}"]
+                if abs(q) >= 10:
+                    forms.append(f"{round(q)}{unit}")
+                break
+    unique: list[str] = []
+    for form in forms:
+        if form not in unique and form != text:
+            unique.append(form)
+    return unique
+
+
+def shortened_note(shortened: Sequence[tuple[str, str]], limit: int = 6) -> str:
+    """The legend's statement of shortened values: each with its exact value, or the rule."""
+    if not shortened:
+        return ""
+    pairs = sorted(set(shortened), key=lambda p: p[1])
+    if len(pairs) <= limit:
+        return "Shortened to fit: " + "; ".join(f"{s} = {exact}" for s, exact in pairs) + "."
+    return ("Values too long for their cells are shortened: 2ⁿ = a power of two (± a small "
+            "remainder); k, M, G = thousands, millions, billions, rounded.")

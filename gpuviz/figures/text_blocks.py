@@ -1,0 +1,124 @@
+"""Text in figures: the one word-wrapper (measured with the shipped faces), line steps, and the
+shared text blocks: a paragraph, the title with its subtitle, and a receipt of aligned lines."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gpuviz.figures.blocks import Block, BlockCanvas
+from gpuviz.figures.display import PT_TO_MM
+from gpuviz.figures.metrics import FontKind, cap_height, descent, text_width
+from gpuviz.figures.theme import Theme
+
+
+def wrap(text: str, size: float, width: float, font: FontKind = "sans",
+         bold: bool = False) -> list[str]:
+    """Words of ``text`` in lines that fit ``width`` mm, measured; a word longer than the width
+    is kept whole on its own line (the lint reports it)."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if line and text_width(candidate, size, font, bold) > width:
+                lines.append(line)
+                candidate = word
+            line = candidate
+        lines.append(line)
+    return lines
+
+
+def without_orphan(lines: list[str], text: str, size: float, width: float,
+                   font: FontKind = "sans") -> list[str]:
+    """``lines`` (``text`` wrapped to ``width``) rewrapped narrower, as little as it takes,
+    so that the last line is not one word alone; as they were if no width down to 3/4 does."""
+    if len(lines) < 2 or " " in lines[-1].strip():
+        return lines
+    for k in range(1, 11):
+        narrower = wrap(text, size, width * (1.0 - 0.025 * k), font)
+        if len(narrower) == len(lines) and " " in narrower[-1].strip():
+            return narrower
+    return lines
+
+
+def line_step(size: float, leading: float = 1.3) -> float:
+    return size * PT_TO_MM * leading
+
+
+def text_block(text: str, theme: Theme, width: float, *, size: float | None = None,
+               color: str | None = None, font: FontKind = "sans", bold: bool = False,
+               name: str = "note") -> Block:
+    """A paragraph wrapped to ``width``."""
+    size = size or theme.small_pt
+    c = BlockCanvas()
+    y = cap_height(size, font)
+    lines = wrap(text, size, width, font, bold)
+    for i, line in enumerate(lines):
+        c.text(0.0, y + i * line_step(size), line, size, color or theme.color("foreground"),
+               font=font, bold=bold)
+    height = y + (len(lines) - 1) * line_step(size) + descent(size, font)
+    used = max((text_width(ln, size, font, bold) for ln in lines), default=0.0)
+    return c.block(min(width, used), height, name)
+
+
+def title_block(title: str, subtitle: str, theme: Theme, width: float,
+                balance: bool = False) -> Block:
+    """The figure's title (bold) and a one-paragraph subtitle that says how to read it.
+    ``balance``: no subtitle line of one word at the end (an orphan), for slides and views."""
+    c = BlockCanvas()
+    fg, muted = theme.color("foreground"), theme.color("muted")
+    y = cap_height(theme.title_pt)
+    used = 0.0
+    for i, line in enumerate(wrap(title, theme.title_pt, width, bold=True)):
+        if i:
+            y += line_step(theme.title_pt)
+        c.text(0.0, y, line, theme.title_pt, fg, bold=True)
+        used = max(used, text_width(line, theme.title_pt, bold=True))
+    bottom = y + descent(theme.title_pt)
+    if subtitle:
+        y += line_step(theme.small_pt, 1.2) + cap_height(theme.small_pt) * 0.6
+        lines = wrap(subtitle, theme.small_pt, width)
+        if balance:
+            lines = without_orphan(lines, subtitle, theme.small_pt, width)
+        for i, line in enumerate(lines):
+            c.text(0.0, y + i * line_step(theme.small_pt), line, theme.small_pt, muted)
+            used = max(used, text_width(line, theme.small_pt))
+        bottom = y + (len(lines) - 1) * line_step(theme.small_pt) + descent(theme.small_pt)
+    return c.block(min(width, used), bottom, "title")
+
+
+def receipt_block(rows: Sequence[str | tuple[str, str]], theme: Theme, width: float, *,
+                  title: str | None = None, color: str | None = None) -> Block:
+    """Monospaced lines that add up (a receipt): ``(label, value)`` rows align their values in
+    one column; plain strings are wrapped to ``width``. Where an aligned row would not fit the
+    width, every row is written as ``label: value`` on its own instead (too narrow to align)."""
+    c = BlockCanvas()
+    fg = color or theme.color("foreground")
+    size = theme.small_pt
+    labels = [r[0] for r in rows if isinstance(r, tuple)]
+    pad = max((len(s) for s in labels), default=0)
+    aligned = all(text_width(f"{r[0].ljust(pad)}  {r[1]}", size, "mono") <= width
+                  for r in rows if isinstance(r, tuple))
+    lines: list[str] = []
+    for r in rows:
+        if isinstance(r, tuple):
+            label, value = r
+            text = (f"{label.ljust(pad)}  {value}" if aligned else
+                    f"{label} {value}" if label.endswith(":") else f"{label}: {value}")
+            lines += wrap(text, size, width, "mono")
+        else:
+            lines += wrap(r, size, width, "mono")
+    y = 0.0
+    used = 0.0
+    if title:
+        y = cap_height(size)
+        c.text(0.0, y, title, size, fg, bold=True)
+        used = text_width(title, size, bold=True)
+        y += line_step(size) - cap_height(size, "mono")
+    for i, line in enumerate(lines):
+        c.text(0.0, y + cap_height(size, "mono") + i * line_step(size), line, size, fg,
+               font="mono")
+        used = max(used, text_width(line, size, "mono"))
+    height = y + cap_height(size, "mono") + (len(lines) - 1) * line_step(size) \
+        + descent(size, "mono") if lines else y
+    return c.block(min(width, used), height, "receipt")
