@@ -14,9 +14,9 @@ from collections import Counter
 
 from gpuviz.figures.budget import BODY_PX, TITLE_PX, px
 from gpuviz.figures.display import Text, walk
-from gpuviz.figures.layout import DOUBLE, SINGLE, SLIDE
 from gpuviz.figures.lint import lint
 from gpuviz.figures.scene import figure_for
+from gpuviz.figures.targets import DOUBLE, SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.registry import PANELS
 from gpuviz.scenario import bundled_scenarios, load_scenario

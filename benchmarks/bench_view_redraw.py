@@ -29,8 +29,8 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 
 from gpuviz.export.qt_painter import paint_figure, register_fonts
-from gpuviz.figures.layout import view_target
 from gpuviz.figures.scene import build_figure
+from gpuviz.figures.targets import view_target
 from gpuviz.figures.theme import theme
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir

@@ -135,8 +135,8 @@ class Lecture:
                select: Iterable[str] = (), step: int | None = None) -> FigureFile:
         """The panel's figure (the first panel's by default) in a theme and a size preset
         (``natural``, ``single``, ``double``, ``slide``), optionally at a step (1-based)."""
-        from gpuviz.figures.layout import TARGETS
         from gpuviz.figures.scene import figure_for
+        from gpuviz.figures.targets import TARGETS
         from gpuviz.figures.theme import theme as make_theme
 
         pid = panel or self.state.panels[0]

@@ -90,7 +90,7 @@ def _picture(page: Page, t: Theme, render_png_bytes: Any) -> tuple[bytes, float]
 
 def _side_by_side(figures: Sequence[Figure], t: Theme) -> Figure:
     from gpuviz.figures.display import Canvas
-    from gpuviz.figures.layout import transform
+    from gpuviz.figures.transform import transform
 
     gap = 6.0
     height = max(f.height for f in figures)

@@ -12,9 +12,9 @@ from gpuviz.atomic import write_atomic
 from gpuviz.export.sizes import fitted_width, smallest_text_pt
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures.budget import over_budget
-from gpuviz.figures.layout import TARGETS, Chrome, Target
 from gpuviz.figures.metrics import use_typeface
 from gpuviz.figures.scene import drawn_parts, figure_for, takes_target
+from gpuviz.figures.targets import TARGETS, Chrome, Target
 from gpuviz.figures.theme import Theme, theme
 from gpuviz.scenario.document import Scenario
 from gpuviz.scenario.encode import dumps_scenario

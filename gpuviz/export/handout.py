@@ -13,11 +13,13 @@ from collections.abc import Sequence
 
 from gpuviz import __version__
 from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages, plural
+from gpuviz.figures.blocks import Block, BlockCanvas, place
 from gpuviz.figures.display import Figure
-from gpuviz.figures.layout import Block, BlockCanvas, place, text_block, transform
 from gpuviz.figures.metrics import cap_height
 from gpuviz.figures.scene import figure_for
+from gpuviz.figures.text_blocks import text_block
 from gpuviz.figures.theme import Theme, theme
+from gpuviz.figures.transform import transform
 from gpuviz.scenario.document import Scenario
 
 PAGE_W, PAGE_H = 210.0, 297.0  # A4, mm

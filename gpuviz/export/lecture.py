@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gpuviz.figures.layout import TARGETS, Target
+from gpuviz.figures.targets import TARGETS, Target
 from gpuviz.scenario.document import Scenario
 from gpuviz.scenario.fields import format_fields
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 from importlib import resources
 
 from gpuviz.figures.display import Figure, Text, walk
-from gpuviz.figures.metrics import FONT_FILES, FALLBACK_FAMILY, FALLBACK_FILE, face
+from gpuviz.figures.metrics import FALLBACK_FAMILY, FALLBACK_FILE, FONT_FILES, face
 
 FAMILIES = {"sans": "Inter", "mono": "Noto Sans Mono"}
 

@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 
 from gpuviz.figures.display import BASELINE_SHIFT_EM, PT_TO_MM, Text
-from gpuviz.figures.metrics import FONT_FILES, FALLBACK_FILE, face, typeface_file
+from gpuviz.figures.metrics import FALLBACK_FILE, FONT_FILES, face, typeface_file
 
 
 def _source(kind: str, bold: bool) -> tuple[str, str]:

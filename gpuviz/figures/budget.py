@@ -33,7 +33,7 @@ from gpuviz.figures.display import (
     text_box,
     walk,
 )
-from gpuviz.figures.layout import Target
+from gpuviz.figures.targets import Target
 
 SLIDE_PX = 1280.0  # the width in pixels a slide is shown at (1280 × 720)
 BODY_PX = 20.0

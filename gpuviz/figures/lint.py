@@ -18,7 +18,8 @@ Rules (each finding names the rule, the item and its key):
   28 px at 1280 × 720, whose content does not fill the frame between balanced margins, or whose
   subtitle ends in an orphan word.
 - ``same-step``: two consecutive steps of a scenario whose figures are identical (a deck would
-  repeat a slide; :func:`same_steps`).
+  repeat a slide; :func:`gpuviz.figures.lint_sweep.same_steps`, run by its ``sweep`` over
+  every bundled scenario).
 - ``swatch`` (given the theme): two legend entries of one figure that share a swatch colour and
   differ only by hatch where the theme does not hatch (one magenta for three kinds of wait).
 - ``vermillion`` (given the theme): a legend entry drawn in a bad-state colour (vermillion and its
@@ -34,10 +35,9 @@ Qt-free and fast enough to run over every bundled scenario, step, theme and size
 from __future__ import annotations
 
 import colorsys
-import hashlib
 import re
 from collections import defaultdict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -56,18 +56,18 @@ from gpuviz.figures.display import (
     Style,
     Text,
     text_box,
-    walk,
 )
-from gpuviz.figures.layout import NATURAL, Target
+from gpuviz.figures.geometry import EPS, segment_hits_box
 from gpuviz.figures.metrics import missing_glyphs
+from gpuviz.figures.targets import NATURAL, Target
 from gpuviz.figures.theme import ROLE_TABLE, Theme
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from gpuviz.scenario.document import Scenario
-
-EPS = 0.05  # mm: touching is not overlapping
+# The geometry the lint checks with, under its former name for the panel figures that place
+# labels clear of lines with it (it lives in gpuviz.figures.geometry).
+_segment_hits_box = segment_hits_box
 
 
 @dataclass(frozen=True)
@@ -203,30 +203,6 @@ def lint_colours(figure: Figure, theme: Theme) -> list[Finding]:
     return _legend(legend) + _swatches(legend, theme) + _vermillion(legend, theme)
 
 
-def same_steps(labels: list[str], figures: list[Figure]) -> list[Finding]:
-    """A ``same-step`` finding for each figure identical to the one before it (``labels``
-    name them: the steps of one scenario's panel, in order)."""
-    drawn = [_fingerprint(f) for f in figures]
-    return [Finding("same-step", labels[i], None, f"draws exactly what {labels[i - 1]} draws; "
-                                                  "change the drawing or mark the step's subject")
-            for i in range(1, len(drawn)) if drawn[i] == drawn[i - 1]]
-
-
-def _fingerprint(figure: Figure) -> str:
-    """A digest of everything ``figure`` draws (arrays by their bytes)."""
-    digest = hashlib.sha256(f"{figure.width:.4f} {figure.height:.4f}".encode())
-    for item in walk(figure.items):
-        for f in fields(item):
-            if f.name == "items":
-                continue
-            value = getattr(item, f.name)
-            if isinstance(value, np.ndarray):
-                digest.update(value.tobytes())
-            else:
-                digest.update(repr(value).encode())
-    return digest.hexdigest()
-
-
 def _cell(style: Style, xywh: np.ndarray, hatched: list, outlined: list) -> None:
     if style.hatch:
         hatched.append(xywh)
@@ -260,28 +236,6 @@ def _overlaps(texts: list[Text], bx: np.ndarray) -> list[Finding]:
     return out
 
 
-def _segment_hits_box(s: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
-    """Which segments (N, 4) pass through the interior of ``box`` (Liang–Barsky clipping)."""
-    x0, y0, x1, y1 = box[0] + EPS, box[1] + EPS, box[2] - EPS, box[3] - EPS
-    if x1 <= x0 or y1 <= y0:
-        return np.zeros(len(s), dtype=bool)
-    px, py = s[:, 0], s[:, 1]
-    dx, dy = s[:, 2] - px, s[:, 3] - py
-    t0 = np.zeros(len(s))
-    t1 = np.ones(len(s))
-    ok = np.ones(len(s), dtype=bool)
-    for p, q in ((-dx, px - x0), (dx, x1 - px), (-dy, py - y0), (dy, y1 - py)):
-        parallel = np.abs(p) < 1e-12
-        ok &= ~(parallel & (q < 0))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(parallel, 0.0, q / np.where(parallel, 1.0, p))
-        enter = (~parallel) & (p < 0)
-        leave = (~parallel) & (p > 0)
-        t0 = np.where(enter, np.maximum(t0, r), t0)
-        t1 = np.where(leave, np.minimum(t1, r), t1)
-    return ok & (t0 <= t1)
-
-
 def _crossings(texts: list[Text], bx: np.ndarray, segs: list[np.ndarray],
                hatched: list[np.ndarray], outlined: list[np.ndarray]) -> list[Finding]:
     out = []
@@ -298,7 +252,7 @@ def _crossings(texts: list[Text], bx: np.ndarray, segs: list[np.ndarray],
         if len(s):
             near = (sx1 > x0) & (sx0 < x1) & (sy1 > y0) & (sy0 < y1)
             if near.any():
-                hits = _segment_hits_box(s[near], box)
+                hits = segment_hits_box(s[near], box)
                 if hits.any():
                     a = s[near][hits][0]
                     out.append(Finding("crossing", _describe(t), t.key,
@@ -485,48 +439,3 @@ def lint_across(entries: Iterable[tuple[str, str, tuple]], theme: Theme) -> list
             out.append(Finding("meaning", f"legend entry {label!r}", None,
                                f"drawn with {len(swatches)} swatches across figures: {where}"))
     return out
-
-
-def sweep(scenarios, themes, targets):
-    """``(label, findings)`` for every bundled-style case: each scenario, each of its steps
-    (and the state before any step), each panel it shows, each theme and target. Figures that
-    do not lay themselves out for a target are scaled as an export scales them. A step's
-    figure at the first target (with the parts the step names) that draws what the step before
-    drew is a ``same-step`` finding (unless the step focuses another panel: then this one is
-    context)."""
-    from gpuviz.figures.scene import build_figure, takes_target
-    from gpuviz.figures.theme import THEMES
-    from gpuviz.scenario.compute import compute_all
-
-    for scenario in scenarios:
-        states: list[tuple[int, Scenario, frozenset[str]]] = [(-1, scenario, frozenset())]
-        states += [(k, scenario.at_step(k), scenario.step_selection(k))
-                   for k in range(len(scenario.steps))]
-        drawn: dict[tuple[str, str], str] = {}  # the figure of the step before, per panel
-        for k, state, selection in states:
-            results = compute_all(state, state.panels)
-            for pid in state.panels:
-                for theme_name in themes:
-                    theme = THEMES[theme_name]
-                    for target in targets:
-                        fig = build_figure(pid, results[pid], selection, theme, target)
-                        repeated: list[Finding] = []
-                        if target is targets[0] and k >= 0:  # what a deck shows for step k
-                            parts = scenario.step_parts(k, pid)
-                            shown = fig if parts is None else build_figure(
-                                pid, results[pid], selection, theme, target.showing(parts))
-                            print_ = _fingerprint(shown)
-                            before = drawn.get((pid, theme_name))
-                            if before == print_ and scenario.steps[k].focus in (None, pid):
-                                repeated = [Finding("same-step", f"step {k + 1}", None,
-                                                    f"draws exactly what step {k} draws; "
-                                                    "change the drawing or mark the step's "
-                                                    "subject")]
-                            drawn[(pid, theme_name)] = print_
-                        scale = 1.0
-                        if not takes_target(pid) and target.width is not None:
-                            box_h = target.width / target.aspect if target.aspect else 1e9
-                            scale = min(target.width / fig.width, box_h / fig.height)
-                        label = (f"{scenario.title or pid} · {pid} · step {k + 1} · "
-                                 f"{theme_name} · {target.name}")
-                        yield pid, label, lint(fig, target, scale, theme) + repeated

@@ -6,7 +6,7 @@ import inspect
 from functools import cache
 
 from gpuviz.figures.display import Figure
-from gpuviz.figures.layout import NATURAL, Target
+from gpuviz.figures.targets import NATURAL, Target
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import panel
 from gpuviz.scenario.compute import compute_all

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings
 
-from gpuviz.figures.layout import DESIGN_FACTORS, Design, Target
+from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
 
 KEPT = 24  # designs per panel (theme × view shape)
 KINDS = ("stacked", "beside")

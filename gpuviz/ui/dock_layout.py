@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from PySide6.QtCore import QObject, QThreadPool
 
 from gpuviz.figures.display import Figure
-from gpuviz.figures.layout import NATURAL, Design, Target, view_target
 from gpuviz.figures.scene import build_figure, takes_target
+from gpuviz.figures.targets import NATURAL, Design, Target, view_target
 from gpuviz.figures.theme import Theme
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.ui.part_switcher import SWITCHER_PX

@@ -259,8 +259,8 @@ def run_export(document: Document, c: ExportChoice) -> str:
 
 def _animate(document: Document, c: ExportChoice) -> str:
     from gpuviz.export.animate import MAX_FRAMES, FramePlan, write_animation
-    from gpuviz.figures.layout import TARGETS
     from gpuviz.figures.scene import figure_for, frame_count
+    from gpuviz.figures.targets import TARGETS
     from gpuviz.figures.theme import theme
     from gpuviz.keys import at_frame, without_frame
 

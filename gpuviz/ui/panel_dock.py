@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure
-from gpuviz.figures.layout import Chrome
 from gpuviz.figures.scene import build_figure, takes_target
+from gpuviz.figures.targets import Chrome
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
 from gpuviz.scenario.compute import compute_cached, effective_params

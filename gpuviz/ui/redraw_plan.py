@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
-from gpuviz.figures.layout import Design, Target
+from gpuviz.figures.targets import Design, Target
 
 SLOW_COMPUTE_S = 0.012  # past this a panel's model runs off the GUI thread from then on
 

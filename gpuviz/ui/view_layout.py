@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from gpuviz.figures.display import PT_TO_MM, Figure, Text, walk
-from gpuviz.figures.layout import DESIGN_FACTORS, NATURAL, Design, Target
+from gpuviz.figures.targets import DESIGN_FACTORS, NATURAL, Design, Target
 
 VIEW_INSET_PX = 8  # the view paints the page inside its rectangle less 4 px on each side
 

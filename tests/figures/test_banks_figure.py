@@ -5,7 +5,7 @@ import pytest
 
 from gpuviz.figures import banks as banks_figure
 from gpuviz.figures.display import Polyline, Rect, Rects, Segments, Text, text_box, walk
-from gpuviz.figures.layout import DOUBLE, SINGLE, SLIDE
+from gpuviz.figures.targets import DOUBLE, SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir

@@ -6,7 +6,7 @@ import pytest
 
 from gpuviz.figures import barrier as fig
 from gpuviz.figures.display import Rect, walk
-from gpuviz.figures.layout import DOUBLE, SINGLE
+from gpuviz.figures.targets import DOUBLE, SINGLE
 from gpuviz.figures.theme import SCREEN, THEMES
 from gpuviz.models.barrier import BarrierParams, compute
 

@@ -9,9 +9,9 @@ from functools import cache
 
 import pytest
 
-from gpuviz.figures.layout import NATURAL
 from gpuviz.figures.lint import legend_marks, lint_across, lint_colours
 from gpuviz.figures.scene import build_figure
+from gpuviz.figures.targets import NATURAL
 from gpuviz.figures.theme import OKABE_ITO, THEMES
 from gpuviz.scenario import bundled_scenarios, compute_all, load_scenario
 

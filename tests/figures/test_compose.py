@@ -6,15 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gpuviz.export.svg import figure_to_svg
-from gpuviz.figures.layout import (
-    DESIGN_FACTORS,
-    SLIDE,
-    BlockCanvas,
-    compose,
-    text_block,
-    view_target,
-)
+from gpuviz.figures.blocks import BlockCanvas
+from gpuviz.figures.composition import compose
 from gpuviz.figures.scene import figure_for
+from gpuviz.figures.targets import DESIGN_FACTORS, SLIDE, view_target
+from gpuviz.figures.text_blocks import text_block
 from gpuviz.figures.theme import theme
 from gpuviz.scenario import load_scenario
 from gpuviz.scenario.bundled import scenario_dir

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpuviz.figures.layout import TARGETS
-from gpuviz.figures.lint import sweep
+from gpuviz.figures.lint_sweep import sweep
+from gpuviz.figures.targets import TARGETS
 from gpuviz.figures.theme import THEMES
 from gpuviz.registry import PANEL_IDS
 from gpuviz.scenario import bundled_scenarios, load_scenario

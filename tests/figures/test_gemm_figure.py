@@ -5,7 +5,7 @@ import pytest
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import gemm as fig
 from gpuviz.figures.display import Rect, Text, text_width, walk
-from gpuviz.figures.layout import SINGLE, SLIDE
+from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import PRESENTATION, SCREEN, THEMES
 from gpuviz.models.gemm import STRATEGIES, GemmParams, compute
 

@@ -9,8 +9,8 @@ import pytest
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import launch as launch_figure
 from gpuviz.figures.display import Group, Rect, Rects, Text, key_at, walk
-from gpuviz.figures.layout import SINGLE, SLIDE
 from gpuviz.figures.lint import lint
+from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.models.launch import LaunchParams, compute
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gpuviz.figures.blocks import BlockCanvas
 from gpuviz.figures.display import Canvas, Style
-from gpuviz.figures.layout import NATURAL, SINGLE, BlockCanvas, LegendEntry, legend_block
+from gpuviz.figures.legend import LegendEntry, legend_block
 from gpuviz.figures.lint import legend_marks, lint, lint_across
+from gpuviz.figures.targets import NATURAL, SINGLE
 from gpuviz.figures.theme import PRINT, SCREEN
 
 CELL = Style(fill="#CFE3F3", stroke="#8A94A3", stroke_width=0.15)

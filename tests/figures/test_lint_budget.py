@@ -5,10 +5,11 @@ firing on a bundled figure as it was before the layout met it."""
 from __future__ import annotations
 
 from gpuviz.figures.display import Figure, Text
-from gpuviz.figures.layout import DOUBLE, SINGLE, SLIDE
-from gpuviz.figures.lint import lint, same_steps
+from gpuviz.figures.lint import lint
+from gpuviz.figures.lint_sweep import same_steps
 from gpuviz.figures.metrics import face, missing_glyphs
 from gpuviz.figures.scene import figure_for
+from gpuviz.figures.targets import DOUBLE, SINGLE, SLIDE
 from gpuviz.figures.theme import theme
 from gpuviz.scenario import load_scenario
 from gpuviz.scenario.bundled import scenario_dir
@@ -75,8 +76,8 @@ def test_prefetching_two_ahead_is_drawn_apart_from_one_ahead():
 def test_the_sweep_reports_a_step_that_repeats_the_one_before():
     import json
 
-    from gpuviz.figures.layout import NATURAL
-    from gpuviz.figures.lint import sweep
+    from gpuviz.figures.lint_sweep import sweep
+    from gpuviz.figures.targets import NATURAL
     from gpuviz.scenario import loads_scenario
 
     doc = json.loads((scenario_dir() / "launch-n130.json").read_text(encoding="utf-8"))

@@ -9,8 +9,8 @@ import pytest
 
 from gpuviz.figures import mma as figure
 from gpuviz.figures.display import Rect, Text, text_box, walk
-from gpuviz.figures.layout import SINGLE, SLIDE
 from gpuviz.figures.lint import lint
+from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import theme
 from gpuviz.models import mma
 

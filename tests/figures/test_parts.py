@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from gpuviz.figures.display import Group, Text, walk
-from gpuviz.figures.layout import SINGLE, SLIDE
 from gpuviz.figures.scene import figure_for
+from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import theme
 from gpuviz.registry import PANELS, panel
 from gpuviz.scenario import bundled_scenarios, load_scenario

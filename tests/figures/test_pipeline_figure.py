@@ -6,7 +6,7 @@ import pytest
 
 from gpuviz.figures import pipeline as fig
 from gpuviz.figures.display import Rect, Rects, Text, walk
-from gpuviz.figures.layout import SINGLE
+from gpuviz.figures.targets import SINGLE
 from gpuviz.figures.theme import SCREEN, THEMES
 from gpuviz.models.pipeline import PipelineParams, compute
 

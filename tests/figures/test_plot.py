@@ -2,7 +2,7 @@
 legend outside the data, and the old ``line_plot`` unchanged for the figures that use it."""
 
 from gpuviz.figures.display import Canvas, Circle, Polyline, Text, walk
-from gpuviz.figures.layout import LegendEntry
+from gpuviz.figures.legend import LegendEntry
 from gpuviz.figures.lint import lint
 from gpuviz.figures.plot import (
     Mark,

@@ -6,7 +6,7 @@ import pytest
 
 from gpuviz.figures import reduction as fig
 from gpuviz.figures.display import Rect, Rects, Text, walk
-from gpuviz.figures.layout import DOUBLE, NATURAL, SINGLE, SLIDE
+from gpuviz.figures.targets import DOUBLE, NATURAL, SINGLE, SLIDE
 from gpuviz.figures.theme import SCREEN, THEMES
 from gpuviz.models.reduction import ReductionParams, compute
 

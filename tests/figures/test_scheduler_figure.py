@@ -6,7 +6,8 @@ import pytest
 
 from gpuviz.figures import scheduler as scheduler_figure
 from gpuviz.figures.display import Group, Image, Rect, walk
-from gpuviz.figures.layout import DOUBLE, NATURAL, SINGLE, SLIDE, format_percent
+from gpuviz.figures.numbers import format_percent
+from gpuviz.figures.targets import DOUBLE, NATURAL, SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.models.scheduler import SchedulerParams, compute
 from gpuviz.scenario import compute_all, load_scenario

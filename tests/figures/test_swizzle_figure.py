@@ -6,7 +6,7 @@ import pytest
 
 from gpuviz.figures import swizzle as swizzle_figure
 from gpuviz.figures.display import Group, Polyline, Rect, Rects, Text, walk
-from gpuviz.figures.layout import SINGLE, SLIDE
+from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, gray_level, theme
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir

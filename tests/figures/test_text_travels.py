@@ -15,10 +15,10 @@ from gpuviz.export.svg import figure_to_svg
 from gpuviz.export.svg_fonts import _subset
 from gpuviz.export.text_paths import text_path_data
 from gpuviz.figures.display import PT_TO_MM, Figure, Text
-from gpuviz.figures.layout import SINGLE
 from gpuviz.figures.lint import lint
 from gpuviz.figures.metrics import FALLBACK_FILE, face, text_width, use_typeface
 from gpuviz.figures.scene import figure_for
+from gpuviz.figures.targets import SINGLE
 from gpuviz.figures.theme import theme
 from gpuviz.scenario import load_scenario
 from gpuviz.scenario.bundled import scenario_dir

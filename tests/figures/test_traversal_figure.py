@@ -6,7 +6,7 @@ import pytest
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import traversal as fig
 from gpuviz.figures.display import Image, Rect, Rects, Text, text_width, walk
-from gpuviz.figures.layout import SINGLE, SLIDE
+from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import PRESENTATION, SCREEN, THEMES
 from gpuviz.models.traversal import TraversalParams, compute, state_after
 

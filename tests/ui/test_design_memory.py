@@ -3,7 +3,7 @@ damaged entry is forgotten rather than an error."""
 
 from __future__ import annotations
 
-from gpuviz.figures.layout import view_target
+from gpuviz.figures.targets import view_target
 from gpuviz.ui.design_memory import KEPT, DesignMemory
 
 

@@ -219,7 +219,7 @@ def test_a_panel_laid_out_for_a_target_gets_its_view_shape_at_readable_scale(
     """The target follows the view: width in mm at the scale that shows body type at 12 px (17
     px presenting: PRESENT_BODY_PX), the view's aspect; a resize lays the figure out again once it settles."""
     import gpuviz.ui.dock_layout as dock_layout
-    from gpuviz.figures.layout import NATURAL
+    from gpuviz.figures.targets import NATURAL
 
     w = make_main_window()
     dock = w.docks["launch"]

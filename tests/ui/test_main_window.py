@@ -532,7 +532,7 @@ def test_a_views_design_is_remembered_and_the_next_session_draws_it_first(
     """The next session draws a view first with the design its layout chose last time (one
     build, not a dozen); the layout is still worked out after it and replaces the picture if
     the content now calls for another design, and that is remembered in turn."""
-    from gpuviz.figures.layout import DESIGN_FACTORS
+    from gpuviz.figures.targets import DESIGN_FACTORS
     from gpuviz.ui.design_memory import DesignMemory
 
     w = make_main_window()

@@ -3,7 +3,7 @@ searched for a new view shape, and which late results are stale."""
 
 from __future__ import annotations
 
-from gpuviz.figures.layout import NATURAL, view_target
+from gpuviz.figures.targets import NATURAL, view_target
 from gpuviz.ui.redraw_plan import SLOW_COMPUTE_S, DrawKey, Redraw, RedrawPlan
 
 WIDE, NARROW = view_target(300, 1.6), view_target(200, 1.2)

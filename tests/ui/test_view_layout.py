@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gpuviz.figures.layout import view_target
 from gpuviz.figures.scene import build_figure
+from gpuviz.figures.targets import view_target
 from gpuviz.figures.theme import theme
 from gpuviz.scenario import load_scenario
 from gpuviz.scenario.compute import compute_cached, effective_params

@@ -1,0 +1,87 @@
+"""The figure lint over scenarios: every bundled-style case (scenario, step, panel, theme,
+target) linted (:func:`sweep`), and the ``same-step`` rule, a step whose figure draws exactly
+what the step before drew (a deck would repeat a slide)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import fields
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from gpuviz.figures.display import Figure, walk
+from gpuviz.figures.lint import Finding, lint
+
+if TYPE_CHECKING:
+    from gpuviz.scenario.document import Scenario
+
+
+def same_steps(labels: list[str], figures: list[Figure]) -> list[Finding]:
+    """A ``same-step`` finding for each figure identical to the one before it (``labels``
+    name them: the steps of one scenario's panel, in order)."""
+    drawn = [_fingerprint(f) for f in figures]
+    return [Finding("same-step", labels[i], None, f"draws exactly what {labels[i - 1]} draws; "
+                                                  "change the drawing or mark the step's subject")
+            for i in range(1, len(drawn)) if drawn[i] == drawn[i - 1]]
+
+
+def _fingerprint(figure: Figure) -> str:
+    """A digest of everything ``figure`` draws (arrays by their bytes)."""
+    digest = hashlib.sha256(f"{figure.width:.4f} {figure.height:.4f}".encode())
+    for item in walk(figure.items):
+        for f in fields(item):
+            if f.name == "items":
+                continue
+            value = getattr(item, f.name)
+            if isinstance(value, np.ndarray):
+                digest.update(value.tobytes())
+            else:
+                digest.update(repr(value).encode())
+    return digest.hexdigest()
+
+
+
+def sweep(scenarios, themes, targets):
+    """``(label, findings)`` for every bundled-style case: each scenario, each of its steps
+    (and the state before any step), each panel it shows, each theme and target. Figures that
+    do not lay themselves out for a target are scaled as an export scales them. A step's
+    figure at the first target (with the parts the step names) that draws what the step before
+    drew is a ``same-step`` finding (unless the step focuses another panel: then this one is
+    context)."""
+    from gpuviz.figures.scene import build_figure, takes_target
+    from gpuviz.figures.theme import THEMES
+    from gpuviz.scenario.compute import compute_all
+
+    for scenario in scenarios:
+        states: list[tuple[int, Scenario, frozenset[str]]] = [(-1, scenario, frozenset())]
+        states += [(k, scenario.at_step(k), scenario.step_selection(k))
+                   for k in range(len(scenario.steps))]
+        drawn: dict[tuple[str, str], str] = {}  # the figure of the step before, per panel
+        for k, state, selection in states:
+            results = compute_all(state, state.panels)
+            for pid in state.panels:
+                for theme_name in themes:
+                    theme = THEMES[theme_name]
+                    for target in targets:
+                        fig = build_figure(pid, results[pid], selection, theme, target)
+                        repeated: list[Finding] = []
+                        if target is targets[0] and k >= 0:  # what a deck shows for step k
+                            parts = scenario.step_parts(k, pid)
+                            shown = fig if parts is None else build_figure(
+                                pid, results[pid], selection, theme, target.showing(parts))
+                            print_ = _fingerprint(shown)
+                            before = drawn.get((pid, theme_name))
+                            if before == print_ and scenario.steps[k].focus in (None, pid):
+                                repeated = [Finding("same-step", f"step {k + 1}", None,
+                                                    f"draws exactly what step {k} draws; "
+                                                    "change the drawing or mark the step's "
+                                                    "subject")]
+                            drawn[(pid, theme_name)] = print_
+                        scale = 1.0
+                        if not takes_target(pid) and target.width is not None:
+                            box_h = target.width / target.aspect if target.aspect else 1e9
+                            scale = min(target.width / fig.width, box_h / fig.height)
+                        label = (f"{scenario.title or pid} · {pid} · step {k + 1} · "
+                                 f"{theme_name} · {target.name}")
+                        yield pid, label, lint(fig, target, scale, theme) + repeated
