@@ -33,7 +33,6 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from gpuviz.export.qt_painter import register_fonts
 from gpuviz.figures.display import PT_TO_MM, Text, walk
-from gpuviz.figures.scene import takes_target
 from gpuviz.scenario import load_scenario
 from gpuviz.scenario.bundled import scenario_dir
 from gpuviz.ui.document import Document
@@ -75,8 +74,7 @@ def measure(window):
     return {"pages": area / (screen.width() * screen.height()),
             "views_share": views / (screen.width() * screen.height()),
             "targets": sorted({v.objectName().removeprefix("figure-") for v in
-                               window.findChildren(FigureView) if v.isVisible()
-                               and takes_target(v.objectName().removeprefix("figure-"))}),
+                               window.findChildren(FigureView) if v.isVisible()}),
             "type": statistics.median(sizes) if sizes else 0.0,
             "window": [window.width(), window.height()],
             "views": sum(1 for v in window.findChildren(FigureView)

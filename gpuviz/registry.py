@@ -38,12 +38,13 @@ class ModelModule(Protocol):
 
 
 class FigureModule(Protocol):
-    """``gpuviz.figures.<id>``: the panel's figure, ``build(result, selection, theme[, target])``.
+    """``gpuviz.figures.<id>``: the panel's figure, ``build(result, selection, theme, target)``,
+    laid out for the target (``gpuviz.figures.targets.Target``: a column, a slide, a view), never
+    scaled into it.
 
     Optional, read through ``Panel``: ``frame_count(result) -> int`` for an animated figure."""
 
-    def build(self, result: Any, selection: frozenset[str], theme: Any, /,
-              *target: Any) -> Any: ...
+    def build(self, result: Any, selection: frozenset[str], theme: Any, target: Any, /) -> Any: ...
 
 
 class MeasuredQuantity(NamedTuple):

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from gpuviz import __version__
 from gpuviz.atomic import write_atomic
-from gpuviz.export.sizes import fitted_width, smallest_text_pt
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures.budget import over_budget
+from gpuviz.figures.display import Figure, Text, walk
 from gpuviz.figures.metrics import use_typeface
-from gpuviz.figures.scene import drawn_parts, figure_for, takes_target
+from gpuviz.figures.scene import drawn_parts, figure_for
 from gpuviz.figures.targets import TARGETS, Chrome, Target
 from gpuviz.figures.theme import Theme, theme
 from gpuviz.scenario.document import Scenario
@@ -56,44 +56,47 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
     metadata = export_metadata(scenario, panel_id, theme_name, size)
     if parts is not None or chrome != "full":
         metadata |= {"parts": " ".join(parts or ()) or "all", "chrome": chrome}
-    if takes_target(panel_id):  # laid out for the size, at its real type sizes
-        target = TARGETS[size].showing(parts, chrome)
-        figure = figure_for(scenario, panel_id, theme(theme_name), selection, target)
-        missing = [p for p in parts or () if p not in figure.parts]
-        if missing:
-            raise PartsError(f"the {panel_id} figure of this scenario draws no "
-                             f"{' or '.join(repr(p) for p in missing)} part (it draws: "
-                             f"{', '.join(drawn_parts(scenario, panel_id, selection))})")
-        over = over_budget(figure, target)
-        if over:
-            fit = fitting_parts(scenario, panel_id, theme(theme_name), selection, target)
-            what = f"the {'whole ' if parts is None else ''}{panel_id} figure"
-            raise PartsError(f"{what} at {size} size misses its budget: "
-                             f"{'; '.join(m for _, m in over)}. "
-                             + (f"Parts that fit: {', '.join(fit)} (--part NAME)" if fit else
-                                "No part alone fits; try another size"))
-        width = None
-    else:
-        figure = figure_for(scenario, panel_id, theme(theme_name), selection)
-        width = fitted_width(figure, size)
+    # laid out for the size, at its real type sizes: never scaled
+    target = TARGETS[size].showing(parts, chrome)
+    figure = figure_for(scenario, panel_id, theme(theme_name), selection, target)
+    missing = [p for p in parts or () if p not in figure.parts]
+    if missing:
+        raise PartsError(f"the {panel_id} figure of this scenario draws no "
+                         f"{' or '.join(repr(p) for p in missing)} part (it draws: "
+                         f"{', '.join(drawn_parts(scenario, panel_id, selection))})")
+    over = over_budget(figure, target)
+    if over:
+        fit = fitting_parts(scenario, panel_id, theme(theme_name), selection, target)
+        what = f"the {'whole ' if parts is None else ''}{panel_id} figure"
+        raise PartsError(f"{what} at {size} size misses its budget: "
+                         f"{'; '.join(m for _, m in over)}. "
+                         + (f"Parts that fit: {', '.join(fit)} (--part NAME)" if fit else
+                            "No part alone fits; try another size"))
     if check_only:
         if fmt == "png":
             from gpuviz.export.raster import check_png_size
 
-            check_png_size(figure, width, dpi)
+            check_png_size(figure, None, dpi)
         return ""
     if fmt == "svg":
-        svg = figure_to_svg(figure, width, text_as_paths=text_as_paths, metadata=metadata,
+        svg = figure_to_svg(figure, None, text_as_paths=text_as_paths, metadata=metadata,
                             embed_fonts=embed_fonts)
         write_atomic(Path(path), svg.encode("utf-8"))
     else:
         from gpuviz.export.raster import write_raster  # Qt only for PDF and PNG
 
-        write_raster(figure, Path(path), fmt, width, dpi, metadata)
-    smallest = smallest_text_pt(figure, width)
+        write_raster(figure, Path(path), fmt, None, dpi, metadata)
+    smallest = smallest_text_pt(figure)
     if smallest and smallest < SMALLEST_LEGIBLE_PT:
         return f"  (note: smallest text is {smallest:.1f} pt at this size)"
     return ""
+
+
+def smallest_text_pt(figure: Figure) -> float:
+    """The smallest type size in the figure, in points (a figure is laid out for its size,
+    never scaled)."""
+    sizes = [t.size for t in walk(figure.items) if isinstance(t, Text)]
+    return min(sizes) if sizes else 0.0
 
 
 def fitting_parts(scenario: Scenario, panel_id: str, th: Theme, selection: frozenset[str],

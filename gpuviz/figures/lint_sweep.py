@@ -44,12 +44,12 @@ def _fingerprint(figure: Figure) -> str:
 
 def sweep(scenarios, themes, targets):
     """``(label, findings)`` for every bundled-style case: each scenario, each of its steps
-    (and the state before any step), each panel it shows, each theme and target. Figures that
-    do not lay themselves out for a target are scaled as an export scales them. A step's
+    (and the state before any step), each panel it shows, each theme and target (every figure is
+    laid out for its target). A step's
     figure at the first target (with the parts the step names) that draws what the step before
     drew is a ``same-step`` finding (unless the step focuses another panel: then this one is
     context)."""
-    from gpuviz.figures.scene import build_figure, takes_target
+    from gpuviz.figures.scene import build_figure
     from gpuviz.figures.theme import THEMES
     from gpuviz.scenario.compute import compute_all
 
@@ -78,10 +78,6 @@ def sweep(scenarios, themes, targets):
                                                     "change the drawing or mark the step's "
                                                     "subject")]
                             drawn[(pid, theme_name)] = print_
-                        scale = 1.0
-                        if not takes_target(pid) and target.width is not None:
-                            box_h = target.width / target.aspect if target.aspect else 1e9
-                            scale = min(target.width / fig.width, box_h / fig.height)
                         label = (f"{scenario.title or pid} · {pid} · step {k + 1} · "
                                  f"{theme_name} · {target.name}")
-                        yield pid, label, lint(fig, target, scale, theme) + repeated
+                        yield pid, label, lint(fig, target, 1.0, theme) + repeated

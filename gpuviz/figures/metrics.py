@@ -24,7 +24,7 @@ PT_TO_MM = 25.4 / 72.0
 MAX_MEASURED = 65536  # remembered widths per face
 FontKind = Literal["sans", "mono"]
 
-FONT_FILES: dict[tuple[FontKind, bool], str] = {  # the font files these metrics describe (resources/fonts)
+FONT_FILES: dict[tuple[str, bool], str] = {  # the font files these metrics describe (resources/fonts)
     ("sans", False): "Inter-Regular.otf",
     ("sans", True): "Inter-Bold.otf",
     ("mono", False): "NotoSansMono-Regular.ttf",

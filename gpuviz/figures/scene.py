@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
-from functools import cache
-
 from gpuviz.figures.display import Figure
 from gpuviz.figures.targets import NATURAL, Target
 from gpuviz.figures.theme import Theme
@@ -27,17 +24,10 @@ def figure_for(scenario: Scenario, panel_id: str, theme: Theme,
 
 def build_figure(panel_id: str, result: object, selection: frozenset[str], theme: Theme,
                  target: Target = NATURAL) -> Figure:
-    """``figures.<panel_id>.build`` for ``target``."""
-    build = panel(panel_id).figure.build
-    if takes_target(panel_id):
-        return build(result, selection, theme, target)
-    return build(result, selection, theme)
-
-
-@cache
-def takes_target(panel_id: str) -> bool:
-    """Whether the panel's figure lays itself out for a target (else exports scale it)."""
-    return "target" in inspect.signature(panel(panel_id).figure.build).parameters
+    """``figures.<panel_id>.build`` for ``target``: every panel's figure is laid out for its
+    target (``registry.FigureModule``)."""
+    figure: Figure = panel(panel_id).figure.build(result, selection, theme, target)
+    return figure
 
 
 def drawn_parts(scenario: Scenario, panel_id: str,

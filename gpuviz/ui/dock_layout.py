@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from PySide6.QtCore import QObject, QThreadPool
 
 from gpuviz.figures.display import Figure
-from gpuviz.figures.scene import build_figure, takes_target
+from gpuviz.figures.scene import build_figure
 from gpuviz.figures.targets import NATURAL, Design, Target, view_target
 from gpuviz.figures.theme import Theme
 from gpuviz.scenario.compute import compute_cached, effective_params
@@ -242,7 +242,7 @@ class LectureLayout:
 
     def _base_target(self) -> Target | None:
         w, h = self.view_px()
-        if not takes_target(self.panel.id) or w < 50 or h < 50:
+        if w < 50 or h < 50:
             return None
         # whole millimetres and a coarse aspect: a resize by a pixel does not lay out again
         return view_target(round(w / self.px_per_mm()), round(w / h, 2))

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Figure
-from gpuviz.figures.scene import build_figure, takes_target
+from gpuviz.figures.scene import build_figure
 from gpuviz.figures.targets import Chrome
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
@@ -303,8 +303,7 @@ class PanelDock(LectureLayout, QDockWidget):
                                                                           self.target()))
 
     def _on_view_resized(self) -> None:
-        if takes_target(self.panel.id):
-            self.schedule_refresh()
+        self.schedule_refresh()
 
     def set_theme(self, theme: Theme) -> None:
         self.theme = theme

@@ -73,3 +73,16 @@ def test_every_panel_repeats_its_view_design_exactly():
             assert full.design is not None, pid
             again = figure_for(scenario, pid, SCREEN, target=replace(target, design=full.design))
             assert figure_to_svg(again) == figure_to_svg(full), pid
+
+
+def test_every_panel_figure_takes_its_target_as_the_figure_protocol_declares():
+    """Every figure is laid out for its target (``registry.FigureModule``): none is built at
+    its natural size and scaled into a column or a slide."""
+    import inspect
+
+    from gpuviz.registry import PANELS
+
+    for p in PANELS:
+        signature = inspect.signature(p.figure.build)
+        signature.bind("result", frozenset(), SCREEN, SLIDE)  # raises if it takes no target
+        assert list(signature.parameters)[3] == "target", p.id

@@ -215,18 +215,12 @@ def test_an_unknown_caption_field_is_an_error_with_its_path(tmp_path):
 
 
 def test_a_panel_laid_out_for_a_target_gets_its_view_shape_at_readable_scale(
-        make_main_window, qtbot, monkeypatch):
+        make_main_window, qtbot):
     """The target follows the view: width in mm at the scale that shows body type at 12 px (17
     px presenting: PRESENT_BODY_PX), the view's aspect; a resize lays the figure out again once it settles."""
-    import gpuviz.ui.dock_layout as dock_layout
-    from gpuviz.figures.targets import NATURAL
-
     w = make_main_window()
     dock = w.docks["launch"]
     settle(qtbot)
-    monkeypatch.setattr(dock_layout, "takes_target", lambda _pid: False)
-    assert dock.target() == NATURAL  # a figure that does not take a target is scaled
-    monkeypatch.setattr(dock_layout, "takes_target", lambda _pid: True)
     target = dock.target()
     ppm = 12.0 / (w.theme.text_pt * PT_TO_MM)
     assert target.name == "view"
