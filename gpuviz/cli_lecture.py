@@ -8,11 +8,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from gpuviz.cli_input import EXIT_BAD_INPUT
 from gpuviz.scenario.document import Scenario
 from gpuviz.scenario.problems import printable
 
 LECTURE_FORMATS = ("html", "pptx")
-EXIT_BAD_INPUT = 2
 
 
 def is_lecture(fmt: str, every_step: bool) -> bool:

@@ -23,7 +23,7 @@ def exportable(panels: tuple[str, ...]) -> tuple[str, ...]:
 
 def render(scenario, panel_id: str, name: str) -> KernelSource:
     """The kernel for one panel of a scenario (its effective, linked parameters)."""
-    from gpuviz.kernels.cases import _encode
+    from gpuviz.kernels.cases import section_json
     from gpuviz.scenario.compute import effective_params
 
     if panel_id not in PANELS:
@@ -33,7 +33,7 @@ def render(scenario, panel_id: str, name: str) -> KernelSource:
     module = panel(panel_id).kernel_module
     title = f"{scenario.title} — {panel_id}"
     k = module.render(params, name, title)
-    case = {**k.case, "section": _encode(params)}
+    case = {**k.case, "section": section_json(params)}
     return KernelSource(**{**k.__dict__, "case": case})
 
 

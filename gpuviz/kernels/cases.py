@@ -62,7 +62,7 @@ def _decode(panel: str, section: dict[str, Any]):
     return params
 
 
-def _encode(params) -> dict[str, Any]:
+def section_json(params) -> dict[str, Any]:
     """The section as scenario JSON, only the fields that differ from the defaults."""
     from gpuviz.scenario.decode import encode_changes
 
@@ -72,7 +72,7 @@ def _encode(params) -> dict[str, Any]:
 def banks_case(cid: str, section: dict[str, Any], source: str) -> Case:
     p = _decode("banks", section)
     return Case(cid, "banks", banks_op(p), p.access_bytes if banks_op(p) in ("lds", "sts") else 16,
-                banks_offsets(p), _encode(p), source)
+                banks_offsets(p), section_json(p), source)
 
 
 def sectors_case(cid: str, section: dict[str, Any], source: str) -> Case | None:
@@ -81,7 +81,7 @@ def sectors_case(cid: str, section: dict[str, Any], source: str) -> Case | None:
     if offs is None:
         return None
     op = "stg" if getattr(p, "op", "load") == "store" else "ldg"
-    return Case(cid, "sectors", op, p.element_bytes, offs, _encode(p), source)
+    return Case(cid, "sectors", op, p.element_bytes, offs, section_json(p), source)
 
 
 def scenario_cases() -> list[Case]:
@@ -102,12 +102,12 @@ def scenario_cases() -> list[Case]:
                 if panel == "banks":
                     out.append(Case(cid, "banks", banks_op(p),
                                     p.access_bytes if banks_op(p) in ("lds", "sts") else 16,
-                                    banks_offsets(p), _encode(p), src))
+                                    banks_offsets(p), section_json(p), src))
                 else:
                     offs = sectors_offsets(p)
                     if offs is not None:
                         op = "stg" if getattr(p, "op", "load") == "store" else "ldg"
-                        out.append(Case(cid, "sectors", op, p.element_bytes, offs, _encode(p),
+                        out.append(Case(cid, "sectors", op, p.element_bytes, offs, section_json(p),
                                         src))
     return out
 

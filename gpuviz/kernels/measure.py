@@ -74,7 +74,7 @@ def metric_for(panel: str, op: str) -> str:
     raise ValueError(f"no profiler metric for panel {panel!r}")
 
 
-def _params(panel: str, section: dict[str, Any], path: str | None = None):
+def case_params(panel: str, section: dict[str, Any], path: str | None = None):
     from gpuviz.scenario.io import decode_section
 
     params, problems = decode_section(panel, section, path)
@@ -94,7 +94,7 @@ def traversal_bytes(section: dict[str, Any], tile_bytes: int, operand_bytes: int
 def traversal_params(section: dict[str, Any]):
     """A measured traversal section as parameters (up to 16384² with 128 × 128 tiles and
     k_tiles 512: within the app's limits)."""
-    return _params("traversal", section)
+    return case_params("traversal", section)
 
 
 def model_value(case: dict[str, Any], path: str | None = None) -> float:
@@ -109,11 +109,11 @@ def model_value(case: dict[str, Any], path: str | None = None) -> float:
     if panel == "scheduler":  # the compared number alone, without the figure's runs
         from gpuviz.models.scheduler import sm_issue_utilization
 
-        return sm_issue_utilization(_params(panel, case["section"],
+        return sm_issue_utilization(case_params(panel, case["section"],
                                             f"{path}.section" if path else None))
     from gpuviz.registry import panel as panel_spec
 
-    result = panel_spec(panel).compute(_params(panel, case["section"],
+    result = panel_spec(panel).compute(case_params(panel, case["section"],
                                                f"{path}.section" if path else None))
     return float(getattr(result, QUANTITY[panel][0]))
 

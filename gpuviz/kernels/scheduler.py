@@ -60,10 +60,10 @@ def cases() -> list[dict[str, Any]]:
 
 def _why(case: dict[str, Any], measured: float, model: float) -> str:
     """Why a case's model and measurement differ by more than the tolerance, from the numbers."""
-    from gpuviz.kernels.measure import _params
+    from gpuviz.kernels.measure import case_params
     from gpuviz.models.scheduler import bandwidth, loop_shape, scheduler_warps
 
-    p = _params("scheduler", case["section"])
+    p = case_params("scheduler", case["section"])
     instructions = loop_shape(p)[1]
     n = scheduler_warps(p)[0]
     if p.memory == "l1":

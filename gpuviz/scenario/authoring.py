@@ -17,7 +17,7 @@ from gpuviz.keys import key_problem
 from gpuviz.registry import PANEL_IDS
 from gpuviz.scenario.decode import encode_changes
 from gpuviz.scenario.document import Scenario, Step
-from gpuviz.scenario.encode import _step_json, to_json
+from gpuviz.scenario.encode import step_to_json, to_json
 from gpuviz.scenario.io import from_json
 from gpuviz.scenario.problems import Problem, ScenarioError
 
@@ -155,7 +155,7 @@ def with_steps(scenario: Scenario, steps: list[dict[str, Any]]) -> Scenario:
 
 def step_json(step: Step) -> dict[str, Any]:
     """A step as the scenario file writes it."""
-    return _plain(_step_json(step))
+    return _plain(step_to_json(step))
 
 
 def _steps_json(scenario: Scenario) -> list[dict[str, Any]]:

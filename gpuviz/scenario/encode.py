@@ -25,11 +25,12 @@ def to_json(scenario: Scenario) -> dict[str, Any]:
         if pid in scenario.sections:
             out[pid] = encode(scenario.sections[pid])
     if scenario.steps:
-        out["steps"] = [_step_json(s) for s in scenario.steps]
+        out["steps"] = [step_to_json(s) for s in scenario.steps]
     return out
 
 
-def _step_json(step: Step) -> dict[str, Any]:
+def step_to_json(step: Step) -> dict[str, Any]:
+    """One step as scenario JSON: its title, and of the rest only what it has."""
     out: dict[str, Any] = {"title": step.title}
     if step.caption:
         out["caption"] = step.caption
