@@ -34,6 +34,10 @@ from PySide6.QtGui import (
 
 from gpuviz.figures.display import (
     BASELINE_SHIFT_EM,
+    HATCH_DOT,
+    HATCH_LINE,
+    HATCH_PITCH,
+    KNOCKOUT_PAD,
     PT_TO_MM,
     Circle,
     Figure,
@@ -47,6 +51,7 @@ from gpuviz.figures.display import (
     Style,
     Text,
     arrow_head,
+    arrow_head_width,
     row_list,
 )
 from gpuviz.figures.metrics import FALLBACK_FAMILY, cap_height, descent, typeface_file
@@ -168,7 +173,7 @@ class _Painter:
         self._opacity = p.opacity()
         device = p.device()
         self.dpi_x = device.logicalDpiX() if device is not None else 96
-        self.pad = 0.35 * scale  # around a knockout
+        self.pad = KNOCKOUT_PAD * scale  # around a knockout
         # per type size: (device size, font key, font, cap height and descent in device units,
         # the factor from the font's whole pixels to the exact size)
         self._faces: dict[tuple[str, bool, float], tuple[float, FontKey, QFont, float,
@@ -230,8 +235,8 @@ class _Painter:
         self.p.drawLines([QLineF(*row) for row in row_list(item.xyxy)])
 
     def _hatch(self, style: Style, rects: list[QRectF]) -> None:
-        """Hatching in millimetres (2 mm pitch, 0.18 mm lines), as the SVG pattern draws it,
-        so that it keeps its size in PDF and PNG at any resolution."""
+        """Hatching in millimetres (``HATCH_PITCH``, ``HATCH_LINE``), as the SVG pattern draws
+        it, so that it keeps its size in PDF and PNG at any resolution."""
         if not style.hatch or not rects:
             return
         p = self.p
@@ -242,34 +247,35 @@ class _Painter:
         p.save()
         p.setClipPath(clip, Qt.ClipOperation.IntersectClip)
         color = style.hatch_color or "#000000"
-        x0, y0 = math.floor(box.left() / 2) * 2, math.floor(box.top() / 2) * 2
+        pitch, half = HATCH_PITCH, HATCH_PITCH / 2
+        x0, y0 = math.floor(box.left() / pitch) * pitch, math.floor(box.top() / pitch) * pitch
         x1, y1 = box.right(), box.bottom()
         if style.hatch == "dots":
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(_brush(color))
-            y = y0 + 1
+            y = y0 + half
             while y < y1:
-                x = x0 + 1
+                x = x0 + half
                 while x < x1:
-                    p.drawEllipse(QPointF(x, y), 0.25, 0.25)
-                    x += 2
-                y += 2
+                    p.drawEllipse(QPointF(x, y), HATCH_DOT, HATCH_DOT)
+                    x += pitch
+                y += pitch
         else:
-            p.setPen(_pen(color, 0.18, None))
+            p.setPen(_pen(color, HATCH_LINE, None))
             lines = []
             span = (x1 - x0) + (y1 - y0)
             if style.hatch in ("diagonal", "cross"):
                 k = 0.0
-                while k <= span + 2:
-                    lines.append(QLineF(x0 + k, y0, x0 + k - (y1 - y0) - 2, y1 + 2))
+                while k <= span + pitch:
+                    lines.append(QLineF(x0 + k, y0, x0 + k - (y1 - y0) - pitch, y1 + pitch))
                     if style.hatch == "cross":
-                        lines.append(QLineF(x0 + k - (y1 - y0) - 2, y0, x0 + k, y1 + 2))
-                    k += 2.0
+                        lines.append(QLineF(x0 + k - (y1 - y0) - pitch, y0, x0 + k, y1 + pitch))
+                    k += pitch
             else:  # horizontal
-                y = y0 + 1
+                y = y0 + half
                 while y < y1:
                     lines.append(QLineF(x0, y, x1, y))
-                    y += 2
+                    y += pitch
             p.drawLines(lines)
         p.restore()
 
@@ -297,9 +303,9 @@ class _Painter:
             p.drawPolyline(QPolygonF([QPointF(x, y) for x, y in pts]))
         heads = []
         if item.arrow_end:
-            heads.append(arrow_head(item.points, item.style.stroke_width * 4 + 0.6))
+            heads.append(arrow_head(item.points, arrow_head_width(item.style.stroke_width)))
         if item.arrow_start:
-            heads.append(arrow_head(item.points[::-1], item.style.stroke_width * 4 + 0.6))
+            heads.append(arrow_head(item.points[::-1], arrow_head_width(item.style.stroke_width)))
         for head in heads:
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(_brush(item.style.stroke))

@@ -18,6 +18,10 @@ from xml.sax.saxutils import quoteattr as _quoteattr
 from gpuviz.export.png import encode_png
 from gpuviz.figures.display import (
     BASELINE_SHIFT_EM,
+    HATCH_DOT,
+    HATCH_LINE,
+    HATCH_PITCH,
+    KNOCKOUT_PAD,
     PT_TO_MM,
     Circle,
     Figure,
@@ -31,12 +35,12 @@ from gpuviz.figures.display import (
     Style,
     Text,
     arrow_head,
+    arrow_head_width,
     row_list,
 )
 from gpuviz.figures.metrics import FALLBACK_FAMILY, borrows, typeface_file
 
 METADATA_NS = "urn:gpuviz:export"
-KNOCKOUT_PAD = 0.35  # mm of background around a knocked-out label
 SANS = "Inter, 'Helvetica Neue', Arial, sans-serif"
 MONO = "'Noto Sans Mono', 'DejaVu Sans Mono', monospace"
 
@@ -160,9 +164,9 @@ class _Writer:
                 self.out.append(f'{indent}<polygon points="{pts}" {hatch} stroke="none"/>')
         heads = []
         if item.arrow_end:
-            heads.append(arrow_head(item.points, item.style.stroke_width * 4 + 0.6))
+            heads.append(arrow_head(item.points, arrow_head_width(item.style.stroke_width)))
         if item.arrow_start:
-            heads.append(arrow_head(item.points[::-1], item.style.stroke_width * 4 + 0.6))
+            heads.append(arrow_head(item.points[::-1], arrow_head_width(item.style.stroke_width)))
         for head in heads:
             hp = " ".join(f"{n(x)},{n(y)}" for x, y in head)
             self.out.append(f'{indent}<polygon points="{hp}" fill="{item.style.stroke}"/>')
@@ -234,15 +238,18 @@ class _Writer:
     def defs(self) -> list[str]:
         out = []
         for (kind, color), ident in sorted(self.patterns.items(), key=lambda kv: kv[1]):
+            p, q, h = HATCH_PITCH, HATCH_PITCH / 4, HATCH_PITCH / 2
             lines = {
-                "diagonal": '<path d="M-0.5,0.5 l1,-1 M0,2 l2,-2 M1.5,2.5 l1,-1"',
-                "cross": '<path d="M0,0 l2,2 M2,0 l-2,2"',
-                "horizontal": '<path d="M0,1 h2"',
-                "dots": '<circle cx="1" cy="1" r="0.25"',
+                "diagonal": f'<path d="M{-q:g},{q:g} l{h:g},{-h:g} M0,{p:g} l{p:g},{-p:g} '
+                            f'M{p - q:g},{p + q:g} l{h:g},{-h:g}"',
+                "cross": f'<path d="M0,0 l{p:g},{p:g} M{p:g},0 l{-p:g},{p:g}"',
+                "horizontal": f'<path d="M0,{h:g} h{p:g}"',
+                "dots": f'<circle cx="{h:g}" cy="{h:g}" r="{HATCH_DOT:g}"',
             }[kind]
-            paint = f'fill="{color}"' if kind == "dots" else f'stroke="{color}" stroke-width="0.18" fill="none"'
-            out.append(f'    <pattern id="{ident}" width="2" height="2" patternUnits="userSpaceOnUse">'
-                       f"{lines} {paint}/></pattern>")
+            paint = (f'fill="{color}"' if kind == "dots" else
+                     f'stroke="{color}" stroke-width="{HATCH_LINE:g}" fill="none"')
+            out.append(f'    <pattern id="{ident}" width="{p:g}" height="{p:g}" '
+                       f'patternUnits="userSpaceOnUse">{lines} {paint}/></pattern>')
         return out
 
 

@@ -37,6 +37,13 @@ PT_TO_MM = 25.4 / 72.0
 # every renderer (SVG viewers disagree on dominant-baseline; these fit Inter and Noto Sans Mono).
 BASELINE_SHIFT_EM = {"alphabetic": 0.0, "middle": 0.36, "hanging": 0.76}
 Row = tuple[float, float, float, float]
+# How both renderers draw what the display list only names (the SVG writer and the painter read
+# these, so a PDF, a PNG and an SVG of one figure agree): the halo of a knocked-out label, in mm
+# of background around its glyphs; hatching in millimetres (line pitch, line width, dot radius).
+KNOCKOUT_PAD = 0.35
+HATCH_PITCH = 2.0
+HATCH_LINE = 0.18
+HATCH_DOT = 0.25
 
 
 def rows4(data: Any) -> tuple[Row, ...] | np.ndarray:
@@ -388,6 +395,11 @@ def text_box(t: Text, pad: float = 0.0) -> tuple[float, float, float, float]:
 def selected_numbers(selection: frozenset[str], prefix: str) -> set[int]:
     """The numbers of the selected keys of one kind: ``{"lane:3", "lane:7"}`` → ``{3, 7}``."""
     return numbers(selection, prefix)
+
+
+def arrow_head_width(stroke_width: float) -> float:
+    """How wide (mm) the arrow head of a line ``stroke_width`` mm thick is drawn."""
+    return stroke_width * 4 + 0.6
 
 
 def arrow_head(points: Sequence[tuple[float, float]], width: float) -> tuple[tuple[float, float], ...]:

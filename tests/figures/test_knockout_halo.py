@@ -10,7 +10,7 @@ import io
 import numpy as np
 
 from gpuviz.export.svg import figure_to_svg
-from gpuviz.figures.display import Canvas, Style, text_box
+from gpuviz.figures.display import KNOCKOUT_PAD, Canvas, Style, text_box
 
 HATCHED = Style(fill="#FFFFFF", stroke="#000000", stroke_width=0.12, hatch="cross",
                 hatch_color="#000000")
@@ -34,7 +34,7 @@ def test_the_hatch_shows_inside_a_knocked_out_labels_box(qapp):
     gray = np.asarray(Image.open(io.BytesIO(render_png_bytes(fig, dpi=dpi))).convert("L"),
                       dtype=float) / 255
     px = gray.shape[1] / fig.width
-    x0, y0, x1, y1 = (round(v * px) for v in text_box(t, pad=0.35))
+    x0, y0, x1, y1 = (round(v * px) for v in text_box(t, pad=KNOCKOUT_PAD))
     inside = gray[y0:y1, x0:x1]
     # a box would leave the knockout's white alone there besides the digits' ink; a halo leaves
     # the hatch's ink in the corners of the box, around the glyphs
