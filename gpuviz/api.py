@@ -221,8 +221,11 @@ class FigureFile:
         fmt = target.suffix.lower().lstrip(".")
         if fmt == "svg":
             return _write(target, self.svg(text_as_paths=text_as_paths).encode("utf-8"))
-        if fmt not in ("pdf", "png"):
-            raise ValueError(f"{target.name}: write .svg, .pdf or .png")
+        from gpuviz.export.formats import FIGURE_FORMATS
+
+        if fmt not in FIGURE_FORMATS:
+            *others, last = ("." + f for f in FIGURE_FORMATS)
+            raise ValueError(f"{target.name}: write {', '.join(others)} or {last}")
         from gpuviz.export.raster import check_dpi, write_raster
 
         check_dpi(dpi)

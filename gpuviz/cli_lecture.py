@@ -9,14 +9,13 @@ import sys
 from pathlib import Path
 
 from gpuviz.cli_input import EXIT_BAD_INPUT
+from gpuviz.export.formats import LECTURE_ONLY_FORMATS
 from gpuviz.scenario.document import Scenario
 from gpuviz.scenario.problems import printable
 
-LECTURE_FORMATS = ("html", "pptx")
-
 
 def is_lecture(fmt: str, every_step: bool) -> bool:
-    return fmt in LECTURE_FORMATS or (fmt == "pdf" and every_step)
+    return fmt in LECTURE_ONLY_FORMATS or (fmt == "pdf" and every_step)
 
 
 def export_lecture(args: argparse.Namespace, scenario: Scenario, panels: list[str], stem: str,

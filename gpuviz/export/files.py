@@ -9,6 +9,7 @@ from pathlib import Path
 
 from gpuviz import __version__
 from gpuviz.atomic import write_atomic
+from gpuviz.export.formats import check_format
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures.budget import over_budget
 from gpuviz.figures.display import Figure, Text, walk
@@ -44,6 +45,7 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
 
     Every file names the gpuviz version and the scenario's hash in its metadata; the same
     inputs give the same bytes (SVG and PNG)."""
+    check_format(fmt)  # before anything is laid out or written
     if typeface:
         use_typeface(typeface[0], typeface[1] if len(typeface) > 1 else None)
         try:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gpuviz.export.formats import LECTURE_FORMATS, check_format
 from gpuviz.scenario.document import Scenario
-
-LECTURE_FORMATS = ("html", "pdf", "pptx")
 
 
 def lecture_bytes(scenario: Scenario, fmt: str, *, theme_name: str = "screen",
@@ -20,6 +19,7 @@ def lecture_bytes(scenario: Scenario, fmt: str, *, theme_name: str = "screen",
     from gpuviz import __version__
     from gpuviz.export.files import scenario_hash
 
+    check_format(fmt, LECTURE_FORMATS)
     sha = scenario_hash(scenario)
     if fmt == "html":
         from gpuviz.export.lecture_html import lecture_html
@@ -35,4 +35,4 @@ def lecture_bytes(scenario: Scenario, fmt: str, *, theme_name: str = "screen",
         meta = {"version": __version__, "scenario-sha256": sha, "theme": theme_name}
         return write_handout(scenario, sha, meta, per_page=per_page, theme_name=theme_name,
                              steps=steps, panels=panels)
-    raise ValueError(f"a lecture is written as {', '.join(LECTURE_FORMATS)}, not {fmt!r}")
+    raise AssertionError(f"{fmt} is a lecture format without a writer")

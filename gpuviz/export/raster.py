@@ -235,7 +235,9 @@ def _xmp(title: str, description: str) -> str:
 def write_raster(figure: Figure, path: Path, fmt: str, width_mm: float | None = None,
                  dpi: int = 200, metadata: Mapping[str, str] | None = None) -> None:
     from gpuviz.atomic import write_atomic
+    from gpuviz.export.formats import RASTER_FORMATS, check_format
 
+    check_format(fmt, RASTER_FORMATS)  # an unknown format is refused, not written as PNG
     data = (render_pdf_bytes(figure, width_mm, metadata) if fmt == "pdf"
             else render_png_bytes(figure, width_mm, dpi, metadata))
     write_atomic(path, data)
