@@ -60,7 +60,7 @@ from gpuviz.figures.display import (
 from gpuviz.figures.geometry import EPS, segment_hits_box
 from gpuviz.figures.metrics import missing_glyphs
 from gpuviz.figures.targets import NATURAL, Target
-from gpuviz.figures.theme import ROLE_TABLE, Theme
+from gpuviz.figures.theme import ROLE_TABLE, RoleName, Theme
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -359,7 +359,8 @@ def _swatches(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
 
 
 _BAD_TERMS = tuple(sorted({t for r in ROLE_TABLE if r.bad for t in r.terms}))
-_STATE_ROLES = ("valid", "masked", "load", "compute", "read", "write", "hit", "resident")
+_STATE_ROLES: tuple[RoleName, ...] = ("valid", "masked", "load", "compute", "read", "write",
+                                      "hit", "resident")
 
 
 def _words(label: str) -> list[str]:
@@ -384,7 +385,7 @@ def _vermillion(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
     return out
 
 
-def state_role(label: str) -> str | None:
+def state_role(label: str) -> RoleName | None:
     """The state role a legend label names by its leading words (``masked lane``, ``issued:
     load``, ``W: write own slot``), or None; a label that names a bad state is that state."""
     if names_bad_state(label):

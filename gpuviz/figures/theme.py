@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from types import MappingProxyType
-from typing import overload
+from typing import Literal, get_args, overload
 
 from gpuviz.figures.display import Canvas, Hatch, Style
 
@@ -59,6 +59,24 @@ PRINT_PALETTE = (
 PRINT_CATEGORY_HATCHES: tuple[Hatch, ...] = ("horizontal", "diagonal", "dots", "cross")
 
 
+#: The name of every role of :data:`ROLE_TABLE` (a test checks the two agree), its old names
+#: (:data:`ROLE_ALIASES`) and ``selected``: the names ``Theme.fill`` and ``Theme.color`` know
+#: (a figure that annotates its role names with it has a misspelt one found by the type
+#: checker, not at export time).
+RoleName = Literal[
+    "valid", "masked", "load", "compute", "read", "write", "hit", "resident",
+    "conflict", "hazard", "miss", "wait", "wait_slot", "wait_ready", "wait_prefetch", "empty",
+    "limiter", "undefined", "warn",
+    "absent", "unused", "free", "faded", "broadcast", "linear", "swizzled", "a_operand",
+    "b_operand", "c_output", "ok",
+    "active", "inactive", "used", "owned", "selected",
+]
+#: The structural colours of a theme, beside its roles.
+Token = Literal["background", "surface", "foreground", "muted", "grid", "outline", "accent"]
+ColourName = RoleName | Token
+TOKENS: tuple[Token, ...] = get_args(Token)
+
+
 @dataclass(frozen=True)
 class Role:
     """One meaning and its swatch in every theme: the product's colour language in one row.
@@ -68,7 +86,7 @@ class Role:
     lint reads to check that vermillion is used for bad states only and that a meaning keeps its
     swatch in every figure of a theme. The screen colours serve the presentation theme too."""
 
-    name: str
+    name: RoleName
     meaning: str
     screen: str
     dark: str
@@ -138,7 +156,7 @@ ROLE_TABLE: tuple[Role, ...] = (
 )
 
 #: Old role names kept as aliases of the role that now carries their meaning.
-ROLE_ALIASES: Mapping[str, str] = MappingProxyType({
+ROLE_ALIASES: Mapping[str, RoleName] = MappingProxyType({
     "active": "valid", "inactive": "masked", "used": "read", "owned": "resident",
 })
 
@@ -177,7 +195,8 @@ class Theme:
     thick_mm: float = 0.6
 
     def color(self, name: str) -> str:
-        """A named colour: a structural token (``foreground``, ``accent`` …) or a role."""
+        """A named colour: a structural token (``foreground``, ``accent`` …) or a role
+        (a :data:`ColourName`)."""
         if name in self.roles:
             return self.roles[name]
         value = getattr(self, name, None)
@@ -320,7 +339,7 @@ def _luminance(color: str) -> float:
 def _roles(column: str, foreground: str) -> Mapping[str, str]:
     """A theme's colour for every role (and alias): the table's ``column``; ``selected`` is the
     ink, the colour of the selection's outline."""
-    colours = {r.name: getattr(r, column) for r in ROLE_TABLE}
+    colours: dict[str, str] = {r.name: getattr(r, column) for r in ROLE_TABLE}
     colours.update({old: colours[new] for old, new in ROLE_ALIASES.items()})
     colours["selected"] = foreground
     return MappingProxyType(colours)

@@ -96,3 +96,17 @@ def test_categorical_series_keep_their_hue_in_every_theme():
     vermillion = OKABE_ITO[3]
     for name, p in palettes.items():
         assert hue(vermillion) not in {hue(c) for c in p}, name
+
+
+def test_the_role_names_type_is_the_role_table():
+    """``RoleName`` lists exactly the table's roles, their old names and ``selected``, and
+    ``Token`` the theme's structural colours: every name a theme answers, and no other."""
+    from typing import get_args
+
+    from gpuviz.figures.theme import ROLE_ALIASES, ROLE_TABLE, TOKENS, RoleName
+
+    names = [r.name for r in ROLE_TABLE] + list(ROLE_ALIASES) + ["selected"]
+    assert sorted(get_args(RoleName)) == sorted(names)
+    for t in THEMES.values():
+        assert set(t.roles) == set(names)
+        assert all(t.color(tok).startswith("#") for tok in TOKENS)
