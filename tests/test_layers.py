@@ -77,3 +77,28 @@ def test_svg_export_and_compute_run_with_qt_unimportable():
                           timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip().splitlines()[-1].startswith("ok")
+
+
+def test_the_import_graph_has_no_circle():
+    """No module imports, directly or through others, a module that imports it back (imports
+    made only for type annotations aside), lazy imports inside functions included."""
+    import grimp
+
+    graph = grimp.build_graph("gpuviz", exclude_type_checking_imports=True)
+    done: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(module: str, path: list[str]) -> None:
+        path.append(module)
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            if imported in path:
+                circles.append(path[path.index(imported):] + [imported])
+            elif imported not in done:
+                visit(imported, path)
+        path.pop()
+        done.add(module)
+
+    for module in sorted(graph.modules):
+        if module not in done:
+            visit(module, [])
+    assert not circles, circles
