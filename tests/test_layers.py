@@ -92,7 +92,7 @@ def test_the_import_graph_has_no_circle():
         path.append(module)
         for imported in sorted(graph.find_modules_directly_imported_by(module)):
             if imported in path:
-                circles.append(path[path.index(imported):] + [imported])
+                circles.append([*path[path.index(imported):], imported])
             elif imported not in done:
                 visit(imported, path)
         path.pop()

@@ -13,7 +13,7 @@ from gpuviz.export.formats import check_format
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures.budget import over_budget
 from gpuviz.figures.display import Figure, Text, walk
-from gpuviz.figures.metrics import use_typeface
+from gpuviz.figures.metrics import fallback_room, use_typeface
 from gpuviz.figures.scene import drawn_parts, figure_for
 from gpuviz.figures.targets import TARGETS, Chrome, Target
 from gpuviz.figures.theme import Theme, theme
@@ -58,9 +58,12 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
     metadata = export_metadata(scenario, panel_id, theme_name, size)
     if parts is not None or chrome != "full":
         metadata |= {"parts": " ".join(parts or ()) or "all", "chrome": chrome}
-    # laid out for the size, at its real type sizes: never scaled
+    # laid out for the size, at its real type sizes: never scaled; as SVG with text as text,
+    # with room for a wider face where the viewer lacks the shipped ones (metrics.fallback_room)
     target = TARGETS[size].showing(parts, chrome)
-    figure = figure_for(scenario, panel_id, theme(theme_name), selection, target)
+    room = fmt == "svg" and not text_as_paths
+    with fallback_room(room):
+        figure = figure_for(scenario, panel_id, theme(theme_name), selection, target)
     missing = [p for p in parts or () if p not in figure.parts]
     if missing:
         raise PartsError(f"the {panel_id} figure of this scenario draws no "
@@ -68,7 +71,8 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
                          f"{', '.join(drawn_parts(scenario, panel_id, selection))})")
     over = over_budget(figure, target)
     if over:
-        fit = fitting_parts(scenario, panel_id, theme(theme_name), selection, target)
+        with fallback_room(room):
+            fit = fitting_parts(scenario, panel_id, theme(theme_name), selection, target)
         what = f"the {'whole ' if parts is None else ''}{panel_id} figure"
         raise PartsError(f"{what} at {size} size misses its budget: "
                          f"{'; '.join(m for _, m in over)}. "

@@ -9,8 +9,15 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from gpuviz.figures.display import Canvas, Item, Text
-from gpuviz.figures.metrics import FontKind, ink_height, on_typeface_change, text_width
+from gpuviz.figures.display import Canvas, Item, Text, walk
+from gpuviz.figures.metrics import (
+    FontKind,
+    ink_height,
+    leaves_room,
+    on_typeface_change,
+    room_width,
+    text_width,
+)
 from gpuviz.figures.numbers import short_forms
 from gpuviz.figures.transform import moved, transform
 
@@ -54,10 +61,14 @@ class BlockCanvas(Canvas):
     def block(self, width: float, height: float, name: str | None = None,
               parts: tuple[str, ...] = (), role: Role = "notes") -> Block:
         """The items drawn so far as a block; one that holds placed parts' drawings draws
-        those parts, unless ``parts`` says otherwise."""
+        those parts, unless ``parts`` says otherwise. Where the layout leaves room for a wider
+        fallback face, the block is at least as wide as its texts reach in it
+        (:func:`fallback_reach`), so that what is placed beside it leaves them that room."""
         if not parts and self.parts:
             parts, role = tuple(self.parts), "drawing"
         fig = self.figure(width, height, "#FFFFFF")
+        if leaves_room():
+            width = max(float(width), fallback_reach(fig.items))
         return Block(float(width), float(height), fig.items, name, tuple(self.promises),
                      tuple(self.shortened.items()), parts, role)
 
@@ -85,6 +96,19 @@ class BlockCanvas(Canvas):
               **kw) -> Text:
         """A text that lies on lines or hatching: drawn over an opaque box of ``knockout``."""
         return self.text(x, y, text, size, color, knockout=knockout, **kw)
+
+
+def fallback_reach(items: tuple[Item, ...]) -> float:
+    """How far right the sans texts of ``items`` reach where a wider fallback face sets them
+    (:func:`~gpuviz.figures.metrics.room_width`): a start-anchored text by its room, a centred
+    one by half of it (monospaced text keeps its width; rotated text is left as it is)."""
+    reach = 0.0
+    for item in walk(items):
+        if (isinstance(item, Text) and item.font == "sans" and not item.rotate
+                and item.anchor != "end"):
+            w = room_width(item.text, item.size, "sans", item.bold)
+            reach = max(reach, item.x + (w if item.anchor == "start" else w / 2))
+    return reach
 
 
 @lru_cache(maxsize=8192)  # a figure's cells repeat their sizes and values

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from gpuviz.figures.blocks import Block, BlockCanvas
 from gpuviz.figures.display import Figure
+from gpuviz.figures.metrics import fallback_room
 from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
 from gpuviz.figures.text_blocks import title_block
 from gpuviz.figures.theme import Theme
@@ -52,9 +53,18 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
         arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN)
         return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title,
                        description, fixed_width=True, target_parts=target.parts)
+    with fallback_room(False):  # for a screen, painted in the shipped faces
+        return _paged(target, theme, title, subtitle, body, side, natural_width * grow,
+                      figure_title, description)
+
+
+def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: BlocksFor,
+           side: BlocksFor | None, base: float, figure_title: str, description: str) -> Figure:
+    """A slide or a view: the design that fills the page at the largest scale."""
+    assert target.width is not None and target.aspect is not None
+    page_w = float(target.width)
     page_h = page_w / target.aspect
     best: tuple[float, _Arrangement, Design] | None = None
-    base = natural_width * grow
     designs: list[Design] = [(kind, factor) for factor in DESIGN_FACTORS
                              for kind in ("stacked", "beside") if kind == "stacked" or side]
     if target.design is not None and (target.design[0] == "stacked" or side is not None):

@@ -9,7 +9,7 @@ from typing import Literal
 
 from gpuviz.figures.blocks import Block, BlockCanvas, place_items
 from gpuviz.figures.display import Style
-from gpuviz.figures.metrics import cap_height, ink_height, text_width
+from gpuviz.figures.metrics import cap_height, ink_height, room_width
 from gpuviz.figures.targets import Target
 from gpuviz.figures.text_blocks import line_step, text_block, wrap
 from gpuviz.figures.theme import Theme
@@ -70,7 +70,7 @@ def legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
         seen.add(entry.label)
         room = max(width - sw - 1.0, 1.0)
         lines = wrap(entry.label, size, room)
-        label_w = max(text_width(line, size) for line in lines)
+        label_w = max(room_width(line, size) for line in lines)  # room for a wider fallback
         need = sw + 1.0 + label_w + 3.0
         entry_h = row + (len(lines) - 1) * line_step(size)
         if x > 0 and (x + need - 3.0 > width or len(lines) > 1):

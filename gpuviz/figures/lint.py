@@ -82,10 +82,11 @@ class Finding:
         return f"{self.rule}: {self.item}{where}: {self.message}"
 
 
-def _flat(items: tuple[Item, ...], group: str | None = None, gid: int = 0):
+def flat_items(items: tuple[Item, ...], group: str | None = None, gid: int = 0):
+    """Every drawn item with the name of the named group it is in and that group's identity."""
     for item in items:
         if isinstance(item, Group):
-            yield from _flat(item.items, item.name or group, id(item) if item.name else gid)
+            yield from flat_items(item.items, item.name or group, id(item) if item.name else gid)
         else:
             yield item, group, gid
 
@@ -95,7 +96,7 @@ def legend_marks(figure: Figure) -> dict[str, list[tuple]]:
     selection's double outline is one mark, its outer line)."""
     legend: dict[str, list[tuple]] = defaultdict(list)
     seen: set[int] = set()
-    for item, group, gid in _flat(figure.items):
+    for item, group, gid in flat_items(figure.items):
         if group and group.startswith("legend:") and gid not in seen:
             mark = _mark(item)
             if mark:
@@ -104,7 +105,8 @@ def legend_marks(figure: Figure) -> dict[str, list[tuple]]:
     return legend
 
 
-def _describe(t: Text) -> str:
+def describe_text(t: Text) -> str:
+    """A text as a finding names it: its words, place and size."""
     return f"text {t.text!r} at ({t.x:.1f}, {t.y:.1f}) mm, {t.size:.1f} pt"
 
 
@@ -130,19 +132,19 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
                                f"box ({x0:.1f}, {y0:.1f})–({x1:.1f}, {y1:.1f}) leaves the "
                                f"{W:.1f} × {H:.1f} mm page"))
 
-    for item, _group, _gid in _flat(figure.items):
+    for item, _group, _gid in flat_items(figure.items):
         if isinstance(item, Text):
             box = text_box(item)
             texts.append(item)
             boxes.append(box)
-            page(*box, _describe(item), item.key)
+            page(*box, describe_text(item), item.key)
             if item.size * scale < target.min_pt - 1e-6:
-                out.append(Finding("type-size", _describe(item), item.key,
+                out.append(Finding("type-size", describe_text(item), item.key,
                                    f"{item.size * scale:.2f} pt is below the {target.min_pt:g} pt "
                                    f"this size needs"))
             lacking = missing_glyphs(item.text, item.font, item.bold)
             if lacking:
-                out.append(Finding("glyph", _describe(item), item.key,
+                out.append(Finding("glyph", describe_text(item), item.key,
                                    f"no shipped face has {', '.join(map(repr, lacking))}"))
         elif isinstance(item, (Rect, Image)):
             page(item.x, item.y, item.x + item.w, item.y + item.h, type(item).__name__, item.key)
@@ -183,7 +185,7 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
                  "Circle", item.key)
 
     bx = np.array(boxes, dtype=float).reshape(-1, 4)
-    out += _overlaps(texts, bx)
+    out += text_overlaps(texts, bx)
     out += _crossings(texts, bx, segs, hatched, outlined)
     out += _missing_values(figure, texts, bx, cells)
     legend = legend_marks(figure)
@@ -217,7 +219,8 @@ def _mark(item: Item) -> tuple:
     return (type(item).__name__, style.fill, style.stroke, style.hatch, style.dash)
 
 
-def _overlaps(texts: list[Text], bx: np.ndarray) -> list[Finding]:
+def text_overlaps(texts: list[Text], bx: np.ndarray) -> list[Finding]:
+    """``overlap`` findings for the texts whose boxes ``bx`` overlap (a sweep along x)."""
     out = []
     order = np.argsort(bx[:, 0]) if len(bx) else np.array([], dtype=int)
     active: list[int] = []
@@ -230,8 +233,8 @@ def _overlaps(texts: list[Text], bx: np.ndarray) -> list[Finding]:
                 if a.text == b.text and abs(a.x - b.x) < 1e-6 and abs(a.y - b.y) < 1e-6:
                     msg = "drawn twice at the same place"
                 else:
-                    msg = f"overlaps {_describe(a)}"
-                out.append(Finding("overlap", _describe(b), b.key or a.key, msg))
+                    msg = f"overlaps {describe_text(a)}"
+                out.append(Finding("overlap", describe_text(b), b.key or a.key, msg))
         active.append(int(i))
     return out
 
@@ -255,7 +258,7 @@ def _crossings(texts: list[Text], bx: np.ndarray, segs: list[np.ndarray],
                 hits = segment_hits_box(s[near], box)
                 if hits.any():
                     a = s[near][hits][0]
-                    out.append(Finding("crossing", _describe(t), t.key,
+                    out.append(Finding("crossing", describe_text(t), t.key,
                                        f"a line ({a[0]:.1f}, {a[1]:.1f})–({a[2]:.1f}, {a[3]:.1f}) "
                                        f"crosses it; move it or give it a knockout"))
                     continue
@@ -263,7 +266,7 @@ def _crossings(texts: list[Text], bx: np.ndarray, segs: list[np.ndarray],
             on = ((h[:, 0] < x1 - EPS) & (h[:, 0] + h[:, 2] > x0 + EPS)
                   & (h[:, 1] < y1 - EPS) & (h[:, 1] + h[:, 3] > y0 + EPS))
             if on.any():
-                out.append(Finding("crossing", _describe(t), t.key,
+                out.append(Finding("crossing", describe_text(t), t.key,
                                    "lies on hatching; give it a knockout"))
                 continue
         if len(o):
@@ -275,7 +278,7 @@ def _crossings(texts: list[Text], bx: np.ndarray, segs: list[np.ndarray],
             straddle = meets & ~inside & ~around
             if straddle.any():
                 r = o[straddle][0]
-                out.append(Finding("crossing", _describe(t), t.key,
+                out.append(Finding("crossing", describe_text(t), t.key,
                                    f"straddles the edge of the box at ({r[0]:.1f}, {r[1]:.1f}) "
                                    f"{r[2]:.1f} × {r[3]:.1f} mm (it does not fit its cell)"))
     return out

@@ -14,7 +14,8 @@ capitals; lower-case ascenders reach a little above it) and down to the descende
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -157,6 +158,48 @@ def borrows(text: str, font: FontKind = "sans", bold: bool = False) -> bool:
 def text_width(text: str, size_pt: float, font: FontKind = "sans", bold: bool = False) -> float:
     """The advance width of ``text`` in mm at ``size_pt`` points."""
     return face(font, bold).width_em(text) * size_pt * PT_TO_MM
+
+
+# An SVG with text as text, opened where its face is not installed, is set in the viewer's
+# fallback face. The widest common one is DejaVu Sans, fontconfig's default sans face on Linux
+# (what rsvg-convert, GNOME's viewers and LibreOffice use without Inter): measured with fontTools
+# over figure labels, it sets them up to 7.6 % wider than Inter, bold up to 17.3 %; DejaVu Sans
+# Mono is within 0.3 % of Noto Sans Mono, and Helvetica and Arial (macOS, Windows) are narrower
+# than Inter. A figure written as such an SVG is laid out with that much room after its prose
+# and labels (:func:`fallback_room`, :func:`room_width`), so that a wider fallback face cannot
+# run one text into another or off the page. Every other output (the screen, PDF and PNG, SVG
+# with text as paths) is set in the shipped faces and needs none.
+FALLBACK_ROOM: dict[tuple[str, bool], float] = {
+    ("sans", False): 1.08, ("sans", True): 1.18, ("mono", False): 1.0, ("mono", True): 1.0,
+}
+
+
+_room = [False]  # whether the layout leaves that room now (see fallback_room)
+
+
+def leaves_room() -> bool:
+    """Whether the layout leaves room for a wider fallback face now."""
+    return _room[-1]
+
+
+def room_width(text: str, size_pt: float, font: FontKind = "sans", bold: bool = False) -> float:
+    """The width in mm that ``text`` may take where its face is missing (:data:`FALLBACK_ROOM`):
+    what the layout leaves for it after wrapping, in a legend row and beside a block, while it
+    leaves that room (:func:`fallback_room`); its measured width otherwise."""
+    width = text_width(text, size_pt, font, bold)
+    return width * FALLBACK_ROOM[(font, bold)] if _room[-1] else width
+
+
+@contextmanager
+def fallback_room(leave: bool) -> Iterator[None]:
+    """Lay out with (or without) room for a wider fallback face while inside: an SVG with text
+    as text is laid out with it (``export_figure``), except a slide's or a view's figure, which
+    is for a screen."""
+    _room.append(leave)
+    try:
+        yield
+    finally:
+        _room.pop()
 
 
 def cap_height(size_pt: float, font: FontKind = "sans") -> float:

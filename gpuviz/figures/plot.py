@@ -29,7 +29,7 @@ from gpuviz.figures.layout import (
     wrap,
 )
 from gpuviz.figures.lint import _segment_hits_box
-from gpuviz.figures.metrics import cap_height, descent, ink_height
+from gpuviz.figures.metrics import cap_height, descent, ink_height, room_width
 from gpuviz.figures.theme import Theme
 
 DASHES: tuple[tuple[float, ...] | None, ...] = (None, (1.6, 0.8), (0.5, 0.6), (2.2, 0.6, 0.5, 0.6))
@@ -445,7 +445,7 @@ def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float
         seen.add(entry.label)
         mark_w = line_len if entry.kind == "line" else sw
         lines = wrap(entry.label, size, max(width - mark_w - 1.0, 1.0))
-        need = mark_w + 1.0 + max(text_width(line, size) for line in lines) + 3.0
+        need = mark_w + 1.0 + max(room_width(line, size) for line in lines) + 3.0
         if x > 0 and (x + need - 3.0 > width or len(lines) > 1):
             x, y = 0.0, y + row
         with c.group(name=f"legend:{entry.label}"):

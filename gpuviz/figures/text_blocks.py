@@ -7,20 +7,21 @@ from collections.abc import Sequence
 
 from gpuviz.figures.blocks import Block, BlockCanvas
 from gpuviz.figures.display import PT_TO_MM
-from gpuviz.figures.metrics import FontKind, cap_height, descent, text_width
+from gpuviz.figures.metrics import FontKind, cap_height, descent, room_width, text_width
 from gpuviz.figures.theme import Theme
 
 
 def wrap(text: str, size: float, width: float, font: FontKind = "sans",
          bold: bool = False) -> list[str]:
-    """Words of ``text`` in lines that fit ``width`` mm, measured; a word longer than the width
-    is kept whole on its own line (the lint reports it)."""
+    """Words of ``text`` in lines that fit ``width`` mm, measured (with room for a wider
+    fallback face where the layout leaves it: :func:`~gpuviz.figures.metrics.room_width`); a
+    word longer than the width is kept whole on its own line (the lint reports it)."""
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
         for word in para.split(" "):
             candidate = f"{line} {word}" if line else word
-            if line and text_width(candidate, size, font, bold) > width:
+            if line and room_width(candidate, size, font, bold) > width:
                 lines.append(line)
                 candidate = word
             line = candidate
@@ -57,7 +58,7 @@ def text_block(text: str, theme: Theme, width: float, *, size: float | None = No
         c.text(0.0, y + i * line_step(size), line, size, color or theme.color("foreground"),
                font=font, bold=bold)
     height = y + (len(lines) - 1) * line_step(size) + descent(size, font)
-    used = max((text_width(ln, size, font, bold) for ln in lines), default=0.0)
+    used = max((room_width(ln, size, font, bold) for ln in lines), default=0.0)
     return c.block(min(width, used), height, name)
 
 
@@ -73,7 +74,7 @@ def title_block(title: str, subtitle: str, theme: Theme, width: float,
         if i:
             y += line_step(theme.title_pt)
         c.text(0.0, y, line, theme.title_pt, fg, bold=True)
-        used = max(used, text_width(line, theme.title_pt, bold=True))
+        used = max(used, room_width(line, theme.title_pt, bold=True))
     bottom = y + descent(theme.title_pt)
     if subtitle:
         y += line_step(theme.small_pt, 1.2) + cap_height(theme.small_pt) * 0.6
@@ -82,7 +83,7 @@ def title_block(title: str, subtitle: str, theme: Theme, width: float,
             lines = without_orphan(lines, subtitle, theme.small_pt, width)
         for i, line in enumerate(lines):
             c.text(0.0, y + i * line_step(theme.small_pt), line, theme.small_pt, muted)
-            used = max(used, text_width(line, theme.small_pt))
+            used = max(used, room_width(line, theme.small_pt))
         bottom = y + (len(lines) - 1) * line_step(theme.small_pt) + descent(theme.small_pt)
     return c.block(min(width, used), bottom, "title")
 
@@ -113,7 +114,7 @@ def receipt_block(rows: Sequence[str | tuple[str, str]], theme: Theme, width: fl
     if title:
         y = cap_height(size)
         c.text(0.0, y, title, size, fg, bold=True)
-        used = text_width(title, size, bold=True)
+        used = room_width(title, size, bold=True)
         y += line_step(size) - cap_height(size, "mono")
     for i, line in enumerate(lines):
         c.text(0.0, y + cap_height(size, "mono") + i * line_step(size), line, size, fg,

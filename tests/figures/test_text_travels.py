@@ -79,3 +79,44 @@ def test_a_papers_typeface_is_measured_and_laid_out_not_scaled():
     assert after.width == before.width == 85.0  # laid out again for the column, not scaled
     assert after.height > before.height  # wider text wraps onto more lines
     assert "font-family=\"'Noto Sans Mono', Inter" in svg
+
+
+def test_an_svg_with_text_as_text_leaves_room_for_a_wider_fallback_face(tmp_path):
+    """Opened where Inter is missing (rsvg-convert sets it in DejaVu Sans, up to 8 % wider, bold
+    17 %), the text of an SVG export cannot collide: "guarantee." ran into the next heading in
+    launch-n130, gemm's legend labels into the next swatch, swizzle's subtitle off the page."""
+    from gpuviz.figures.lint_fallback import lint_fallback
+
+    from gpuviz.export.files import export_figure
+    from gpuviz.figures.metrics import fallback_room
+
+    for name, pid in (("launch-n130", "launch"), ("gemm-walkthrough", "gemm"),
+                      ("swizzle-column3", "swizzle")):
+        scenario = load_scenario(scenario_dir() / f"{name}.json")
+        shipped = figure_for(scenario, pid, theme("print"))
+        assert lint_fallback(shipped), name  # set in the shipped faces: no room left
+        with fallback_room(True):
+            roomy = figure_for(scenario, pid, theme("print"))
+        assert not lint_fallback(roomy), name
+        assert not lint(roomy), name
+        export_figure(scenario, pid, tmp_path / "text.svg", theme_name="print")
+        assert (tmp_path / "text.svg").read_text(encoding="utf-8") == figure_to_svg(
+            roomy, metadata=_metadata(scenario, pid))
+    found = {f.message for f in lint_fallback(figure_for(SWIZZLE, "swizzle", theme("print")))}
+    assert any("past the" in m for m in found)  # the subtitle clipped at the page's edge
+
+
+def test_outlined_text_needs_no_room_and_keeps_the_shipped_layout(tmp_path):
+    from gpuviz.export.files import export_figure
+
+    export_figure(SWIZZLE, "swizzle", tmp_path / "paths.svg", theme_name="print",
+                  text_as_paths=True)
+    shipped = figure_for(SWIZZLE, "swizzle", theme("print"))
+    height = re.search(r'height="([0-9.]+)mm"', (tmp_path / "paths.svg").read_text("utf-8"))
+    assert height and abs(float(height.group(1)) - shipped.height) < 0.01
+
+
+def _metadata(scenario, pid):
+    from gpuviz.export.files import export_metadata
+
+    return export_metadata(scenario, pid, "print", "natural")
