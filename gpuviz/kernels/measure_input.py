@@ -8,11 +8,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from gpuviz.registry import MEASURED_PANELS
 from gpuviz.scenario.problems import Problem, ScenarioError, describe, join
 from gpuviz.scenario.reading import read_limited
 from gpuviz.scenario.strict_json import parse_json
 
-PANELS = ("banks", "sectors", "occupancy", "traversal", "scheduler", "mma")
+PANELS = MEASURED_PANELS  # the registry's panels with a measured quantity
 
 
 class MeasureInputError(ScenarioError):
