@@ -33,14 +33,14 @@ def font_face_css(figure: Figure) -> list[str]:
     for (kind, bold), used in sorted(chars.items()):
         name = FALLBACK_FILE if kind == "math" else FONT_FILES[(kind, bold)]
         family = FALLBACK_FAMILY if kind == "math" else FAMILIES[kind]
-        data, mime = _subset(name, frozenset(used))
+        data, mime = subset_face(name, frozenset(used))
         rules.append(f"@font-face {{ font-family: '{family}'; font-weight: "
                      f"{'bold' if bold else 'normal'}; src: url(data:{mime};base64,{data}); }}")
     return rules
 
 
 @lru_cache(maxsize=64)  # a lecture's figures share their faces and most of their characters
-def _subset(name: str, used: frozenset[int]) -> tuple[str, str]:
+def subset_face(name: str, used: frozenset[int]) -> tuple[str, str]:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 

@@ -37,20 +37,20 @@ from functools import lru_cache
 
 import numpy as np
 
-from gpuviz.models.expr_fast import _compile_bounds, _compile_fast, _Unsafe
+from gpuviz.models.expr_fast import UnsafeOnSomeLane, compile_bounds, compile_fast
 from gpuviz.models.expr_grammar import (
-    _ARITH,
-    _COMPARE,
+    ARITH,
+    COMPARE,
     LANE_NAMES,
     MAX_CONSTANT,
     MAX_DEPTH,
     MAX_LENGTH,
     MAX_SHIFT,
     MAX_TREE_DEPTH,
+    Checker,
+    ColumnShift,
     ExprError,
     Kind,
-    _Checker,
-    _Shift,
     dotted_name,
     operator_position,
 )
@@ -120,11 +120,11 @@ def _parse(text: str, allowed: frozenset[str]) -> Expr:
     except (RecursionError, MemoryError, ValueError):
         raise ExprError("the expression is nested too deeply", 0) from None
     if lead:
-        tree = _Shift(lead).visit(tree)
-    checker = _Checker(allowed, text)
+        tree = ColumnShift(lead).visit(tree)
+    checker = Checker(allowed, text)
     kind = checker.check(tree, 1)
-    return Expr(text, kind, frozenset(checker.used), tree, _compile_fast(tree),
-                _compile_bounds(tree))
+    return Expr(text, kind, frozenset(checker.used), tree, compile_fast(tree),
+                compile_bounds(tree))
 
 
 def evaluate(expr: "Expr | str", env: Mapping[str, "int | np.ndarray"]) -> np.ndarray:
@@ -166,7 +166,7 @@ def _provably_safe(expr: Expr, ranges: Mapping[str, tuple[int, int]]) -> bool:
         return False
     try:
         expr._bounds(ranges)
-    except _Unsafe:
+    except UnsafeOnSomeLane:
         return False
     return True
 
@@ -197,7 +197,7 @@ class _Evaluator:
             out = None
             for op, comp in zip(node.ops, node.comparators, strict=True):
                 right = self.eval(comp)
-                part = _COMPARE[type(op)](left, right)
+                part = COMPARE[type(op)](left, right)
                 out = part if out is None else np.logical_and(out, part)
                 left = right
             return out  # type: ignore[return-value]
@@ -222,7 +222,7 @@ class _Evaluator:
         # whose ``astype(object)`` is a Python int that numpy would multiply back in int64
         left, right = np.asarray(self.eval(node.left)), np.asarray(self.eval(node.right))
         op = type(node.op)
-        sym, fn = _ARITH[op]
+        sym, fn = ARITH[op]
         pos = operator_position(self.text, node, sym)
         if op in (ast.FloorDiv, ast.Mod) and np.any(right == 0):
             raise ExprError(f"division by zero in '{sym}' for some lanes", pos)

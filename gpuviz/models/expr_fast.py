@@ -9,8 +9,8 @@ from typing import Any, cast
 import numpy as np
 
 from gpuviz.models.expr_grammar import (
-    _ARITH,
-    _COMPARE,
+    ARITH,
+    COMPARE,
     MAX_CONSTANT,
     MAX_SHIFT,
     ExprError,
@@ -18,14 +18,14 @@ from gpuviz.models.expr_grammar import (
 )
 
 
-class _Unsafe(Exception):
-    pass
+class UnsafeOnSomeLane(Exception):
+    """Some lane could divide by zero, shift out of range or leave ±2**62: take the checked path."""
 
 
-def _compile_bounds(node: ast.expr) -> Callable[[Mapping[str, tuple[int, int]]], Any]:
+def compile_bounds(node: ast.expr) -> Callable[[Mapping[str, tuple[int, int]]], Any]:
     """Interval arithmetic on Python integers, compiled once per expression: given the range of
     every name, the (low, high) range of the expression (None for a truth value), raising
-    _Unsafe where some lane could divide by zero, shift out of range or leave ±2**62."""
+    UnsafeOnSomeLane where some lane could divide by zero, shift out of range or leave ±2**62."""
     if isinstance(node, ast.Constant):
         const = (int(node.value), int(node.value))  # type: ignore[arg-type]
         return lambda r: const
@@ -33,7 +33,7 @@ def _compile_bounds(node: ast.expr) -> Callable[[Mapping[str, tuple[int, int]]],
         name = cast(str, dotted_name(node))
         return lambda r: r[name]
     if isinstance(node, ast.UnaryOp):
-        inner = _compile_bounds(node.operand)
+        inner = compile_bounds(node.operand)
         if isinstance(node.op, (ast.UAdd, ast.Not)):
             return inner
         if isinstance(node.op, ast.USub):
@@ -41,10 +41,10 @@ def _compile_bounds(node: ast.expr) -> Callable[[Mapping[str, tuple[int, int]]],
         return lambda r: _fits((~inner(r)[1], ~inner(r)[0]))
     if isinstance(node, ast.BinOp):
         op = type(node.op)
-        left, right = _compile_bounds(node.left), _compile_bounds(node.right)
+        left, right = compile_bounds(node.left), compile_bounds(node.right)
         return lambda r: _fits(_interval(op, left(r), right(r)))
     if isinstance(node, ast.Call):
-        args = [_compile_bounds(a) for a in node.args]
+        args = [compile_bounds(a) for a in node.args]
         pick = min if node.func.id == "min" else max  # type: ignore[attr-defined]
 
         def call(r: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
@@ -55,9 +55,9 @@ def _compile_bounds(node: ast.expr) -> Callable[[Mapping[str, tuple[int, int]]],
              else list(node.values) if isinstance(node, ast.BoolOp) else None)
     if parts is None:
         def unknown(r: Mapping[str, tuple[int, int]]) -> Any:
-            raise _Unsafe
+            raise UnsafeOnSomeLane
         return unknown
-    compiled = [_compile_bounds(p) for p in parts]
+    compiled = [compile_bounds(p) for p in parts]
 
     def each(r: Mapping[str, tuple[int, int]]) -> None:
         for c in compiled:
@@ -76,14 +76,14 @@ def _interval(op: type, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, in
         return min(corners), max(corners)
     if op in (ast.FloorDiv, ast.Mod):
         if l2 <= 0 <= h2:
-            raise _Unsafe
+            raise UnsafeOnSomeLane
         if op is ast.Mod:
             return min(0, l2 + 1), max(0, h2 - 1)
         corners = (l1 // l2, l1 // h2, h1 // l2, h1 // h2)
         return min(corners), max(corners)
     if op in (ast.LShift, ast.RShift):
         if l2 < 0 or h2 > MAX_SHIFT:
-            raise _Unsafe
+            raise UnsafeOnSomeLane
         if op is ast.LShift:
             corners = (l1 << l2, l1 << h2, h1 << l2, h1 << h2)
         else:
@@ -96,9 +96,9 @@ def _interval(op: type, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, in
     return -(1 << width), (1 << width) - 1
 
 
-def _compile_fast(node: ast.expr) -> Callable[[Mapping[str, np.ndarray]], Any]:
+def compile_fast(node: ast.expr) -> Callable[[Mapping[str, np.ndarray]], Any]:
     """Plain numpy evaluation without checks, compiled once per expression to closures; used
-    only where :func:`_compile_bounds` proved that nothing can fail or wrap."""
+    only where :func:`compile_bounds` proved that nothing can fail or wrap."""
     if isinstance(node, ast.Constant):
         const = np.int64(node.value)  # type: ignore[arg-type]
         return lambda v: const
@@ -106,17 +106,17 @@ def _compile_fast(node: ast.expr) -> Callable[[Mapping[str, np.ndarray]], Any]:
         name = cast(str, dotted_name(node))
         return lambda v: v[name]
     if isinstance(node, ast.UnaryOp):
-        inner = _compile_fast(node.operand)
+        inner = compile_fast(node.operand)
         fn: Any = {ast.Not: np.logical_not, ast.USub: np.negative, ast.Invert: np.invert}.get(
             type(node.op))
         return inner if fn is None else (lambda v: fn(inner(v)))
     if isinstance(node, ast.BinOp):
-        arith: Any = _ARITH[type(node.op)][1]
-        left, right = _compile_fast(node.left), _compile_fast(node.right)
+        arith: Any = ARITH[type(node.op)][1]
+        left, right = compile_fast(node.left), compile_fast(node.right)
         return lambda v: arith(left(v), right(v))
     if isinstance(node, ast.Compare):
-        first = _compile_fast(node.left)
-        rest = [(_COMPARE[type(op)], _compile_fast(c)) for op, c in zip(node.ops, node.comparators,
+        first = compile_fast(node.left)
+        rest = [(COMPARE[type(op)], compile_fast(c)) for op, c in zip(node.ops, node.comparators,
                                                                         strict=True)]
 
         def compare(v: Mapping[str, np.ndarray]) -> np.ndarray:
@@ -132,10 +132,10 @@ def _compile_fast(node: ast.expr) -> Callable[[Mapping[str, np.ndarray]], Any]:
         combine: Any
         if isinstance(node, ast.BoolOp):
             combine = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
-            items = [_compile_fast(x) for x in node.values]
+            items = [compile_fast(x) for x in node.values]
         else:
             combine = np.minimum if node.func.id == "min" else np.maximum  # type: ignore[attr-defined]
-            items = [_compile_fast(x) for x in node.args]
+            items = [compile_fast(x) for x in node.args]
 
         def fold(v: Mapping[str, np.ndarray]) -> np.ndarray:
             out = items[0](v)
@@ -151,5 +151,5 @@ def _compile_fast(node: ast.expr) -> Callable[[Mapping[str, np.ndarray]], Any]:
 
 def _fits(r: tuple[int, int]) -> tuple[int, int]:
     if r[0] < -MAX_CONSTANT or r[1] > MAX_CONSTANT:
-        raise _Unsafe
+        raise UnsafeOnSomeLane
     return r

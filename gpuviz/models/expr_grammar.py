@@ -22,7 +22,7 @@ LANE_NAMES: tuple[str, ...] = (
     "blockDim.x", "blockDim.y", "blockDim.z",
 )
 
-_ARITH: dict[type[ast.operator], tuple[str, Any]] = {
+ARITH: dict[type[ast.operator], tuple[str, Any]] = {
     ast.Add: ("+", np.add),
     ast.Sub: ("-", np.subtract),
     ast.Mult: ("*", np.multiply),
@@ -34,7 +34,7 @@ _ARITH: dict[type[ast.operator], tuple[str, Any]] = {
     ast.BitOr: ("|", np.bitwise_or),
     ast.BitXor: ("^", np.bitwise_xor),
 }
-_COMPARE = {
+COMPARE = {
     ast.Lt: np.less, ast.LtE: np.less_equal, ast.Eq: np.equal,
     ast.NotEq: np.not_equal, ast.Gt: np.greater, ast.GtE: np.greater_equal,
 }
@@ -65,7 +65,7 @@ def dotted_name(node: ast.expr) -> str | None:
     return None
 
 
-class _Shift(ast.NodeTransformer):
+class ColumnShift(ast.NodeTransformer):
     """Moves column offsets right by the leading blanks that were stripped before parsing."""
 
     def __init__(self, by: int) -> None:
@@ -90,7 +90,10 @@ def _describe(node: ast.AST) -> str:
     return names.get(type(node), type(node).__name__)
 
 
-class _Checker:
+class Checker:
+    """Walks a parsed expression and refuses, with the character position, what the language
+    does not allow: unknown names, operators outside its set, constants and shifts out of range."""
+
     def __init__(self, allowed: frozenset[str], text: str) -> None:
         self.allowed = allowed
         self.text = text
@@ -151,9 +154,9 @@ class _Checker:
                 hint = " (use // for integer division)" if banned == "/" else ""
                 raise ExprError(f"the operator {banned} is not allowed{hint}",
                                 operator_position(self.text, node, banned))
-            if op not in _ARITH:
+            if op not in ARITH:
                 raise self.fail(node, "this operator is not allowed")
-            sym = _ARITH[op][0]
+            sym = ARITH[op][0]
             # the left operand of ``a + b + c`` is ``a + b``: a chain, not nesting
             self.need(node.left, "int", depth, f"'{sym}'")
             self.need(node.right, "int", d, f"'{sym}'")
@@ -168,7 +171,7 @@ class _Checker:
             if len(node.comparators) > 4:
                 raise self.fail(node, "too many chained comparisons")
             for cmp in node.ops:
-                if type(cmp) not in _COMPARE:
+                if type(cmp) not in COMPARE:
                     raise self.fail(node, "only < <= == != > >= comparisons are allowed")
             self.need(node.left, "int", d, "a comparison")
             for c in node.comparators:

@@ -12,7 +12,7 @@ from pathlib import Path
 from fontTools.ttLib import TTFont
 
 from gpuviz.export.svg import figure_to_svg
-from gpuviz.export.svg_fonts import _subset
+from gpuviz.export.svg_fonts import subset_face
 from gpuviz.export.text_paths import text_path_data
 from gpuviz.figures.display import PT_TO_MM, Figure, Text
 from gpuviz.figures.lint import lint
@@ -48,7 +48,7 @@ def test_embedded_faces_are_subsets_that_cover_every_character_printed():
                                          Text(2.0, 16.0, "P/I ↻ 16", 9.0, "#000000",
                                               font="mono", bold=True)))
     svg = figure_to_svg(fig, embed_fonts=True)
-    subset = _subset.__wrapped__  # uncached: a subset is the same bytes every time it is made
+    subset = subset_face.__wrapped__  # uncached: a subset is the same bytes every time it is made
     brackets = frozenset({0x27E8, 0x27E9})
     assert subset(FALLBACK_FILE, brackets) == subset(FALLBACK_FILE, brackets)
     faces = re.findall(r"font-family: '([^']+)'; font-weight: (\w+); src: "
@@ -85,9 +85,8 @@ def test_an_svg_with_text_as_text_leaves_room_for_a_wider_fallback_face(tmp_path
     """Opened where Inter is missing (rsvg-convert sets it in DejaVu Sans, up to 8 % wider, bold
     17 %), the text of an SVG export cannot collide: "guarantee." ran into the next heading in
     launch-n130, gemm's legend labels into the next swatch, swizzle's subtitle off the page."""
-    from gpuviz.figures.lint_fallback import lint_fallback
-
     from gpuviz.export.files import export_figure
+    from gpuviz.figures.lint_fallback import lint_fallback
     from gpuviz.figures.metrics import fallback_room
 
     for name, pid in (("launch-n130", "launch"), ("gemm-walkthrough", "gemm"),
