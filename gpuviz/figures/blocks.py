@@ -40,8 +40,6 @@ class Block:
     role: Role = "notes"
 
 
-
-
 def as_part(part: str | tuple[str, ...], block: Block, role: Role = "drawing") -> Block:
     """``block`` as (a piece of) the drawing of the panel part named ``part`` (or its notes);
     a block that draws several parts at once names them all."""
@@ -136,7 +134,6 @@ def fit_value(text: str, width: float, height: float, size: float, floor: float,
             return form, pt
     shortest = min([text, *forms], key=len)
     return shortest, floor
-
 
 
 on_typeface_change(fit_value.cache_clear)  # fitted with the widths of the faces in use

@@ -41,7 +41,6 @@ def _fingerprint(figure: Figure) -> str:
     return digest.hexdigest()
 
 
-
 def sweep(scenarios, themes, targets):
     """``(label, findings)`` for every bundled-style case: each scenario, each of its steps
     (and the state before any step), each panel it shows, each theme and target (every figure is

@@ -37,3 +37,10 @@ def test_every_list_of_formats_is_the_table():
     assert formats.FIGURE_FORMATS == ("svg", "pdf", "png")
     assert [f for f in formats.FORMATS if cli_lecture.is_lecture(f, False)] == ["html", "pptx"]
     assert cli_lecture.is_lecture("pdf", True) and not cli_lecture.is_lecture("svg", True)
+
+
+def test_the_export_dialog_offers_the_tables_figure_and_animation_formats():
+    from gpuviz.ui import export_dialog
+
+    assert export_dialog.FORMATS == formats.FIGURE_FORMATS + formats.ANIMATED_FORMATS
+    assert export_dialog.ANIMATED == formats.ANIMATED_FORMATS
