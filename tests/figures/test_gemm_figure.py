@@ -163,7 +163,7 @@ def test_every_key_the_figure_emits_is_drawn_when_selected(selected):
     """Whatever a click selects (an A or B cell, an output, a thread, a strategy, the plot or
     one of its lines), the figure draws it with the selection's mark, in the whole figure and
     in the part that draws the key."""
-    from gpuviz.figures.layout import NATURAL
+    from gpuviz.figures.targets import NATURAL
 
     for target in (NATURAL, *(SINGLE.showing([p]) for p in
                               ("walkthrough", "owners", "counts", "intensity"))):
@@ -190,9 +190,9 @@ def test_each_part_meets_its_budget_in_a_column_and_on_a_slide(part):
     """Every bundled scenario's gemm part, alone: at most 120 mm tall at 85 mm with type of at
     least 7 pt, and at 1280 × 720 body type of at least 20 px and titles of at least 28 px, by
     layout; in print and in the presentation theme (the largest type)."""
-    from gpuviz.figures.layout import SLIDE as WIDE
     from gpuviz.figures.lint import lint
     from gpuviz.figures.scene import figure_for
+    from gpuviz.figures.targets import SLIDE as WIDE
     from gpuviz.scenario import bundled_scenarios, load_scenario
 
     for path in bundled_scenarios():

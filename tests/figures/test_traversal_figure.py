@@ -333,9 +333,9 @@ def test_each_part_meets_its_budget_in_a_column_and_on_a_slide(part):
     """Every bundled scenario's traversal part, alone: at most 120 mm tall at 85 mm with type of at
     least 7 pt, and at 1280 × 720 body type of at least 20 px and titles of at least 28 px, by
     layout; in print and in the presentation theme (the largest type)."""
-    from gpuviz.figures.layout import SLIDE as WIDE
     from gpuviz.figures.lint import lint
     from gpuviz.figures.scene import figure_for
+    from gpuviz.figures.targets import SLIDE as WIDE
     from gpuviz.scenario import bundled_scenarios, load_scenario
 
     for path in bundled_scenarios():
