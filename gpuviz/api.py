@@ -24,8 +24,9 @@ from __future__ import annotations
 import html
 import json
 import os
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +149,14 @@ class Lecture:
         if size not in TARGETS:
             raise ValueError(f"size {size!r}: one of {', '.join(TARGETS)}")
         figure = figure_for(state, pid, make_theme(theme), selection, TARGETS[size])
-        return FigureFile(figure, _metadata(state, pid, theme, size))
+
+        def relayout() -> Figure:
+            from gpuviz.figures.metrics import fallback_room
+
+            with fallback_room(True):
+                return figure_for(state, pid, make_theme(theme), selection, TARGETS[size])
+
+        return FigureFile(figure, _metadata(state, pid, theme, size), relayout)
 
     # -- files ----------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str]) -> Path:
@@ -195,10 +203,18 @@ class Lecture:
 
 @dataclass(frozen=True)
 class FigureFile:
-    """A built figure, ready to write or to show."""
+    """A built figure, ready to write or to show. Its SVG with text as text is laid out again
+    with room for a wider fallback face (``text_figure``), as ``gpuviz export`` lays it out."""
 
     figure: Figure
     metadata: Mapping[str, str]
+    # lays the figure out again with room for a wider fallback face (None: use ``figure``)
+    relayout: Callable[[], Figure] | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def text_figure(self) -> Figure:
+        """The figure as an SVG with text as text draws it."""
+        return self.figure if self.relayout is None else self.relayout()
 
     @property
     def size_mm(self) -> tuple[float, float]:
@@ -207,7 +223,8 @@ class FigureFile:
     def svg(self, *, text_as_paths: bool = False, inline: bool = False) -> str:
         from gpuviz.export.svg import figure_to_svg
 
-        text = figure_to_svg(self.figure, text_as_paths=text_as_paths, metadata=self.metadata)
+        drawn = self.figure if text_as_paths else self.text_figure
+        text = figure_to_svg(drawn, text_as_paths=text_as_paths, metadata=self.metadata)
         if inline:
             from gpuviz.export.lecture_html import inline_svg
 

@@ -105,6 +105,18 @@ def test_an_svg_with_text_as_text_leaves_room_for_a_wider_fallback_face(tmp_path
     assert any("past the" in m for m in found)  # the subtitle clipped at the page's edge
 
 
+def test_the_python_api_writes_the_svg_the_command_line_writes(tmp_path):
+    import gpuviz.api as gv
+    from gpuviz.export.files import export_figure
+
+    fig = gv.load("launch-n130").figure("launch", theme="print")
+    export_figure(load_scenario(scenario_dir() / "launch-n130.json"), "launch",
+                  tmp_path / "cli.svg", theme_name="print")
+    assert fig.svg() == (tmp_path / "cli.svg").read_text(encoding="utf-8")
+    assert fig.svg(text_as_paths=True) == figure_to_svg(fig.figure, text_as_paths=True,
+                                                         metadata=fig.metadata)
+
+
 def test_outlined_text_needs_no_room_and_keeps_the_shipped_layout(tmp_path):
     from gpuviz.export.files import export_figure
 
