@@ -70,9 +70,15 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
                          f"{' or '.join(repr(p) for p in missing)} part (it draws: "
                          f"{', '.join(drawn_parts(scenario, panel_id, selection))})")
     over = over_budget(figure, target)
-    if over:
-        with fallback_room(room):
-            fit = fitting_parts(scenario, panel_id, theme(theme_name), selection, target)
+    note = ""
+    if over and room:  # the room misses the budget: the layout in the shipped faces may not
+        shipped = figure_for(scenario, panel_id, theme(theme_name), selection, target)
+        if not over_budget(shipped, target):
+            figure, over, room = shipped, [], False
+            note = ("  (note: laid out for the shipped faces, as room for a wider face would "
+                    "miss this size's budget; install them or write --text-as-paths)")
+    if over:  # the parts that fit in the shipped faces (each is written, with room if it fits)
+        fit = fitting_parts(scenario, panel_id, theme(theme_name), selection, target)
         what = f"the {'whole ' if parts is None else ''}{panel_id} figure"
         raise PartsError(f"{what} at {size} size misses its budget: "
                          f"{'; '.join(m for _, m in over)}. "
@@ -94,8 +100,8 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
         write_raster(figure, Path(path), fmt, None, dpi, metadata)
     smallest = smallest_text_pt(figure)
     if smallest and smallest < SMALLEST_LEGIBLE_PT:
-        return f"  (note: smallest text is {smallest:.1f} pt at this size)"
-    return ""
+        return f"  (note: smallest text is {smallest:.1f} pt at this size)" + note
+    return note
 
 
 def smallest_text_pt(figure: Figure) -> float:

@@ -105,6 +105,21 @@ def test_an_svg_with_text_as_text_leaves_room_for_a_wider_fallback_face(tmp_path
     assert any("past the" in m for m in found)  # the subtitle clipped at the page's edge
 
 
+def test_where_the_room_would_miss_the_budget_the_svg_keeps_the_shipped_layout(tmp_path):
+    """gemm's owners at a single column take 106 mm in the shipped faces and 171 mm with room
+    for a wider face (its three grids no longer fit a row): written as the PDF would be, with a
+    note, rather than refused."""
+    from gpuviz.export.files import export_figure
+
+    scenario = load_scenario(scenario_dir() / "gemm-walkthrough.json")
+    note = export_figure(scenario, "gemm", tmp_path / "owners.svg", theme_name="print",
+                         size="single", parts=["owners"])
+    assert "shipped faces" in note
+    shipped = figure_for(scenario, "gemm", theme("print"), target=SINGLE.showing(["owners"]))
+    height = re.search(r'height="([0-9.]+)mm"', (tmp_path / "owners.svg").read_text("utf-8"))
+    assert height and abs(float(height.group(1)) - shipped.height) < 0.01
+
+
 def test_the_python_api_writes_the_svg_the_command_line_writes(tmp_path):
     import gpuviz.api as gv
     from gpuviz.export.files import export_figure
