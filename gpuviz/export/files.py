@@ -36,9 +36,10 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
                   embed_fonts: bool = False, typeface: Sequence[str] = (),
                   check_only: bool = False) -> str:
     """Write the figure (only ``parts``, in that order, if given, inside ``chrome``); returns
-    a note for the user ("" or a warning about small type). ``check_only``: raise what writing
-    would raise (parts, budget, the PNG pixel cap) and write nothing, so that a command writing
-    many files can refuse before the first.
+    a note for the user ("", a warning about small type, or that an SVG with text as text kept
+    the layout in the shipped faces). ``check_only``: raise what writing would raise (parts,
+    budget, the PNG pixel cap) and write nothing, so that a command writing many files can
+    refuse before the first.
 
     ``typeface``: the font files (regular, then bold) of a paper's own typeface for the text
     that is not monospaced: the figure is measured and laid out with it, never scaled.
@@ -74,7 +75,7 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
     if over and room:  # the room misses the budget: the layout in the shipped faces may not
         shipped = figure_for(scenario, panel_id, theme(theme_name), selection, target)
         if not over_budget(shipped, target):
-            figure, over, room = shipped, [], False
+            figure, over = shipped, []
             note = ("  (note: laid out for the shipped faces, as room for a wider face would "
                     "miss this size's budget; install them or write --text-as-paths)")
     if over:  # the parts that fit in the shipped faces (each is written, with room if it fits)
