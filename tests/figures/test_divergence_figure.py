@@ -5,7 +5,7 @@ import pytest
 
 from gpuviz.figures import divergence as divergence_figure
 from gpuviz.figures.display import Group, Polyline, Rect, Rects, Text, text_box, walk
-from gpuviz.figures.layout import SINGLE, SLIDE
+from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir

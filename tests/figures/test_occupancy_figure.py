@@ -120,7 +120,7 @@ def test_a_carveout_preference_is_called_a_hint_with_the_residency_the_h200_meas
 def test_the_cliffs_add_up_the_shared_memory_a_block_is_allocated():
     # the chart's x is the dynamic request (56 KiB); the text's 57 KiB adds the per-block
     # reservation, and the cliffs part says so on its own, without the figure's subtitle
-    from gpuviz.figures.layout import SINGLE
+    from gpuviz.figures.targets import SINGLE
 
     r = result_of("occupancy-shared-memory.json", 0)
     assert r.shared_memory_reserved_per_block == 1024
@@ -133,8 +133,8 @@ def test_the_cliffs_add_up_the_shared_memory_a_block_is_allocated():
 
 @pytest.mark.parametrize("part", ["limits", "slots", "cliffs"])
 def test_each_part_meets_its_budget_in_a_column_and_on_a_slide(part):
-    from gpuviz.figures.layout import SINGLE, SLIDE
     from gpuviz.figures.lint import lint
+    from gpuviz.figures.targets import SINGLE, SLIDE
 
     r = result_of("occupancy-block-size.json", 0)
     for theme_name, target in (("print", SINGLE), ("presentation", SINGLE), ("print", SLIDE)):

@@ -8,7 +8,7 @@ import pytest
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import sectors as sectors_figure
 from gpuviz.figures.display import Rect, Rects, Segments, Text, text_box, walk
-from gpuviz.figures.layout import SINGLE
+from gpuviz.figures.targets import SINGLE
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from gpuviz.figures.display import walk
-from gpuviz.figures.layout import SINGLE
 from gpuviz.figures.scene import figure_for
+from gpuviz.figures.targets import SINGLE
 from gpuviz.figures.theme import theme
 from gpuviz.registry import panel
 from gpuviz.scenario import load_scenario
