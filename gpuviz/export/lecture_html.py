@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
@@ -21,6 +20,7 @@ from functools import cache
 from gpuviz import __version__
 from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages, plural
 from gpuviz.export.svg import figure_to_svg
+from gpuviz.export.svg_fonts import subset_bytes
 from gpuviz.figures.display import Figure, Text, walk
 from gpuviz.figures.scene import figure_for
 from gpuviz.figures.theme import theme
@@ -120,22 +120,9 @@ def _font_css(text: str) -> str:
 
 @cache
 def _subset(name: str, chars: str) -> bytes:
-    from importlib.resources import files
-
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
-    font = TTFont(io.BytesIO((files("gpuviz.resources") / "fonts" / name).read_bytes()))
-    options = subset.Options()
-    options.flavor = "woff"
-    options.layout_features = ["kern", "liga", "tnum"]
-    sub = subset.Subsetter(options)
-    sub.populate(text=chars)
-    sub.subset(font)
-    out = io.BytesIO()
-    font.flavor = "woff"
-    font.save(out)
-    return out.getvalue()
+    """A face as WOFF with the characters of the page (ligatures and tabular figures kept)."""
+    return subset_bytes(name, frozenset(map(ord, chars)), flavor="woff",
+                        features=("kern", "liga", "tnum"))
 
 
 def _e(text: str) -> str:

@@ -42,6 +42,15 @@ def font_face_css(figure: Figure) -> list[str]:
 @lru_cache(maxsize=64)  # a lecture's figures share their faces and most of their characters
 def subset_face(name: str, used: frozenset[int]) -> tuple[str, str]:
     """The bundled face ``name`` cut to the code points ``used``: (base64 data, MIME type)."""
+    mime = "font/otf" if name.endswith(".otf") else "font/ttf"
+    return base64.b64encode(subset_bytes(name, used)).decode("ascii"), mime
+
+
+def subset_bytes(name: str, used: frozenset[int], *, flavor: str | None = None,
+                 features: tuple[str, ...] = ("kern",)) -> bytes:
+    """The one subsetter of the bundled faces (an SVG's embedded faces, the web lecture's
+    WOFF): ``name`` cut to the code points ``used``, with its names and copyright (the licence
+    travels) and its timestamps kept, so the same characters give the same bytes."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -49,13 +58,14 @@ def subset_face(name: str, used: frozenset[int]) -> tuple[str, str]:
     with resources.as_file(path) as real:
         font = TTFont(str(real), recalcTimestamp=False)  # the same bytes every time
     options = subset.Options()
-    options.layout_features = ["kern"]
+    options.layout_features = list(features)
     options.name_IDs = [0, 1, 2, 3, 4, 5, 6]  # the copyright and the names: the licence travels
     options.notdef_outline = True
+    options.flavor = flavor
     sub = subset.Subsetter(options)
     sub.populate(unicodes=sorted(used))
     sub.subset(font)
+    font.flavor = flavor
     buf = io.BytesIO()
     font.save(buf)
-    mime = "font/otf" if name.endswith(".otf") else "font/ttf"
-    return base64.b64encode(buf.getvalue()).decode("ascii"), mime
+    return buf.getvalue()

@@ -146,3 +146,21 @@ def _metadata(scenario, pid):
     from gpuviz.export.files import export_metadata
 
     return export_metadata(scenario, pid, "print", "natural")
+
+
+def test_the_one_subsetter_keeps_the_faces_timestamps_and_licence_in_woff_too():
+    """The web lecture's WOFF faces come from the subsetter the SVG faces use: the bundled
+    face's timestamps kept (they were set to the time of the export, so no two exports of a
+    lecture had the same bytes) and its copyright and names kept (the licence travels)."""
+    from importlib import resources
+
+    from gpuviz.export.svg_fonts import subset_bytes
+
+    woff = TTFont(io.BytesIO(subset_bytes("Inter-Regular.otf", frozenset(map(ord, "0 1 ab")),
+                                          flavor="woff")))
+    with resources.as_file(resources.files("gpuviz.resources") / "fonts"
+                           / "Inter-Regular.otf") as path:
+        bundled = TTFont(str(path), lazy=True)
+    assert woff.flavor == "woff"
+    assert woff["head"].modified == bundled["head"].modified
+    assert woff["name"].getDebugName(0) == bundled["name"].getDebugName(0)
