@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -174,12 +175,14 @@ FALLBACK_ROOM: dict[tuple[str, bool], float] = {
 }
 
 
-_room = [False]  # whether the layout leaves that room now (see fallback_room)
+# whether the layout leaves that room now (see fallback_room): per thread (a context variable),
+# so that an SVG export on one thread never widens a layout another thread makes meanwhile
+_room: ContextVar[bool] = ContextVar("fallback_room", default=False)
 
 
 def leaves_room() -> bool:
-    """Whether the layout leaves room for a wider fallback face now."""
-    return _room[-1]
+    """Whether the layout leaves room for a wider fallback face now (in this thread)."""
+    return _room.get()
 
 
 def room_width(text: str, size_pt: float, font: FontKind = "sans", bold: bool = False) -> float:
@@ -187,7 +190,7 @@ def room_width(text: str, size_pt: float, font: FontKind = "sans", bold: bool = 
     what the layout leaves for it after wrapping, in a legend row and beside a block, while it
     leaves that room (:func:`fallback_room`); its measured width otherwise."""
     width = text_width(text, size_pt, font, bold)
-    return width * FALLBACK_ROOM[(font, bold)] if _room[-1] else width
+    return width * FALLBACK_ROOM[(font, bold)] if _room.get() else width
 
 
 @contextmanager
@@ -195,11 +198,11 @@ def fallback_room(leave: bool) -> Iterator[None]:
     """Lay out with (or without) room for a wider fallback face while inside: an SVG with text
     as text is laid out with it (``export_figure``), except a slide's or a view's figure, which
     is for a screen."""
-    _room.append(leave)
+    token = _room.set(leave)
     try:
         yield
     finally:
-        _room.pop()
+        _room.reset(token)
 
 
 def cap_height(size_pt: float, font: FontKind = "sans") -> float:

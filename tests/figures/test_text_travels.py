@@ -164,3 +164,20 @@ def test_the_one_subsetter_keeps_the_faces_timestamps_and_licence_in_woff_too():
     assert woff.flavor == "woff"
     assert woff["head"].modified == bundled["head"].modified
     assert woff["name"].getDebugName(0) == bundled["name"].getDebugName(0)
+
+
+def test_room_for_a_fallback_face_is_left_in_the_exporting_thread_only():
+    """An SVG export leaves room for a wider face while it lays out; a dock laying out on
+    another thread meanwhile lays out in the shipped faces."""
+    import threading
+
+    from gpuviz.figures.metrics import fallback_room, leaves_room, room_width, text_width
+
+    seen = []
+    with fallback_room(True):
+        assert leaves_room()
+        worker = threading.Thread(target=lambda: seen.append(
+            (leaves_room(), room_width("warp 0", 9.0) == text_width("warp 0", 9.0))))
+        worker.start()
+        worker.join()
+    assert seen == [(False, True)] and not leaves_room()
