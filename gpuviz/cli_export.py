@@ -73,6 +73,10 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
     e.add_argument("--part", action="append", default=None, metavar="NAME", dest="parts",
                    help="only this part of the figure (repeatable, drawn in the order given; "
                         "'gpuviz list --parts' lists them); default: the step's parts, else all")
+    e.add_argument("--veiled", action="store_true",
+                   help="a question step as the room sees it before the reveal: its question "
+                        "alone, nothing that gives the answer (<…>-step02-veiled.<format>); "
+                        "with --all-steps, each question step gets a veiled file before its own")
     e.add_argument("--chrome", choices=CHROMES, default="full",
                    help="full: title, subtitle, notes and legend; legend: the parts' legend "
                         "only; none: the drawing alone, for a caption set by the paper")
@@ -227,6 +231,8 @@ def _checked(args: argparse.Namespace, source: Path) -> tuple[Scenario, tuple[st
     problem = unknown_parts(args.parts, panels)
     if problem is None and (args.all_steps or args.steps is not None):
         _, problem = step_range(args.steps, len(scenario.steps))
+    if problem is None and args.veiled:
+        problem = veiled_problem(args, scenario)
     if problem:
         print(printable(f"{source}: {problem}"), file=sys.stderr)
         return None
@@ -256,6 +262,22 @@ def _one(args: argparse.Namespace, source: Path, out: Path, scenario: Scenario,
     except (PartsError, ExportLimitError) as e:
         print(printable(f"{source}: {e}"), file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+def veiled_problem(args: argparse.Namespace, scenario: Scenario) -> str | None:
+    """Why ``--veiled`` cannot apply: no question step is exported."""
+    from gpuviz.export.veiled import question_steps
+
+    asking = question_steps(scenario)
+    which = (f"steps with a question: {', '.join(map(str, asking))}" if asking
+             else "no step asks a question")
+    if args.format in ANIMATED or args.frames or is_lecture(args.format, True):
+        return "--veiled writes one step's figures (a lecture or animation veils on its own)"
+    if args.all_steps or args.steps is not None:
+        return None if asking else f"--veiled: {which}"
+    if args.step is None or args.step not in asking:
+        return f"--veiled needs --step K of a question step ({which})"
+    return None
 
 
 def unknown_parts(parts: list[str] | None, panels) -> str | None:
@@ -290,6 +312,7 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
            check_only: bool = False) -> int:
     from gpuviz import cli_input
     from gpuviz.export.files import export_figure
+    from gpuviz.export.veiled import step_question
 
     stem = source.stem
     every_step = args.all_steps or args.steps is not None
@@ -322,16 +345,21 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
                 suffix = f"-step{k + 1:0{digits}d}" if k is not None else ""
                 path = out / f"{stem}-{pid}{named}{suffix}.{args.format}"
                 parts = args.parts or (scenario.step_parts(k, pid) if k is not None else None)
+                question = step_question(scenario, k) if args.veiled and k is not None else ""
+                for veil in (question, "") if question else ("",):
+                    named_path = path.with_name(f"{path.stem}-veiled{path.suffix}") if veil \
+                        else path
 
-                def write(check, state=state, pid=pid, path=path, parts=parts,
-                          selection=selection):
-                    return export_figure(state, pid, path, parts=parts, check_only=check,
-                                         selection=selection | set(args.select), **kw)
+                    def write(check, state=state, pid=pid, path=named_path, parts=parts,
+                              selection=selection, veil=veil):
+                        return export_figure(state, pid, path, parts=parts, check_only=check,
+                                             question=veil,
+                                             selection=selection | set(args.select), **kw)
 
-                where = f"step {k + 1} of {len(scenario.steps)} " if k is not None else ""
-                note = _checked_file(path, where, write, check_only)
-                if not check_only:
-                    print(printable(f"{path}{note}"))
+                    where = f"step {k + 1} of {len(scenario.steps)} " if k is not None else ""
+                    note = _checked_file(named_path, where, write, check_only)
+                    if not check_only:
+                        print(printable(f"{named_path}{note}"))
         return 0
     selection = frozenset(args.select)
     if args.step is not None:
@@ -352,14 +380,15 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
                 print(printable(str(path)))
         return 0
     for pid in panels:
-        suffix = step_suffix(args.step, len(steps_of.steps))
+        suffix = step_suffix(args.step, len(steps_of.steps)) + ("-veiled" if args.veiled else "")
         path = out / f"{stem}-{pid}{named}{suffix}.{args.format}"
         parts = args.parts or (steps_of.step_parts(args.step - 1, pid) if args.step is not None
                                else None)
+        question = step_question(steps_of, args.step - 1) if args.veiled else ""
 
-        def write_one(check, pid=pid, path=path, parts=parts):
+        def write_one(check, pid=pid, path=path, parts=parts, question=question):
             return export_figure(scenario, pid, path, selection=selection, parts=parts,
-                                 check_only=check, **kw)
+                                 check_only=check, question=question, **kw)
 
         note = _checked_file(path, "", write_one, check_only)
         if not check_only:

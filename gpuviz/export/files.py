@@ -34,12 +34,15 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
                   selection: frozenset[str] = frozenset(), text_as_paths: bool = False,
                   parts: Sequence[str] | None = None, chrome: Chrome = "full",
                   embed_fonts: bool = False, typeface: Sequence[str] = (),
-                  check_only: bool = False) -> str:
+                  check_only: bool = False, question: str = "") -> str:
     """Write the figure (only ``parts``, in that order, if given, inside ``chrome``); returns
     a note for the user ("", a warning about small type, or that an SVG with text as text kept
     the layout in the shipped faces). ``check_only``: raise what writing would raise (parts,
     budget, the PNG pixel cap) and write nothing, so that a command writing many files can
     refuse before the first.
+
+    ``question``: write the figure veiled, as the room sees a question step before the reveal
+    (``export.veiled``): the revealed figure's page holding only this question.
 
     ``typeface``: the font files (regular, then bold) of a paper's own typeface for the text
     that is not monospaced: the figure is measured and laid out with it, never scaled.
@@ -53,16 +56,47 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
             return export_figure(scenario, panel_id, path, fmt=fmt, theme_name=theme_name,
                                  size=size, dpi=dpi, selection=selection,
                                  text_as_paths=text_as_paths, parts=parts, chrome=chrome,
-                                 embed_fonts=embed_fonts, check_only=check_only)
+                                 embed_fonts=embed_fonts, check_only=check_only,
+                                 question=question)
         finally:
             use_typeface(None)
     metadata = export_metadata(scenario, panel_id, theme_name, size)
     if parts is not None or chrome != "full":
         metadata |= {"parts": " ".join(parts or ()) or "all", "chrome": chrome}
+    if question:
+        metadata |= {"question": "veiled"}
+    figure, note = export_figure_of(scenario, panel_id, theme_name=theme_name, size=size,
+                                    selection=selection, parts=parts, chrome=chrome,
+                                    question=question, room=fmt == "svg" and not text_as_paths)
+    if check_only:
+        if fmt == "png":
+            from gpuviz.export.raster import check_png_size
+
+            check_png_size(figure, None, dpi)
+        return ""
+    if fmt == "svg":
+        svg = figure_to_svg(figure, None, text_as_paths=text_as_paths, metadata=metadata,
+                            embed_fonts=embed_fonts)
+        write_atomic(Path(path), svg.encode("utf-8"))
+    else:
+        from gpuviz.export.raster import write_raster  # Qt only for PDF and PNG
+
+        write_raster(figure, Path(path), fmt, None, dpi, metadata)
+    smallest = smallest_text_pt(figure)
+    if smallest and smallest < SMALLEST_LEGIBLE_PT:
+        return f"  (note: smallest text is {smallest:.1f} pt at this size)" + note
+    return note
+
+
+def export_figure_of(scenario: Scenario, panel_id: str, *, theme_name: str = "screen",
+                     size: str = "natural", selection: frozenset[str] = frozenset(),
+                     parts: Sequence[str] | None = None, chrome: Chrome = "full",
+                     question: str = "", room: bool = False) -> tuple[Figure, str]:
+    """The figure :func:`export_figure` writes, and its note: what the Export dialog previews.
+    ``room``: an SVG with text as text. Raises :class:`PartsError` as the export does."""
     # laid out for the size, at its real type sizes: never scaled; as SVG with text as text,
     # with room for a wider face where the viewer lacks the shipped ones (metrics.fallback_room)
     target = TARGETS[size].showing(parts, chrome)
-    room = fmt == "svg" and not text_as_paths
     with fallback_room(room):
         figure = figure_for(scenario, panel_id, theme(theme_name), selection, target)
     missing = [p for p in parts or () if p not in figure.parts]
@@ -85,24 +119,12 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
                          f"{'; '.join(m for _, m in over)}. "
                          + (f"Parts that fit: {', '.join(fit)} (--part NAME)" if fit else
                             "No part alone fits; try another size"))
-    if check_only:
-        if fmt == "png":
-            from gpuviz.export.raster import check_png_size
+    if question:
+        from gpuviz.export.veiled import veiled_figure
+        from gpuviz.registry import panel
 
-            check_png_size(figure, None, dpi)
-        return ""
-    if fmt == "svg":
-        svg = figure_to_svg(figure, None, text_as_paths=text_as_paths, metadata=metadata,
-                            embed_fonts=embed_fonts)
-        write_atomic(Path(path), svg.encode("utf-8"))
-    else:
-        from gpuviz.export.raster import write_raster  # Qt only for PDF and PNG
-
-        write_raster(figure, Path(path), fmt, None, dpi, metadata)
-    smallest = smallest_text_pt(figure)
-    if smallest and smallest < SMALLEST_LEGIBLE_PT:
-        return f"  (note: smallest text is {smallest:.1f} pt at this size)" + note
-    return note
+        figure = veiled_figure(figure, question, theme(theme_name), panel(panel_id).title)
+    return figure, note
 
 
 def smallest_text_pt(figure: Figure) -> float:

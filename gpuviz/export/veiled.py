@@ -1,0 +1,65 @@
+"""A question step's figure as the room sees it before the reveal: the page of the revealed
+figure (its size and background, so the two can follow each other on slides) holding only the
+question. Everything that would give the answer is left out: the drawing, the title and
+subtitle that state the result, the figure's alt text. Qt-free."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from gpuviz.figures.display import Figure
+from gpuviz.figures.layout import GAP, MARGIN, BlockCanvas, place, text_block
+from gpuviz.figures.theme import Theme
+
+if TYPE_CHECKING:
+    from gpuviz.scenario.document import Scenario
+
+VEIL_LEAD = "Predict first."
+VEIL_NOTE = "The picture appears when it is revealed."
+
+
+def veiled_description(question: str) -> str:
+    """The veiled figure's alt text: the question, never the answer."""
+    return f"A question for the room, before its answer is shown: {question}"
+
+
+def veiled_figure(revealed: Figure, question: str, theme: Theme, title: str) -> Figure:
+    """The veiled stand-in for ``revealed``: its page, the lead, the question and a note,
+    centred; the type grows with the page as a slide's does (at most 3×). ``title`` names the
+    figure without its result (the panel's title)."""
+    scale = max(1.0, min(3.0, revealed.width / 120.0))
+    width = max(20.0, min(revealed.width * 0.8, revealed.width - 4 * MARGIN * scale))
+    fg, muted = theme.color("foreground"), theme.color("muted")
+    blocks = [text_block(VEIL_LEAD, theme, width, size=theme.title_pt * scale, color=fg,
+                         bold=True, name="veil-lead"),
+              text_block(question, theme, width, size=theme.text_pt * scale, color=fg,
+                         name="question"),
+              text_block(VEIL_NOTE, theme, width, size=theme.small_pt * scale, color=muted,
+                         name="veil-note")]
+    gap = GAP * scale
+    content_h = sum(b.height for b in blocks) + gap * (len(blocks) - 1)
+    height = max(revealed.height, content_h + 2 * MARGIN)
+    c = BlockCanvas()
+    y = (height - content_h) / 2
+    for block in blocks:
+        place(c, block, (revealed.width - block.width) / 2, y)
+        y += block.height + gap
+    figure = c.figure(revealed.width, height, revealed.background, title,
+                      veiled_description(question))
+    return replace(figure, parts=())
+
+
+def step_question(scenario: Scenario, k: int) -> str:
+    """Step ``k``'s question (0-based; its live fields filled in), or "" for a step that asks
+    none and for the overview."""
+    from gpuviz.scenario.fields import format_fields
+
+    if not 0 <= k < len(scenario.steps) or not scenario.steps[k].predict:
+        return ""
+    return format_fields(scenario.steps[k].predict, scenario.at_step(k))
+
+
+def question_steps(scenario: Scenario) -> list[int]:
+    """The 1-based numbers of the steps that ask a question."""
+    return [k + 1 for k, s in enumerate(scenario.steps) if s.predict]
