@@ -126,9 +126,12 @@ class Document(QObject):
     @property
     def veiled(self) -> bool:
         """The current step asks the room to predict before its picture is shown."""
+        return self.is_veiled(self._step)
+
+    def is_veiled(self, k: int) -> bool:
+        """Step ``k`` asks a question the room has not seen answered yet (this rehearsal)."""
         steps = self._scenario.steps
-        return 0 <= self._step < len(steps) and bool(steps[self._step].predict) \
-            and self._step not in self._revealed
+        return 0 <= k < len(steps) and bool(steps[k].predict) and k not in self._revealed
 
     def reveal(self) -> None:
         if self.veiled:

@@ -1,7 +1,9 @@
 """File ▸ Export Figure…: one panel's figure as SVG, PDF, PNG, GIF or APNG, in a theme and a size
-preset; the current state, every step (one file each, or one animation), or every playback
-frame; text as outlines for SVG. It offers what ``gpuviz export`` does, and remembers the last
-choices (in the settings) for the next export."""
+preset; a chosen step (a question step veiled, as the room sees it before the reveal, or
+revealed), every step (one file each, or one animation), or every playback frame; the figure's
+parts and what surrounds them; SVG text as text, with its fonts embedded, or as outlines. It
+offers what ``gpuviz export`` does, previews the very figure it will write
+(``ui/export_preview.py``), and remembers the last choices (in the settings)."""
 
 from __future__ import annotations
 
@@ -11,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -24,13 +26,17 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QSpinBox,
+    QVBoxLayout,
     QWidget,
 )
 
 from gpuviz.figures.theme import THEMES
 from gpuviz.registry import panel
+from gpuviz.ui.export_preview import ExportPreview
 
 if TYPE_CHECKING:
+    from gpuviz.figures.display import Figure
+    from gpuviz.scenario.document import Scenario
     from gpuviz.ui.document import Document
 
 SIZES = (("natural", "Natural size"), ("single", "Single column (85 mm)"),
@@ -39,8 +45,12 @@ FORMATS = ("svg", "pdf", "png", "gif", "apng")
 ANIMATED = ("gif", "apng")
 CHROME_LABELS = (("full", "Title, notes and legend"), ("legend", "Legend only"),
                  ("none", "Nothing: the drawing alone"))
-WHAT = (("current", "What is shown now"), ("steps", "Every step (overview and steps)"),
+WHAT = (("current", "The step chosen above"), ("steps", "Every step (overview and steps)"),
         ("frames", "Every playback frame"))
+TEXT = (("text", "As text"), ("embed", "As text, its fonts embedded (SVG)"),
+        ("paths", "As outlines (SVG: no fonts needed to view it)"))
+QUESTION = (("revealed", "Revealed: the picture with its answer"),
+            ("veiled", "Veiled: as the room sees it before the reveal"))
 
 
 @dataclass(frozen=True)
@@ -55,6 +65,10 @@ class ExportChoice:
     text_as_paths: bool = False
     parts: tuple[str, ...] | None = None  # None: the whole figure
     chrome: str = "full"  # what surrounds the parts: full, legend, none
+    step: int | None = None  # the step exported (0-based, -1 the overview); None: as shown
+    veiled: bool = False  # a question step as the room sees it before the reveal
+    embed_fonts: bool = False
+    fps: float | None = None  # an animation's frame rate (None: 4 for playback, 0.5 for steps)
 
     @property
     def frames(self) -> bool:
@@ -68,53 +82,45 @@ class ExportDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Export Figure")
         self.settings = settings
+        self.document = document
         remembered = _remembered(settings)
         self.panel_box = QComboBox()
+        self.panel_box.setObjectName("export-panel")
         for pid in panel_ids:
             self.panel_box.addItem(panel(pid).title, pid)
         if current in panel_ids:
             self.panel_box.setCurrentIndex(panel_ids.index(current))
+        self.step_box = QComboBox()
+        self.step_box.setObjectName("export-step")
+        self._fill_steps()
+        self.question_box = _combo("export-question", QUESTION,
+                                   "veiled" if document is not None and document.veiled
+                                   else "revealed")
         self.format_box = QComboBox()
         self.format_box.addItems(list(FORMATS))
         self.format_box.setCurrentText(remembered.get("fmt", "svg"))
         self.theme_box = QComboBox()
         self.theme_box.addItems(list(THEMES))
         self.theme_box.setCurrentText(remembered.get("theme", theme_name))
-        self.size_box = QComboBox()
-        for key, label in SIZES:
-            self.size_box.addItem(label, key)
-        self.size_box.setCurrentIndex(max(0, [k for k, _ in SIZES].index(
-            remembered.get("size", "natural")) if remembered.get("size") in dict(SIZES) else 0))
+        self.size_box = _combo("export-size", SIZES, remembered.get("size", "natural"))
         self.dpi = QSpinBox()
         self.dpi.setRange(72, 1200)
         self.dpi.setValue(int(remembered.get("dpi", 200)))
-        self.what_box = QComboBox()
-        self.what_box.setObjectName("export-what")
-        for key, label in WHAT:
-            self.what_box.addItem(label, key)
-        self.what_box.setCurrentIndex([k for k, _ in WHAT].index(remembered.get("what", "current"))
-                                      if remembered.get("what") in dict(WHAT) else 0)
+        self.fps = QDoubleSpinBox()
+        self.fps.setObjectName("export-fps")
+        self.fps.setRange(0.0, 50.0)  # 0: the default of what is animated
+        self.fps.setDecimals(2)
+        self.fps.setSpecialValueText("automatic (4 for playback, 0.5 for steps)")
+        self.fps.setValue(float(remembered.get("fps", 0.0)))
+        self.what_box = _combo("export-what", WHAT, remembered.get("what", "current"))
         # the figure's parts (all: the whole figure) and what surrounds them, as --part/--chrome
         self.parts_list = QListWidget()
         self.parts_list.setObjectName("export-parts")
         self.parts_list.setMaximumHeight(96)
-        self.panel_box.currentIndexChanged.connect(self._fill_parts)
-        self.chrome_box = QComboBox()
-        self.chrome_box.setObjectName("export-chrome")
-        for key, label in CHROME_LABELS:
-            self.chrome_box.addItem(label, key)
-        self.chrome_box.setCurrentIndex(max(0, self.chrome_box.findData(
-            remembered.get("chrome", "full"))))
-        self.text_paths = QCheckBox("text as outlines (SVG: no fonts needed to view it)")
-        self.text_paths.setObjectName("export-text-as-paths")
-        self.text_paths.setChecked(remembered.get("text_as_paths") == "true")
-        # a question step is shown veiled in the hall; its export is the picture (the answer)
-        self.veil_note = QLabel()
-        self.veil_note.setWordWrap(True)
-        veiled = document is not None and document.veiled
-        self.veil_note.setText("This step is a question: the export shows its answer (the "
-                               "revealed picture)." if veiled else "")
-        self.veil_note.setVisible(veiled)
+        self.chrome_box = _combo("export-chrome", CHROME_LABELS, remembered.get("chrome", "full"))
+        text = remembered.get("text") or ("paths" if remembered.get("text_as_paths") == "true"
+                                          else "text")
+        self.text_box = _combo("export-text", TEXT, text)
         self.path = QLineEdit()
         self._dir, self._stem = default_dir, stem
         browse = QPushButton("Browse…")
@@ -124,37 +130,98 @@ class ExportDialog(QDialog):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.path, 1)
         lay.addWidget(browse)
-        form = QFormLayout(self)
+        choices = QWidget()
+        form = QFormLayout(choices)
+        form.setContentsMargins(0, 0, 0, 0)
         form.addRow("Panel", self.panel_box)
+        form.addRow("Step", self.step_box)
+        form.addRow("Question", self.question_box)
+        form.addRow("Export", self.what_box)
         form.addRow("Format", self.format_box)
         form.addRow("Theme", self.theme_box)
         form.addRow("Size", self.size_box)
-        form.addRow("PNG resolution (dpi)", self.dpi)
-        form.addRow("Export", self.what_box)
+        form.addRow("Resolution (dpi)", self.dpi)
+        form.addRow("Frames per second", self.fps)
         form.addRow("Parts", self.parts_list)
         form.addRow("Around the parts", self.chrome_box)
-        form.addRow("Text", self.text_paths)
-        form.addRow(self.veil_note)
+        form.addRow("Text", self.text_box)
         form.addRow("File", row)
+        self._form = form
+        self.preview = ExportPreview()
+        self.written = QLabel()
+        self.written.setObjectName("export-written")
+        self.written.setWordWrap(True)
+        self.written.setMaximumWidth(self.preview.width())
+        side = QVBoxLayout()
+        side.addWidget(self.preview)
+        side.addWidget(self.written)
+        side.addStretch(1)
+        top = QHBoxLayout()
+        top.addWidget(choices, 1)
+        top.addLayout(side)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
-        for box in (self.panel_box, self.format_box, self.what_box):
+        outer = QVBoxLayout(self)
+        outer.addLayout(top)
+        outer.addWidget(buttons)
+        self.panel_box.currentIndexChanged.connect(self._fill_parts)
+        self.step_box.currentIndexChanged.connect(self._fill_parts)
+        for box in (self.panel_box, self.format_box, self.what_box, self.step_box,
+                    self.question_box):
             box.currentIndexChanged.connect(self._suggest)
-        self.format_box.currentIndexChanged.connect(self._enable)
+        for box in (self.panel_box, self.step_box, self.question_box, self.what_box,
+                    self.format_box, self.theme_box, self.size_box, self.chrome_box,
+                    self.text_box):
+            box.currentIndexChanged.connect(self._changed)
+        self.parts_list.itemChanged.connect(self._changed)
         self._fill_parts()
         self._suggest()
-        self._enable()
+        self._changed()
+
+    # --- the choices ---------------------------------------------------------------------------
+    def _scenario(self) -> Scenario | None:
+        return None if self.document is None else self.document.scenario
+
+    def _fill_steps(self) -> None:
+        doc = self.document
+        if doc is None:
+            self.step_box.addItem("What is shown now", None)
+            return
+        self.step_box.addItem("Overview", -1)
+        for k, step in enumerate(doc.scenario.steps):
+            # a question not yet revealed in the hall keeps its title (often the answer) hidden
+            title = "(predict first)" if doc.is_veiled(k) else step.title
+            self.step_box.addItem(f"{k + 1} · {title}", k)
+        self.step_box.setCurrentIndex(doc.step + 1)
+
+    def chosen_step(self) -> int | None:
+        return self.step_box.currentData()
+
+    def question(self) -> str:
+        """The chosen step's question ("" for a step that asks none)."""
+        from gpuviz.export.veiled import step_question
+
+        scenario, k = self._scenario(), self.chosen_step()
+        return "" if scenario is None or k is None else step_question(scenario, k)
 
     def _fill_parts(self) -> None:
+        pid = self.panel_id()
+        scenario, k = self._scenario(), self.chosen_step()
+        named = scenario.step_parts(k, pid) if scenario is not None and k is not None and k >= 0 \
+            else None
+        kept = _remembered(self.settings).get(f"parts/{pid}")
+        checked = set(named or (kept.split() if kept else panel(pid).parts))
+        self.parts_list.blockSignals(True)
         self.parts_list.clear()
-        for name in panel(self.panel_id()).parts:
+        for name in panel(pid).parts:
             item = QListWidgetItem(name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked)
+            item.setCheckState(Qt.CheckState.Checked if name in checked or not checked
+                               else Qt.CheckState.Unchecked)
             self.parts_list.addItem(item)
+        self.parts_list.blockSignals(False)
         self.parts_list.setVisible(self.parts_list.count() > 0)
 
     def chosen_parts(self) -> tuple[str, ...] | None:
@@ -163,10 +230,62 @@ class ExportDialog(QDialog):
         checked = tuple(i.text() for i in items if i.checkState() == Qt.CheckState.Checked)
         return None if len(checked) == len(items) else checked
 
-    def _enable(self) -> None:
+    def _asks(self) -> bool:
+        """Whether what is exported holds a question step (the step chosen, or every step)."""
+        what = self.what_box.currentData()
+        return what != "frames" and (bool(self.question()) or (what == "steps"
+                                                              and self._asks_any()))
+
+    def _changed(self, *_args) -> None:
         fmt = self.format_box.currentText()
-        self.text_paths.setEnabled(fmt == "svg")
+        asks = self._asks()
+        self.question_box.setEnabled(asks)
+        self._form.setRowVisible(self.question_box, asks)
+        self.text_box.setEnabled(fmt == "svg")
         self.dpi.setEnabled(fmt != "svg")
+        self.fps.setEnabled(fmt in ANIMATED)
+        self.written.setText(self._written())
+        self.preview.request(self._preview_maker())
+
+    def _asks_any(self) -> bool:
+        scenario = self._scenario()
+        return scenario is not None and any(s.predict for s in scenario.steps)
+
+    def veiled(self) -> bool:
+        return self._asks() and self.question_box.currentData() == "veiled"
+
+    def _preview_maker(self):
+        """What the preview builds: the figure the export writes for the chosen step (the
+        first of a sequence)."""
+        from gpuviz.export.files import export_figure_of
+
+        c = self.choices()
+        scenario, selection = shown_state(self.document, c)
+        question = self.question() if c.veiled else ""
+
+        def make() -> tuple[Figure, float | None]:
+            return export_figure_of(scenario, c.panel_id, theme_name=c.theme_name, size=c.size,
+                                    selection=selection, parts=c.parts,
+                                    chrome=c.chrome,  # type: ignore[arg-type]
+                                    question=question)
+
+        return make
+
+    def _written(self) -> str:
+        """What Save writes, in words."""
+        c = self.choices()
+        scenario = self._scenario()
+        n = len(scenario.steps) if scenario is not None else 0
+        if c.fmt in ANIMATED:
+            what = f"{n + 1} steps" if c.what == "steps" else "the playback"
+            return f"Writes one animation of {what}."
+        if c.what == "steps":
+            extra = sum(1 for s in scenario.steps if s.predict) if c.veiled and scenario else 0
+            return (f"Writes {n + 1 + extra} files: the overview and each step"
+                    + (", each question also veiled" if extra else "") + ".")
+        if c.what == "frames":
+            return "Writes one numbered file per playback frame."
+        return f"Writes {c.path.name}."
 
     def _suggest(self) -> None:
         fmt = self.format_box.currentText()
@@ -175,7 +294,14 @@ class ExportDialog(QDialog):
             self.path.setText(str(typed.with_suffix(f".{fmt}")))
             self.path.setModified(True)
             return
-        suffix = "-steps" if self.what_box.currentData() == "steps" else ""
+        what, k = self.what_box.currentData(), self.chosen_step()
+        if what == "steps":
+            suffix = "-steps"
+        elif what == "current" and k is not None and k >= 0:
+            n = len(self.document.scenario.steps) if self.document is not None else 0
+            suffix = f"-step{k + 1:0{max(2, len(str(n)))}d}" + ("-veiled" if self.veiled() else "")
+        else:
+            suffix = ""
         name = f"{self._stem}-{self.panel_id()}{suffix}.{fmt}"
         self.path.setText(str(self._dir / name))
 
@@ -186,36 +312,60 @@ class ExportDialog(QDialog):
         if path:
             self.path.setText(path)
             self.path.setModified(True)
+            self._changed()
 
     def panel_id(self) -> str:
         return self.panel_box.currentData()
 
     def choices(self) -> ExportChoice:
         fmt = self.format_box.currentText()
+        text = self.text_box.currentData() if fmt == "svg" else "text"
         return ExportChoice(self.panel_id(), Path(self.path.text()), fmt,
                             self.theme_box.currentText(), self.size_box.currentData(),
-                            self.dpi.value(), self.what_box.currentData(),
-                            self.text_paths.isChecked() and fmt == "svg",
-                            self.chosen_parts(), self.chrome_box.currentData())
+                            self.dpi.value(), self.what_box.currentData(), text == "paths",
+                            self.chosen_parts(), self.chrome_box.currentData(),
+                            self.chosen_step(), self.veiled(), text == "embed",
+                            self.fps.value() or None)
 
     def remember(self) -> None:
-        """Keep these choices for the next export (the folder too)."""
+        """Keep these choices for the next export (the folder and each panel's parts too)."""
         if self.settings is None:
             return
         c = self.choices()
         for key, value in (("fmt", c.fmt), ("theme", c.theme_name), ("size", c.size),
-                           ("dpi", c.dpi), ("what", c.what),
-                           ("text_as_paths", "true" if c.text_as_paths else "false"),
-                           ("chrome", c.chrome),
+                           ("dpi", c.dpi), ("what", c.what), ("text", self.text_box.currentData()),
+                           ("chrome", c.chrome), ("fps", self.fps.value()),
+                           (f"parts/{c.panel_id}", " ".join(c.parts or ())),
                            ("folder", str(c.path.parent))):
             self.settings.setValue(f"export/{key}", value)
+
+
+def _combo(name: str, items: tuple[tuple[str, str], ...], current: str) -> QComboBox:
+    box = QComboBox()
+    box.setObjectName(name)
+    for key, label in items:
+        box.addItem(label, key)
+    box.setCurrentIndex(max(0, box.findData(current)))
+    return box
+
+
+def shown_state(document: Document | None, c: ExportChoice) -> tuple[Scenario, frozenset[str]]:
+    """The scenario and selection of the chosen step: what the window shows (its selection and
+    playback frame included) for the step on screen, the step's own for another."""
+    assert document is not None
+    if c.step is None or c.step == document.step:
+        return document.shown, document.selection
+    return document.scenario.at_step(c.step), document.scenario.step_selection(c.step)
 
 
 def _remembered(settings: QSettings | None) -> dict[str, str]:
     if settings is None:
         return {}
     out = {}
-    for key in ("fmt", "theme", "size", "dpi", "what", "text_as_paths", "chrome", "folder"):
+    settings.beginGroup("export")
+    keys = settings.allKeys()
+    settings.endGroup()
+    for key in keys:
         value = settings.value(f"export/{key}")
         if value is not None:
             out[key] = str(value)
@@ -230,9 +380,10 @@ def remembered_folder(settings: QSettings | None) -> Path | None:
 def run_export(document: Document, c: ExportChoice) -> str:
     """Write what ``c`` asks for; returns a note for the status line."""
     from gpuviz.export.files import export_figure
+    from gpuviz.export.veiled import step_question
 
-    shown, selection = document.shown, document.selection
     scenario = document.scenario
+    shown, selection = shown_state(document, c)
     if c.fmt in ANIMATED:
         return _animate(document, c)
     if c.what == "frames":
@@ -244,21 +395,30 @@ def run_export(document: Document, c: ExportChoice) -> str:
                                 selection=selection)
         return f" … {len(paths)} frames"
     kw = dict(fmt=c.fmt, theme_name=c.theme_name, size=c.size, dpi=c.dpi,
-              text_as_paths=c.text_as_paths, parts=c.parts, chrome=c.chrome)
+              text_as_paths=c.text_as_paths, parts=c.parts, chrome=c.chrome,
+              embed_fonts=c.embed_fonts)
     if c.what == "steps":
         stem = c.path.stem.removesuffix("-steps")
         digits = max(2, len(str(len(scenario.steps))))
+        written = 0
         for k in range(-1, len(scenario.steps)):
             suffix = f"-step{k + 1:0{digits}d}" if k >= 0 else "-overview"
-            export_figure(scenario.at_step(k), c.panel_id,
-                          c.path.parent / f"{stem}{suffix}.{c.fmt}",
-                          selection=scenario.step_selection(k), **kw)  # type: ignore[arg-type]
-        return f" … {len(scenario.steps) + 1} files"
-    return export_figure(shown, c.panel_id, c.path, selection=selection, **kw)  # type: ignore[arg-type]
+            question = step_question(scenario, k) if c.veiled else ""
+            for veil in (question, "") if question else ("",):
+                name = f"{stem}{suffix}{'-veiled' if veil else ''}.{c.fmt}"
+                export_figure(scenario.at_step(k), c.panel_id, c.path.parent / name,
+                              selection=scenario.step_selection(k), question=veil,
+                              **kw)  # type: ignore[arg-type]
+                written += 1
+        return f" … {written} files"
+    question = step_question(scenario, c.step) if c.veiled and c.step is not None else ""
+    return export_figure(shown, c.panel_id, c.path, selection=selection, question=question,
+                         **kw)  # type: ignore[arg-type]
 
 
 def _animate(document: Document, c: ExportChoice) -> str:
     from gpuviz.export.animate import MAX_FRAMES, FramePlan, write_animation
+    from gpuviz.export.veiled import step_question, veiled_figure
     from gpuviz.figures.scene import figure_for, frame_count
     from gpuviz.figures.targets import TARGETS
     from gpuviz.figures.theme import theme
@@ -266,23 +426,28 @@ def _animate(document: Document, c: ExportChoice) -> str:
 
     th = theme(c.theme_name)
     target = TARGETS[c.size].showing(c.parts, c.chrome)  # type: ignore[arg-type]
-    scenario, kept = document.scenario, without_frame(document.selection)
+    scenario = document.scenario
     if c.what == "steps":
-        chosen = list(range(-1, len(scenario.steps)))[:MAX_FRAMES]
+        # each step a frame; veiled, a question's veiled frame before its answer
+        chosen = [(k, veil) for k in range(-1, len(scenario.steps))
+                  for veil in ((step_question(scenario, k), "") if c.veiled
+                               and step_question(scenario, k) else ("",))][:MAX_FRAMES]
 
         def step_figure(i: int):
-            k = chosen[i]
-            return figure_for(scenario.at_step(k), c.panel_id, th, scenario.step_selection(k),
-                              target)
+            k, veil = chosen[i]
+            figure = figure_for(scenario.at_step(k), c.panel_id, th, scenario.step_selection(k),
+                                target)
+            return veiled_figure(figure, veil, th, panel(c.panel_id).title) if veil else figure
 
-        plan = FramePlan(len(chosen), step_figure, 0.5)
+        plan = FramePlan(len(chosen), step_figure, c.fps or 0.5)
     else:
-        shown = document.shown
+        shown, selection = shown_state(document, c)
+        kept = without_frame(selection)
         total = min(frame_count(shown, c.panel_id), MAX_FRAMES)
 
         def frame_figure(i: int):
             return figure_for(shown, c.panel_id, th, at_frame(kept, i), target)
 
-        plan = FramePlan(total, frame_figure, 4.0)
+        plan = FramePlan(total, frame_figure, c.fps or 4.0)
     count = write_animation(plan, c.path, c.fmt, dpi=min(c.dpi, 110), background=th.background)
     return f" … {count} frames"

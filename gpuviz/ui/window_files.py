@@ -176,7 +176,10 @@ class Files:
             or self.document.scenario.panels
         base = self.document.path
         folder = remembered_folder(w.settings) or own_folder(base)
-        dialog = ExportDialog(visible, visible[0], w.theme.name, folder,
+        doc, k = self.document, self.document.step
+        focus = doc.scenario.steps[k].focus if 0 <= k < len(doc.scenario.steps) else None
+        dialog = ExportDialog(visible, focus if focus in visible else visible[0], w.theme.name,
+                              folder,
                               base.stem if base else "figure", w.settings, self.document, w)
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
