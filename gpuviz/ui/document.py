@@ -84,6 +84,7 @@ class Document(QObject):
         self._selection: frozenset[str] = frozenset()
         self._frame: int | None = None
         self._revealed: set[int] = set()
+        self._saved = scenario
         self.undo_stack = QUndoStack(self)
         # through a method of the document, so the connection ends with it (the stack it owns
         # reports "clean" once more as it is destroyed: "Signal source has been deleted")
@@ -102,6 +103,11 @@ class Document(QObject):
     def shown(self) -> Scenario:
         """The scenario as shown: at the current step, if one is selected."""
         return self._scenario.at_step(self._step)
+
+    @property
+    def saved(self) -> Scenario:
+        """The scenario as it was opened or last saved (what its captions were written for)."""
+        return self._saved
 
     @property
     def path(self) -> Path | None:
@@ -201,6 +207,7 @@ class Document(QObject):
     def replace_scenario(self, scenario: Scenario, path: Path | None) -> None:
         """A newly opened file: a fresh history."""
         self._scenario = scenario
+        self._saved = scenario
         self._path = path
         self._step = -1
         self._selection = frozenset()
@@ -236,6 +243,7 @@ class Document(QObject):
         if target is None:
             raise ValueError("no file name yet; use Save As")
         save_scenario(self._scenario, target)
+        self._saved = self._scenario
         self._path = target
         self.undo_stack.setClean()
         self.path_changed.emit()

@@ -24,7 +24,7 @@ from gpuviz.ui.lecture_keys import install as install_lecture_keys
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import PanelDock
 from gpuviz.ui.presentation import Presentation
-from gpuviz.ui.step_bar import CaptionStrip, StepBar
+from gpuviz.ui.step_bar import CaptionStrip, StepBar, step_marker
 from gpuviz.ui.window_files import Files
 from gpuviz.ui.window_menus import Menus, build_actions, build_first_actions, build_menus
 from gpuviz.ui.window_playback import WindowPlayback
@@ -392,16 +392,12 @@ class MainWindow(QMainWindow):
         self.act_prev.setEnabled(k >= 0)
         self.act_next.setEnabled(k < len(steps) - 1 or doc.veiled)
         # the title often gives the answer away: only the question until the reveal
-        self.step_bar_widget.set_steps([s.title for s in steps], k)
-        if doc.veiled:
-            self.step_bar_widget.steps.setItemText(k + 1, f"{k + 1} · (predict first)")
+        self.step_bar_widget.set_steps([s.title for s in steps], k, self._edited_from, doc.veiled)
         presenting = self.presentation.active
         marker = ""
         if k < 0 and self._edited_from is not None and self._edited_from < len(steps):
             s = steps[self._edited_from]
             marker = f"edited since step {self._edited_from + 1}"
-            self.step_bar_widget.position.setText(
-                f"edited from step {self._edited_from + 1} of {len(steps)}")
             self.caption_label.set_caption(format_fields(s.caption, shown),
                                            s.title if presenting or not s.caption else "")
         elif k < 0:
@@ -411,6 +407,7 @@ class MainWindow(QMainWindow):
                                            doc.scenario.title if presenting else "")
         else:
             s = steps[k]
+            marker = step_marker(doc)  # an edit elsewhere changed what this step shows
             if doc.veiled:
                 self.caption_label.set_caption(format_fields(s.predict, shown) + "  (Next reveals)",
                                                "Predict:")

@@ -10,6 +10,7 @@ tooltip).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPaintEvent, QTextLayout, QTextOption
@@ -21,6 +22,10 @@ from PySide6.QtWidgets import (
     QToolButton,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from gpuviz.scenario.document import Scenario
+    from gpuviz.ui.document import Document
 
 
 class StepBar(QWidget):
@@ -63,9 +68,17 @@ class StepBar(QWidget):
         lay.addWidget(self.message, 1)
         self.setFixedHeight(max(self.steps.sizeHint().height(), self.prev_button.sizeHint().height()) + 4)
 
-    def set_steps(self, titles: list[str], current: int) -> None:
-        """The step list (titles in order) and the current step (-1: the overview)."""
+    def set_steps(self, titles: list[str], current: int, edited_from: int | None = None,
+                  veiled: bool = False) -> None:
+        """The step list (titles in order) and the current step (-1: the overview).
+        ``edited_from``: the step whose state was edited by hand (the overview is shown, with
+        that step's caption): the bar names that step, never "overview". ``veiled``: the
+        current step's title is kept back until its question is revealed."""
         items = ["Overview"] + [f"{i + 1} · {t}" for i, t in enumerate(titles)]
+        if veiled and 0 <= current < len(titles):
+            items[current + 1] = f"{current + 1} · (predict first)"
+        if current < 0 and edited_from is not None and 0 <= edited_from < len(titles):
+            items[edited_from + 1] += " (edited)"
         if [self.steps.itemText(i) for i in range(self.steps.count())] != items:
             self.steps.clear()
             self.steps.addItems(items)
@@ -73,10 +86,13 @@ class StepBar(QWidget):
             metrics = self.steps.view().fontMetrics()
             widest = max(metrics.horizontalAdvance(t) for t in items)
             self.steps.view().setMinimumWidth(widest + 48)
-        self.steps.setCurrentIndex(current + 1)
+        edited = current < 0 and edited_from is not None and 0 <= edited_from < len(titles)
+        self.steps.setCurrentIndex((edited_from if edited else current) + 1)
         self.steps.setEnabled(bool(titles))
         if not titles:
             self.position.setText("no steps")
+        elif edited:
+            self.position.setText(f"edited from step {edited_from + 1} of {len(titles)}")
         elif current < 0:
             self.position.setText(f"overview · {count_text(len(titles), 'step')}")
         else:
@@ -97,6 +113,27 @@ class StepBar(QWidget):
 
     def _show(self) -> None:
         self.message.setText(self._message or self._hover)
+
+
+def step_marker(document: Document) -> str:
+    """The caption strip's marker at a step whose state is no longer the one the lecture had
+    at that step when it was opened or saved (an edit at the overview or at another step
+    changed what the step builds on): its caption may not describe the figure any more. The
+    step is found in the saved lecture by its title and caption; "" when it is not there (a
+    step authored since, whose caption was written for what it shows)."""
+    steps, k = document.scenario.steps, document.step
+    if not 0 <= k < len(steps):
+        return ""
+    step, saved = steps[k], document.saved
+    for j, was in enumerate(saved.steps):
+        if (was.title, was.caption) == (step.title, step.caption):
+            return "" if same_state(saved.at_step(j), document.shown) else "edited since saved"
+    return ""
+
+
+def same_state(a: Scenario, b: Scenario) -> bool:
+    """Whether two scenarios show the same sections (a section left out is its defaults)."""
+    return all(a.section(pid) == b.section(pid) for pid in set(a.sections) | set(b.sections))
 
 
 def count_text(n: int, noun: str) -> str:
@@ -251,11 +288,28 @@ class CaptionStrip(QWidget):
             small.setPointSizeF(font.pointSizeF() * 0.8)
         sfm = QFontMetricsF(small)
         for extra in (self._corner, self._marker):
-            if extra:
+            if not extra:
+                continue
+            if extra is self._marker:
+                # a stale caption says so in one mark wherever it is shown (an edit at a step
+                # or at the overview): a pill in the highlight colour, bold
+                bold = QFont(small)
+                bold.setBold(True)
+                bfm = QFontMetricsF(bold)
+                w = bfm.horizontalAdvance(extra) + 14
+                pill = QRectF(self.width() - right - w, 4, w, bfm.lineSpacing() + 4)
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(pal.highlight())
+                p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+                p.drawRoundedRect(pill, pill.height() / 2, pill.height() / 2)
+                p.setFont(bold)
+                p.setPen(pal.highlightedText().color())
+                p.drawText(pill, int(Qt.AlignmentFlag.AlignCenter), extra)
+                right += w + 6
+            else:
                 w = sfm.horizontalAdvance(extra) + 12
                 p.setFont(small)
-                color = pal.placeholderText().color() if extra is self._marker else pal.windowText().color()
-                p.setPen(color)
+                p.setPen(pal.windowText().color())
                 p.drawText(QRectF(self.width() - right - w, 5, w, sfm.lineSpacing()),
                            int(Qt.AlignmentFlag.AlignRight), extra)
                 right += w
