@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from gpuviz.ui.document import Document
 
 
+MAX_STEP_BOX = 720  # px: the step list's box grows to its widest title up to this
+
+
 class StepBar(QWidget):
     """Previous and next as buttons, the position, the step list, and a message area at the
     right (hover keys, "Saved …")."""
@@ -82,10 +85,14 @@ class StepBar(QWidget):
         if [self.steps.itemText(i) for i in range(self.steps.count())] != items:
             self.steps.clear()
             self.steps.addItems(items)
-            # the list opens wide enough for every title (the box itself keeps its width)
+            # the list opens wide enough for every title, and the box is as wide as the widest
+            # (up to MAX_STEP_BOX px): no title is cut, and stepping never moves the bar
             metrics = self.steps.view().fontMetrics()
             widest = max(metrics.horizontalAdvance(t) for t in items)
             self.steps.view().setMinimumWidth(widest + 48)
+            box = self.steps.fontMetrics()
+            self.steps.setMinimumWidth(min(MAX_STEP_BOX, max(box.horizontalAdvance(t)
+                                                             for t in items) + 48))
         edited = current < 0 and edited_from is not None and 0 <= edited_from < len(titles)
         self.steps.setCurrentIndex((edited_from if edited else current) + 1)
         self.steps.setEnabled(bool(titles))

@@ -86,3 +86,22 @@ def _marker_pixels(caption) -> int:
     px = raw[:, : w * 3].reshape(h, w, 3).astype(int)
     hl = caption.palette().highlight().color()
     return int((np.abs(px - np.array([hl.red(), hl.green(), hl.blue()])).sum(axis=2) < 24).sum())
+
+
+def test_the_step_box_shows_every_title_whole_and_keeps_its_width(
+        make_main_window, scenario_path):
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    w = make_main_window(scenario_path("pipeline-double-buffer.json"))
+    doc, box = w.document, w.step_bar_widget.steps
+    widths = set()
+    for k in range(len(doc.scenario.steps)):
+        doc.go_to_step(k)
+        option = QStyleOptionComboBox()
+        box.initStyleOption(option)
+        field = box.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                           QStyle.SubControl.SC_ComboBoxEditField, box)
+        title = box.currentText()
+        assert box.fontMetrics().horizontalAdvance(title) <= field.width(), f"cut: {title!r}"
+        widths.add(box.width())
+    assert len(widths) == 1, "the step box changes width from step to step"
