@@ -389,8 +389,6 @@ class MainWindow(QMainWindow):
         steps = doc.scenario.steps
         k = doc.step
         shown = doc.shown
-        self.act_prev.setEnabled(k >= 0)
-        self.act_next.setEnabled(k < len(steps) - 1 or doc.veiled)
         # the title often gives the answer away: only the question until the reveal
         self.step_bar_widget.set_steps([s.title for s in steps], k, self._edited_from, doc.veiled)
         presenting = self.presentation.active
@@ -427,10 +425,10 @@ class MainWindow(QMainWindow):
         if self.document.veiled:
             self.document.reveal()
         else:
-            self.document.go_to_step(self.document.step + 1)
+            self.document.go_to_step(self.step_bar_widget.neighbours()[1])
 
     def previous_step(self) -> None:
-        self.document.go_to_step(self.document.step - 1)
+        self.document.go_to_step(self.step_bar_widget.neighbours()[0])
 
     def _on_hover(self, key: str) -> None:
         self.step_bar_widget.set_hover(key)

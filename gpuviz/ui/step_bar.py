@@ -61,6 +61,7 @@ class StepBar(QWidget):
         self._message_timer.setSingleShot(True)
         self._message_timer.timeout.connect(lambda: self.show_message(""))
         self._message = ""
+        self._neighbours = (-2, 0)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.setSpacing(6)
@@ -94,7 +95,13 @@ class StepBar(QWidget):
             self.steps.setMinimumWidth(min(MAX_STEP_BOX, max(box.horizontalAdvance(t)
                                                              for t in items) + 48))
         edited = current < 0 and edited_from is not None and 0 <= edited_from < len(titles)
-        self.steps.setCurrentIndex((edited_from if edited else current) + 1)
+        at = edited_from if edited else current
+        # PageUp and PageDown go around the step shown; after a hand edit at step k, back to
+        # step k and on to k + 1 (not to the first step, as from the overview)
+        self._neighbours = (at if edited else at - 1, at + 1)
+        self.prev_button.defaultAction().setEnabled(current >= 0 or edited)
+        self.next_button.defaultAction().setEnabled(at < len(titles) - 1 or veiled)
+        self.steps.setCurrentIndex(at + 1)
         self.steps.setEnabled(bool(titles))
         if not titles:
             self.position.setText("no steps")
@@ -104,6 +111,10 @@ class StepBar(QWidget):
             self.position.setText(f"overview · {count_text(len(titles), 'step')}")
         else:
             self.position.setText(f"step {current + 1} of {len(titles)}")
+
+    def neighbours(self) -> tuple[int, int]:
+        """The steps PageUp and PageDown go to (-1: the overview)."""
+        return self._neighbours
 
     def text(self) -> str:
         return f"{self.position.text()} {self.steps.currentText()}"

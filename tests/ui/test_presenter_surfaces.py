@@ -105,3 +105,19 @@ def test_the_step_box_shows_every_title_whole_and_keeps_its_width(
         assert box.fontMetrics().horizontalAdvance(title) <= field.width(), f"cut: {title!r}"
         widths.add(box.width())
     assert len(widths) == 1, "the step box changes width from step to step"
+
+
+def test_after_a_what_if_edit_at_a_step_the_step_keys_go_on_from_that_step(
+        make_main_window, scenario_path, qtbot):
+    from PySide6.QtCore import Qt
+
+    w = make_main_window(scenario_path("launch-n130.json"))
+    doc = w.document
+    for k, key, expected in ((2, Qt.Key.Key_PageDown, 3), (2, Qt.Key.Key_PageUp, 2),
+                             (0, Qt.Key.Key_PageUp, 0)):
+        doc.go_to_step(k)
+        doc.edit_section("launch", replace(doc.shown.section("launch"),
+                                           sm_count=doc.shown.section("launch").sm_count + 1))
+        assert doc.step == -1
+        qtbot.keyClick(w.step_bar_widget, key)
+        assert doc.step == expected, f"{key!r} after an edit at step {k + 1}"
