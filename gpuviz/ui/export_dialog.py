@@ -189,7 +189,10 @@ class ExportDialog(QDialog):
         if doc is None:
             self.step_box.addItem("What is shown now", None)
             return
-        self.step_box.addItem("Overview", -1)
+        from gpuviz.ui.step_bar import same_state
+
+        edited = doc.step < 0 and not same_state(doc.shown, doc.saved.at_step(-1))
+        self.step_box.addItem("Overview (as edited)" if edited else "Overview", -1)
         for k, step in enumerate(doc.scenario.steps):
             # a question not yet revealed in the hall keeps its title (often the answer) hidden
             title = "(predict first)" if doc.is_veiled(k) else step.title

@@ -85,7 +85,9 @@ class ExportPreview(QLabel):
         self._shown_generation = generation
         if error:
             self.figure, self.image = None, None
-            self.problem = error.split(": ", 1)[-1]
+            # the export's own sentence, its command-line hint put in the dialog's words
+            self.problem = error.split(": ", 1)[-1].replace("(--part NAME)",
+                                                            "(tick them under Parts)")
             self.setPixmap(QPixmap())
             self.setText(f"Cannot export with these choices:\n{self.problem}")
         else:

@@ -181,10 +181,13 @@ class Files:
         dialog = ExportDialog(visible, focus if focus in visible else visible[0], w.theme.name,
                               folder,
                               base.stem if base else "figure", w.settings, self.document, w)
-        if dialog.exec() != ExportDialog.DialogCode.Accepted:
+        accepted = dialog.exec() == ExportDialog.DialogCode.Accepted
+        if accepted:
+            choice = dialog.choices()
+            dialog.remember()
+        dialog.deleteLater()  # its preview and pending builds go with it
+        if not accepted:
             return
-        choice = dialog.choices()
-        dialog.remember()
         try:
             note = run_export(self.document, choice)
         except OSError as e:
