@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QRectF, QSize, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
@@ -35,6 +35,19 @@ def render_preview(make: FigureMaker, size: QSize = PREVIEW) -> tuple[Figure, QI
     paint_figure(p, figure, QRectF(0, 0, w, h))
     p.end()
     return figure, img
+
+
+def _pool() -> QThreadPool:
+    """The preview's own thread: a preview never waits behind the docks' layout searches on
+    the global pool (just after start-up those held the first preview back by seconds)."""
+    global _POOL
+    if _POOL is None:
+        _POOL = QThreadPool(QCoreApplication.instance())
+        _POOL.setMaxThreadCount(1)
+    return _POOL
+
+
+_POOL: QThreadPool | None = None
 
 
 class ExportPreview(QLabel):
@@ -77,7 +90,7 @@ class ExportPreview(QLabel):
             return
         job = Job(lambda: render_preview(make), generation)
         job.signals.done.connect(self._done)
-        QThreadPool.globalInstance().start(job)
+        _pool().start(job)
 
     def _done(self, generation: int, result: object, error: str) -> None:
         if generation != self._generation:

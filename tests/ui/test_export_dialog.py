@@ -67,7 +67,7 @@ def test_a_question_step_exports_veiled_or_revealed_from_the_dialog(
         make_main_window, scenario_path, qtbot, monkeypatch, tmp_path):
     from gpuviz.ui.export_dialog import ExportDialog
 
-    w = make_main_window(scenario_path("occupancy-register-cliff.json"))
+    w = make_main_window(scenario_path("banks-stride1.json"))
     doc = w.document
     k = next(i for i, s in enumerate(doc.scenario.steps) if s.predict)
     doc.go_to_step(k)
@@ -90,7 +90,7 @@ def test_a_question_step_exports_veiled_or_revealed_from_the_dialog(
     monkeypatch.setattr(ExportDialog, "exec", exec_)
     w.export_dialog()
     w.export_dialog()
-    stem = f"occupancy-register-cliff-occupancy-step{k + 1:02d}"
+    stem = f"banks-stride1-banks-step{k + 1:02d}"
     veiled, revealed = tmp_path / f"{stem}-veiled.svg", tmp_path / f"{stem}.svg"
     assert veiled.exists() and revealed.exists()
     answer = set(previews[1].texts())
