@@ -43,7 +43,11 @@ leaves. A step that asks the room to predict is veiled until the next PageDown r
 or a double click applies what it points at to the parameters (for example, launch: that block
 becomes the selected block).</li>
 <li><b>Author</b> steps: set the parameters, then Steps ▸ Add Step from Current State…; File ▸
-Save As writes your own copy (a bundled scenario is never overwritten).</li>
+Save As writes your own copy (a bundled scenario is never overwritten). A caption marked
+“edited since …” may no longer describe the figure: an edit changed what it was written for.</li>
+<li><b>Export</b> a figure (File ▸ Export Figure…, Ctrl+E): the preview is the file it writes;
+a question step is written veiled (the question alone, as the room sees it before the reveal)
+or revealed.</li>
 </ol>
 <p>Step numbers start at 1 everywhere: the step bar, the file names of <tt>gpuviz export
 --all-steps</tt> (<tt>step01</tt> is step 1) and <tt>gpuviz export --step K</tt>.</p>
