@@ -274,7 +274,8 @@ def veiled_problem(args: argparse.Namespace, scenario: Scenario) -> str | None:
     if args.format in ANIMATED or args.frames or is_lecture(args.format, True):
         return "--veiled writes one step's figures (a lecture or animation veils on its own)"
     if args.all_steps or args.steps is not None:
-        return None if asking else f"--veiled: {which}"
+        chosen, _ = step_range(args.steps, len(scenario.steps))
+        return None if any(k + 1 in asking for k in chosen) else f"--veiled: {which}"
     if args.step is None or args.step not in asking:
         return f"--veiled needs --step K of a question step ({which})"
     return None
