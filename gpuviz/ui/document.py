@@ -134,6 +134,10 @@ class Document(QObject):
         """The current step asks the room to predict before its picture is shown."""
         return self.is_veiled(self._step)
 
+    def veiled_steps(self) -> frozenset[int]:
+        """The steps whose questions the room has not seen answered (this rehearsal)."""
+        return frozenset(k for k in range(len(self._scenario.steps)) if self.is_veiled(k))
+
     def is_veiled(self, k: int) -> bool:
         """Step ``k`` asks a question the room has not seen answered yet (this rehearsal)."""
         steps = self._scenario.steps

@@ -390,7 +390,8 @@ class MainWindow(QMainWindow):
         k = doc.step
         shown = doc.shown
         # the title often gives the answer away: only the question until the reveal
-        self.step_bar_widget.set_steps([s.title for s in steps], k, self._edited_from, doc.veiled)
+        self.step_bar_widget.set_steps([s.title for s in steps], k, self._edited_from,
+                                       doc.veiled_steps())
         presenting = self.presentation.active
         marker = ""
         if k < 0 and self._edited_from is not None and self._edited_from < len(steps):

@@ -10,6 +10,7 @@ tooltip).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
@@ -73,14 +74,14 @@ class StepBar(QWidget):
         self.setFixedHeight(max(self.steps.sizeHint().height(), self.prev_button.sizeHint().height()) + 4)
 
     def set_steps(self, titles: list[str], current: int, edited_from: int | None = None,
-                  veiled: bool = False) -> None:
+                  veiled: Collection[int] = ()) -> None:
         """The step list (titles in order) and the current step (-1: the overview).
         ``edited_from``: the step whose state was edited by hand (the overview is shown, with
         that step's caption): the bar names that step, never "overview". ``veiled``: the
-        current step's title is kept back until its question is revealed."""
-        items = ["Overview"] + [f"{i + 1} · {t}" for i, t in enumerate(titles)]
-        if veiled and 0 <= current < len(titles):
-            items[current + 1] = f"{current + 1} · (predict first)"
+        steps whose questions the room has not seen answered: their titles (which often give
+        the answer) are kept back until the reveal, in the list too."""
+        items = ["Overview"] + [f"{i + 1} · {'(predict first)' if i in veiled else t}"
+                                for i, t in enumerate(titles)]
         if current < 0 and edited_from is not None and 0 <= edited_from < len(titles):
             items[edited_from + 1] += " (edited)"
         if [self.steps.itemText(i) for i in range(self.steps.count())] != items:
@@ -100,7 +101,7 @@ class StepBar(QWidget):
         # step k and on to k + 1 (not to the first step, as from the overview)
         self._neighbours = (at if edited else at - 1, at + 1)
         self.prev_button.defaultAction().setEnabled(current >= 0 or edited)
-        self.next_button.defaultAction().setEnabled(at < len(titles) - 1 or veiled)
+        self.next_button.defaultAction().setEnabled(at < len(titles) - 1 or current in veiled)
         self.steps.setCurrentIndex(at + 1)
         self.steps.setEnabled(bool(titles))
         if not titles:

@@ -121,3 +121,16 @@ def test_after_a_what_if_edit_at_a_step_the_step_keys_go_on_from_that_step(
         assert doc.step == -1
         qtbot.keyClick(w.step_bar_widget, key)
         assert doc.step == expected, f"{key!r} after an edit at step {k + 1}"
+
+
+def test_the_step_list_keeps_every_unanswered_questions_title_back(
+        make_main_window, scenario_path):
+    w = make_main_window(scenario_path("occupancy-register-cliff.json"))
+    doc, box = w.document, w.step_bar_widget.steps
+    k = next(i for i, s in enumerate(doc.scenario.steps) if s.predict)
+    title = doc.scenario.steps[k].title
+    assert doc.step == -1 and title not in box.itemText(k + 1), "the list shows the answer"
+    doc.go_to_step(k)
+    w.next_step()  # the reveal
+    doc.go_to_step(-1)
+    assert title in box.itemText(k + 1), "an answered question's title stays hidden"
