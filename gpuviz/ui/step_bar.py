@@ -306,10 +306,10 @@ class CaptionStrip(QWidget):
         else:
             small.setPointSizeF(font.pointSizeF() * 0.8)
         sfm = QFontMetricsF(small)
-        for extra in (self._corner, self._marker):
+        for is_marker, extra in ((False, self._corner), (True, self._marker)):
             if not extra:
                 continue
-            if extra is self._marker:
+            if is_marker:
                 # a stale caption says so in one mark wherever it is shown (an edit at a step
                 # or at the overview): a pill in the highlight colour, bold
                 bold = QFont(small)
