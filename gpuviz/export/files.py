@@ -123,7 +123,8 @@ def export_figure_of(scenario: Scenario, panel_id: str, *, theme_name: str = "sc
         from gpuviz.export.veiled import veiled_figure
         from gpuviz.registry import panel
 
-        figure = veiled_figure(figure, question, theme(theme_name), panel(panel_id).title)
+        figure = veiled_figure(figure, question, theme(theme_name), panel(panel_id).title,
+                               fill_page=TARGETS[size].aspect is not None)
     return figure, note
 
 

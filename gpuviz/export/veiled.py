@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gpuviz.figures.display import Figure
-from gpuviz.figures.layout import GAP, MARGIN, BlockCanvas, place, text_block
+from gpuviz.figures.layout import GAP, MARGIN, Block, BlockCanvas, place, text_block, wrap
 from gpuviz.figures.theme import Theme
 
 if TYPE_CHECKING:
@@ -24,30 +24,66 @@ def veiled_description(question: str) -> str:
     return f"A question for the room, before its answer is shown: {question}"
 
 
-def veiled_figure(revealed: Figure, question: str, theme: Theme, title: str) -> Figure:
+def veiled_figure(revealed: Figure, question: str, theme: Theme, title: str,
+                  fill_page: bool = False) -> Figure:
     """The veiled stand-in for ``revealed``: its page, the lead, the question and a note,
-    centred; the type grows with the page as a slide's does (at most 3×). ``title`` names the
-    figure without its result (the panel's title)."""
-    scale = max(1.0, min(3.0, revealed.width / 120.0))
-    width = max(20.0, min(revealed.width * 0.8, revealed.width - 4 * MARGIN * scale))
-    fg, muted = theme.color("foreground"), theme.color("muted")
-    blocks = [text_block(VEIL_LEAD, theme, width, size=theme.title_pt * scale, color=fg,
-                         bold=True, name="veil-lead"),
-              text_block(question, theme, width, size=theme.text_pt * scale, color=fg,
-                         name="question"),
-              text_block(VEIL_NOTE, theme, width, size=theme.small_pt * scale, color=muted,
-                         name="veil-note")]
-    gap = GAP * scale
-    content_h = sum(b.height for b in blocks) + gap * (len(blocks) - 1)
+    centred; the type grows with the page (at most 3×). ``fill_page`` (a slide): the question
+    across nine tenths of the page's width, its type smaller only where a long question
+    would not fit the height. ``title`` names the figure without its result (the panel's
+    title)."""
+    largest = max(1.0, min(3.0, revealed.width / 120.0))
+    if fill_page:
+        width = revealed.width * FILL
+        for tenths in range(round(largest * 10), 9, -1):  # the largest type that leaves a
+            scale = tenths / 10                            # sixth of the page's height free
+            blocks = _blocks(question, theme, width, scale)
+            if _height(blocks, scale) <= revealed.height * 0.85:
+                break
+    else:
+        scale = largest
+        width = max(20.0, min(revealed.width * 0.8, revealed.width - 4 * MARGIN * scale))
+        blocks = _blocks(question, theme, width, scale)
+    content_h = _height(blocks, scale)
     height = max(revealed.height, content_h + 2 * MARGIN)
     c = BlockCanvas()
     y = (height - content_h) / 2
     for block in blocks:
         place(c, block, (revealed.width - block.width) / 2, y)
-        y += block.height + gap
+        y += block.height + GAP * scale
     figure = c.figure(revealed.width, height, revealed.background, title,
                       veiled_description(question))
     return replace(figure, parts=())
+
+
+FILL = 0.92  # of a slide's width, the question's column (a slide's content fills 90 %)
+
+
+def _blocks(question: str, theme: Theme, width: float, scale: float) -> list[Block]:
+    fg, muted = theme.color("foreground"), theme.color("muted")
+    return [text_block(VEIL_LEAD, theme, width, size=theme.title_pt * scale, color=fg,
+                       bold=True, name="veil-lead"),
+            text_block(question, theme, _unorphaned(question, theme.text_pt * scale, width),
+                       size=theme.text_pt * scale, color=fg, name="question"),
+            text_block(VEIL_NOTE, theme, width, size=theme.small_pt * scale, color=muted,
+                       name="veil-note")]
+
+
+def _unorphaned(text: str, size: float, width: float) -> float:
+    """The widest column up to ``width`` in which ``text`` does not end in one word alone
+    (the lines that ``layout.without_orphan`` sets), else ``width``."""
+    lines = wrap(text, size, width)
+    if len(lines) < 2 or " " in lines[-1].strip():
+        return width
+    for k in range(1, 11):
+        narrower = width * (1.0 - 0.025 * k)
+        rewrapped = wrap(text, size, narrower)
+        if len(rewrapped) == len(lines) and " " in rewrapped[-1].strip():
+            return narrower
+    return width
+
+
+def _height(blocks: list[Block], scale: float) -> float:
+    return sum(b.height for b in blocks) + GAP * scale * (len(blocks) - 1)
 
 
 def step_question(scenario: Scenario, k: int) -> str:

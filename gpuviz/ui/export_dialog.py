@@ -440,7 +440,8 @@ def _animate(document: Document, c: ExportChoice) -> str:
             k, veil = chosen[i]
             figure = figure_for(scenario.at_step(k), c.panel_id, th, scenario.step_selection(k),
                                 target)
-            return veiled_figure(figure, veil, th, panel(c.panel_id).title) if veil else figure
+            return veiled_figure(figure, veil, th, panel(c.panel_id).title,
+                                 fill_page=target.aspect is not None) if veil else figure
 
         plan = FramePlan(len(chosen), step_figure, c.fps or 0.5)
     else:

@@ -49,3 +49,19 @@ def test_veiled_writes_the_question_alone_and_all_steps_adds_it_before_the_answe
                  str(tmp_path / "none")]) == 2
     assert f"steps with a question: {k + 1}" in capsys.readouterr().err
     assert not (tmp_path / "none").exists()
+
+
+def test_a_veiled_slide_is_a_clean_figure_of_the_revealed_page():
+    from gpuviz.export.files import export_figure_of
+    from gpuviz.export.veiled import step_question
+    from gpuviz.figures.lint import lint
+
+    scenario = load_scenario(CLIFF)
+    k = next(i for i, s in enumerate(scenario.steps) if s.predict)
+    shown = dict(size="slide", parts=["limits"], theme_name="dark")
+    revealed, _ = export_figure_of(scenario.at_step(k), "occupancy", **shown)
+    veiled, _ = export_figure_of(scenario.at_step(k), "occupancy", question=step_question(
+        scenario, k), **shown)
+    assert (veiled.width, veiled.height, veiled.background) == (
+        revealed.width, revealed.height, revealed.background)
+    assert lint(veiled) == []
