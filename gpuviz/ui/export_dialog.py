@@ -268,11 +268,12 @@ class ExportDialog(QDialog):
         scenario, selection = shown_state(self.document, c)
         question = self.question() if c.veiled else ""
 
-        def make() -> tuple[Figure, float | None]:
+        def make() -> tuple[Figure, str]:
             return export_figure_of(scenario, c.panel_id, theme_name=c.theme_name, size=c.size,
                                     selection=selection, parts=c.parts,
                                     chrome=c.chrome,  # type: ignore[arg-type]
-                                    question=question)
+                                    question=question)  # in the shipped faces: the room
+                                    # for a wider face is process-wide, the docks lay out too
 
         return make
 

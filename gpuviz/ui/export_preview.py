@@ -18,14 +18,14 @@ from gpuviz.ui.worker_report import Job
 PREVIEW = QSize(400, 300)  # px, the largest thumbnail; the figure is fitted inside, centred
 SETTLE_MS = 60  # a burst of changes (a row of checkboxes ticked) builds once
 
-FigureMaker = Callable[[], tuple[Figure, float | None]]
+FigureMaker = Callable[[], tuple[Figure, str]]  # the figure and the export's note
 
 
 def render_preview(make: FigureMaker, size: QSize = PREVIEW) -> tuple[Figure, QImage]:
     """Build the figure and paint it fitted into ``size`` (off the GUI thread)."""
     from gpuviz.export.qt_painter import paint_figure
 
-    figure, _width = make()
+    figure, _note = make()
     scale = min(size.width() / figure.width, size.height() / figure.height)
     w = max(1, round(figure.width * scale))
     h = max(1, round(figure.height * scale))
