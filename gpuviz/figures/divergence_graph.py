@@ -13,8 +13,8 @@ import numpy as np
 
 from gpuviz import keys
 from gpuviz.figures.display import PT_TO_MM, Anchor, Style, text_box
+from gpuviz.figures.geometry import segment_hits_box
 from gpuviz.figures.layout import Block, BlockCanvas, line_step
-from gpuviz.figures.lint import _segment_hits_box
 from gpuviz.figures.metrics import FontKind, cap_height, descent, ink_height, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.divergence import DivergenceResult
@@ -146,7 +146,7 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         # only the edges whose bounding boxes meet the label's can cross it
         near = (lo[:, 0] < box[2]) & (hi[:, 0] > box[0]) & (lo[:, 1] < box[3]) & \
             (hi[:, 1] > box[1])
-        return not (near.any() and _segment_hits_box(s[near], box).any())
+        return not (near.any() and segment_hits_box(s[near], box).any())
 
     seen: list[np.ndarray] = [np.zeros((0, 4))]  # the placed labels' boxes as one array
 
@@ -170,7 +170,7 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             if free(box):
                 placed.append(box)
                 return
-            c._items.pop()
+            c.remove_last()
         crowded.append(text)
         for x, y, anchor in (fallback or []) + candidates:
             t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,
@@ -180,7 +180,7 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
                     box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
                     for o in boxes) and apart(box):
                 break
-            c._items.pop()
+            c.remove_last()
         else:
             crowded.append(text)  # overlaps: the layout with staggered labels is tried
             # Nowhere clear: the first place, moved inside the graph's width, knocked out.
@@ -190,7 +190,7 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             box = text_box(t, 0.3)
             shift = min(0.0, cfg_w - box[2]) or max(0.0, -box[0])
             if shift:
-                c._items.pop()
+                c.remove_last()
                 t = c.label(x + shift, y, text, pt, color, knockout=theme.background,
                             anchor=anchor, baseline="middle", font=font, key=key)
                 box = text_box(t, 0.3)

@@ -399,7 +399,7 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
                             line_h, text, pt, ink, floor=floor, font=font, bold=bold,  # type: ignore[arg-type]
                             key=key)
                 if knock:
-                    c._items[-1] = replace(t, knockout=knock)
+                    c.replace_last(replace(t, knockout=knock))
         if key in selection:
             theme.select(c, x0 - 0.3, y0 - 0.3, cell + 0.1, ch + 0.6)
     rows = -(-r.warp_size // per_row)

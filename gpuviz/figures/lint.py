@@ -65,10 +65,6 @@ from gpuviz.figures.theme import ROLE_TABLE, RoleName, Theme
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-# The geometry the lint checks with, under its former name for the panel figures that place
-# labels clear of lines with it (it lives in gpuviz.figures.geometry).
-_segment_hits_box = segment_hits_box
-
 
 @dataclass(frozen=True)
 class Finding:

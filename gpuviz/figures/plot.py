@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from gpuviz.figures.display import PT_TO_MM, Canvas, Polyline, Style, text_width, walk
+from gpuviz.figures.geometry import segment_hits_box
 from gpuviz.figures.layout import (
     NATURAL,
     Block,
@@ -28,7 +29,6 @@ from gpuviz.figures.layout import (
     text_block,
     wrap,
 )
-from gpuviz.figures.lint import _segment_hits_box
 from gpuviz.figures.metrics import cap_height, descent, ink_height, room_width
 from gpuviz.figures.theme import Theme
 
@@ -399,7 +399,7 @@ def _mark_label(c: Canvas, cx: float, cy: float, rad: float, label: str, pt: flo
               if (b := box_of(x, y, a))[0] >= left + 0.3 and b[2] <= right
               and b[1] >= top - 0.5 and b[3] <= bottom - 0.3]
     clear = next((v for v in inside if not len(segs)
-                  or not _segment_hits_box(segs, box_of(*v)).any()), None)
+                  or not segment_hits_box(segs, box_of(*v)).any()), None)
     if clear is not None or inside:
         x, y, anchor = clear or inside[0]
     else:  # no place inside the data area: the one that leaves it least, moved into it

@@ -454,7 +454,7 @@ def _sweep(r: SectorsResult, selection: frozenset[str], theme: Theme, width: flo
         theme, x_label="stride s (elements): lane i reads element s·i",
         y_label="sectors per request", y_range=(0, y_top), marks=marks, key="plot",
         legend=False)
-    c._items[-1] = _mark_label_clear(c._items[-1], theme, width)  # type: ignore[arg-type]
+    c.replace_last(_mark_label_clear(c.last(), theme, width))  # type: ignore[arg-type]
     # the ceiling: a request touches at most one sector per active lane (an element of at most
     # 32 bytes lies in one sector), where the sweep levels off
     lanes = len(r.active_lanes)

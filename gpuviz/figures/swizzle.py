@@ -373,7 +373,7 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                     t = c.value(x, sy - _centre_shift(pt), col - 0.3, h, text, pt,
                                 theme.ink_on(fill), floor=floor, key=keys.key("bank", b), pad=0.1)
                     if styles[role].hatch:
-                        c._items[-1] = replace(t, knockout=fill)
+                        c.replace_last(replace(t, knockout=fill))
                     if any(row in sel_rows for row in rows):
                         theme.select(c, x, sy, col - 0.3, h)
                 for b in sorted(sel_banks & set(span)):

@@ -77,7 +77,6 @@ from gpuviz.models.scheduler_sim import (
     MEMORY,
     READY,
     SCHEDULERS_PER_SM,
-    STATE_NAMES,
     TIMELINE_CYCLES,
     WAIT_MATH,
     WAIT_MEMORY,
@@ -91,7 +90,7 @@ from gpuviz.models.scheduler_sim import (
 )
 
 __all__ = ["IDLE", "ISSUED", "LANES", "LOAD", "LOOP", "MATH", "MEMORY", "READY",
-           "SCHEDULERS_PER_SM", "STATE_NAMES", "TIMELINE_CYCLES", "WAIT_MATH", "WAIT_MEMORY",
+           "SCHEDULERS_PER_SM", "TIMELINE_CYCLES", "WAIT_MATH", "WAIT_MEMORY",
            "MemoryLevel", "SchedulerParams", "SchedulerResult", "bandwidth", "canonical",
            "compute", "latency", "loop_shape", "problems", "register_cap", "scheduler_warps",
            "service_cycles", "simulate", "sm_issue_utilization", "steady_utilization",

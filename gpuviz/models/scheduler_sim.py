@@ -19,7 +19,6 @@ TIMELINE_CYCLES = 2000  # cycles of the issue timeline included in the printed r
 IDLE, LOAD, MATH, LOOP = 0, 1, 2, 3
 # warp states in the state matrix
 READY, ISSUED, WAIT_MEMORY, WAIT_MATH = 0, 1, 2, 3
-STATE_NAMES = ("ready", "issued", "waiting on memory", "waiting on math")
 
 
 SCHEDULERS_PER_SM = 4

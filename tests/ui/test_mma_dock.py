@@ -43,3 +43,17 @@ def test_clicking_c_9_3_selects_lane_5_everywhere(make_main_window, qtbot):
                      QPointF(x, y).toPoint())
     qtbot.waitUntil(lambda: w.document.shown.section("mma").lane == 5)
     qtbot.waitUntil(lambda: "H200 measured: 32 (agrees)" in dock.measured.text())
+
+
+def test_the_summary_counts_one_block_in_the_singular():
+    """mma-hierarchy's last step fits one block per SM: "1 block per SM", not "1 blocks"."""
+    from gpuviz.models.mma import compute
+    from gpuviz.scenario import load_scenario
+    from gpuviz.ui.panels.mma import MmaExtras
+
+    lecture = load_scenario(scenario_dir() / "mma-hierarchy.json")
+    shown = [compute(lecture.at_step(k).section("mma")) for k in range(len(lecture.steps))]
+    one = [r for r in shown if r.hierarchy.blocks_per_sm == 1]
+    assert one, "a step of mma-hierarchy fits one block per SM"
+    text = MmaExtras.summary_text(MmaExtras.__new__(MmaExtras), one[0])
+    assert "1 block per SM" in text and "1 blocks" not in text

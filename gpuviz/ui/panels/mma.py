@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gpuviz.figures.numbers import counted
 from gpuviz.models.mma import MmaResult
 from gpuviz.ui.panel_extras import PanelExtras
 
@@ -25,7 +26,8 @@ class MmaExtras(PanelExtras):
             f"wgmma warps {g.warps[0]}–{g.warps[-1]}: "
             + ("a warpgroup" if g.valid else "not a warpgroup"),
             f"hierarchy: {h.accumulator_registers} accumulators, {h.registers_per_thread} "
-            f"registers, {h.blocks_per_sm} blocks per SM ({h.limiter.replace('_', ' ')})",
+            f"registers, {counted(h.blocks_per_sm, 'block')} per SM "
+            f"({h.limiter.replace('_', ' ')})",
         ])
 
 
