@@ -11,8 +11,15 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
 
-def settle(qtbot, ms: int = 200) -> None:
+def settle(qtbot, ms: int = 200, window=None) -> None:
+    """Let events run for ``ms``; given the window, until every dock shown has its layout too
+    (on a loaded machine a dock's layout for the lecture may arrive later and move it)."""
     qtbot.wait(ms)
+    if window is not None:
+        qtbot.waitUntil(lambda: all(d.settled() and d.view_layout() is not None
+                                    for d in window.docks.values() if d.isVisible()),
+                        timeout=15000)
+        qtbot.wait(50)
 
 
 def focus(qtbot, widget) -> None:
@@ -128,15 +135,15 @@ def test_a_question_hides_its_answer_everywhere_and_stays_answered_until_reset(
 def test_f5_keeps_the_playback_position_the_dark_theme_and_the_layout(
         make_main_window, scenario_path, qtbot):
     w = make_main_window(scenario_path("linked-launch-sectors.json"))
-    settle(qtbot)
+    settle(qtbot, window=w)
     layout = {pid: (d.mapTo(w, d.rect().topLeft()), d.size()) for pid, d in w.docks.items()
               if d.isVisible()}
     w.presentation.enter()
-    settle(qtbot)
+    settle(qtbot, window=w)
     w.next_panel()
-    settle(qtbot)
+    settle(qtbot, window=w)
     w.presentation.leave()
-    settle(qtbot, 250)
+    settle(qtbot, 250, window=w)
     after = {pid: (d.mapTo(w, d.rect().topLeft()), d.size()) for pid, d in w.docks.items()
              if d.isVisible()}
     assert after == layout, "F5, Ctrl+Tab, Esc split the docks differently"
