@@ -264,9 +264,9 @@ def notes(r: GemmResult, shortened: list[tuple[str, str]]) -> list[Note]:
     return out
 
 
-def row_blocks(blocks: list[Block], width: float) -> list[Block]:
-    """``blocks`` side by side in rows as wide as ``width`` (a block that does not fit starts
-    the next row), each row a block of the full width so that rows never share a line."""
+def _rows(blocks: list[Block], width: float) -> list[list[Block]]:
+    """``blocks`` split into rows as wide as ``width``: a block that does not fit starts the
+    next row."""
     rows: list[list[Block]] = [[]]
     x = 0.0
     for b in blocks:
@@ -275,8 +275,14 @@ def row_blocks(blocks: list[Block], width: float) -> list[Block]:
             x = 0.0
         rows[-1].append(b)
         x += b.width + GAP
+    return rows
+
+
+def row_blocks(blocks: list[Block], width: float) -> list[Block]:
+    """``blocks`` side by side in rows as wide as ``width`` (a block that does not fit starts
+    the next row), each row a block of the full width so that rows never share a line."""
     out = []
-    for row in rows:
+    for row in _rows(blocks, width):
         c = BlockCanvas()
         x = 0.0
         for b in row:
@@ -310,15 +316,7 @@ def stacked_rows(blocks: list[Block], width: float) -> Block:
     by what it draws)."""
     c = BlockCanvas()
     y, used = 0.0, 0.0
-    rows: list[list[Block]] = [[]]
-    x = 0.0
-    for b in blocks:
-        if rows[-1] and x + b.width > width + 1e-6:
-            rows.append([])
-            x = 0.0
-        rows[-1].append(b)
-        x += b.width + GAP
-    for row in rows:
+    for row in _rows(blocks, width):
         x = 0.0
         for b in row:
             place(c, b, x, y)
