@@ -237,47 +237,67 @@ def text_overlaps(texts: list[Text], bx: np.ndarray) -> list[Finding]:
 
 def _crossings(texts: list[Text], bx: np.ndarray, segs: list[np.ndarray],
                hatched: list[np.ndarray], outlined: list[np.ndarray]) -> list[Finding]:
-    out = []
+    """``crossing`` findings: a text (without a knockout) that a line passes through, that lies
+    on hatching, or that straddles the edge of an outlined box; one finding a text, in that order
+    of precedence. Each test runs over all texts at once, a block of texts at a time."""
     s = np.vstack(segs) if segs else np.zeros((0, 4))
     h = np.vstack(hatched) if hatched else np.zeros((0, 4))
     o = np.vstack(outlined) if outlined else np.zeros((0, 4))
+    live = np.array([not t.knockout for t in texts], dtype=bool)
+    found: dict[int, Finding] = {}
+    for lo, hi in _blocks(len(texts), max(len(s), len(h), len(o))):
+        _crossings_block(texts, bx, lo, hi, live, s, h, o, found)
+    return [found[i] for i in sorted(found)]
+
+
+def _blocks(n: int, m: int, cells: int = 1 << 20):
+    """``(lo, hi)`` ranges over ``n`` rows, each block's ``rows × m`` comparisons bounded."""
+    step = max(1, cells // max(m, 1))
+    return ((lo, min(n, lo + step)) for lo in range(0, n, step))
+
+
+def _crossings_block(texts: list[Text], bx: np.ndarray, lo: int, hi: int, live: np.ndarray,
+                     s: np.ndarray, h: np.ndarray, o: np.ndarray,
+                     found: dict[int, Finding]) -> None:
+    b = bx[lo:hi]
+    x0, y0, x1, y1 = (b[:, i, None] for i in range(4))
+    todo = live[lo:hi].copy()
     if len(s):
         sx0, sx1 = np.minimum(s[:, 0], s[:, 2]), np.maximum(s[:, 0], s[:, 2])
         sy0, sy1 = np.minimum(s[:, 1], s[:, 3]), np.maximum(s[:, 1], s[:, 3])
-    for t, box in zip(texts, bx, strict=True):
-        if t.knockout:
-            continue
-        x0, y0, x1, y1 = box
-        if len(s):
-            near = (sx1 > x0) & (sx0 < x1) & (sy1 > y0) & (sy0 < y1)
-            if near.any():
-                hits = segment_hits_box(s[near], box)
-                if hits.any():
-                    a = s[near][hits][0]
-                    out.append(Finding("crossing", describe_text(t), t.key,
-                                       f"a line ({a[0]:.1f}, {a[1]:.1f})–({a[2]:.1f}, {a[3]:.1f}) "
-                                       f"crosses it; move it or give it a knockout"))
-                    continue
-        if len(h):
-            on = ((h[:, 0] < x1 - EPS) & (h[:, 0] + h[:, 2] > x0 + EPS)
-                  & (h[:, 1] < y1 - EPS) & (h[:, 1] + h[:, 3] > y0 + EPS))
-            if on.any():
-                out.append(Finding("crossing", describe_text(t), t.key,
-                                   "lies on hatching; give it a knockout"))
-                continue
-        if len(o):
-            rx0, ry0 = o[:, 0], o[:, 1]
-            rx1, ry1 = o[:, 0] + o[:, 2], o[:, 1] + o[:, 3]
-            meets = (rx0 < x1 - EPS) & (rx1 > x0 + EPS) & (ry0 < y1 - EPS) & (ry1 > y0 + EPS)
-            inside = (rx0 <= x0 + EPS) & (rx1 >= x1 - EPS) & (ry0 <= y0 + EPS) & (ry1 >= y1 - EPS)
-            around = (x0 <= rx0 + EPS) & (x1 >= rx1 - EPS) & (y0 <= ry0 + EPS) & (y1 >= ry1 - EPS)
-            straddle = meets & ~inside & ~around
-            if straddle.any():
-                r = o[straddle][0]
-                out.append(Finding("crossing", describe_text(t), t.key,
-                                   f"straddles the edge of the box at ({r[0]:.1f}, {r[1]:.1f}) "
-                                   f"{r[2]:.1f} × {r[3]:.1f} mm (it does not fit its cell)"))
-    return out
+        near = (sx1 > x0) & (sx0 < x1) & (sy1 > y0) & (sy0 < y1)
+        for r in map(int, np.flatnonzero(todo & near.any(axis=1))):
+            hits = segment_hits_box(s[near[r]], tuple(b[r]))
+            if hits.any():
+                a = s[near[r]][hits][0]
+                t = texts[lo + r]
+                found[lo + r] = Finding(
+                    "crossing", describe_text(t), t.key,
+                    f"a line ({a[0]:.1f}, {a[1]:.1f})–({a[2]:.1f}, {a[3]:.1f}) "
+                    f"crosses it; move it or give it a knockout")
+                todo[r] = False
+    if len(h):
+        on = ((h[:, 0] < x1 - EPS) & (h[:, 0] + h[:, 2] > x0 + EPS)
+              & (h[:, 1] < y1 - EPS) & (h[:, 1] + h[:, 3] > y0 + EPS)).any(axis=1)
+        for r in map(int, np.flatnonzero(todo & on)):
+            t = texts[lo + r]
+            found[lo + r] = Finding("crossing", describe_text(t), t.key,
+                                    "lies on hatching; give it a knockout")
+            todo[r] = False
+    if len(o):
+        rx0, ry0 = o[:, 0], o[:, 1]
+        rx1, ry1 = o[:, 0] + o[:, 2], o[:, 1] + o[:, 3]
+        meets = (rx0 < x1 - EPS) & (rx1 > x0 + EPS) & (ry0 < y1 - EPS) & (ry1 > y0 + EPS)
+        inside = (rx0 <= x0 + EPS) & (rx1 >= x1 - EPS) & (ry0 <= y0 + EPS) & (ry1 >= y1 - EPS)
+        around = (x0 <= rx0 + EPS) & (x1 >= rx1 - EPS) & (y0 <= ry0 + EPS) & (y1 >= ry1 - EPS)
+        straddle = meets & ~inside & ~around
+        for r in map(int, np.flatnonzero(todo & straddle.any(axis=1))):
+            box = o[np.argmax(straddle[r])]
+            t = texts[lo + r]
+            found[lo + r] = Finding(
+                "crossing", describe_text(t), t.key,
+                f"straddles the edge of the box at ({box[0]:.1f}, {box[1]:.1f}) "
+                f"{box[2]:.1f} × {box[3]:.1f} mm (it does not fit its cell)")
 
 
 def _missing_values(figure: Figure, texts: list[Text], bx: np.ndarray,
