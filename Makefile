@@ -19,7 +19,7 @@ system-deps:
 	@bash tools/system-deps.sh
 
 test: $(STAMP) system-deps
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider -n auto --dist loadfile
 	$(VENV)/bin/ruff check gpuviz tests benchmarks
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy

@@ -18,6 +18,12 @@ hypothesis_settings.register_profile("gpuviz", deadline=None, derandomize=bool(o
                                      print_blob=True)
 hypothesis_settings.load_profile("gpuviz")
 
+def pytest_collection_modifyitems(items):
+    """The slow tests (a bundle, a wheel, CUDA kernels: a minute each) start first, so that
+    while one runs the other workers take the rest and none is left running alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = scenario_dir()
 

@@ -55,6 +55,7 @@ def test_fonts_presets_and_schema_are_found_as_package_resources():
     assert "h200" in preset_names()
 
 
+@pytest.mark.slow
 def test_wheel_installs_into_a_fresh_environment_and_lists_and_exports(tmp_path):
     """Build the wheel, install it (alone) into a new venv outside the tree, and use it from a
     folder outside the tree. Its run-time dependencies come from this test environment through a

@@ -79,6 +79,7 @@ def test_the_measured_instruction_is_inline_ptx_of_the_right_width():
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc (the CUDA compiler) is not installed here; the "
                                          "exported kernels are compiled where it is")
+@pytest.mark.slow
 def test_every_export_compiles_for_sm_90(tmp_path):
     """Every bundled scenario's kernel, mma's for sm_90a (wgmma), as its run.sh builds it."""
     written = export_all(tmp_path)
