@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from gpuviz.figures.display import PT_TO_MM, Style, selected_numbers
 from gpuviz.figures.layout import GAP, Block, BlockCanvas, knock_out, line_step, place, wrap
 from gpuviz.figures.metrics import cap_height, descent, text_width
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import RoleName, Theme
 from gpuviz.keys import key
 from gpuviz.models.banks import BANKS, BanksResult
 
@@ -56,13 +56,13 @@ def depths(r: BanksResult) -> dict[tuple[int, int], int]:
     return depth
 
 
-def role(s, depth: dict[tuple[int, int], int]) -> str:
+def role(s, depth: dict[tuple[int, int], int]) -> RoleName:
     if len(s.lanes) > 1:
         return "broadcast"
     return "conflict" if depth[(s.phase, s.bank)] > 1 else "used"
 
 
-def fill_of(theme: Theme, slot_role: str) -> str:
+def fill_of(theme: Theme, slot_role: RoleName) -> str:
     return theme.color("owned" if slot_role == "used" else slot_role)
 
 

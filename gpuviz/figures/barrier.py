@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Literal
 
 from gpuviz.figures.display import Anchor, Figure, Style
 from gpuviz.figures.layout import (
@@ -35,7 +36,7 @@ from gpuviz.figures.layout import (
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import RoleName, Theme
 from gpuviz.keys import frame_of, key
 from gpuviz.models.barrier import BarrierResult
 
@@ -48,7 +49,8 @@ TILE_PALETTE = (2, 0, 4, 3)  # palette entries for tiles 0–3: apart from the W
 GLYPH = {"write": "W", "read": "R", "arrive": "B", "return": "×", "finish": "F"}
 STATE_TEXT = {"run": "running", "wait1": "waits at barrier 1", "wait2": "waits at barrier 2",
               "done": "finished", "returned": "returned early"}
-ROLE = {"write": "write", "read": "read", "arrive": "arrive", "finish": "finish",
+EventRole = RoleName | Literal["arrive", "finish"]
+ROLE: dict[str, EventRole] = {"write": "write", "read": "read", "arrive": "arrive", "finish": "finish",
         "return": "finish"}
 
 
@@ -95,7 +97,7 @@ def cause_style(theme: Theme) -> Style:
                    dash=(0.6, 0.4))
 
 
-def event_style(theme: Theme, role: str) -> Style:
+def event_style(theme: Theme, role: EventRole) -> Style:
     """An operation's cell: a write or a read in its role's swatch; an arrival at a barrier and
     the end of a thread (finished, or returned early) as outlined cells of the ground."""
     if role == "arrive":  # in print a mid gray, below W's and R's grays
@@ -208,7 +210,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                 c.rect(label_w, ry, (hi - lo) * cell, row_h, Style(fill=theme.surface))
                 c.text(0.0, ry + row_h / 2, f"thread {t}", label_pt, fg, baseline="middle")
         # Operations: one cell each; releases as a line through every row.
-        by_style: dict[tuple[str, bool], tuple[list, list]] = {}
+        by_style: dict[tuple[EventRole, bool], tuple[list, list]] = {}
         releases: dict[bool, tuple[list, list]] = {}
         with c.group(name="operations"):
             for e in events[lo:hi]:

@@ -37,7 +37,7 @@ from gpuviz.figures.layout import (
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.plot import nice_ticks
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import RoleName, Theme
 from gpuviz.keys import frame_of, key
 from gpuviz.models.pipeline import PipelineResult
 
@@ -75,7 +75,7 @@ def cursor_time(result: PipelineResult, selection: frozenset[str]) -> float | No
 
 #: Each kind of wait is a bad state of its own: a role (a swatch of vermillion's family) and a
 #: hatch, so the kinds differ by fill in every theme and by hatch as well.
-WAIT_ROLE = {
+WAIT_ROLE: dict[str, RoleName] = {
     "compute_waits_for_data": "wait",
     "tile_waits_for_compute": "wait_ready",
     "load_waits_for_slot": "wait_slot",

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gpuviz.figures.display import Style
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import RoleName, Theme
 
 
-def cell_style(theme: Theme, role: str) -> Style:
+def cell_style(theme: Theme, role: RoleName) -> Style:
     base = theme.fill(role)
     if theme.category_hatch(0) is not None and role in PRINT_GRAY:
         # A grayscale-safe theme (print): each meaning on its own gray step, keeping its hue

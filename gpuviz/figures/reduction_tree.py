@@ -30,7 +30,7 @@ from gpuviz.figures.layout import (
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.reduction_fold import HALF, fold_plan
 from gpuviz.figures.reduction_styles import cell_style, contributor_style, own_style
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import RoleName, Theme
 from gpuviz.keys import key, numbers, of_kind
 from gpuviz.models.reduction import WARP, ReductionResult
 
@@ -302,7 +302,7 @@ def tree(st: State, width: float) -> Block:
     return c.block(full_w, height + 0.2, "tree")
 
 
-def _role(st: State, t: int, lane: int, v: float | None, first_level: int) -> tuple[str, bool]:
+def _role(st: State, t: int, lane: int, v: float | None, first_level: int) -> tuple[RoleName, bool]:
     r = st.result
     k = t - first_level
     if k < 0:
@@ -318,7 +318,7 @@ def _cells(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, in
            first_level: int) -> None:
     """The cells, grouped by role and whether they are still to come."""
     theme = st.theme
-    buckets: dict[tuple[str, bool], tuple[list, list]] = {}
+    buckets: dict[tuple[RoleName, bool], tuple[list, list]] = {}
     for (t, lane), (x, y, w, h) in sorted(cells.items()):
         values = tr[t].values
         v = values[lane] if lane < len(values) else None

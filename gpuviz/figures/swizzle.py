@@ -14,6 +14,7 @@ reader of row r), ``bank:<b>`` (a bank cell in either strip).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from gpuviz import keys
 from gpuviz.figures.display import PT_TO_MM, Figure, Style, selected_numbers
@@ -36,7 +37,7 @@ from gpuviz.figures.layout import (
     text_block,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
-from gpuviz.figures.theme import Theme, gray_level
+from gpuviz.figures.theme import RoleName, Theme, gray_level
 from gpuviz.models.swizzle import (
     BANKS,
     CHUNKS_PER_ROW,
@@ -169,7 +170,7 @@ def _chosen(theme: Theme) -> Style:
     return Style(fill=theme.foreground, stroke=theme.outline, stroke_width=theme.thin_mm)
 
 
-def _strip_styles(theme: Theme) -> dict[str, Style]:
+def _strip_styles(theme: Theme) -> dict[RoleName, Style]:
     """Bank cell styles by role (hatched where the theme hatches the role, as in print)."""
     return {role: theme.fill(role) for role in ("linear", "swizzled", "conflict")}
 
@@ -318,7 +319,8 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
     note = text_block("bank = (byte address / 4) mod 32", theme, width, color=muted)
     place(c, note, 0.0, head.height + 1.0)
     y = head.height + 1.0 + note.height + 1.5
-    strips = (("linear", r.linear_banks, r.distinct_linear),
+    strips: tuple[tuple[RoleName, Any, int], ...] = (
+              ("linear", r.linear_banks, r.distinct_linear),
               ("swizzled", r.swizzled_banks, r.distinct_swizzled))
     gutter = max(text_width("swizzled", theme.text_pt, bold=True),
                  max(text_width(_summary(banks, distinct), pt) for _, banks, distinct in strips)
@@ -363,7 +365,7 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                 for b, rows in sorted(readers.items()):
                     if b not in span:
                         continue
-                    role = "conflict" if len(rows) > 1 else label
+                    role: RoleName = "conflict" if len(rows) > 1 else label
                     x = gutter + (b - first) * col + 0.15
                     c.rect(x, sy, col - 0.3, h, styles[role], key=keys.key("bank", b))
                     text = str(len(rows)) if len(rows) > 1 else f"r{rows[0]}"

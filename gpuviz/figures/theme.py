@@ -194,7 +194,7 @@ class Theme:
     line_mm: float = 0.3
     thick_mm: float = 0.6
 
-    def color(self, name: str) -> str:
+    def color(self, name: ColourName) -> str:
         """A named colour: a structural token (``foreground``, ``accent`` …) or a role
         (a :data:`ColourName`)."""
         if name in self.roles:
@@ -224,7 +224,7 @@ class Theme:
             return None
         return self.category_hatches[index % len(self.category_hatches)]
 
-    def fill(self, role: str, *, outline: bool = True) -> Style:
+    def fill(self, role: ColourName, *, outline: bool = True) -> Style:
         """The style of a cell that shows ``role``: fill, hatch where the theme hatches it,
         and a thin outline."""
         hatch = self.hatches.get(role)
@@ -236,7 +236,7 @@ class Theme:
             hatch_color=self.foreground if hatch else None,
         )
 
-    def stroke(self, name: str = "foreground", width: float | None = None,
+    def stroke(self, name: ColourName = "foreground", width: float | None = None,
                dash: tuple[float, ...] | None = None) -> Style:
         return Style(stroke=self.color(name), stroke_width=self.line_mm if width is None else width,
                      dash=dash)

@@ -10,7 +10,7 @@ import numpy as np
 
 from gpuviz.figures.display import Style
 from gpuviz.figures.layout import BlockCanvas
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import RoleName, Theme
 from gpuviz.keys import key
 
 SHARE_LEVELS = 5  # shades of a strip bin: none, a quarter … all of its K tiles resident
@@ -40,7 +40,7 @@ def strip_keys(prefix: str, nr: int, nc: int, per: int) -> list[str]:
 
 
 def draw_strip(c: BlockCanvas, theme: Theme, share: np.ndarray, mask_load: np.ndarray,
-               mask_hit: np.ndarray, role: str, prefix: str, x: float, y: float, cell: float,
+               mask_hit: np.ndarray, role: RoleName, prefix: str, x: float, y: float, cell: float,
                per: int, vector: bool, outline: bool) -> None:
     """One strip (``prefix`` "atile" or "btile") of ``share``'s shape at (x, y): tints by the
     share resident, this step's loads and hits marked by shape as well as colour, so grayscale
@@ -83,7 +83,8 @@ def draw_strip(c: BlockCanvas, theme: Theme, share: np.ndarray, mask_load: np.nd
     loaded = np.flatnonzero(mask_load.reshape(-1))
     hit = np.flatnonzero(mask_hit.reshape(-1))
     if not outline:
-        for idx, role_ in ((loaded, "miss"), (hit, "hit")):
+        marks: tuple[tuple[np.ndarray, RoleName], ...] = ((loaded, "miss"), (hit, "hit"))
+        for idx, role_ in marks:
             if len(idx):
                 c.rects(xywh[idx], theme.fill(role_, outline=False), [keys[i] for i in idx])
         c.rect(x, y, nc * cell, nr * cell, theme.stroke("outline", theme.thin_mm))
