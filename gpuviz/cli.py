@@ -266,12 +266,14 @@ def _schema(args: argparse.Namespace) -> int:
 
 def _kernel_parser(sub) -> None:
     from gpuviz.cli_export import path_argument
+    from gpuviz.registry import KERNEL_PANELS
 
     k = sub.add_parser("kernel", help="write a CUDA C++ program performing the scenario's access, "
                                       "with its build and ncu commands")
     k.add_argument("scenario", metavar="SCENARIO")
-    k.add_argument("--panel", metavar="ID", help="sectors, banks, occupancy, traversal or mma "
-                                                 "(default: the scenario's first of these)")
+    panels = ", ".join(KERNEL_PANELS[:-1]) + " or " + KERNEL_PANELS[-1]
+    k.add_argument("--panel", metavar="ID", help=f"{panels} (default: the scenario's first of "
+                                                 "these)")
     k.add_argument("--step", type=int, metavar="K", help=STEP_HELP)
     k.add_argument("--out", required=True, type=path_argument, metavar="DIR",
                    help="folder to write into (created)")

@@ -14,12 +14,16 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from gpuviz.kernels.measure import QUANTITY, load, shipped
+from gpuviz.kernels.measure import load, shipped
 from gpuviz.registry import PANELS as REGISTERED
+from gpuviz.registry import panel as registered
 
 #: Panels whose sections can be matched to a measurement (the registry's ``measured.by_section``).
 PANELS: tuple[str, ...] = tuple(p.id for p in REGISTERED
                                 if p.measured is not None and p.measured.by_section)
+#: Panels whose compared quantity is a fraction, shown in percent (``measured.fraction``).
+PERCENT: tuple[str, ...] = tuple(p.id for p in REGISTERED
+                                 if p.measured is not None and p.measured.fraction)
 
 
 @dataclass(frozen=True)
@@ -71,10 +75,6 @@ class Measured:
         return (float(value) - self.measured) / self.measured if self.measured else 0.0
 
 
-#: Panels whose compared quantity is a fraction, shown in percent.
-PERCENT = ("scheduler",)
-
-
 def number(value: float) -> str:
     """A count as it is ("4", "1024"); a ratio to three significant digits ("2.21")."""
     return f"{value:g}" if float(value).is_integer() else f"{value:.3g}"
@@ -94,7 +94,6 @@ def _key(panel: str, section: dict[str, Any]) -> str:
 
 def section_of(panel: str, params) -> dict[str, Any]:
     """The canonical section of parameters: only fields that differ from the defaults."""
-    from gpuviz.registry import panel as registered
     from gpuviz.scenario.decode import encode_changes
 
     params = registered(panel).canonical(params)  # fields the measurement does not read, reset
@@ -115,6 +114,9 @@ def _index(panel: str) -> dict[str, Measured]:
     time that panel is looked up (all of them take seconds; the scheduler's alone 0.1 s)."""
     from gpuviz.scenario.io import decode_section
 
+    measured = registered(panel).measured
+    if measured is None:
+        return {}
     index: dict[str, Measured] = {}
     for name, data in _files():
         known = data.get("known_disagreements", {})
@@ -125,9 +127,8 @@ def _index(panel: str) -> dict[str, Measured]:
             params, problems = decode_section(panel, case["section"])
             if problems or params is None:
                 continue
-            quantity, unit = QUANTITY[panel]
             index.setdefault(_key(panel, section_of(panel, params)), Measured(
-                panel=panel, quantity=quantity, unit=unit, measured=float(case["measured"]),
+                panel=panel, quantity=measured.quantity, unit=measured.unit, measured=float(case["measured"]),
                 model=case.get("model"), device=data.get("device", ""),
                 metric=case.get("metric", ""), file=name, case_id=case["id"],
                 known=known.get(case["id"]), tolerance=tolerance))
@@ -148,8 +149,6 @@ def series(panel: str, params, field: str) -> list[tuple[float, Measured]]:
 
     if panel not in PANELS:
         return []
-    from gpuviz.registry import panel as registered
-
     # reset before the field is freed: what the measurement reads may depend on it
     params = registered(panel).canonical(params)
     free = section_of(panel, replace(params, **{field: getattr(type(params)(), field)}))

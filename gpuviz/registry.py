@@ -16,7 +16,7 @@ read through ``Panel``, so that no caller probes a module by name.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple, Protocol, cast
@@ -48,13 +48,48 @@ class FigureModule(Protocol):
 
 
 class MeasuredQuantity(NamedTuple):
-    """What a real GPU's counters are compared with: a result field of the panel's model."""
+    """What a real GPU's counters are compared with: a result field of the panel's model. How
+    a profile is read and what the model says for a case are the panel's kernel module's
+    :class:`Measure` (``gpuviz.kernels.<id>.MEASURE``)."""
 
     quantity: str  # the result field, e.g. "rounds"
     unit: str  # in words, e.g. "shared-memory wavefronts"
     # whether a section is looked up in the shipped measurements by its parameters (the dock's
     # "H200 measured" line); traversal's cases need the kernel's tile and operand sizes as well
     by_section: bool = True
+    # a fraction of 1 (the scheduler's issue utilisation), shown in percent
+    fraction: bool = False
+
+    def of(self, result: Any) -> float:
+        """The quantity in a result of the panel's model."""
+        return float(getattr(result, self.quantity))
+
+
+class Reading(NamedTuple):
+    """One case's number read from one profiled launch."""
+
+    metric: str  # what was read, as the measurement file records it
+    measured: float
+    raw: dict[str, float]  # the profiler values kept beside it
+
+
+@dataclass(frozen=True)
+class Measure:
+    """How a measured panel's cases meet the profiler: ``MEASURE`` in ``gpuviz.kernels.<id>``
+    (:mod:`gpuviz.kernels.measure` dispatches on it, by panel, without naming one)."""
+
+    # the profiler metric that counts the model's quantity for one instruction (a case's
+    # ``op``: "lds", "stg", "stsm" …)
+    metric: Callable[[str], str]
+    # ``(case, row, metric)``: the case's number from its launch's row; None reads the metric's
+    # value as it is (``gpuviz.kernels.measure.counter``)
+    read: Callable[[Mapping[str, Any], Mapping[str, str], str], Reading] | None = None
+    # ``(params, case)``: the model's number for a case; None reads the registry's quantity
+    # field of the model's result
+    value: Callable[[Any, Mapping[str, Any]], float] | None = None
+    # positive numbers a case gives beside its section, which ``read`` or ``value`` use
+    # (traversal: the kernel's tile and operand bytes)
+    case_numbers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +130,16 @@ class Panel:
         if not self.kernel:
             raise ValueError(f"no kernel export for panel {self.id!r}")
         return _module(f"gpuviz.kernels.{self.id}")
+
+    @property
+    def measure(self) -> Measure:
+        """``gpuviz.kernels.<id>.MEASURE``, for a panel with a measured quantity."""
+        if self.measured is None:
+            raise ValueError(f"no measured quantity for panel {self.id!r}")
+        record = _module(f"gpuviz.kernels.{self.id}").MEASURE
+        if not isinstance(record, Measure):
+            raise TypeError(f"gpuviz.kernels.{self.id}.MEASURE is not a Measure")
+        return record
 
     @property
     def params_type(self) -> type:
@@ -206,7 +251,8 @@ PANELS: tuple[Panel, ...] = (
           "One warp scheduler issuing from ready warps under GTO or loose round-robin",
           parts=("timeline", "utilisation", "warps"),
           topic=SIMT,
-          measured=MeasuredQuantity("sm_issue_utilization", "of the SM's issue slots used"),
+          measured=MeasuredQuantity("sm_issue_utilization", "of the SM's issue slots used",
+                                    fraction=True),
           extras="SchedulerExtras"),
     Panel("divergence", "Divergence: reconvergence stack",
           "Immediate post-dominators, the pre-Volta SIMT stack and lane efficiency",

@@ -1,8 +1,8 @@
 """Kernel export: a self-contained CUDA C++ program performing exactly a scenario's access.
 
 ``gpuviz kernel SCENARIO [--panel ID] --out DIR`` (and File ▸ Export Kernel…) call
-:func:`export_kernel`. One module per panel id renders its panel's parameters
-(:mod:`gpuviz.kernels.sectors`, ``banks``, ``occupancy``, ``traversal``, ``mma``); :mod:`gpuviz.kernels.emit`
+:func:`export_kernel`. One module per panel id with ``kernel=True`` in the registry renders its
+panel's parameters (``gpuviz.kernels.<id>.render``); :mod:`gpuviz.kernels.emit`
 writes the source, the run script with the build and ``ncu`` commands, a three-line README and
 ``case.json`` for ``gpuviz measure import``. Qt-free.
 """

@@ -13,6 +13,7 @@ from __future__ import annotations
 from gpuviz.kernels.emit import KernelSource, c_array
 from gpuviz.kernels.measure import SHARED_LD, SHARED_ST
 from gpuviz.models import banks as model
+from gpuviz.registry import Measure
 
 PTX_TYPE = {1: "u8", 2: "u16", 4: "u32", 8: "v2.u32", 16: "v4.u32"}
 SASS = {("lds", 1): r"LDS\.U8", ("lds", 2): r"LDS\.U16", ("lds", 4): r"LDS ",
@@ -144,3 +145,8 @@ int main() {{
         sass=sass, kernel_filter="banks_access",
         case={"id": name, "panel": "banks", "op": case_op, "bytes": width, "offsets": offsets,
               "source": title})
+
+
+#: Compared on the model's ``rounds``: the wavefronts of the case's instruction (a store's
+#: ``_op_st``, a load's or ldmatrix's ``_op_ld``).
+MEASURE = Measure(metric=lambda op: SHARED_ST if op == "sts" else SHARED_LD)

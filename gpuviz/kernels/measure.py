@@ -6,34 +6,29 @@ section (scenario JSON) the model reads, the profiler metric and the measured va
 from Nsight Compute's ``--csv --page raw`` output by :func:`from_ncu` (``gpuviz measure import``),
 joining profiled launches to cases in launch order.
 
-:func:`compare` recomputes the model for every case. Each panel has one compared quantity:
-
-- banks: ``rounds`` against shared-memory wavefronts of the instruction
-  (``l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld`` for loads and ldmatrix, ``_op_st`` for
-  stores);
-- sectors: ``sector_count`` against ``l1tex__t_sectors_pipe_lsu_mem_global_op_ld`` / ``_op_st``;
-- occupancy: ``active_blocks_per_sm`` against ``cudaOccupancyMaxActiveBlocksPerMultiprocessor``;
-- mma: ``ldmatrix_wavefronts`` against the shared-memory wavefronts of the ``ldmatrix``
-  (``_op_ld``) or ``stmatrix`` (``_op_st``) that moves the fragment;
-- traversal: A and B tiles loaded (times the tile's bytes) against DRAM bytes read
-  (``dram__bytes_read``), both over the bytes of A and B; agreement within ``tolerance``;
-- scheduler: ``sm_issue_utilization`` (steady state, mean over the SM's schedulers that hold a
-  warp) against ``smsp__issue_active.avg.pct_of_peak_sustained_active`` ÷ 100, agreement within
-  ``tolerance`` (:mod:`gpuviz.kernels.scheduler`).
+:func:`compare` recomputes the model for every case. Each measured panel declares once, in its
+registry entry, the model's compared quantity (``MeasuredQuantity``) and, in its kernel module,
+how a profile is read and what the model says for a case (``gpuviz.kernels.<id>.MEASURE``, a
+``registry.Measure``): the profiler metric for the case's instruction, the reading (the counter as
+it is unless the module reads it otherwise), the model's value (the quantity field of the result
+unless the module computes it otherwise) and the numbers a case gives beside its section. This
+module dispatches on that record and names no panel.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from gpuviz.kernels.ncu_csv import number, read_file
-from gpuviz.registry import PANELS
+from gpuviz.registry import MEASURED_PANELS, Measure, MeasuredQuantity, Reading, panel
 
 FORMAT = 1
 
+#: The profiler metrics the kernel modules' ``MEASURE`` records name.
 SHARED_LD = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 SHARED_ST = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
 GLOBAL_LD = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
@@ -52,70 +47,47 @@ KEPT = (
     "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
 )
 
-#: Resident blocks per SM by each resource at launch; the launch's blocks are their minimum.
-OCCUPANCY_LIMITS = ("launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
-                    "launch__occupancy_limit_shared_mem", "launch__occupancy_limit_warps")
 
-#: What each panel's model is compared on, and in which words (the registry's ``measured``).
-QUANTITY: dict[str, tuple[str, str]] = {
-    p.id: (p.measured.quantity, p.measured.unit) for p in PANELS if p.measured is not None}
+def counter(case: Mapping[str, Any], row: Mapping[str, str], metric: str) -> Reading:
+    """A case's number as its launch's row gives ``metric``, with the kept profiler values."""
+    if metric not in row:
+        raise ValueError(f"case {case['id']}: the profile has no metric {metric}")
+    raw = {k: number(v) for k, v in row.items() if (k in KEPT and number(v)) or k == metric}
+    return Reading(metric, number(row[metric]), raw)
 
 
-def metric_for(panel: str, op: str) -> str:
+def _measure(panel_id: str) -> Measure:
+    return panel(panel_id).measure
+
+
+def metric_for(panel_id: str, op: str) -> str:
     """The profiler metric that counts what the panel's model predicts for one instruction."""
-    if panel == "banks":
-        return SHARED_ST if op == "sts" else SHARED_LD
-    if panel == "sectors":
-        return GLOBAL_ST if op == "stg" else GLOBAL_LD
-    if panel == "traversal":
-        return DRAM_READ
-    if panel == "mma":
-        return SHARED_ST if op == "stsm" else SHARED_LD
-    raise ValueError(f"no profiler metric for panel {panel!r}")
+    if panel_id not in MEASURED_PANELS:
+        raise ValueError(f"no profiler metric for panel {panel_id!r}")
+    return _measure(panel_id).metric(op)
 
 
-def case_params(panel: str, section: dict[str, Any], path: str | None = None):
+def case_params(panel_id: str, section: dict[str, Any], path: str | None = None):
     from gpuviz.scenario.io import decode_section
 
-    params, problems = decode_section(panel, section, path)
+    params, problems = decode_section(panel_id, section, path)
     if problems or params is None:
         raise ValueError("; ".join(f"{p.path}: {p.message}" for p in problems))
     return params
 
 
-def traversal_bytes(section: dict[str, Any], tile_bytes: int, operand_bytes: int) -> float:
-    """Model's operand traffic: tiles loaded × tile bytes ÷ bytes of A and B."""
-    from gpuviz.models import traversal
-
-    r = traversal.compute(traversal.without_sweep(traversal_params(section)))
-    return (r.a_loads + r.b_loads) * tile_bytes / operand_bytes
-
-
-def traversal_params(section: dict[str, Any]):
-    """A measured traversal section as parameters (up to 16384² with 128 × 128 tiles and
-    k_tiles 512: within the app's limits)."""
-    return case_params("traversal", section)
-
-
 def model_value(case: dict[str, Any], path: str | None = None) -> float:
     """The model's value for a case; ``path`` (its place in the file, ``cases[3]``) starts the
     JSON paths of a section that does not decode."""
-    panel = case["panel"]
-    if panel == "traversal":
-        try:
-            return traversal_bytes(case["section"], case["tile_bytes"], case["operand_bytes"])
-        except ValueError as e:
-            raise ValueError(f"{path}.section: {e}" if path else str(e)) from None
-    if panel == "scheduler":  # the compared number alone, without the figure's runs
-        from gpuviz.models.scheduler import sm_issue_utilization
-
-        return sm_issue_utilization(case_params(panel, case["section"],
-                                            f"{path}.section" if path else None))
-    from gpuviz.registry import panel as panel_spec
-
-    result = panel_spec(panel).compute(case_params(panel, case["section"],
-                                               f"{path}.section" if path else None))
-    return float(getattr(result, QUANTITY[panel][0]))
+    spec = panel(case["panel"])
+    value, quantity = spec.measure.value, spec.measured
+    params = case_params(spec.id, case["section"], f"{path}.section" if path else None)
+    try:
+        if value is None:  # the result's field (spec.measure has checked that there is one)
+            return cast(MeasuredQuantity, quantity).of(spec.compute(params))
+        return float(value(params, case))
+    except ValueError as e:
+        raise ValueError(f"{path}.section: {e}" if path else str(e)) from None
 
 
 @dataclass(frozen=True)
@@ -170,25 +142,11 @@ def from_ncu(csv_paths: list[str | Path], cases: list[dict[str, Any]],
     device = rows[0].get("device__attribute_display_name", "") if rows else ""
     out_cases = []
     for case, row in zip(cases, rows, strict=True):
-        if case["panel"] == "occupancy":
-            metric = "min(" + ", ".join(OCCUPANCY_LIMITS) + ")"
-            missing = [m for m in OCCUPANCY_LIMITS if m not in row]
-            if missing:
-                raise ValueError(f"case {case['id']}: the profile has no {missing[0]}")
-            measured = min(number(row[m]) for m in OCCUPANCY_LIMITS)
-            raw = {m: number(row[m]) for m in OCCUPANCY_LIMITS}
-        else:
-            metric = case.get("metric") or metric_for(case["panel"], case.get("op", ""))
-            if metric not in row:
-                raise ValueError(f"case {case['id']}: the profile has no metric {metric}")
-            measured = number(row[metric])
-            raw = {k: number(v) for k, v in row.items()
-                   if (k in KEPT and number(v)) or k == metric}
-            if case["panel"] == "traversal":
-                measured /= case["operand_bytes"]
-                metric += " ÷ bytes of A and B"
-        entry = {**case, "metric": metric, "measured": measured,
-                 "kernel": row.get("Kernel Name", ""), "raw": raw}
+        m = _measure(case["panel"])
+        metric = case.get("metric") or m.metric(case.get("op", ""))
+        reading = (m.read or counter)(case, row, metric)
+        entry = {**case, "metric": reading.metric, "measured": reading.measured,
+                 "kernel": row.get("Kernel Name", ""), "raw": reading.raw}
         out_cases.append(entry)
     return {"format": FORMAT, "device": meta.get("device") or device, **meta,
             "cases": out_cases}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from gpuviz.registry import MEASURED_PANELS
+from gpuviz.registry import MEASURED_PANELS, panel
 from gpuviz.scenario.problems import Problem, ScenarioError, describe, join
 from gpuviz.scenario.reading import read_limited
 from gpuviz.scenario.strict_json import parse_json
@@ -51,8 +51,8 @@ def _case_problems(case: Any, path: str, measured: bool) -> list[Problem]:
         out.append(Problem(join(path, "panel"), f"{describe(case['panel'])} has no measured "
                                                 f"quantity (panels: {', '.join(PANELS)})"))
     numbers = ["measured"] if measured else []
-    if case.get("panel") == "traversal":
-        numbers += ["operand_bytes"] + (["tile_bytes"] if measured else [])
+    if case.get("panel") in PANELS:  # what its kernel module reads beside the section
+        numbers += panel(case["panel"]).measure.case_numbers
     for key in numbers:
         value = case.get(key)
         if key not in case:

@@ -25,6 +25,7 @@ from gpuviz.kernels.measure import SHARED_LD, SHARED_ST
 from gpuviz.models import mma as model
 from gpuviz.models import mma_fragments as frag
 from gpuviz.models import mma_warpgroup as wg
+from gpuviz.registry import Measure
 
 ARCH = "sm_90a"
 NVCC_FLAGS = ("-gencode=arch=compute_90a,code=sm_90a",)
@@ -477,3 +478,8 @@ int main() {
                  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"),
         sass=sass, nvcc_flags=NVCC_FLAGS, kernel_filter="mma_feed", arch=ARCH,
         case={"id": name, "panel": "mma", "op": op, "metric": metric, "source": title})
+
+
+#: Compared on the model's ``ldmatrix_wavefronts``: the shared-memory wavefronts of the
+#: ``ldmatrix`` (``_op_ld``) or ``stmatrix`` (``_op_st``) that moves the fragment.
+MEASURE = Measure(metric=lambda op: SHARED_ST if op == "stsm" else SHARED_LD)

@@ -11,8 +11,13 @@ launches one full wave so Nsight Compute can read the launch's occupancy limits.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from gpuviz.kernels.emit import KernelSource
+from gpuviz.kernels.ncu_csv import number
 from gpuviz.models import occupancy as model
+from gpuviz.registry import Measure, Reading
 
 LIMITS = ("launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
           "launch__occupancy_limit_shared_mem", "launch__occupancy_limit_warps")
@@ -112,3 +117,20 @@ int main() {{
         sass=(r"FFMA|FMUL",), nvcc_flags=(f"-maxrregcount={regs}",),
         kernel_filter="occupancy_kernel",
         case={"id": name, "panel": "occupancy", "op": "launch", "source": title})
+
+
+#: Resident blocks per SM by each resource at launch; the launch's blocks are their minimum.
+MEASURED_METRIC = "min(" + ", ".join(LIMITS) + ")"
+
+
+def _read(case: Mapping[str, Any], row: Mapping[str, str], metric: str) -> Reading:
+    missing = [m for m in LIMITS if m not in row]
+    if missing:
+        raise ValueError(f"case {case['id']}: the profile has no {missing[0]}")
+    raw = {m: number(row[m]) for m in LIMITS}
+    return Reading(MEASURED_METRIC, min(raw.values()), raw)
+
+
+#: Compared on the model's ``active_blocks_per_sm``: the smallest of the launch's occupancy
+#: limits (what ``cudaOccupancyMaxActiveBlocksPerMultiprocessor`` answers).
+MEASURE = Measure(metric=lambda op: MEASURED_METRIC, read=_read)

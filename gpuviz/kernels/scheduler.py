@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from gpuviz.kernels.ncu_csv import number, read_file
+from gpuviz.models.scheduler import SchedulerParams, sm_issue_utilization
+from gpuviz.registry import Measure, Reading
 
 #: Warps per SM of the immediate form, and of the register form (fewer: it measured the same).
 WARPS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)
@@ -100,7 +103,7 @@ def measurement(raw: Path) -> dict[str, Any]:
             raise ValueError(f"case {case['id']}: the probe timed {timed} in its place")
         if timed["blocks_per_sm"][0] != timed["blocks_per_sm"][1]:
             raise ValueError(f"case {case['id']}: SMs held different numbers of blocks")
-        measured = number(row[METRIC]) / 100
+        measured = _read(case, row, METRIC).measured
         raw_values = {k: number(row[k]) for k in KEPT}
         total_warps = info["sms"] * s["warps_per_sm"]
         raw_values["instructions_per_iteration"] = round(
@@ -145,6 +148,23 @@ def main(argv: list[str]) -> int:
                    encoding="utf-8")
     print(out, len(data["cases"]), "cases,", len(data["known_disagreements"]), "disagree")
     return 0
+
+
+def _read(case: Mapping[str, Any], row: Mapping[str, str], metric: str) -> Reading:
+    if metric not in row:
+        raise ValueError(f"case {case['id']}: the profile has no metric {metric}")
+    return Reading(f"{metric} ÷ 100", number(row[metric]) / 100,
+                   {k: number(row[k]) for k in KEPT if k in row})
+
+
+def _utilization(p: SchedulerParams, case: Mapping[str, Any]) -> float:
+    return sm_issue_utilization(p)  # the compared number alone, without the figure's runs
+
+
+#: Compared on ``sm_issue_utilization`` (steady state, mean over the SM's schedulers that hold a
+#: warp) against ``smsp__issue_active.avg.pct_of_peak_sustained_active`` ÷ 100, agreement
+#: within the file's tolerance.
+MEASURE = Measure(metric=lambda op: METRIC, read=_read, value=_utilization)
 
 
 if __name__ == "__main__":

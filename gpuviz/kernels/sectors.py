@@ -12,6 +12,7 @@ from __future__ import annotations
 from gpuviz.kernels.emit import KernelSource, c_array
 from gpuviz.kernels.measure import GLOBAL_LD, GLOBAL_ST
 from gpuviz.models import sectors as model
+from gpuviz.registry import Measure
 
 PTX_TYPE = {1: "u8", 2: "u16", 4: "u32", 8: "v2.u32", 16: "v4.u32"}
 SASS_SUFFIX = {1: r"\.U8", 2: r"\.U16", 4: r"( |$)", 8: r"\.64", 16: r"\.128"}
@@ -103,3 +104,8 @@ int main() {{
         kernel_filter=f"sectors_{verb}",
         case={"id": name, "panel": "sectors", "op": "stg" if store else "ldg", "bytes": size,
               "offsets": offsets, "source": title})
+
+
+#: Compared on the model's ``sector_count``: the sectors of the case's load (``_op_ld``) or
+#: store (``_op_st``).
+MEASURE = Measure(metric=lambda op: GLOBAL_ST if op == "stg" else GLOBAL_LD)

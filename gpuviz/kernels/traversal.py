@@ -11,12 +11,17 @@ of its two partitions, half its size (``cache = "l2-partition"``, docs/hardware-
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from gpuviz.kernels.emit import KernelSource, c_array
 from gpuviz.models import traversal as model
+from gpuviz.registry import Measure, Reading
 
 TILE = 128
 BK = 64
 TILE_BYTES = TILE * BK * 2
+DRAM_READ = "dram__bytes_read.sum"
 
 
 def k_step(p: model.TraversalParams) -> int:
@@ -121,7 +126,28 @@ int main() {{
     section_note = {"tile_bytes": tile_bytes, "operand_bytes": operand}
     return KernelSource(
         name=name, title=title, summary=summary, body=body,
-        metrics=("dram__bytes_read.sum", "lts__t_sectors_srcunit_tex_op_read.sum"),
+        metrics=(DRAM_READ, "lts__t_sectors_srcunit_tex_op_read.sum"),
         sass=(r"LDG\.E\.128",), ncu_flags=("--cache-control", "all"), kernel_filter="traverse",
         case={"id": name, "panel": "traversal", "op": "traverse", "source": title,
               **section_note})
+
+
+def operand_traffic(p: model.TraversalParams, case: Mapping[str, Any]) -> float:
+    """The model's operand traffic for a measured case: tiles loaded × the kernel's tile bytes
+    ÷ the bytes of A and B."""
+    r = model.compute(model.without_sweep(p))
+    return (r.a_loads + r.b_loads) * case["tile_bytes"] / case["operand_bytes"]
+
+
+def _read(case: Mapping[str, Any], row: Mapping[str, str], metric: str) -> Reading:
+    from gpuviz.kernels.measure import counter
+
+    bytes_read = counter(case, row, metric)
+    return Reading(metric + " ÷ bytes of A and B",
+                   bytes_read.measured / case["operand_bytes"], bytes_read.raw)
+
+
+#: Compared on tiles loaded (times the tile's bytes) against the DRAM bytes read, both over the
+#: bytes of A and B (the measurement file's tolerance says how close agrees).
+MEASURE = Measure(metric=lambda op: DRAM_READ, read=_read, value=operand_traffic,
+                  case_numbers=("operand_bytes", "tile_bytes"))

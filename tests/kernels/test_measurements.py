@@ -53,7 +53,7 @@ def _traversal_models():
     m = measure.load(next(f for f in FILES if f.name == "h200-traversal.json"))
     out = {}
     for c in m["cases"]:
-        p = measure.traversal_params(c["section"])
+        p = measure.case_params("traversal", c["section"])
         assert p.cache == "l2-partition" and p.arch == "h200"
         caps = [traversal.effective_capacity(replace(p, cache=mode))
                 for mode in ("l2-whole", "l2-partition")]
@@ -104,7 +104,7 @@ def test_a_reserve_for_c_cannot_fit_both_knees_at_4096():
 
     def ratio(case_id, reserved):
         c = cases[case_id]
-        p = replace(measure.traversal_params(c["section"]), l2_reserved_bytes=reserved)
+        p = replace(measure.case_params("traversal", c["section"]), l2_reserved_bytes=reserved)
         return traversal_bytes(p, c) / c["measured"] - 1
 
     def traversal_bytes(p, c):
@@ -265,3 +265,17 @@ def test_the_shipped_files_are_read_as_the_strict_reader_reads_them_without_its_
         measurements._files.cache_clear()
     assert all(files[name] == data for name, data in strict.items())
     assert sorted(files) == [p.name for p in measure.shipped()]
+
+
+def test_import_refuses_a_traversal_case_its_measurement_could_not_compare(tmp_path):
+    """What the model's value reads beside the section (the kernel's tile and operand bytes,
+    the traversal module's ``case_numbers``) is asked for at import, not only at compare."""
+    import json
+
+    from gpuviz.kernels.measure_input import MeasureInputError, load_cases
+
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps({"id": "t", "panel": "traversal", "section": {},
+                                "operand_bytes": 4096}))
+    with pytest.raises(MeasureInputError, match=": tile_bytes: missing"):
+        load_cases(path)
