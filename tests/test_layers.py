@@ -102,3 +102,54 @@ def test_the_import_graph_has_no_circle():
         if module not in done:
             visit(module, [])
     assert not circles, circles
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _is_module(dotted: str) -> bool:
+    path = ROOT.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def _private_uses(source: str) -> list[str]:
+    """Every underscored name one module takes from another: ``from gpuviz.x import _y``, and
+    ``x._y`` where ``x`` names a gpuviz module (``import gpuviz.x as x``, ``from gpuviz import
+    x``). Dunder names (``__version__``) are public."""
+    tree = ast.parse(source)
+    modules: dict[str, str] = {}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(
+                "gpuviz")):
+            for a in node.names:
+                if _private(a.name):
+                    found.append(f"line {node.lineno}: from {node.module} import {a.name}")
+                elif node.module and _is_module(f"{node.module}.{a.name}"):
+                    modules[a.asname or a.name] = f"{node.module}.{a.name}"
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("gpuviz") and a.asname:
+                    modules[a.asname] = a.name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr) and \
+                isinstance(node.value, ast.Name) and node.value.id in modules:
+            found.append(f"line {node.lineno}: {modules[node.value.id]}.{node.attr}")
+    return found
+
+
+def test_no_module_takes_an_underscored_name_from_another():
+    """A name shared between modules is public; an underscore means "this module's own"."""
+    offenders = [f"{path.relative_to(ROOT)} {use}" for path in sorted((ROOT / "gpuviz").rglob(
+        "*.py")) for use in _private_uses(path.read_text(encoding="utf-8"))]
+    assert not offenders, offenders
+
+
+def test_an_underscored_name_taken_from_another_module_is_found():
+    assert _private_uses("from gpuviz.scenario.decode import BAD, _merge\n") == [
+        "line 1: from gpuviz.scenario.decode import _merge"]
+    assert _private_uses("from gpuviz import keys\nkeys._escape('a')\n") == [
+        "line 2: gpuviz.keys._escape"]
+    assert _private_uses("from gpuviz import __version__\nself._x = 1\n") == []
+

@@ -15,7 +15,7 @@ import numpy as np
 COLD = np.iinfo(np.int64).max  # stack distance of a first use: a miss at any capacity
 
 
-def _smaller_later(values: np.ndarray,
+def smaller_later(values: np.ndarray,
                    cancelled: Callable[[], bool] | None = None) -> np.ndarray | None:
     """For a permutation ``values`` of 0 … n−1: how many later entries are smaller than each.
 
@@ -80,7 +80,7 @@ def stack_distances(requests: np.ndarray,
     either ends its own tile's uses before t (its interval (q, next use of q) lies inside (p, t))
     or is the last use of its tile before t. So d = (t − p − 1) − (intervals nested in (p, t)),
     and the nested ones are those starting after p and ending before t: for the sequence of
-    next-use times, the later entries smaller than the one at p (``_smaller_later``)."""
+    next-use times, the later entries smaller than the one at p (``smaller_later``)."""
     req = np.asarray(requests, dtype=np.int64)
     n = len(req)
     out = np.full(n, COLD, dtype=np.int64)
@@ -98,7 +98,7 @@ def stack_distances(requests: np.ndarray,
     never[earlier] = False
     next_rank[earlier] = rank[later]
     next_rank[never] = len(later) + np.arange(n - len(later))
-    nested = _smaller_later(next_rank, cancelled)
+    nested = smaller_later(next_rank, cancelled)
     if nested is None:
         return None
     out[later] = later - earlier - 1 - nested[earlier]

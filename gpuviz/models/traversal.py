@@ -49,7 +49,6 @@ import numpy as np
 from gpuviz.models.arch import DEFAULT_ARCH, load_preset, preset_names, preset_value
 from gpuviz.models.params import param
 from gpuviz.models.stack_distance import COLD, misses_at, stack_distances
-from gpuviz.models.stack_distance import _smaller_later as _smaller_later
 from gpuviz.models.traversal_lru import (
     PanelReuse,
     loads_per_step,

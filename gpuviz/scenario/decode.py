@@ -16,15 +16,15 @@ from typing import Any
 from gpuviz.models.params import FieldSpec, field_specs
 from gpuviz.scenario.problems import Problem, describe, did_you_mean, join
 
-_BAD = object()
+BAD = object()  # what a decoder returns for a value that did not decode (its problems recorded)
 MAX_INT = 2**62  # the largest whole number any setting takes (as the expression language)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def decode_dataclass(cls: type, value: Any, path: str, problems: list[Problem]) -> Any:
-    """An instance of ``cls`` from a JSON object, or ``_BAD`` after recording problems."""
+    """An instance of ``cls`` from a JSON object, or ``BAD`` after recording problems."""
     kwargs = _decode_fields(cls, value, path, problems)
-    return _BAD if kwargs is _BAD else cls(**kwargs)
+    return BAD if kwargs is BAD else cls(**kwargs)
 
 
 def decode_changes(current: Any, partial: Any, path: str, problems: list[Problem]) -> Any:
@@ -33,17 +33,17 @@ def decode_changes(current: Any, partial: Any, path: str, problems: list[Problem
     The same result as decoding ``merge(encode(current), partial)`` without decoding again the
     fields that did not change."""
     kwargs = _decode_fields(type(current), partial, path, problems, current)
-    return _BAD if kwargs is _BAD else dataclasses.replace(current, **kwargs)
+    return BAD if kwargs is BAD else dataclasses.replace(current, **kwargs)
 
 
 def _decode_fields(cls: type, value: Any, path: str, problems: list[Problem],
                    current: Any = None) -> Any:
     """The fields of ``cls`` that the JSON object ``value`` names, decoded (a nested object
-    merged over ``current``'s value first, when ``current`` is given), or ``_BAD`` after
+    merged over ``current``'s value first, when ``current`` is given), or ``BAD`` after
     recording problems."""
     if not isinstance(value, dict):
         problems.append(Problem(path, f"expected an object of settings, got {describe(value)}"))
-        return _BAD
+        return BAD
     fields = {f.name: f for f in field_specs(cls)}
     kwargs: dict[str, Any] = {}
     ok = True
@@ -58,20 +58,20 @@ def _decode_fields(cls: type, value: Any, path: str, problems: list[Problem],
             if isinstance(raw, dict) and dataclasses.is_dataclass(old):
                 raw = merge(encode(old), raw)
         decoded = decode_value(fields[key], raw, join(path, key), problems)
-        if decoded is _BAD:
+        if decoded is BAD:
             ok = False
         else:
             kwargs[key] = decoded
-    return kwargs if ok else _BAD
+    return kwargs if ok else BAD
 
 
 def decode_value(spec: FieldSpec, raw: Any, path: str, problems: list[Problem]) -> Any:
-    """The value of the field ``spec`` describes, from JSON, or ``_BAD`` after problems."""
+    """The value of the field ``spec`` describes, from JSON, or ``BAD`` after problems."""
     if raw is None:
         if spec.optional:
             return None
         problems.append(Problem(path, f"must not be null; expected {_expected(spec.type)}"))
-        return _BAD
+        return BAD
     record = spec.record
     if record is not None:
         return decode_dataclass(record, raw, path, problems)
@@ -101,40 +101,40 @@ def _decode_scalar(spec: FieldSpec, raw: Any, path: str, problems: list[Problem]
     if tp is bool:
         if not isinstance(raw, bool):
             problems.append(Problem(path, f"expected true or false, got {describe(raw)}"))
-            return _BAD
+            return BAD
         return raw
     if tp is int:
         if isinstance(raw, bool) or not isinstance(raw, (int, float)) or (
             isinstance(raw, float) and not raw.is_integer()
         ):
             problems.append(Problem(path, f"expected a whole number, got {describe(raw)}"))
-            return _BAD
+            return BAD
         raw = int(raw)
         if abs(raw) > MAX_INT:  # no setting needs more; numpy's int64 could not hold it
             problems.append(Problem(path, f"must be within ±2**62, got {_shown(raw)}"))
-            return _BAD
+            return BAD
     elif tp is float:
         if isinstance(raw, bool) or not isinstance(raw, (int, float)) or (
                 isinstance(raw, float) and not math.isfinite(raw)):
             problems.append(Problem(path, f"expected a number, got {describe(raw)}"))
-            return _BAD
+            return BAD
         try:
             raw = float(raw)
         except OverflowError:  # an integer beyond the largest double
             problems.append(Problem(path, f"expected a number within ±1.8e308, got "
                                           f"{describe(raw)}"))
-            return _BAD
+            return BAD
     elif tp is str:
         if not isinstance(raw, str):
             problems.append(Problem(path, f"expected a string, got {describe(raw)}"))
-            return _BAD
+            return BAD
         if _SURROGATE.search(raw):
             problems.append(Problem(path, "holds half of a surrogate pair (U+D800…U+DFFF) on its "
                                           "own, which is not a character"))
-            return _BAD
+            return BAD
     else:
         raise TypeError(f"unsupported parameter type {tp!r} at {path}")
-    return raw if _in_range(raw, path, spec, problems) else _BAD
+    return raw if _in_range(raw, path, spec, problems) else BAD
 
 
 def _in_range(v: Any, path: str, spec: FieldSpec, problems: list[Problem]) -> bool:
@@ -156,22 +156,22 @@ def _in_range(v: Any, path: str, spec: FieldSpec, problems: list[Problem]) -> bo
 def _decode_tuple(spec: FieldSpec, raw: Any, path: str, problems: list[Problem]) -> Any:
     if not isinstance(raw, list):
         problems.append(Problem(path, f"expected {_expected(spec.type)}, got {describe(raw)}"))
-        return _BAD
+        return BAD
     bounds = spec.length_range
     if bounds is not None:
         lo, hi = bounds
         if not lo <= len(raw) <= hi:
             want = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
             problems.append(Problem(path, f"expected {want} entries, got {len(raw)}"))
-            return _BAD
+            return BAD
     items = []
     ok = True
     item = spec.item
     for i, value in enumerate(raw):
         v = decode_value(item, value, join(path, i), problems)
-        ok = ok and v is not _BAD
+        ok = ok and v is not BAD
         items.append(v)
-    return tuple(items) if ok else _BAD
+    return tuple(items) if ok else BAD
 
 
 def encode(value: Any) -> Any:

@@ -17,12 +17,12 @@ from typing import Any
 from gpuviz.keys import key_problem
 from gpuviz.models.arch import preset_names
 from gpuviz.registry import PANEL_IDS, panel
-from gpuviz.scenario.decode import _BAD, decode_changes, decode_dataclass
+from gpuviz.scenario.decode import BAD, decode_changes, decode_dataclass
 from gpuviz.scenario.document import FORMAT_VERSION, Scenario, Step
 from gpuviz.scenario.fields import field_problems
 from gpuviz.scenario.parts import step_parts
 from gpuviz.scenario.problems import Problem, ScenarioError, describe, did_you_mean, join
-from gpuviz.scenario.reading import MAX_BYTES, _too_big, read_limited
+from gpuviz.scenario.reading import MAX_BYTES, read_limited, too_big
 from gpuviz.scenario.strict_json import MAX_DIGITS, MAX_NESTING, parse_json
 
 TOP_KEYS = ("version", "title", "description", "arch", "panels", "steps")
@@ -44,7 +44,7 @@ def loads_scenario(data: bytes | str, source: str = "<scenario>") -> Scenario:
                                                       f"valid Unicode (a lone surrogate at "
                                                       f"character {e.start + 1})")]) from None
     if len(data) > MAX_BYTES:
-        raise ScenarioError(source, [Problem("$", _too_big(len(data)))])
+        raise ScenarioError(source, [Problem("$", too_big(len(data)))])
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -182,7 +182,7 @@ def decode_section(pid: str, raw: Any, path: str | None = None) -> tuple[Any | N
 def _section(pid: str, raw: Any, path: str, problems: list[Problem]) -> Any | None:
     before = len(problems)
     params = decode_dataclass(panel(pid).params_type, raw, path, problems)
-    if params is _BAD or len(problems) > before:
+    if params is BAD or len(problems) > before:
         return None
     return _checked(pid, params, path, problems)
 
@@ -193,7 +193,7 @@ def _section_changes(pid: str, current: Any, partial: dict[str, Any], path: str,
     (the others were valid already), then the model checks the whole section."""
     before = len(problems)
     params = decode_changes(current, partial, path, problems)
-    if params is _BAD or len(problems) > before:
+    if params is BAD or len(problems) > before:
         return None
     return _checked(pid, params, path, problems)
 

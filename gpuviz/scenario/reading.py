@@ -35,7 +35,7 @@ def read_limited(path: str | os.PathLike[str], source: str | None = None,
             raise ScenarioError(source, [Problem("$", f"this is {file_kind(info.st_mode)}, not a "
                                                       f"regular file; {what} is a {suffix} file")])
         if info.st_size > MAX_BYTES:
-            raise ScenarioError(source, [Problem("$", _too_big(info.st_size, what=what))])
+            raise ScenarioError(source, [Problem("$", too_big(info.st_size, what=what))])
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         chunks: list[bytes] = []
@@ -47,7 +47,7 @@ def read_limited(path: str | os.PathLike[str], source: str | None = None,
             chunks.append(chunk)
             total += len(chunk)
         if total > MAX_BYTES:  # it grew while being read
-            raise ScenarioError(source, [Problem("$", _too_big(total, "at least ", what))])
+            raise ScenarioError(source, [Problem("$", too_big(total, "at least ", what))])
         return b"".join(chunks)
     except OSError as e:
         raise ScenarioError(source, [Problem("$", f"cannot read the file ({e.strerror})")]) from None
@@ -55,5 +55,5 @@ def read_limited(path: str | os.PathLike[str], source: str | None = None,
         os.close(fd)
 
 
-def _too_big(size: int, prefix: str = "", what: str = "a scenario") -> str:
+def too_big(size: int, prefix: str = "", what: str = "a scenario") -> str:
     return f"the file is {prefix}{size:,} bytes; {what} is at most {MAX_BYTES:,} bytes"

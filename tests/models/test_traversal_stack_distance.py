@@ -6,10 +6,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gpuviz.models.stack_distance import smaller_later
 from gpuviz.models.traversal import (
     COLD,
     TraversalParams,
-    _smaller_later,
     compute,
     request_stream,
     stack_distances,
@@ -71,7 +71,7 @@ def test_smaller_later_counts_like_a_double_loop(prefix):
     # a permutation of 0 … n−1 built from a prefix of a larger one, by rank
     values = np.argsort(np.argsort(np.array(prefix, dtype=np.int64)))
     want = [sum(1 for w in values[i + 1:] if w < v) for i, v in enumerate(values.tolist())]
-    assert _smaller_later(values).tolist() == want
+    assert smaller_later(values).tolist() == want
 
 
 @st.composite

@@ -11,7 +11,7 @@ import pytest
 
 from gpuviz.registry import panel
 from gpuviz.scenario import ScenarioError, bundled_scenarios, load_scenario, loads_scenario
-from gpuviz.scenario.decode import _BAD, decode_dataclass, encode, merge
+from gpuviz.scenario.decode import BAD, decode_dataclass, encode, merge
 from gpuviz.scenario.io import MAX_NESTING, MAX_STEPS, decode_section
 from gpuviz.scenario.problems import MAX_REPORTED, Problem
 
@@ -154,7 +154,7 @@ def _full_decode_states(raw: dict) -> list[dict]:
             merged = merge(current.get(pid) or encode(panel(pid).params_type()), partial)
             problems: list[Problem] = []
             params = decode_dataclass(panel(pid).params_type, merged, pid, problems)
-            assert params is not _BAD and not problems
+            assert params is not BAD and not problems
             current[pid] = encode(params)
         states.append(dict(current))
     return states
