@@ -80,11 +80,12 @@ def test_svg_export_and_compute_run_with_qt_unimportable():
 
 
 def test_the_import_graph_has_no_circle():
-    """No module imports, directly or through others, a module that imports it back (imports
-    made only for type annotations aside), lazy imports inside functions included."""
+    """No module imports, directly or through others, a module that imports it back: lazy
+    imports inside functions and imports made only for type annotations (``if TYPE_CHECKING:``)
+    included."""
     import grimp
 
-    graph = grimp.build_graph("gpuviz", exclude_type_checking_imports=True)
+    graph = grimp.build_graph("gpuviz", exclude_type_checking_imports=False)
     done: set[str] = set()
     circles: list[list[str]] = []
 
@@ -152,4 +153,48 @@ def test_an_underscored_name_taken_from_another_module_is_found():
     assert _private_uses("from gpuviz import keys\nkeys._escape('a')\n") == [
         "line 2: gpuviz.keys._escape"]
     assert _private_uses("from gpuviz import __version__\nself._x = 1\n") == []
+
+
+def _window_uses(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """The members of the window a window module uses, and those it assigns: attributes of a
+    name ``window`` or ``w`` and of ``self.window``."""
+    used, assigned = set(), set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        v = node.value
+        if (isinstance(v, ast.Name) and v.id in ("window", "w")) or (
+                isinstance(v, ast.Attribute) and v.attr == "window"
+                and isinstance(v.value, ast.Name) and v.value.id == "self"):
+            used.add(node.attr)
+            if isinstance(node.ctx, ast.Store):
+                assigned.add(node.attr)
+    return used, assigned
+
+
+def test_the_window_api_declares_what_the_window_modules_use_and_main_window_has_it():
+    """``ui/window_api.WindowApi`` stands for ``MainWindow`` in the modules the window is made of
+    (so they do not import it back): each member they use is declared, and each declared member
+    is MainWindow's (defined in its class, set on it by itself or by a window module, or Qt's)."""
+    from PySide6.QtWidgets import QMainWindow
+
+    from gpuviz.ui.window_api import MEMBERS
+
+    modules = [p for p in sorted((ROOT / "gpuviz" / "ui").glob("*.py"))
+               if "WindowApi" in p.read_text(encoding="utf-8") and p.name != "window_api.py"]
+    assert len(modules) >= 8
+    undeclared, defined = [], set()
+    for path in modules:
+        used, assigned = _window_uses(ast.parse(path.read_text(encoding="utf-8")))
+        undeclared += [f"{path.name}: {name}" for name in sorted(used - MEMBERS)]
+        defined |= assigned
+    assert not undeclared, undeclared
+    main = ast.parse((ROOT / "gpuviz" / "ui" / "main_window.py").read_text(encoding="utf-8"))
+    cls = next(n for n in main.body if isinstance(n, ast.ClassDef) and n.name == "MainWindow")
+    defined |= {n.name for n in cls.body if isinstance(n, ast.FunctionDef)}
+    defined |= {n.attr for n in ast.walk(cls) if isinstance(n, ast.Attribute)
+                and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)
+                and n.value.id == "self"}
+    missing = sorted(m for m in MEMBERS if m not in defined and not hasattr(QMainWindow, m))
+    assert not missing, missing
 

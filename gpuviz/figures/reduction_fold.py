@@ -10,17 +10,35 @@ hold 0. The grid is not folded where any left-out value would be new.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
-from gpuviz.models.reduction import WARP
-
-if TYPE_CHECKING:
-    from gpuviz.figures.reduction_tree import State, Track
+from gpuviz.models.reduction import WARP, ReductionResult
 
 HALF = WARP // 2  # the folded grid's rows
 
 
-def fold_plan(st: State, tr: list[Track]) -> list[bool] | None:
+class State(Protocol):
+    """What the fold reads of a build's state (``figures.reduction_tree.State``)."""
+
+    @property
+    def result(self) -> ReductionResult: ...
+    @property
+    def block(self) -> bool: ...
+    @property
+    def folded(self) -> list[int]: ...
+
+
+class Track(Protocol):
+    """What the fold reads of a track (``figures.reduction_tree.Track``)."""
+
+    @property
+    def level(self) -> int | None: ...
+    @property
+    def values(self) -> tuple[float | None, ...]: ...
+
+
+def fold_plan(st: State, tr: Sequence[Track]) -> list[bool] | None:
     """Per track, whether its lanes 16–31 need a column of their own in the folded grid, or
     None where the model's lanes 16–31 of a later track hold a value not drawn elsewhere
     (then the grid is not folded). A track's upper lanes are left out where they repeat the
@@ -54,7 +72,7 @@ def _unread_upper(st: State, values: tuple[float | None, ...]) -> bool:
             and all(v == 0.0 for v in values[HALF:WARP]))
 
 
-def fold_note(st: State, tr: list[Track]) -> str:
+def fold_note(st: State, tr: Sequence[Track]) -> str:
     """What the folded grid leaves out, in words."""
     r = st.result
     rows = st.folded[0] if st.folded else HALF

@@ -6,12 +6,41 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from gpuviz.models.scheduler import SchedulerParams
+
+class SimulatedParams(Protocol):
+    """What the simulation reads of the panel's parameters (``models.scheduler.SchedulerParams``,
+    which imports this module)."""
+
+    @property
+    def warps(self) -> int: ...
+    @property
+    def warps_per_sm(self) -> int | None: ...
+    @property
+    def memory(self) -> str: ...
+    @property
+    def load_latency(self) -> int: ...
+    @property
+    def math_latency(self) -> int: ...
+    @property
+    def math_per_load(self) -> int: ...
+    @property
+    def loads_per_warp(self) -> int: ...
+    @property
+    def loop_instructions(self) -> int: ...
+    @property
+    def policy(self) -> str: ...
+    @property
+    def divergence(self) -> bool: ...
+    @property
+    def cycles(self) -> int: ...
+    @property
+    def bytes_per_load(self) -> int: ...
+    @property
+    def bandwidth_per_sm(self) -> float | None: ...
 
 LANES = 32
 TIMELINE_CYCLES = 2000  # cycles of the issue timeline included in the printed result
@@ -44,19 +73,19 @@ MEMORY: dict[str, MemoryLevel] = {
 }
 
 
-def latency(params: SchedulerParams) -> int:
+def latency(params: SimulatedParams) -> int:
     """The load latency L in use: the memory level's, or ``load_latency`` for custom."""
     return params.load_latency if params.memory == "custom" else MEMORY[params.memory].latency
 
 
-def bandwidth(params: SchedulerParams) -> float | None:
+def bandwidth(params: SimulatedParams) -> float | None:
     """Bytes per SM cycle the loads' memory level delivers; None: no ceiling."""
     if params.bandwidth_per_sm is not None:
         return params.bandwidth_per_sm
     return None if params.memory == "custom" else MEMORY[params.memory].bandwidth_per_sm
 
 
-def scheduler_warps(params: SchedulerParams) -> tuple[int, ...]:
+def scheduler_warps(params: SimulatedParams) -> tuple[int, ...]:
     """Warps assigned to each scheduler: the SM's four share ``warps_per_sm`` (warp w on
     scheduler w mod 4, idle schedulers left out); without it, the one scheduler's ``warps``."""
     w = params.warps_per_sm
@@ -66,7 +95,7 @@ def scheduler_warps(params: SchedulerParams) -> tuple[int, ...]:
     return tuple(q + (s < extra) for s in range(SCHEDULERS_PER_SM) if q + (s < extra))
 
 
-def service_cycles(params: SchedulerParams) -> float:
+def service_cycles(params: SimulatedParams) -> float:
     """Cycles between two loads' data for one scheduler at the bandwidth ceiling (0: none)."""
     bw = bandwidth(params)
     if bw is None:
@@ -75,7 +104,7 @@ def service_cycles(params: SchedulerParams) -> float:
     return params.bytes_per_load * schedulers / bw
 
 
-def simulate(params: SchedulerParams, n: int, cycles: int | None = None):
+def simulate(params: SimulatedParams, n: int, cycles: int | None = None):
     """The cycle loop. Ready warps are bits of one integer, so picking a warp is a couple of
     integer operations; wake-ups wait in a ring of bit masks indexed by cycle."""
     cycles = params.cycles if cycles is None else cycles

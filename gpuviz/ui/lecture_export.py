@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gpuviz.ui.main_window import MainWindow
+    from gpuviz.ui.window_api import WindowApi
 
 # the file dialog's filters, each with the format it writes
 FILTERS = (("Web page, one self-contained file (*.html)", "html"),
@@ -15,12 +15,12 @@ FILTERS = (("Web page, one self-contained file (*.html)", "html"),
            ("Slide deck (*.pptx)", "pptx"))
 
 
-def install(window: MainWindow) -> None:
+def install(window: WindowApi) -> None:
     window.menus.new("export-lecture", "Export &Lecture…", lambda: export_lecture_dialog(window))
     window.menus.add("file", "export-lecture", after="export")
 
 
-def write_lecture(window: MainWindow, path: Path, fmt: str) -> Path:
+def write_lecture(window: WindowApi, path: Path, fmt: str) -> Path:
     """Write the window's lecture (as it is now, edits included) to ``path`` as ``fmt``."""
     from gpuviz.atomic import write_atomic
     from gpuviz.export.lecture_file import lecture_bytes
@@ -33,7 +33,7 @@ def write_lecture(window: MainWindow, path: Path, fmt: str) -> Path:
     return path
 
 
-def export_lecture_dialog(window: MainWindow) -> Path | None:
+def export_lecture_dialog(window: WindowApi) -> Path | None:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 

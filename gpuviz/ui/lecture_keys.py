@@ -18,7 +18,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 if TYPE_CHECKING:
-    from gpuviz.ui.main_window import MainWindow
+    from gpuviz.ui.window_api import WindowApi
 
 _CTRL = Qt.KeyboardModifier.ControlModifier
 _SHIFT = Qt.KeyboardModifier.ShiftModifier
@@ -41,7 +41,7 @@ def lecture_command(key: int, modifiers: Qt.KeyboardModifier) -> str | None:
 
 
 class LectureKeys(QObject):
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: WindowApi):
         super().__init__(window)
         self.window = window
         self._typing_in: QWidget | None = None
@@ -95,7 +95,7 @@ class LectureKeys(QObject):
             w.document.undo_stack.redo()
 
 
-def install(window: MainWindow) -> LectureKeys:
+def install(window: WindowApi) -> LectureKeys:
     window.lecture_keys = LectureKeys(window)
     return window.lecture_keys
 

@@ -215,7 +215,7 @@ class MainWindow(QMainWindow):
             d.set_controls_expanded(self.act_controls.isChecked())
             if self.presentation.active:
                 self.presentation.present_dock(d, True)
-            d.visibilityChanged.connect(lambda _v, pid=panel_id: self._sync_panel_action(pid))
+            d.visibilityChanged.connect(lambda _v, pid=panel_id: self.sync_panel_action(pid))
             d.visibilityChanged.connect(lambda _v: self.playback.update_frames())
             d.visibilityChanged.connect(lambda _v: self.playback.update_bar())
             d.visibilityChanged.connect(lambda _v: self.presentation.update_min_type())
@@ -263,7 +263,7 @@ class MainWindow(QMainWindow):
         elif panel_id in self.docks:
             self.docks[panel_id].hide()
 
-    def _sync_panel_action(self, panel_id: str) -> None:
+    def sync_panel_action(self, panel_id: str) -> None:
         a = self.panel_actions.get(panel_id)  # none before the menus are built (start-up)
         if a is None:
             return

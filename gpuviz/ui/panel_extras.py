@@ -10,21 +10,34 @@ that names a missing class, or on a subclass method that looks like a hook and i
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gpuviz.registry import Panel
 
 if TYPE_CHECKING:  # the base imports no Qt: it is imported with the core, before Qt
+    from PySide6.QtCore import QObject, SignalInstance
     from PySide6.QtWidgets import QWidget
 
     from gpuviz.figures.theme import Theme
-    from gpuviz.ui.panel_dock import PanelDock
+    from gpuviz.ui.document import Document
+
+
+class DockHost(Protocol):
+    """What an extras object uses of its dock (a ``PanelDock``, which makes it)."""
+
+    document: Document
+    theme: Theme
+    visibilityChanged: SignalInstance
+
+    def isVisible(self) -> bool: ...
+
+    def parent(self) -> QObject | None: ...
 
 
 class PanelExtras:
     """The generated dock alone; subclasses override the hooks their panel needs."""
 
-    def __init__(self, dock: PanelDock):
+    def __init__(self, dock: DockHost):
         self.dock = dock
 
     @property

@@ -18,8 +18,8 @@ from gpuviz.ui.panel_dock import BODY_PX, PanelDock
 
 if TYPE_CHECKING:
     from gpuviz.scenario.document import Scenario
-    from gpuviz.ui.main_window import MainWindow
     from gpuviz.ui.presenter import PresenterView
+    from gpuviz.ui.window_api import WindowApi
 
 PRESENT_BODY_PX = 18.0  # the figures' body type in presentation mode, in screen pixels
 PRESENT_MIN_PX = 18.0  # the least median type of a presented figure (else it shows a page)
@@ -58,7 +58,7 @@ def presentation_theme(theme_name: str) -> str:
 
 
 class Presentation:
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: WindowApi):
         self.window = window
         self.state: PresentationState | None = None
         self.presenter: PresenterView | None = None

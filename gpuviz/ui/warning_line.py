@@ -14,7 +14,7 @@ from gpuviz.scenario.problems import MAX_REPORTED, printable
 from gpuviz.scenario.warnings import state_warnings
 
 if TYPE_CHECKING:
-    from gpuviz.ui.main_window import MainWindow
+    from gpuviz.ui.window_api import WindowApi
 
 
 def warning_text(found) -> str:
@@ -30,7 +30,7 @@ def warning_text(found) -> str:
 
 
 class WarningLine(QObject):
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: WindowApi):
         super().__init__(window)
         self.window = window
         self.shown = ""
@@ -56,5 +56,5 @@ class WarningLine(QObject):
             self.window.statusBar().showMessage(self.shown)
 
 
-def install(window: MainWindow) -> WarningLine:
+def install(window: WindowApi) -> WarningLine:
     return WarningLine(window)

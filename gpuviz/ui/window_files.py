@@ -10,7 +10,7 @@ from gpuviz.scenario import ScenarioError, load_scenario
 from gpuviz.scenario.problems import printable
 
 if TYPE_CHECKING:
-    from gpuviz.ui.main_window import MainWindow
+    from gpuviz.ui.window_api import WindowApi
 
 MAX_RECENT = 8
 
@@ -46,7 +46,7 @@ def own_folder(path: Path | None) -> Path:
 
 
 class Files:
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: WindowApi):
         self.window = window
 
     @property

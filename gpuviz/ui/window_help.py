@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
-    from gpuviz.ui.main_window import MainWindow
+    from gpuviz.ui.window_api import WindowApi
 
 # (what, action id) in the order a lecturer needs them
 KEY_ROWS = (("Next step (reveals a question first)", "next-step"),
@@ -54,7 +54,7 @@ or revealed.</li>
 """
 
 
-def keys_html(w: MainWindow) -> str:
+def keys_html(w: WindowApi) -> str:
     from PySide6.QtGui import QKeySequence
 
     rows = []
@@ -94,14 +94,14 @@ class HelpPage(QDialog):
         self.resize(560, 480)
 
 
-def show_page(w: MainWindow, title: str, html: str) -> HelpPage:
+def show_page(w: WindowApi, title: str, html: str) -> HelpPage:
     page = HelpPage(title, html, w)
     w.help_page = page  # kept while shown
     page.show()
     return page
 
 
-def build_actions(w: MainWindow) -> None:
+def build_actions(w: WindowApi) -> None:
     m = w.menus
     m.new("help-keys", "&Keys", lambda: show_page(w, "Keys", keys_html(w)))
     m.new("help-start", "&Getting Started", lambda: show_page(w, "Getting Started",
@@ -109,5 +109,5 @@ def build_actions(w: MainWindow) -> None:
     m.new("help-about", "&About gpuviz", lambda: show_page(w, "About gpuviz", about_html()))
 
 
-def build_menu(w: MainWindow) -> None:
+def build_menu(w: WindowApi) -> None:
     w.menus.add("help", "help-start", "help-keys", "-", "help-about")

@@ -14,7 +14,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 if TYPE_CHECKING:
-    from gpuviz.ui.main_window import MainWindow
+    from gpuviz.ui.window_api import WindowApi
 
 MENU_TITLES = {"file": "&File", "edit": "&Edit", "view": "&View", "steps": "&Steps",
                "playback": "&Playback", "help": "&Help"}
@@ -23,7 +23,7 @@ MENU_TITLES = {"file": "&File", "edit": "&Edit", "view": "&View", "steps": "&Ste
 class Menus:
     """The menu bar's menus by id and every window action by id."""
 
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: WindowApi):
         self.window = window
         bar = window.menuBar()
         self.menus: dict[str, QMenu] = {mid: bar.addMenu(title) for mid, title in MENU_TITLES.items()}
@@ -79,7 +79,7 @@ class Menus:
         return sub
 
 
-def build_first_actions(w: MainWindow) -> None:
+def build_first_actions(w: WindowApi) -> None:
     """The actions the first frame's widgets hold: the step bar's buttons, the controls' fold."""
     m = w.menus
     w.act_next = m.new("next-step", "&Next Step", w.next_step)
@@ -89,7 +89,7 @@ def build_first_actions(w: MainWindow) -> None:
     w.act_controls.setChecked(True)
 
 
-def build_actions(w: MainWindow) -> None:
+def build_actions(w: WindowApi) -> None:
     from PySide6.QtGui import QKeySequence
 
     m = w.menus
@@ -140,7 +140,7 @@ def build_actions(w: MainWindow) -> None:
     window_help.build_actions(w)
 
 
-def build_menus(w: MainWindow) -> None:
+def build_menus(w: WindowApi) -> None:
     from PySide6.QtGui import QActionGroup
 
     from gpuviz.registry import PANELS
@@ -164,7 +164,7 @@ def build_menus(w: MainWindow) -> None:
         a.toggled.connect(lambda on, pid=p.id: w.show_panel(pid, on))
         w.panels_menu.addAction(a)
         w.panel_actions[p.id] = a
-        w._sync_panel_action(p.id)
+        w.sync_panel_action(p.id)
     theme_menu = m.submenu("view", "theme", "&Theme")
     group = QActionGroup(w)
     from gpuviz.figures.theme import THEMES

@@ -12,12 +12,12 @@ from PySide6.QtCore import Qt
 from gpuviz.ui.playback import PlaybackClock, frame_count_for
 
 if TYPE_CHECKING:
-    from gpuviz.ui.main_window import MainWindow
     from gpuviz.ui.playback_bar import PlaybackBar
+    from gpuviz.ui.window_api import WindowApi
 
 
 class WindowPlayback:
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: WindowApi):
         self.window = window
         self.clock = PlaybackClock(window)
         # its controls are made when a shown panel first animates (most lectures open still)
