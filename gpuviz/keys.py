@@ -14,7 +14,10 @@ from collections.abc import Iterable
 FRAME = "frame"
 CYCLES = "cycles"
 #: The shape of a key (the scenario schema's pattern for a step's ``select``).
-KEY_PATTERN = r"^[a-z_]+:[A-Za-z0-9_,.\-]*$"
+KEY_PATTERN = r"^[a-z_]+:[A-Za-z0-9_,.%>\-]*$"
+#: The characters a name part keeps as they are (``>`` for an edge's ``source->target``); any
+#: other is written ``%XX``, its UTF-8 bytes
+_NAME_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.->")
 MAX_DIGITS = 18  # digits of a number in a key (every index gpuviz draws is below 2**62)
 _KEY = re.compile(KEY_PATTERN)
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
@@ -35,16 +38,20 @@ def key_problem(text: object) -> str | None:
 def key(kind: str, *values: int | str) -> str:
     """``key("tile", 2, 5)`` → ``"tile:2,5"``; ``key("thread", "naive", 5)`` →
     ``"thread:naive,5"``. The one way a selection key is built: numbers are written as integers
-    (a numpy integer or a bool-free int alike), names as given (a name holds no ``:`` or ``,``)."""
+    (a numpy integer or a bool-free int alike), names as given where they are letters, digits,
+    ``_``, ``.``, ``-`` and ``>``, any other character as ``%XX`` of its UTF-8 bytes
+    (``key("series", "K = 4,096")`` → ``"series:K%20%3D%204%2C096"``), so that every key has
+    the shape a scenario's ``select`` takes and a name's commas never read as separators."""
     parts = []
     for v in values:
-        if isinstance(v, str):
-            if ":" in v or "," in v:
-                raise ValueError(f"a key's name part holds no ':' or ',': {v!r}")
-            parts.append(v)
-        else:
-            parts.append(str(int(v)))
+        parts.append(_escaped(v) if isinstance(v, str) else str(int(v)))
     return f"{kind}:{','.join(parts)}"
+
+
+def _escaped(name: str) -> str:
+    return "".join(c if c in _NAME_SAFE else "".join(f"%{b:02X}" for b in c.encode("utf-8"))
+                   for c in name)
+
 
 
 def prefix(kind: str, *values: int | str) -> str:

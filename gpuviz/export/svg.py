@@ -12,6 +12,7 @@ import base64
 import re
 from collections.abc import Mapping
 from dataclasses import replace
+from urllib.parse import unquote
 from xml.sax.saxutils import escape as _escape
 from xml.sax.saxutils import quoteattr as _quoteattr
 
@@ -75,7 +76,8 @@ class _Writer:
     def ident(self, key: str | None) -> str:
         if not key:
             return ""
-        base = re.sub(r"[^A-Za-z0-9_-]", "-", key)
+        # the id reads the key's names as given (a series' label, not its %XX escapes)
+        base = re.sub(r"[^A-Za-z0-9_-]", "-", unquote(key))
         if not base[0].isalpha():
             base = "k-" + base
         count = self.ids.get(base, 0) + 1

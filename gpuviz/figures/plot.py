@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from gpuviz import keys
 from gpuviz.figures.display import PT_TO_MM, Canvas, Polyline, Style, text_width, walk
 from gpuviz.figures.geometry import segment_hits_box
 from gpuviz.figures.layout import (
@@ -204,7 +205,7 @@ def line_plot(
                 pts.append((px(float(xv)), py(float(yv))))
                 prev = float(yv)
             if len(pts) >= 2:
-                c.polyline(pts, style, key=f"series:{s.label}")
+                c.polyline(pts, style, key=keys.key("series", s.label))
                 drawn += [(*a, *b) for a, b in itertools.pairwise(pts)]
             if s.markers:
                 dot = Style(fill=color)
@@ -478,7 +479,7 @@ def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float
 def with_selection(block: Block, selection: frozenset[str], theme: Theme,
                    plot_key: str | None = None) -> Block:
     """A plot ``block`` marked for ``selection``: a selected series' line (key
-    ``series:<label>``) drawn over a halo of the selection's ink, and the selection's double
+    ``keys.key("series", label)``) drawn over a halo of the selection's ink, and the selection's double
     outline around the whole plot where ``plot_key`` is selected. ``block`` itself when neither
     is."""
     chosen = [i for i in walk(block.items) if isinstance(i, Polyline) and i.key in selection]

@@ -7,6 +7,7 @@ from gpuviz.figures import gemm as fig
 from gpuviz.figures.display import Rect, Text, text_width, walk
 from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import PRESENTATION, SCREEN, THEMES
+from gpuviz.keys import key
 from gpuviz.models.gemm import STRATEGIES, GemmParams, compute
 
 FULL = compute(GemmParams())
@@ -157,7 +158,7 @@ def selection_marks(figure, theme=SCREEN):
 
 @pytest.mark.parametrize("selected", [
     "a:0,3", "b:2,1", "c:3,3", "thread:register,2", "strategy:shared", "plot:flops_per_byte",
-    "series:naive FP32, K = 4,096"])
+    key("series", "naive FP32, K = 4,096")])
 def test_every_key_the_figure_emits_is_drawn_when_selected(selected):
     """Whatever a click selects (an A or B cell, an output, a thread, a strategy, the plot or
     one of its lines), the figure draws it with the selection's mark, in the whole figure and

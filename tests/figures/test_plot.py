@@ -16,6 +16,7 @@ from gpuviz.figures.plot import (
     series_style,
 )
 from gpuviz.figures.theme import DARK, SCREEN
+from gpuviz.keys import key
 
 SERIES = [Series("row-major", [1, 2, 3], [1000, 2048, 4096], 0),
           Series("hilbert", [1, 2, 3], [10, 20, 30], 2)]
@@ -54,7 +55,7 @@ def test_no_legend_on_the_data_and_the_series_legend_matches_the_lines():
     entries = series_legend(SERIES, SCREEN)
     assert [e.label for e in entries] == ["row-major", "hilbert"]
     for e, s in zip(entries, SERIES, strict=True):
-        assert drawn[f"series:{s.label}"] == e.style == series_style(SCREEN, s)
+        assert drawn[key("series", s.label)] == e.style == series_style(SCREEN, s)
 
 
 def test_a_series_keeps_its_mark_whatever_its_position_in_a_plot():

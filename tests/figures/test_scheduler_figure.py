@@ -9,6 +9,7 @@ from gpuviz.figures.display import Group, Image, Rect, walk
 from gpuviz.figures.numbers import format_percent
 from gpuviz.figures.targets import DOUBLE, NATURAL, SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, theme
+from gpuviz.keys import key
 from gpuviz.models.scheduler import SchedulerParams, compute
 from gpuviz.scenario import compute_all, load_scenario
 from gpuviz.scenario.bundled import scenario_dir
@@ -203,7 +204,7 @@ def test_the_sm_warps_plot_draws_littles_law_on_to_saturation():
     assert f"saturates at W = {needed}" in fig.texts()
     assert str(needed - needed % 16) in fig.texts()  # the axis runs past 64
     law = next(i for i in walk(fig.items) if isinstance(i, Polyline)
-               and i.key == "series:Little's law U = min(1, N·I/P)")
+               and i.key == key("series", "Little's law U = min(1, N·I/P)"))
     top = min(y for _, y in law.points)  # the law's highest point is its plateau, at the end
     assert law.points[-1][1] == top
 
