@@ -65,3 +65,51 @@ def test_the_kernel_command_lists_the_panels_with_a_kernel_export(capsys):
         main(["kernel", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert ", ".join(KERNEL_PANELS[:-1]) + " or " + KERNEL_PANELS[-1] in help_text
+
+
+#: The names Panel reads of a model module and of a figure module (registry.ModelModule and
+#: FigureModule), the optional ones read only where present.
+MODEL_HOOKS = frozenset({"PARAMS", "compute", "DEPENDS_ON", "link", "problems", "warnings",
+                         "canonical", "SLOW"})
+FIGURE_HOOKS = frozenset({"build", "frame_count"})
+
+
+def misspelt_hooks(module, hooks: frozenset[str]) -> list[str]:
+    """Public names of a module that look like one of ``hooks`` and are not it (``problem``,
+    ``depends_on``, ``frames_count``): an optional hook spelt so is silently never read."""
+    import difflib
+
+    out = []
+    for name in sorted(n for n in vars(module) if not n.startswith("_") and n not in hooks):
+        close = [h for h in hooks if h.lower() == name.lower()] or difflib.get_close_matches(
+            name, hooks, n=1, cutoff=0.8)
+        if close:
+            out.append(f"{module.__name__}.{name} (is it {close[0]}?)")
+    return out
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.id)
+def test_every_model_and_figure_module_spells_its_optional_hooks_right(panel: Panel):
+    from gpuviz.registry import PANEL_IDS
+
+    model, figure = panel.model, panel.figure
+    assert misspelt_hooks(model, MODEL_HOOKS) + misspelt_hooks(figure, FIGURE_HOOKS) == []
+    assert set(panel.depends_on) <= set(PANEL_IDS) - {panel.id}
+    if panel.depends_on:
+        assert callable(model.link)  # type: ignore[attr-defined]
+    for name in ("problems", "warnings", "canonical", "link"):
+        assert callable(getattr(model, name, len)), f"{model.__name__}.{name} is not callable"
+    assert isinstance(getattr(model, "SLOW", False), bool)
+    assert callable(getattr(figure, "frame_count", len))
+
+
+def test_a_misspelt_model_hook_is_caught():
+    from types import ModuleType
+
+    m = ModuleType("gpuviz.models.example")
+    m.problem = lambda params: ()  # type: ignore[attr-defined]  # the hook is problems
+    m.depends_on = ("launch",)  # type: ignore[attr-defined]  # the hook is DEPENDS_ON
+    m.compute_all = len  # type: ignore[attr-defined]  # a helper, not a hook
+    assert misspelt_hooks(m, MODEL_HOOKS) == [
+        "gpuviz.models.example.depends_on (is it DEPENDS_ON?)",
+        "gpuviz.models.example.problem (is it problems?)"]

@@ -28,7 +28,7 @@ class Case:
 
 
 def banks_op(params) -> str:
-    op = getattr(params, "op", "load")
+    op = params.op
     if op == "ldmatrix":
         lm = params.ldmatrix
         return f"ldsm.x{lm.matrices}" + (".trans" if lm.trans else "")
@@ -80,7 +80,7 @@ def sectors_case(cid: str, section: dict[str, Any], source: str) -> Case | None:
     offs = sectors_offsets(p)
     if offs is None:
         return None
-    op = "stg" if getattr(p, "op", "load") == "store" else "ldg"
+    op = "stg" if p.op == "store" else "ldg"
     return Case(cid, "sectors", op, p.element_bytes, offs, section_json(p), source)
 
 
@@ -106,7 +106,7 @@ def scenario_cases() -> list[Case]:
                 else:
                     offs = sectors_offsets(p)
                     if offs is not None:
-                        op = "stg" if getattr(p, "op", "load") == "store" else "ldg"
+                        op = "stg" if p.op == "store" else "ldg"
                         out.append(Case(cid, "sectors", op, p.element_bytes, offs, section_json(p),
                                         src))
     return out

@@ -40,7 +40,7 @@ def render(p: model.SectorsParams, name: str, title: str) -> KernelSource:
     if r.warp_size != 32:
         raise ValueError("a CUDA warp has 32 lanes; this scenario's warp has "
                          f"{r.warp_size} (an AMD wavefront), which CUDA cannot run")
-    store = getattr(p, "op", "load") == "store"
+    store = p.op == "store"
     size = p.element_bytes
     offsets = [-1 if a is None else a for a in r.lane_addresses]
     buffer = max(offsets) + size if max(offsets) >= 0 else size
