@@ -57,14 +57,9 @@ def counter(case: Mapping[str, Any], row: Mapping[str, str], metric: str) -> Rea
 
 
 def _measure(panel_id: str) -> Measure:
-    return panel(panel_id).measure
-
-
-def metric_for(panel_id: str, op: str) -> str:
-    """The profiler metric that counts what the panel's model predicts for one instruction."""
     if panel_id not in MEASURED_PANELS:
-        raise ValueError(f"no profiler metric for panel {panel_id!r}")
-    return _measure(panel_id).metric(op)
+        raise ValueError(f"no measured quantity for panel {panel_id!r}")
+    return panel(panel_id).measure
 
 
 def case_params(panel_id: str, section: dict[str, Any], path: str | None = None):
@@ -80,7 +75,7 @@ def model_value(case: dict[str, Any], path: str | None = None) -> float:
     """The model's value for a case; ``path`` (its place in the file, ``cases[3]``) starts the
     JSON paths of a section that does not decode."""
     spec = panel(case["panel"])
-    value, quantity = spec.measure.value, spec.measured
+    value, quantity = _measure(spec.id).value, spec.measured
     params = case_params(spec.id, case["section"], f"{path}.section" if path else None)
     try:
         if value is None:  # the result's field (spec.measure has checked that there is one)
@@ -132,7 +127,7 @@ def load(path: str | Path) -> dict[str, Any]:
 def from_ncu(csv_paths: list[str | Path], cases: list[dict[str, Any]],
              meta: dict[str, Any]) -> dict[str, Any]:
     """A measurement file from ncu --csv --page raw output: launch k is case k. Each case gives
-    ``panel``, ``op`` and ``section``; ``metric`` defaults to :func:`metric_for`."""
+    ``panel``, ``op`` and ``section``; ``metric`` defaults to the panel's ``MEASURE.metric(op)``."""
     rows: list[dict[str, str]] = []
     for path in csv_paths:
         rows.extend(read_file(path))
