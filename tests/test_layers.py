@@ -4,6 +4,7 @@ runs with Qt made unimportable."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -114,14 +115,22 @@ def _is_module(dotted: str) -> bool:
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
+#: What a file must hold to take an underscored name from another module (parsing every file
+#: takes seconds on a loaded machine; these find the few worth parsing)
+_PRIVATE_IMPORT = re.compile(r"^\s*from (?:gpuviz|\.)\S* import [^\n]*(?:\(|\\\s*$|\b_[A-Za-z])",
+                             re.M)
+_PRIVATE_ATTRIBUTE = re.compile(r"(?<![\w.])(?!self\.|cls\.)[A-Za-z_]\w*\._[A-Za-z]")
+
+
 def _private_uses(source: str) -> list[str]:
     """Every underscored name one module takes from another: ``from gpuviz.x import _y``, and
     ``x._y`` where ``x`` names a gpuviz module (``import gpuviz.x as x``, ``from gpuviz import
     x``). Dunder names (``__version__``) are public."""
-    tree = ast.parse(source)
+    if not (_PRIVATE_IMPORT.search(source) or _PRIVATE_ATTRIBUTE.search(source)):
+        return []
     modules: dict[str, str] = {}
-    found = []
-    for node in ast.walk(tree):
+    found, attributes = [], []
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(
                 "gpuviz")):
             for a in node.names:
@@ -133,10 +142,11 @@ def _private_uses(source: str) -> list[str]:
             for a in node.names:
                 if a.name.startswith("gpuviz") and a.asname:
                     modules[a.asname] = a.name
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and _private(node.attr) and \
-                isinstance(node.value, ast.Name) and node.value.id in modules:
-            found.append(f"line {node.lineno}: {modules[node.value.id]}.{node.attr}")
+        elif isinstance(node, ast.Attribute) and _private(node.attr) and \
+                isinstance(node.value, ast.Name):
+            attributes.append(node)
+    found += [f"line {n.lineno}: {modules[n.value.id]}.{n.attr}" for n in attributes
+              if n.value.id in modules]  # type: ignore[attr-defined]
     return found
 
 
