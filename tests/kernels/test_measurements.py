@@ -279,3 +279,31 @@ def test_import_refuses_a_traversal_case_its_measurement_could_not_compare(tmp_p
                                 "operand_bytes": 4096}))
     with pytest.raises(MeasureInputError, match=": tile_bytes: missing"):
         load_cases(path)
+
+
+def test_import_reads_each_measured_panel_by_its_own_record(tmp_path):
+    """One launch per measured panel: each case's number is the metric of its instruction, read
+    as its kernel module says (traversal over the bytes of A and B, occupancy the smallest
+    launch limit, the scheduler's percentage as a fraction)."""
+    limits = ("launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
+              "launch__occupancy_limit_shared_mem", "launch__occupancy_limit_warps")
+    issue = "smsp__issue_active.avg.pct_of_peak_sustained_active"
+    columns = [measure.SHARED_LD, measure.SHARED_ST, measure.GLOBAL_ST, measure.DRAM_READ,
+               *limits, issue]
+    values = ["3", "5", "7", "8192", "32", "6", "4", "8", "44.5"]
+    rows = "\n".join(f'"{i}","k",' + ",".join(f'"{v}"' for v in values) for i in range(6))
+    csv = tmp_path / "p.csv"
+    csv.write_text('"ID","Kernel Name",' + ",".join(f'"{c}"' for c in columns) + "\n"
+                   + '"","",' + ",".join('""' for _ in columns) + "\n" + rows + "\n")
+    cases = [{"id": "b", "panel": "banks", "op": "lds", "section": {}},
+             {"id": "s", "panel": "sectors", "op": "stg", "section": {}},
+             {"id": "m", "panel": "mma", "op": "stsm", "section": {}},
+             {"id": "t", "panel": "traversal", "op": "traverse", "section": {},
+              "operand_bytes": 4096, "tile_bytes": 1024},
+             {"id": "o", "panel": "occupancy", "op": "launch", "section": {}},
+             {"id": "q", "panel": "scheduler", "section": {}}]
+    got = {c["id"]: (c["metric"], c["measured"]) for c in measure.from_ncu([csv], cases, {})["cases"]}
+    assert got == {
+        "b": (measure.SHARED_LD, 3.0), "s": (measure.GLOBAL_ST, 7.0),
+        "m": (measure.SHARED_ST, 5.0), "t": (measure.DRAM_READ + " ÷ bytes of A and B", 2.0),
+        "o": ("min(" + ", ".join(limits) + ")", 4.0), "q": (issue + " ÷ 100", 0.445)}
