@@ -405,8 +405,8 @@ def utilisation_span(r: SchedulerResult) -> tuple[int, int]:
     """(cycles covered, cycles per window) of the utilisation over time: the first
     :data:`UTILISATION_PERIODS` loop periods (warm-up and steady state), in windows of an eighth
     of a period (at least one cycle), so the bursts and gaps of the loop's rhythm show; a run
-    averaged over whole periods is a flat line."""
-    b = max(1, r.P // BINS_PER_PERIOD)
+    averaged over whole periods is a flat line. A run shorter than one window is one window."""
+    b = max(1, min(r.P // BINS_PER_PERIOD, r.cycles))
     span = min(r.cycles, UTILISATION_PERIODS * r.P) // b * b
     return max(span, b), b
 

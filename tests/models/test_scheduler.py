@@ -269,3 +269,19 @@ def test_a_loop_too_long_for_a_steady_state_is_measured_over_the_run_within_the_
     assert "no steady state" in steady_words(r) and "3,000 cycles" in steady_words(r)
     short = model.compute(SchedulerParams(warps_per_sm=8))
     assert short.sm_steady and steady_words(short) == "in steady state"
+
+
+def test_a_run_shorter_than_a_utilisation_window_is_one_window():
+    """The shortest run a section accepts (10 cycles) against a loop period of hundreds: the
+    utilisation over time is one window of the whole run, as the figure draws it."""
+    from gpuviz.figures.scene import figure_for
+    from gpuviz.figures.theme import theme
+    from gpuviz.models.scheduler import SchedulerParams, compute, windowed_utilisation
+    from gpuviz.scenario import Scenario
+
+    r = compute(SchedulerParams(cycles=10, load_latency=375))
+    centres, busy, _ = windowed_utilisation(r)
+    assert centres.tolist() == [5.0]
+    assert busy.tolist() == [float((r._issued_kind[:10] > 0).mean())]
+    scenario = Scenario(panels=("scheduler",)).with_section("scheduler", r._params)
+    assert figure_for(scenario, "scheduler", theme("print"), frozenset()).keys()
