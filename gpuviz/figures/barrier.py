@@ -426,6 +426,8 @@ def legend_entries(result: BarrierResult, theme: Theme) -> list[LegendEntry]:
                LegendEntry("R: read neighbour's slot", theme.fill("read"), parts=lanes),
                LegendEntry("B1, B2: arrive at barrier 1, 2", event_style(theme, "arrive"),
                            parts=lanes),
+               # beside the arrivals it releases (one row of a column's legend)
+               LegendEntry("barrier releases", release_style(theme), "line", parts=lanes),
                LegendEntry("F: finished" + (", ×: returned early" if result.returned_threads
                                              else ""), event_style(theme, "finish"),
                            parts=lanes)]
@@ -435,7 +437,6 @@ def legend_entries(result: BarrierResult, theme: Theme) -> list[LegendEntry]:
     if hazard_writes(result):
         entries.append(LegendEntry("write that caused a hazard", cause_style(theme),
                                    parts=lanes))
-    entries.append(LegendEntry("barrier releases", release_style(theme), "line", parts=lanes))
     entries += [LegendEntry(f"slot holds tile {k}'s value", tile_style(theme, k), parts=slots)
                 for k in range(result.tiles)]
     entries.append(LegendEntry("slot not written yet (—)", theme.fill("absent"), parts=slots))
@@ -468,6 +469,7 @@ def build(result: BarrierResult, selection: frozenset[str], theme: Theme,
 
     return compose(target, theme,
                    title="Barriers: producers, consumers and one interleaving",
+                   column_title="Barriers: one interleaving",
                    subtitle="Each thread writes its slot, reads its neighbour's slot, then writes "
                             "the next tile into the same storage; time runs left to right in "
                             "steps of the interleaving.",

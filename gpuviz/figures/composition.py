@@ -11,7 +11,7 @@ from gpuviz.figures.blocks import Block, BlockCanvas
 from gpuviz.figures.display import Figure
 from gpuviz.figures.metrics import fallback_room
 from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
-from gpuviz.figures.text_blocks import title_block
+from gpuviz.figures.text_blocks import title_block, wrap
 from gpuviz.figures.theme import Theme
 from gpuviz.figures.transform import transform
 
@@ -29,14 +29,15 @@ class _Arrangement:
 
 def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
             body: BlocksFor, side: BlocksFor | None = None, natural_width: float = 170.0,
-            figure_title: str = "", description: str = "") -> Figure:
+            figure_title: str = "", description: str = "", column_title: str = "") -> Figure:
     """Lay a figure out for ``target``.
 
     ``body(width)`` builds the data blocks for a content width; ``side(width)`` the legend,
     receipts and notes. Natural: the panel's ``natural_width`` (wider for large-type themes).
     A column: exactly its width. A slide or a view: the arrangement (stacked, or the side
     blocks beside the body) and design width that let the content fill the page at the largest
-    scale, then that scale, centred; type is never scaled below its size in points."""
+    scale, then that scale, centred; type is never scaled below its size in points.
+    ``column_title``: the shorter title a column sets where ``title`` would take two lines."""
     grow = max(1.0, theme.text_pt / 8.0)
     figure_title = figure_title or title
     if not target.whole:
@@ -50,6 +51,9 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
                        figure_title, description, target_parts=target.parts)
     page_w = float(target.width)
     if target.aspect is None:
+        if column_title and title and len(wrap(title, theme.title_pt, page_w - 2 * MARGIN,
+                                               bold=True)) > 1:
+            title = column_title
         arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN)
         return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title,
                        description, fixed_width=True, target_parts=target.parts)

@@ -238,19 +238,19 @@ def legend_entries(r: GemmResult, theme: Theme,
                LegendEntry("its B column (revealed k)", theme.fill("b_operand"), parts=walk),
                LegendEntry("focus output", theme.fill("c_output"), parts=walk),
                LegendEntry("other output tiles (dimmed)", theme.fill("faded"), parts=walk),
-               LegendEntry("chosen output / the chosen thread's outputs", chosen_style(theme),
-                           "selection", parts=owners)]
+               LegendEntry("chosen thread's outputs", chosen_style(theme), "selection",
+                           parts=owners)]
     repeat = blocks > BLOCK_SHADES  # shades repeat: name every block a shade stands for
     entries += [LegendEntry(f"thread block {b}" + (f", {b + BLOCK_SHADES}, …" if repeat else ""),
                             block_style(theme, b), parts=owners)
                 for b in range(min(blocks, BLOCK_SHADES))]
+    if subject_of(selection) is not None:  # after the blocks: a column's row has room for it
+        entries.append(LegendEntry("chosen thread's strategy", subject_style(theme),
+                                   parts=owners))
     entries += [LegendEntry("loaded from global memory by the chosen thread", load_style(theme),
                             parts=owners),
                 LegendEntry("operand it reads (shared memory; naive: global)",
                             read_style(theme), "dot", parts=owners)]
-    if subject_of(selection) is not None:
-        entries.append(LegendEntry("the strategy of the selected thread", subject_style(theme),
-                                   parts=owners))
     entries += [replace(e, parts=plot) for e in series_legend(flops_series(r), theme)]
     entries.append(LegendEntry(f"T = {format_number(r.tile)}", mark_style(theme), "dot",
                                parts=plot))
@@ -400,7 +400,9 @@ def _build(result: GemmResult, selection: frozenset[str], theme: Theme, target: 
             rows = [[walk, dot], strategies, [counts], [plot, calc], [legend(width)]]
         return [b for row in rows for b in row_blocks(row, width)]
 
-    return compose(target, theme, title="Matrix multiplication as a reuse problem: C\u00a0=\u00a0A\u00a0·\u00a0B",
+    return compose(target, theme,
+                   title="Matrix multiplication as a reuse problem: C\u00a0=\u00a0A\u00a0·\u00a0B",
+                   column_title="GEMM as a reuse problem: C\u00a0=\u00a0A\u00a0·\u00a0B",
                    subtitle=subtitle(result, target),
                    body=body, side=None if target.whole else side,
                    natural_width=NATURAL_WIDTH,

@@ -118,8 +118,13 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
             used = max(used, text_width(line, small))
         if compact:  # three side by side: their grids at one height
             y += max(0, rows[1] - len(lines)) * line_step(small, 1.25)
-        top = y + descent(small) + (line_step(small, 1.1) + 0.6 if framed or not compact
-                                       else 0.6)
+        # room for the A and B labels beside, or for a frame around the grid (its offset and
+        # its heavy line) under the compact heading
+        if not compact:
+            room = line_step(small, 1.1) + 0.6
+        else:
+            room = 1.4 + theme.thick_mm * 1.5 if framed else 0.6
+        top = y + descent(small) + room
         # Owner grid: colour = block, label = thread.
         for t in range(s.threads):
             ij = [(i, j) for i in range(SIZE) for j in range(SIZE) if s.owner[i, j] == t]

@@ -28,14 +28,12 @@ from collections.abc import Callable
 from gpuviz import keys
 from gpuviz.figures.display import Figure
 from gpuviz.figures.layout import (
-    MARGIN,
     NATURAL,
     Block,
     Target,
     compose,
     counted,
     format_number,
-    wrap,
 )
 from gpuviz.figures.mma_feed import feed
 from gpuviz.figures.mma_fragments import fragments
@@ -93,14 +91,12 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
         return [b for b in blocks(width) if b.name in SIDE]
 
     regs = r.registers_per_thread
-    g = r.warpgroup
     title, subtitle = _titles(r)[_first(shown)]
-    if _first(shown) == "fragments" and target.width is not None and target.aspect is None \
-            and len(wrap(title, theme.title_pt, target.width - 2 * MARGIN, bold=True)) > 1:
-        title = f"{r.shape} {r.dtype} → {r.accumulator} fragments"  # a column: one line
-    _ = g
+    column_title = (f"{r.shape} {r.dtype} → {r.accumulator} fragments"
+                    if _first(shown) == "fragments" else "")
     return compose(
-        target, theme, title=title, subtitle=subtitle, body=body, side=side, natural_width=NATURAL_WIDTH,
+        target, theme, title=title, subtitle=subtitle, body=body, side=side,
+        natural_width=NATURAL_WIDTH, column_title=column_title,
         figure_title="gpuviz tensor-core fragments",
         description=f"The fragments of an mma.sync {r.shape} with {r.dtype} operands "
                     f"accumulated in {r.accumulator}, each lane's registers "

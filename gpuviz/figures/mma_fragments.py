@@ -39,7 +39,7 @@ def _holds(f: Fragment) -> str:
         return f"{op.upper()}: " + ", ".join(f"register {j} holds {_register_names(f, j)}"
                                              for j in regs)
     held = {1: f"{op}j",
-            2: f"{op}(2j) (the low half, an even {'k' if op == 'b' else 'column'}) and "
+            2: f"{op}(2j) (low half, even {'k' if op == 'b' else 'column'}) and "
                f"{op}(2j+1)",
             4: f"{op}(4j) … {op}(4j+3), byte {'k' if op == 'b' else 'column'} mod 4"}[per]
     return f"{op.upper()}: register j holds {held}"
@@ -102,7 +102,7 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
           label_w: float, cell_w: float, chunk: int, side: bool, run: int = 1) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
-    cell_h = max(3.0, cap_height(pt, "mono") * 1.5)
+    cell_h = max(3.0, cap_height(pt, "mono") * 1.45)
     head = cap_height(pt) + 1.2
     sel_lanes = selected_numbers(selection, "lane") | ({lane} if lane is not None else set())
     picked = set(keys.of_kind(selection, f.operand, 2))
@@ -208,7 +208,7 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
         registers = f"{f.registers_per_lane} register{'s' if f.registers_per_lane != 1 else ''}"
         caption = f"{names[f.operand]} · {elements} per lane in {registers}"
         cap_w = grid.width if beside else width
-        short = f"{names[f.operand]}: {elements} a lane, {registers}"
+        short = f"{names[f.operand].replace(', ', ' ')}: {elements} a lane, {registers}"
         if len(wrap(short, theme.small_pt, cap_w)) < len(wrap(caption, theme.small_pt, cap_w)):
             caption = short  # the short form, where it takes fewer lines
         cap = text_block(caption, theme, cap_w, color=theme.muted,
@@ -266,8 +266,9 @@ def _selection_rows(r: MmaResult, selection: frozenset[str],
 
 
 def _runs_named(op: str, cells: list[tuple[int, int, int]]) -> list[str]:
-    """``a0 [1][4]`` for each element, a run of three or more consecutive elements along a row
-    or a column as one: ``a0–a3 [1][4–7]`` (8-bit operands hold four to a register)."""
+    """``a0 [1][4]`` for each element, a run of two or more consecutive elements along a row
+    or a column as one: ``a0–a1 [1][2–3]`` (a 16-bit register's halves), ``a0–a3 [1][4–7]``
+    (8-bit operands hold four to a register)."""
     groups: list[list[tuple[int, int, int]]] = []
     for cell in cells:
         last = groups[-1] if groups else None
@@ -281,7 +282,7 @@ def _runs_named(op: str, cells: list[tuple[int, int, int]]) -> list[str]:
             groups.append([cell])
     out = []
     for g in groups:
-        if len(g) < 3:
+        if len(g) < 2:
             out += [f"{op}{i} [{row}][{col}]" for i, row, col in g]
             continue
         (i0, r0, c0), (i1, r1, c1) = g[0], g[-1]

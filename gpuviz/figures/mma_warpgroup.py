@@ -17,6 +17,7 @@ from gpuviz.figures.layout import (
     legend_block,
     place,
     receipt_block,
+    text_block,
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, text_width
@@ -34,7 +35,7 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     c = BlockCanvas()
     warps = max(g.block_warps, g.first_warp + 4)
     box = min(7.0, (width - 2.0) / warps)
-    row_h = max(3.4, cap_height(pt) * 2.4)
+    row_h = max(3.4, cap_height(pt) * 2.0)  # just taller than a warp's label
     chosen = set(g.warps)
     sel = selected_numbers(selection, "warp")
     y = cap_height(pt)
@@ -73,21 +74,26 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     y += 4 * band_h
     drawing = c.block(max(warps * box, band_w, text_width(f"D (64 × {g.n}): rows by warp", pt)),
                       y, "warpgroup-warps")
-    receipt = receipt_block([
+    rows = receipt_block([
         ("warps", f"{g.warps[0]}–{g.warps[-1]} of {g.block_warps}"),
         ("warpgroup", "valid" if g.valid else "not a warpgroup"),
         ("accumulators", f"{g.d_registers_per_thread} f32 registers per thread"),
-        ("A", "registers (4 per thread)" if g.a_source == "registers" else
+        ("A from", "registers (4 per thread)" if g.a_source == "registers" else
          "shared memory, through a descriptor"),
-        g.reason,
     ], theme, width)
+    # why, as a sentence: set in the text face, which takes fewer lines than the receipt's
+    why = text_block(g.reason[:1].upper() + g.reason[1:] + ".", theme, width, name="reason")
+    rc = BlockCanvas()
+    place(rc, rows, 0.0, 0.0)
+    place(rc, why, 0.0, rows.height + 1.2)
+    receipt = rc.block(max(rows.width, why.width), rows.height + 1.2 + why.height, "receipt")
     legend = legend_block([
         LegendEntry("the four warps: an aligned warpgroup", ok) if g.valid else
-        LegendEntry("the four warps: not a warpgroup (a wgmma on them is undefined)", bad),
+        LegendEntry("the four warps: not a warpgroup (undefined)", bad),
     ], theme, width, notes=[
         "Lane l of each warp holds d_i at row l / 4 (+ 8 when i mod 4 ≥ 2), column "
-        "8·(i / 4) + 2·(l mod 4) + (i mod 2) of its 16 rows: the m16n8 C fragment, repeated "
-        "N / 8 times."])
+        "8·(i / 4) + 2·(l mod 4) + (i mod 2) of its 16 rows (the m16n8 C fragment, N / 8 "
+        "times)."])
     title = (f"Warpgroup: wgmma.mma_async m64n{g.n}k16 on warps {g.warps[0]}–{g.warps[-1]} — "
              + ("an aligned warpgroup" if g.valid else "not a warpgroup"))
     return tagged("warpgroup", heading(title, theme, width, "warpgroup-title"), drawing,
