@@ -325,9 +325,11 @@ def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
                      col: float) -> Block:
     c = BlockCanvas()
     fg, muted = theme.foreground, theme.muted
-    label_w = max([text_width("round", pt), text_width("phase", pt)]
-                  + [text_width(f"bank {b}", pt) for b in banks]) + 1.0
-    phase_gap = 0.8
+    # the banks' numbers under a "bank" heading, not "bank 31" on every row: two halves of 16
+    # banks then fit a journal column in the largest type
+    label_w = max([text_width(w, pt) for w in ("round", "phase", "bank")]
+                  + [text_width(str(b), pt) for b in banks]) + 1.0
+    phase_gap = 0.6
     start, x = 0, label_w
     round_x: dict[int, float] = {}
     spans = []  # (label, key, x0, x1)
@@ -343,7 +345,8 @@ def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
     right = x - phase_gap
     head1 = cap_height(pt)
     head2 = (head1 + descent(pt) + 0.6 if r.phases > 1 else 0.0) + row_h / 2
-    top = head2 + row_h / 2 + 0.4
+    head3 = head2 + row_h / 2 + 0.4 + cap_height(pt)
+    top = head3 + descent(pt) + 0.4
     if r.phases > 1:
         c.text(0.0, head1, "phase", pt, muted)
         for ph, x0, x1 in spans:
@@ -356,9 +359,9 @@ def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
                    font="mono", key=key("round", k))
     row_y = {b: top + i * row_h for i, b in enumerate(banks)}
     with c.group(name="banks"):
+        c.text(0.0, head3, "bank", pt, muted)
         for b, y in row_y.items():
-            c.text(0.0, y + row_h / 2, f"bank {b}", pt, fg, baseline="middle",
-                   key=key("bank", b))
+            c.text(0.0, y + row_h / 2, str(b), pt, fg, baseline="middle", key=key("bank", b))
         c.rects([(label_w, y + CELL_PAD / 2, right - label_w, row_h - CELL_PAD)
                  for y in row_y.values()],
                 Style(fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm),

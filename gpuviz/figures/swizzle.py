@@ -139,6 +139,7 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
         natural = max(natural, target.width - 2 * MARGIN) / max(1.0, theme.text_pt / 8.0)
     return compose(
         target, theme, title=f"XOR swizzle {name}: where each 16-byte chunk is stored",
+        column_title=f"XOR swizzle {name}",
         subtitle="1024-byte region: 8 rows × 128 bytes, eight 16-byte chunks per row · "
                  + " · ".join(laws),
         body=body, side=side, natural_width=natural, figure_title="gpuviz swizzle grid",
@@ -349,7 +350,10 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
         for part in range(BANKS // per_row):
             first = part * per_row
             hy = y + part * (h + ink_height(pt) + ROW_GAP)
-            for b in range(first, first + per_row):
+            # every bank's number where two digits and a space fit its column, else every
+            # other one (so that "10 11 12" never reads as "101112")
+            every = 1 if text_width("31 ", pt, "mono") <= col else 2
+            for b in range(first, first + per_row, every):
                 c.text(gutter + (b - first + 0.5) * col, hy + cap_height(pt), str(b), pt, muted,
                        anchor="middle", font="mono")
             sy = hy + ink_height(pt) + 0.8

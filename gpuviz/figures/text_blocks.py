@@ -30,13 +30,13 @@ def wrap(text: str, size: float, width: float, font: FontKind = "sans",
 
 
 def without_orphan(lines: list[str], text: str, size: float, width: float,
-                   font: FontKind = "sans") -> list[str]:
+                   font: FontKind = "sans", bold: bool = False) -> list[str]:
     """``lines`` (``text`` wrapped to ``width``) rewrapped narrower, as little as it takes,
     so that the last line is not one word alone; as they were if no width down to 3/4 does."""
     if len(lines) < 2 or " " in lines[-1].strip():
         return lines
     for k in range(1, 11):
-        narrower = wrap(text, size, width * (1.0 - 0.025 * k), font)
+        narrower = wrap(text, size, width * (1.0 - 0.025 * k), font, bold)
         if len(narrower) == len(lines) and " " in narrower[-1].strip():
             return narrower
     return lines
@@ -70,7 +70,10 @@ def title_block(title: str, subtitle: str, theme: Theme, width: float,
     fg, muted = theme.color("foreground"), theme.color("muted")
     y = cap_height(theme.title_pt)
     used = 0.0
-    for i, line in enumerate(wrap(title, theme.title_pt, width, bold=True)):
+    # a title never ends in a word alone (as many lines, rewrapped narrower)
+    heads = without_orphan(wrap(title, theme.title_pt, width, bold=True), title,
+                           theme.title_pt, width, bold=True)
+    for i, line in enumerate(heads):
         if i:
             y += line_step(theme.title_pt)
         c.text(0.0, y, line, theme.title_pt, fg, bold=True)

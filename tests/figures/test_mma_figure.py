@@ -43,7 +43,7 @@ def test_a_selected_lane_is_outlined_in_a_b_and_c_and_spelled_out():
     outlined = [i for i in walk(fig.items) if isinstance(i, Rect) and i.style == th.highlight()]
     assert len(outlined) == 8 + 4 + 4  # lane 5 holds 8 elements of A, 4 of B, 4 of C
     texts = fig.texts()
-    assert any("c3 [9][3]" in t for t in texts)
+    assert any("c2–c3 [9][2–3]" in t for t in texts)  # groupID 1, threadID_in_group 1
 
 
 def test_the_wide_k32_operand_folds_into_a_single_column():

@@ -41,6 +41,20 @@ CASES = [
     ("mma-fragments", 2, "mma", "fragment-c", "presentation", "single"),
     ("mma-fragments", 3, "mma", "fragment-a", "presentation", "single"),
     ("mma-ldmatrix-swizzle", 1, "mma", "fragment-c", "presentation", "single"),
+    # a selected lane's receipt under A (its halves named as one run: a0–a1 [1][2–3])
+    ("mma-fragments", 1, "mma", "fragment-a", "presentation", "single"),
+    ("mma-fragments", 4, "mma", "fragment-a", "presentation", "single"),
+    # an invalid warpgroup's reason, a sentence in the text face
+    ("mma-wgmma-warpgroup", 2, "mma", "warpgroup", "presentation", "single"),
+    # a selected thread: its strategy framed, one more legend entry
+    ("gemm-walkthrough", 4, "gemm", "owners", "presentation", "single"),
+    # a thread that returns early: the legend's "×"; a column's short title
+    ("barrier-early-return", 2, "barrier", "interleaving", "presentation", "single"),
+    # 16-byte accesses: four phases of one round, banks down in two halves
+    ("banks-wide-access", 2, "banks", "rack", "presentation", "single"),
+    # the swizzle's title in one line at a column
+    ("banks-swizzled-columns", 1, "swizzle", "physical", "presentation", "single"),
+    ("banks-swizzled-columns", 1, "swizzle", "banks", "presentation", "single"),
 ]
 
 
