@@ -20,7 +20,7 @@ from gpuviz.figures.layout import (
     line_step,
     wrap,
 )
-from gpuviz.figures.metrics import cap_height, descent, text_width
+from gpuviz.figures.metrics import cap_height, descent, room_width, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.keys import key, prefix
 from gpuviz.models.gemm import SIZE, STRATEGIES, GemmResult, StrategyResult
@@ -205,12 +205,12 @@ def title_lines(title: str, size: float, width: float) -> list[str]:
     """A strategy's title wrapped to ``width``, breaking after a hyphen where a word alone is
     wider than the column."""
     lines = wrap(title, size, width, bold=True)
-    if all(text_width(line, size, bold=True) <= width + 1e-6 for line in lines):
+    if all(room_width(line, size, bold=True) <= width + 1e-6 for line in lines):
         return lines
     out: list[str] = []
     for piece in _title_words(title):
         joined = (out[-1] + ("" if out[-1].endswith("-") else " ") + piece) if out else piece
-        if out and text_width(joined, size, bold=True) <= width + 1e-6:
+        if out and room_width(joined, size, bold=True) <= width + 1e-6:
             out[-1] = joined
         else:
             out.append(piece)
@@ -233,7 +233,7 @@ def compact_width(r: GemmResult, theme: Theme, target: Target) -> float:
     threads = max(s.threads for s in r.strategies.values())
     pieces = [w for title, _ in STRATEGY_TITLES.values() for w in _title_words(title)]
     return max(_floor_cell(threads, target) * SIZE, 2 * SIZE * MINI * COMPACT_MINI + 2.5,
-               *(text_width(w, size, bold=True) for w in pieces))
+               *(room_width(w, size, bold=True) for w in pieces))
 
 
 def subject_of(selection: frozenset[str]) -> str | None:

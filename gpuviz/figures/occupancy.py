@@ -36,7 +36,7 @@ from gpuviz.figures.layout import (
     text_block,
     wrap,
 )
-from gpuviz.figures.metrics import cap_height, descent, text_width
+from gpuviz.figures.metrics import cap_height, descent, room_width, text_width
 from gpuviz.figures.plot import Mark, Series, mark_style, nice_ticks, plot_block
 from gpuviz.figures.theme import Theme
 from gpuviz.models.occupancy import RESOURCES, OccupancyResult
@@ -191,7 +191,8 @@ def _limits(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
     pt = theme.small_pt
     fg = theme.foreground
     top = _heading(c, "Blocks per SM each resource allows", theme, width)
-    label_w = max(text_width(LABELS[n], pt, bold=True) for n in RESOURCES) + 2.0
+    # room for a wider face before the bars (an SVG with text as text)
+    label_w = max(room_width(LABELS[n], pt, bold=True) for n in RESOURCES) + 2.0
     values = {n: r.limits[n] for n in RESOURCES}
     # The axis runs to the larger of the warp-slot and block limits (no SM holds more blocks
     # than those allow); a resource that allows more is drawn past the axis end, cut.

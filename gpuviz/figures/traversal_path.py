@@ -14,7 +14,7 @@ import numpy as np
 
 from gpuviz.figures.display import Style
 from gpuviz.figures.layout import Block, BlockCanvas, Target, format_number, line_step
-from gpuviz.figures.metrics import cap_height, ink_height, text_width
+from gpuviz.figures.metrics import cap_height, ink_height, room_width, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.figures.traversal_resident import rgb_of
 from gpuviz.keys import key
@@ -149,22 +149,23 @@ def ramp_block(theme: Theme, width: float, target: Target) -> Block:
     fg = theme.foreground
     sw = max(2.6, cap_height(small) * 1.25)
     lead, first, tail = "visited tiles,", "first", "last"
-    ramp_w = SHADES * sw + text_width(first, small) + text_width(tail, small) + 2.0
-    apart = text_width(lead + " ", small) + ramp_w > width
+    # the words measured with room for a wider face, so that the swatches after them stay clear
+    ramp_w = SHADES * sw + room_width(first, small) + room_width(tail, small) + 2.0
+    apart = room_width(lead + " ", small) + ramp_w > width
     x, y = 0.0, 0.0
     if apart:
         c.text(0.0, cap_height(small), lead, small, fg)
         y = line_step(small, 1.2)
         c.text(0.0, y + sw / 2, first, small, fg, baseline="middle")
-        x = text_width(first, small) + 1.0
+        x = room_width(first, small) + 1.0
     else:  # one text, so that a wider face set in its place cannot run the words together
         c.text(0.0, sw / 2, f"{lead} {first}", small, fg, baseline="middle")
-        x = text_width(f"{lead} {first}", small) + 1.0
-    used = text_width(lead, small)
+        x = room_width(f"{lead} {first}", small) + 1.0
+    used = room_width(lead, small)
     for s in shades(theme):
         c.rect(x, y, sw, sw, Style(fill=s, stroke=theme.outline, stroke_width=theme.thin_mm))
         x += sw
     x += 1.0
     c.text(x, y + sw / 2, tail, small, fg, baseline="middle")
-    x += text_width(tail, small)
+    x += room_width(tail, small)
     return c.block(max(used, x), y + sw, "visit order")

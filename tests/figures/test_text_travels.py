@@ -84,13 +84,18 @@ def test_a_papers_typeface_is_measured_and_laid_out_not_scaled():
 def test_an_svg_with_text_as_text_leaves_room_for_a_wider_fallback_face(tmp_path):
     """Opened where Inter is missing (rsvg-convert sets it in DejaVu Sans, up to 8 % wider, bold
     17 %), the text of an SVG export cannot collide: "guarantee." ran into the next heading in
-    launch-n130, gemm's legend labels into the next swatch, swizzle's subtitle off the page."""
+    launch-n130, gemm's legend labels into the next swatch, swizzle's subtitle off the page,
+    occupancy's "shared memory" into its bar, traversal's "visited tiles, first" into the
+    visit-order ramp."""
     from gpuviz.export.files import export_figure
     from gpuviz.figures.lint_fallback import lint_fallback
     from gpuviz.figures.metrics import fallback_room
 
     for name, pid in (("launch-n130", "launch"), ("gemm-walkthrough", "gemm"),
-                      ("swizzle-column3", "swizzle")):
+                      ("swizzle-column3", "swizzle"),
+                      # the words before the bars and the ramp's swatches, measured with room
+                      ("occupancy-shared-memory", "occupancy"),
+                      ("traversal-grouped", "traversal")):
         scenario = load_scenario(scenario_dir() / f"{name}.json")
         shipped = figure_for(scenario, pid, theme("print"))
         assert lint_fallback(shipped), name  # set in the shipped faces: no room left
@@ -105,17 +110,37 @@ def test_an_svg_with_text_as_text_leaves_room_for_a_wider_fallback_face(tmp_path
     assert any("past the" in m for m in found)  # the subtitle clipped at the page's edge
 
 
+def test_gemm_owners_with_room_for_a_wider_face_keep_three_grids_in_a_column_row(tmp_path):
+    """The strategies' titles break after "Shared-" where a wider face would not fit
+    "Shared-memory" in a third of the column: with room, the three grids still share a row
+    (they took 166 mm, stacked, where the budget is 120 mm) and the SVG is written in that
+    layout, without the shipped faces' note."""
+    from gpuviz.export.files import export_figure
+    from gpuviz.figures.lint_fallback import lint_fallback
+    from gpuviz.figures.metrics import fallback_room
+
+    scenario = load_scenario(scenario_dir() / "gemm-walkthrough.json")
+    target = SINGLE.showing(["owners"])
+    with fallback_room(True):
+        roomy = figure_for(scenario, "gemm", theme("print"), target=target)
+    assert roomy.height <= 120.0
+    assert not lint_fallback(roomy)
+    assert export_figure(scenario, "gemm", tmp_path / "owners.svg", theme_name="print",
+                         size="single", parts=["owners"]) == ""
+
+
 def test_where_the_room_would_miss_the_budget_the_svg_keeps_the_shipped_layout(tmp_path):
-    """gemm's owners at a single column take 106 mm in the shipped faces and 171 mm with room
-    for a wider face (its three grids no longer fit a row): written as the PDF would be, with a
-    note, rather than refused."""
+    """gemm's owners at a single column in the presentation theme fit 120 mm in the shipped
+    faces and not with room for a wider face: written as the PDF would be, with a note,
+    rather than refused."""
     from gpuviz.export.files import export_figure
 
     scenario = load_scenario(scenario_dir() / "gemm-walkthrough.json")
-    note = export_figure(scenario, "gemm", tmp_path / "owners.svg", theme_name="print",
+    note = export_figure(scenario, "gemm", tmp_path / "owners.svg", theme_name="presentation",
                          size="single", parts=["owners"])
     assert "shipped faces" in note
-    shipped = figure_for(scenario, "gemm", theme("print"), target=SINGLE.showing(["owners"]))
+    shipped = figure_for(scenario, "gemm", theme("presentation"),
+                         target=SINGLE.showing(["owners"]))
     height = re.search(r'height="([0-9.]+)mm"', (tmp_path / "owners.svg").read_text("utf-8"))
     assert height and abs(float(height.group(1)) - shipped.height) < 0.01
 
