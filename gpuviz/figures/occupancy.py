@@ -204,7 +204,7 @@ def _limits(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
     cut = {n for n, v in values.items() if v is None or v > axis_max}
     texts = {n: _limit_text(v) + (" (limiter)" if n in r.limiters else "")
              + (", axis cut" if n in cut else "") for n, v in values.items()}
-    text_w = max(text_width(t, pt, bold=True) for t in texts.values()) + 1.5
+    text_w = max(room_width(t, pt, bold=True) for t in texts.values()) + 1.5
     over = 3.0  # mm a cut bar runs past the axis end
     bar_w = max(20.0, width - label_w - text_w - over)
     row = max(4.2, line_step(pt) * 1.45)

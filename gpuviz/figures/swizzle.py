@@ -36,7 +36,7 @@ from gpuviz.figures.layout import (
     place,
     text_block,
 )
-from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
+from gpuviz.figures.metrics import cap_height, descent, ink_height, room_width, text_width
 from gpuviz.figures.theme import RoleName, Theme, gray_level
 from gpuviz.models.swizzle import (
     BANKS,
@@ -257,7 +257,12 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
     ax = lx + grid_w + 1.0
     if "logical" in draw:
         with c.group(name="arrows"):
-            c.text(ax, top - 1.0, f"column {r.column} goes to", pt, muted)
+            heading = f"column {r.column} goes to"
+            if room_width(heading, pt) <= ARROW_W - 0.5:
+                c.text(ax, top - 1.0, heading, pt, muted)
+            else:  # where a wider face would not fit the arrows' width: on two lines
+                c.text(ax, top - 1.0 - line_step(pt), f"column {r.column}", pt, muted)
+                c.text(ax, top - 1.0, "goes to", pt, muted)
             for row in range(ROWS):
                 dest = r.mapping[row][r.column]
                 yy = top + (row + 0.5) * cell
@@ -342,7 +347,7 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
             readers.setdefault(b, []).append(row)
         if above:
             c.text(0.0, y + cap_height(theme.text_pt), label, theme.text_pt, fg, bold=True)
-            c.text(text_width(f"{label}  ", theme.text_pt, bold=True), y + cap_height(theme.text_pt),
+            c.text(room_width(f"{label}  ", theme.text_pt, bold=True), y + cap_height(theme.text_pt),
                    _summary(banks, distinct), pt, muted)
             y += line_step(theme.text_pt) + 0.4
         else:
