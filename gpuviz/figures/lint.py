@@ -24,6 +24,10 @@ Rules (each finding names the rule, the item and its key):
   differ only by hatch where the theme does not hatch (one magenta for three kinds of wait).
 - ``vermillion`` (given the theme): a legend entry drawn in a bad-state colour (vermillion and its
   tints, the theme's ``bad_colours``) whose label names no bad state (its role table ``terms``).
+- ``distinct`` (given the theme): two legend swatches of one figure of the same kind, dash and
+  (in a theme that hatches) hatch whose colours a reader cannot tell apart: closer than
+  :data:`~gpuviz.figures.lint_distinct.MIN_DELTA_E` (CIE 1976 ΔE) on a screen, or than
+  ``MIN_GRAY_STEP`` in gray level in a theme that must survive a grayscale print.
 
 Across the figures of one theme, :func:`lint_across` checks ``meaning``: a legend label drawn
 with two swatches in two figures, or a state the role table names (valid, masked, load, compute,
@@ -58,6 +62,7 @@ from gpuviz.figures.display import (
     text_box,
 )
 from gpuviz.figures.geometry import EPS, segment_hits_box
+from gpuviz.figures.lint_distinct import close_pairs
 from gpuviz.figures.metrics import missing_glyphs
 from gpuviz.figures.targets import NATURAL, Target
 from gpuviz.figures.theme import ROLE_TABLE, RoleName, Theme
@@ -187,7 +192,7 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
     legend = legend_marks(figure)
     out += _legend(legend)
     if theme is not None:
-        out += _swatches(legend, theme) + _vermillion(legend, theme)
+        out += _swatches(legend, theme) + _vermillion(legend, theme) + _distinct(legend, theme)
     if budget:
         out += [Finding(rule, f"{target.name} figure", None, message)
                 for rule, message in over_budget(figure, target)]
@@ -195,10 +200,11 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
 
 
 def lint_colours(figure: Figure, theme: Theme) -> list[Finding]:
-    """The colour rules alone (``legend``, ``swatch``, ``vermillion``) for ``figure`` drawn in
-    ``theme``: what its legend says against how it draws it."""
+    """The colour rules alone (``legend``, ``swatch``, ``vermillion``, ``distinct``) for
+    ``figure`` drawn in ``theme``: what its legend says against how it draws it."""
     legend = legend_marks(figure)
-    return _legend(legend) + _swatches(legend, theme) + _vermillion(legend, theme)
+    return (_legend(legend) + _swatches(legend, theme) + _vermillion(legend, theme)
+            + _distinct(legend, theme))
 
 
 def _cell(style: Style, xywh: np.ndarray, hatched: list, outlined: list) -> None:
@@ -375,6 +381,22 @@ def _swatches(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
                                    f"shares its swatch {_colour(m)} with {other!r}"
                                    + (" (they differ only by hatch)" if m[3] else "")))
     return out
+
+
+def _distinct(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
+    """``distinct``: legend swatches of one kind, dash and (where the theme hatches) hatch whose
+    colours are too close to tell apart (:func:`gpuviz.figures.lint_distinct.close_pairs`)."""
+    swatches = []
+    for label, found in entries.items():
+        mark = next((m for m in found if m), None)
+        if mark is None or (mark[0] in ("Rect", "Rects", "Circle") and mark[1] is None):
+            continue  # an outline alone (the selection, a frame) is told apart by its line
+        colour = _colour(mark)
+        if colour is not None:  # a line, a dot and a cell are told apart by their shape
+            shape = {"Polyline": "line", "Segments": "line", "Circle": "dot"}.get(mark[0], "cell")
+            swatches.append((label, colour, (shape, mark[4], mark[3] if theme.hatches else None)))
+    return [Finding("distinct", f"legend entry {b!r}", None, message)
+            for b, message in close_pairs(swatches, bool(theme.hatches))]
 
 
 _BAD_TERMS = tuple(sorted({t for r in ROLE_TABLE if r.bad for t in r.terms}))

@@ -75,7 +75,7 @@ def band_style(theme: Theme) -> Style:
     if theme.category_hatch(0) is not None:  # a print theme: gray and hatched
         return Style(fill=theme.at_gray(theme.accent, BAND_GRAY), stroke=None, hatch="dots",
                      hatch_color=theme.foreground)
-    return Style(fill=theme.mix(theme.accent, 0.18), stroke=None)
+    return Style(fill=theme.mix(theme.accent, 0.14), stroke=None)
 
 
 def cap_style(theme: Theme) -> Style:

@@ -107,7 +107,7 @@ ROLE_TABLE: tuple[Role, ...] = (
     # states, one swatch each in every panel
     Role("valid", "a valid (active) lane or thread", "#0072B2", "#56B4E9", "#7FA9CF",
          terms=("valid", "active lane", "active thread")),
-    Role("masked", "a masked (inactive) lane or thread", "#E4E7EB", "#2C333B", "#FFFFFF",
+    Role("masked", "a masked (inactive) lane or thread", "#D5D9DE", "#2C333B", "#FFFFFF",
          "diagonal", terms=("masked",)),
     Role("load", "a load from memory", "#56B4E9", "#3C88B8", "#AAD9F4", terms=("load", "loaded")),
     Role("compute", "compute (math) work", "#E69F00", "#C98A10", "#E6A002",
@@ -118,7 +118,7 @@ ROLE_TABLE: tuple[Role, ...] = (
          terms=("write",)),
     Role("hit", "a cache hit", "#009E73", "#2BBF8F", "#8CCFB9", terms=("hit",)),
     Role("resident", "resident or owned: a tile in a cache, a slot owned by a tile",
-         "#CFE3F3", "#24435A", "#E6EEF5", terms=("resident", "owned")),
+         "#B9DAF2", "#24435A", "#E6EEF5", terms=("resident", "owned")),
     # bad states: vermillion and nothing else is
     Role("conflict", "a bank conflict", _V, _V_DARK, _V_PRINT, "cross", True, ("conflict",)),
     Role("hazard", "a read that sees a wrong value, or the write that caused it", _V, _V_DARK,
@@ -143,7 +143,7 @@ ROLE_TABLE: tuple[Role, ...] = (
     Role("absent", "nothing there", "#FFFFFF", "#16191D", "#FFFFFF"),
     Role("unused", "fetched but not used", "#FFFFFF", "#16191D", "#FFFFFF"),
     Role("free", "a free slot", "#FFFFFF", "#16191D", "#FFFFFF"),
-    Role("faded", "a historic value, no longer current", "#C9D3DE", "#3A4450", "#E3E3E3"),
+    Role("faded", "a historic value, no longer current", "#B5BCC4", "#50555B", "#E3E3E3"),
     Role("broadcast", "one word read by several lanes at once", "#009E73", "#2BBF8F",
          "#8CCFB9"),
     Role("linear", "the linear layout", "#E69F00", "#E69F00", "#F2CF80"),

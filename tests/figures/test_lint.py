@@ -11,7 +11,7 @@ from gpuviz.figures.display import Canvas, Style
 from gpuviz.figures.legend import LegendEntry, legend_block
 from gpuviz.figures.lint import legend_marks, lint, lint_across
 from gpuviz.figures.targets import NATURAL, SINGLE
-from gpuviz.figures.theme import PRINT, SCREEN
+from gpuviz.figures.theme import PRINT, SCREEN, THEMES
 
 CELL = Style(fill="#CFE3F3", stroke="#8A94A3", stroke_width=0.15)
 
@@ -173,3 +173,25 @@ def test_a_meaning_drawn_two_ways_across_figures_is_reported():
     assert sorted(f.item for f in found) == ['legend entry "R: read neighbour\'s slot"',
                                              "legend entry 'active lane'"]
     assert lint_across(entries[:1], SCREEN) == []
+
+
+def test_two_swatches_a_reader_cannot_tell_apart_are_reported():
+    """As the dark scheduler had them: "waiting on memory" (#213A4C) and "waiting on math"
+    (#3A4450), ΔE 8.0 apart; in print, two hues of one gray and no hatch between them."""
+    dark = THEMES["dark"]
+    old = [LegendEntry("waiting on memory", Style(fill="#213A4C")),
+           LegendEntry("waiting on math", Style(fill="#3A4450"))]
+    found = [f for f in lint(_legend_figure(old), theme=dark) if f.rule == "distinct"]
+    assert [f.item for f in found] == ["legend entry 'waiting on math'"]
+    assert "ΔE 8.0" in found[0].message
+    mended = [old[0], LegendEntry("waiting on math", Style(fill=dark.color("faded")))]
+    assert not [f for f in lint(_legend_figure(mended), theme=dark) if f.rule == "distinct"]
+    # a dot beside a cell is another shape: told apart whatever its colour
+    shapes = [old[0], LegendEntry("waiting on math", Style(fill="#3A4450"), "dot")]
+    assert not [f for f in lint(_legend_figure(shapes), theme=dark) if f.rule == "distinct"]
+    same_gray = [LegendEntry("A tile", Style(fill=PRINT.at_gray("#E69F00", 0.8))),
+                 LegendEntry("B tile", Style(fill=PRINT.at_gray("#0072B2", 0.75)))]
+    found = [f for f in lint(_legend_figure(same_gray), theme=PRINT) if f.rule == "distinct"]
+    assert [f.item for f in found] == ["legend entry 'B tile'"]
+    hatched = [same_gray[0], LegendEntry("B tile", replace(same_gray[1].style, hatch="cross"))]
+    assert not [f for f in lint(_legend_figure(hatched), theme=PRINT) if f.rule == "distinct"]

@@ -96,8 +96,12 @@ def _check_screenshot(path: Path) -> None:
     # the valid-thread blue of the screen theme (#0072B2) fills the valid lanes and blocks
     blue = (np.abs(px - np.array([0x00, 0x72, 0xB2])).sum(axis=2) < 30).sum()
     assert blue > 2000, f"only {blue} pixels of the valid-lane colour: the launch figure is not drawn"
-    # and the masked grey (#E4E7EB) of the masked lanes and quantization slots
-    grey = (np.abs(px - np.array([0xE4, 0xE7, 0xEB])).sum(axis=2) < 12).sum()
+    # and the screen theme's masked grey of the masked lanes and quantization slots
+    from gpuviz.figures.theme import THEMES
+
+    masked = THEMES["screen"].color("masked")
+    grey = (np.abs(px - np.array([int(masked[i:i + 2], 16) for i in (1, 3, 5)])).sum(axis=2)
+            < 12).sum()
     assert grey > 2000, "masked cells are missing"
 
 
