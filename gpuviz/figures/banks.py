@@ -47,6 +47,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Note,
+    Shortened,
     Target,
     as_part,
     compose,
@@ -384,7 +385,7 @@ def _slot_box(s, xcol, col: float, rack_top: float,
             col - CELL_PAD - 2 * INSET, row_h - 2 * INSET)
 
 
-def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[tuple[str, str]],
+def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[Shortened],
           split: bool = False, target: Target | None = None,
           selection: frozenset[str] = frozenset()) -> list[Block]:
     rows: list[tuple[str, str]] = [("rounds", format_number(r.rounds))]

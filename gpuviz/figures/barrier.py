@@ -24,6 +24,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Note,
+    Shortened,
     Target,
     as_part,
     compose,
@@ -452,7 +453,7 @@ def notes(result: BarrierResult, selection: frozenset[str]) -> list[Note]:
 
 def build(result: BarrierResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
-    shortened: list[tuple[str, str]] = []
+    shortened: list[Shortened] = []
 
     def body(width: float) -> list[Block]:
         blocks = [as_part("interleaving", timeline_block(result, selection, theme, width, target)),

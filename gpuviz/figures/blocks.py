@@ -18,7 +18,7 @@ from gpuviz.figures.metrics import (
     room_width,
     text_width,
 )
-from gpuviz.figures.numbers import short_forms
+from gpuviz.figures.numbers import Shortened, short_forms
 from gpuviz.figures.transform import moved, transform
 
 Role = Literal["drawing", "legend", "notes"]
@@ -33,7 +33,7 @@ class Block:
     items: tuple[Item, ...]
     name: str | None = None
     promises: tuple[str, ...] = ()
-    shortened: tuple[tuple[str, str], ...] = ()  # (short form, exact text)
+    shortened: tuple[Shortened, ...] = ()  # (place, short form, exact text), one per place
     # the panel parts this block belongs to (empty: every part's) and what it is to them: their
     # drawing, their legend, or notes (shown with full chrome only)
     parts: tuple[str, ...] = ()
@@ -53,7 +53,7 @@ class BlockCanvas(Canvas):
     def __init__(self) -> None:
         super().__init__()
         self.promises: list[str] = []
-        self.shortened: dict[str, str] = {}
+        self.shortened: dict[str, tuple[str, str]] = {}  # by place: (short form, exact)
         self.parts: list[str] = []  # the parts of the drawings placed in it
 
     def block(self, width: float, height: float, name: str | None = None,
@@ -68,7 +68,7 @@ class BlockCanvas(Canvas):
         if leaves_room():
             width = max(float(width), fallback_reach(fig.items))
         return Block(float(width), float(height), fig.items, name, tuple(self.promises),
-                     tuple(self.shortened.items()), parts, role)
+                     tuple((p, s, e) for p, (s, e) in self.shortened.items()), parts, role)
 
     def value(self, x: float, y: float, w: float, h: float, text: str, size: float, color: str,
               *, floor: float, font: FontKind = "mono", key: str | None = None,
@@ -78,7 +78,7 @@ class BlockCanvas(Canvas):
         even if nothing fits (the lint reports that cell). The cell's key is promised."""
         fitted, pt = fit_value(text, w - 2 * pad, h, size, floor, font, bold)
         if fitted != text:
-            self.shortened[fitted] = text
+            self.shortened[shortened_place(key, x, y)] = (fitted, text)
         if key is not None:
             self.promises.append(key)
         if anchor == "middle":
@@ -146,12 +146,18 @@ def place_items(c: Canvas, block: Block, x: float, y: float) -> None:
         c.add(transform(item, 1.0, x, y))
 
 
+def shortened_place(key: str | None, x: float, y: float) -> str:
+    """Where a shortened value is: its key (the thing it is the value of), else its cell's
+    corner."""
+    return key if key is not None else f"@{x:.3f},{y:.3f}"
+
+
 def place(c: BlockCanvas, block: Block, x: float, y: float) -> None:
     """Draw ``block`` into ``c`` at (x, y), keeping its promises and shortened values."""
     with c.group(name=block.name):
         place_items(c, block, x, y)
     c.promises += block.promises
-    c.shortened.update(block.shortened)
+    c.shortened.update({p: (s, e) for p, s, e in block.shortened})
     if block.role == "drawing":
         c.parts += [p for p in block.parts if p not in c.parts]
 

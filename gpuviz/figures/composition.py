@@ -173,20 +173,20 @@ def _figure(arr: _Arrangement, page_w: float, page_h: float, scale: float, theme
         oy = MARGIN
     c = BlockCanvas()
     promises: list[str] = []
-    shortened: dict[str, str] = {}
+    shortened: dict[str, tuple[str, str]] = {}  # by place
     parts: list[str] = []
     for block, x, y in arr.blocks:
         with c.group(name=block.name):
             for item in block.items:
                 c.add(transform(item, scale, ox + x * scale, oy + y * scale))
         promises += block.promises
-        shortened.update(block.shortened)
+        shortened.update({p: (s, e) for p, s, e in block.shortened})
         if block.role == "drawing":
             parts += [p for p in block.parts if p not in parts]
     if description and target_parts is not None and parts:
         description = alt_text(description, parts)
     fig = c.figure(page_w, page_h, theme.background, title, description)
-    return replace(fig, promises=tuple(promises), shortened=tuple(shortened.items()),
+    return replace(fig, promises=tuple(promises), shortened=tuple(shortened.values()),
                    parts=tuple(parts))
 
 

@@ -188,7 +188,7 @@ class Figure:
     title: str = ""
     description: str = ""
     promises: tuple[str, ...] = ()  # keys of value cells that must print their value
-    shortened: tuple[tuple[str, str], ...] = ()  # (short form, exact value) of shortened values
+    shortened: tuple[tuple[str, str], ...] = ()  # (short form, exact value), one per value shortened
     # a slide or view layout's (arrangement, design width factor), to lay out again alike
     design: tuple[str, float] | None = None
     # the panel parts drawn, in the order drawn (empty: a figure not made of parts)

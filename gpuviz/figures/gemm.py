@@ -48,6 +48,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Note,
+    Shortened,
     Target,
     as_part,
     compose,
@@ -257,7 +258,7 @@ def legend_entries(r: GemmResult, theme: Theme,
     return entries
 
 
-def notes(r: GemmResult, shortened: list[tuple[str, str]]) -> list[Note]:
+def notes(r: GemmResult, shortened: list[Shortened]) -> list[Note]:
     out: list[Note] = []
     if shortened:
         out.append(shortened_note(shortened))
@@ -344,7 +345,7 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
 def _build(result: GemmResult, selection: frozenset[str], theme: Theme, target: Target,
            plot_h: float) -> Figure:
     focus = _focus(selection)
-    shortened: list[tuple[str, str]] = []
+    shortened: list[Shortened] = []
 
     def legend(w: float) -> Block:
         if target.whole or target.shows("intensity"):  # line swatches for the plot's series

@@ -19,9 +19,10 @@ Each name lives in the module that owns it, and the panel figures import them fr
 - :mod:`~gpuviz.figures.targets`: ``Target``, ``NATURAL``, ``SINGLE``, ``DOUBLE``, ``SLIDE``,
   ``TARGETS``, ``view_target``, ``Chrome``, ``CHROMES``, ``Design``, ``DESIGN_FACTORS``;
 - :mod:`~gpuviz.figures.numbers`: the one number format (``format_number``, ``counted``,
-  ``format_percent``, ``format_bytes``) and shortening (``short_forms``, ``shortened_note``);
+  ``format_percent``, ``format_bytes``) and shortening (``short_forms``, ``Shortened``,
+  ``shortened_note``);
 - :mod:`~gpuviz.figures.blocks`: ``Block``, ``Role``, ``as_part``, ``BlockCanvas``,
-  ``fit_value``, ``place``, ``place_items``, ``knock_out``;
+  ``fit_value``, ``place``, ``place_items``, ``knock_out``, ``shortened_place``;
 - :mod:`~gpuviz.figures.text_blocks`: the one word-wrapper (``wrap``, ``without_orphan``,
   ``line_step``) and ``text_block``, ``title_block``, ``receipt_block``;
 - :mod:`~gpuviz.figures.legend`: ``LegendEntry``, ``Note``, ``legend_for``, ``legend_block``;
@@ -41,10 +42,12 @@ from gpuviz.figures.blocks import (
     knock_out,
     place,
     place_items,
+    shortened_place,
 )
 from gpuviz.figures.composition import GAP, MARGIN, BlocksFor, alt_text, compose
 from gpuviz.figures.legend import LegendEntry, Note, legend_block, legend_for
 from gpuviz.figures.numbers import (
+    Shortened,
     counted,
     format_bytes,
     format_number,
@@ -76,10 +79,47 @@ from gpuviz.figures.text_blocks import (
 from gpuviz.figures.transform import transform
 
 __all__ = [
-    "CHROMES", "DESIGN_FACTORS", "DOUBLE", "GAP", "MARGIN", "NATURAL", "SINGLE", "SLIDE",
-    "TARGETS", "Block", "BlockCanvas", "BlocksFor", "Chrome", "Design", "LegendEntry", "Note",
-    "Role", "Target", "alt_text", "as_part", "compose", "counted", "fit_value", "format_bytes",
-    "format_number", "format_percent", "knock_out", "legend_block", "legend_for", "line_step",
-    "place", "place_items", "receipt_block", "short_forms", "shortened_note", "text_block",
-    "title_block", "transform", "view_target", "without_orphan", "wrap",
+    "CHROMES",
+    "DESIGN_FACTORS",
+    "DOUBLE",
+    "GAP",
+    "MARGIN",
+    "NATURAL",
+    "SINGLE",
+    "SLIDE",
+    "TARGETS",
+    "Block",
+    "BlockCanvas",
+    "BlocksFor",
+    "Chrome",
+    "Design",
+    "LegendEntry",
+    "Note",
+    "Role",
+    "Shortened",
+    "Target",
+    "alt_text",
+    "as_part",
+    "compose",
+    "counted",
+    "fit_value",
+    "format_bytes",
+    "format_number",
+    "format_percent",
+    "knock_out",
+    "legend_block",
+    "legend_for",
+    "line_step",
+    "place",
+    "place_items",
+    "receipt_block",
+    "short_forms",
+    "shortened_note",
+    "shortened_place",
+    "text_block",
+    "title_block",
+    "transform",
+    "view_target",
+    "without_orphan",
+    "wrap",
 ]

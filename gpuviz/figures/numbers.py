@@ -86,12 +86,33 @@ def short_forms(text: str) -> list[str]:
     return unique
 
 
-def shortened_note(shortened: Sequence[tuple[str, str]], limit: int = 6) -> str:
-    """The legend's statement of shortened values: each with its exact value, or the rule."""
+#: A value shortened to fit its cell: (its place: the value's key, or its position; the short
+#: form; the exact text). Keyed by place, so that four values shortened alike ("17M") are four.
+Shortened = tuple[str, str, str]
+
+
+def shortened_note(shortened: Sequence[Shortened], limit: int = 6) -> str:
+    """The legend's statement of shortened values: each short form with its exact value (or,
+    where several values share one short form, how many and their range), or the rule."""
     if not shortened:
         return ""
-    pairs = sorted(set(shortened), key=lambda p: p[1])
-    if len(pairs) <= limit:
-        return "Shortened to fit: " + "; ".join(f"{s} = {exact}" for s, exact in pairs) + "."
+    exact: dict[str, set[str]] = {}
+    for _, short, full in shortened:
+        exact.setdefault(short, set()).add(full)
+    if len(exact) <= limit:
+        said = []
+        for short, fulls in sorted(exact.items(), key=lambda kv: min(map(_order, kv[1]))):
+            values = sorted(fulls, key=_order)
+            said.append(f"{short} = {values[0]}" if len(values) == 1 else
+                        f"{short} = {len(values)} values, {values[0]} to {values[-1]}")
+        return "Shortened to fit: " + "; ".join(said) + "."
     return ("Values too long for their cells are shortened: 2ⁿ = a power of two (± a small "
             "remainder); k, M, G = thousands, millions, billions, rounded.")
+
+
+def _order(text: str) -> tuple[float, str]:
+    """An exact value's place in numeric order (``1,552`` before ``16,777,216``)."""
+    try:
+        return float(text.replace(",", "").replace("−", "-")), text
+    except ValueError:
+        return math.inf, text

@@ -31,6 +31,7 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     LegendEntry,
     Note,
+    Shortened,
     Target,
     as_part,
     compose,
@@ -80,7 +81,7 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme,
     caption = ("a lane below the offset adds lane + offset's value; the faded lanes keep "
                "theirs" if pattern == "__shfl_down_sync" else
                "lanes l and l xor offset exchange and add; every lane stays active")
-    shortened: list[tuple[str, str]] = []
+    shortened: list[Shortened] = []
 
     def body(width: float) -> list[Block]:
         blocks = []
@@ -150,7 +151,7 @@ def _warp_partials(st: State, width: float) -> Block:
     return c.block(used, bottom + 0.2, "warp partials")
 
 
-def _legend(st: State, width: float, shortened: list[tuple[str, str]]) -> Block:
+def _legend(st: State, width: float, shortened: list[Shortened]) -> Block:
     theme, r = st.theme, st.result
     grid = ("tree",)  # the warp partials (part "block") are current partials only
     entries = [LegendEntry("input", cell_style(theme, "owned"), parts=grid),

@@ -26,6 +26,7 @@ from gpuviz.figures.layout import (
     knock_out,
     line_step,
     short_forms,
+    shortened_place,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.reduction_fold import HALF, fold_plan
@@ -424,7 +425,7 @@ def _values(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, i
             drawn = c.value(x + 0.15, y, w - 0.3, h, shown_text, pt, ink, floor=floor,
                             key=tr[t].key(lane), pad=PAD)
             if shown_text != text:
-                c.shortened[shown_text] = text
+                c.shortened[shortened_place(tr[t].key(lane), x, y)] = (shown_text, text)
             if v is None and theme.hatches.get("warn"):
                 # The "?" of an undefined value sits on the hatching: a clear spot for it.
                 knock_out(c, drawn, theme.mix(theme.color("warn"), 0.7))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gpuviz.figures.blocks import BlockCanvas
+from gpuviz.figures.blocks import BlockCanvas, place
 from gpuviz.figures.display import Canvas, Style
 from gpuviz.figures.legend import LegendEntry, legend_block
 from gpuviz.figures.lint import legend_marks, lint, lint_across
@@ -46,8 +46,26 @@ def test_a_value_cell_shrinks_then_shortens_but_never_drops():
     t = c.value(0, 0, 5, 4, "16,777,216", 7, "#000000", floor=7, key="partial:0,0")
     assert t.text == "2²⁴" and t.size >= 7
     block = c.block(5, 4)
-    assert block.shortened == (("2²⁴", "16,777,216"),)
+    assert block.shortened == (("partial:0,0", "2²⁴", "16,777,216"),)
     assert block.promises == ("partial:0,0",)
+
+
+def test_values_shortened_alike_are_each_stated():
+    """Keyed by the shortened text, four sums shortened to "17M" were one, and the note stated
+    the last of them only: keyed by their places, the note says four values share the form."""
+    from gpuviz.figures.numbers import shortened_note
+
+    c = BlockCanvas()
+    sums = ["16,999,998", "17,000,001", "17,000,002", "17,000,003"]
+    for i, text in enumerate(sums):
+        c.value(6 * i, 0, 5, 4, text, 7, "#000000", floor=7, key=f"partial:5,{i}")
+    block = c.block(24, 4)
+    assert [(s, e) for _, s, e in block.shortened] == [("17M", e) for e in sums]
+    outer = BlockCanvas()
+    place(outer, block, 0, 0)
+    assert len(outer.block(24, 4).shortened) == 4
+    assert shortened_note(block.shortened) == (
+        "Shortened to fit: 17M = 4 values, 16,999,998 to 17,000,003.")
 
 
 def test_a_label_on_hatching_needs_a_knockout():
