@@ -242,9 +242,11 @@ def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float
                     f"{format_number(r.threads_per_block)} threads valid")
         else:
             text = (f"partly valid, of {format_number(r.threads_per_block)} threads: "
-                    + ", ".join(f"block {b} {format_number(r.block_valid(b))}"
-                                for b in partial[:4])
-                    + (f", … {format_number(len(partial) - 4)} more" if len(partial) > 4 else ""))
+                    # "… 1 more" takes the room the one block would: five are listed whole;
+                    # a block's number and count never split across lines
+                    + ", ".join(f"block\u00a0{b}\u00a0{format_number(r.block_valid(b))}"
+                                for b in partial[:4 if len(partial) > 5 else 5])
+                    + (f", … {format_number(len(partial) - 4)} more" if len(partial) > 5 else ""))
         for line in wrap(text, pt, own_w):
             y += cap_height(pt) + 0.4
             c.text(0.0, y, line, pt, theme.foreground)

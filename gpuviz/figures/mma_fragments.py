@@ -63,7 +63,10 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
     pt = theme.small_pt
     label_w = text_width("31", pt, "mono") + 1.2
     cell_w = max(text_width("00", min(pt, max(floor, 6.0)), "mono") + 0.6, 2.9)
-    cell_w = max(cell_w, min(3.9, (width - label_w) / max(f.cols, 1)))
+    # wider where there is room, up to a gap of most of a digit between two cells' numbers
+    # (at the least width, "1212131314" runs together)
+    roomy = max(3.9, text_width("00", pt, "mono") + 1.6)
+    cell_w = max(cell_w, min(roomy, (width - label_w) / max(f.cols, 1)))
     chunk = f.cols
     while chunk > 8 and label_w + chunk * cell_w > width + 1e-6:
         chunk //= 2

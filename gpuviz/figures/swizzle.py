@@ -338,7 +338,7 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
     above = per_row < BANKS // 2 and (BANKS // 2) * need <= width
     if above:
         gutter, per_row = 0.0, BANKS // 2
-    col = min((width - gutter) / per_row, 6.0)
+    col = min((width - gutter) / per_row, max(6.0, text_width("31 ", pt, "mono") + 0.3))
     h = ink_height(pt, "mono") + 2.0
     styles = _strip_styles(theme)
     for label, banks, distinct in strips:

@@ -264,3 +264,14 @@ def test_the_2d_block_frames_the_warp_shown_apart_from_a_selected_warp():
 
     assert outlines(plain) == []  # the warp shown in detail is not drawn as selected
     assert len(outlines(chosen)) == 2  # warp 3's cell and its rows in the drawing
+
+
+def test_five_partly_valid_blocks_are_listed_whole_not_four_and_one_more():
+    """A 40 × 40 problem in 16 × 16 blocks leaves blocks 2, 5, 6, 7 and 8 partly valid:
+    "… 1 more" took the room the fifth block's count takes."""
+    r = compute(LaunchParams(n=None, extent=(40, 40), block=(16, 16)))
+    partial = [b for b in range(r.blocks)
+               if 0 < r.block_valid(b) < r.threads_per_block]
+    assert partial == [2, 5, 6, 7, 8]
+    text = " ".join(launch_figure.build(r, frozenset(), theme("print"), SINGLE).texts())
+    assert "more" not in text and "block\u00a08\u00a064" in text
