@@ -99,6 +99,10 @@ def shortened_note(shortened: Sequence[Shortened], limit: int = 6) -> str:
     exact: dict[str, set[str]] = {}
     for _, short, full in shortened:
         exact.setdefault(short, set()).add(full)
+    if all(full.replace(",", "") == short for short, fulls in exact.items() for full in fulls):
+        example = min(exact, key=lambda s: _order(s))
+        return (f"Shortened to fit: thousands without their comma ({example} = "
+                f"{next(iter(exact[example]))}).")
     if len(exact) <= limit:
         said = []
         for short, fulls in sorted(exact.items(), key=lambda kv: min(map(_order, kv[1]))):

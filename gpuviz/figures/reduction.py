@@ -155,8 +155,8 @@ def _legend(st: State, width: float, shortened: list[Shortened]) -> Block:
     theme, r = st.theme, st.result
     grid = ("tree",)  # the warp partials (part "block") are current partials only
     entries = [LegendEntry("input", cell_style(theme, "owned"), parts=grid),
-               LegendEntry("current partial",
-                           cell_style(theme, "active"))]
+               LegendEntry("current partial", cell_style(theme, "active"),
+                           parts=("tree", "block"))]  # the receipt draws no cell
     # an entry for each kind of cell the tree drew (a butterfly keeps every lane active; a
     # folded block tree may draw no entry that no warp stores to)
     drawn = set(st.roles)

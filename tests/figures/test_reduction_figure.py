@@ -180,3 +180,17 @@ def test_a_folded_block_tree_says_zeros_only_where_the_upper_entries_hold_zeros(
     assert {f"shared:{i}" for i in range(32)} <= set(figure.keys())
     # every entry but the first four is undefined: no entry is "one no warp stores to"
     assert "entry no warp stores to" not in figure.texts() and "undefined value (?)" in words
+
+
+def test_the_receipt_alone_lists_no_cell_it_does_not_draw():
+    """The result receipt draws no cell: its legend had "current partial" all the same."""
+    from gpuviz.figures.lint import legend_marks
+    from gpuviz.figures.scene import figure_for
+    from gpuviz.scenario import load_scenario
+    from gpuviz.scenario.bundled import scenario_dir
+
+    scenario = load_scenario(scenario_dir() / "reduction-block.json")
+    alone = figure_for(scenario, "reduction", SCREEN, frozenset(), SLIDE.showing(["receipt"]))
+    assert alone.parts == ("receipt",) and not legend_marks(alone)
+    block = figure_for(scenario, "reduction", SCREEN, frozenset(), SLIDE.showing(["block"]))
+    assert list(legend_marks(block)) == ["current partial"]
