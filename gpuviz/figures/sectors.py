@@ -454,22 +454,26 @@ def _sweep(r: SectorsResult, selection: frozenset[str], theme: Theme, width: flo
         theme, x_label="stride s (elements): lane i reads element s·i",
         y_label="sectors per request", y_range=(0, y_top), marks=marks, key="plot",
         legend=False)
-    c.replace_last(_mark_label_clear(c.last(), theme, width))  # type: ignore[arg-type]
+    on_plateau = bool(marks) and marks[0].y >= len(r.active_lanes)
+    c.replace_last(_mark_label_clear(c.last(), theme, width,  # type: ignore[arg-type]
+                                     below=on_plateau))
     # the ceiling: a request touches at most one sector per active lane (an element of at most
     # 32 bytes lies in one sector), where the sweep levels off
     lanes = len(r.active_lanes)
     yy = dtop + dh * (1.0 - lanes / y_top)
     c.line(left, yy, left + dw, yy, theme.stroke("muted", theme.thin_mm, dash=(1.0, 0.8)))
-    c.text(left + dw - 1.0, yy + cap_height(theme.small_pt) + 0.8,  # under the plateau
+    # above the ceiling, where no point of the sweep can be (under it, the plateau's markers
+    # touched the label's capitals); a marked stride on the plateau has its label under it
+    c.text(left + dw - 1.0, yy - 1.6 - descent(theme.small_pt),
            f"ceiling: {counted(lanes, 'active lane')}, one sector each", theme.small_pt,
            theme.muted, anchor="end", knockout=theme.background)
     return with_selection(c.block(width, top + height, "sweep"), selection, theme, "plot")
 
 
-def _mark_label_clear(plot: Group, theme: Theme, width: float) -> Group:
-    """The plot with its marked point's label above the point, on the page side of it, over a
-    knockout (the plot puts it right of the point, where it can cross the curve or leave the
-    page)."""
+def _mark_label_clear(plot: Group, theme: Theme, width: float, below: bool = False) -> Group:
+    """The plot with its marked point's label above the point (``below``: under it, for a point
+    on the plateau, whose ceiling label is above), on the page side of it, over a knockout (the
+    plot puts it right of the point, where it can cross the curve or leave the page)."""
     dots = [i for i in plot.items if isinstance(i, Circle) and i.style == mark_style(theme)]
     if not dots:
         return plot
@@ -480,7 +484,8 @@ def _mark_label_clear(plot: Group, theme: Theme, width: float) -> Group:
             em = item.size * PT_TO_MM
             right = dot.cx > width / 2
             items[k] = replace(item, x=dot.cx + (-em * 0.6 if right else em * 0.6),
-                               y=dot.cy - em * 0.8, anchor="end" if right else "start",
+                               y=dot.cy + em * 1.3 if below else dot.cy - em * 0.8,
+                               anchor="end" if right else "start",
                                knockout=theme.background)
     return replace(plot, items=tuple(items))
 

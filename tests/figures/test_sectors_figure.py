@@ -221,3 +221,24 @@ def test_the_sweep_marks_the_ceiling_of_one_sector_per_active_lane():
     fig = sectors_figure.build(result_of("linked-launch-sectors-wave64.json"), frozenset(),
                                theme("print"), SINGLE.showing(["sweep"]))
     assert "ceiling: 64 active lanes, one sector each" in fig.texts()
+
+
+def test_the_ceiling_label_stands_clear_of_the_sweeps_points():
+    """Under the plateau, the label's capitals touched its markers (0.4 mm apart): above the
+    ceiling, where no point of the sweep can be, it keeps a millimetre clear."""
+    from gpuviz.figures.display import Circle, Text, text_box, walk
+    from gpuviz.figures.scene import figure_for
+    from gpuviz.figures.targets import SINGLE
+    from gpuviz.figures.theme import theme
+    from gpuviz.scenario import load_scenario
+    from gpuviz.scenario.bundled import scenario_dir
+
+    scenario = load_scenario(scenario_dir() / "linked-launch-sectors-wave64.json")
+    fig = figure_for(scenario, "sectors", theme("print"), frozenset(), SINGLE.showing(["sweep"]))
+    label = next(i for i in walk(fig.items) if isinstance(i, Text)
+                 and i.text.startswith("ceiling"))
+    x0, y0, x1, y1 = text_box(label)
+    points = [i for i in walk(fig.items) if isinstance(i, Circle)]
+    assert len(points) == 32
+    assert min(max(x0 - (p.cx + p.r), p.cx - p.r - x1, y0 - (p.cy + p.r), p.cy - p.r - y1)
+               for p in points) >= 1.0
