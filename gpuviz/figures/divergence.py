@@ -40,7 +40,7 @@ from gpuviz.figures.layout import (
     receipt_block,
     wrap,
 )
-from gpuviz.figures.metrics import FontKind, cap_height, descent, text_width
+from gpuviz.figures.metrics import FontKind, cap_height, descent, room_width, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.divergence import DivergenceResult
 
@@ -144,7 +144,9 @@ def _trace_columns(r: DivergenceResult, pt: float) -> dict[str, float]:
     gap = 2.0
 
     def column(title: str, values: list[str], font: FontKind = "mono") -> float:
-        return max(text_width(v, pt, font, bold=True) for v in [title, *values]) + gap
+        # the heading is set in the text face, with room for a wider one (SVG text as text)
+        return max(room_width(title, pt, bold=True),
+                   *(text_width(v, pt, font, bold=True) for v in values)) + gap
 
     return {
         "step": column("#", [str(e.step) for e in events]),
@@ -177,11 +179,15 @@ def _trace(r: DivergenceResult, selection: frozenset[str], theme: Theme, width: 
     cols["op"] = cols["step"] + w["step"]
     cols["pc"] = cols["op"] + w["op"]
     cols["mask"] = cols["pc"] + w["pc"]
-    cols["rpc"] = cols["mask"] + lane_w * r.warp_size + 2.0
+    # the lanes' heading over their bars, shorter where a wider face would overrun them
+    mask_title = ("active lanes" if room_width("active lanes", pt, bold=True)
+                  <= lane_w * r.warp_size + 1.0 else "lanes")
+    cols["rpc"] = cols["mask"] + max(lane_w * r.warp_size,
+                                     room_width(mask_title, pt, bold=True)) + 2.0
     cols["depth"] = cols["rpc"] + w["rpc"]
     right = cols["depth"] + w["depth"]
     top = head + descent(theme.text_pt) + 1.5 + cap_height(pt)
-    for name, title in (("step", "#"), ("op", "action"), ("pc", "PC"), ("mask", "active lanes"),
+    for name, title in (("step", "#"), ("op", "action"), ("pc", "PC"), ("mask", mask_title),
                         ("rpc", "reconv."), ("depth", "depth")):
         c.text(cols[name], top, title, pt, muted, bold=True)
     row = max(line_step(pt) * 1.1, 3.2)

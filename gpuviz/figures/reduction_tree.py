@@ -28,7 +28,7 @@ from gpuviz.figures.layout import (
     short_forms,
     shortened_place,
 )
-from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
+from gpuviz.figures.metrics import cap_height, descent, ink_height, room_width, text_width
 from gpuviz.figures.reduction_fold import HALF, fold_plan
 from gpuviz.figures.reduction_styles import cell_style, contributor_style, own_style
 from gpuviz.figures.theme import RoleName, Theme
@@ -243,7 +243,7 @@ def tree(st: State, width: float) -> Block:
             head_lines.append(lines)
         # room to spare: first for headers that would not fit their column's pitch at the
         # floor (the first also clear of the lane numbers' label), then wider gaps for lines
-        wants = [max(text_width(line, floor) for line in lines) - gap * 0.6
+        wants = [max(room_width(line, floor) for line in lines) - gap * 0.6
                  for lines in head_lines]
         if wants:
             wants[0] += gap * 0.3
@@ -261,7 +261,7 @@ def tree(st: State, width: float) -> Block:
         hpt = pt
         for i, lines in enumerate(head_lines):
             for line in lines:
-                hpt = min(hpt, pt * (need[i] + gap * 0.6) / text_width(line, pt))
+                hpt = min(hpt, pt * (need[i] + gap * 0.6) / room_width(line, pt))
         hpt = max(floor, hpt)
         step = line_step(hpt, 1.2)
         head = cap_height(hpt) + step * (max(len(h) for h in head_lines) - 1) + 1.5

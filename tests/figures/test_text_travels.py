@@ -9,6 +9,7 @@ import io
 import re
 from pathlib import Path
 
+import pytest
 from fontTools.ttLib import TTFont
 
 from gpuviz.export.svg import figure_to_svg
@@ -206,3 +207,21 @@ def test_room_for_a_fallback_face_is_left_in_the_exporting_thread_only():
         worker.start()
         worker.join()
     assert seen == [(False, True)] and not leaves_room()
+
+
+@pytest.mark.parametrize(("name", "pid", "part"), [
+    ("divergence-nested", "divergence", "stack"),  # "reconv." ran into "active lanes"
+    ("reduction-block", "reduction", "tree"),  # "shared entries" into "lane"
+    ("swizzle-column3", "swizzle", "banks"),  # "1 bank, 8-way" into "linear"
+    ("swizzle-column3", "swizzle", "logical"),  # "column 3 goes to" off the page
+])
+def test_a_part_in_the_largest_type_leaves_room_for_a_wider_face(name, pid, part):
+    from gpuviz.figures.lint_fallback import lint_fallback
+    from gpuviz.figures.metrics import fallback_room
+
+    scenario = load_scenario(scenario_dir() / f"{name}.json")
+    with fallback_room(True):
+        figure = figure_for(scenario, pid, theme("presentation"), frozenset(),
+                            SINGLE.showing([part]))
+    assert figure.parts == (part,)
+    assert [str(f) for f in lint_fallback(figure)] == []
