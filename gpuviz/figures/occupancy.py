@@ -202,10 +202,14 @@ def _limits(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
         ticks.append(ticks[-1] + (ticks[1] - ticks[0] if len(ticks) > 1 else hi))
     axis_max = ticks[-1]
     cut = {n for n, v in values.items() if v is None or v > axis_max}
-    texts = {n: _limit_text(v) + (" (limiter)" if n in r.limiters else "")
-             + (", axis cut" if n in cut else "") for n, v in values.items()}
-    text_w = max(room_width(t, pt, bold=True) for t in texts.values()) + 1.5
     over = 3.0  # mm a cut bar runs past the axis end
+    for unit in (True, False):  # "228 blocks, axis cut", or "228, axis cut" (the axis says blocks)
+        texts = {n: (_limit_text(v) if unit or v is None else format_number(v))
+                 + (" (limiter)" if n in r.limiters else "") + (", axis cut" if n in cut else "")
+                 for n, v in values.items()}
+        text_w = max(room_width(t, pt, bold=True) for t in texts.values()) + 1.5
+        if width - label_w - text_w - over >= 20.0:
+            break
     bar_w = max(20.0, width - label_w - text_w - over)
     row = max(4.2, line_step(pt) * 1.45)
     bar_h = row * 0.7
