@@ -123,7 +123,7 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
         if not compact:
             room = line_step(small, 1.1) + 0.6
         else:
-            room = 1.4 + theme.thick_mm * 1.5 if framed else 0.6
+            room = 2.0 + theme.thick_mm * 1.5 if framed else 0.6
         top = y + descent(small) + room
         # Owner grid: colour = block, label = thread.
         for t in range(s.threads):
