@@ -159,3 +159,19 @@ def test_a_selected_bank_lights_the_chunks_stored_in_it():
     for row, col in stored:
         x, y, _, _ = boxes[f"chunk:{row},{col}"]
         assert any(abs(x - 0.2 - ox) < 2e-3 and abs(y - 0.2 - oy) < 2e-3 for ox, oy in lit)
+
+
+def test_a_column_breaks_the_formula_at_an_operator_not_inside_its_group():
+    """At 85 mm in the largest type the formula takes two lines: it broke before ">> 3"."""
+    from gpuviz.figures.scene import figure_for
+    from gpuviz.figures.targets import SINGLE
+    from gpuviz.figures.theme import theme
+    from gpuviz.scenario import load_scenario
+    from gpuviz.scenario.bundled import scenario_dir
+
+    scenario = load_scenario(scenario_dir() / "swizzle-column3.json")
+    fig = figure_for(scenario, "swizzle", theme("presentation"), frozenset(),
+                     SINGLE.showing(["physical"]))
+    texts = fig.texts()
+    i = texts.index("physical = offset ^")
+    assert texts[i + 1] == "((offset & 0x380) >> 3)"
