@@ -99,17 +99,18 @@ def shortened_note(shortened: Sequence[Shortened], limit: int = 6) -> str:
     exact: dict[str, set[str]] = {}
     for _, short, full in shortened:
         exact.setdefault(short, set()).add(full)
+    said = []
+    for short, fulls in sorted(exact.items(), key=lambda kv: min(map(_order, kv[1]))):
+        values = sorted(fulls, key=_order)
+        said.append(f"{short} = {values[0]}" if len(values) == 1 else
+                    f"{short} = {len(values)} values, {values[0]} to {values[-1]}")
+    listed = "Shortened to fit: " + "; ".join(said) + "."
     if all(full.replace(",", "") == short for short, fulls in exact.items() for full in fulls):
-        example = min(exact, key=lambda s: _order(s))
-        return (f"Shortened to fit: thousands without their comma ({example} = "
-                f"{next(iter(exact[example]))}).")
+        # only grouping commas dropped: the one rule, where it is shorter than the list
+        rule = f"Shortened to fit: thousands without their comma ({said[0]})."
+        return rule if len(rule) < len(listed) or len(exact) > limit else listed
     if len(exact) <= limit:
-        said = []
-        for short, fulls in sorted(exact.items(), key=lambda kv: min(map(_order, kv[1]))):
-            values = sorted(fulls, key=_order)
-            said.append(f"{short} = {values[0]}" if len(values) == 1 else
-                        f"{short} = {len(values)} values, {values[0]} to {values[-1]}")
-        return "Shortened to fit: " + "; ".join(said) + "."
+        return listed
     return ("Values too long for their cells are shortened: 2ⁿ = a power of two (± a small "
             "remainder); k, M, G = thousands, millions, billions, rounded.")
 

@@ -66,10 +66,13 @@ def test_values_shortened_alike_are_each_stated():
     assert len(outer.block(24, 4).shortened) == 4
     assert shortened_note(block.shortened) == (
         "Shortened to fit: 17M = 4 values, 16,999,998 to 17,000,003.")
-    # values whose only shortening is their grouping comma: one rule, not "1552 = 1,552; …"
-    ungrouped = [("partial:1,0", "1552", "1,552"), ("partial:2,0", "3104", "3,104")]
+    # values whose only shortening is their grouping comma: one rule where that is shorter
+    # than "1552 = 1,552; 1946 = 1,946; …"
+    ungrouped = [(f"partial:{k},0", f"{v}".replace(",", ""), v)
+                 for k, v in enumerate(["1,552", "1,946", "2,576", "3,104", "5,050"])]
     assert shortened_note(ungrouped) == "Shortened to fit: thousands without their comma " \
                                         "(1552 = 1,552)."
+    assert shortened_note(ungrouped[:2]) == "Shortened to fit: 1552 = 1,552; 1946 = 1,946."
 
 
 def test_a_label_on_hatching_needs_a_knockout():
