@@ -270,7 +270,12 @@ def _slots(r: OccupancyResult, selection: frozenset[str], theme: Theme, target: 
     h = 5.0
     wpb = r.warps_per_block
     fill = theme.fill("owned")
-    edge = Style(stroke=theme.foreground, stroke_width=theme.line_mm)
+    # narrow slots (64 in a column) are one fill a block between thin block edges: a heavy
+    # edge and a gap around every 1.3 mm slot read as a dark barcode, not as the legend's tint
+    narrow = cell < 2.0
+    inset = 0.0 if narrow else 0.15
+    edge = Style(stroke=theme.foreground,
+                 stroke_width=theme.thin_mm if wpb * cell < 3.0 else theme.line_mm)
     # Block numbers under the strip, every k-th block where they do not all fit.
     blocks = r.active_blocks_per_sm
     widest = text_width(f"block {max(blocks - 1, 0)}", pt)
@@ -284,7 +289,8 @@ def _slots(r: OccupancyResult, selection: frozenset[str], theme: Theme, target: 
         x0 = b * wpb * cell
         key = keys.key("block", b)
         with c.group(key):
-            c.rects([(x0 + i * cell + 0.15, top, cell - 0.3, h) for i in range(wpb)], fill)
+            c.rects([(x0 + i * cell + inset, top, cell - 2 * inset, h) for i in range(wpb)],
+                    fill)
             c.rect(x0, top, wpb * cell, h, edge)
             if b % step == 0:
                 c.text(x0 + wpb * cell / 2, ly, f"block {b}" if named else str(b), pt,

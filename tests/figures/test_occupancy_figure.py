@@ -1,6 +1,8 @@
 """The occupancy figure: limit bars, warp slots, cliff plots, selection and themes."""
 
 
+from itertools import pairwise
+
 import pytest
 
 from gpuviz.figures import occupancy as occupancy_figure
@@ -143,3 +145,28 @@ def test_each_part_meets_its_budget_in_a_column_and_on_a_slide(part):
         found = [f for f in lint(fig, t, theme=theme(theme_name), budget=True)
                  if f.rule in ("budget", "slide")]
         assert found == [], (theme_name, target.name, found)
+
+
+def test_narrow_warp_slots_read_as_the_legends_tint_not_a_barcode():
+    """64 slots in 85 mm are 1.3 mm each: a heavy edge and a gap around each drew 32 resident
+    one-warp blocks as a dark barcode beside a pale legend swatch. They are one tint between
+    thin block edges."""
+    from gpuviz.figures.display import Rects
+    from gpuviz.figures.scene import figure_for
+    from gpuviz.figures.targets import SINGLE
+    from gpuviz.scenario import load_scenario
+    from gpuviz.scenario.bundled import scenario_dir
+
+    th = theme("print")
+    scenario = load_scenario(scenario_dir() / "occupancy-block-size.json")
+    fig = figure_for(scenario, "occupancy", th, frozenset(), SINGLE.showing(["slots"]))
+    owned = th.fill("owned")
+    tint = [box for i in walk(fig.items) if isinstance(i, Rects) and i.style == owned
+            for box in i.xywh]
+    assert len(tint) == 32
+    xs = sorted((float(x), float(w)) for x, _, w, _ in tint)
+    assert all(abs(a[0] + a[1] - b[0]) < 1e-6 for a, b in pairwise(xs))
+    edges = [i for g in walk(fig.items) if isinstance(g, Group) and g.key
+             and g.key.startswith("block:") for i in g.items
+             if isinstance(i, Rect) and i.style.fill is None]
+    assert len(edges) == 32 and {e.style.stroke_width for e in edges} == {th.thin_mm}
