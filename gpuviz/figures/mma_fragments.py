@@ -66,7 +66,10 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
     # wider where there is room, up to a gap of most of a digit between two cells' numbers
     # (at the least width, "1212131314" runs together)
     roomy = max(3.9, text_width("00", pt, "mono") + 1.6)
-    cell_w = max(cell_w, min(roomy, (width - label_w) / max(f.cols, 1)))
+    # a 32-row operand (B of m16n8k32) keeps its two panels side by side
+    panel = (width - 2.0) / 2 if f.rows > 16 else width
+    cell_w = max(cell_w, min(roomy, max(3.9, (panel - label_w) / max(f.cols, 1)),
+                             (width - label_w) / max(f.cols, 1)))
     chunk = f.cols
     while chunk > 8 and label_w + chunk * cell_w > width + 1e-6:
         chunk //= 2

@@ -44,6 +44,8 @@ CASES = [
     # a selected lane's receipt under A (its halves named as one run: a0–a1 [1][2–3])
     ("mma-fragments", 1, "mma", "fragment-a", "presentation", "single"),
     ("mma-fragments", 4, "mma", "fragment-a", "presentation", "single"),
+    # B of m16n8k32 (32 × 8) keeps its two panels side by side when its cells widen
+    ("mma-fragments", 4, "mma", "fragment-b", "print", "single"),
     # an invalid warpgroup's reason, a sentence in the text face
     ("mma-wgmma-warpgroup", 2, "mma", "warpgroup", "presentation", "single"),
     # a selected thread: its strategy framed, one more legend entry
