@@ -27,8 +27,9 @@ from gpuviz.models.gemm import SIZE, STRATEGIES, GemmResult, StrategyResult
 
 STRATEGY_TITLES = {
     "naive": ("Naive", "16 threads, one output each"),
-    "shared": ("Shared-memory tiling", "2 × 2 threads per block, one output each"),
-    "register": ("Register tiling", "4 threads, a 2 × 2 region each"),
+    # no-break spaces: the word-wrapper never splits "2 × 2" across lines
+    "shared": ("Shared-memory tiling", "2\u00a0×\u00a02 threads per block, one output each"),
+    "register": ("Register tiling", "4 threads, a 2\u00a0×\u00a02 region each"),
 }
 CELL = 6.0
 MINI = 3.0
@@ -111,7 +112,8 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
             c.text(0.0, y + i * line_step(size), line, size, fg, bold=True)
             used = max(used, text_width(line, size, bold=True))
         y += (max(len(heads), rows[0] if compact else 1) - 1) * line_step(size)
-        lines = wrap(subtitle, small, width)
+        # wrapped with "2 × 2" held together, set with plain spaces
+        lines = [line.replace("\u00a0", " ") for line in wrap(subtitle, small, width)]
         for line in lines:
             y += line_step(small, 1.25)
             c.text(0.0, y, line, small, muted)

@@ -196,3 +196,22 @@ def test_the_intensity_part_relates_the_tables_naive_value_to_the_plots():
         " ".join(figure.texts())
     counts = fig.build(FULL, frozenset(), SCREEN, SINGLE.showing(["counts"])).texts()
     assert f"{table:.2f}" in counts and "FLOPs per requested byte, K = 4" in counts
+
+
+def test_a_strategys_subtitle_never_splits_two_by_two():
+    """With room for a wider face in the largest type, "4 threads, a 2" ended a line and
+    "× 2 region each" began the next."""
+    from gpuviz.figures.metrics import fallback_room
+    from gpuviz.figures.scene import figure_for
+    from gpuviz.figures.targets import SINGLE
+    from gpuviz.figures.theme import theme
+    from gpuviz.scenario import load_scenario
+    from gpuviz.scenario.bundled import scenario_dir
+
+    scenario = load_scenario(scenario_dir() / "gemm-walkthrough.json")
+    with fallback_room(True):
+        fig = figure_for(scenario, "gemm", theme("presentation"), frozenset(),
+                         SINGLE.showing(["owners"]))
+    texts = fig.texts()
+    assert any("2 × 2" in t for t in texts)
+    assert not [t for t in texts if t.startswith("×") or t.endswith(" 2")]
