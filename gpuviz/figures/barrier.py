@@ -321,7 +321,7 @@ def tile_block(result: BarrierResult, selection: frozenset[str], theme: Theme, w
     small = max(theme.small_pt, target.min_pt)
     n_slots = result.threads
     shown = shown_count(result, selection)
-    memory = result._memory[shown - 1] if shown else ((-1, 0.0),) * n_slots
+    memory = result.memory[shown - 1] if shown else ((-1, 0.0),) * n_slots
     head = "shared tile"
     label_w = max(text_width(head, theme.text_pt), text_width("slot", small)) + 2.0
     slot_w = max(4.0, min(14.0, (width - label_w) / n_slots))
@@ -362,7 +362,7 @@ def threads_block(result: BarrierResult, selection: frozenset[str], theme: Theme
     fg, muted = theme.color("foreground"), theme.color("muted")
     small = max(theme.small_pt, target.min_pt)
     shown = shown_count(result, selection)
-    states = result._states[shown - 1] if shown else ("run",) * result.threads
+    states = result.states[shown - 1] if shown else ("run",) * result.threads
     lines = [f"{t}: {STATE_TEXT[states[t]]}" for t in range(result.threads)]
     col_w = max(text_width(s, small) for s in lines) + 3.0
     rows = 4

@@ -112,7 +112,7 @@ def _marks(r: DivergenceResult, theme: Theme) -> dict[str, Style]:
     (the palette after its first, blue, which means an active lane), lighter tints once they
     run out, and its own pattern, a second channel for colour-blind readers and print."""
     out = {}
-    issuing = [n for n in r.nodes if r._instructions.get(n, 0) > 0]
+    issuing = [n for n in r.nodes if r.instructions.get(n, 0) > 0]
     palette = theme.palette[1:]
     k = len(palette)
     for i, name in enumerate(issuing):

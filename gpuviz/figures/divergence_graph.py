@@ -49,11 +49,11 @@ def _node_size(r: DivergenceResult, pt: float, one_line: bool = False) -> tuple[
 
 
 def _count(r: DivergenceResult, name: str) -> str:
-    return f"{r._instructions[name]} instr."
+    return f"{r.instructions[name]} instr."
 
 
 def cfg_min_width(r: DivergenceResult, theme: Theme) -> float:
-    widest = max(sum(1 for n in r.nodes if r._layer[n] == layer) for layer in set(r._layer.values()))
+    widest = max(sum(1 for n in r.nodes if r.layer[n] == layer) for layer in set(r.layer.values()))
     return max(62.0, widest * (_node_size(r, theme.small_pt)[0] + 4.0))
 
 
@@ -74,14 +74,14 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     c.text(0.0, head, "Control-flow graph", theme.text_pt, fg, bold=True)
     layers: dict[int, list[str]] = {}
     for name in r.nodes:
-        layers.setdefault(r._layer[name], []).append(name)
+        layers.setdefault(r.layer[name], []).append(name)
     widest = max(len(names) for names in layers.values())
     one_line = widest * (_node_size(r, pt, True)[0] + 4.0) <= width
     node_w, node_h = _node_size(r, pt, one_line)
     cfg_w = width
     top = head + descent(theme.text_pt) + 2.2
     # Layers whose edges carry predicates get room for them; the others are closer.
-    labelled = {r._layer[b] for b in r.branches}
+    labelled = {r.layer[b] for b in r.branches}
     layer_y = {}
     y = top
     # room for a predicate beside its edge, with a label height to spare above and below
@@ -104,7 +104,7 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     # centre), in the order their sources stand left to right; so do edges out of a branch.
     into: dict[str, list[str]] = {}
     out_of: dict[str, list[str]] = {}
-    for src, tgt, _ in r._edges:
+    for src, tgt, _ in r.edges:
         into.setdefault(tgt, []).append(src)
         out_of.setdefault(src, []).append(tgt)
 
@@ -116,7 +116,7 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         return centre + (order.index(me) - (len(order) - 1) / 2) * step
 
     ends: dict[tuple[str, str], tuple[tuple[float, float], tuple[float, float]]] = {}
-    for src, tgt, _ in r._edges:
+    for src, tgt, _ in r.edges:
         (sx, sy), (tx, ty) = pos[src], pos[tgt]
         key = keys.key("edge", f"{src}->{tgt}")
         a = (spread(out_of[src], tgt, sx), sy + node_h)
@@ -223,7 +223,7 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             [(x, below, "middle"), (x, y - 1.2 - cap_height(pt) / 2, "middle")])
     # Predicates beside their edges (as drawn, spread along the nodes), on the outer side
     # first: away from the branch's centre.
-    for src, tgt, pred in r._edges:
+    for src, tgt, pred in r.edges:
         if src not in r.branches:
             continue
         (x0, y0), (x1, y1) = ends[(src, tgt)]

@@ -162,11 +162,11 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
             c.text(ox, mtop - 0.8, letter, small, muted)
             c.rects([(ox + j * mini, mtop + i * mini, mini, mini)
                      for i in range(SIZE) for j in range(SIZE)], theme.fill("absent"))
-            loads = sorted({(r_, c_) for t, m, r_, c_ in s._global_sources
+            loads = sorted({(r_, c_) for t, m, r_, c_ in s.global_sources
                             if t == chosen and m == mat})
             c.rects([(ox + cc * mini, mtop + rr * mini, mini, mini) for rr, cc in loads],
                     load_style(theme))
-            reads = sorted({(r_, c_) for t, m, r_, c_ in s._operand_reads
+            reads = sorted({(r_, c_) for t, m, r_, c_ in s.operand_reads
                             if t == chosen and m == mat})
             for rr, cc in reads:
                 c.circle(ox + (cc + 0.5) * mini, mtop + (rr + 0.5) * mini, mini * 0.24,

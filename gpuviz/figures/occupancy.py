@@ -337,14 +337,14 @@ def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
     if target.parts != ("cliffs",) or target.chrome != "full":
         top = _heading(c, "Resident warps as one input changes (the others held): the cliffs",
                        theme, width)
-    shared_kib = np.asarray(r._shared_axis, dtype=float) / 1024.0
+    shared_kib = np.asarray(r.shared_axis, dtype=float) / 1024.0
     reserved = r.shared_memory_reserved_per_block
     plots = (
-        ("registers", "registers per thread", r._registers_axis, r._warps_vs_registers,
+        ("registers", "registers per thread", r.registers_axis, r.warps_vs_registers,
          float(r.registers_per_thread), f"{r.registers_per_thread} registers"),
-        ("threads", "threads per block", r._threads_axis, r._warps_vs_threads,
+        ("threads", "threads per block", r.threads_axis, r.warps_vs_threads,
          float(r.threads_per_block), f"{format_number(r.threads_per_block)} threads"),
-        ("shared_memory", "dynamic shared memory per block (KiB)", shared_kib, r._warps_vs_shared,
+        ("shared_memory", "dynamic shared memory per block (KiB)", shared_kib, r.warps_vs_shared,
          r.dynamic_shared_memory / 1024.0, f"{format_bytes(r.dynamic_shared_memory)} dynamic"),
     )
     gap = 4.0

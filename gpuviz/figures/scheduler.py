@@ -91,8 +91,8 @@ def timeline_rgb(r: SchedulerResult, theme: Theme, start: int = 0,
     raster the figure and the dock's zoomable timeline both draw."""
     end = r.cycles if end is None else end
     colors = {k: _rgb(v) for k, v in state_colors(theme).items()}
-    kind = r._issued_kind[start:end]
-    states = r._states[:, start:end]
+    kind = r.issued_kind[start:end]
+    states = r.states[:, start:end]
     img = np.empty((r.resident_warps + 1, end - start, 3), dtype=np.uint8)
     issued = np.vstack([np.ones((1, end - start), dtype=bool), states == ISSUED])
     img[0] = colors["empty"]
@@ -158,7 +158,7 @@ def visible_cycles(r: SchedulerResult, selection: frozenset[str],
         n = max(10, fit // step * step)
     start = 0
     if n < r.P:  # too short for a whole loop: begin just before the first math instruction
-        first = np.flatnonzero(r._issued_kind == MATH)
+        first = np.flatnonzero(r.issued_kind == MATH)
         if len(first):
             start = max(0, min(int(first[0]) - n // 8, r.cycles - n)) // 10 * 10
     return start, min(start + n, r.cycles)
@@ -227,7 +227,7 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
         entries = [LegendEntry(label, Style(fill=colors[name], stroke=theme.outline,
                                             stroke_width=theme.thin_mm), parts=("timeline",))
                    for name, label in STATE_LABELS
-                   if name != "loop" or r._params.loop_instructions]
+                   if name != "loop" or r.params.loop_instructions]
         law_parts = ("utilisation", "warps")
         entries += [LegendEntry(plots.SERIES_LABELS[0], plots.line_style(theme, 0), "line",
                                 parts=law_parts),
@@ -290,16 +290,16 @@ def steady_words(r: SchedulerResult) -> str:
 
 def _loop_words(r: SchedulerResult) -> str:
     """How P and I are made where the loop has instructions of its own."""
-    x = r._params.loop_instructions
+    x = r.params.loop_instructions
     if not x:
         return ""
-    k = r._params.loads_per_warp
+    k = r.params.loads_per_warp
     return (f"P = L + A·{'k·' if k > 1 else ''}C + X, I = {'k·' if k > 1 else ''}(1 + C) + X "
             f"(X = {x} loop instructions): ")
 
 
 def _memory_rows(r: SchedulerResult) -> list[tuple[str, str]]:
-    p = r._params
+    p = r.params
     rows = []
     if r.warps_per_sm is not None:
         rows.append(("warps per SM", f"{r.warps_per_sm} over 4 schedulers: "

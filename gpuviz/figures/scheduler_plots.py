@@ -136,7 +136,7 @@ def note_block(text: str, theme: Theme, width: float) -> Block:
 
 
 def _cap_text(r: SchedulerResult) -> str:
-    if r.register_cap < r._params.warp_slots:
+    if r.register_cap < r.params.warp_slots:
         return f"register cap {r.register_cap}"
     return f"{r.register_cap} warp slots"
 
@@ -207,7 +207,7 @@ def measured_curve(r: SchedulerResult) -> list[tuple[float, Measured]]:
     """The H200's measurements of this loop at every measured warps-per-SM count."""
     if r.warps_per_sm is None:
         return []
-    return series("scheduler", r._params, "warps_per_sm")
+    return series("scheduler", r.params, "warps_per_sm")
 
 
 def model_gap_note(r: SchedulerResult) -> str | None:
@@ -241,7 +241,7 @@ def _sweep_sm(r: SchedulerResult, selection: frozenset[str], theme: Theme, targe
                        f"steady state (cycles {start:,}–{end - 1:,} of a run per count)"
                        + (", beside the H200" if measured else ""), theme, width)
     held = max(r.sm_sweep_warps)  # the most warps an SM holds here (slots, registers)
-    saturation = saturation_warps_per_sm(r._params)
+    saturation = saturation_warps_per_sm(r.params)
     law_to = max(held, saturation)
     data = [_series(theme, 0, r.sm_sweep_warps, r.sm_sweep_utilization),
             _series(theme, 2, *zip(*_law(r, held, law_to), strict=True))]
@@ -304,4 +304,4 @@ def _law(r: SchedulerResult, held: int, to: int) -> list[tuple[float, float]]:
     as if every warp were resident, on to ``to``."""
     known = list(zip(r.sm_sweep_warps, r.sm_sweep_predicted, strict=True))
     return [(float(w), v) for w, v in known] + [
-        (float(w), uncapped_sm_prediction(r._params, w)) for w in range(held + 1, to + 1)]
+        (float(w), uncapped_sm_prediction(r.params, w)) for w in range(held + 1, to + 1)]

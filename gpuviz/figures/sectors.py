@@ -212,7 +212,7 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
     sel_lanes = selected_numbers(selection, "lane")
     sel_sectors = selected_numbers(selection, "sector")
     sel_lines = selected_numbers(selection, "line")
-    addr = r._addresses
+    addr = r.addresses
 
     # lanes: numbers upright if they fit, else sideways, else every NUMBER_EVERY-th above
     label = f"lanes 0–{n - 1}" if n > 32 else "lanes"
@@ -427,7 +427,7 @@ def _knot(r: SectorsResult) -> bool:
     """Whether the lanes' connections would cross more often than there are lanes (lanes and
     memory are both drawn in increasing order, so two connections cross where a later lane
     reads a lower address)."""
-    addresses = [int(r._addresses[lane]) for lane in sorted(r.active_lanes)]
+    addresses = [int(r.addresses[lane]) for lane in sorted(r.active_lanes)]
     crossings = sum(1 for a, b in itertools.combinations(addresses, 2) if a > b)
     return crossings > len(addresses)
 

@@ -297,7 +297,7 @@ def measured_note(result: TraversalResult) -> str:
     under)", with the reason where they differ by more than NEAR; "" where not measured."""
     from gpuviz.measurements import lookup, number
 
-    m = lookup("traversal", result._params)
+    m = lookup("traversal", result.params)
     if m is None:
         return ""
     off = m.difference(result.operand_traffic)
@@ -331,7 +331,7 @@ def _grid_h(target: Target, width: float) -> float:
 def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     frame = _frame(result, selection)
-    runs = [result._main] + ([result.compare] if result.compare is not None else [])
+    runs = [result.main] + ([result.compare] if result.compare is not None else [])
     states = [state_after(run, result.rows, result.cols, result.k_tiles, result.in_flight,
                           result.capacity, frame) for run in runs]
     cell: list[float] = []  # the grids' cell size, for the legend's note on what they leave out

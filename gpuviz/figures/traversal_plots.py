@@ -48,7 +48,7 @@ def plot_series(result: TraversalResult) -> list[Series]:
 def loads_plot(result: TraversalResult, frame: int, theme: Theme, width: float,
                target: Target = NATURAL, height: float = PLOT_H) -> Block:
     """Cumulative loads against step, one line per order, a dot at the shown step."""
-    runs = [result._main] + ([result.compare] if result.compare is not None else [])
+    runs = [result.main] + ([result.compare] if result.compare is not None else [])
     curves = dict(result.cumulative_loads_by_order) or {
         run.order_name: tuple(run.cumulative_loads.tolist()) for run in runs}
     # Past a few hundred steps, evenly spaced samples (always with the last) draw the same line.

@@ -41,11 +41,12 @@ figures agree on where a word lives; with ``follow_swizzle`` the swizzle panel's
 Swizzle⟨B,M,S⟩ is used (see :func:`link`).
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from gpuviz.models.expr import LANE_NAMES, ExprError, evaluate, lane_environment, parse
+from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 from gpuviz.models.swizzle import (
     MODES,
@@ -188,7 +189,7 @@ class BanksResult:
     merged_by: int | None  # x when lanes i and i XOR x share slots (1 or 2); None: fixed phases
     merged_lane_groups: tuple[tuple[int, ...], ...]  # lanes sharing one slot (a lane alone: partner masked)
     merge_reason: str | None  # why the phases were merged, in words
-    _queue_depth: np.ndarray = field(repr=False, compare=False)  # distinct words per bank
+    queue_depth: np.ndarray = not_in_json(repr=False, compare=False)  # distinct words per bank
 
 
 def element_indices(p: BanksParams) -> np.ndarray:
@@ -415,5 +416,5 @@ def compute(p: BanksParams) -> BanksResult:
                             for i in range(WARP_LANES)),
         broadcast_groups=tuple(groups), slots=tuple(slots),
         swizzle_formula=formula(b, m, s).replace("offset", "address") if b else None,
-        _queue_depth=depth,
+        queue_depth=depth,
     )

@@ -29,6 +29,7 @@ means the owner returned early (``uninitialised_read``).
 
 from dataclasses import dataclass
 
+from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 
 SCHEDULES = ("round_robin", "thread_order", "reverse_order", "explicit")
@@ -103,9 +104,9 @@ class BarrierResult:
     tiles: int
     returned_threads: tuple[int, ...]
     # Per event: the shared slots' contents after it, as (tile that wrote it or -1, value).
-    _memory: tuple[tuple[tuple[int, float], ...], ...]
+    memory: tuple[tuple[tuple[int, float], ...], ...] = not_in_json()
     # Per event: each thread's state after it ("run", "wait1", "wait2", "done", "returned").
-    _states: tuple[tuple[str, ...], ...]
+    states: tuple[tuple[str, ...], ...] = not_in_json()
 
 
 def problems(params: BarrierParams) -> list[tuple[str, str]]:
@@ -285,8 +286,8 @@ def compute(params: BarrierParams) -> BarrierResult:
         threads=n,
         tiles=params.tiles,
         returned_threads=returned,
-        _memory=tuple(mem_trace),
-        _states=tuple(state_trace),
+        memory=tuple(mem_trace),
+        states=tuple(state_trace),
     )
 
 

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpuviz.models.expr import LANE_NAMES, ExprError, evaluate, lane_environment, parse
+from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 from gpuviz.models.threads import MAX_BLOCK_THREADS, warp_problems
 
@@ -174,9 +175,9 @@ class DivergenceResult:
     max_depth: int
     volta_runs: tuple[VoltaRun, ...]
     warp_size: int
-    _layer: dict  # node -> layer (longest path from the entry), for drawing
-    _edges: tuple[tuple[str, str, str], ...]
-    _instructions: dict
+    layer: dict = not_in_json()  # node -> layer (longest path from the entry), for drawing
+    edges: tuple[tuple[str, str, str], ...] = not_in_json()
+    instructions: dict = not_in_json()
 
     @property
     def volta_order(self) -> IssueOrder:
@@ -386,9 +387,9 @@ def compute(params: DivergenceParams) -> DivergenceResult:
         volta_runs=tuple(_volta_runs(names[0], EXIT, entry_mask, count, succ, taken_mask,
                                      ipdom)[0]),
         warp_size=params.warp_size,
-        _layer=layer,
-        _edges=tuple((e.source, e.target, e.predicate) for e in params.edges),
-        _instructions=count,
+        layer=layer,
+        edges=tuple((e.source, e.target, e.predicate) for e in params.edges),
+        instructions=count,
     )
 
 

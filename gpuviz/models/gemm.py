@@ -56,6 +56,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 
 SIZE = 4  # the walkthrough's M = N = K
@@ -103,9 +104,9 @@ class StrategyResult:
     shared_reads_per_thread: tuple[int, ...]
     register_reuse_per_thread: tuple[int, ...]
     # which operand elements thread t loads from global memory: (t, "a"|"b", row, col)
-    _global_sources: tuple[tuple[int, str, int, int], ...]
+    global_sources: tuple[tuple[int, str, int, int], ...] = not_in_json()
     # which operand elements thread t reads (from global for naive, shared otherwise)
-    _operand_reads: tuple[tuple[int, str, int, int], ...]
+    operand_reads: tuple[tuple[int, str, int, int], ...] = not_in_json()
 
 
 @dataclass(frozen=True)
@@ -231,7 +232,7 @@ def _simulate(name: str, a: np.ndarray, b: np.ndarray) -> StrategyResult:
         flops_per_byte=flops / (FLOAT_BYTES * (global_loads + n * n)),
         global_loads_per_thread=tuple(gl), shared_reads_per_thread=tuple(sr),
         register_reuse_per_thread=tuple(ru),
-        _global_sources=tuple(sources), _operand_reads=tuple(reads),
+        global_sources=tuple(sources), operand_reads=tuple(reads),
     )
 
 

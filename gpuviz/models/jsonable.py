@@ -12,15 +12,22 @@ from typing import Any
 import numpy as np
 
 
+def not_in_json(**kwargs: Any) -> Any:
+    """A result field that figures draw from but the JSON output leaves out (per-cycle arrays,
+    the parameters a measurement is looked up by, drawing layers): ``dataclasses.field`` with
+    that mark, taking the same arguments."""
+    return dataclasses.field(metadata={"json": False}, **kwargs)
+
+
 def to_jsonable(value: Any) -> Any:
     """Plain JSON data for a result: dataclasses become objects, numpy values become numbers
-    and lists, tuples become lists, non-finite floats become null. Private fields (leading
-    underscore) are left out."""
+    and lists, tuples become lists, non-finite floats become null. Fields declared with
+    :func:`not_in_json` (what a figure draws from, not a documented output) are left out."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {
             f.name: to_jsonable(getattr(value, f.name))
             for f in dataclasses.fields(value)
-            if not f.name.startswith("_")
+            if f.metadata.get("json", True)
         }
     if isinstance(value, enum.Enum):
         return to_jsonable(value.value)

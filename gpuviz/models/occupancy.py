@@ -41,6 +41,7 @@ from gpuviz.models.arch import (
     preset_title,
     preset_values,
 )
+from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 
 #: Resource names in the order the limiter is reported when several tie.
@@ -115,12 +116,12 @@ class OccupancyResult:
     active_threads_per_sm: int
     occupancy: float
     # cliff curves for the figure: resident warps as one input varies, the others fixed
-    _registers_axis: np.ndarray
-    _warps_vs_registers: np.ndarray
-    _threads_axis: np.ndarray
-    _warps_vs_threads: np.ndarray
-    _shared_axis: np.ndarray
-    _warps_vs_shared: np.ndarray
+    registers_axis: np.ndarray = not_in_json()
+    warps_vs_registers: np.ndarray = not_in_json()
+    threads_axis: np.ndarray = not_in_json()
+    warps_vs_threads: np.ndarray = not_in_json()
+    shared_axis: np.ndarray = not_in_json()
+    warps_vs_shared: np.ndarray = not_in_json()
 
 
 def arch_values(params: OccupancyParams) -> dict:
@@ -270,10 +271,10 @@ def compute(params: OccupancyParams) -> OccupancyResult:
         active_warps_per_sm=active_warps,
         active_threads_per_sm=min(blocks * t, active_warps * values["warp_size"]),
         occupancy=active_warps / values["max_warps_per_sm"],
-        _registers_axis=reg_axis,
-        _warps_vs_registers=_active_warps(values, reg_axis, t, s_static, s_dyn),
-        _threads_axis=thread_axis,
-        _warps_vs_threads=_active_warps(values, r, thread_axis, s_static, s_dyn),
-        _shared_axis=shared_axis,
-        _warps_vs_shared=_active_warps(values, r, t, s_static, shared_axis),
+        registers_axis=reg_axis,
+        warps_vs_registers=_active_warps(values, reg_axis, t, s_static, s_dyn),
+        threads_axis=thread_axis,
+        warps_vs_threads=_active_warps(values, r, thread_axis, s_static, s_dyn),
+        shared_axis=shared_axis,
+        warps_vs_shared=_active_warps(values, r, t, s_static, shared_axis),
     )

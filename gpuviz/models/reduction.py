@@ -37,6 +37,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 
 WARP = 32
@@ -104,7 +105,7 @@ class ReductionResult:
     float32_sequential_sum: float
     order_dependent: bool
     # Per warp, its levels (block scope) for the figure.
-    _warp_levels: tuple[tuple[tuple[float | None, ...], ...], ...]
+    warp_levels: tuple[tuple[tuple[float | None, ...], ...], ...] = not_in_json()
 
 
 def problems(params: ReductionParams) -> list[tuple[str, str]]:
@@ -242,7 +243,7 @@ def compute(params: ReductionParams) -> ReductionResult:
         float32_tree_sum=tree32,
         float32_sequential_sum=seq32,
         order_dependent=tree32 != seq32,
-        _warp_levels=tuple(warp_levels),
+        warp_levels=tuple(warp_levels),
     )
 
 

@@ -66,6 +66,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 from gpuviz.models.scheduler_sim import (
     IDLE,
@@ -171,11 +172,14 @@ class SchedulerResult:
     sweep_cycles: tuple[int, int]  # the cycles [start, end) the sweep measures
     sweep_predicted: tuple[float, ...]  # the prediction min(1, N·I/P, bandwidth) for N = 1, 2, …
     timeline: tuple[int, ...]  # warp issued in each of the first TIMELINE_CYCLES cycles, -1 idle
-    _issued_warp: np.ndarray  # (cycles,) int16: warp that issued, -1 when the slot is empty
-    _issued_kind: np.ndarray  # (cycles,) uint8: IDLE, LOAD or MATH
-    _issued_lanes: np.ndarray  # (cycles,) uint8: active lanes of the issued instruction
-    _states: np.ndarray  # (resident, cycles) uint8: READY, ISSUED, WAIT_MEMORY, WAIT_MATH
-    _params: SchedulerParams  # what was computed (the measured H200 curve is looked up by it)
+    # what the figures draw from (not in the JSON):
+    issued_warp: np.ndarray = not_in_json()  # (cycles,) int16: the warp that issued, or -1
+    issued_kind: np.ndarray = not_in_json()  # (cycles,) uint8: IDLE, LOAD or MATH
+    issued_lanes: np.ndarray = not_in_json()  # (cycles,) uint8: active lanes of what issued
+    # (resident, cycles) uint8: READY, ISSUED, WAIT_MEMORY, WAIT_MATH
+    states: np.ndarray = not_in_json()
+    # what was computed (the measured H200 curve is looked up by it)
+    params: SchedulerParams = not_in_json()
 
 
 def loop_shape(params: SchedulerParams) -> tuple[int, int]:
@@ -283,11 +287,11 @@ def compute(params: SchedulerParams) -> SchedulerResult:
             min(1.0, *(b for b in bounds(params, m, p_loop, i_loop)[:2] if b is not None))
             for m in range(1, max(sweep_n, default=n) + 1)),
         timeline=tuple(issued_warp[:TIMELINE_CYCLES].tolist()),
-        _issued_warp=issued_warp,
-        _issued_kind=issued_kind,
-        _issued_lanes=issued_lanes,
-        _states=state_matrix(n, cycles, issued_warp, waits),
-        _params=params,
+        issued_warp=issued_warp,
+        issued_kind=issued_kind,
+        issued_lanes=issued_lanes,
+        states=state_matrix(n, cycles, issued_warp, waits),
+        params=params,
     )
 
 
@@ -416,8 +420,8 @@ def windowed_utilisation(r: SchedulerResult) -> tuple[np.ndarray, np.ndarray, np
     of :func:`utilisation_span`, from the run's issue record."""
     span, b = utilisation_span(r)
     bins = max(1, min(span, r.cycles) // b)
-    busy = (r._issued_kind[: bins * b] > 0).reshape(bins, b).mean(axis=1)
-    lanes = r._issued_lanes[: bins * b].reshape(bins, b).sum(axis=1, dtype=np.int64) / (LANES * b)
+    busy = (r.issued_kind[: bins * b] > 0).reshape(bins, b).mean(axis=1)
+    lanes = r.issued_lanes[: bins * b].reshape(bins, b).sum(axis=1, dtype=np.int64) / (LANES * b)
     return (np.arange(bins) + 0.5) * b, busy, lanes
 
 

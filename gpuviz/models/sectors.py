@@ -30,11 +30,12 @@ are left out.
 
 import dataclasses
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from gpuviz.models.expr import LANE_NAMES, ExprError, evaluate, lane_environment, parse
+from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 from gpuviz.models.threads import block_index_problems, block_problems, warp_problems
 
@@ -140,7 +141,7 @@ class SectorsResult:
     sweep_strides: tuple[int, ...]
     stride_sweep: tuple[int, ...]  # sectors per request for element strides 1…32
     error: str | None  # why some lanes have no address (an expression failing after linking)
-    _addresses: np.ndarray = field(repr=False, compare=False)  # per lane, −1 when inactive
+    addresses: np.ndarray = not_in_json(repr=False, compare=False)  # per lane, −1 when inactive
 
 
 def _coordinates(p: SectorsParams, lanes: np.ndarray) -> dict[str, np.ndarray]:
@@ -389,5 +390,5 @@ def compute(p: SectorsParams) -> SectorsResult:
         sector_of_lane=tuple(a // SECTOR_BYTES if a is not None else None
                              for a in lane_addresses),
         sweep_strides=SWEEP_STRIDES, stride_sweep=sweep(p, active), error=error,
-        _addresses=addresses,
+        addresses=addresses,
     )

@@ -27,10 +27,11 @@ row; swizzled, the eight readers hit eight distinct banks. It illustrates addres
 every lane or transaction of a Tensor Core instruction.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 
 REGION_BYTES = 1024
@@ -144,7 +145,7 @@ class SwizzleResult:
     swizzled_banks: tuple[int, ...]
     distinct_linear: int
     distinct_swizzled: int
-    _byte_map: np.ndarray = field(repr=False, compare=False)  # physical offset of each of 1024
+    byte_map: np.ndarray = not_in_json(repr=False, compare=False)  # physical offset of each of 1024
 
 
 def reader_of_lane(lane: int) -> int:
@@ -196,5 +197,5 @@ def compute(p: SwizzleParams) -> SwizzleResult:
         swizzled_banks=tuple(int(v) for v in swz_banks),
         distinct_linear=len(set(lin_banks.tolist())),
         distinct_swizzled=len(set(swz_banks.tolist())),
-        _byte_map=phys,
+        byte_map=phys,
     )

@@ -47,6 +47,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from gpuviz.models.arch import DEFAULT_ARCH, load_preset, preset_names, preset_value
+from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 from gpuviz.models.stack_distance import COLD, misses_at, stack_distances
 from gpuviz.models.traversal_lru import (
@@ -136,11 +137,11 @@ class OrderRun:
     b_loads: int
     hits: int
     misses: int
-    _reuse: PanelReuse  # every request's stack distance, one K level at a time
+    reuse: PanelReuse = not_in_json()  # every request's stack distance, one K level at a time
 
     @property
     def accesses(self) -> int:
-        return self._reuse.requests
+        return self.reuse.requests
 
 
 @dataclass(frozen=True)
@@ -180,8 +181,9 @@ class TraversalResult:
     capacities: tuple[int, ...]
     misses_by_order: dict[str, tuple[int, ...]]
     cumulative_loads_by_order: dict[str, tuple[int, ...]]
-    _main: OrderRun
-    _params: TraversalParams  # what was computed (the figure looks up a measurement of it)
+    main: OrderRun = not_in_json()
+    # what was computed (the figure looks up a measurement of it)
+    params: TraversalParams = not_in_json()
 
 
 # --------------------------------------------------------------------------- cache
@@ -200,7 +202,7 @@ def _run(name: str, order: np.ndarray, params: TraversalParams,
         order_name=name, order=order, loads_per_step=loads, hits_per_step=requests - loads,
         cumulative_loads=np.cumsum(loads), a_loads=int(miss[is_a].sum()),
         b_loads=int(miss[~is_a].sum()), hits=reuse.requests - misses, misses=misses,
-        _reuse=reuse)
+        reuse=reuse)
 
 
 def l2_arch(params: TraversalParams) -> str:
@@ -359,9 +361,9 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
     misses_by_order: dict[str, tuple[int, ...]] = {}
     cumulative_by_order: dict[str, tuple[int, ...]] = {}
     if params.sweep:
-        known = {main.order_name: main._reuse}
+        known = {main.order_name: main.reuse}
         if compare is not None:
-            known[compare.order_name] = compare._reuse
+            known[compare.order_name] = compare.reuse
         result = sweep(params, progress, cancelled, known)
         if result is not None:
             capacities, misses_by_order = result.capacities, result.misses_by_order
@@ -378,7 +380,7 @@ def compute(params: TraversalParams, progress: Callable[[int, int], None] | None
         operand_traffic=main.misses / max(distinct_tiles(params), 1), compare=compare,
         capacities=capacities,
         misses_by_order=misses_by_order, cumulative_loads_by_order=cumulative_by_order,
-        _main=main, _params=params,
+        main=main, params=params,
     )
 
 
@@ -429,7 +431,7 @@ def state_after(run: OrderRun, rows: int, cols: int, k_tiles: int, in_flight: in
     The resident set of an LRU cache of capacity C is the C most recently used distinct tiles."""
     steps = len(run.loads_per_step)
     step = max(0, min(step, steps))
-    got = resident_after(run._reuse, capacity, step)
+    got = resident_after(run.reuse, capacity, step)
 
     def split(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return v[:rows], v[rows:].T

@@ -18,14 +18,14 @@ def test_mapping_keeps_the_row_and_the_low_four_bits():
     r = swizzle_result()
     assert r.keeps_row_and_low_bits
     offsets = np.arange(1024)
-    assert np.array_equal(r._byte_map >> 7, offsets >> 7)
-    assert np.array_equal(r._byte_map & 15, offsets & 15)
+    assert np.array_equal(r.byte_map >> 7, offsets >> 7)
+    assert np.array_equal(r.byte_map & 15, offsets & 15)
 
 
 def test_applying_the_mapping_twice_restores_the_offset():
     r = swizzle_result()
     assert r.involution
-    assert np.array_equal(r._byte_map[r._byte_map], np.arange(1024))
+    assert np.array_equal(r.byte_map[r.byte_map], np.arange(1024))
 
 
 def test_first_word_of_column_3_is_bank_12_in_every_row_linear():

@@ -26,7 +26,7 @@ def test_nodes_edges_steps_and_lanes_are_pointable():
     r = result_of("divergence-nested.json", 0)
     keys = set(divergence_figure.build(r, frozenset(), theme("screen")).keys())
     assert {f"node:{n}" for n in r.nodes} <= keys
-    assert {f"edge:{s}->{t}" for s, t, _ in r._edges} <= keys
+    assert {f"edge:{s}->{t}" for s, t, _ in r.edges} <= keys
     assert {f"step:{e.step}" for e in r.trace} <= keys
     assert {f"lane:{i}" for i in range(32)} <= keys
 
@@ -84,7 +84,7 @@ def test_every_issuing_block_has_its_own_mark(theme_name):
     for item in walk(fig.items):
         if isinstance(item, Rects) and item.keys and item.keys[0].startswith("node:"):
             marks.setdefault(item.keys[0], set()).add((item.style.fill, item.style.hatch))
-    issuing = [n for n in r.nodes if r._instructions[n] > 0]
+    issuing = [n for n in r.nodes if r.instructions[n] > 0]
     assert sorted(marks) == sorted(f"node:{n}" for n in issuing)
     assert all(len(m) == 1 for m in marks.values())
     distinct = {next(iter(m)) for m in marks.values()}
@@ -96,7 +96,7 @@ def test_every_issuing_block_has_its_own_mark(theme_name):
 def test_every_edge_has_an_arrowhead():
     r = result_of("divergence-nested.json", 0)
     fig = divergence_figure.build(r, frozenset(), theme("screen"))
-    for s, t, _ in r._edges:
+    for s, t, _ in r.edges:
         groups = [g for g in walk(fig.items) if isinstance(g, Group) and g.key == f"edge:{s}->{t}"]
         lines = [i for g in groups for i in walk(g.items) if isinstance(i, Polyline)]
         assert lines and all(line.arrow_end for line in lines)
@@ -157,7 +157,7 @@ def test_edge_predicates_never_run_together(target, theme_name):
 def test_arrowheads_into_a_join_stand_apart(target):
     r, fig = _graph("divergence-nested.json", target)
     tips: dict[str, list[tuple[float, float, float]]] = {}
-    for s, t, _ in r._edges:
+    for s, t, _ in r.edges:
         line = next(i for g in walk(fig.items)
                     if isinstance(g, Group) and g.key == f"edge:{s}->{t}"
                     for i in walk(g.items) if isinstance(i, Polyline) and i.arrow_end)

@@ -59,7 +59,7 @@ def test_timeline_is_one_pixel_per_cycle_and_warp():
     # empty issue slots are painted in the warning colour
     empty = np.array([int(theme("screen").color("warn")[i:i + 2], 16) for i in (1, 3, 5)])
     painted_empty = (slots.rgb[0] == empty).all(axis=1)
-    assert np.array_equal(painted_empty, r._issued_kind[:win] == 0)
+    assert np.array_equal(painted_empty, r.issued_kind[:win] == 0)
 
 
 def test_texts_carry_the_seed_numbers():
@@ -175,7 +175,7 @@ def test_a_short_window_starts_before_the_first_math_not_in_the_wait():
     r = result_of("scheduler-v100-arithmetic-intensity.json", 0)
     start, end = scheduler_figure.visible_cycles(r, frozenset(), 150)
     assert end - start == 150 and start > 0
-    assert (r._issued_kind[start:end] == scheduler_figure.MATH).any()
+    assert (r.issued_kind[start:end] == scheduler_figure.MATH).any()
     fig = scheduler_figure.build(r, frozenset(), theme("print"), SINGLE)
     assert "cycle" in fig.texts() and not any("mm per cycle" in t for t in fig.texts())
 
@@ -185,7 +185,7 @@ def test_the_warps_axis_reaches_the_warps_needed_and_the_rhythm_shows():
     assert max(r.sweep_warps) >= r.warps_needed == 46
     assert r.sweep_utilization[-1] > 0.95  # saturation is on the plot
     span, b = scheduler_figure.utilisation_span(r)
-    busy = (r._issued_kind[:span] > 0).reshape(-1, b).mean(axis=1)
+    busy = (r.issued_kind[:span] > 0).reshape(-1, b).mean(axis=1)
     assert busy.max() - busy.min() > 0.5  # bursts and gaps, not a flat line
 
 

@@ -35,7 +35,7 @@ def test_frame_count_is_one_more_than_the_steps():
 def test_a_frame_shows_the_tiles_resident_after_that_step():
     for frame in (0, 1, 7, SMALL.steps):
         figure = fig.build(SMALL, frozenset({f"frame:{frame}"}), SCREEN)
-        state = state_after(SMALL._main, 4, 6, 1, 1, 4, frame)
+        state = state_after(SMALL.main, 4, 6, 1, 1, 4, frame)
         lit_a = {k for k in keys_with_fill(figure, SCREEN.color("a_operand"))}
         lit_b = {k for k in keys_with_fill(figure, SCREEN.color("b_operand"))}
         # both runs draw their own strips: the main run's resident tiles are among the lit ones
@@ -87,7 +87,7 @@ def test_dense_grids_and_strips_are_images_pointable_tile_by_tile():
     images = {i.cells: i for i in walk(figure.items) if isinstance(i, Image)}
     assert set(images) == {"tile", "atile", "btile"}
     assert not [i for i in walk(figure.items) if isinstance(i, Rects) and len(i.xywh) > 100]
-    state = state_after(big._main, 64, 48, 16, 8, 200, frame)
+    state = state_after(big.main, 64, 48, 16, 8, 200, frame)
     a, b = images["atile"], images["btile"]
     assert a.rgb.shape == (64, 16, 3) and b.rgb.shape == (16, 48, 3)
     for (r, k), resident in np.ndenumerate(state.a_resident):
@@ -111,7 +111,7 @@ def test_dense_strips_carry_the_legends_hatch_for_loads_where_the_theme_hatches_
     big = compute(TraversalParams(rows=64, cols=48, k_tiles=16, in_flight=8, capacity=200,
                                   sweep=False))
     frame = 7  # a step that loads both A and B tiles
-    state = state_after(big._main, 64, 48, 16, 8, 200, frame)
+    state = state_after(big.main, 64, 48, 16, 8, 200, frame)
     printed = ALL["print"]
     figure = fig.build(big, frozenset({f"frame:{frame}"}), printed)
     images = {i.cells: i for i in walk(figure.items) if isinstance(i, Image)}

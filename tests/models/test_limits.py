@@ -45,7 +45,7 @@ def test_the_worst_case_is_accepted_and_computes_to_a_complete_result(panel_id):
     _, result = worst(panel_id)
     assert dataclasses.is_dataclass(result)
     out = to_jsonable(result)
-    public = [f.name for f in dataclasses.fields(result) if not f.name.startswith("_")]
+    public = [f.name for f in dataclasses.fields(result) if f.metadata.get("json", True)]
     assert list(out) == public
     # what `gpuviz compute` prints stays bounded: the largest, the traversal's per-step
     # arrays, is about 5 MB
@@ -96,9 +96,9 @@ def test_the_divergence_ladder_keeps_runs_not_instructions():
 def test_the_longest_schedule_has_a_state_for_every_warp_and_cycle():
     section, r = worst("scheduler")
     assert r.cycles == section["cycles"]
-    assert r._states.shape == (r.resident_warps, r.cycles)
-    assert len(r._issued_warp) == r.cycles
-    assert r.issued_instructions == int((r._issued_warp >= 0).sum())
+    assert r.states.shape == (r.resident_warps, r.cycles)
+    assert len(r.issued_warp) == r.cycles
+    assert r.issued_instructions == int((r.issued_warp >= 0).sum())
 
 
 def test_the_largest_launch_has_every_block():

@@ -98,12 +98,12 @@ def test_model_equals_the_cuda_occupancy_api_on_an_h200():
 def test_cliff_curves_contain_the_current_point():
     r = compute(OccupancyParams(arch="h100-sxm", threads_per_block=256, registers_per_thread=72,
                                 dynamic_shared_memory=4096))
-    i = list(r._registers_axis).index(72)
-    assert r._warps_vs_registers[i] == r.active_warps_per_sm
-    j = list(r._threads_axis).index(256)
-    assert r._warps_vs_threads[j] == r.active_warps_per_sm
-    k = list(r._shared_axis).index(4096)
-    assert r._warps_vs_shared[k] == r.active_warps_per_sm
+    i = list(r.registers_axis).index(72)
+    assert r.warps_vs_registers[i] == r.active_warps_per_sm
+    j = list(r.threads_axis).index(256)
+    assert r.warps_vs_threads[j] == r.active_warps_per_sm
+    k = list(r.shared_axis).index(4096)
+    assert r.warps_vs_shared[k] == r.active_warps_per_sm
 
 
 params_strategy = st.builds(
@@ -129,5 +129,5 @@ def test_resident_warps_never_exceed_the_slots(p):
 @given(params_strategy)
 def test_more_registers_or_shared_memory_never_raise_occupancy(p):
     r = compute(p)
-    assert (r._warps_vs_registers[:-1] >= r._warps_vs_registers[1:]).all()
-    assert (r._warps_vs_shared[:-1] >= r._warps_vs_shared[1:]).all()
+    assert (r.warps_vs_registers[:-1] >= r.warps_vs_registers[1:]).all()
+    assert (r.warps_vs_shared[:-1] >= r.warps_vs_shared[1:]).all()

@@ -60,27 +60,27 @@ def test_k_independent_loads_pay_the_latency_once():
 def test_divergence_doubles_the_math_at_half_the_lanes():
     r = compute(SchedulerParams(divergence=True, warps=1, cycles=600))
     assert (r.P, r.I) == (200 + 2 * 4 * 16, 1 + 32)
-    kinds = r._issued_kind[r._issued_kind > 0]
-    lanes = r._issued_lanes[r._issued_kind > 0]
+    kinds = r.issued_kind[r.issued_kind > 0]
+    lanes = r.issued_lanes[r.issued_kind > 0]
     assert set(lanes[kinds == MATH]) == {16}
     assert set(lanes[kinds == LOAD]) == {32}
 
 
 def test_all_warps_start_in_order_and_lrr_keeps_turns():
     r = compute(SchedulerParams(policy="lrr", cycles=40))
-    assert list(r._issued_warp[:16]) == list(range(16))
+    assert list(r.issued_warp[:16]) == list(range(16))
 
 
 def test_gto_issues_a_warps_independent_loads_back_to_back():
     r = compute(SchedulerParams(policy="gto", loads_per_warp=3, cycles=10))
-    assert list(r._issued_warp[:6]) == [0, 0, 0, 1, 1, 1]
+    assert list(r.issued_warp[:6]) == [0, 0, 0, 1, 1, 1]
 
 
 def test_simulation_is_deterministic():
     p = SchedulerParams(policy="lrr", cycles=3000)
     a, b = compute(p), compute(p)
-    assert np.array_equal(a._issued_warp, b._issued_warp)
-    assert np.array_equal(a._states, b._states)
+    assert np.array_equal(a.issued_warp, b.issued_warp)
+    assert np.array_equal(a.states, b.states)
 
 
 loops = st.builds(
@@ -124,17 +124,17 @@ def test_little_bounds_the_simulated_utilisation(p, warps, cycles):
 @given(loops, st.integers(1, 16))
 def test_states_show_one_issue_per_busy_cycle(p, warps):
     r = compute(dataclasses.replace(p, warps=warps, cycles=800))
-    issued = (r._states == ISSUED).sum(axis=0)
-    assert np.array_equal(issued, (r._issued_kind > 0).astype(issued.dtype))
+    issued = (r.states == ISSUED).sum(axis=0)
+    assert np.array_equal(issued, (r.issued_kind > 0).astype(issued.dtype))
     # a cycle with a ready warp left unissued is never an idle cycle
-    idle = r._issued_kind == 0
-    assert not (r._states[:, idle] == READY).any()
+    idle = r.issued_kind == 0
+    assert not (r.states[:, idle] == READY).any()
 
 
 def test_printed_timeline_is_the_start_of_the_issue_record():
     r = compute(SchedulerParams(cycles=3000))
     assert len(r.timeline) == 2000
-    assert list(r.timeline) == list(r._issued_warp[:2000])
+    assert list(r.timeline) == list(r.issued_warp[:2000])
     assert r.timeline[:16] == tuple(range(16))
 
 
@@ -171,13 +171,13 @@ def test_loop_instructions_follow_the_math_and_lengthen_the_loop():
                         loop_instructions=8, cycles=200)
     r = compute(p)
     assert (r.P, r.I) == (50 + 4 * 4 + 8, 1 + 4 + 8)
-    kinds = r._issued_kind[:r.P][r._issued_kind[:r.P] > 0].tolist()
+    kinds = r.issued_kind[:r.P][r.issued_kind[:r.P] > 0].tolist()
     assert kinds == [LOAD] + [MATH] * 4 + [LOOP] * 8
     # the first loop instruction waits A after the last math, then one a cycle
-    t = np.flatnonzero(r._issued_kind == LOOP)[:8]
-    last_math = np.flatnonzero(r._issued_kind == MATH)[3]
+    t = np.flatnonzero(r.issued_kind == LOOP)[:8]
+    last_math = np.flatnonzero(r.issued_kind == MATH)[3]
     assert t[0] == last_math + 4 and list(np.diff(t)) == [1] * 7
-    assert r._issued_kind[r.P] == LOAD  # the next loop's load, the cycle after the last
+    assert r.issued_kind[r.P] == LOAD  # the next loop's load, the cycle after the last
 
 
 def test_four_schedulers_share_the_warps_per_sm():
@@ -230,7 +230,7 @@ def test_the_windowed_utilisation_adds_up_to_the_issue_record():
     span, window = utilisation_span(r)
     centres, busy, lanes = windowed_utilisation(r)
     assert window == r.P // 8 and len(busy) == span // window
-    assert busy.mean() * span == np.count_nonzero(r._issued_kind[:span])  # every window
+    assert busy.mean() * span == np.count_nonzero(r.issued_kind[:span])  # every window
     assert centres[0] == window / 2 and (lanes <= busy + 1e-12).all()  # lanes within issue
 
 
@@ -282,6 +282,6 @@ def test_a_run_shorter_than_a_utilisation_window_is_one_window():
     r = compute(SchedulerParams(cycles=10, load_latency=375))
     centres, busy, _ = windowed_utilisation(r)
     assert centres.tolist() == [5.0]
-    assert busy.tolist() == [float((r._issued_kind[:10] > 0).mean())]
-    scenario = Scenario(panels=("scheduler",)).with_section("scheduler", r._params)
+    assert busy.tolist() == [float((r.issued_kind[:10] > 0).mean())]
+    scenario = Scenario(panels=("scheduler",)).with_section("scheduler", r.params)
     assert figure_for(scenario, "scheduler", theme("print"), frozenset()).keys()

@@ -133,7 +133,7 @@ def test_counts_agree_with_a_plain_lru_cache(rows, cols, name, k_tiles, in_fligh
     assert r.loads_per_step.tolist() == np.bincount(step[~hits], minlength=r.steps).tolist()
     is_a = requests < rows * k_tiles
     assert r.a_loads == int((~hits & is_a).sum()) and r.b_loads == int((~hits & ~is_a).sum())
-    final = state_after(r._main, rows, cols, k_tiles, in_flight, capacity, r.steps)
+    final = state_after(r.main, rows, cols, k_tiles, in_flight, capacity, r.steps)
     got = set(np.flatnonzero(final.a_resident.ravel()).tolist())
     got |= {rows * k_tiles + c * k_tiles + k for k, c in zip(*np.nonzero(final.b_resident),
                                                               strict=True)}
@@ -188,7 +188,7 @@ def test_sweep_reports_progress_and_stops_when_cancelled():
 
 def test_state_after_step_zero_is_an_empty_cache():
     r = compute(TraversalParams(rows=3, cols=4, sweep=False))
-    s = state_after(r._main, 3, 4, 1, 1, r.capacity, 0)
+    s = state_after(r.main, 3, 4, 1, 1, r.capacity, 0)
     assert not s.a_resident.any() and not s.b_resident.any()
     assert s.hits == 0 and s.loads == 0 and s.visited == 0
 
@@ -196,7 +196,7 @@ def test_state_after_step_zero_is_an_empty_cache():
 def test_state_after_a_step_never_holds_more_than_the_capacity():
     r = compute(TraversalParams(rows=8, cols=12, capacity=5, order="hilbert", sweep=False))
     for step in range(r.steps + 1):
-        s = state_after(r._main, 8, 12, 1, 1, 5, step)
+        s = state_after(r.main, 8, 12, 1, 1, 5, step)
         assert s.a_resident.sum() + s.b_resident.sum() <= 5
         if step:
             assert s.hits == r.hits_per_step[step - 1] and s.loads == r.loads_per_step[step - 1]
@@ -224,7 +224,7 @@ def test_the_resident_set_after_every_step_is_a_plain_lru_caches(rows, cols, nam
     requests, step = request_stream(r.order, rows, k_tiles, in_flight)
     for k in range(r.steps + 1):
         _, resident = lru_reference(requests[step < k].tolist(), capacity)
-        s = state_after(r._main, rows, cols, k_tiles, in_flight, capacity, k)
+        s = state_after(r.main, rows, cols, k_tiles, in_flight, capacity, k)
         got = set(np.flatnonzero(s.a_resident.ravel()).tolist())
         got |= {rows * k_tiles + c * k_tiles + kk for kk, c in zip(*np.nonzero(s.b_resident),
                                                                     strict=True)}
