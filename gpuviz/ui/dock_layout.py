@@ -23,6 +23,7 @@ from gpuviz.figures.display import Figure
 from gpuviz.figures.scene import build_figure
 from gpuviz.figures.targets import NATURAL, Design, Target, view_target
 from gpuviz.figures.theme import Theme
+from gpuviz.registry import panel
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.ui.part_switcher import SWITCHER_PX
 from gpuviz.ui.view_layout import ViewLayout, lay_out_view, layout_scale
@@ -171,6 +172,7 @@ class DockLayouts(QObject):
         self._generation += 1
         self._wanted.generation = generation = self._generation
         pid, wanted = self.panel_id, self._wanted
+        every = panel(pid).parts
 
         def build(result: Any, target: Target) -> Figure:
             if wanted.generation != generation:  # asked again since, or the dock is gone
@@ -180,7 +182,7 @@ class DockLayouts(QObject):
         def work() -> ViewLayout:
             results = [compute_cached(pid, p) for p in ask.states]
             return lay_out_view(build, results, ask.target, ask.view_px, ask.min_px,
-                                theme.title_pt, ask.parts, ask.chosen)
+                                theme.title_pt, ask.parts, ask.chosen, every)
 
         job = Job(work, self._generation)
         job.signals.done.connect(self._on_done)

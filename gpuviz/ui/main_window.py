@@ -95,14 +95,18 @@ class MainWindow(QMainWindow):
         document.path_changed.connect(self._on_path_changed)
         document.clean_changed.connect(lambda _clean: self._update_title())
         self._lay_out_panels()
-        geometry = self.settings.value("window/geometry")
-        if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
-                and self._fits_screen()):
-            self.fit_to_screen()
+        # the docks' layout before the window's size and state: restored into a hidden
+        # maximized or full-screen window, Qt keeps a copy of the layout's items to apply again
+        # as the window grows, and a dock removed meanwhile (View ▸ Reset Layout) leaves that
+        # copy pointing at a deleted item, which crashes the next resize
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
             self._show_scenario_panels()
+        geometry = self.settings.value("window/geometry")
+        if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
+                and self._fits_screen()):
+            self.fit_to_screen()
         self._update_title()
         self.update_step_bar()
         self.playback.update_frames()

@@ -28,6 +28,7 @@ from gpuviz.figures.theme import Theme
 from gpuviz.registry import Panel
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.scenario.decode import encode
+from gpuviz.ui.companion_split import CompanionSplit
 from gpuviz.ui.controls_strip import STRIP_PX, ControlsScroll, ControlsStrip, follow_text
 from gpuviz.ui.dock_layout import DockLayouts, LectureLayout
 from gpuviz.ui.document import Document
@@ -150,14 +151,9 @@ class PanelDock(LectureLayout, QDockWidget):
         if self.companion is None:
             splitter.addWidget(figure)
         else:
-            column = QSplitter(Qt.Orientation.Vertical)
-            column.setObjectName(f"{panel.id}-figure-and-companion")
-            column.addWidget(figure)
-            column.addWidget(self.companion)
-            column.setStretchFactor(0, 3)
-            column.setStretchFactor(1, 1)
-            column.setChildrenCollapsible(False)
-            splitter.addWidget(column)
+            self.column = CompanionSplit(figure, self.companion,
+                                         f"{panel.id}-figure-and-companion")
+            splitter.addWidget(self.column)
         splitter.setStretchFactor(1, 1)
         splitter.setChildrenCollapsible(False)
         self.setWidget(splitter)
@@ -261,6 +257,7 @@ class PanelDock(LectureLayout, QDockWidget):
         self.splitter.handle(1).setVisible(shown)
         if self.companion is not None:
             self.companion.setVisible(shown)
+            self.column.give_figure_room()
         self._update_switcher()
         self.schedule_refresh()
 

@@ -93,24 +93,26 @@ class _Measure:
         self.build, self.results, self.view_px = build, list(results), view_px
         self.title_pt = title_pt
         self._common: dict[Target, _Common] = {}
-        self._worst: int | None = None
+        self._scales: list[float] | None = None  # each state's scale, whole, in PROBE
 
     def common(self, target: Target) -> _Common:
         """The design that draws every state at the largest type, and that type: one
         arrangement for the lecture, each state painted at the least state's scale. The
-        designs are ranked on the largest state (the least scale of a search over each) and
-        the best few tried on every state."""
+        designs are ranked on the largest and on the smallest state, and the best few of
+        each tried on every state."""
         if target in self._common:
             return self._common[target]
-        worst = self.worst(target)
-        ranked: list[tuple[float, Design]] = []
-        for design in DESIGNS:
-            figure = self.build(self.results[worst], replace(target, design=design))
-            if figure.design == design:  # else no legend or notes to set beside the body
-                ranked.append((type_px(figure, self.view_px), design))
-        ranked.sort(key=lambda r: -r[0])
+        tried: list[Design] = []
+        for state in dict.fromkeys((self.worst(target), self.least(target))):
+            ranked: list[tuple[float, Design]] = []
+            for design in DESIGNS:
+                figure = self.build(self.results[state], replace(target, design=design))
+                if figure.design == design:  # else no legend or notes to set beside the body
+                    ranked.append((type_px(figure, self.view_px), design))
+            ranked.sort(key=lambda r: -r[0])
+            tried += [d for _, d in ranked[:TRIED] if d not in tried]
         best: _Common | None = None
-        for _, design in ranked[:TRIED]:
+        for design in tried:
             kept = replace(target, design=design)
             figures = [self.build(r, kept) for r in self.results]
             scales = tuple(layout_scale(f, self.title_pt) for f in figures)
@@ -129,16 +131,20 @@ class _Measure:
     def worst(self, target: Target) -> int:
         """The state with the most to show: the least scale the whole figure reaches in one
         plain design (the same state for every page)."""
-        if self._worst is None:
-            whole = replace(target.showing(None, target.chrome), design=PROBE)
-            scales = [layout_scale(self.build(r, whole), self.title_pt) for r in self.results]
-            self._worst = min(range(len(scales)), key=scales.__getitem__)
-        return self._worst
+        return min(range(len(self._probe(target))), key=self._probe(target).__getitem__)
 
-    def fits_largest(self, target: Target, min_px: float) -> bool:
-        """Whether the largest state reaches ``min_px`` laid out alone (a search)."""
-        return type_px(self.build(self.results[self.worst(target)], target), self.view_px) \
-            >= min_px
+    def least(self, target: Target) -> int:
+        """The state with the least to show: a design that suits only the largest state may
+        draw it far smaller (one bank round in the width 32 rounds need), so the designs that
+        suit it are tried on every state too."""
+        return max(range(len(self._probe(target))), key=self._probe(target).__getitem__)
+
+    def _probe(self, target: Target) -> list[float]:
+        if self._scales is None:
+            whole = replace(target.showing(None, target.chrome), design=PROBE)
+            self._scales = [layout_scale(self.build(r, whole), self.title_pt)
+                            for r in self.results]
+        return self._scales
 
     def largest(self, pages: Sequence[tuple[str, ...]], target: Target) -> tuple[str, ...]:
         """The page that draws most (the most parts, then the largest area at the natural
@@ -157,14 +163,15 @@ class _Measure:
 def lay_out_view(build: Build, results: Sequence[Any], target: Target,
                  view_px: tuple[int, int], min_px: float, title_pt: float,
                  parts: tuple[str, ...] | None = None,
-                 chosen: str | None = None) -> ViewLayout:
+                 chosen: str | None = None, every: tuple[str, ...] = ()) -> ViewLayout:
     """The layout of a view of ``view_px`` pixels laid out for ``target`` (no parts), for a
     lecture whose states have ``results``. ``parts``: what the state asks for (a step's parts:
     drawn whatever their type); else the whole figure where every state reaches ``min_px``
-    with one design, or the page holding ``chosen`` (the one that draws most when none)."""
+    with one design, or the page holding ``chosen`` (the one that draws most when none).
+    ``every``: the panel's parts, for a whole figure that does not name the parts it drew."""
     m = _Measure(build, results, view_px, title_pt)
     whole = target.showing(None, target.chrome)
-    drawn = build(m.results[m.worst(whole)], replace(whole, design=PROBE)).parts
+    drawn = build(m.results[m.worst(whole)], replace(whole, design=PROBE)).parts or every
     if parts is not None or not drawn:
         pages: tuple[tuple[str, ...], ...] = ((parts,) if parts else ()) or (drawn,)
     elif m.fits(whole, min_px):
@@ -188,12 +195,11 @@ def lay_out_view(build: Build, results: Sequence[Any], target: Target,
 def _pages(m: _Measure, target: Target, drawn: tuple[str, ...],
            min_px: float) -> tuple[tuple[str, ...], ...]:
     """``drawn`` in order, grouped greedily into pages that reach ``min_px`` in every state
-    (a part that reaches it alone in no page starts a page of its own)."""
+    with one design (a part that reaches it alone in no page starts a page of its own)."""
     pages: list[tuple[str, ...]] = []
     current: tuple[str, ...] = ()
     for part in drawn:
-        if current and m.fits_largest(target.showing((*current, part), target.chrome),
-                                      min_px):
+        if current and m.fits(target.showing((*current, part), target.chrome), min_px):
             current += (part,)
             continue
         if current:
