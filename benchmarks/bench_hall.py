@@ -30,50 +30,17 @@ from offscreen_screen import run_on_screen
 WIDTH, HEIGHT = 1280, 720
 
 CHILD = r"""
-import json, os, statistics, sys, time
-from PySide6.QtCore import QRectF, QSettings
+import json, os, sys
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from gpuviz.export.qt_painter import register_fonts
-from gpuviz.figures.display import PT_TO_MM, Text, walk
 from gpuviz.scenario import load_scenario
 from gpuviz.scenario.bundled import scenario_dir
 from gpuviz.ui.document import Document
-from gpuviz.ui.figure_view import FigureView
 from gpuviz.ui.main_window import MainWindow
+from screen_measure import laid_out, measure, settle
 register_fonts()
-
-def settle(seconds):
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        app.processEvents()
-        time.sleep(0.01)
-
-def laid_out(window, seconds, cap=15.0):
-    # at least `seconds`, then until every shown dock has its final layout (at most `cap`
-    # seconds): what a room sees once the app has settled, not a picture on its way
-    settle(seconds)
-    end = time.perf_counter() + cap
-    while time.perf_counter() < end and not all(
-            d.settled() for d in window.docks.values() if d.isVisible()):
-        settle(0.05)
-
-def measure(window):
-    screen = window.screen().geometry()
-    area, sizes = 0.0, []
-    for view in window.findChildren(FigureView):
-        fig = view.figure()
-        if fig is None or not view.isVisible() or view.visibleRegion().isEmpty():
-            continue
-        scale, origin = view.scale(), view.page_rect().topLeft()
-        page = QRectF(origin.x(), origin.y(), fig.width * scale, fig.height * scale)
-        page = page.intersected(QRectF(view.rect()))
-        top_left = view.mapToGlobal(page.topLeft().toPoint())
-        page = QRectF(top_left.x(), top_left.y(), page.width(), page.height())
-        page = page.intersected(QRectF(screen))
-        area += page.width() * page.height()
-        sizes += [t.size * PT_TO_MM * scale for t in walk(fig.items) if isinstance(t, Text)]
-    return area / (screen.width() * screen.height()), statistics.median(sizes) if sizes else 0.0
 
 def states(window):
     doc = window.document
@@ -83,7 +50,8 @@ def states(window):
         if doc.veiled:
             window.next_step()  # the picture, not the veil
         laid_out(window, 0.3)
-        out.append(measure(window))
+        m = measure(window)
+        out.append((m["pages"], m["type"]))
     return out
 
 out = {}

@@ -27,58 +27,17 @@ SCENARIOS = (("one panel", "launch-n130.json"), ("two panels", "linked-launch-se
 TARGETS = {"one panel": (0.60, 12.0), "two panels": (0.50, 10.0), "F5": (0.75, 18.0)}
 
 CHILD = r"""
-import json, os, statistics, sys, time
-from PySide6.QtCore import QRectF, QSettings
+import json, os, sys
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from gpuviz.export.qt_painter import register_fonts
-from gpuviz.figures.display import PT_TO_MM, Text, walk
 from gpuviz.scenario import load_scenario
 from gpuviz.scenario.bundled import scenario_dir
 from gpuviz.ui.document import Document
-from gpuviz.ui.figure_view import FigureView
 from gpuviz.ui.main_window import MainWindow
+from screen_measure import laid_out, measure, settle
 register_fonts()
-
-def settle(seconds=0.8):
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        app.processEvents()
-        time.sleep(0.01)
-
-def laid_out(window, cap=15.0):
-    settle()
-    end = time.perf_counter() + cap
-    while time.perf_counter() < end and not all(
-            d.settled() for d in window.docks.values() if d.isVisible()):
-        settle(0.05)
-
-def measure(window):
-    screen = window.screen().geometry()
-    area, views, sizes = 0.0, 0.0, []
-    for view in window.findChildren(FigureView):
-        fig = view.figure()
-        if fig is None or not view.isVisible() or view.visibleRegion().isEmpty():
-            continue
-        scale, origin = view.scale(), view.page_rect().topLeft()
-        shown = QRectF(view.mapToGlobal(view.rect().topLeft()), view.rect().size().toSizeF())
-        shown = shown.intersected(QRectF(screen))
-        views += shown.width() * shown.height()
-        page = QRectF(origin.x(), origin.y(), fig.width * scale, fig.height * scale)
-        page = page.intersected(QRectF(view.rect()))
-        top_left = view.mapToGlobal(page.topLeft().toPoint())
-        page = QRectF(top_left.x(), top_left.y(), page.width(), page.height())
-        page = page.intersected(QRectF(screen))
-        area += page.width() * page.height()
-        sizes += [t.size * PT_TO_MM * scale for t in walk(fig.items) if isinstance(t, Text)]
-    return {"pages": area / (screen.width() * screen.height()),
-            "views_share": views / (screen.width() * screen.height()),
-            "targets": sorted({v.objectName().removeprefix("figure-") for v in
-                               window.findChildren(FigureView) if v.isVisible()}),
-            "type": statistics.median(sizes) if sizes else 0.0,
-            "window": [window.width(), window.height()],
-            "views": sum(1 for v in window.findChildren(FigureView)
-                         if v.isVisible() and not v.visibleRegion().isEmpty())}
 
 out = {}
 for label, name in json.loads(sys.argv[1]):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PySide6.QtCore import QObject, QThreadPool
 
+from gpuviz import keys
 from gpuviz.figures.display import Figure
 from gpuviz.figures.scene import build_figure
 from gpuviz.figures.targets import NATURAL, Design, Target, view_target
@@ -26,7 +27,7 @@ from gpuviz.figures.theme import Theme
 from gpuviz.registry import panel
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.ui.part_switcher import SWITCHER_PX
-from gpuviz.ui.view_layout import ViewLayout, lay_out_view, layout_scale
+from gpuviz.ui.view_layout import ViewLayout, lay_out_view, layout_scale, type_px
 from gpuviz.ui.worker_report import Job
 
 if TYPE_CHECKING:
@@ -47,44 +48,60 @@ class LayoutAsk(NamedTuple):
     parts: tuple[str, ...] | None  # what the state asks for (a step's parts)
     chosen: str | None  # the first part of the page the user chose
     lecture: int  # which lecture (a count of the scenarios the document was given)
-    states: tuple[Any, ...]  # the panel's parameters in every state of the lecture
+    states: tuple[Any, ...]  # (the panel's parameters, the step's selection) of every state
 
 
 def lecture_states(scenario: Scenario, shown: Scenario, panel_id: str) -> tuple[Any, ...]:
     """The panel's effective parameters at the overview, at every step and as shown now, each
+    with the selection its step makes (a selected warp's receipt can take room), each pair
     once, in that order (a state the models cannot use is left out)."""
     out: list[Any] = []
-    for s in [*(scenario.at_step(k) for k in range(-1, len(scenario.steps))), shown]:
+    k_states = [(scenario.at_step(k), scenario.step_selection(k))
+                for k in range(-1, len(scenario.steps))]
+    for s, selection in [*k_states, (shown, frozenset())]:
         try:
             params = effective_params(s, panel_id)
         except Exception:
             continue
-        if params not in out:
-            out.append(params)
+        if (params, selection) not in out:
+            out.append((params, selection))
     return tuple(out)
 
 
-_BUILT: OrderedDict[tuple[str, int, str, Target], tuple[Any, Figure]] = OrderedDict()
+_BUILT: OrderedDict[tuple[str, int, frozenset[str], str, Target], tuple[Any, Figure]] = \
+    OrderedDict()
 _BUILT_LOCK = threading.Lock()
 BUILT_KEPT = 64  # figures kept across the layouts of a session (another page, a new window)
 
 
-def _built(panel_id: str, result: Any, theme: Theme, target: Target) -> Figure:
-    """``build_figure`` without a selection, remembered: the layouts of one view for another
-    page, for the steps' parts and for a new window build many of the same figures. The
-    result is kept with its figure, so its id names it while remembered."""
-    key = (panel_id, id(result), theme.name, target)
+def _built(panel_id: str, state: tuple[Any, frozenset[str]], theme: Theme,
+           target: Target) -> Figure:
+    """``build_figure`` of a (result, a step's selection) state, remembered: the layouts of one
+    view for another page, for the steps' parts and for a new window build many of the same
+    figures. The result is kept with its figure, so its id names it while remembered."""
+    result, selection = state
+    key = (panel_id, id(result), selection, theme.name, target)
     with _BUILT_LOCK:
         hit = _BUILT.get(key)
         if hit is not None and hit[0] is result:
             _BUILT.move_to_end(key)
             return hit[1]
-    figure = build_figure(panel_id, result, frozenset(), theme, target)
+    figure = build_figure(panel_id, result, selection | _playing(panel_id, result), theme,
+                          target)
     with _BUILT_LOCK:
         _BUILT[key] = (result, figure)
         while len(_BUILT) > BUILT_KEPT:
             _BUILT.popitem(last=False)
     return figure
+
+
+def _playing(panel_id: str, result: Any) -> frozenset[str]:
+    """An animated figure is shown at a playback frame (the window's selection carries it),
+    and one at a frame can be laid out smaller than the still figure (its frame's marks): the
+    layout is worked out at the first frame, where playback starts."""
+    p = panel(panel_id)
+    return frozenset({keys.key(keys.FRAME, 0)}) if p.animated and p.frame_count(result) > 1 \
+        else frozenset()
 
 
 class Stale(Exception):
@@ -174,13 +191,13 @@ class DockLayouts(QObject):
         pid, wanted = self.panel_id, self._wanted
         every = panel(pid).parts
 
-        def build(result: Any, target: Target) -> Figure:
+        def build(state: Any, target: Target) -> Figure:
             if wanted.generation != generation:  # asked again since, or the dock is gone
                 raise Stale
-            return _built(pid, result, theme, target)
+            return _built(pid, state, theme, target)
 
         def work() -> ViewLayout:
-            results = [compute_cached(pid, p) for p in ask.states]
+            results = [(compute_cached(pid, p), selection) for p, selection in ask.states]
             return lay_out_view(build, results, ask.target, ask.view_px, ask.min_px,
                                 theme.title_pt, ask.parts, ask.chosen, every)
 
@@ -241,6 +258,16 @@ class LectureLayout:
         if not self.presenting and len(self.panel.parts) > 1:
             h -= SWITCHER_PX
         return self.view.width(), max(h, 1)
+
+    def paged_later(self, figure: Figure) -> bool:
+        """Whether the view's layout will draw a page of parts instead of ``figure``, the whole
+        figure laid out for the view before that layout is known: its type misses the view's
+        least (the lecture's whole figure, one design for every state, reaches at most this
+        state's type). The first frame then waits for the layout (the view painted blank)
+        rather than show a figure it replaces."""
+        return (self.parts is None and len(self.panel.parts) > 1 and figure.design is not None
+                and bool(figure.parts) and self.view_layout() is None
+                and type_px(figure, self.view_px()) < self.min_px)
 
     def _base_target(self) -> Target | None:
         w, h = self.view_px()
@@ -342,11 +369,9 @@ class LectureLayout:
                 or figure.design != layout.design or base is None:
             return 1.0
         ask = self._ask(base)
-        if key.params in ask.states and len(layout.scales) == len(ask.states) \
-                and self.layouts.known(ask)[0]:
-            zoom = layout.zoom(layout.scales[ask.states.index(key.params)])
-        else:
-            zoom = layout.zoom(layout_scale(figure, self.theme.title_pt))
+        # the figure's own layout scale, not its state's in the layout: a selection or the
+        # playback frame can lay a state out at another scale than the layout measured
+        zoom = layout.zoom(layout_scale(figure, self.theme.title_pt))
         lecture = self.layouts.lecture_type(ask)
         if lecture is not None and layout.type_px > 0:
             zoom *= min(1.0, lecture / layout.type_px)

@@ -37,6 +37,7 @@ class FigureView(QWidget):
         self._scale = 1.0
         self._origin = QPointF(0, 0)
         self._veil = ""
+        self.veil_px: float | None = None  # the veil's type in pixels (None: the window's, larger)
         self._fit = 1.0  # the share of its fitted size the figure is painted at
         # called as a paint begins, before the figure is painted: the dock lays the first
         # figure out there, for the size the view has when it first reaches the screen
@@ -116,7 +117,10 @@ class FigureView(QWidget):
             veil = QColor(self._figure.background)
             p.fillRect(self.rect(), veil)
             font = p.font()
-            font.setPointSizeF(max(font.pointSizeF() * 1.6, 14))
+            if self.veil_px:
+                font.setPixelSize(round(self.veil_px))
+            else:
+                font.setPointSizeF(max(font.pointSizeF() * 1.6, 14))
             p.setFont(font)
             ink = QColor(self.palette().windowText().color())
             if veil.lightnessF() < 0.5:

@@ -214,7 +214,7 @@ class MainWindow(QMainWindow):
         if panel_id not in self.docks:
             d = PanelDock(panel(panel_id), self.document, self.theme, self)
             d.memory = self.design_memory
-            d.measured_held = not self._complete
+            d.measured.held = not self._complete
             d.hovered.connect(self._on_hover)
             d.set_controls_expanded(self.act_controls.isChecked())
             if self.presentation.active:

@@ -41,6 +41,7 @@ from gpuviz.ui.redraw_plan import DrawKey, Redraw, RedrawPlan
 from gpuviz.ui.worker_report import Job
 
 VEIL_TEXT = "Predict first.\n\nThe picture appears when you reveal it (Next step or PageDown)."
+VEIL_PRESENT_PX = 32.0  # the question on a veiled figure, in presentation mode, read from the back
 BODY_PX = 12.0  # the theme's body type on screen, in pixels (presentation mode asks for more)
 MIN_TYPE_PX = 12.0  # the least median type a view must reach before it shows its parts a page
 CONTROLS_PX = 280  # the unfolded controls' width (more where a row of them needs it)
@@ -253,6 +254,7 @@ class PanelDock(LectureLayout, QDockWidget):
         belongs with them under the figure (``companion``), nor the part switcher (the step
         chooses): the figure alone."""
         self.presenting = not shown
+        self.view.veil_px = None if shown else VEIL_PRESENT_PX
         self.controls_pane.setVisible(shown)
         self.splitter.handle(1).setVisible(shown)
         if self.companion is not None:
@@ -442,20 +444,15 @@ class PanelDock(LectureLayout, QDockWidget):
         values.update(self.extras.automatic(result))
         return values
 
-    @property
-    def measured_held(self) -> bool:
-        return self.measured.held
-
-    @measured_held.setter
-    def measured_held(self, held: bool) -> None:
-        self.measured.held = held
-
     def release_measured(self) -> None:
         """The window's first frame is on screen: the measured line follows the figure."""
         self.measured.release()
 
     def _show(self, figure: Figure, key: DrawKey | None, start: float,
               result: object = None) -> None:
+        if key is not None and self.view.figure() is None and self.paged_later(figure):
+            self._on_painted()  # nothing until the lecture's layout: it shows a page instead
+            return
         self.summary.setText(self.extras.summary_text(result) if result is not None else "")
         self.summary.setVisible(bool(self.summary.text()) and not self.document.veiled)
         if result is not None and result is not self._automatic_for:

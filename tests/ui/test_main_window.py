@@ -462,7 +462,7 @@ seen = {"before": {"complete": w.is_complete(), "menu items": len(w.menus.menu("
 view = w.docks["launch"].view
 view.painted.connect(lambda: seen.setdefault("painted", {
     "complete": w.is_complete(), "figure": view.figure() is not None,
-    "measured held": w.docks["launch"].measured_held,
+    "measured held": w.docks["launch"].measured.held,
     "next step keys": [k.toString() for k in w.act_next.shortcuts()]}))
 def done():
     seen["completed"] = {"painted first": "painted" in seen,
@@ -470,7 +470,7 @@ def done():
                          "measurements": w.measurements_dock.isHidden(),
                          "F5": w.act_present.shortcut().toString(),
                          "next step keys": [k.toString() for k in w.act_next.shortcuts()],
-                         "measured held": w.docks["launch"].measured_held,
+                         "measured held": w.docks["launch"].measured.held,
                          "collector on": gc.isenabled(),
                          "frozen": gc.get_freeze_count() > 1000}
     print(json.dumps(seen)); QApplication.quit()
