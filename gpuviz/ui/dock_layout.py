@@ -71,7 +71,9 @@ def lecture_states(scenario: Scenario, shown: Scenario, panel_id: str) -> tuple[
 _BUILT: OrderedDict[tuple[str, int, frozenset[str], str, Target], tuple[Any, Figure]] = \
     OrderedDict()
 _BUILT_LOCK = threading.Lock()
-BUILT_KEPT = 64  # figures kept across the layouts of a session (another page, a new window)
+BUILT_KEPT = 256  # figures kept across the layouts of a session (another page, a new window;
+# 64 thrashed once a view's pages are grouped by every state's type: twice the builds, about
+# 20 MB less at the peak of tests/ui/test_dock_layouts.py's child)
 
 
 def _built(panel_id: str, state: tuple[Any, frozenset[str]], theme: Theme,
@@ -130,6 +132,9 @@ class DockLayouts(QObject):
         self._queue: list[LayoutAsk] = []
         self._theme: Theme | None = None
         self._wanted = _Wanted()  # read by the worker: a stale layout stops building
+        # what the layouts measured, per view and lecture: the layouts of one view for its
+        # pages and the steps' parts measure the same groupings of parts
+        self._memos: dict[tuple, dict] = {}
         wanted = self._wanted
         self.destroyed.connect(lambda *_: setattr(wanted, "generation", -1))
 
@@ -188,7 +193,9 @@ class DockLayouts(QObject):
         self._asked = ask
         self._generation += 1
         self._wanted.generation = generation = self._generation
-        pid, wanted = self.panel_id, self._wanted
+        pid, wanted, memos = self.panel_id, self._wanted, self._memos
+        while len(memos) > KEPT_LAYOUTS:  # the oldest views' measures go first
+            memos.pop(next(iter(memos)))
         every = panel(pid).parts
 
         def build(state: Any, target: Target) -> Figure:
@@ -197,9 +204,16 @@ class DockLayouts(QObject):
             return _built(pid, state, theme, target)
 
         def work() -> ViewLayout:
-            results = [(compute_cached(pid, p), selection) for p, selection in ask.states]
-            return lay_out_view(build, results, ask.target, ask.view_px, ask.min_px,
-                                theme.title_pt, ask.parts, ask.chosen, every)
+            core: list[Any] = []  # each parameter state once: its design compared
+            extra: list[Any] = []  # a step's selection of a state: drawn in that design
+            params_seen: list[Any] = []
+            for p, selection in ask.states:
+                state = (compute_cached(pid, p), selection)
+                (extra if p in params_seen else core).append(state)
+                params_seen.append(p)
+            memo = memos.setdefault((ask.view_px, ask.theme, ask.lecture, ask.states), {})
+            return lay_out_view(build, core, ask.target, ask.view_px, ask.min_px,
+                                theme.title_pt, ask.parts, ask.chosen, every, extra, memo)
 
         job = Job(work, self._generation)
         job.signals.done.connect(self._on_done)
@@ -221,6 +235,7 @@ class DockLayouts(QObject):
     def forget(self) -> None:
         """Another theme: its type sizes make other layouts."""
         self._known.clear()
+        self._memos.clear()
         self._asked = None
         self._queue = []
         self.plan.designs.clear()

@@ -30,6 +30,7 @@ Build = Callable[[Any, Target], Figure]  # (result, target) -> the panel's figur
 GAIN_PX = 1.0  # a page is shown instead of the whole figure only if its type is this much larger
 PROBE: Design = ("stacked", 1.0)  # the design the states are compared in, to find the largest
 TRIED = 3  # designs tried on every state, of those that serve the largest state best
+SPREAD = 1.25  # states whose scales differ more: the smallest state's best designs tried too
 DESIGNS: tuple[Design, ...] = tuple((kind, factor) for factor in DESIGN_FACTORS
                                     for kind in ("stacked", "beside"))
 
@@ -89,10 +90,13 @@ class _Measure:
     """Figures of one panel's states for one view, measured and remembered."""
 
     def __init__(self, build: Build, results: Sequence[Any], view_px: tuple[int, int],
-                 title_pt: float):
+                 title_pt: float, extra: Sequence[Any] = (), memo: dict | None = None):
         self.build, self.results, self.view_px = build, list(results), view_px
+        self.extra = list(extra)  # measured only in the design the results choose
         self.title_pt = title_pt
-        self._common: dict[Target, _Common] = {}
+        # what was measured for these states in this view, kept by the caller across the
+        # layouts of one view (another page, a step's parts ask for the same groupings)
+        self._common: dict = memo if memo is not None else {}
         self._scales: list[float] | None = None  # each state's scale, whole, in PROBE
 
     def common(self, target: Target) -> _Common:
@@ -103,7 +107,10 @@ class _Measure:
         if target in self._common:
             return self._common[target]
         tried: list[Design] = []
-        for state in dict.fromkeys((self.worst(target), self.least(target))):
+        probe = self._probe(target)
+        apart = max(probe) > SPREAD * min(probe)  # else the largest state's designs serve all
+        for state in dict.fromkeys((self.worst(target),
+                                    *((self.least(target),) if apart else ()))):
             ranked: list[tuple[float, Design]] = []
             for design in DESIGNS:
                 figure = self.build(self.results[state], replace(target, design=design))
@@ -122,11 +129,32 @@ class _Measure:
             if best is None or shown > best.type_px + 1e-6:
                 best = _Common(design, scale, shown, scales)
         if best is None:  # a figure not laid out for a view's shape
-            figures = [self.build(r, target) for r in self.results]
+            figures = [self.build(r, target) for r in [*self.results, *self.extra]]
             best = _Common(None, 1.0, min(type_px(f, self.view_px) for f in figures),
                            tuple(1.0 for _ in figures))
+        elif self.extra:
+            best = self._with_extra(target, best)
         self._common[target] = best
         return best
+
+    def _with_extra(self, target: Target, best: _Common) -> _Common:
+        """``best`` with the extra states (a step's selection) drawn in its design too."""
+        figures = [self.build(r, replace(target, design=best.design)) for r in self.extra]
+        scales = tuple(layout_scale(f, self.title_pt) for f in figures)
+        scale = min(best.scale, *scales)
+        shown = min([best.type_px * scale / best.scale if best.scale > 0 else 0.0,
+                     *(type_px(f, self.view_px) * scale / s if s > 0 else 0.0
+                       for f, s in zip(figures, scales, strict=True))])
+        return _Common(best.design, scale, shown, best.scales + scales)
+
+    def fits_largest(self, target: Target, min_px: float) -> bool:
+        """Whether the largest state reaches ``min_px`` laid out alone (one searched build):
+        where it does not, no one design for every state does."""
+        key = ("alone", target, min_px)
+        if key not in self._common:
+            figure = self.build(self.results[self.worst(target)], target)
+            self._common[key] = type_px(figure, self.view_px) >= min_px
+        return bool(self._common[key])
 
     def worst(self, target: Target) -> int:
         """The state with the most to show: the least scale the whole figure reaches in one
@@ -163,13 +191,16 @@ class _Measure:
 def lay_out_view(build: Build, results: Sequence[Any], target: Target,
                  view_px: tuple[int, int], min_px: float, title_pt: float,
                  parts: tuple[str, ...] | None = None,
-                 chosen: str | None = None, every: tuple[str, ...] = ()) -> ViewLayout:
+                 chosen: str | None = None, every: tuple[str, ...] = (),
+                 extra: Sequence[Any] = (), memo: dict | None = None) -> ViewLayout:
     """The layout of a view of ``view_px`` pixels laid out for ``target`` (no parts), for a
     lecture whose states have ``results``. ``parts``: what the state asks for (a step's parts:
     drawn whatever their type); else the whole figure where every state reaches ``min_px``
     with one design, or the page holding ``chosen`` (the one that draws most when none).
-    ``every``: the panel's parts, for a whole figure that does not name the parts it drew."""
-    m = _Measure(build, results, view_px, title_pt)
+    ``every``: the panel's parts, for a whole figure that does not name the parts it drew;
+    ``extra``: states drawn too but not compared for the design (the steps' selections);
+    ``memo``: what was measured for these states, view and theme before (filled in)."""
+    m = _Measure(build, results, view_px, title_pt, extra, memo)
     whole = target.showing(None, target.chrome)
     drawn = build(m.results[m.worst(whole)], replace(whole, design=PROBE)).parts or every
     if parts is not None or not drawn:
@@ -199,7 +230,8 @@ def _pages(m: _Measure, target: Target, drawn: tuple[str, ...],
     pages: list[tuple[str, ...]] = []
     current: tuple[str, ...] = ()
     for part in drawn:
-        if current and m.fits(target.showing((*current, part), target.chrome), min_px):
+        grouped = target.showing((*current, part), target.chrome)
+        if current and m.fits_largest(grouped, min_px) and m.fits(grouped, min_px):
             current += (part,)
             continue
         if current:
