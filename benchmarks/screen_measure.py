@@ -32,13 +32,14 @@ def settle(seconds: float) -> None:
 
 
 def laid_out(window, seconds: float = 0.8, cap: float = 15.0) -> None:
-    """At least ``seconds``, then until every shown dock has its final layout (at most ``cap``
-    seconds): what a room sees once the app has settled, not a picture on its way."""
+    """At least ``seconds``, then until every shown dock has its final layout and the window
+    paints (at most ``cap`` seconds): what a room sees once the app has settled, not a picture
+    on its way."""
     settle(seconds)
     end = time.perf_counter() + cap
-    while time.perf_counter() < end and not all(
-            d.settled() for d in window.docks.values() if d.isVisible()):
-        settle(0.05)
+    while time.perf_counter() < end and not (window.updatesEnabled() and all(
+            d.settled() for d in window.docks.values() if d.isVisible())):
+        settle(0.05)  # updates off: presentation mode waits for its final layout
 
 
 def measure(window) -> dict:

@@ -58,12 +58,15 @@ def lecture_states(scenario: Scenario, shown: Scenario, panel_id: str) -> tuple[
     out: list[Any] = []
     k_states = [(scenario.at_step(k), scenario.step_selection(k))
                 for k in range(-1, len(scenario.steps))]
-    for s, selection in [*k_states, (shown, frozenset())]:
+    for s, selection in [*k_states, (shown, None)]:
         try:
             params = effective_params(s, panel_id)
         except Exception:
             continue
-        if (params, selection) not in out:
+        if selection is None:  # as shown now: new only where an edit made new parameters
+            if all(p != params for p, _ in out):
+                out.append((params, frozenset()))
+        elif (params, selection) not in out:
             out.append((params, selection))
     return tuple(out)
 
@@ -130,6 +133,7 @@ class DockLayouts(QObject):
         self._states_for: tuple[object, object] | None = None
         self._states: tuple[Any, ...] = ()
         self._queue: list[LayoutAsk] = []
+        self._room: list[LayoutAsk] = []  # asked for presentation mode's other views
         self._theme: Theme | None = None
         self._wanted = _Wanted()  # read by the worker: a stale layout stops building
         # what the layouts measured, per view and lecture: the layouts of one view for its
@@ -167,7 +171,15 @@ class DockLayouts(QObject):
         return next((layout for a, layout in self._known if a[:-1] == view), None)
 
     def pending(self) -> bool:
-        return self._asked is not None or bool(self._queue)
+        return self._asked is not None or bool(self._queue) or bool(self._room)
+
+    def also(self, asks: list[LayoutAsk], theme: Theme) -> None:
+        """Work out ``asks`` too, after whatever the view asks (the views presentation mode
+        will show this panel in, for the one type of the room)."""
+        self._room = [a for a in asks if not self.known(a)[0]]
+        self._theme = self._theme or theme
+        if self._asked is None:
+            self._next()
 
     def ask(self, ask: LayoutAsk, theme: Theme, later: tuple[LayoutAsk, ...] = ()) -> None:
         """Work the layout for ``ask`` out on the thread pool (once; a newer ask wins), then
@@ -181,8 +193,8 @@ class DockLayouts(QObject):
         self._start(ask)
 
     def _next(self) -> None:
-        while self._queue:
-            ask = self._queue.pop(0)
+        while self._queue or self._room:
+            ask = (self._queue or self._room).pop(0)
             if not self.known(ask)[0]:
                 self._start(ask)
                 return
@@ -238,6 +250,7 @@ class DockLayouts(QObject):
         self._memos.clear()
         self._asked = None
         self._queue = []
+        self._room = []
         self.plan.designs.clear()
 
     # --- designs of the redraw plan, remembered across sessions ------------------------------
@@ -284,17 +297,22 @@ class LectureLayout:
                 and bool(figure.parts) and self.view_layout() is None
                 and type_px(figure, self.view_px()) < self.min_px)
 
-    def _base_target(self) -> Target | None:
-        w, h = self.view_px()
+    # the views presentation mode shows this panel in over the lecture, and the one type of
+    # every figure the room sees there (``ui/presentation.py`` sets both)
+    room_views: tuple[tuple[int, int], ...] = ()
+    room_type: float | None = None
+
+    def _base_target(self, view_px: tuple[int, int] | None = None) -> Target | None:
+        w, h = view_px or self.view_px()
         if w < 50 or h < 50:
             return None
         # whole millimetres and a coarse aspect: a resize by a pixel does not lay out again
         return view_target(round(w / self.px_per_mm()), round(w / h, 2))
 
     def _ask(self, base: Target, parts: tuple[str, ...] | None = None,
-             own: bool = True) -> LayoutAsk:
+             own: bool = True, view_px: tuple[int, int] | None = None) -> LayoutAsk:
         states = self.layouts.states(self.document.scenario, self.document.shown)
-        return LayoutAsk(base, self.view_px(), self.theme.name, self.min_px,
+        return LayoutAsk(base, view_px or self.view_px(), self.theme.name, self.min_px,
                          self.parts if own else parts, self.chosen, self._lecture, states)
 
     def view_layout(self) -> ViewLayout | None:
@@ -333,10 +351,33 @@ class LectureLayout:
     def _later_asks(self, base: Target) -> tuple[LayoutAsk, ...]:
         """The layouts of the parts the other steps ask for, worked out after this one, so a
         step is drawn in its final layout the moment it is shown."""
+        return tuple(self._ask(base, p, own=False) for p in self._lecture_parts()
+                     if p != self.parts)
+
+    def _lecture_parts(self) -> list[tuple[str, ...] | None]:
         scenario = self.document.scenario
         wanted = {scenario.step_parts(k, self.panel.id) for k in range(len(scenario.steps))}
-        return tuple(self._ask(base, p, own=False) for p in [None, *sorted(
-            (p for p in wanted if p is not None), key=str)] if p != self.parts)
+        return [None, *sorted((p for p in wanted if p is not None), key=str)]
+
+    def room_asks(self) -> list[LayoutAsk]:
+        """The layouts of every view the room sees this panel in, for the lecture's parts."""
+        asks = []
+        for px in self.room_views:
+            base = self._base_target(px)
+            if base is not None:
+                asks += [self._ask(base, p, own=False, view_px=px) for p in self._lecture_parts()]
+        return asks
+
+    def room_least(self) -> float | None:
+        """The least type of this panel's figures in the room (None until all are known)."""
+        types = []
+        for ask in self.room_asks():
+            known, layout = self.layouts.known(ask)
+            if not known:
+                return None
+            if layout is not None and layout.type_px > 0:
+                types.append(layout.type_px)
+        return min(types, default=0.0)  # 0: none could be laid out
 
     def _settle(self) -> None:
         base = self._base_target()
@@ -388,6 +429,7 @@ class LectureLayout:
         # playback frame can lay a state out at another scale than the layout measured
         zoom = layout.zoom(layout_scale(figure, self.theme.title_pt))
         lecture = self.layouts.lecture_type(ask)
-        if lecture is not None and layout.type_px > 0:
-            zoom *= min(1.0, lecture / layout.type_px)
-        return zoom
+        shown = layout.type_px if lecture is None else min(layout.type_px, lecture)
+        if self.presenting and self.room_type:  # one type in the room, whichever panel shows
+            shown = min(shown, self.room_type)
+        return zoom * shown / layout.type_px if layout.type_px > 0 else zoom

@@ -51,6 +51,17 @@ def step_panels(scenario: Scenario, k: int) -> tuple[str, ...]:
     return tuple(pid for pid in scenario.panels if scenario.step_parts(k, pid))
 
 
+def room_plan(scenario: Scenario, overview: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """For each panel the room sees over the lecture, how many panels share the screen with it
+    at the steps that show it (the overview shows ``overview``)."""
+    plan: dict[str, set[int]] = {}
+    for k in range(-1, len(scenario.steps)):
+        named = step_panels(scenario, k) or (overview if k < 0 else ())
+        for pid in named:
+            plan.setdefault(pid, set()).add(len(named))
+    return {pid: tuple(sorted(n)) for pid, n in plan.items()}
+
+
 def presentation_theme(theme_name: str) -> str:
     """The figures' theme in the room: the lecturer's dark theme stays dark, any other becomes
     the high-contrast presentation theme."""
@@ -63,6 +74,7 @@ class Presentation:
         self.state: PresentationState | None = None
         self.presenter: PresenterView | None = None
         self._waited = 0
+        self._room: dict[str, tuple[int, ...]] | None = None  # panel → the panels beside it
 
     @property
     def active(self) -> bool:
@@ -86,6 +98,7 @@ class Presentation:
         # manager's answer in steps showed the windowed layout scaled, then the final one)
         w.setUpdatesEnabled(False)
         self._waited = 0
+        self._room = None
         clock = w.clock
         self.state = PresentationState(w.theme.name, w.isFullScreen(), w.isMaximized(),
                                        w.saveState(), clock.frame, clock.playing)
@@ -129,6 +142,7 @@ class Presentation:
             w.set_theme(before.theme, remember=False)
             for d in w.docks.values():
                 self.present_dock(d, False)
+                d.room_views, d.room_type = (), None
             w.menuBar().show()
             w.step_bar.show()
             w.caption_label.setFont(w.caption_font)
@@ -155,6 +169,8 @@ class Presentation:
         screen = w.screen_now().geometry().size()
         ready = (self.state is None or (w.isFullScreen() and w.size() == screen
                  and all(d.settled() for d in w.docks.values() if d.isVisible())))
+        if ready and self.state is not None:
+            ready = self._room_ready()
         if ready or self._waited >= SETTLE_WAIT_MS:
             w.setUpdatesEnabled(True)
             w.update()
@@ -163,6 +179,35 @@ class Presentation:
                     d.view.repaint()    # updates were off is not always painted)
         else:
             QTimer.singleShot(SETTLE_POLL_MS, w, self._show_when_settled)
+
+    def _room_ready(self) -> bool:
+        """Whether every figure the room will see over the lecture is laid out at one type:
+        the views each panel is presented in (alone, or beside the others a step names) are
+        laid out once the window has its full-screen size, and every presented figure is
+        painted at the least of their types, so neither a step that shows two panels side by
+        side nor one that shows another panel changes the type."""
+        w = self.window
+        if self._room is None:
+            shown = [d for d in w.docks.values() if d.isVisible()]
+            if not shown:
+                return True
+            now_w, now_h = shown[0].view.width(), shown[0].view.height()
+            inset = round(now_w - (w.width() / len(shown))) if len(shown) else 0
+            self._room = room_plan(w.document.scenario, self.panels_to_show())
+            for pid, counts in self._room.items():
+                d = w.dock(pid)
+                d.room_views = tuple((round(w.width() / n) + inset, now_h) for n in counts)
+                d.layouts.also(d.room_asks(), d.theme)
+            return False
+        least = [w.docks[pid].room_least() for pid in self._room]
+        if any(t is None for t in least):
+            return False
+        room = min((t for t in least if t), default=None)
+        for d in w.docks.values():
+            d.room_type = room
+            if d.isVisible():
+                d._fit_to_lecture()
+        return True
 
     def _restore_clock(self) -> None:
         assert self.state is not None

@@ -45,8 +45,9 @@ def wait(seconds):
 
 def laid_out(w):
     end = time.perf_counter() + 30
-    while time.perf_counter() < end and not all(d.settled() and d.view_layout() is not None
-                                                for d in w.docks.values() if d.isVisible()):
+    while time.perf_counter() < end and not (w.updatesEnabled() and all(
+            d.settled() and d.view_layout() is not None
+            for d in w.docks.values() if d.isVisible())):
         wait(0.02)
     wait(0.03)
 
@@ -129,6 +130,11 @@ out["both"] = {"presented": w.presented_panels(),
                **{pid: seen(w.docks[pid]) for pid in ("swizzle", "banks")}}
 w.document.go_to_step(2)
 out["one"] = w.presented_panels()
+out["room"] = []  # the overview (swizzle alone), banks alone, both side by side
+for k in range(-1, len(w.document.scenario.steps)):
+    w.document.go_to_step(k)
+    laid_out(w)
+    out["room"].append({pid: seen(w.docks[pid])["type"] for pid in w.presented_panels()})
 close(w)
 print("RESULT " + json.dumps(out), flush=True)
 
@@ -225,3 +231,9 @@ def test_the_question_on_a_veiled_figure_reads_from_the_back_of_the_room(hall):
 def test_reset_layout_after_a_window_closed_in_f5_does_not_crash(hall):
     child = hall["reset"]["child"]
     assert child["returncode"] == 0 and child["said"] == ["RESET SAFE 2"], child  # was -11
+
+
+def test_f5_keeps_one_type_whether_one_panel_or_two_are_presented(hall):
+    types = [t for state in hall["room"] for t in state.values()]
+    assert {len(state) for state in hall["room"]} == {1, 2}
+    assert max(types) - min(types) <= 1.0, hall["room"]  # jumped by 5.4 px
