@@ -11,7 +11,9 @@ then the same in F5. Per state:
   screen's area;
 - type: the median size in screen pixels of the text items of the figures on screen (a text
   item's size in points × mm per point × the view's pixels per mm);
-- jump: the largest |type(k+1) − type(k)| over consecutive states, in pixels.
+- jump: the largest |type(k+1) − type(k)| over consecutive states, in pixels;
+- title: the same for the figures' title size (``screen_measure``), which moves only with the
+  layout's scale.
 
 Each state is measured once every shown dock has its final layout (``PanelDock.settled``, at
 most 15 s). Columns give the median of pages and type over the states, the smallest type, and
@@ -51,7 +53,7 @@ def states(window):
             window.next_step()  # the picture, not the veil
         laid_out(window, 0.3)
         m = measure(window)
-        out.append((m["pages"], m["type"]))
+        out.append((m["pages"], m["type"], m["title"]))
     return out
 
 out = {}
@@ -82,11 +84,13 @@ def run(names: list[str]) -> dict:
     return run_on_screen(CHILD, names, WIDTH, HEIGHT, name="hall", timeout=3000)
 
 
-def summary(states: list[list[float]]) -> tuple[float, float, float, float]:
-    pages = sorted(p for p, _ in states)
-    types = [t for _, t in states]
+def summary(states: list[list[float]]) -> tuple[float, float, float, float, float]:
+    pages = sorted(s[0] for s in states)
+    types = [s[1] for s in states]
+    titles = [s[2] for s in states]
     jump = max((abs(b - a) for a, b in itertools.pairwise(types)), default=0.0)
-    return pages[len(pages) // 2], sorted(types)[len(types) // 2], min(types), jump
+    scale = max((abs(b - a) for a, b in itertools.pairwise(titles)), default=0.0)
+    return pages[len(pages) // 2], sorted(types)[len(types) // 2], min(types), jump, scale
 
 
 def main() -> None:
@@ -96,18 +100,22 @@ def main() -> None:
     names = [p.name for p in bundled_scenarios() if not wanted or any(w in p.name for w in wanted)]
     result = run(names)
     print(f"{WIDTH}×{HEIGHT}; pages = share of the screen, type = median px (min), "
-          "jump = largest change of type between consecutive steps, px")
+          "jump = largest change of type between consecutive steps, px; title = the same of "
+          "the figures' title (the layout's scale: the median also moves with a state's mix "
+          "of text sizes)")
     print(f"{'scenario':<34} {'panels':>6} | {'windowed pages':>14} {'type':>5} {'min':>5} "
-          f"{'jump':>5} | {'F5 pages':>8} {'type':>5} {'min':>5} {'jump':>5}")
+          f"{'jump':>5} {'title':>5} | {'F5 pages':>8} {'type':>5} {'min':>5} {'jump':>5} "
+          f"{'title':>5}")
     below = {"windowed": 0, "F5": 0}
     for name in names:
         r = result[name]
-        wp, wt, wmin, wj = summary(r["windowed"])
-        fp, ft, fmin, fj = summary(r["F5"])
+        wp, wt, wmin, wj, ws = summary(r["windowed"])
+        fp, ft, fmin, fj, fs = summary(r["F5"])
         below["windowed"] += wmin < (12.0 if r["panels"] <= 1 else 10.0)
         below["F5"] += fmin < 18.0
         print(f"{name.removesuffix('.json'):<34} {r['panels']:>6} | {wp:>14.1%} {wt:>5.1f} "
-              f"{wmin:>5.1f} {wj:>5.1f} | {fp:>8.1%} {ft:>5.1f} {fmin:>5.1f} {fj:>5.1f}")
+              f"{wmin:>5.1f} {wj:>5.1f} {ws:>5.1f} | {fp:>8.1%} {ft:>5.1f} {fmin:>5.1f} "
+              f"{fj:>5.1f} {fs:>5.1f}")
     print(f"below target (windowed ≥ 12 px one panel / ≥ 10 px two; F5 ≥ 18 px), smallest "
           f"state: windowed {below['windowed']} of {len(names)}, F5 {below['F5']} of {len(names)}")
 

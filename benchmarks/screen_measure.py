@@ -7,7 +7,10 @@ figures on it get.
   to the screen) over the screen's area;
 - views: the area of the figure views themselves over the screen's area;
 - type: the median size, in screen pixels, of the text items of the figures on screen (a text
-  item's size in points × mm per point × the view's pixels per mm).
+  item's size in points × mm per point × the view's pixels per mm);
+- title: the least, over the figures on screen, of their first text's size in pixels (a view's
+  title, set at the theme's title size × the layout's scale): it moves only when the scale
+  does, where the median also moves when a state's mix of text sizes does.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ def laid_out(window, seconds: float = 0.8, cap: float = 15.0) -> None:
 def measure(window) -> dict:
     """pages, views (shares of the screen), type (median px), the views' count and targets."""
     screen = window.screen().geometry()
-    area, views, sizes = 0.0, 0.0, []
+    area, views, sizes, titles = 0.0, 0.0, [], []
     shown = [v for v in window.findChildren(FigureView)
              if v.figure() is not None and v.isVisible() and not v.visibleRegion().isEmpty()]
     for view in shown:
@@ -60,9 +63,12 @@ def measure(window) -> dict:
         page = QRectF(top_left.x(), top_left.y(), page.width(), page.height())
         page = page.intersected(QRectF(screen))
         area += page.width() * page.height()
-        sizes += [t.size * PT_TO_MM * scale for t in walk(fig.items) if isinstance(t, Text)]
+        texts = [t.size * PT_TO_MM * scale for t in walk(fig.items) if isinstance(t, Text)]
+        sizes += texts
+        titles += texts[:1]
     screen_area = screen.width() * screen.height()
     return {"pages": area / screen_area, "views_share": views / screen_area,
             "type": statistics.median(sizes) if sizes else 0.0,
+            "title": min(titles) if titles else 0.0,
             "targets": sorted(v.objectName().removeprefix("figure-") for v in shown),
             "window": [window.width(), window.height()], "views": len(shown)}

@@ -134,6 +134,7 @@ class DockLayouts(QObject):
         self._states: tuple[Any, ...] = ()
         self._queue: list[LayoutAsk] = []
         self._room: list[LayoutAsk] = []  # asked for presentation mode's other views
+        self._room_asks: set[LayoutAsk] = set()
         self._theme: Theme | None = None
         self._wanted = _Wanted()  # read by the worker: a stale layout stops building
         # what the layouts measured, per view and lecture: the layouts of one view for its
@@ -177,6 +178,7 @@ class DockLayouts(QObject):
         """Work out ``asks`` too, after whatever the view asks (the views presentation mode
         will show this panel in, for the one type of the room)."""
         self._room = [a for a in asks if not self.known(a)[0]]
+        self._room_asks = set(asks)
         self._theme = self._theme or theme
         if self._asked is None:
             self._next()
@@ -202,6 +204,9 @@ class DockLayouts(QObject):
     def _start(self, ask: LayoutAsk) -> None:
         theme = self._theme
         assert theme is not None
+        stopped = self._asked
+        if stopped is not None and stopped != ask and stopped in self._room_asks:
+            self._room.insert(0, stopped)  # still wanted: worked out after this one
         self._asked = ask
         self._generation += 1
         self._wanted.generation = generation = self._generation
@@ -251,6 +256,7 @@ class DockLayouts(QObject):
         self._asked = None
         self._queue = []
         self._room = []
+        self._room_asks = set()
         self.plan.designs.clear()
 
     # --- designs of the redraw plan, remembered across sessions ------------------------------
@@ -297,9 +303,9 @@ class LectureLayout:
                 and bool(figure.parts) and self.view_layout() is None
                 and type_px(figure, self.view_px()) < self.min_px)
 
-    # the views presentation mode shows this panel in over the lecture, and the one type of
-    # every figure the room sees there (``ui/presentation.py`` sets both)
-    room_views: tuple[tuple[int, int], ...] = ()
+    # the views presentation mode shows this panel in over the lecture, each with the parts it
+    # shows there, and the one type of every figure the room sees (``ui/presentation.py``)
+    room_shows: tuple[tuple[tuple[int, int], tuple[str, ...] | None], ...] = ()
     room_type: float | None = None
 
     def _base_target(self, view_px: tuple[int, int] | None = None) -> Target | None:
@@ -362,10 +368,10 @@ class LectureLayout:
     def room_asks(self) -> list[LayoutAsk]:
         """The layouts of every view the room sees this panel in, for the lecture's parts."""
         asks = []
-        for px in self.room_views:
+        for px, parts in self.room_shows:
             base = self._base_target(px)
             if base is not None:
-                asks += [self._ask(base, p, own=False, view_px=px) for p in self._lecture_parts()]
+                asks.append(self._ask(base, parts, own=False, view_px=px))
         return asks
 
     def room_least(self) -> float | None:

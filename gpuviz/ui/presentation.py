@@ -51,15 +51,22 @@ def step_panels(scenario: Scenario, k: int) -> tuple[str, ...]:
     return tuple(pid for pid in scenario.panels if scenario.step_parts(k, pid))
 
 
-def room_plan(scenario: Scenario, overview: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
-    """For each panel the room sees over the lecture, how many panels share the screen with it
-    at the steps that show it (the overview shows ``overview``)."""
-    plan: dict[str, set[int]] = {}
+Shows = tuple[tuple[int, tuple[str, ...] | None], ...]
+
+
+def room_plan(scenario: Scenario, overview: tuple[str, ...]) -> dict[str, Shows]:
+    """For each panel the room sees over the lecture, how it is shown: (how many panels share
+    the screen with it, the parts it shows) at the overview (``overview``) and every step (a
+    step that names no panel keeps those before it)."""
+    plan: dict[str, list] = {}
+    shown = overview
     for k in range(-1, len(scenario.steps)):
-        named = step_panels(scenario, k) or (overview if k < 0 else ())
-        for pid in named:
-            plan.setdefault(pid, set()).add(len(named))
-    return {pid: tuple(sorted(n)) for pid, n in plan.items()}
+        shown = step_panels(scenario, k) or shown
+        for pid in shown:
+            show = (len(shown), scenario.step_parts(k, pid))
+            if show not in plan.setdefault(pid, []):
+                plan[pid].append(show)
+    return {pid: tuple(shows) for pid, shows in plan.items()}
 
 
 def presentation_theme(theme_name: str) -> str:
@@ -74,7 +81,7 @@ class Presentation:
         self.state: PresentationState | None = None
         self.presenter: PresenterView | None = None
         self._waited = 0
-        self._room: dict[str, tuple[int, ...]] | None = None  # panel → the panels beside it
+        self._room: dict[str, Shows] | None = None  # how the room sees each panel
 
     @property
     def active(self) -> bool:
@@ -142,7 +149,7 @@ class Presentation:
             w.set_theme(before.theme, remember=False)
             for d in w.docks.values():
                 self.present_dock(d, False)
-                d.room_views, d.room_type = (), None
+                d.room_shows, d.room_type = (), None
             w.menuBar().show()
             w.step_bar.show()
             w.caption_label.setFont(w.caption_font)
@@ -194,9 +201,10 @@ class Presentation:
             now_w, now_h = shown[0].view.width(), shown[0].view.height()
             inset = round(now_w - (w.width() / len(shown))) if len(shown) else 0
             self._room = room_plan(w.document.scenario, self.panels_to_show())
-            for pid, counts in self._room.items():
+            for pid, shows in self._room.items():
                 d = w.dock(pid)
-                d.room_views = tuple((round(w.width() / n) + inset, now_h) for n in counts)
+                d.room_shows = tuple(((round(w.width() / n) + inset, now_h), parts)
+                                     for n, parts in shows)
                 d.layouts.also(d.room_asks(), d.theme)
             return False
         least = [w.docks[pid].room_least() for pid in self._room]
