@@ -417,7 +417,7 @@ class LectureLayout:
                                     whole=layout.parts is None)
         self.switcher.setVisible(not self.presenting and len(self.panel.parts) > 1)
 
-    def _fit_to_lecture(self) -> None:
+    def fit_to_lecture(self) -> None:
         """Paint the figure on screen at the lecture's one scale: a state with less to show is
         not blown up, so type and arrangement stay put from step to step."""
         self.view.set_fit(self._lecture_zoom())

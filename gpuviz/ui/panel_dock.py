@@ -354,7 +354,7 @@ class PanelDock(LectureLayout, QDockWidget):
                     and figure.design != design and result is not None:
                 self._show(self._build(result, key), key, start, result)  # the view's layout
             else:
-                self._fit_to_lecture()  # the lecture's scale may have arrived since
+                self.fit_to_lecture()  # the lecture's scale may have arrived since
             return
         if action is Redraw.SEARCH_SHAPE and base is not None \
                 and not self.layouts.known(self._ask(base))[0]:
@@ -461,7 +461,7 @@ class PanelDock(LectureLayout, QDockWidget):
             self.measured.show_for(result)
         self.plan.shown_now(key, result)
         self.view.set_figure(figure)
-        self._fit_to_lecture()
+        self.fit_to_lecture()
         if not self._painting:  # else the paint under way paints it
             self.view.repaint()
         self.last_redraw_ms = (time.perf_counter() - start) * 1000

@@ -26,6 +26,7 @@ PRESENT_MIN_PX = 18.0  # the least median type of a presented figure (else it sh
 ONE_PANEL_PX, PANELS_PX = 12.0, 10.0  # the least median type in the window, one panel / more
 SETTLE_POLL_MS = 20
 SETTLE_WAIT_MS = 4000  # the longest the room waits for the final layout
+ROOM_POLL_MS = 100  # after that, how often the room's one type is looked for
 
 
 @dataclass(frozen=True)
@@ -184,8 +185,23 @@ class Presentation:
             for d in w.docks.values():  # painted now, with what each has laid out (an
                 if d.isVisible():       # update() after the window changed size while
                     d.view.repaint()    # updates were off is not always painted)
+            if not ready and self.state is not None:
+                QTimer.singleShot(ROOM_POLL_MS, w, self._room_later)
         else:
             QTimer.singleShot(SETTLE_POLL_MS, w, self._show_when_settled)
+
+    def _room_later(self) -> None:
+        """The room's one type, where it was not known when the room was shown (a loaded
+        machine): applied once known, so the steps from then on keep it."""
+        w = self.window
+        if self.state is None:
+            return
+        if w.isFullScreen() and self._room_ready():
+            for d in w.docks.values():
+                if d.isVisible():
+                    d.view.repaint()
+        else:
+            QTimer.singleShot(ROOM_POLL_MS, w, self._room_later)
 
     def _room_ready(self) -> bool:
         """Whether every figure the room will see over the lecture is laid out at one type:
@@ -214,7 +230,7 @@ class Presentation:
         for d in w.docks.values():
             d.room_type = room
             if d.isVisible():
-                d._fit_to_lecture()
+                d.fit_to_lecture()
         return True
 
     def _restore_clock(self) -> None:
