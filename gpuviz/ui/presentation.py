@@ -208,7 +208,9 @@ class Presentation:
         the views each panel is presented in (alone, or beside the others a step names) are
         laid out once the window has its full-screen size, and every presented figure is
         painted at the least of their types, so neither a step that shows two panels side by
-        side nor one that shows another panel changes the type."""
+        side nor one that shows another panel changes the type. Where that least type falls
+        under ``PRESENT_MIN_PX`` (a 32-round bank rack beside another panel), each view keeps
+        its own: a view changes type where the room sees another view, never within one."""
         w = self.window
         if self._room is None:
             shown = [d for d in w.docks.values() if d.isVisible()]
@@ -227,6 +229,8 @@ class Presentation:
         if any(t is None for t in least):
             return False
         room = min((t for t in least if t), default=None)
+        if room is not None and room < PRESENT_MIN_PX:
+            room = None  # one type for the room only where the back row still reads it
         for d in w.docks.values():
             d.room_type = room
             if d.isVisible():
