@@ -17,7 +17,7 @@ def _action(window: QMainWindow, action_id: str, text: str, slot,
 
 def focused_panel(window: QMainWindow) -> str | None:
     """The panel whose dock holds the keyboard focus, else the first visible one."""
-    docks = getattr(window, "docks", {})
+    docks = window.docks
     w = QApplication.focusWidget()
     while w is not None:
         for pid, d in docks.items():
@@ -35,7 +35,7 @@ def install(window: QMainWindow) -> None:
     window.step_authoring = authoring
 
     def step_list() -> None:
-        dialog = getattr(window, "step_list_dialog", None)
+        dialog = window.step_list_dialog
         if dialog is None:
             dialog = window.step_list_dialog = StepListDialog(authoring, window)
         dialog.refill()
@@ -73,7 +73,7 @@ def install(window: QMainWindow) -> None:
 def show_gallery(window: QMainWindow) -> None:
     from gpuviz.ui.gallery import Gallery
 
-    gallery = getattr(window, "gallery", None)
+    gallery = window.gallery
     if gallery is None:
         gallery = window.gallery = Gallery(window)
         gallery.opened.connect(window.open_path)
@@ -85,7 +85,7 @@ def show_gallery(window: QMainWindow) -> None:
 def show_about(window: QMainWindow, panel_id: str | None = None) -> None:
     from gpuviz.ui.about_panel import AboutPanelDialog
 
-    dialog = getattr(window, "about_dialog", None)
+    dialog = window.about_dialog
     if dialog is None:
         dialog = window.about_dialog = AboutPanelDialog(window)
     dialog.show_panel(panel_id or focused_panel(window) or "launch")

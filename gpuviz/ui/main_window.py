@@ -8,7 +8,7 @@ caption as a subtitle, and with a second screen the presenter's notes there; Esc
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCursor, QGuiApplication
@@ -58,6 +58,8 @@ class MainWindow(QMainWindow):
         self.theme = theme(str(self.settings.value("view/theme", "screen")))
         self.design_memory = DesignMemory(self.settings)
         self.docks: dict[str, PanelDock] = {}
+        self.measurements_dock: Any = None  # made after the first paint (measurements_dock)
+        self.gallery = self.about_dialog = self.step_list_dialog = None  # made when first shown
         self.setObjectName("gpuviz-main")
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
@@ -279,7 +281,7 @@ class MainWindow(QMainWindow):
         """The layout of a freshly opened scenario: its panels side by side (the layout the
         window first had may belong to another scenario: two panels came back stacked, one
         figure at 5-px type), the measurements dock hidden at the bottom."""
-        extra = getattr(self, "measurements_dock", None)
+        extra = self.measurements_dock
         for d in [*self.docks.values(), *([extra] if extra is not None else [])]:
             d.setFloating(False)
             self.removeDockWidget(d)

@@ -49,7 +49,7 @@ class MeasuredLine(QLabel):
 
         try:
             params = effective_params(self.document.shown, self.panel.id)
-            value = float(getattr(result, measured.quantity))
+            value = measured.of(result)
         except Exception:  # a result without the measured quantity (an error figure)
             return ""
         unit = measured.unit

@@ -107,7 +107,7 @@ class MeasurementsDock(QDockWidget):
             if pid not in measurements.PANELS or measured is None:
                 continue
             params = effective_params(scenario, pid)
-            value = getattr(compute_cached(pid, params), measured.quantity)
+            value = measured.of(compute_cached(pid, params))
             lines.append(f"{pid}: model {value:g} {measured.unit} — "
                          f"{measurements.label(pid, params, value)}")
         return lines

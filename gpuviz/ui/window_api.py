@@ -32,6 +32,10 @@ class WindowApi(Protocol):
     settings: QSettings
     theme: Theme
     docks: dict[str, PanelDock]
+    measurements_dock: Any  # measurements_dock.MeasurementsDock, after the first paint
+    gallery: Any  # gallery.Gallery, once shown
+    about_dialog: Any  # about_panel.AboutPanelDialog, once shown
+    step_list_dialog: Any  # step_list.StepListDialog, once shown
     panel_actions: dict[str, QAction]
     menus: Any  # window_menus.Menus
     files: Any  # window_files.Files
