@@ -15,11 +15,12 @@ def wrap(text: str, size: float, width: float, font: FontKind = "sans",
          bold: bool = False) -> list[str]:
     """Words of ``text`` in lines that fit ``width`` mm, measured (with room for a wider
     fallback face where the layout leaves it: :func:`~gpuviz.figures.metrics.room_width`); a
-    word longer than the width is kept whole on its own line (the lint reports it)."""
+    word longer than the width is kept whole on its own line (the lint reports it). A line
+    never starts with a unit or a closing mark, nor breaks at an equals sign."""
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
-        for word in para.split(" "):
+        for word in _unbreakable(para.split(" ")):
             candidate = f"{line} {word}" if line else word
             if line and room_width(candidate, size, font, bold) > width:
                 lines.append(line)
@@ -27,6 +28,23 @@ def wrap(text: str, size: float, width: float, font: FontKind = "sans",
             line = candidate
         lines.append(line)
     return lines
+
+
+#: what never starts a line: a unit or closing mark stays with the word before it ("47.1 %)")
+_CLOSING = tuple("%)]}»”’,.;:!?")
+
+
+def _unbreakable(words: list[str]) -> list[str]:
+    """``words`` joined where a line must not break: before a unit or a closing mark, and on
+    either side of an equals sign ("P = 765" stays one run)."""
+    out: list[str] = []
+    for word in words:
+        if out and word and (word.startswith(_CLOSING) or out[-1].endswith("=")
+                             or word == "="):
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
 
 
 def without_orphan(lines: list[str], text: str, size: float, width: float,
