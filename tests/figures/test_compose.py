@@ -86,4 +86,3 @@ def test_every_panel_figure_takes_its_target_as_the_figure_protocol_declares():
         signature = inspect.signature(p.figure.build)
         signature.bind("result", frozenset(), SCREEN, SLIDE)  # raises if it takes no target
         assert list(signature.parameters)[3] == "target", p.id
-
