@@ -332,17 +332,12 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
     xlo, xhi = x_range or ((min(xs), max(xs)) if xs else (0.0, 1.0))
     xt = x_ticks if x_ticks is not None else nice_ticks(xlo, xhi if xhi > xlo else xlo + 1.0,
                                                           target=6)
-    if x_log:
-        # a label centred on a tick near the right end reaches past it by half its width,
-        # less what lies between its tick and the end (about, in a plot nearly as wide as the
-        # block): decade labels are wide and the last one is rarely at the end
-        span = max(xhi - xlo, 1e-12)
-        spill = max(0.0, max((text_width(tick_x(v), size) / 2 - (xhi - v) / span * width * 0.8
-                              for v in xt), default=0.0))
-    else:
-        spill = max((text_width(tick_x(v), size) / 2 for v in xt
-                     if abs(v - xhi) < 1e-9 * max(1.0, abs(xhi)) or v > xhi - 1e-9),
-                    default=0.0)
+    # a label centred on a tick near the right end reaches past it by half its width (with
+    # room for a wider fallback face where the layout leaves it), less what lies between its
+    # tick and the end (about, in a plot nearly as wide as the block)
+    span = max(xhi - xlo, 1e-12)
+    spill = max(0.0, max((room_width(tick_x(v), size) / 2 - (xhi - v) / span * width * 0.8
+                          for v in xt if v >= xlo), default=0.0))
     line_plot(c, 0.0, top, width - spill, height, series, theme,
               x_label=with_unit(x_label, x_unit),
               y_label=with_unit(y_label, "%" if percent else y_unit),
