@@ -215,6 +215,7 @@ def test_room_for_a_fallback_face_is_left_in_the_exporting_thread_only():
     ("swizzle-column3", "swizzle", "banks"),  # "1 bank, 8-way" into "linear"
     ("swizzle-column3", "swizzle", "logical"),  # "column 3 goes to" off the page
     ("occupancy-block-size", "occupancy", "limits"),  # "228 blocks, axis cut" off the page
+    ("scheduler-h200-dram", "scheduler", "utilisation"),  # the "6,000" tick off the page
 ])
 def test_a_part_in_the_largest_type_leaves_room_for_a_wider_face(name, pid, part):
     from gpuviz.figures.lint_fallback import lint_fallback
