@@ -57,7 +57,10 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
         arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN)
         return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title,
                        description, fixed_width=True, target_parts=target.parts)
-    with fallback_room(False):  # for a screen, painted in the shipped faces
+    if target.name != "view":  # a slide: with room for a wider face where the export leaves it
+        return _paged(target, theme, title, subtitle, body, side, natural_width * grow,
+                      figure_title, description)
+    with fallback_room(False):  # a view in the app, painted in the shipped faces
         return _paged(target, theme, title, subtitle, body, side, natural_width * grow,
                       figure_title, description)
 

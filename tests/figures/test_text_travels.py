@@ -227,3 +227,21 @@ def test_a_part_in_the_largest_type_leaves_room_for_a_wider_face(name, pid, part
                             SINGLE.showing([part]))
     assert figure.parts == (part,)
     assert [str(f) for f in lint_fallback(figure)] == []
+
+
+def test_a_slide_with_text_as_text_leaves_room_for_a_wider_face_and_a_view_does_not():
+    from gpuviz.figures.lint_fallback import lint_fallback
+    from gpuviz.figures.metrics import fallback_room
+    from gpuviz.figures.targets import SLIDE, view_target
+
+    scenario = load_scenario(scenario_dir() / "scheduler-v100-arithmetic-intensity.json")
+    with fallback_room(True):  # the title ran 26 mm past the slide in a fallback face
+        slide = figure_for(scenario, "scheduler", theme("presentation"), frozenset(),
+                           SLIDE.showing(["utilisation"]))
+        view = figure_for(scenario, "scheduler", theme("presentation"), frozenset(),
+                          view_target(254.0, 16 / 9).showing(["utilisation"]))
+    assert [str(f) for f in lint_fallback(slide)] == []
+    with fallback_room(False):  # a view is painted in the shipped faces: laid out for them
+        shipped = figure_for(scenario, "scheduler", theme("presentation"), frozenset(),
+                             view_target(254.0, 16 / 9).showing(["utilisation"]))
+    assert figure_to_svg(view) == figure_to_svg(shipped)
