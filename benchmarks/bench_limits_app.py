@@ -38,7 +38,7 @@ def watch(window):
 
 def quiet(window, first):
     docks = [d for d in window.docks.values() if d.isVisible()]
-    return all(d.settled() and not d.is_busy() and (not first or painted.get(d.view))
+    return all(d.settled() and (not first or painted.get(d.view))
                for d in docks)
 
 def wait(window, since, first):
