@@ -153,6 +153,18 @@ def _in_range(v: Any, path: str, spec: FieldSpec, problems: list[Problem]) -> bo
     return True
 
 
+def _plain_ints(item: FieldSpec, raw: list[Any]) -> bool:
+    """Whether every entry of ``raw`` is a whole number (not a bool, not a float) that the
+    entry's bounds accept: such a list (an explicit order of 65,536 tiles) is taken at once,
+    with the answer entry by entry decoding would give."""
+    if item.type is not int or item.record is not None or item.choices is not None or not raw \
+            or not all(type(v) is int for v in raw):
+        return False
+    lo, hi = min(raw), max(raw)
+    return lo >= -MAX_INT and hi <= MAX_INT and (item.minimum is None or lo >= item.minimum) \
+        and (item.maximum is None or hi <= item.maximum)
+
+
 def _decode_tuple(spec: FieldSpec, raw: Any, path: str, problems: list[Problem]) -> Any:
     if not isinstance(raw, list):
         problems.append(Problem(path, f"expected {_expected(spec.type)}, got {describe(raw)}"))
@@ -164,9 +176,11 @@ def _decode_tuple(spec: FieldSpec, raw: Any, path: str, problems: list[Problem])
             want = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
             problems.append(Problem(path, f"expected {want} entries, got {len(raw)}"))
             return BAD
+    item = spec.item
+    if _plain_ints(item, raw):
+        return tuple(raw)
     items = []
     ok = True
-    item = spec.item
     for i, value in enumerate(raw):
         v = decode_value(item, value, join(path, i), problems)
         ok = ok and v is not BAD
@@ -179,8 +193,13 @@ def encode(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, tuple):
+        if all(type(v) in _PLAIN for v in value):  # a list of numbers: no element to unfold
+            return list(value)
         return [encode(v) for v in value]
     return value
+
+
+_PLAIN = frozenset((int, float, str, bool, type(None)))
 
 
 def encode_changes(base: Any, changed: Any) -> dict[str, Any]:
