@@ -41,6 +41,8 @@ about 1.3 MiB, so the default reserves nothing. The LRU leaves out set associati
 hashing, C write-back and other traffic.
 """
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -52,8 +54,8 @@ from gpuviz.models.params import param
 from gpuviz.models.stack_distance import COLD, misses_at, stack_distances
 from gpuviz.models.traversal_lru import (
     PanelReuse,
+    kept_reuse,
     loads_per_step,
-    panel_reuse,
     request_stream,
     resident_after,
 )
@@ -189,10 +191,8 @@ class TraversalResult:
 # --------------------------------------------------------------------------- cache
 
 
-def _run(name: str, order: np.ndarray, params: TraversalParams,
-         reuse: PanelReuse | None = None) -> OrderRun:
-    if reuse is None:
-        reuse = panel_reuse(order, params.rows, params.cols, params.k_tiles, params.in_flight)
+def _run(name: str, params: TraversalParams) -> OrderRun:
+    order, reuse = order_reuse(name, params)
     assert reuse is not None  # only a cancelled computation has none, and nothing cancels this one
     loads, miss = loads_per_step(reuse, effective_capacity(params))
     requests = np.bincount(reuse.step, minlength=reuse.steps) * params.k_tiles
@@ -203,6 +203,15 @@ def _run(name: str, order: np.ndarray, params: TraversalParams,
         cumulative_loads=np.cumsum(loads), a_loads=int(miss[is_a].sum()),
         b_loads=int(miss[~is_a].sum()), hits=reuse.requests - misses, misses=misses,
         reuse=reuse)
+
+
+def order_reuse(name: str, params: TraversalParams,
+                cancelled: Callable[[], bool] | None = None
+                ) -> tuple[np.ndarray, PanelReuse | None]:
+    """The order ``name`` over the grid of ``params`` and its requests' stack distances, shared
+    (:func:`gpuviz.models.traversal_lru.kept_reuse`)."""
+    return kept_reuse(name, params.rows, params.cols, params.group_m, params.explicit,
+                      params.k_tiles, params.in_flight, cancelled)
 
 
 def l2_arch(params: TraversalParams) -> str:
@@ -286,9 +295,7 @@ def sweep(params: TraversalParams, progress: Callable[[int, int], None] | None =
             return None
         reuse = (known or {}).get(name)
         if reuse is None:
-            order = tile_order(name, params.rows, params.cols, params.group_m, params.explicit)
-            reuse = panel_reuse(order, params.rows, params.cols, params.k_tiles,
-                                params.in_flight, cancelled)
+            reuse = order_reuse(name, params, cancelled)[1]
             if reuse is None:
                 return None
         misses = reuse_misses_at(reuse, caps, cancelled)
@@ -350,13 +357,10 @@ def problems(params: TraversalParams) -> list[tuple[str, str]]:
 
 def compute(params: TraversalParams, progress: Callable[[int, int], None] | None = None,
             cancelled: Callable[[], bool] | None = None) -> TraversalResult:
-    main = _run(params.order, tile_order(params.order, params.rows, params.cols,
-                                         params.group_m, params.explicit), params)
+    main = _run(params.order, params)
     compare = None
     if params.compare_order != "none":
-        compare = _run(params.compare_order,
-                       tile_order(params.compare_order, params.rows, params.cols,
-                                  params.group_m, params.explicit), params)
+        compare = _run(params.compare_order, params)
     capacities: tuple[int, ...] = ()
     misses_by_order: dict[str, tuple[int, ...]] = {}
     cumulative_by_order: dict[str, tuple[int, ...]] = {}
@@ -424,13 +428,36 @@ class StepState:
     loads: int
 
 
+_STATES: OrderedDict[tuple[int, int, int | None, int], tuple[OrderRun, StepState]] = \
+    OrderedDict()
+_STATES_LOCK = threading.Lock()
+STATES_KEPT = 16  # a view's layout search builds the figure of one step in every design
+
+
 def state_after(run: OrderRun, rows: int, cols: int, k_tiles: int, in_flight: int,
                 capacity: int | None, step: int) -> StepState:
     """Which A and B tiles are resident after ``step`` steps, and what that step hit and loaded.
 
-    The resident set of an LRU cache of capacity C is the C most recently used distinct tiles."""
+    The resident set of an LRU cache of capacity C is the C most recently used distinct tiles.
+    The last few states asked for are kept (with their run, so its id names it while kept)."""
     steps = len(run.loads_per_step)
     step = max(0, min(step, steps))
+    key = (id(run), in_flight, capacity, step)
+    with _STATES_LOCK:
+        hit = _STATES.get(key)
+        if hit is not None and hit[0] is run:
+            _STATES.move_to_end(key)
+            return hit[1]
+    state = _state_after(run, rows, capacity, step, in_flight)
+    with _STATES_LOCK:
+        _STATES[key] = (run, state)
+        while len(_STATES) > STATES_KEPT:
+            _STATES.popitem(last=False)
+    return state
+
+
+def _state_after(run: OrderRun, rows: int, capacity: int | None, step: int,
+                 in_flight: int) -> StepState:
     got = resident_after(run.reuse, capacity, step)
 
     def split(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -439,6 +466,8 @@ def state_after(run: OrderRun, rows: int, cols: int, k_tiles: int, in_flight: in
     ar, br = split(got.resident)
     al, bl = split(got.loaded)
     ah, bh = split(got.hit)
+    for m in (ar, br, al, bl, ah, bh):  # kept and shared by the figures that draw it
+        m.setflags(write=False)
     return StepState(step=step, visited=min(step * in_flight, len(run.order)), a_resident=ar,
                      b_resident=br, a_loaded=al, b_loaded=bl, a_hit=ah, b_hit=bh,
                      hits=got.hits, loads=got.loads)

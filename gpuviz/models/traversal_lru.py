@@ -24,12 +24,15 @@ request (tests/models/test_traversal_lru.py).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from gpuviz.models.stack_distance import COLD, stack_distances
+from gpuviz.models.traversal_orders import tile_order
 
 
 def request_stream(order: np.ndarray, rows: int, k_tiles: int,
@@ -134,8 +137,7 @@ def misses_at(reuse: PanelReuse, capacities: np.ndarray,
               cancelled: Callable[[], bool] | None = None) -> np.ndarray | None:
     """Misses of the whole run at each capacity. Panel requests with the same (start, slope)
     are counted once, weighted; capacities go in chunks that keep the work arrays small."""
-    pairs, weight = np.unique(np.stack([reuse.start, reuse.slope]), axis=1, return_counts=True)
-    a, b = pairs[0], pairs[1]
+    a, b, weight = _distinct_pairs(reuse.start, reuse.slope)
     out = np.empty(len(capacities), dtype=np.int64)
     chunk = max(1, (1 << 22) // max(len(a), 1))
     for lo in range(0, len(capacities), chunk):
@@ -145,6 +147,22 @@ def misses_at(reuse: PanelReuse, capacities: np.ndarray,
         counts = _misses_grid(a, b, reuse.k_tiles, caps)
         out[lo:lo + chunk] = counts @ weight
     return out
+
+
+def _distinct_pairs(start: np.ndarray,
+                    slope: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (start, slope) pairs and how often each occurs: one lexicographic sort
+    (``np.unique(..., axis=1)`` sorts the pairs as opaque records, ten times slower)."""
+    if len(start) == 0:
+        return start[:0], slope[:0], np.zeros(0, dtype=np.int64)
+    by = np.lexsort((slope, start))
+    s, d = start[by], slope[by]
+    new = np.empty(len(s), dtype=bool)
+    new[0] = True
+    np.not_equal(s[1:], s[:-1], out=new[1:])
+    new[1:] |= d[1:] != d[:-1]
+    at = np.flatnonzero(new)
+    return s[at], d[at], np.diff(np.append(at, len(s)))
 
 
 def _misses_grid(a: np.ndarray, b: np.ndarray, k: int, caps: np.ndarray) -> np.ndarray:
@@ -166,6 +184,56 @@ def loads_per_step(reuse: PanelReuse, capacity: int | None) -> tuple[np.ndarray,
     """(loads, misses per panel request) at ``capacity``: loads per step."""
     miss = misses_per_request(reuse, capacity)
     return np.bincount(reuse.step, weights=miss, minlength=reuse.steps).astype(np.int64), miss
+
+
+ReuseKey = tuple[str, int, int, int, int, int, tuple[int, ...]]
+_REUSE: OrderedDict[ReuseKey, tuple[np.ndarray, PanelReuse]] = OrderedDict()
+_REUSE_BUSY: dict[ReuseKey, threading.Event] = {}
+_REUSE_LOCK = threading.Lock()
+REUSE_KEPT = 10  # two explicit runs' five orders (at 65,536 tiles, 5.8 MB each)
+
+
+def kept_reuse(name: str, rows: int, cols: int, group_m: int, explicit: tuple[int, ...],
+               k_tiles: int, in_flight: int, cancelled: Callable[[], bool] | None = None
+               ) -> tuple[np.ndarray, PanelReuse | None]:
+    """An order over the grid and its requests' stack distances (:func:`panel_reuse`), which
+    depend only on the order and the grid, depth and tiles in flight, not on the cache: kept
+    for the last few, so that the sweep, the run drawn and a change of capacity share one
+    pass, and computed once while several threads ask at the same time (the dock's sweep and
+    the figure's result). ``(order, None)`` when ``cancelled`` reports true part-way."""
+    key: ReuseKey = (name, rows, cols, k_tiles, in_flight, group_m if name == "grouped" else 0,
+                     explicit if name == "explicit" else ())
+    while True:
+        with _REUSE_LOCK:
+            hit = _REUSE.get(key)
+            if hit is not None:
+                _REUSE.move_to_end(key)
+                return hit
+            busy = _REUSE_BUSY.get(key)
+            mine = busy is None
+            if busy is None:
+                busy = _REUSE_BUSY[key] = threading.Event()
+        if mine:
+            break
+        while not busy.wait(0.05):  # another thread is computing it
+            if cancelled is not None and cancelled():
+                return tile_order(name, rows, cols, group_m, explicit), None
+    reuse = None
+    try:
+        order = tile_order(name, rows, cols, group_m, explicit)
+        reuse = panel_reuse(order, rows, cols, k_tiles, in_flight, cancelled)
+        if reuse is not None:
+            for a in (order, reuse.panel, reuse.step, reuse.place, reuse.start, reuse.slope):
+                a.setflags(write=False)  # shared by every result that uses them
+    finally:
+        with _REUSE_LOCK:
+            del _REUSE_BUSY[key]
+            if reuse is not None:
+                _REUSE[key] = (order, reuse)
+                while len(_REUSE) > REUSE_KEPT:
+                    _REUSE.popitem(last=False)
+        busy.set()
+    return order, reuse
 
 
 @dataclass(frozen=True)
