@@ -24,6 +24,7 @@ from gpuviz.figures.divergence_graph import (
     plain_style,
     reconvergence_style,
 )
+from gpuviz.figures.kept import Kept
 from gpuviz.figures.layout import (
     NATURAL,
     Block,
@@ -165,7 +166,16 @@ def _trace_min_width(r: DivergenceResult, theme: Theme) -> float:
     return sum(_trace_columns(r, theme.small_pt).values()) + r.warp_size * 1.0 + 2.0
 
 
+_TRACES: Kept[Block] = Kept(32)  # the stack's table: a layout search draws it at a few widths
+
+
 def _trace(r: DivergenceResult, selection: frozenset[str], theme: Theme, width: float) -> Block:
+    return _TRACES.get((r, theme), (selection, width),
+                       lambda: _trace_drawn(r, selection, theme, width))
+
+
+def _trace_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
+                 width: float) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
     fg, muted = theme.foreground, theme.muted

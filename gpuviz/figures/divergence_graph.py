@@ -12,8 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from gpuviz import keys
-from gpuviz.figures.display import PT_TO_MM, Anchor, Style, text_box
-from gpuviz.figures.geometry import segment_hits_box
+from gpuviz.figures.display import BASELINE_SHIFT_EM, PT_TO_MM, Anchor, Style, text_box
+from gpuviz.figures.display import text_width as drawn_width
+from gpuviz.figures.geometry import segments_hit_boxes
+from gpuviz.figures.kept import Kept
 from gpuviz.figures.layout import Block, BlockCanvas, line_step
 from gpuviz.figures.metrics import FontKind, cap_height, descent, ink_height, text_width
 from gpuviz.figures.theme import Theme
@@ -52,17 +54,42 @@ def _count(r: DivergenceResult, name: str) -> str:
     return f"{r.instructions[name]} instr."
 
 
+def _label_boxes(text: str, pt: float, font: FontKind,
+                 places: list[Place]) -> list[tuple[float, float, float, float]]:
+    """The box ``text_box(t, 0.3)`` gives a label ``text`` set at each place (middle baseline,
+    not bold, not rotated), without drawing it there."""
+    w = drawn_width(text, pt, font)
+    base = BASELINE_SHIFT_EM["middle"] * pt * PT_TO_MM
+    top, bottom = base - cap_height(pt, font) - 0.3, base + descent(pt, font) + 0.3
+    out = []
+    for x, y, anchor in places:
+        x0 = {"start": 0.0, "middle": -w / 2, "end": -w}[anchor]
+        fx, fy = float(x), float(y)
+        out.append((fx + (x0 - 0.3), fy + top, fx + (x0 + w + 0.3), fy + bottom))
+    return out
+
+
 def cfg_min_width(r: DivergenceResult, theme: Theme) -> float:
     widest = max(sum(1 for n in r.nodes if r.layer[n] == layer) for layer in set(r.layer.values()))
     return max(62.0, widest * (_node_size(r, theme.small_pt)[0] + 4.0))
 
 
+_DRAWN: Kept[Block] = Kept(32)  # graphs: a view's layout search draws one at a few widths
+
+
 def graph_block(r: DivergenceResult, selection: frozenset[str], theme: Theme,
                 marks: dict[str, Style], width: float) -> Block:
     """The graph; where some label finds no clear place beside its edge, laid out again with
-    taller branch layers and the labels of a branch's edges staggered along them."""
-    block, crowded = _cfg_drawn(r, selection, theme, marks, width, stagger=False)
-    return _cfg_drawn(r, selection, theme, marks, width, stagger=True)[0] if crowded else block
+    taller branch layers and the labels of a branch's edges staggered along them. ``marks``
+    are the figure's marks of ``r`` in ``theme``. Kept for the last graphs drawn
+    (:class:`~gpuviz.figures.kept.Kept`): many designs give the graph the same width."""
+
+    def drawn() -> Block:
+        block, crowded = _cfg_drawn(r, selection, theme, marks, width, stagger=False)
+        return _cfg_drawn(r, selection, theme, marks, width, stagger=True)[0] if crowded \
+            else block
+
+    return _DRAWN.get((r, theme), (selection, width), drawn)
 
 
 def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
@@ -134,53 +161,59 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     crowded: list[str] = []  # labels that found no clear place beside their edge
 
     lo, hi = np.minimum(s[:, :2], s[:, 2:]), np.maximum(s[:, :2], s[:, 2:])
+    lo0, lo1, hi0, hi1 = lo[:, 0].copy(), lo[:, 1].copy(), hi[:, 0].copy(), hi[:, 1].copy()
+    n0, n1, n2, n3 = np.asarray(boxes, dtype=float).reshape(-1, 4).T.copy()
+    # the placed labels' boxes widened by the room kept around them, as arrays
+    room: list[np.ndarray] = [np.zeros((4, 0))]
 
-    def free(box: tuple[float, float, float, float]) -> bool:
-        if box[0] < 0 or box[2] > cfg_w or box[1] < top - 1.0:
-            return False
-        for o in boxes:
-            if box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]:
-                return False
-        if not apart(box):
-            return False
-        # only the edges whose bounding boxes meet the label's can cross it
-        near = (lo[:, 0] < box[2]) & (hi[:, 0] > box[0]) & (lo[:, 1] < box[3]) & \
-            (hi[:, 1] > box[1])
-        return not (near.any() and segment_hits_box(s[near], box).any())
-
-    seen: list[np.ndarray] = [np.zeros((0, 4))]  # the placed labels' boxes as one array
-
-    def apart(box: tuple[float, float, float, float]) -> bool:
-        """Clear of every label placed, by more than a word space: two never read as one."""
-        if len(seen[0]) != len(placed):
-            seen[0] = np.asarray(placed, dtype=float).reshape(-1, 4)
-        o = seen[0]
-        return not bool(np.any((box[0] < o[:, 2] + LABEL_GAP) & (o[:, 0] - LABEL_GAP < box[2])
-                               & (box[1] < o[:, 3] + 0.6) & (o[:, 1] - 0.6 < box[3])))
+    def clear(cands: list[tuple[float, float, float, float]], edges: bool) -> np.ndarray:
+        """Which candidate boxes lie inside the graph, clear of every node and, by more than a
+        word space, of every label placed (two never read as one), and (``edges``) clear of
+        every edge: all candidates of a label at once."""
+        b = np.asarray(cands, dtype=float).reshape(-1, 4)
+        c0, c1, c2, c3 = b.T
+        ok = (c0 >= 0) & (c2 <= cfg_w) & (c1 >= top - 1.0)
+        b0, b1, b2, b3 = c0[:, None], c1[:, None], c2[:, None], c3[:, None]
+        ok &= ~((b0 < n2) & (n0 < b2) & (b1 < n3) & (n1 < b3)).any(axis=1)
+        if placed:
+            if room[0].shape[1] != len(placed):
+                o = np.asarray(placed, dtype=float)
+                room[0] = np.stack([o[:, 2] + LABEL_GAP, o[:, 0] - LABEL_GAP, o[:, 3] + 0.6,
+                                    o[:, 1] - 0.6])
+            r2, r0, r3, r1 = room[0]
+            ok &= ~((b0 < r2) & (r0 < b2) & (b1 < r3) & (r1 < b3)).any(axis=1)
+        if edges and len(s) and ok.any():
+            # only the edges whose bounding boxes meet the label's can cross it
+            near = (lo0 < b2) & (hi0 > b0) & (lo1 < b3) & (hi1 > b1)
+            near &= ok[:, None]
+            at, seg = np.nonzero(near)
+            if len(at):
+                ok[at[segments_hit_boxes(s[seg], b[at])]] = False
+        return ok
 
     def put(key: str | None, candidates: list[Place], text: str, color: str, font: FontKind,
             fallback: list[Place] | None = None) -> None:
         """The text at the first candidate where it is clear of edges, nodes and other labels;
         else knocked out at the first ``fallback`` place clear of nodes and labels (on its
         edge)."""
-        for x, y, anchor in candidates:
-            t = c.text(x, y, text, pt, color, anchor=anchor, baseline="middle",
-                       font=font, key=key)
-            box = text_box(t, 0.3)
-            if free(box):
-                placed.append(box)
-                return
-            c.remove_last()
+        cands = _label_boxes(text, pt, font, candidates)
+        ok = clear(cands, edges=True)
+        if ok.any():
+            i = int(ok.argmax())
+            x, y, anchor = candidates[i]
+            c.text(x, y, text, pt, color, anchor=anchor, baseline="middle", font=font, key=key)
+            placed.append(cands[i])
+            return
         crowded.append(text)
-        for x, y, anchor in (fallback or []) + candidates:
-            t = c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,
-                        baseline="middle", font=font, key=key)
-            box = text_box(t, 0.3)
-            if box[0] >= 0 and box[2] <= cfg_w and box[1] >= top - 1.0 and not any(
-                    box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
-                    for o in boxes) and apart(box):
-                break
-            c.remove_last()
+        spots = (fallback or []) + candidates
+        cands = _label_boxes(text, pt, font, spots)
+        ok = clear(cands, edges=False)
+        if ok.any():
+            i = int(ok.argmax())
+            x, y, anchor = spots[i]
+            c.label(x, y, text, pt, color, knockout=theme.background, anchor=anchor,
+                    baseline="middle", font=font, key=key)
+            box = cands[i]
         else:
             crowded.append(text)  # overlaps: the layout with staggered labels is tried
             # Nowhere clear: the first place, moved inside the graph's width, knocked out.

@@ -28,3 +28,26 @@ def segment_hits_box(s: np.ndarray, box: tuple[float, float, float, float]) -> n
         t0 = np.where(enter, np.maximum(t0, r), t0)
         t1 = np.where(leave, np.minimum(t1, r), t1)
     return ok & (t0 <= t1)
+
+
+
+def segments_hit_boxes(s: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Whether segment ``s[i]`` passes through the interior of box ``boxes[i]``, for pairs
+    (K, 4) and (K, 4) at once: element i is ``segment_hits_box(s[i:i + 1], boxes[i])[0]``."""
+    b = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    x0, y0, x1, y1 = b[:, 0] + EPS, b[:, 1] + EPS, b[:, 2] - EPS, b[:, 3] - EPS
+    px, py = s[:, 0], s[:, 1]
+    dx, dy = s[:, 2] - px, s[:, 3] - py
+    t0 = np.zeros(len(b))
+    t1 = np.ones(len(b))
+    ok = (x1 > x0) & (y1 > y0)
+    for p, q in ((-dx, px - x0), (dx, x1 - px), (-dy, py - y0), (dy, y1 - py)):
+        parallel = np.abs(p) < 1e-12
+        ok &= ~(parallel & (q < 0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(parallel, 0.0, q / np.where(parallel, 1.0, p))
+        enter = (~parallel) & (p < 0)
+        leave = (~parallel) & (p > 0)
+        t0 = np.where(enter, np.maximum(t0, r), t0)
+        t1 = np.where(leave, np.minimum(t1, r), t1)
+    return ok & (t0 <= t1)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpuviz.figures.kept import Kept
 from gpuviz.figures.layout import (
     GAP,
     NATURAL,
@@ -45,18 +46,31 @@ def plot_series(result: TraversalResult) -> list[Series]:
     return [Series(n, (), (), color_index(n)) for n in names]
 
 
-def loads_plot(result: TraversalResult, frame: int, theme: Theme, width: float,
-               target: Target = NATURAL, height: float = PLOT_H) -> Block:
-    """Cumulative loads against step, one line per order, a dot at the shown step."""
+_LOADS: Kept[list[Series]] = Kept(4)
+
+
+def loads_series(result: TraversalResult) -> list[Series]:
+    """The loads plot's lines, sampled: past a few hundred steps, evenly spaced samples (always
+    with the last) draw the same line. Kept for the last results drawn (a layout search draws
+    one result in every design)."""
+    return _LOADS.get((result,), "loads", lambda: _sampled(result))
+
+
+def _sampled(result: TraversalResult) -> list[Series]:
     runs = [result.main] + ([result.compare] if result.compare is not None else [])
-    curves = dict(result.cumulative_loads_by_order) or {
-        run.order_name: tuple(run.cumulative_loads.tolist()) for run in runs}
-    # Past a few hundred steps, evenly spaced samples (always with the last) draw the same line.
+    curves = {name: np.asarray(vals) for name, vals in result.cumulative_loads_by_order.items()} \
+        or {run.order_name: run.cumulative_loads for run in runs}
     picked = np.unique(np.linspace(0, result.steps - 1, min(result.steps, PLOT_POINTS))
                        .round().astype(np.int64))
     steps = (picked + 1).tolist()
-    series = [Series(name, steps, np.asarray(vals)[picked].tolist(), color_index(name))
-              for name, vals in curves.items()]
+    return [Series(name, steps, vals[picked].tolist(), color_index(name))
+            for name, vals in curves.items()]
+
+
+def loads_plot(result: TraversalResult, frame: int, theme: Theme, width: float,
+               target: Target = NATURAL, height: float = PLOT_H) -> Block:
+    """Cumulative loads against step, one line per order, a dot at the shown step."""
+    series = loads_series(result)
     marks: tuple[Mark, ...] = ()
     if frame > 0:
         marks = (Mark(frame, float(result.cumulative_loads[frame - 1]), ""),)
