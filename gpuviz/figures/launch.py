@@ -16,9 +16,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from gpuviz import keys
 from gpuviz.figures.display import PT_TO_MM, Figure, Style
+from gpuviz.figures.kept import Kept
 from gpuviz.figures.launch_quantization import (
     centre_shift,
     count,
@@ -178,6 +180,24 @@ def _bar(c: BlockCanvas, theme: Theme, x: float, y: float, w: float, share: floa
     c.rect(x, y, w, BAR_H, Style(stroke=theme.outline, stroke_width=theme.thin_mm))
 
 
+_GRIDS: Kept[Any] = Kept(4)  # a dense grid's pixels: a layout search draws it in every design
+
+
+def _grid_pixels(r: LaunchResult, theme: Theme) -> Any:
+    """One pixel per block (valid or masked), x fastest, about twice as wide as high."""
+    import numpy as np  # only a large grid needs an image
+
+    cols = math.ceil(math.sqrt(r.blocks * 2))
+    rows = -(-r.blocks // cols)
+    rgb = np.zeros((rows * cols, 3), dtype=np.uint8)
+    rgb[: r.blocks] = np.array(_rgb(theme.color("valid")), dtype=np.uint8)
+    rgb[: r.blocks][np.asarray(r.block_valid_all()) == 0] = _rgb(theme.color("masked"))
+    rgb[r.blocks:] = _rgb(theme.background)
+    out = rgb.reshape(rows, cols, 3)
+    out.setflags(write=False)  # shared by every figure drawn with it
+    return out
+
+
 def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
           floor: float, headed: bool = True) -> Block:
     c = BlockCanvas()
@@ -186,17 +206,10 @@ def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float
     own_w = min(width, 100.0) if width >= 150 else width
     top, head_w = heading(c, theme, own_w, *heads(r)["grid"]) if headed else (0.0, 0.0)
     if r.blocks > DENSE_BLOCKS or r.waves > 16:
-        import numpy as np  # one pixel per block: only a large grid needs an image
-
-        cols = math.ceil(math.sqrt(r.blocks * 2))
-        rows = -(-r.blocks // cols)
-        rgb = np.zeros((rows * cols, 3), dtype=np.uint8)
-        valid = np.array(_rgb(theme.color("valid")), dtype=np.uint8)
-        rgb[: r.blocks] = valid
-        rgb[: r.blocks][np.array(r.block_valid_all()) == 0] = _rgb(theme.color("masked"))
-        rgb[r.blocks:] = _rgb(theme.background)
+        rgb = _GRIDS.get((r, theme), "grid", lambda: _grid_pixels(r, theme))
+        rows, cols = rgb.shape[:2]
         h = min(32.0, own_w * rows / cols)
-        c.image(0.0, top, own_w, h, rgb.reshape(rows, cols, 3), key="blocks")
+        c.image(0.0, top, own_w, h, rgb, key="blocks")
         y = top + h + 1.0
         for line in wrap(f"{format_number(r.blocks)} blocks, one pixel each, x fastest: "
                          f"{format_number(partly)} partly and {format_number(empty)} wholly "

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from gpuviz import keys
 from gpuviz.figures.display import Style, selected_numbers
+from gpuviz.figures.kept import Kept
 from gpuviz.figures.layout import (
     GAP,
     Block,
@@ -86,7 +87,9 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
     key = (f.operand, round(cell_w, 6), chunk, side, run)
     if made is not None and key in made:
         return made[key]
-    block = _grid(f, selection, theme, lane, floor, label_w, cell_w, chunk, side, run)
+    block = _GRIDS.get((f, theme), (selection, lane, floor, label_w, cell_w, chunk, side, run),
+                       lambda: _grid(f, selection, theme, lane, floor, label_w, cell_w, chunk,
+                                     side, run))
     if made is not None:
         made[key] = block
     return block
@@ -102,6 +105,9 @@ def _run(f: Fragment) -> int:
     regs = (f.owner[:, :, 1] // per).reshape(f.rows, f.cols // per, per)
     same = (lanes == lanes[:, :, :1]).all() and (regs == regs[:, :, :1]).all()
     return per if same else 1
+
+
+_GRIDS: Kept[Block] = Kept(32)  # a fragment's grid: a layout search draws it in most designs
 
 
 def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None, floor: float,

@@ -32,6 +32,7 @@ import numpy as np
 from gpuviz import keys
 from gpuviz.figures import scheduler_plots as plots
 from gpuviz.figures.display import Figure, Style
+from gpuviz.figures.kept import Kept
 from gpuviz.figures.layout import (
     NATURAL,
     Block,
@@ -84,6 +85,14 @@ def _rgb(color: str) -> tuple[int, int, int]:
     return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
 
 
+_WINDOWS: Kept[np.ndarray] = Kept(8)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)  # shared by the figures drawn with it
+    return a
+
+
 def timeline_rgb(r: SchedulerResult, theme: Theme, start: int = 0,
                  end: int | None = None) -> np.ndarray:
     """The timeline of cycles [start, end) as (1 + resident warps, cycles, 3) RGB: row 0 the
@@ -93,16 +102,21 @@ def timeline_rgb(r: SchedulerResult, theme: Theme, start: int = 0,
     colors = {k: _rgb(v) for k, v in state_colors(theme).items()}
     kind = r.issued_kind[start:end]
     states = r.states[:, start:end]
-    img = np.empty((r.resident_warps + 1, end - start, 3), dtype=np.uint8)
-    issued = np.vstack([np.ones((1, end - start), dtype=bool), states == ISSUED])
-    img[0] = colors["empty"]
-    warps = img[1:]
-    warps[states == READY] = colors["ready"]
-    warps[states == WAIT_MEMORY] = colors["memory"]
-    warps[states == WAIT_MATH] = colors["wait_math"]
-    for code, name in ((LOAD, "load"), (MATH, "math"), (LOOP, "loop")):
-        img[issued & (kind == code)] = colors[name]
-    return img
+    # one palette index a pixel, then one look-up: the issue slot's (and an issuing warp's)
+    # colour is its instruction's (none: empty), a waiting or ready warp's its state's
+    palette = np.zeros((8, 3), dtype=np.uint8)
+    for i, name in enumerate(("empty", "load", "math", "loop", "ready", "memory", "wait_math")):
+        palette[i] = colors[name]
+    by_kind = np.zeros(8, dtype=np.uint8)
+    by_kind[[LOAD, MATH, LOOP]] = (1, 2, 3)
+    by_state = np.zeros(8, dtype=np.uint8)
+    by_state[[READY, WAIT_MEMORY, WAIT_MATH]] = (4, 5, 6)
+    slot = by_kind[kind]
+    index = np.empty((r.resident_warps + 1, end - start), dtype=np.uint8)
+    index[0] = slot
+    index[1:] = by_state[states]
+    np.copyto(index[1:], slot[None, :], where=states == ISSUED)
+    return palette[index]
 
 
 #: Gray levels (0 black – 1 paper) of the timeline's states in a theme that must survive a
@@ -332,7 +346,9 @@ def _timeline(r: SchedulerResult, selection: frozenset[str], theme: Theme,
     head = (f"Issue timeline, cycles {start:,}–{end - 1:,}"
             + (f" of {r.cycles:,}" if win < r.cycles else ""))
     y = plots.heading(c, head, theme, width)
-    image = timeline_rgb(r, theme, start, end)
+    # the window's raster, made once for every design a layout search tries
+    image = _WINDOWS.get((r, theme), (start, end), lambda: _frozen(timeline_rgb(r, theme, start,
+                                                                               end)))
 
     # issue-slot strip
     slot_h = max(3.0, ink_height(pt) + 0.8)
