@@ -27,7 +27,13 @@ from gpuviz.figures.theme import Theme
 from gpuviz.registry import panel
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.ui.part_switcher import SWITCHER_PX
-from gpuviz.ui.view_layout import ViewLayout, lay_out_view, layout_scale, type_px
+from gpuviz.ui.view_layout import (
+    ViewLayout,
+    lay_out_view,
+    layout_scale,
+    measured_states,
+    type_px,
+)
 from gpuviz.ui.worker_report import Job
 
 if TYPE_CHECKING:
@@ -225,9 +231,13 @@ class DockLayouts(QObject):
             extra: list[Any] = []  # a step's selection of a state: drawn in that design
             params_seen: list[Any] = []
             for p, selection in ask.states:
-                state = (compute_cached(pid, p), selection)
-                (extra if p in params_seen else core).append(state)
+                (extra if p in params_seen else core).append((p, selection))
                 params_seen.append(p)
+            # a long lecture measured on a dozen of its states (view_layout.measured_states)
+            core = [(compute_cached(pid, core[i][0]), core[i][1])
+                    for i in measured_states(len(core))]
+            extra = [(compute_cached(pid, extra[i][0]), extra[i][1])
+                     for i in measured_states(len(extra))]
             memo = memos.setdefault((ask.view_px, ask.theme, ask.lecture, ask.states), {})
             return lay_out_view(build, core, ask.target, ask.view_px, ask.min_px,
                                 theme.title_pt, ask.parts, ask.chosen, every, extra, memo)

@@ -33,6 +33,18 @@ TRIED = 3  # designs tried on every state, of those that serve the largest state
 SPREAD = 1.25  # states whose scales differ more: the smallest state's best designs tried too
 DESIGNS: tuple[Design, ...] = tuple((kind, factor) for factor in DESIGN_FACTORS
                                     for kind in ("stacked", "beside"))
+# states a layout is measured on: each costs a build per design tried, and 250 steps of a
+# launch over 2^20 blocks never settled; a longer lecture is measured on the overview, what is
+# shown and steps spread evenly between (a state left out is drawn at its own fit, never larger)
+MEASURED_STATES = 12
+
+
+def measured_states(count: int, most: int = MEASURED_STATES) -> list[int]:
+    """Which of ``count`` states (the overview first, what is shown last) a layout is measured
+    on: all of them, or ``most`` spread evenly with the first and the last."""
+    if count <= most:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (most - 1)) for i in range(most)})
 
 
 def paint_scale(figure: Figure, view_px: tuple[int, int]) -> float:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 from gpuviz.figures.scene import build_figure
@@ -10,7 +11,13 @@ from gpuviz.figures.targets import view_target
 from gpuviz.figures.theme import theme
 from gpuviz.scenario import load_scenario
 from gpuviz.scenario.compute import compute_cached, effective_params
-from gpuviz.ui.view_layout import lay_out_view, layout_scale, type_px
+from gpuviz.ui.view_layout import (
+    MEASURED_STATES,
+    lay_out_view,
+    layout_scale,
+    measured_states,
+    type_px,
+)
 
 SCREEN = theme("screen")
 VIEW = (986, 558)  # one panel's figure in a 1280×720 window
@@ -46,3 +53,14 @@ def test_one_round_and_32_rounds_are_drawn_with_one_design_at_one_type(scenario_
     # laid out alone, the one-round state would come out far larger
     alone = build(results[0], shown)
     assert type_px(alone, VIEW) > max(types) + 3
+
+
+def test_a_long_lecture_is_measured_on_a_dozen_states_with_the_first_and_the_last():
+    # each state measured costs a build per design tried: 250 steps over 2^20 blocks never
+    # settled; the overview (first) and what is shown (last) are always measured
+    assert measured_states(5) == [0, 1, 2, 3, 4]
+    picked = measured_states(252)
+    assert len(picked) == MEASURED_STATES and picked[0] == 0 and picked[-1] == 251
+    assert picked == sorted(set(picked))
+    gaps = [b - a for a, b in itertools.pairwise(picked)]
+    assert max(gaps) - min(gaps) <= 1  # spread evenly
