@@ -26,6 +26,10 @@ from gpuviz.export.raster import ExportLimitError
 from gpuviz.scenario.problems import printable
 
 COMMANDS = ("validate", "compute", "export", "list", "schema", "kernel", "measure")
+# options one command line may give: every --select key a selection holds (keys.MAX_SELECTED)
+# and every part, with room to spare; argparse's time grows with the square of their count
+# (30,000 --part options took 32 s to parse)
+MAX_OPTIONS = 1024
 _UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
@@ -77,6 +81,11 @@ def main(argv: list[str] | None = None) -> int:
         return _open_app(argv[0])
     if not argv:
         return _open_app(None)
+    options = sum(1 for a in argv if a.startswith("-") and a != "-")
+    if options > MAX_OPTIONS:
+        _error(f"gpuviz: {options:,} options given; a command line takes at most "
+               f"{MAX_OPTIONS:,}")
+        return EXIT_BAD_INPUT
     args = _parser().parse_args(argv)
     if args.command is None:
         return _open_app(None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -107,8 +108,11 @@ def fps_argument(text: str) -> float:
 
 def selection_problems(keys: list[str]) -> list[str]:
     """What is wrong with the ``--select`` keys, checked before any file is written."""
-    from gpuviz.keys import key_problem
+    from gpuviz.keys import MAX_SELECTED, key_problem
 
+    if len(keys) > MAX_SELECTED:
+        return [f"--select is given {len(keys):,} times; a selection names at most "
+                f"{MAX_SELECTED} keys"]
     out = []
     for text in keys:
         why = key_problem(text)
@@ -285,6 +289,10 @@ def unknown_parts(parts: list[str] | None, panels) -> str | None:
     """A sentence naming each ``--part`` that a panel exported does not have, and its parts."""
     from gpuviz.registry import panel
 
+    twice = [p for p, n in Counter(parts or ()).items() if n > 1]
+    if twice:
+        names = ", ".join(f"'{p}'" for p in twice[:5]) + (", …" if len(twice) > 5 else "")
+        return f"--part {names}: given more than once (each part is drawn once)"
     for pid in panels:
         own = panel(pid).parts
         missing = [p for p in parts or () if p not in own]

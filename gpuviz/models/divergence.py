@@ -205,6 +205,9 @@ def _mask_of(text: str, env: dict) -> int:
     return int(sum(1 << int(i) for i in np.flatnonzero(np.broadcast_to(values, env["lane"].shape))))
 
 
+MAX_NAME = 64  # characters of a block's name: a label in a box (2 million took 2.2 s to draw)
+
+
 def problems(params: DivergenceParams) -> list[tuple[str, str]]:
     import networkx as nx
 
@@ -214,6 +217,10 @@ def problems(params: DivergenceParams) -> list[tuple[str, str]]:
     for i, name in enumerate(names):
         if not name:
             found.append((f"nodes[{i}].name", "A block needs a name."))
+        elif len(name) > MAX_NAME:
+            found.append((f"nodes[{i}].name", f"A block's name has at most {MAX_NAME} characters "
+                                              f"(it labels a box of the graph); this one has "
+                                              f"{len(name):,}."))
         elif name in seen:
             found.append((f"nodes[{i}].name", f"The block name {name!r} is used twice."))
         seen.add(name)

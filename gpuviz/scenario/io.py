@@ -14,7 +14,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from gpuviz.keys import key_problem
+from gpuviz.keys import MAX_SELECTED, key_problem
 from gpuviz.models.arch import preset_names
 from gpuviz.registry import PANEL_IDS, panel
 from gpuviz.scenario.decode import BAD, decode_changes, decode_dataclass
@@ -28,6 +28,15 @@ from gpuviz.scenario.strict_json import MAX_DIGITS, MAX_NESTING, parse_json
 TOP_KEYS = ("version", "title", "description", "arch", "panels", "steps")
 STEP_KEYS = ("title", "caption", "predict", "notes", "changes", "focus", "select", "parts")
 MAX_STEPS = 250  # a lecture has tens; each step costs up to ~40 ms to check
+# characters of a title (the scenario's, a step's: a window title, a line of the step list)
+# and of a text (a description, caption, question or notes: a paragraph or a page); a step
+# title of 7 million characters took the app 2.7 s and 450 MB to show, a question of 7.5
+# million its veiled export 5.8 s
+MAX_TITLE = 300
+MAX_TEXT = 20_000
+TEXT_LIMITS = {"title": (MAX_TITLE, "a title"), "description": (MAX_TEXT, "a description"),
+               "caption": (MAX_TEXT, "a caption"), "predict": (MAX_TEXT, "a question"),
+               "notes": (MAX_TEXT, "the notes")}
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
@@ -168,7 +177,16 @@ def _string(raw: dict[str, Any], key: str, default: str, problems: list[Problem]
     if not isinstance(value, str):
         problems.append(Problem(key, f"expected a string, got {describe(value)}"))
         return default
+    _long_text(raw, key, key, problems)
     return value
+
+
+def _long_text(raw: dict[str, Any], key: str, path: str, problems: list[Problem]) -> None:
+    """A problem for a text of ``raw`` longer than its limit (:data:`TEXT_LIMITS`)."""
+    value, (limit, noun) = raw.get(key), TEXT_LIMITS.get(key, (0, ""))
+    if isinstance(value, str) and noun and len(value) > limit:
+        problems.append(Problem(path, f"is {len(value):,} characters long; {noun} has at most "
+                                      f"{limit:,}"))
 
 
 def decode_section(pid: str, raw: Any, path: str | None = None) -> tuple[Any | None, list[Problem]]:
@@ -287,6 +305,8 @@ def _steps(value: Any, arch: str, panels: tuple[str, ...], sections: dict[str, A
                                         + f" (step keys: {', '.join(STEP_KEYS)})"))
         if not isinstance(raw.get("title"), str):
             problems.append(Problem(join(path, "title"), "every step needs a title (a string)"))
+        for key in ("title", "caption", "predict", "notes"):
+            _long_text(raw, key, join(path, key), problems)
         predict = raw.get("predict", "")
         if not isinstance(predict, str):
             problems.append(Problem(join(path, "predict"), f"expected a question (a string), "
@@ -311,6 +331,10 @@ def _steps(value: Any, arch: str, panels: tuple[str, ...], sections: dict[str, A
         if not isinstance(select, list):
             problems.append(Problem(join(path, "select"), 'expected a list of keys such as '
                                                           '["lane:3", "block:2"]'))
+            select = []
+        if len(select) > MAX_SELECTED:
+            problems.append(Problem(join(path, "select"), f"lists {len(select):,} keys; a step "
+                                                          f"selects at most {MAX_SELECTED}"))
             select = []
         for i, key in enumerate(select):
             why = key_problem(key)

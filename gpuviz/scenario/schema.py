@@ -5,20 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpuviz.keys import KEY_PATTERN
+from gpuviz.keys import KEY_PATTERN, MAX_SELECTED
 from gpuviz.keys import MAX_DIGITS as MAX_KEY_DIGITS
 from gpuviz.models.arch import preset_names
 from gpuviz.models.params import FieldSpec, field_specs
 from gpuviz.registry import PANELS
 from gpuviz.scenario.document import FORMAT_VERSION
+from gpuviz.scenario.io import MAX_TEXT, MAX_TITLE
 
 
 def scenario_schema() -> dict[str, Any]:
     props: dict[str, Any] = {
         "version": {"type": "integer", "const": FORMAT_VERSION,
                     "description": "Scenario format version."},
-        "title": {"type": "string"},
-        "description": {"type": "string"},
+        "title": {"type": "string", "maxLength": MAX_TITLE},
+        "description": {"type": "string", "maxLength": MAX_TEXT},
         "arch": {"enum": list(preset_names()), "description": "Architecture preset."},
         "panels": {"type": "array", "minItems": 1, "uniqueItems": True,
                    "items": {"enum": [p.id for p in PANELS]},
@@ -51,22 +52,23 @@ def _step_schema() -> dict[str, Any]:
         "required": ["title"],
         "additionalProperties": False,
         "properties": {
-            "title": {"type": "string"},
-            "caption": {"type": "string", "description": "Shown under the figure. May name live "
+            "title": {"type": "string", "maxLength": MAX_TITLE},
+            "caption": {"type": "string", "maxLength": MAX_TEXT, "description": "Shown under the figure. May name live "
                         "values, {panel.field} or {panel.field:format}, e.g. {pipeline.tiles}, or a "
                         "computed one, e.g. {pipeline.result.total_time}."},
-            "predict": {"type": "string", "description": "A question to answer before the step's "
+            "predict": {"type": "string", "maxLength": MAX_TEXT, "description": "A question to answer before the step's "
                         "picture is revealed."},
-            "notes": {"type": "string", "description": "Notes for the lecturer, shown on the "
+            "notes": {"type": "string", "maxLength": MAX_TEXT, "description": "Notes for the lecturer, shown on the "
                       "presenter screen only; never in the room's view or in exports."},
             "changes": {"type": "object", "description": "Partial panel sections, merged over the "
                         "state of the previous step.",
                         "propertyNames": {"enum": [p.id for p in PANELS]}},
             "focus": {"enum": [p.id for p in PANELS]},
-            "select": {"type": "array", "items": {
+            "select": {"type": "array", "maxItems": MAX_SELECTED, "items": {
                 "type": "string", "pattern": KEY_PATTERN,
                 "not": {"pattern": f"[0-9]{{{MAX_KEY_DIGITS + 1}}}"}}},
             "parts": {"type": "array", "uniqueItems": True,
+                      "maxItems": len({part for p in PANELS for part in p.parts}),
                       "description": "The figure parts the step shows (of its focus panel, or of "
                       "the panels that have them), one idea per slide; left out: whole figures.",
                       "items": {"enum": sorted({part for p in PANELS for part in p.parts})}},

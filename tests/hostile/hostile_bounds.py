@@ -226,6 +226,53 @@ def warned() -> list[Case]:
     ]
 
 
+def step_lists_and_texts() -> list[Case]:
+    """A step's lists (parts, select) and every text (titles, description, caption, question,
+    notes, a block's name) held to a length at validation, by its path: each item of them costs
+    every figure built (a selection of 65,536 tiles took 9 s to export, a step title of 7
+    million characters 2.7 s to show, 1.5 million unknown part names 6 s to check); the
+    cases are smaller, each past its limit."""
+    banks = {"version": 1, "panels": ["banks"]}
+
+    def step(**fields) -> bytes:
+        return dumps({**banks, "steps": [{"title": "a", **fields}]})
+
+    huge = "Why? " * 200_000  # a million characters
+    return [
+        Case("step lists and texts", "parts-200000-unknown", step(parts=["x"] * 200_000),
+             says="steps[0].parts: lists 200,000 part names", compute=False),
+        Case("step lists and texts", "parts-200000-repeats", step(parts=["rack"] * 200_000),
+             says="steps[0].parts: lists 200,000", compute=False),
+        Case("step lists and texts", "parts-named-twice", step(parts=["rack", "lanes", "rack"]),
+             says="steps[0].parts[2]: 'rack' is named twice", compute=False),
+        Case("step lists and texts", "select-200000-repeats", step(select=["lane:1"] * 200_000),
+             says="steps[0].select: lists 200,000 keys", compute=False),
+        Case("step lists and texts", "select-257-keys",
+             step(select=[f"lane:{i}" for i in range(257)]), says="steps[0].select", compute=False),
+        Case("step lists and texts", "select-256-keys", expect="ok",
+             content=step(select=[f"lane:{i}" for i in range(256)])),
+        Case("step lists and texts", "step-title-a-million", step(title="T" * 1_000_000),
+             says="steps[0].title: is 1,000,000 characters", compute=False),
+        Case("step lists and texts", "question-a-million", step(predict=huge),
+             says="steps[0].predict: is 1,000,000 characters", compute=False),
+        Case("step lists and texts", "caption-20001", step(caption="c" * 20_001),
+             says="steps[0].caption", compute=False),
+        Case("step lists and texts", "caption-and-question-20000", expect="ok",
+             content=step(caption="c " * 10_000, predict="Why? " * 4_000, notes="n" * 20_000)),
+        Case("step lists and texts", "scenario-title-a-million", compute=False,
+             content=dumps({**banks, "title": "x " * 500_000}), says="title: is 1,000,000"),
+        Case("step lists and texts", "description-a-million", compute=False,
+             content=dumps({**banks, "description": huge}), says="description: is 1,000,000"),
+        Case("step lists and texts", "block-name-100000", compute=False,
+             content=dumps({"version": 1, "panels": ["divergence"], "divergence": {
+                 "nodes": [{"name": "N" * 100_000, "instructions": 1},
+                           {"name": "B", "instructions": 1}],
+                 "edges": [{"source": "B", "target": "B", "predicate": ""}]}}),
+             says="divergence.nodes[0].name: A block's name has at most 64"),
+    ]
+
+
 GENERATORS: tuple[Callable[[], list[Case]], ...] = (
     linked_steps, caption_formats, addresses, comparisons, block_shapes, small_holes, warned,
+    step_lists_and_texts,
 )

@@ -202,6 +202,26 @@ def late_cases(tmp: Path) -> Iterator[tuple[str, Callable[[], bool]]]:
             ["export", s, "--out", tmp / f"lo{i}", *o], tmp / f"lo{i}", w)
 
 
+def repeat_cases(tmp: Path) -> Iterator[tuple[str, Callable[[], bool]]]:
+    """Options repeated past their use: refused before argparse, whose time grows with the
+    square of their count, and before anything is written."""
+    scenario = write(tmp, "r.json", {"version": 1, "panels": ["banks"]})
+    for n in (1_025, 30_000):
+        yield f"part-x{n}", lambda n=n: refused_cleanly(
+            ["export", scenario, *["--part", "rack"] * n, "--out", tmp / f"p{n}"], tmp / f"p{n}",
+            "options given")
+    yield "part-twice", lambda: refused_cleanly(
+        ["export", scenario, "--part", "rack", "--part", "rack", "--out", tmp / "p2"],
+        tmp / "p2", "given more than once")
+    for n in (257, 500):
+        keys = [x for i in range(n) for x in ("--select", f"lane:{i}")]
+        yield f"select-x{n}", lambda k=keys, n=n: refused_cleanly(
+            ["export", scenario, *k, "--out", tmp / f"s{n}"], tmp / f"s{n}", "--select is given")
+    keys = [x for i in range(256) for x in ("--select", f"lane:{i}")]
+    yield "select-x256", lambda: within_caps(["export", scenario, *keys, "--out", tmp / "s256"],
+                                             tmp / "s256")
+
+
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 SLOWEST: list[tuple[float, str]] = []  # (CPU s of the slowest state, case) shown in the app
 
@@ -265,6 +285,7 @@ def main() -> int:
                              ("select keys and digits", select_cases), ("--fps", fps_cases),
                              ("measure input", measure_cases), ("output targets", target_cases),
                              ("limits met while writing", late_cases),
+                             ("options repeated", repeat_cases),
                              ("accepted, shown in the app", app_cases)):
             folder = tmp / klass.replace(" ", "-")
             folder.mkdir()

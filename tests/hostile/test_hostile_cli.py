@@ -143,3 +143,20 @@ def test_file_names_with_control_characters_are_escaped(tmp_path):
     assert_clean(proc)
     assert_terminal_safe(proc.stderr)
     assert "evil\\x1b[2J\\x07.json: x: unknown key" in text(proc.stderr)
+
+
+@pytest.mark.parametrize("options,says", [
+    (["--part", "rack"] * 30_000, "30,001 options given; a command line takes at most 1,024"),
+    (["--part", "rack", "--part", "lanes", "--part", "rack"], "--part 'rack': given more than "
+                                                               "once"),
+    ([x for i in range(257) for x in ("--select", f"lane:{i}")], "--select is given 257 times"),
+])
+def test_options_repeated_past_their_use_are_refused_before_parsing_them(options, says,
+                                                                         tmp_path):
+    """argparse's time grows with the square of the options given (30,000 --part took 32 s);
+    a selection names at most 256 keys, a part is drawn once."""
+    scenario = scenario_dir() / "banks-stride1.json"
+    proc = gpuviz("export", scenario, *options, "--out", tmp_path / "out", timeout=10)
+    assert_clean(proc)
+    assert proc.returncode == 2 and says in text(proc.stderr)
+    assert not (tmp_path / "out").exists()
