@@ -85,11 +85,16 @@ def graph_block(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     (:class:`~gpuviz.figures.kept.Kept`): many designs give the graph the same width."""
 
     def drawn() -> Block:
-        block, crowded = _cfg_drawn(r, selection, theme, marks, width, stagger=False)
-        return _cfg_drawn(r, selection, theme, marks, width, stagger=True)[0] if crowded \
-            else block
+        try:
+            return _cfg_drawn(r, selection, theme, marks, width, stagger=False)[0]
+        except _Crowded:  # given up at the first crowded label: that drawing is not shown
+            return _cfg_drawn(r, selection, theme, marks, width, stagger=True)[0]
 
     return _DRAWN.get((r, theme), (selection, width), drawn)
+
+
+class _Crowded(Exception):
+    """A label found no clear place in the plain layout: the staggered one is drawn instead."""
 
 
 def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
@@ -204,6 +209,8 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             c.text(x, y, text, pt, color, anchor=anchor, baseline="middle", font=font, key=key)
             placed.append(cands[i])
             return
+        if not stagger:
+            raise _Crowded(text)
         crowded.append(text)
         spots = (fallback or []) + candidates
         cands = _label_boxes(text, pt, font, spots)

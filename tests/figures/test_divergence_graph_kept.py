@@ -4,10 +4,12 @@ candidate places are tested against the edges all at once, as one box at a time 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,3 +79,37 @@ def test_pairs_of_segments_and_boxes_hit_as_each_box_alone(segments, boxes):
     pairs = segments_hit_boxes(s[seg], b[at])
     alone = np.concatenate([segment_hits_box(s, tuple(row)) for row in b])
     assert np.array_equal(pairs, alone)
+
+
+def test_a_crowded_plain_layout_is_given_up_at_its_first_crowded_label(monkeypatch):
+    """The staggered layout replaces the plain one when any label is crowded, so the plain one
+    stops there instead of placing the rest of its labels."""
+    from gpuviz.figures.divergence import _marks
+    from gpuviz.scenario import loads_scenario
+
+    # a ladder: every block of a layer branches to both blocks of the next
+    nodes = [{"name": "entry", "instructions": 4}]
+    edges, before = [], ["entry"]
+    for i in range(1, 9):
+        layer = [f"a{i}", f"c{i}"]
+        nodes += [{"name": n, "instructions": 4} for n in layer]
+        for j, source in enumerate(before):
+            edges += [{"source": source, "target": layer[0],
+                       "predicate": f"lane // {2 ** ((i - 1 + j) % 5)} % 2 == 0"},
+                      {"source": source, "target": layer[1], "predicate": ""}]
+        before = layer
+    nodes.append({"name": "end", "instructions": 4})
+    edges += [{"source": s, "target": "end", "predicate": ""} for s in before]
+    scenario = loads_scenario(json.dumps({"version": 1, "panels": ["divergence"], "divergence": {
+        "nodes": nodes, "edges": edges}}))
+    r = compute_all(scenario, ("divergence",))["divergence"]
+    th = theme("screen")
+    placed: list[str] = []
+    real = divergence_graph._label_boxes
+    monkeypatch.setattr(divergence_graph, "_label_boxes",
+                        lambda text, *a: placed.append(text) or real(text, *a))
+    with pytest.raises(divergence_graph._Crowded):
+        divergence_graph._cfg_drawn(r, frozenset(), th, _marks(r, th), 40.0, stagger=False)
+    plain = len(placed)
+    divergence_graph._cfg_drawn(r, frozenset(), th, _marks(r, th), 40.0, stagger=True)
+    assert plain < len(placed) - plain  # fewer labels tried than the staggered layout places
