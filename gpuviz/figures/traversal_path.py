@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpuviz.figures.display import Style
+from gpuviz.figures.kept import Kept
 from gpuviz.figures.layout import Block, BlockCanvas, Target, format_number, line_step
 from gpuviz.figures.metrics import cap_height, ink_height, room_width, text_width
 from gpuviz.figures.theme import Theme
@@ -48,6 +49,9 @@ def numbers_fit(n_tiles: int, cell: float, size: float) -> bool:
             and ink_height(size) + 0.9 <= cell * 0.62)
 
 
+_PIXELS: Kept[np.ndarray] = Kept(8)
+
+
 def draw_grid(c: BlockCanvas, theme: Theme, run, done: int, current_lo: int, rows: int,
               cols: int, gx: float, gy: float, cell: float, size: float,
               path_selected: bool = False) -> None:
@@ -65,12 +69,18 @@ def draw_grid(c: BlockCanvas, theme: Theme, run, done: int, current_lo: int, row
     current = (position >= current_lo) & (position < done)
     name = run.order_name
     if not vector:
-        rgb = np.empty((n_tiles, 3), dtype=float)
-        rgb[:] = np.array([rgb_of(s) for s in ramp])[shade_of]
-        rgb[pending] = rgb_of(theme.color("absent"))
-        rgb[current] = rgb_of(theme.foreground)
+        def pixels() -> np.ndarray:
+            rgb = np.empty((n_tiles, 3), dtype=float)
+            rgb[:] = np.array([rgb_of(s) for s in ramp])[shade_of]
+            rgb[pending] = rgb_of(theme.color("absent"))
+            rgb[current] = rgb_of(theme.foreground)
+            out = rgb.reshape(rows, cols, 3).round().astype(np.uint8)
+            out.setflags(write=False)  # shared by the figures drawn with it
+            return out
+
+        # one raster per step and theme: a layout search draws the grid in every design
         c.image(gx, gy, cols * cell, rows * cell,
-                rgb.reshape(rows, cols, 3).round().astype(np.uint8),
+                _PIXELS.get((run, theme), (done, current_lo, rows, cols), pixels),
                 key=key("grid", name), cells="tile")
         c.rect(gx, gy, cols * cell, rows * cell, theme.stroke("outline", theme.thin_mm))
         return

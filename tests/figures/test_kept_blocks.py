@@ -59,3 +59,23 @@ def test_the_scheduler_timeline_is_rastered_once_per_window(monkeypatch):
         for kind in ("stacked", "beside"):
             scheduler.build(r, frozenset(), th, replace(base, design=(kind, f)))
     assert windows and len(windows) == len(set(windows))
+
+
+def test_a_dense_traversal_grid_is_rastered_once_per_step_and_order(monkeypatch):
+    from gpuviz.figures import traversal, traversal_path
+
+    scenario = loads_scenario('{"version": 1, "panels": ["traversal"], "traversal": '
+                              '{"rows": 200, "cols": 200, "order": "hilbert", '
+                              '"compare_order": "row-major", "sweep": false}}')
+    r = compute_all(scenario, ("traversal",))["traversal"]
+    rasters = []
+    kept = traversal_path._PIXELS
+    real = kept.get
+    monkeypatch.setattr(kept, "get", lambda owners, key, make: real(
+        owners, key, lambda: rasters.append(key) or make()))
+    th = theme("screen")
+    base = view_target(300, 1.7)
+    for f in DESIGN_FACTORS:
+        for kind in ("stacked", "beside"):
+            traversal.build(r, frozenset(), th, replace(base, design=(kind, f)))
+    assert len(rasters) == 2  # the two orders' grids, at the last step
