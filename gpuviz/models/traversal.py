@@ -77,7 +77,7 @@ L2_PARTITIONS = 2  # A100 whitepaper: the L2 is divided into two partitions
 # The model's cost grows with the tiles of the grid, not with K (gpuviz.models.traversal_lru);
 # at the largest grid and depth accepted (65,536 tiles, k_tiles 1,024: 134 M requests per order)
 # a run with its comparison, the sweep over every order, the figure and the JSON of `gpuviz
-# compute` cost at most 1.8 s of CPU and 210 MB (benchmarks/bench_limits.py, "traversal" rows;
+# compute` cost at most 1.5 s of CPU and 300 MB (benchmarks/bench_limits.py, "traversal" rows;
 # benchmarks/bench_traversal_sizes.py: 16384² with 128 × 128 tiles and k_tiles 512, 0.3 s).
 MAX_TILES = 1 << 16
 MAX_K_TILES = 1024
