@@ -10,25 +10,7 @@ EPS = 0.05  # mm: touching is not overlapping
 
 def segment_hits_box(s: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
     """Which segments (N, 4) pass through the interior of ``box`` (Liang–Barsky clipping)."""
-    x0, y0, x1, y1 = box[0] + EPS, box[1] + EPS, box[2] - EPS, box[3] - EPS
-    if x1 <= x0 or y1 <= y0:
-        return np.zeros(len(s), dtype=bool)
-    px, py = s[:, 0], s[:, 1]
-    dx, dy = s[:, 2] - px, s[:, 3] - py
-    t0 = np.zeros(len(s))
-    t1 = np.ones(len(s))
-    ok = np.ones(len(s), dtype=bool)
-    for p, q in ((-dx, px - x0), (dx, x1 - px), (-dy, py - y0), (dy, y1 - py)):
-        parallel = np.abs(p) < 1e-12
-        ok &= ~(parallel & (q < 0))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(parallel, 0.0, q / np.where(parallel, 1.0, p))
-        enter = (~parallel) & (p < 0)
-        leave = (~parallel) & (p > 0)
-        t0 = np.where(enter, np.maximum(t0, r), t0)
-        t1 = np.where(leave, np.minimum(t1, r), t1)
-    return ok & (t0 <= t1)
-
+    return segments_hit_boxes(s, np.broadcast_to(np.asarray(box, dtype=float), (len(s), 4)))
 
 
 def segments_hit_boxes(s: np.ndarray, boxes: np.ndarray) -> np.ndarray:
