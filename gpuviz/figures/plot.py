@@ -376,7 +376,7 @@ def _mark_label(c: Canvas, cx: float, cy: float, rad: float, label: str, pt: flo
                 theme: Theme, segs: np.ndarray, area: tuple[float, float, float, float]) -> None:
     """A mark's label beside its dot, at the first place inside the data area where no curve
     crosses it (a knockout where there is none), with a leader where it sits apart."""
-    w = text_width(label, pt, bold=True)
+    w = room_width(label, pt, bold=True)  # with room for a wider face where the layout leaves it
     ch, de = cap_height(pt), descent(pt)
     left, top, right, bottom = area
     d = rad + 0.8

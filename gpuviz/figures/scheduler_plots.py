@@ -27,7 +27,7 @@ from gpuviz.figures.layout import (
     place,
     wrap,
 )
-from gpuviz.figures.metrics import cap_height, descent, text_width
+from gpuviz.figures.metrics import cap_height, descent, room_width, text_width
 from gpuviz.figures.plot import DASHES, Mark, PlotFrame, Series, plot_block, series_style
 from gpuviz.figures.theme import Theme
 from gpuviz.measurements import Measured, series
@@ -265,7 +265,7 @@ def _sweep_sm(r: SchedulerResult, selection: frozenset[str], theme: Theme, targe
     # the longest label that fits beside the mark inside the data area (about the plot less its
     # axis); a narrow column takes a shorter one
     room = max(w / right, 1 - w / right) * (width - 20.0) - 3.0
-    label = next((t for t in labels if text_width(t, theme.small_pt, bold=True) <= room),
+    label = next((t for t in labels if room_width(t, theme.small_pt, bold=True) <= room),
                  labels[-1])
 
     def extra(cv: Canvas, f: PlotFrame) -> None:

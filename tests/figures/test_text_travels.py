@@ -241,6 +241,10 @@ def test_a_slide_with_text_as_text_leaves_room_for_a_wider_face_and_a_view_does_
         view = figure_for(scenario, "scheduler", theme("presentation"), frozenset(),
                           view_target(254.0, 16 / 9).showing(["utilisation"]))
     assert [str(f) for f in lint_fallback(slide)] == []
+    with fallback_room(True):  # a plot's mark label ran into the y ticks, measured narrow
+        cliff = figure_for(load_scenario(scenario_dir() / "scheduler-memory-parallelism.json"),
+                           "scheduler", theme("presentation"), frozenset(), SLIDE)
+    assert [str(f) for f in lint_fallback(cliff)] == []
     with fallback_room(False):  # a view is painted in the shipped faces: laid out for them
         shipped = figure_for(scenario, "scheduler", theme("presentation"), frozenset(),
                              view_target(254.0, 16 / 9).showing(["utilisation"]))
