@@ -126,7 +126,7 @@ def deep_nesting() -> list[Case]:
         Case("deep nesting", "unbalanced-100k-brackets", b'{"version": 1, "x": ' + b"[" * 100_000,
              says="nested more than 64 deep", compute=False),
         Case("deep nesting", "brackets-inside-strings-are-text",
-             dumps({"version": 1, "title": "[" * 5000, "description": "{" * 5000}),
+             dumps({"version": 1, "title": "[" * 300, "description": "{" * 5000}),
              expect="ok", compute=False),
     ]
 
