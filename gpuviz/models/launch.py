@@ -256,11 +256,10 @@ def compute(p: LaunchParams) -> LaunchResult:
 
     # valid threads of the selected block along each axis (a thread is valid iff all three are)
     limit = [extent[d] - sel_idx[d] * block[d] for d in range(3)]
-    warp_valid = []
-    for w in range(warps_per_block):
-        warp_valid.append(sum(1 for tid in range(w * ws, min((w + 1) * ws, threads_per_block))
-                              if tid % bx < limit[0] and (tid // bx) % by < limit[1]
-                              and tid // (bx * by) < limit[2]))
+    tid = np.arange(threads_per_block)
+    ok = (tid % bx < limit[0]) & ((tid // bx) % by < limit[1]) & (tid // (bx * by) < limit[2])
+    warp_valid = [int(v) for v in np.add.reduceat(ok.astype(np.int64),
+                                                  np.arange(0, threads_per_block, ws))]
 
     q = p.quantization
     tiles_m, tiles_n = -(-q.matrix_m // q.tile_m), -(-q.matrix_n // q.tile_n)
