@@ -256,8 +256,8 @@ def compute(p: LaunchParams) -> LaunchResult:
 
     # valid threads of the selected block along each axis (a thread is valid iff all three are)
     limit = [extent[d] - sel_idx[d] * block[d] for d in range(3)]
-    tid = np.arange(threads_per_block)
-    ok = (tid % bx < limit[0]) & ((tid // bx) % by < limit[1]) & (tid // (bx * by) < limit[2])
+    tids = np.arange(threads_per_block)
+    ok = (tids % bx < limit[0]) & ((tids // bx) % by < limit[1]) & (tids // (bx * by) < limit[2])
     warp_valid = [int(v) for v in np.add.reduceat(ok.astype(np.int64),
                                                   np.arange(0, threads_per_block, ws))]
 
