@@ -45,6 +45,24 @@ def legend_for(entries: Sequence[LegendEntry], notes: Sequence[Note],
                   if isinstance(n, str) or shown(n[1])]
 
 
+def draw_entry(c: BlockCanvas, entry: LegendEntry, lines: list[str], x: float, top: float,
+               sw: float, mark_w: float, size: float, theme: Theme) -> None:
+    """One legend entry: its swatch (a ``mark_w`` mm stretch of line, a dot, the selection's
+    mark or a square of ``sw`` mm) with its top at ``top``, and its label's ``lines`` beside."""
+    with c.group(name=f"legend:{entry.label}"):
+        if entry.kind == "line":
+            c.line(x, top + sw / 2, x + mark_w, top + sw / 2, entry.style)
+        elif entry.kind == "dot":
+            c.circle(x + sw / 2, top + sw / 2, sw / 2.6, entry.style)
+        elif entry.kind == "selection":
+            theme.select(c, x + 0.3, top + 0.3, sw - 0.6, sw - 0.6)
+        else:
+            c.rect(x, top, sw, sw, entry.style)
+        for i, line in enumerate(lines):
+            c.text(x + mark_w + 1.0, top + sw / 2 + i * line_step(size), line, size,
+                   theme.foreground, baseline="middle")
+
+
 def legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
                  title: str | None = None, notes: Sequence[Note] = (),
                  target: Target | None = None) -> Block:
@@ -76,20 +94,7 @@ def legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,
         if x > 0 and (x + need - 3.0 > width or len(lines) > 1):
             x, y = 0.0, y + row_h
             row_h = row
-        with c.group(name=f"legend:{entry.label}"):
-            top = y + (row - 1.4 - sw) / 2
-            if entry.kind == "line":
-                style = entry.style
-                c.line(x, top + sw / 2, x + sw, top + sw / 2, style)
-            elif entry.kind == "dot":
-                c.circle(x + sw / 2, top + sw / 2, sw / 2.6, entry.style)
-            elif entry.kind == "selection":
-                theme.select(c, x + 0.3, top + 0.3, sw - 0.6, sw - 0.6)
-            else:
-                c.rect(x, top, sw, sw, entry.style)
-            for i, line in enumerate(lines):
-                c.text(x + sw + 1.0, top + sw / 2 + i * line_step(size), line, size, fg,
-                       baseline="middle")
+        draw_entry(c, entry, lines, x, y + (row - 1.4 - sw) / 2, sw, sw, size, theme)
         used = max(used, x + need - 3.0)
         row_h = max(row_h, entry_h)
         x += need

@@ -30,6 +30,7 @@ from gpuviz.figures.layout import (
     text_block,
     wrap,
 )
+from gpuviz.figures.legend import draw_entry
 from gpuviz.figures.metrics import cap_height, descent, ink_height, room_width
 from gpuviz.figures.theme import Theme
 
@@ -429,7 +430,6 @@ def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float
     label wider than the block wraps, and its entry has a row to itself."""
     entries, notes = legend_for(entries, notes, target)
     c = BlockCanvas()
-    fg = theme.foreground
     size = max(theme.small_pt, target.min_pt)
     sw = max(2.6, cap_height(size) * 1.25)
     row = max(sw, ink_height(size)) + 1.4
@@ -444,17 +444,7 @@ def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float
         need = mark_w + 1.0 + max(room_width(line, size) for line in lines) + 3.0
         if x > 0 and (x + need - 3.0 > width or len(lines) > 1):
             x, y = 0.0, y + row
-        with c.group(name=f"legend:{entry.label}"):
-            top = y + (row - 1.4 - sw) / 2
-            if entry.kind == "line":
-                c.line(x, top + sw / 2, x + mark_w, top + sw / 2, entry.style)
-            elif entry.kind == "dot":
-                c.circle(x + sw / 2, top + sw / 2, sw / 2.6, entry.style)
-            else:
-                c.rect(x, top, sw, sw, entry.style)
-            for i, line in enumerate(lines):
-                c.text(x + mark_w + 1.0, top + sw / 2 + i * line_step(size), line, size, fg,
-                       baseline="middle")
+        draw_entry(c, entry, lines, x, y + (row - 1.4 - sw) / 2, sw, mark_w, size, theme)
         used = max(used, x + need - 3.0)
         x += need
         if len(lines) > 1:  # a wrapped entry has its rows to itself: the next starts anew
