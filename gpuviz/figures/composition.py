@@ -5,6 +5,7 @@ scale; for a figure of some parts, only their blocks, in the order asked, inside
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 
 from gpuviz.figures.blocks import Block, BlockCanvas
@@ -57,10 +58,9 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
         arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN)
         return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title,
                        description, fixed_width=True, target_parts=target.parts)
-    if target.name != "view":  # a slide: with room for a wider face where the export leaves it
-        return _paged(target, theme, title, subtitle, body, side, natural_width * grow,
-                      figure_title, description)
-    with fallback_room(False):  # a view in the app, painted in the shipped faces
+    # a view in the app is painted in the shipped faces; a slide leaves room for a wider face
+    # where its export does (an SVG with text as text)
+    with fallback_room(False) if target.on_screen else nullcontext():
         return _paged(target, theme, title, subtitle, body, side, natural_width * grow,
                       figure_title, description)
 

@@ -36,6 +36,12 @@ class Target:
         return replace(self, design=None) if self.design is not None else self
 
     @property
+    def on_screen(self) -> bool:
+        """Whether this is a view in the app (:func:`view_target`): painted in the shipped
+        faces, so laid out without room for a wider one."""
+        return self.name == "view"
+
+    @property
     def whole(self) -> bool:
         """Whether this is the panel's whole figure: every part, with full chrome."""
         return self.parts is None and self.chrome == "full"
