@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Debian packages that the real-X-server test needs (Xvfb, a screenshot tool, Qt's xcb plugin
+# Debian packages that the real-X-server tests need (Xvfb, a window manager, a screenshot tool, Qt's xcb plugin
 # libraries) and the web-lecture test needs (headless Chromium). Installs only what is missing, and only where it can (root with apt-get);
 # elsewhere it says what to install and the test that needs them is skipped.
 set -u
 need=()
 command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
 command -v xdotool >/dev/null 2>&1 || need+=(xdotool)
+command -v openbox >/dev/null 2>&1 || need+=(openbox)  # the walk through the hall under a window manager
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v import >/dev/null 2>&1 && import -version 2>/dev/null | grep -q ImageMagick || need+=(imagemagick)
 for lib in libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 \
