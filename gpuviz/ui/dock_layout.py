@@ -57,14 +57,20 @@ class LayoutAsk(NamedTuple):
     states: tuple[Any, ...]  # (the panel's parameters, the step's selection) of every state
 
 
-def lecture_states(scenario: Scenario, shown: Scenario, panel_id: str) -> tuple[Any, ...]:
+def lecture_states(scenario: Scenario, shown: Scenario, panel_id: str,
+                   steps: tuple[int, ...] | None = None, now: int = -1) -> tuple[Any, ...]:
     """The panel's effective parameters at the overview, at every step and as shown now, each
     with the selection its step makes (a selected warp's receipt can take room), each pair
-    once, in that order (a state the models cannot use is left out)."""
+    once, in that order (a state the models cannot use is left out). ``steps``: only those
+    states (-1: the overview), and what is shown now where the step shown (``now``) is one:
+    the states presentation mode shows one view of the panel in."""
     out: list[Any] = []
-    k_states = [(scenario.at_step(k), scenario.step_selection(k))
-                for k in range(-1, len(scenario.steps))]
-    for s, selection in [*k_states, (shown, None)]:
+    ks = range(-1, len(scenario.steps)) if steps is None else steps
+    k_states: list[tuple[Scenario, frozenset[str] | None]] = [
+        (scenario.at_step(k), scenario.step_selection(k)) for k in ks]
+    if steps is None or now in steps:
+        k_states.append((shown, None))
+    for s, selection in k_states:
         try:
             params = effective_params(s, panel_id)
         except Exception:
@@ -137,7 +143,7 @@ class DockLayouts(QObject):
         self._asked: LayoutAsk | None = None
         self._generation = 0
         self._states_for: tuple[object, object] | None = None
-        self._states: tuple[Any, ...] = ()
+        self._states: dict[tuple[tuple[int, ...] | None, bool], tuple[Any, ...]] = {}
         self._queue: list[LayoutAsk] = []
         self._room: list[LayoutAsk] = []  # asked for presentation mode's other views
         self._room_asks: set[LayoutAsk] = set()
@@ -149,12 +155,18 @@ class DockLayouts(QObject):
         wanted = self._wanted
         self.destroyed.connect(lambda *_: setattr(wanted, "generation", -1))
 
-    def states(self, scenario: Scenario, shown: Scenario) -> tuple[Any, ...]:
+    def states(self, scenario: Scenario, shown: Scenario, steps: tuple[int, ...] | None = None,
+               now: int = -1) -> tuple[Any, ...]:
+        """The lecture's states of the panel (``lecture_states``), remembered for these
+        scenarios: all of them, or those of ``steps``."""
         if self._states_for is None or self._states_for[0] is not scenario \
                 or self._states_for[1] is not shown:
             self._states_for = (scenario, shown)
-            self._states = lecture_states(scenario, shown, self.panel_id)
-        return self._states
+            self._states = {}
+        key = (steps, steps is None or now in steps)
+        if key not in self._states:
+            self._states[key] = lecture_states(scenario, shown, self.panel_id, steps, now)
+        return self._states[key]
 
     def known(self, ask: LayoutAsk) -> tuple[bool, ViewLayout | None]:
         """(whether the layout for ``ask`` was worked out, the layout: None where it failed)."""
@@ -185,7 +197,7 @@ class DockLayouts(QObject):
         will show this panel in, for the one type of the room)."""
         self._room = [a for a in asks if not self.known(a)[0]]
         self._room_asks = set(asks)
-        self._theme = self._theme or theme
+        self._theme = theme  # the room's: the window's theme was forgotten on entering F5
         if self._asked is None:
             self._next()
 
@@ -315,7 +327,8 @@ class LectureLayout:
 
     # the views presentation mode shows this panel in over the lecture, each with the parts it
     # shows there, and the one type of every figure the room sees (``ui/presentation.py``)
-    room_shows: tuple[tuple[tuple[int, int], tuple[str, ...] | None], ...] = ()
+    # (the view's pixels, the parts shown, the states the room sees it in: -1 the overview)
+    room_shows: tuple[tuple[tuple[int, int], tuple[str, ...] | None, tuple[int, ...]], ...] = ()
     room_type: float | None = None
 
     def _base_target(self, view_px: tuple[int, int] | None = None) -> Target | None:
@@ -326,10 +339,26 @@ class LectureLayout:
         return view_target(round(w / self.px_per_mm()), round(w / h, 2))
 
     def _ask(self, base: Target, parts: tuple[str, ...] | None = None,
-             own: bool = True, view_px: tuple[int, int] | None = None) -> LayoutAsk:
-        states = self.layouts.states(self.document.scenario, self.document.shown)
+             own: bool = True, view_px: tuple[int, int] | None = None,
+             steps: tuple[int, ...] | None = None) -> LayoutAsk:
+        """What this view (``own``), or another the room sees (``parts``, ``view_px``, the
+        ``steps`` it is seen at), is laid out for: in the window every state of the lecture,
+        in the room the states it sees that view in."""
+        doc = self.document
+        if own and self.presenting:
+            steps = self._room_steps()
+        states = self.layouts.states(doc.scenario, doc.shown, steps, doc.step)
         return LayoutAsk(base, view_px or self.view_px(), self.theme.name, self.min_px,
                          self.parts if own else parts, self.chosen, self._lecture, states)
+
+    def _room_steps(self) -> tuple[int, ...] | None:
+        """The states the room sees this panel in the view it is in now (None: a view the
+        room's plan does not hold, laid out over every state)."""
+        step, px = self.document.step, self.view_px()
+        here = [(view_px, ks) for view_px, parts, ks in self.room_shows
+                if step in ks and parts == self.parts]
+        return next((ks for view_px, ks in here if view_px == px),
+                    here[0][1] if len(here) == 1 else None)
 
     def view_layout(self) -> ViewLayout | None:
         """The view's layout for the lecture (or, after an edit, the one before it until the
@@ -378,10 +407,10 @@ class LectureLayout:
     def room_asks(self) -> list[LayoutAsk]:
         """The layouts of every view the room sees this panel in, for the lecture's parts."""
         asks = []
-        for px, parts in self.room_shows:
+        for px, parts, steps in self.room_shows:
             base = self._base_target(px)
             if base is not None:
-                asks.append(self._ask(base, parts, own=False, view_px=px))
+                asks.append(self._ask(base, parts, own=False, view_px=px, steps=steps))
         return asks
 
     def room_least(self) -> float | None:

@@ -52,22 +52,38 @@ def step_panels(scenario: Scenario, k: int) -> tuple[str, ...]:
     return tuple(pid for pid in scenario.panels if scenario.step_parts(k, pid))
 
 
-Shows = tuple[tuple[int, tuple[str, ...] | None], ...]
+# how the room sees a panel: (how many panels share the screen with it, the parts it shows,
+# the states it is seen in so: -1 the overview, else the steps)
+Show = tuple[int, tuple[str, ...] | None, tuple[int, ...]]
+Shows = tuple[Show, ...]
 
 
 def room_plan(scenario: Scenario, overview: tuple[str, ...]) -> dict[str, Shows]:
-    """For each panel the room sees over the lecture, how it is shown: (how many panels share
-    the screen with it, the parts it shows) at the overview (``overview``) and every step (a
-    step that names no panel keeps those before it)."""
-    plan: dict[str, list] = {}
+    """For each panel the room sees over the lecture, the views it is shown in: (how many
+    panels share the screen with it, the parts it shows, the states it is seen in so) at the
+    overview (``overview``) and every step (a step that names no panel keeps those before
+    it). A view is laid out for its own states only: a rack beside another panel at the
+    steps that show 4 rounds is not drawn at the scale of a 32-round state shown alone. A
+    state that names no panel (the overview) keeps whatever view the room came from, so it
+    is one of every view of the panel that shows its parts."""
+    plan: dict[str, dict[tuple[int, tuple[str, ...] | None], list[int]]] = {}
     shown = overview
+    unnamed = []
     for k in range(-1, len(scenario.steps)):
-        shown = step_panels(scenario, k) or shown
+        named = step_panels(scenario, k)
+        if not named:
+            unnamed.append(k)
+        shown = named or shown
         for pid in shown:
-            show = (len(shown), scenario.step_parts(k, pid))
-            if show not in plan.setdefault(pid, []):
-                plan[pid].append(show)
-    return {pid: tuple(shows) for pid, shows in plan.items()}
+            view = (len(shown), scenario.step_parts(k, pid))
+            plan.setdefault(pid, {}).setdefault(view, []).append(k)
+    for k in unnamed:
+        for pid, views in plan.items():
+            for (_, parts), ks in views.items():
+                if parts == scenario.step_parts(k, pid) and k not in ks:
+                    ks.append(k)
+    return {pid: tuple((n, parts, tuple(sorted(ks))) for (n, parts), ks in views.items())
+            for pid, views in plan.items()}
 
 
 def presentation_theme(theme_name: str) -> str:
@@ -221,8 +237,8 @@ class Presentation:
             self._room = room_plan(w.document.scenario, self.panels_to_show())
             for pid, shows in self._room.items():
                 d = w.dock(pid)
-                d.room_shows = tuple(((round(w.width() / n) + inset, now_h), parts)
-                                     for n, parts in shows)
+                d.room_shows = tuple(((round(w.width() / n) + inset, now_h), parts, ks)
+                                     for n, parts, ks in shows)
                 d.layouts.also(d.room_asks(), d.theme)
             return False
         least = [w.docks[pid].room_least() for pid in self._room]

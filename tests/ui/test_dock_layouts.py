@@ -135,8 +135,53 @@ out["room"] = []  # the overview (swizzle alone), banks alone, both side by side
 for k in range(-1, len(w.document.scenario.steps)):
     w.document.go_to_step(k)
     laid_out(w)
-    out["room"].append({pid: {k: seen(w.docks[pid])[k] for k in ("title", "type")}
+    out["room"].append({pid: {**{k: seen(w.docks[pid])[k] for k in ("title", "type")},
+                              "layout": w.docks[pid].view_layout().type_px}
                         for pid in w.presented_panels()})
+close(w)
+
+# the lanes and the rack beside swizzle at steps 4-5 (4 rounds; 32 rounds at steps 1-3, alone)
+lecture = json.loads((scenario_dir() / "banks-swizzled-columns.json").read_text())
+for step in lecture["steps"][3:]:
+    step["parts"] = ["banks", "lanes", "rack"]
+from pathlib import Path
+path = Path(sys.argv[1]) / "lanes-and-rack.json"
+with open(path, "w") as f:
+    json.dump(lecture, f)
+w = MainWindow(Document(load_scenario(path), path),
+               settings=QSettings(f"{sys.argv[1]}/lanes-and-rack.ini", QSettings.Format.IniFormat))
+w.show()
+laid_out(w)
+w.presentation.enter()
+d = w.docks["banks"]
+out["beside"] = []
+for k in (3, 4):
+    w.document.go_to_step(k)
+    laid_out(w)
+    out["beside"].append({**seen(d), "layout": d.view_layout().type_px})
+# the most they can reach there: their best design for those two states alone, in that view
+from dataclasses import replace
+from gpuviz.figures.scene import build_figure
+from gpuviz.scenario.compute import compute_cached, effective_params
+from gpuviz.ui.view_layout import DESIGNS, type_px
+beside = [compute_cached("banks", effective_params(w.document.scenario.at_step(k), "banks"))
+          for k in (3, 4)]
+out["beside reach"] = max(min(type_px(build_figure("banks", r, frozenset(), d.theme,
+                                                   replace(d.target(), design=design)),
+                                      d.view_px()) for r in beside) for design in DESIGNS)
+close(w)
+
+w = window("linked-launch-sectors-wave64.json")  # launch at the overview, sectors at the steps
+laid_out(w)
+w.document.go_to_step(-1)
+w.presentation.enter()
+out["focus moves"] = []
+for k in range(-1, len(w.document.scenario.steps)):
+    w.document.go_to_step(k)
+    laid_out(w)
+    (pid,) = w.presented_panels()
+    out["focus moves"].append({"panel": pid, "room": w.docks[pid].room_type,
+                               **{k: seen(w.docks[pid])[k] for k in ("title", "type")}})
 close(w)
 print("RESULT " + json.dumps(out), flush=True)
 
@@ -248,3 +293,25 @@ def test_f5_keeps_one_type_within_a_view_and_never_shrinks_one_panel_to_match_tw
     # the rack beside swizzle reaches 12 px at most: a panel shown alone is not painted at that
     alone = [s["type"] for state in hall["room"] if len(state) == 1 for s in state.values()]
     assert min(alone) >= 18.0, hall["room"]  # 10.7 px when one type held for the whole room
+
+
+def test_f5_lays_each_view_out_for_the_steps_the_room_sees_it_at(hall):
+    # the lanes and the rack beside swizzle at two steps of 4 rounds: laid out over every state
+    # of the lecture (32 rounds, shown alone at other steps) they reached 10.6 px of 12.6
+    reach = min(18.0, hall["beside reach"])
+    assert len(hall["beside"]) == 2
+    for banks in hall["beside"]:
+        assert banks["parts"] == ["lanes", "rack"], banks
+        assert banks["layout"] >= reach - 0.05, (banks, hall["beside reach"])
+        assert banks["type"] >= reach - 0.05, (banks, hall["beside reach"])
+    assert abs(hall["beside"][0]["title"] - hall["beside"][1]["title"]) <= 0.5
+
+
+def test_f5_keeps_the_rooms_one_type_when_the_focus_moves_to_another_panel(hall):
+    states = hall["focus moves"]
+    assert [s["panel"] for s in states] == ["launch", "sectors", "sectors"]
+    assert all(s["room"] is not None and s["room"] >= 18.0 for s in states), states
+    types = [s["type"] for s in states]
+    titles = [s["title"] for s in states]
+    assert max(types) - min(types) <= 0.5, types  # 21.7 -> 25.1 px as sectors took the room
+    assert max(titles) - min(titles) <= 1.0, titles
