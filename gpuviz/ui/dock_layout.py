@@ -330,6 +330,7 @@ class LectureLayout:
     # (the view's pixels, the parts shown, the states the room sees it in: -1 the overview)
     room_shows: tuple[tuple[tuple[int, int], tuple[str, ...] | None, tuple[int, ...]], ...] = ()
     room_type: float | None = None
+    room_waiting = False  # entering F5: no layout asked until the room's views are planned
 
     def _base_target(self, view_px: tuple[int, int] | None = None) -> Target | None:
         w, h = view_px or self.view_px()
@@ -385,6 +386,8 @@ class LectureLayout:
         return base.showing(parts, self.chrome)
 
     def _ask_layout(self, base: Target) -> None:
+        if self.presenting and self.room_waiting:
+            return  # asked with the room's views (``Presentation._plan_room``)
         ask = self._ask(base)
         if self.layouts.known(ask)[0] or not self._on_screen:
             return  # the first frame first: asked once it is painted (``_on_painted``)
@@ -395,7 +398,10 @@ class LectureLayout:
 
     def _later_asks(self, base: Target) -> tuple[LayoutAsk, ...]:
         """The layouts of the parts the other steps ask for, worked out after this one, so a
-        step is drawn in its final layout the moment it is shown."""
+        step is drawn in its final layout the moment it is shown (in the room: the room's
+        views, asked by presentation mode)."""
+        if self.presenting:
+            return ()
         return tuple(self._ask(base, p, own=False) for p in self._lecture_parts()
                      if p != self.parts)
 

@@ -166,7 +166,7 @@ class Presentation:
             w.set_theme(before.theme, remember=False)
             for d in w.docks.values():
                 self.present_dock(d, False)
-                d.room_shows, d.room_type = (), None
+                d.room_shows, d.room_type, d.room_waiting = (), None, False
             w.menuBar().show()
             w.step_bar.show()
             w.caption_label.setFont(w.caption_font)
@@ -191,8 +191,12 @@ class Presentation:
             return
         self._waited += SETTLE_POLL_MS
         screen = w.screen_now().geometry().size()
-        ready = (self.state is None or (w.isFullScreen() and w.size() == screen
-                 and all(d.settled() for d in w.docks.values() if d.isVisible())))
+        full = w.isFullScreen() and w.size() == screen
+        if self.state is not None and self._room is None and (full or
+                                                              self._waited >= SETTLE_WAIT_MS):
+            self._plan_room()
+        ready = (self.state is None or (full and all(d.settled() for d in w.docks.values()
+                                                     if d.isVisible())))
         if ready and self.state is not None:
             ready = self._room_ready()
         if ready or self._waited >= SETTLE_WAIT_MS:
@@ -219,6 +223,27 @@ class Presentation:
         else:
             QTimer.singleShot(ROOM_POLL_MS, w, self._room_later)
 
+    def _plan_room(self) -> None:
+        """The views the room will see each panel in, once the window has its full-screen
+        size: each laid out for the states it shows (``room_plan``). Until then no dock asks
+        for a layout (one for the window's size, or over every state, would be thrown away)."""
+        w = self.window
+        self._room = room_plan(w.document.scenario, self.panels_to_show())
+        shown = [d for d in w.docks.values() if d.isVisible()]
+        for d in w.docks.values():
+            d.room_waiting = False
+        if not shown:
+            return
+        now_w, now_h = shown[0].view.width(), shown[0].view.height()
+        inset = round(now_w - (w.width() / len(shown)))
+        for pid, shows in self._room.items():
+            d = w.dock(pid)
+            d.room_shows = tuple(((round(w.width() / n) + inset, now_h), parts, ks)
+                                 for n, parts, ks in shows)
+            d.layouts.also(d.room_asks(), d.theme)
+        for d in shown:
+            d.schedule_refresh()  # its own view's layout: one of the room's
+
     def _room_ready(self) -> bool:
         """Whether every figure the room will see over the lecture is laid out at one type:
         the views each panel is presented in (alone, or beside the others a step names) are
@@ -229,17 +254,6 @@ class Presentation:
         its own: a view changes type where the room sees another view, never within one."""
         w = self.window
         if self._room is None:
-            shown = [d for d in w.docks.values() if d.isVisible()]
-            if not shown:
-                return True
-            now_w, now_h = shown[0].view.width(), shown[0].view.height()
-            inset = round(now_w - (w.width() / len(shown))) if len(shown) else 0
-            self._room = room_plan(w.document.scenario, self.panels_to_show())
-            for pid, shows in self._room.items():
-                d = w.dock(pid)
-                d.room_shows = tuple(((round(w.width() / n) + inset, now_h), parts, ks)
-                                     for n, parts, ks in shows)
-                d.layouts.also(d.room_asks(), d.theme)
             return False
         least = [w.docks[pid].room_least() for pid in self._room]
         if any(t is None for t in least):
@@ -287,6 +301,7 @@ class Presentation:
 
     def present_dock(self, d: PanelDock, presenting: bool) -> None:
         d.set_controls_shown(not presenting)
+        d.room_waiting = presenting  # no layout asked until the room's views are planned
         d.set_body_px(PRESENT_BODY_PX if presenting else BODY_PX)
         if presenting:
             d.set_min_px(PRESENT_MIN_PX)

@@ -375,3 +375,27 @@ def test_in_the_dark_theme_the_style_icons_are_not_dark_on_dark(
                 for x in range(image.width()) for y in range(image.height()))
     assert light > image.width() * image.height() // 3, "the play icon sits on a dark ground"
     w.set_theme("screen")
+
+
+def test_entering_f5_lays_out_only_the_views_the_room_sees_each_once(
+        make_main_window, scenario_path, qtbot, monkeypatch):
+    import gpuviz.ui.dock_layout as dock_layout
+
+    w = make_main_window(scenario_path("banks-swizzled-columns.json"))
+    settle(qtbot, 200, w)
+    laid_out = []  # (panel, view pixels, parts, states) of every layout worked out
+    inner = dock_layout.lay_out_view
+
+    def counted(build, results, target, view_px, min_px, title_pt, parts=None, *rest, **kw):
+        laid_out.append((view_px, parts, len(results)))
+        return inner(build, results, target, view_px, min_px, title_pt, parts, *rest, **kw)
+
+    monkeypatch.setattr(dock_layout, "lay_out_view", counted)
+    w.presentation.enter()
+    qtbot.waitUntil(lambda: w.updatesEnabled(), timeout=15000)
+    room = [(px, parts) for d in w.docks.values() for px, parts, _ in d.room_shows]
+    assert len(room) == 4  # swizzle alone and beside banks, banks alone and beside swizzle
+    # before: 7, one at the window's size before it was full screen, one over every state
+    # of the lecture, and one for parts the room sees in another view
+    assert sorted(map(str, ((px, parts) for px, parts, _ in laid_out))) == \
+        sorted(map(str, room)), laid_out
