@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,11 +23,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSpinBox,
-    QStyle,
     QStyledItemDelegate,
-    QStyleOptionHeader,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -98,24 +95,99 @@ class _Delegate(QStyledItemDelegate):
             super().setModelData(editor, model, index)
 
 
-class _RowNumbers(QHeaderView):
-    """The vertical header, numbering rows from 0."""
+class _Rows(QAbstractTableModel):
+    """The table's entries as data: one list of cell values per row, drawn only as rows come
+    on screen (an explicit order of 256×256 tiles is 65,536 rows; a widget item per cell took
+    0.5 s to fill and 0.26 s to read back on every edit). Rows are numbered from 0, as the JSON
+    paths of problems count them; a cell marked by a problem carries its message."""
 
-    def __init__(self, parent: QWidget):
-        super().__init__(Qt.Orientation.Vertical, parent)
-        self.setSectionsClickable(True)
-        self.setHighlightSections(True)
+    def __init__(self, columns: list[FieldSpec], parent: QWidget):
+        super().__init__(parent)
+        self.columns = columns
+        self.rows: list[list[Any]] = []
+        self.marks: dict[tuple[int, int], str] = {}  # (row, column) -> the problem's text
+        self.marking = False  # cells repainted for their marks: not an edit
 
-    @staticmethod
-    def label(logical: int) -> str:
-        return str(logical)
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's API)
+        return 0 if parent.isValid() else len(self.rows)
 
-    def paintSection(self, painter, rect, logical: int) -> None:
-        option = QStyleOptionHeader()
-        self.initStyleOption(option)
-        option.rect, option.section, option.text = rect, logical, self.label(logical)
-        option.textAlignment = Qt.AlignmentFlag.AlignCenter
-        self.style().drawControl(QStyle.ControlElement.CE_Header, option, painter, self)
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Vertical:
+            return str(section) if role == Qt.ItemDataRole.DisplayRole else None
+        col = self.columns[section]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return col.name.replace("_", " ")
+        return col.doc if role == Qt.ItemDataRole.ToolTipRole else None
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        f = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if self.columns[index.column()].type is bool:
+            return f | Qt.ItemFlag.ItemIsUserCheckable
+        return f | Qt.ItemFlag.ItemIsEditable
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        r, i = index.row(), index.column()
+        if not 0 <= r < len(self.rows):
+            return None
+        value, is_bool = self.rows[r][i], self.columns[i].type is bool
+        if role == Qt.ItemDataRole.CheckStateRole:
+            return (Qt.CheckState.Checked if value else Qt.CheckState.Unchecked) if is_bool \
+                else None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            return None if is_bool else ("" if value is None else value)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return QBrush(ERROR_BG) if (r, i) in self.marks else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.marks.get((r, i))
+        return None
+
+    def setData(self, index: QModelIndex, value: Any,
+                role: int = Qt.ItemDataRole.EditRole) -> bool:
+        r, i = index.row(), index.column()
+        if not 0 <= r < len(self.rows):
+            return False
+        if role == Qt.ItemDataRole.CheckStateRole:
+            value = Qt.CheckState(value) == Qt.CheckState.Checked
+        elif role != Qt.ItemDataRole.EditRole:
+            return False
+        self.rows[r][i] = value
+        self.dataChanged.emit(index, index, [role])
+        return True
+
+    def reset(self, rows: list[list[Any]]) -> None:
+        self.beginResetModel()
+        self.rows, self.marks = rows, {}
+        self.endResetModel()
+
+    def insert(self, r: int, row: list[Any]) -> None:
+        self.beginInsertRows(QModelIndex(), r, r)
+        self.rows.insert(r, row)
+        self.marks = {}  # rows below moved; the form marks its problems again
+        self.endInsertRows()
+
+    def remove(self, r: int) -> None:
+        self.beginRemoveRows(QModelIndex(), r, r)
+        del self.rows[r]
+        self.marks = {}
+        self.endRemoveRows()
+
+    def mark(self, marks: dict[tuple[int, int], str]) -> None:
+        """Cells marked by problems (only those cells repainted: a table may have 65,536
+        rows)."""
+        changed = set(self.marks) | set(marks)
+        self.marks, self.marking = marks, True
+        try:
+            for r, i in changed:
+                if r < len(self.rows):
+                    at = self.index(r, i)
+                    self.dataChanged.emit(at, at, [Qt.ItemDataRole.BackgroundRole,
+                                                   Qt.ItemDataRole.ToolTipRole])
+        finally:
+            self.marking = False
 
 
 class TableEditor(QWidget):
@@ -128,20 +200,17 @@ class TableEditor(QWidget):
         self.item_type = item.type
         self.is_records = item.record is not None
         self.columns = columns_for(item)
-        self.table = QTableWidget(0, len(self.columns))
+        self.rows = _Rows(self.columns, self)
+        self.table = QTableView()
         self.table.setObjectName(f"table-{name}")
-        self.table.setHorizontalHeaderLabels([c.name.replace("_", " ") for c in self.columns])
-        for i, c in enumerate(self.columns):
-            self.table.horizontalHeaderItem(i).setToolTip(c.doc)
+        self.table.setModel(self.rows)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        # rows numbered from 0, as the JSON paths of problems count them (painted: a label
-        # item per row cost 1 s for 65,536 rows)
-        self.table.setVerticalHeader(_RowNumbers(self.table))
         self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setItemDelegate(_Delegate(self.columns, self.table))
-        self.table.itemChanged.connect(self._on_item_changed)
+        self.rows.dataChanged.connect(self._on_data_changed)
         self.buttons: dict[str, QPushButton] = {}
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
@@ -168,62 +237,44 @@ class TableEditor(QWidget):
         lay.addWidget(self.table)
         lay.addLayout(row)
         lay.addWidget(self.message)
-        self._filling = False
-        self._marked: set[tuple[int, int]] = set()
 
     # --- values ------------------------------------------------------------------------------
     def value(self) -> list[Any]:
-        out = []
-        for r in range(self.table.rowCount()):
-            cells = {c.name: self._cell(r, i) for i, c in enumerate(self.columns)}
-            out.append(cells if self.is_records else cells["value"])
-        return out
+        if not self.is_records:
+            return [self._cell(v, 0) for v, in self.rows.rows]
+        names = [c.name for c in self.columns]
+        return [{n: self._cell(v, i) for i, (n, v) in enumerate(zip(names, row, strict=True))}
+                for row in self.rows.rows]
 
-    def _cell(self, r: int, i: int) -> Any:
-        item = self.table.item(r, i)
+    def _cell(self, value: Any, i: int) -> Any:
         col = self.columns[i]
-        value = item.data(Qt.ItemDataRole.EditRole) if item is not None else None
         if col.type is bool:
-            return item is not None and item.checkState() == Qt.CheckState.Checked
+            return bool(value)
         if value is None or value == "":
             return None if col.optional else ("" if col.type is str else None)
         return value
 
     def set_value(self, value: list[Any]) -> None:
-        self._filling = True
-        self.table.setUpdatesEnabled(False)
-        try:  # every row at once: inserted one by one, 65,536 rows (an explicit order) took 3 s
-            self.table.setRowCount(0)
-            self._marked.clear()
-            self.table.setRowCount(len(value or []))
-            for r, entry in enumerate(value or []):
-                self._fill(r, entry)
-        finally:
-            self.table.setUpdatesEnabled(True)
-            self._filling = False
+        self.rows.reset([self._row(entry) for entry in value or []])
         self.clear_problems()
         self._update_count()
 
-    def _append(self, entry: Any, at: int | None = None) -> None:
-        r = self.table.rowCount() if at is None else at
-        self.table.insertRow(r)
-        self._marked.clear()  # rows below moved; the form marks its problems again
-        self._fill(r, entry)
-
-    def _fill(self, r: int, entry: Any) -> None:
+    def _row(self, entry: Any) -> list[Any]:
         record = entry if self.is_records else {"value": entry}
-        for i, c in enumerate(self.columns):
-            v = record.get(c.name) if isinstance(record, dict) else None
-            item = QTableWidgetItem()
-            if c.type is bool:
-                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-                item.setCheckState(Qt.CheckState.Checked if v else Qt.CheckState.Unchecked)
-            else:
-                item.setData(Qt.ItemDataRole.EditRole, "" if v is None else v)
-            self.table.setItem(r, i, item)
+        return [record.get(c.name) if isinstance(record, dict) else None for c in self.columns]
+
+    def row_count(self) -> int:
+        return len(self.rows.rows)
+
+    def current_row(self) -> int:
+        index = self.table.currentIndex()
+        return index.row() if index.isValid() else -1
+
+    def set_current_row(self, r: int) -> None:
+        self.table.setCurrentIndex(self.rows.index(r, 0))
 
     def _default_entry(self, r: int) -> Any:
-        if 0 <= r < self.table.rowCount():
+        if 0 <= r < self.row_count():
             current = self.value()[r]
             if not self.is_records and self.columns[0].type is int and current is not None:
                 return int(current) + 1
@@ -235,37 +286,36 @@ class TableEditor(QWidget):
 
     # --- rows ----------------------------------------------------------------------------------
     def add_row(self) -> None:
-        r = self.table.currentRow()
-        entry = self._default_entry(r if r >= 0 else self.table.rowCount() - 1)
-        at = r + 1 if r >= 0 else self.table.rowCount()
-        self._filling = True
-        self._append(entry, at)
-        self._filling = False
-        self.table.setCurrentCell(at, 0)
+        r = self.current_row()
+        entry = self._default_entry(r if r >= 0 else self.row_count() - 1)
+        at = r + 1 if r >= 0 else self.row_count()
+        self.rows.insert(at, self._row(entry))
+        self.set_current_row(at)
         self._emit()
 
     def remove_row(self) -> None:
-        r = self.table.currentRow()
+        r = self.current_row()
         if r < 0:
             return
-        self.table.removeRow(r)
-        if self.table.rowCount():
-            self.table.setCurrentCell(min(r, self.table.rowCount() - 1), 0)
+        self.rows.remove(r)
+        if self.row_count():
+            self.set_current_row(min(r, self.row_count() - 1))
         self._emit()
 
     def move_row(self, delta: int) -> None:
-        r = self.table.currentRow()
+        r = self.current_row()
         to = r + delta
-        if r < 0 or not 0 <= to < self.table.rowCount():
+        if r < 0 or not 0 <= to < self.row_count():
             return
-        values = self.value()
-        values.insert(to, values.pop(r))
-        self.set_value(values)
-        self.table.setCurrentCell(to, 0)
+        rows = list(self.rows.rows)
+        rows.insert(to, rows.pop(r))
+        self.rows.reset(rows)
+        self.clear_problems()
+        self.set_current_row(to)
         self._emit()
 
-    def _on_item_changed(self, _item: QTableWidgetItem) -> None:
-        if not self._filling:
+    def _on_data_changed(self, *_changed: object) -> None:
+        if not self.rows.marking:  # a cell edited (a mark is not an edit)
             self._emit()
 
     def _emit(self) -> None:
@@ -273,7 +323,7 @@ class TableEditor(QWidget):
         self.changed.emit()
 
     def _update_count(self) -> None:
-        n = self.table.rowCount()
+        n = self.row_count()
         self.count_label.setText(f"{n} {'row' if n == 1 else 'rows'}")
         rows = self.table.verticalHeader().defaultSectionSize() * min(max(n, 2), 8)
         self.table.setFixedHeight(rows + self.table.horizontalHeader().height()
@@ -281,41 +331,33 @@ class TableEditor(QWidget):
 
     # --- problems from the form ----------------------------------------------------------------
     def clear_problems(self) -> None:
-        self._filling = True
-        for r, i in self._marked:  # only the cells marked: a table may have 65,536 rows
-            item = self.table.item(r, i)
-            if item is not None:
-                item.setBackground(QBrush())
-                item.setToolTip("")
-        self._marked.clear()
-        self._filling = False
+        self.rows.mark({})
         self.message.hide()
 
     def show_problems(self, problems: list[tuple[str, str, str]]) -> None:
         """``problems``: (full JSON path, path after this field, message). A path that names a
         row (``[3]``) or a cell (``[3].target``) marks it; the rest are listed under the table."""
-        self.clear_problems()
-        loose = []
-        self._filling = True
+        loose, marks = [], {}
+        names = [c.name for c in self.columns]
         for full, rest, message in problems:
             m = _INDEX.match(rest)
-            if m and int(m.group(1)) < self.table.rowCount():
+            if m and int(m.group(1)) < self.row_count():
                 r = int(m.group(1))
-                names = [c.name for c in self.columns]
                 cols = [names.index(m.group(2))] if m.group(2) in names else range(len(names))
                 for i in cols:
-                    item = self.table.item(r, i)
-                    if item is not None:
-                        item.setBackground(QBrush(ERROR_BG))
-                        item.setToolTip(f"{full}: {message}")
-                        self._marked.add((r, i))
+                    marks[(r, i)] = f"{full}: {message}"
             else:
                 loose.append(f"{full}: {message}")
-        self._filling = False
-        if loose:
-            self.message.setText("\n".join(loose))
-            self.message.show()
+        self.rows.mark(marks)
+        self.message.setVisible(bool(loose))
+        self.message.setText("\n".join(loose))
 
     def marked_cells(self) -> list[tuple[int, int]]:
-        return [(r, i) for r, i in sorted(self._marked) if self.table.item(r, i) is not None
-                and self.table.item(r, i).background().color() == ERROR_BG]
+        return sorted(self.rows.marks)
+
+    def tooltip(self, r: int, i: int) -> str:
+        return self.rows.data(self.rows.index(r, i), Qt.ItemDataRole.ToolTipRole) or ""
+
+    def set_cell(self, r: int, i: int, value: Any) -> None:
+        """A cell's value, as typed into it."""
+        self.rows.setData(self.rows.index(r, i), value, Qt.ItemDataRole.EditRole)
