@@ -174,9 +174,9 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
             a_share, a_load, a_hit, b_share, b_load, b_hit = binned_state(state, per)
             ax, ay = (0.0, gy) if grid else (0.0, top)
             bx, by = (gx, top) if grid else (kb * cell + 2 * gap, top)
-            draw_strip(c, theme, a_share, a_load > 0, a_hit > 0, "a_operand", "atile", ax, ay,
+            draw_strip(c, theme, a_share, a_load, a_hit, "a_operand", "atile", ax, ay,
                        cell, per, vector, cell >= 2.0)
-            draw_strip(c, theme, b_share, b_load > 0, b_hit > 0, "b_operand", "btile", bx, by,
+            draw_strip(c, theme, b_share, b_load, b_hit, "b_operand", "btile", bx, by,
                        cell, per, vector, cell >= 2.0)
             # the strips named where they meet (the corner above A and left of B) when it has
             # room, else on a line above them

@@ -39,24 +39,49 @@ def strip_keys(prefix: str, nr: int, nc: int, per: int) -> list[str]:
     return [key(prefix, i * per, j) for i, j in base]
 
 
-def draw_strip(c: BlockCanvas, theme: Theme, share: np.ndarray, mask_load: np.ndarray,
-               mask_hit: np.ndarray, role: RoleName, prefix: str, x: float, y: float, cell: float,
-               per: int, vector: bool, outline: bool) -> None:
-    """One strip (``prefix`` "atile" or "btile") of ``share``'s shape at (x, y): tints by the
-    share resident, this step's loads and hits marked by shape as well as colour, so grayscale
-    keeps them apart."""
+def _tints(theme: Theme, role: RoleName) -> list[str]:
+    return [theme.color("absent")] + [theme.mix(theme.color(role), (i + 1) / (SHARE_LEVELS - 1))
+                                      for i in range(SHARE_LEVELS - 1)]
+
+
+_RASTERS: dict[tuple, tuple] = {}
+
+
+def strip_raster(theme: Theme, share: np.ndarray, loads: np.ndarray, hits: np.ndarray,
+                 role: RoleName) -> np.ndarray:
+    """A strip drawn as one pixel per tile (or bin): its tint by the share resident, this
+    step's loads and hits in their colours. Kept for the strips last drawn (a layout search
+    draws the same strips in every design it tries: a 1024-row A strip costs 4 ms a time)."""
+    cache_key = (id(share), id(loads), id(hits), id(theme), role)
+    kept = _RASTERS.get(cache_key)
+    if kept is not None and kept[0] is share and kept[1] is loads and kept[2] is hits \
+            and kept[3] is theme:
+        return kept[4]
     nr, nc = share.shape
     levels = np.round(share * (SHARE_LEVELS - 1)).astype(np.int64)
-    tints = [theme.color("absent")] + [
-        theme.mix(theme.color(role), (i + 1) / (SHARE_LEVELS - 1))
-        for i in range(SHARE_LEVELS - 1)]
+    rgb = np.array([rgb_of(s) for s in _tints(theme, role)]).astype(np.uint8)[levels.reshape(-1)]
+    for mask, colour in ((loads > 0, theme.color("miss")), (hits > 0, theme.color("hit"))):
+        rgb[mask.reshape(-1)] = rgb_of(colour)
+    rgb = rgb.reshape(nr, nc, 3)
+    rgb.setflags(write=False)  # shared by every figure drawn from it
+    if len(_RASTERS) > 8:
+        _RASTERS.clear()
+    _RASTERS[cache_key] = (share, loads, hits, theme, rgb)  # kept alive: their ids not reused
+    return rgb
+
+
+def draw_strip(c: BlockCanvas, theme: Theme, share: np.ndarray, loads: np.ndarray,
+               hits: np.ndarray, role: RoleName, prefix: str, x: float, y: float, cell: float,
+               per: int, vector: bool, outline: bool) -> None:
+    """One strip (``prefix`` "atile" or "btile") of ``share``'s shape at (x, y): tints by the
+    share resident, this step's loads and hits (``loads``/``hits`` above 0; a bin's share)
+    marked by shape as well as colour, so grayscale keeps them apart."""
+    nr, nc = share.shape
     if not vector:
         # as dense as the grid: one pixel per tile (or bin), still pointable
-        rgb = np.empty((nr * nc, 3), dtype=np.uint8)
-        rgb[:] = np.array([rgb_of(s) for s in tints])[levels.reshape(-1)]
-        for mask, colour in ((mask_load, theme.color("miss")), (mask_hit, theme.color("hit"))):
-            rgb[mask.reshape(-1)] = rgb_of(colour)
-        c.image(x, y, nc * cell, nr * cell, rgb.reshape(nr, nc, 3), key=prefix, cells=prefix)
+        rgb = strip_raster(theme, share, loads, hits, role)
+        mask_load = loads > 0
+        c.image(x, y, nc * cell, nr * cell, rgb, key=prefix, cells=prefix)
         hatch = theme.hatches.get("miss")
         if hatch:
             # where the theme hatches loads (print), the loaded tiles' runs carry the legend's
@@ -67,6 +92,9 @@ def draw_strip(c: BlockCanvas, theme: Theme, share: np.ndarray, mask_load: np.nd
                 c.rects(runs, Style(hatch=hatch, hatch_color=theme.foreground))
         c.rect(x, y, nc * cell, nr * cell, theme.stroke("outline", theme.thin_mm))
         return
+    levels = np.round(share * (SHARE_LEVELS - 1)).astype(np.int64)
+    tints = _tints(theme, role)
+    mask_load, mask_hit = loads > 0, hits > 0
     base = np.stack(np.divmod(np.arange(nr * nc), nc), axis=1)
     xywh = np.stack([x + base[:, 1] * cell, y + base[:, 0] * cell,
                      np.full(len(base), cell), np.full(len(base), cell)], axis=1)

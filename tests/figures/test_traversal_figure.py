@@ -103,6 +103,26 @@ def test_dense_grids_and_strips_are_images_pointable_tile_by_tile():
     assert key_at(figure, grid.x + 3.5 * grid.w / 48, grid.y + 10.5 * grid.h / 64) == "tile:10,3"
 
 
+def test_a_dense_strip_is_rastered_once_for_every_design_a_layout_search_tries(monkeypatch):
+    # a 1024-row A strip costs about 4 ms to raster, and the view search builds the figure in
+    # every design it tries (1024×64 tiles: 100 strips for one view, 0.4 s)
+    from dataclasses import replace
+
+    from gpuviz.figures.targets import DESIGN_FACTORS, view_target
+
+    big = compute(TraversalParams(rows=64, cols=48, k_tiles=16, in_flight=8, capacity=200,
+                                  sweep=False))
+    base = view_target(300, 1.6)
+    figures = [fig.build(big, frozenset({"frame:40"}), SCREEN, replace(base, design=(kind, f)))
+               for f in DESIGN_FACTORS for kind in ("stacked", "beside")]
+    strips = [i for f in figures for i in walk(f.items)
+              if isinstance(i, Image) and i.cells in ("atile", "btile")]
+    assert len(strips) >= 2 * len(figures)  # every design draws both strips of each order
+    # one raster per order's A and B strip (the main and the compared run), shared by all
+    assert len({id(i.rgb) for i in strips}) <= 4
+    assert not any(i.rgb.flags.writeable for i in strips)  # shared, so never written to
+
+
 def test_dense_strips_carry_the_legends_hatch_for_loads_where_the_theme_hatches_them():
     """In print, "loaded in this step" is hatched in the legend; a dense strip (an image) has its
     loaded tiles hatched too, as runs over exactly those tiles; the screen theme hatches none."""
