@@ -7,6 +7,7 @@ sees the dark figures, in presentation type), and the docks' layout."""
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,8 +26,14 @@ PRESENT_BODY_PX = 18.0  # the figures' body type in presentation mode, in screen
 PRESENT_MIN_PX = 18.0  # the least median type of a presented figure (else it shows a page)
 ONE_PANEL_PX, PANELS_PX = 12.0, 10.0  # the least median type in the window, one panel / more
 SETTLE_POLL_MS = 20
-SETTLE_WAIT_MS = 4000  # the longest the room waits for the final layout
+SETTLE_WAIT_MS = 4000  # the longest the room waits for the final layout, in wall time (polls
+# of a busy window's thread come late: counted as 20 ms each, a loaded machine waited 15 s)
 ROOM_POLL_MS = 100  # after that, how often the room's one type is looked for
+
+
+def now() -> float:
+    """The clock the room's wait is measured on (seconds)."""
+    return time.monotonic()
 
 
 @dataclass(frozen=True)
@@ -97,7 +104,7 @@ class Presentation:
         self.window = window
         self.state: PresentationState | None = None
         self.presenter: PresenterView | None = None
-        self._waited = 0
+        self._since = 0.0  # when presentation mode was entered (monotonic seconds)
         self._room: dict[str, Shows] | None = None  # how the room sees each panel
 
     @property
@@ -121,7 +128,7 @@ class Presentation:
         # its full-screen size and every figure is laid out for it (before, a window
         # manager's answer in steps showed the windowed layout scaled, then the final one)
         w.setUpdatesEnabled(False)
-        self._waited = 0
+        self._since = now()
         self._room = None
         clock = w.clock
         self.state = PresentationState(w.theme.name, w.isFullScreen(), w.isMaximized(),
@@ -189,17 +196,17 @@ class Presentation:
         w = self.window
         if w.updatesEnabled():
             return
-        self._waited += SETTLE_POLL_MS
+        waited = (now() - self._since) * 1000.0
         screen = w.screen_now().geometry().size()
         full = w.isFullScreen() and w.size() == screen
         if self.state is not None and self._room is None and (full or
-                                                              self._waited >= SETTLE_WAIT_MS):
+                                                              waited >= SETTLE_WAIT_MS):
             self._plan_room()
         ready = (self.state is None or (full and all(d.settled() for d in w.docks.values()
                                                      if d.isVisible())))
         if ready and self.state is not None:
             ready = self._room_ready()
-        if ready or self._waited >= SETTLE_WAIT_MS:
+        if ready or waited >= SETTLE_WAIT_MS:
             w.setUpdatesEnabled(True)
             w.update()
             for d in w.docks.values():  # painted now, with what each has laid out (an

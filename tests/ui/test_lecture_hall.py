@@ -287,6 +287,28 @@ def test_the_first_frame_drawn_in_f5_is_the_final_one(make_main_window, scenario
     assert len({round(s, 6) for _, s in painted}) == 1
 
 
+def test_the_room_waits_for_the_final_layout_at_most_four_seconds_of_wall_time(
+        make_main_window, scenario_path, qtbot, monkeypatch):
+    # on a loaded machine the window's thread runs its 20-ms polls late; counted as 20 ms each,
+    # the room stared at the windowed picture for 15 s under a window manager
+    from gpuviz.ui import presentation
+    from gpuviz.ui.panel_dock import PanelDock
+
+    w = make_main_window(scenario_path("banks-padded33.json"))
+    settle(qtbot, 400)
+    clock = [100.0]
+    monkeypatch.setattr(presentation, "now", lambda: clock[0])
+    monkeypatch.setattr(PanelDock, "settled", lambda self: False)  # a layout never done
+    w.presentation.enter()
+    assert not w.updatesEnabled()  # waiting for the final layout
+    clock[0] += 1.0
+    qtbot.wait(200)  # ten polls, a second of wall time: still waiting
+    assert not w.updatesEnabled()
+    clock[0] += 3.5  # 4.5 s since F5
+    qtbot.waitUntil(w.updatesEnabled, timeout=1000)
+    w.presentation.leave()
+
+
 def test_one_of_a_thing_is_singular(make_main_window, scenario_path, qtbot):
     w = make_main_window(scenario_path("occupancy-register-cliff.json"))
     dock = w.docks["occupancy"]
