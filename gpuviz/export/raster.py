@@ -19,10 +19,11 @@ MM_PER_INCH = 25.4
 # PNG and animation resolution. Print needs 300–600 dpi and 1200 covers line art; small
 # animations for the web go down to about 60 dpi.
 MIN_DPI, MAX_DPI = 36, 1200
-# Pixels of one PNG. The image is 4 bytes a pixel before compression: 80 million pixels peak at
-# about 400 MB and 20 s (a full-width figure at 1200 dpi; benchmarks/bench_limits.py, "export"
-# rows), where 5000 dpi took 3.8 GB.
-MAX_PIXELS = 80_000_000
+# Pixels of one PNG: a full page (170 × 230 mm) at 900 dpi, a 150-mm square at 1200. The image
+# is 4 bytes a pixel before compression, and its time goes to touching that memory and to
+# compressing it: 80 million pixels took 2.4 CPU s and 381 MB, over the 2-s budget of any
+# accepted input, and 50 million about 1.5 s (benchmarks/bench_limits.py, "export" row).
+MAX_PIXELS = 50_000_000
 
 
 class ExportLimitError(OSError):

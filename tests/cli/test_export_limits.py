@@ -126,3 +126,15 @@ def test_a_sequence_at_the_maximum_is_not_refused(tmp_path, monkeypatch):
     paths = export_sequence(load_scenario(path), "traversal", tmp_path / "f", "ok")
     assert len(paths) == len(written) == 1981 <= MAX_FRAMES
     assert checked == written  # every frame checked before the first is written
+
+
+def test_a_full_page_png_past_900_dpi_is_refused_as_more_than_a_budget_of_work():
+    # 170 × 230 mm at 1200 dpi is 87 million pixels; 80 million took 2.4 CPU s to paint and
+    # compress, past the 2 s any accepted input may take: the cap is a full page at 900 dpi
+    from gpuviz.figures.display import Figure
+
+    page = Figure(170.0, 230.0, "#ffffff", ())
+    for dpi in (1200, 1000, 950):  # 87, 60 and 55 million pixels
+        with pytest.raises(ExportLimitError):
+            check_png_size(page, None, dpi)
+    check_png_size(page, None, 900)  # 6024 × 8150: 49 million

@@ -16,7 +16,7 @@ from gpuviz import cli
 ALL_PARTS = ["fragment-a", "fragment-b", "fragment-c", "feed", "warpgroup", "descriptor",
              "completion", "hierarchy"]
 ONE_PART = {"show": ["fragment-a"]}  # 175 × 91 mm: 21 million pixels at 900 dpi
-EVERY_PART = {"show": ALL_PARTS}  # 175 × 468 mm: 106 million, over the 80 million cap
+EVERY_PART = {"show": ALL_PARTS}  # 175 × 468 mm: 106 million, over the 50 million cap
 
 
 def _steps(*changes: dict) -> list[dict]:
