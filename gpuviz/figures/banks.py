@@ -35,7 +35,9 @@ from gpuviz.figures.banks_rack import (
     rack_alone,
     role,
     runs,
+    shown_banks,
     slot_styles,
+    transposed,
     value,
 )
 from gpuviz.figures.display import Figure, Style, selected_numbers
@@ -135,9 +137,16 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     natural = geo.natural
     if target.aspect is not None and target.width is not None and target.whole:
         natural = max(natural, target.width - 2 * MARGIN)
-    elif alone and deep(r):  # the queues alone: their blocks of rounds in one line
-        line = rack_alone(r, frozenset(), theme, 1e6, geo.pt, geo.floor, geo.row_h, geo.column)
-        natural = line.width if line is not None else natural
+    elif alone:  # the queues alone: their blocks of rounds in one line, or banks down
+        line = rack_alone(r, frozenset(), theme, 1e6, geo.pt, geo.floor, geo.row_h, geo.column,
+                          target.width is not None)
+        if line is None:  # a few rounds: banks down where the width is held, not 32 across
+            banks, _ = shown_banks(r)
+            line = transposed(r, frozenset(), theme, banks, geo.pt, geo.floor, geo.row_h,
+                              max(geo.column(geo.floor), geo.column(geo.pt)))
+        natural = line.width
+        if target.aspect is not None:  # a page: the width of the rack's area in its shape
+            natural = min(natural, (line.width * line.height * target.aspect) ** 0.5)
     return compose(
         target, theme,
         title=_title(r, active, rounds_text),

@@ -224,3 +224,26 @@ def test_a_phased_queue_alone_at_a_column_runs_banks_down_and_rounds_across():
     assert over_budget(fig, t) == []
     assert {t.key for t in texts_with_key(fig, "word:")} == {f"word:{s.word}" for s in r.slots}
     assert {t.key for t in texts_with_key(fig, "phase:")} == {f"phase:{p}" for p in range(4)}
+
+
+def test_the_rack_alone_in_a_square_view_is_laid_out_for_the_rack_not_for_32_banks_across():
+    """The rack part beside the swizzle panel in F5 on a 1280×720 projector: half the screen,
+    634 × 659 px, 124 mm at the room's type. The designs were sized from the 32-bank rack
+    with lanes (256 mm), so even the narrowest (0.6 ×) set the title 152 mm wide and the whole
+    was shrunk to 12.4 px; sized from the rack drawn, the type is about 16 px."""
+    from dataclasses import replace
+
+    from gpuviz.figures.scene import build_figure
+    from gpuviz.figures.targets import view_target
+    from gpuviz.ui.view_layout import lay_out_view
+
+    room = theme("presentation")
+    states = [result_of("banks-swizzled-columns.json", k) for k in (3, 4)]
+    assert [r.rounds for r in states] == [4, 16]
+    layout = lay_out_view(lambda r, t: build_figure("banks", r, frozenset(), room, t), states,
+                          view_target(124, 0.96), (634, 659), 18.0, room.title_pt, ("rack",))
+    assert layout.type_px >= 15.5, layout
+    for r in states:  # each queued word still drawn, in the design the lecture keeps
+        kept = replace(view_target(124, 0.96).showing(["rack"]), design=layout.design)
+        fig = banks_figure.build(r, frozenset(), room, kept)
+        assert {t.key for t in texts_with_key(fig, "word:")} == {f"word:{s.word}" for s in r.slots}
