@@ -40,7 +40,7 @@ def laid_out(window, seconds: float = 0.8, cap: float = 15.0) -> None:
     on its way."""
     settle(seconds)
     end = time.perf_counter() + cap
-    while time.perf_counter() < end and not (window.updatesEnabled() and all(
+    while time.perf_counter() < end and not (not window.presentation.waiting and all(
             d.settled() for d in window.docks.values() if d.isVisible())):
         settle(0.05)  # updates off: presentation mode waits for its final layout
 

@@ -11,8 +11,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPaintEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from gpuviz.ui.panel_dock import BODY_PX, PanelDock
@@ -99,6 +99,42 @@ def presentation_theme(theme_name: str) -> str:
     return "dark" if theme_name == "dark" else "presentation"
 
 
+class Curtain(QWidget):
+    """The whole window in one colour (the room's theme background) while presentation mode
+    lays its figures out underneath: the room's first sight of a figure is its final layout,
+    never the windowed picture stretched to the screen nor a layout replaced half a second
+    later. Opaque and on top of every other child, so that nothing under it is painted."""
+
+    def __init__(self, window: QWidget):
+        super().__init__(window)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
+        self.setAutoFillBackground(False)
+        self._color = QColor("#ffffff")
+        self.hide()
+        window.installEventFilter(self)
+
+    def cover(self, color: str) -> None:
+        self._color = QColor(color)
+        parent = self.parentWidget()
+        assert parent is not None
+        self.setGeometry(parent.rect())
+        self.raise_()
+        self.show()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        parent = self.parentWidget()
+        if watched is parent and event.type() == QEvent.Type.Resize and self.isVisible():
+            self.setGeometry(parent.rect())
+            self.raise_()
+        return False
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.fillRect(self.rect(), self._color)
+        p.end()
+
+
 class Presentation:
     def __init__(self, window: WindowApi):
         self.window = window
@@ -106,10 +142,33 @@ class Presentation:
         self.presenter: PresenterView | None = None
         self._since = 0.0  # when presentation mode was entered (monotonic seconds)
         self._room: dict[str, Shows] | None = None  # how the room sees each panel
+        self._curtain: Curtain | None = None  # made on first use
 
     @property
     def active(self) -> bool:
         return self.state is not None
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the room still sees the curtain: F5 was pressed and the figures are not
+        yet laid out for the full screen (at most ``SETTLE_WAIT_MS``)."""
+        return self._curtain is not None and self._curtain.isVisible()
+
+    def _cover(self) -> None:
+        """The curtain up, and the figures under it not painted (each would be painted in a
+        layout the room never sees, on the window's thread, while the layouts are worked out)."""
+        w = self.window
+        if self._curtain is None:
+            self._curtain = Curtain(w)  # type: ignore[arg-type]
+        self._curtain.cover(w.theme.background)
+        for d in w.docks.values():
+            d.view.setUpdatesEnabled(False)
+
+    def _lift_curtain(self) -> None:
+        if self._curtain is not None:
+            self._curtain.hide()
+        for d in self.window.docks.values():
+            d.view.setUpdatesEnabled(True)
 
     def toggle(self, _checked: bool = False) -> None:
         if self.state is None:
@@ -124,10 +183,11 @@ class Presentation:
         if self.state is not None:
             return
         w.complete()  # its actions (Esc, F5) and the window state they remember
-        # the room sees the final layout first: nothing is painted until the window has
-        # its full-screen size and every figure is laid out for it (before, a window
-        # manager's answer in steps showed the windowed layout scaled, then the final one)
-        w.setUpdatesEnabled(False)
+        # the room sees the final layout first: a curtain in the room's background covers
+        # the window until it has its full-screen size and every figure is laid out for it
+        # (with updates off instead, the X server went on showing the windowed picture,
+        # stretched, for up to the whole wait; before that, a window manager's answer in
+        # steps showed the windowed layout scaled, then the final one)
         self._since = now()
         self._room = None
         clock = w.clock
@@ -136,6 +196,7 @@ class Presentation:
         shown = self.panels_to_show()
         with w.playback.holding():
             w.set_theme(presentation_theme(w.theme.name), remember=False)
+            self._cover()
             w.menuBar().hide()
             w.step_bar.hide()
             w.playback_toolbar.hide()
@@ -161,7 +222,7 @@ class Presentation:
         if self.state is None:
             return
         before = self.state
-        w.setUpdatesEnabled(True)
+        self._lift_curtain()
         # the frame the room saw last, carried back
         self.state = PresentationState(before.theme, before.full_screen, before.maximized,
                                        before.layout, w.clock.frame, w.clock.playing)
@@ -194,7 +255,7 @@ class Presentation:
 
     def _show_when_settled(self) -> None:
         w = self.window
-        if w.updatesEnabled():
+        if not self.waiting:
             return
         waited = (now() - self._since) * 1000.0
         screen = w.screen_now().geometry().size()
@@ -207,7 +268,7 @@ class Presentation:
         if ready and self.state is not None:
             ready = self._room_ready()
         if ready or waited >= SETTLE_WAIT_MS:
-            w.setUpdatesEnabled(True)
+            self._lift_curtain()
             w.update()
             for d in w.docks.values():  # painted now, with what each has laid out (an
                 if d.isVisible():       # update() after the window changed size while

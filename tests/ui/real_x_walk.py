@@ -37,6 +37,7 @@ def main(out: Path) -> int:
 
 def walk(seen: dict[str, object]) -> int:
     from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QColor
     from PySide6.QtWidgets import QApplication
 
     from gpuviz.ui.app import start
@@ -123,14 +124,23 @@ def walk(seen: dict[str, object]) -> int:
     w.clock.seek(5)
     pump(timeout=0.3)
     layout = _layout(w)
-    key("F5", until=lambda: w.presentation.active and w.isFullScreen() and w.updatesEnabled(),
-        timeout=5)
+    xdo("key", "--clearmodifiers", "F5")
+    pump(lambda: w.presentation.active, 2)
+    covered = []  # what the screen showed over the window while the room waited
+    end = time.monotonic() + 6
+    while w.presentation.waiting and time.monotonic() < end:
+        pump(timeout=0.05)
+        if w.presentation.waiting and len(covered) < 40:
+            covered.append(_colours(w))
+    pump(lambda: w.isFullScreen() and not w.presentation.waiting, 5)
     presented = dock if dock.isVisible() else next(d for d in w.docks.values() if d.isVisible())
     pump(lambda: presented.settled(), 5)
     figure = presented.view.figure()
     seen["f5"] = {"active": w.presentation.active, "full_screen": w.isFullScreen(),
                   "frame": w.clock.frame, "dark": "dark" in w.theme.name,
-                  "figure_dark": figure is not None and _dark(figure.background)}
+                  "figure_dark": figure is not None and _dark(figure.background),
+                  "waited": not w.presentation.waiting, "covered": covered,
+                  "room_background": QColor(w.theme.background).name()}
     key("Escape", until=lambda: not w.presentation.active and not w.isFullScreen(), timeout=5)
     pump(lambda: _layout(w) == layout, 3)
     seen["esc"] = {"active": w.presentation.active, "frame": w.clock.frame,
@@ -205,6 +215,15 @@ def _dark(color: str) -> bool:
     from PySide6.QtGui import QColor
 
     return QColor(color).lightnessF() < 0.5
+
+
+def _colours(w) -> list[str]:
+    """The colours on a sparse grid of the screen where the window is: one colour while the
+    room waits (the curtain), never the windowed picture."""
+    at = w.mapToGlobal(w.rect().topLeft())
+    image = w.screen().grabWindow(0, at.x(), at.y(), w.width(), w.height()).toImage()
+    return sorted({image.pixelColor(x, y).name() for x in range(2, image.width() - 2, 41)
+                   for y in range(2, image.height() - 2, 29)})
 
 
 def _figure_pixels(view) -> int:

@@ -45,7 +45,7 @@ def wait(seconds):
 
 def laid_out(w):
     end = time.perf_counter() + 30
-    while time.perf_counter() < end and not (w.updatesEnabled() and all(
+    while time.perf_counter() < end and not (not w.presentation.waiting and all(
             d.settled() and d.view_layout() is not None
             for d in w.docks.values() if d.isVisible())):
         wait(0.02)

@@ -287,6 +287,39 @@ def test_the_first_frame_drawn_in_f5_is_the_final_one(make_main_window, scenario
     assert len({round(s, 6) for _, s in painted}) == 1
 
 
+def test_while_f5_lays_out_the_room_sees_its_background_and_nothing_is_painted_under_it(
+        make_main_window, scenario_path, qtbot, monkeypatch):
+    # with the window's updates off instead, the X server went on showing the windowed
+    # picture, stretched to the screen, until the final layout (4.5 s on a loaded machine)
+    from PySide6.QtGui import QColor
+
+    from gpuviz.figures.theme import theme
+    from gpuviz.ui.panel_dock import PanelDock
+    from gpuviz.ui.presentation import presentation_theme
+
+    w = make_main_window(scenario_path("banks-padded33.json"))
+    w.set_theme("dark")
+    settle(qtbot, 400, w)
+    painted = []
+    for d in w.docks.values():
+        d.view.painted.connect(lambda d=d: painted.append(d.objectName()))
+    monkeypatch.setattr(PanelDock, "settled", lambda self: False)  # a layout not yet done
+    w.presentation.enter()
+    assert w.presentation.waiting
+    qtbot.wait(300)
+    assert painted == [], "figures painted under the curtain"
+    image = w.grab().toImage()
+    room = QColor(theme(presentation_theme("dark")).background)
+    seen = {image.pixelColor(x, y).name() for x in range(0, image.width(), 37)
+            for y in range(0, image.height(), 23)}
+    assert seen == {room.name()}, seen  # the dark room's background, everywhere
+    monkeypatch.undo()
+    qtbot.waitUntil(lambda: not w.presentation.waiting, timeout=15000)
+    qtbot.waitUntil(lambda: bool(painted), timeout=5000)
+    w.presentation.leave()
+    assert not w.presentation.waiting
+
+
 def test_the_room_waits_for_the_final_layout_at_most_four_seconds_of_wall_time(
         make_main_window, scenario_path, qtbot, monkeypatch):
     # on a loaded machine the window's thread runs its 20-ms polls late; counted as 20 ms each,
@@ -300,12 +333,12 @@ def test_the_room_waits_for_the_final_layout_at_most_four_seconds_of_wall_time(
     monkeypatch.setattr(presentation, "now", lambda: clock[0])
     monkeypatch.setattr(PanelDock, "settled", lambda self: False)  # a layout never done
     w.presentation.enter()
-    assert not w.updatesEnabled()  # waiting for the final layout
+    assert w.presentation.waiting  # the curtain: waiting for the final layout
     clock[0] += 1.0
     qtbot.wait(200)  # ten polls, a second of wall time: still waiting
-    assert not w.updatesEnabled()
+    assert w.presentation.waiting
     clock[0] += 3.5  # 4.5 s since F5
-    qtbot.waitUntil(w.updatesEnabled, timeout=1000)
+    qtbot.waitUntil(lambda: not w.presentation.waiting, timeout=1000)
     w.presentation.leave()
 
 
@@ -414,7 +447,7 @@ def test_entering_f5_lays_out_only_the_views_the_room_sees_each_once(
 
     monkeypatch.setattr(dock_layout, "lay_out_view", counted)
     w.presentation.enter()
-    qtbot.waitUntil(lambda: w.updatesEnabled(), timeout=15000)
+    qtbot.waitUntil(lambda: not w.presentation.waiting, timeout=15000)
     room = [(px, parts) for d in w.docks.values() for px, parts, _ in d.room_shows]
     assert len(room) == 4  # swizzle alone and beside banks, banks alone and beside swizzle
     # before: 7, one at the window's size before it was full screen, one over every state

@@ -166,6 +166,10 @@ def test_a_walk_through_the_lecture_hall_with_real_x_input(xserver_with_wm, tmp_
     f5, esc = seen["f5"], seen["esc"]
     assert f5["active"] and f5["full_screen"] and f5["frame"] == 5, f5
     assert f5["dark"] and f5["figure_dark"], "F5 ignored the dark theme"
+    # while the figures were laid out, the room saw the curtain in its background and
+    # nothing else (with the window's updates off it saw the windowed picture, stretched)
+    assert f5["waited"], f5
+    assert all(c == [f5["room_background"]] for c in f5["covered"]), f5["covered"][:3]
     assert not esc["active"] and esc["frame"] == 5 and esc["theme"] == "dark", esc
     assert esc["same_layout"], "F5 and Esc left the docks split differently"
     f11 = seen["f11"]
