@@ -454,3 +454,19 @@ def test_entering_f5_lays_out_only_the_views_the_room_sees_each_once(
     # of the lecture, and one for parts the room sees in another view
     assert sorted(map(str, ((px, parts) for px, parts, _ in laid_out))) == \
         sorted(map(str, room)), laid_out
+
+
+def test_in_f5_the_presented_figures_reach_the_edges_of_the_screen(
+        make_main_window, scenario_path, qtbot):
+    # an empty central widget of no size kept its dock separator: a 6-px strip of the
+    # window's colour down the room's left edge
+    w = make_main_window(scenario_path("banks-swizzled-columns.json"))
+    w.document.go_to_step(3)  # swizzle and banks side by side
+    settle(qtbot, 200, w)
+    w.presentation.enter()
+    qtbot.waitUntil(lambda: not w.presentation.waiting, timeout=15000)
+    shown = sorted((d for d in w.docks.values() if d.isVisible()), key=lambda d: d.x())
+    assert len(shown) == 2
+    assert shown[0].x() == 0
+    assert shown[-1].geometry().right() == w.width() - 1
+    w.presentation.leave()
