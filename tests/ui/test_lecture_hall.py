@@ -318,6 +318,14 @@ def test_while_f5_lays_out_the_room_sees_its_background_and_nothing_is_painted_u
     qtbot.waitUntil(lambda: bool(painted), timeout=5000)
     w.presentation.leave()
     assert not w.presentation.waiting
+    # Esc while the curtain is up: the window is given back, painted
+    monkeypatch.setattr(PanelDock, "settled", lambda self: False)
+    w.presentation.enter()
+    assert w.presentation.waiting
+    w.presentation.leave()
+    assert not w.presentation.waiting and not w.presentation.active
+    painted.clear()
+    qtbot.waitUntil(lambda: bool(painted), timeout=5000)  # the figures paint again
 
 
 def test_the_room_waits_for_the_final_layout_at_most_four_seconds_of_wall_time(
