@@ -66,9 +66,6 @@ class MainWindow(QMainWindow):
         central = QWidget()
         central.setMaximumSize(0, 0)
         self.setCentralWidget(central)
-        # hidden, so the docks reach the window's edge: an empty central widget of no size kept
-        # its dock separator, a 6-px strip of the window's colour down the room's left edge
-        central.hide()
         self._complete = False
         self._awaited_view: FigureView | None = None
         self.panel_actions: dict[str, QAction] = {}

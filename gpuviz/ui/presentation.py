@@ -105,14 +105,14 @@ class Curtain(QWidget):
     never the windowed picture stretched to the screen nor a layout replaced half a second
     later. Opaque and on top of every other child, so that nothing under it is painted."""
 
-    def __init__(self, window: QWidget):
-        super().__init__(window)
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
         self.setAutoFillBackground(False)
         self._color = QColor("#ffffff")
         self.hide()
-        window.installEventFilter(self)
+        parent.installEventFilter(self)
 
     def cover(self, color: str) -> None:
         self._color = QColor(color)
@@ -163,6 +163,9 @@ class Presentation:
         self._curtain.cover(w.theme.background)
         for d in w.docks.values():
             d.view.setUpdatesEnabled(False)
+        # the room's figures reach the screen's edge: the window's empty central widget (no
+        # size) keeps a dock separator, a 6-px strip of the window's colour down the left edge
+        w.centralWidget().hide()
 
     def _lift_curtain(self) -> None:
         if self._curtain is not None:
@@ -223,6 +226,7 @@ class Presentation:
             return
         before = self.state
         self._lift_curtain()
+        w.centralWidget().show()
         # the frame the room saw last, carried back
         self.state = PresentationState(before.theme, before.full_screen, before.maximized,
                                        before.layout, w.clock.frame, w.clock.playing)
