@@ -137,9 +137,14 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
         return [legend_block(entries, theme, width, notes=notes, target=target)]
 
     natural = NATURAL_WIDTH
+    grow = max(1.0, theme.text_pt / 8.0)
     if target.aspect is not None and target.width is not None and target.whole:
         # a slide or view offers its whole width: grids and banks side by side
-        natural = max(natural, target.width - 2 * MARGIN) / max(1.0, theme.text_pt / 8.0)
+        natural = max(natural, target.width - 2 * MARGIN) / grow
+    elif target.aspect is not None and not target.shows(*GRIDS):
+        # the banks alone on a page: designed from a strip of 16 banks, its label above (the
+        # grids' width started the designs at 129 mm, wider than half a 720p screen's 124)
+        natural = (BANKS // 2) * _bank_col(theme.small_pt) / grow
     return compose(
         target, theme, title=f"XOR swizzle {name}: where each 16-byte chunk is stored",
         column_title=f"XOR swizzle {name}",
@@ -327,6 +332,11 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
     return c.block(min(width, right), ptop + ROWS * cell, "grids")
 
 
+def _bank_col(pt: float) -> float:
+    """The width of a bank's cell in a strip, where the width allows it."""
+    return max(6.0, text_width("31 ", pt, "mono") + 0.3)
+
+
 def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: float,
            floor: float) -> Block:
     c = BlockCanvas()
@@ -352,7 +362,7 @@ def _banks(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
     above = per_row < BANKS // 2 and (BANKS // 2) * need <= width
     if above:
         gutter, per_row = 0.0, BANKS // 2
-    col = min((width - gutter) / per_row, max(6.0, text_width("31 ", pt, "mono") + 0.3))
+    col = min((width - gutter) / per_row, _bank_col(pt))
     h = ink_height(pt, "mono") + 2.0
     styles = _strip_styles(theme)
     for label, banks, distinct in strips:

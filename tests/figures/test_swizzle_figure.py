@@ -175,3 +175,21 @@ def test_a_column_breaks_the_formula_at_an_operator_not_inside_its_group():
     texts = fig.texts()
     i = texts.index("physical = offset ^")
     assert texts[i + 1] == "((offset & 0x380) >> 3)"
+
+
+def test_the_banks_alone_in_a_square_view_are_designed_from_their_own_width():
+    """The banks part beside the bank rack in F5 on a 1280×720 projector (banks-swizzled-
+    columns, steps 4–5): half the screen, 634 × 659 px, 124 mm at the room's type. Designed
+    from the grids' 172 mm, even the narrowest design set the figure 126 mm wide and it was
+    shrunk to 15.2 px; designed from a strip of 16 banks, about 17.4 px."""
+    from gpuviz.figures.scene import build_figure
+    from gpuviz.figures.targets import view_target
+    from gpuviz.ui.view_layout import lay_out_view
+
+    room = theme("presentation")
+    scenario = load_scenario(SCENARIOS / "banks-swizzled-columns.json")
+    states = [compute_all(scenario.at_step(k), ("swizzle",))["swizzle"] for k in (3, 4)]
+    layout = lay_out_view(lambda r, t: build_figure("swizzle", r, frozenset(), room, t),
+                          states, view_target(124, 0.96), (634, 659), 18.0, room.title_pt,
+                          ("banks",))
+    assert layout.type_px >= 17.0, layout
