@@ -74,8 +74,8 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
     best: tuple[float, _Arrangement, Design] | None = None
     designs: list[Design] = [(kind, factor) for factor in DESIGN_FACTORS
                              for kind in ("stacked", "beside") if kind == "stacked" or side]
-    if target.design is not None and (target.design[0] == "stacked" or side is not None):
-        designs = [target.design]
+    if target.design is not None:  # kept: its width (a figure with no side column is stacked)
+        designs = [target.design if side is not None else ("stacked", target.design[1])]
     for kind, factor in designs:
         width = base * factor
         arr = (_stacked(theme, title, subtitle, body, side, width, True) if kind == "stacked"

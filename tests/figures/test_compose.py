@@ -86,3 +86,17 @@ def test_every_panel_figure_takes_its_target_as_the_figure_protocol_declares():
         signature = inspect.signature(p.figure.build)
         signature.bind("result", frozenset(), SCREEN, SLIDE)  # raises if it takes no target
         assert list(signature.parameters)[3] == "target", p.id
+
+
+def test_a_side_by_side_design_for_a_figure_without_a_side_column_builds_once_stacked():
+    # the view search asks every figure for "beside" designs too; one with no side column
+    # searched every stacked width instead (six builds where one was asked for), a third of
+    # the builds of F5 on banks-swizzled-columns
+    calls, body, _ = _counting_blocks()
+    target = view_target(240, 1.5)
+    for factor in DESIGN_FACTORS:
+        calls.clear()
+        figure = compose(replace(target, design=("beside", factor)), SCREEN, title="Cells",
+                         body=body, natural_width=120)
+        assert len(calls) == 1
+        assert figure.design == ("stacked", factor)
