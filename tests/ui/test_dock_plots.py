@@ -155,3 +155,23 @@ def test_the_timeline_row_labels_never_lie_over_each_other(make_main_window, sce
         gaps = [(b[0] - a[0]) * row_px for a, b in itertools.pairwise(ticks)]
         assert min(gaps) >= line  # a line of text apart, the first warp from the issue slot too
     assert len(tl.row_labels()) < tl.result.resident_warps + 1  # thinned when short
+
+
+def test_the_timeline_top_row_label_is_whole_when_the_timeline_is_short(
+        make_main_window, scenario_path, qtbot):
+    """"issue slot" is centred on the top row; dragged short, that row is thinner than a line of
+    text and the label's top was cut off at the plot's edge: no ink in the plot's top row."""
+    w = make_main_window(scenario_path("scheduler-h200-dram.json"))
+    tl = w.docks["scheduler"].extras.timeline
+    column = w.docks["scheduler"].findChild(QSplitter, "scheduler-figure-and-companion")
+    total = sum(column.sizes())
+    column.setSizes([total - 120, 120])
+    qtbot.wait(100)
+    image = tl.plot.grab().toImage()
+    axis_w = round(tl.plot.getAxis("left").width())
+    background = image.pixelColor(1, 0)
+    top = {image.pixelColor(x, y).name() for x in range(axis_w - 4) for y in range(2)}
+    assert top == {background.name()}, top
+    below = {image.pixelColor(x, y).name() for x in range(axis_w - 4)
+             for y in range(2, image.height() // 3)}
+    assert len(below) > 2  # the label is drawn, under the top edge

@@ -63,6 +63,13 @@ class CycleTimeline(QWidget):
         self.plot.invertY(True)
         self.plot.setMouseEnabled(x=True, y=False)
         self.plot.hideButtons()
+        # the top row's label ("issue slot") is centred on a row that a short plot makes
+        # thinner than a line of text: half a line above the plot keeps it whole (it was cut)
+        layout = self.plot.getPlotItem().layout
+        left, top, right, bottom = layout.getContentsMargins()
+        layout.setContentsMargins(left, max(top, math.ceil(self.fontMetrics().height() / 2)),
+                                  right, bottom)
+        self.plot.getAxis("left").setStyle(hideOverlappingLabels=False)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
         self.range_label = QLabel("")
