@@ -41,6 +41,7 @@ from gpuviz.figures.banks_rack import (
     value,
 )
 from gpuviz.figures.display import Figure, Style, selected_numbers
+from gpuviz.figures.kept import Kept
 from gpuviz.figures.layout import (
     GAP,
     MARGIN,
@@ -138,15 +139,12 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     if target.aspect is not None and target.width is not None and target.whole:
         natural = max(natural, target.width - 2 * MARGIN)
     elif alone:  # the queues alone: their blocks of rounds in one line, or banks down
-        line = rack_alone(r, frozenset(), theme, 1e6, geo.pt, geo.floor, geo.row_h, geo.column,
-                          target.width is not None)
-        if line is None:  # a few rounds: banks down where the width is held, not 32 across
-            banks, _ = shown_banks(r)
-            line = transposed(r, frozenset(), theme, banks, geo.pt, geo.floor, geo.row_h,
-                              max(geo.column(geo.floor), geo.column(geo.pt)))
-        natural = line.width
+        fixed_width = target.width is not None
+        line_w, line_h = _RACK_SIZES.get((r, theme), (fixed_width, target.min_pt),
+                                         lambda: _rack_size(r, theme, geo, fixed_width))
+        natural = line_w
         if target.aspect is not None:  # a page: the width of the rack's area in its shape
-            natural = min(natural, (line.width * line.height * target.aspect) ** 0.5)
+            natural = min(natural, (line_w * line_h * target.aspect) ** 0.5)
     return compose(
         target, theme,
         title=_title(r, active, rounds_text),
@@ -155,6 +153,22 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
         description=f"The shared-memory banks serving {counted(active, 'lane')} with "
                     f"{r.access_bytes}-byte accesses ({r.pattern}) in {rounds_text}: conflict "
                     f"degree {r.conflict_degree}, {counted(r.distinct_words, 'distinct word')}.")
+
+
+# the queues alone at their natural size: a view's layout search builds a state in a dozen designs
+_RACK_SIZES: Kept[tuple[float, float]] = Kept(16)
+
+
+def _rack_size(r: BanksResult, theme: Theme, geo: _Geometry, fixed: bool) -> tuple[float, float]:
+    """Width and height of the queues drawn alone with no width to keep to: their blocks of
+    rounds in one line, or (a few rounds, a width held) banks down, not 32 across."""
+    line = rack_alone(r, frozenset(), theme, 1e6, geo.pt, geo.floor, geo.row_h, geo.column,
+                      fixed)
+    if line is None:
+        banks, _ = shown_banks(r)
+        line = transposed(r, frozenset(), theme, banks, geo.pt, geo.floor, geo.row_h,
+                          max(geo.column(geo.floor), geo.column(geo.pt)))
+    return line.width, line.height
 
 
 def _count(n: int, noun: str) -> str:
