@@ -107,9 +107,7 @@ class Curtain(QWidget):
 
     def __init__(self, parent: QWidget):
         super().__init__(parent)
-        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
-        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
-        self.setAutoFillBackground(False)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)  # it fills every pixel
         self._color = QColor("#ffffff")
         self.hide()
         parent.installEventFilter(self)
