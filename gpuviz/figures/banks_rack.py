@@ -357,6 +357,9 @@ def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
         for k, rx in round_x.items():
             c.text(rx + col / 2, head2, str(k), pt, fg, anchor="middle", baseline="middle",
                    font="mono", key=key("round", k))
+    # a bank's row: the pad between rows on top of a slot as tall as in the rack drawn with
+    # banks across (row_h less the pad left the slot shorter than its word's ink)
+    row_h += CELL_PAD
     row_y = {b: top + i * row_h for i, b in enumerate(banks)}
     with c.group(name="banks"):
         c.text(0.0, head3, "bank", pt, muted)

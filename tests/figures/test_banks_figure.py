@@ -247,3 +247,17 @@ def test_the_rack_alone_in_a_square_view_is_laid_out_for_the_rack_not_for_32_ban
         kept = replace(view_target(124, 0.96).showing(["rack"]), design=layout.design)
         fig = banks_figure.build(r, frozenset(), room, kept)
         assert {t.key for t in texts_with_key(fig, "word:")} == {f"word:{s.word}" for s in r.slots}
+
+
+@pytest.mark.parametrize("name", ["screen", "print", "dark", "presentation"])
+def test_the_rack_alone_on_a_slide_keeps_every_word_inside_its_slot(name):
+    """Banks down and rounds across on a slide (16 rounds of 3-digit words, scaled 1.66 ×):
+    each bank's row took the pad between rows out of its slot, which came out shorter than its
+    word's ink, and the lint found every word straddling its slot's edge."""
+    from gpuviz.figures.lint import lint
+
+    t = SLIDE.showing(["rack"])
+    for step in range(5):
+        fig = banks_figure.build(result_of("banks-swizzled-columns.json", step), frozenset(),
+                                 theme(name), t)
+        assert [f for f in lint(fig, t) if f.rule == "crossing"] == [], step
