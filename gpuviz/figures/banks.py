@@ -87,7 +87,9 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
         blocks: list[Block] = []
         if r.swizzle_formula:
             # monospaced: the sans face would set "0x380" as "0×380"
-            blocks.append(as_part(RACK, text_block(f"swizzled: {r.swizzle_formula}", theme,
+            # the parts of the rack shown: the rack alone is one part, not the lanes too
+            drawn = tuple(p for p in RACK if target.shows(p)) or RACK
+            blocks.append(as_part(drawn, text_block(f"swizzled: {r.swizzle_formula}", theme,
                                                    width, font="mono", color=theme.muted,
                                                    name="swizzle")))
         n = geo.per_row(width)

@@ -357,9 +357,6 @@ def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
         for k, rx in round_x.items():
             c.text(rx + col / 2, head2, str(k), pt, fg, anchor="middle", baseline="middle",
                    font="mono", key=key("round", k))
-    # a bank's row: the pad between rows on top of a slot as tall as in the rack drawn with
-    # banks across (row_h less the pad left the slot shorter than its word's ink)
-    row_h += CELL_PAD
     row_y = {b: top + i * row_h for i, b in enumerate(banks)}
     with c.group(name="banks"):
         c.text(0.0, head3, "bank", pt, muted)
@@ -372,8 +369,10 @@ def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
     mine = [s for s in r.slots if s.bank in row_y]
 
     def box(s) -> tuple[float, float, float, float]:
-        return (round_x[s.round] + INSET, row_y[s.bank] + CELL_PAD / 2 + INSET,
-                col - 2 * INSET, row_h - CELL_PAD - 2 * INSET)
+        # as tall as a slot across (row_h less its insets), inside its bank's row: less the
+        # pad between rows too, it came out shorter than its word's ink
+        return (round_x[s.round] + INSET, row_y[s.bank] + INSET,
+                col - 2 * INSET, row_h - 2 * INSET)
 
     with c.group(name="queues"):
         queue_slots(c, r, selection, theme, mine, box, pt, floor, depths(r))
