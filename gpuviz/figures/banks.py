@@ -150,6 +150,8 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     return compose(
         target, theme,
         title=_title(r, active, rounds_text),
+        column_title=f"Banks: {'ldmatrix, ' if r.op == 'ldmatrix' else ''}"
+                     f"{_count(active, 'lane')}, {rounds_text}",
         subtitle=subtitle, body=body, natural_width=natural / grow,
         figure_title="gpuviz bank queues",
         description=f"The shared-memory banks serving {counted(active, 'lane')} with "

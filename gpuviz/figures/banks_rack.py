@@ -173,13 +173,18 @@ def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: f
     col = max(col, column(floor))
     depth = depths(r)
     parts = stretches(r, banks, per_row)
+    chosen: tuple[list[Block], float, int] | None = None
     for beside in (True, False):  # phase names beside the rounds, or above where that fits more
         blocks = [_stretch(r, selection, theme, s, pt, floor, row_h, col, label_w, depth, beside)
                   for s in parts]
         wide = max(b.width for b in blocks)
         fit = max(1, int((width + GAP + 1e-6) // (wide + GAP)))
+        if chosen is None or fit > chosen[2]:  # above only where more blocks share a line
+            chosen = (blocks, wide, fit)
         if fit > 1 or len(parts) == 1:
             break
+    assert chosen is not None
+    blocks, wide, fit = chosen
     per_line = -(-len(parts) // -(-len(parts) // fit))  # balanced lines: 2 + 2, not 3 + 1
     out = BlockCanvas()
     x = y = line_h = 0.0

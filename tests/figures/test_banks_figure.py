@@ -261,3 +261,27 @@ def test_the_rack_alone_on_a_slide_keeps_every_word_inside_its_slot(name):
         fig = banks_figure.build(result_of("banks-swizzled-columns.json", step), frozenset(),
                                  theme(name), t)
         assert [f for f in lint(fig, t) if f.rule == "crossing"] == [], step
+
+
+def test_the_rack_alone_of_a_swizzled_access_names_only_the_rack():
+    # its "swizzled: …" line was tagged as both parts, so a single column drawing the rack
+    # alone counted two parts where it holds one
+    t = SINGLE.showing(["rack"])
+    fig = banks_figure.build(result_of("banks-swizzled-columns.json", 3), frozenset(),
+                             theme("print"), t)
+    assert fig.parts == ("rack",)
+    assert any(t.startswith("swizzled:") for t in fig.texts())
+
+
+@pytest.mark.parametrize("name", ["screen", "print", "dark"])
+def test_the_rack_alone_of_every_swizzled_step_fits_a_single_column(name):
+    """16 rounds in four phases of 8 banks took 124 mm at 85 mm wide: a phase's name on a line
+    above its block (one block a line either way) and a title on two lines. The name now runs
+    up beside its rounds, and the column sets the shorter title."""
+    from gpuviz.figures.budget import over_budget
+
+    t = SINGLE.showing(["rack"])
+    for step in range(5):
+        fig = banks_figure.build(result_of("banks-swizzled-columns.json", step), frozenset(),
+                                 theme(name), t)
+        assert over_budget(fig, t) == [], (step, fig.height)
