@@ -56,6 +56,7 @@ from gpuviz.figures.layout import (
     compose,
     counted,
     format_number,
+    formula_block,
     legend_block,
     place,
     receipt_block,
@@ -69,6 +70,7 @@ from gpuviz.models.banks import BANKS, WARP_LANES, BanksResult
 
 PHASE_NAMES = {1: "warp", 2: "half-warp", 4: "quarter-warp"}
 ROW_GAP = 1.0  # mm between the rows of the figure's parts
+LEGEND_BESIDE = 26.0  # mm: the least width the rack alone's legend is set beside it in
 
 
 RACK = ("lanes", "rack")  # the parts drawn by the rack
@@ -89,16 +91,17 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
             # monospaced: the sans face would set "0x380" as "0×380"
             # the parts of the rack shown: the rack alone is one part, not the lanes too
             drawn = tuple(p for p in RACK if target.shows(p)) or RACK
-            blocks.append(as_part(drawn, text_block(f"swizzled: {r.swizzle_formula}", theme,
-                                                   width, font="mono", color=theme.muted,
-                                                   name="swizzle")))
+            blocks.append(as_part(drawn, formula_block(f"swizzled: {r.swizzle_formula}", theme,
+                                                      width, color=theme.muted,
+                                                      name="swizzle")))
         n = geo.per_row(width)
         room = width - geo.gutter
         if target.aspect is not None:  # leave room for the side column if the rack can
             room = max(n * geo.column(geo.pt), room - geo.side_min - GAP)
         col = max(geo.column(geo.floor), min(room / n, geo.column(geo.pt) + 0.6))
         queues = rack_alone(r, selection, theme, width, geo.pt, geo.floor, geo.row_h,
-                            geo.column, target.width is not None) if alone else None
+                            geo.column, target.width is not None,
+                            target.aspect is not None) if alone else None
         if queues is not None:  # the queues alone: blocks of rounds, or banks down
             rack = as_part("rack", queues)
             n = BANKS  # its blocks say what they show: no note on rows of banks
@@ -109,7 +112,12 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
         if target.shows(*RACK):
             blocks.append(rack)
         beside = width - rack.width - GAP
-        if target.whole and target.aspect is not None and beside >= geo.side_min:
+        if queues is not None and target.aspect is not None and not target.shows("receipt") \
+                and beside >= LEGEND_BESIDE:
+            # a page, the queues alone and narrow (phases one under another): their legend
+            # beside them, not under them (flowed there by the layout)
+            blocks += _side(r, theme, beside, rack.shortened, False, target, selection)
+        elif target.whole and target.aspect is not None and beside >= geo.side_min:
             # slides and views: receipt and legend in a column beside the rack
             c = BlockCanvas()
             y = 0.0

@@ -30,6 +30,7 @@ VALUE_PAD = 0.12  # mm between a value and the sides of its cell
 ROUNDS_PER_BLOCK = 8  # a single-phase queue's rounds per block
 FEW_BANKS = 16  # at most this many busy banks: only they are drawn (the rest named)
 ROW_GAP = 2.0  # mm between lines of blocks
+PHASE_GAP = 1.0  # mm between phases one under another, under one bank header
 
 
 def value(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str, size: float,
@@ -156,11 +157,13 @@ def round_w(r: BanksResult, pt: float) -> float:
 
 def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: float,
                pt: float, floor: float, row_h: float, column: Callable[[float], float],
-               fixed: bool = False) -> Block | None:
+               fixed: bool = False, page: bool = False) -> Block | None:
     """The queues in blocks of rounds, flowed to ``width``; ``column(pt)`` is a bank column's
     width at a type size. For a fixed width (a journal column), banks down and rounds across
     instead, where that fits and is shorter. None where the queues are not deep (8 rounds or
-    fewer) and banks down do not fit: the whole rack's arrangement serves them better."""
+    fewer) and banks down do not fit: the whole rack's arrangement serves them better. On a
+    ``page`` (a slide or a view) a note under the queues keeps to their width where two lines
+    hold it, leaving the room beside them to the legend."""
     banks, elided = shown_banks(r)
     label_w = max(text_width("bank", pt), round_w(r, pt)) + 1.0
     col = column(floor)
@@ -175,8 +178,8 @@ def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: f
     parts = stretches(r, banks, per_row)
     chosen: tuple[list[Block], float, int] | None = None
     for beside in (True, False):  # phase names beside the rounds, or above where that fits more
-        blocks = [_stretch(r, selection, theme, s, pt, floor, row_h, col, label_w, depth, beside)
-                  for s in parts]
+        blocks = [_stretch(r, selection, theme, [s], pt, floor, row_h, col, label_w, depth,
+                           beside) for s in parts]
         wide = max(b.width for b in blocks)
         fit = max(1, int((width + GAP + 1e-6) // (wide + GAP)))
         if chosen is None or fit > chosen[2]:  # above only where more blocks share a line
@@ -185,6 +188,11 @@ def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: f
             break
     assert chosen is not None
     blocks, wide, fit = chosen
+    if fit == 1 and len(parts) > 1 and groups == 1 and r.phases > 1:
+        # one phase a line: the phases one under another under one bank header, not a header
+        # each (a 16-round quarter-warp rack 80 → 65 mm tall)
+        blocks = [_stretch(r, selection, theme, parts, pt, floor, row_h, col, label_w, depth)]
+        parts, wide = parts[:1], blocks[0].width
     per_line = -(-len(parts) // -(-len(parts) // fit))  # balanced lines: 2 + 2, not 3 + 1
     out = BlockCanvas()
     x = y = line_h = 0.0
@@ -212,7 +220,8 @@ def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: f
         notes.append(f"banks {run_text([b for b in range(BANKS) if b not in banks])}: no word "
                      "queued (not drawn)")
     for note in notes:
-        for i, line in enumerate(wrap(note, pt, width)):
+        lines = wrap(note, pt, used if page else width)
+        for i, line in enumerate(lines if len(lines) <= 2 else wrap(note, pt, width)):
             height += (1.2 if i == 0 else line_step(pt) - cap_height(pt) - descent(pt))
             out.text(0.0, height + cap_height(pt), line, pt, theme.muted)
             height += cap_height(pt) + descent(pt)
@@ -220,59 +229,74 @@ def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: f
     return out.block(used, height, "rack")
 
 
-def _stretch(r: BanksResult, selection: frozenset[str], theme: Theme, s: Stretch, pt: float,
-             floor: float, row_h: float, col: float, label_w: float,
-             depth: dict[tuple[int, int], int], beside: bool = True) -> Block:
+def _stretch(r: BanksResult, selection: frozenset[str], theme: Theme,
+             spans: Sequence[Stretch], pt: float, floor: float, row_h: float, col: float,
+             label_w: float, depth: dict[tuple[int, int], int], beside: bool = True) -> Block:
+    """Rounds of some banks under one bank header: one block of rounds, or (``spans`` of
+    several phases over the same banks) the phases one under another, apart by a gap."""
     c = BlockCanvas()
     fg, muted = theme.foreground, theme.muted
-    top = 0.0
-    rows = s.last - s.first + 1
-    rack_top = row_h + 0.6
+    banks = spans[0].banks
+    one = len(spans) == 1
+
+    def rows(s: Stretch) -> int:
+        return s.last - s.first + 1
+
     # a phase's name runs up beside its rounds where they are tall enough, else above them
     # (a single phase's blocks need none: their round numbers say which rounds they hold)
-    phase_key = None if s.phase is None else key("phase", s.phase)
-    side = beside and s.phase is not None and text_width(s.label, pt) + 1.0 <= rows * row_h
-    left = 0.0
-    if side:
-        left = cap_height(pt) + descent(pt) + 0.8
-        c.text(cap_height(pt), rack_top + rows * row_h / 2, s.label, pt, fg, anchor="middle",
-               rotate=-90, key=phase_key)
-    elif s.phase is not None:
-        c.text(0.0, cap_height(pt), s.label, pt, fg, key=phase_key)
-        top = cap_height(pt) + descent(pt) + 0.8
-        rack_top += top
+    sides = [beside and s.phase is not None and text_width(s.label, pt) + 1.0 <= rows(s) * row_h
+             for s in spans]
+    above_h = cap_height(pt) + descent(pt) + 0.8
+    left = above_h if any(sides) else 0.0
+    top = above_h if one and spans[0].phase is not None and not sides[0] else 0.0
     # the header's "bank" may reach over the phase name's column, which starts below it
     label_w = max(left + round_w(r, pt), text_width("bank", pt)) + 1.0
-    xcol = {b: label_w + i * col for i, b in enumerate(s.banks)}
+    xcol = {b: label_w + i * col for i, b in enumerate(banks)}
+    y = top + row_h + 0.6
+    tops = []  # (span, the top of its rounds)
+    for s, side in zip(spans, sides, strict=True):
+        phase_key = None if s.phase is None else key("phase", s.phase)
+        if side:
+            c.text(cap_height(pt), y + rows(s) * row_h / 2, s.label, pt, fg, anchor="middle",
+                   rotate=-90, key=phase_key)
+        elif s.phase is not None:
+            c.text(0.0, cap_height(pt) + (0.0 if one else y), s.label, pt, fg, key=phase_key)
+            y += 0.0 if one else above_h
+        tops.append((s, y))
+        y += rows(s) * row_h + PHASE_GAP
+    bottom = y - PHASE_GAP
     with c.group(name="banks"):
         c.text(0.0, top + row_h / 2, "bank", pt, muted, baseline="middle")
-        c.rects([(xcol[b] + CELL_PAD / 2, top, col - CELL_PAD, row_h) for b in s.banks],
+        c.rects([(xcol[b] + CELL_PAD / 2, top, col - CELL_PAD, row_h) for b in banks],
                 Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm),
-                [key("bank", b) for b in s.banks])
-        for b in s.banks:
+                [key("bank", b) for b in banks])
+        for b in banks:
             value(c, xcol[b] + CELL_PAD / 2, top, col - CELL_PAD, row_h, str(b), pt, fg,
                   floor=floor, key=key("bank", b))
-    c.rects([(xcol[b] + CELL_PAD / 2, rack_top, col - CELL_PAD, rows * row_h) for b in s.banks],
+    c.rects([(xcol[b] + CELL_PAD / 2, t, col - CELL_PAD, rows(s) * row_h)
+             for s, t in tops for b in banks],
             Style(fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm),
-            [key("bank", b) for b in s.banks])
+            [key("bank", b) for _ in tops for b in banks])
     with c.group(name="rounds"):
-        for k in range(s.first, s.last + 1):
-            c.text(label_w - 1.0, rack_top + (k - s.first + 0.5) * row_h, str(k), pt, fg,
-                   anchor="end", baseline="middle", font="mono", key=key("round", k))
-    mine = [sl for sl in r.slots if sl.bank in xcol and s.first <= sl.round <= s.last]
+        for s, t in tops:
+            for k in range(s.first, s.last + 1):
+                c.text(label_w - 1.0, t + (k - s.first + 0.5) * row_h, str(k), pt, fg,
+                       anchor="end", baseline="middle", font="mono", key=key("round", k))
+    first_of = {k: (s, t) for s, t in tops for k in range(s.first, s.last + 1)}
+    mine = [sl for sl in r.slots if sl.bank in xcol and sl.round in first_of]
 
     def box(sl) -> tuple[float, float, float, float]:
-        return (xcol[sl.bank] + CELL_PAD / 2 + INSET,
-                rack_top + (sl.round - s.first) * row_h + INSET,
+        s, t = first_of[sl.round]
+        return (xcol[sl.bank] + CELL_PAD / 2 + INSET, t + (sl.round - s.first) * row_h + INSET,
                 col - CELL_PAD - 2 * INSET, row_h - 2 * INSET)
 
     with c.group(name="queues"):
         queue_slots(c, r, selection, theme, mine, box, pt, floor, depth)
-        for b in sorted(selected_numbers(selection, "bank") & set(s.banks)):
-            theme.select(c, xcol[b] + CELL_PAD / 2, top, col - CELL_PAD,
-                         rack_top - top + rows * row_h)
-    above = 0.0 if side or s.phase is None else text_width(s.label, pt) + 1.0
-    return c.block(max(label_w + len(s.banks) * col, above), rack_top + rows * row_h, "queues")
+        for b in sorted(selected_numbers(selection, "bank") & set(banks)):
+            theme.select(c, xcol[b] + CELL_PAD / 2, top, col - CELL_PAD, bottom - top)
+    above = max((text_width(s.label, pt) + 1.0 for s, side in zip(spans, sides, strict=True)
+                 if s.phase is not None and not side), default=0.0)
+    return c.block(max(label_w + len(banks) * col, above), bottom, "queues")
 
 
 def links(r: BanksResult, selection: frozenset[str]) -> tuple[list[tuple[int, int, int]], str]:
@@ -330,10 +354,14 @@ def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
                      col: float) -> Block:
     c = BlockCanvas()
     fg, muted = theme.foreground, theme.muted
-    # the banks' numbers under a "bank" heading, not "bank 31" on every row: two halves of 16
-    # banks then fit a journal column in the largest type
-    label_w = max([text_width(w, pt) for w in ("round", "phase", "bank")]
-                  + [text_width(str(b), pt) for b in banks]) + 1.0
+    # the banks' numbers under one "bank", not "bank 31" on every row: two halves of 16 banks
+    # then fit a journal column in the largest type. "bank" runs up beside the numbers, inside
+    # the column "round" makes wide, where their rows are tall enough; else it heads them
+    numbers_w = max(text_width(str(b), pt) for b in banks)
+    up = cap_height(pt) + descent(pt) + 0.8  # "bank" running up, with its gap to the numbers
+    beside = text_width("bank", pt) + 1.0 <= len(banks) * row_h
+    label_w = max([text_width(w, pt) for w in ("round", "phase")]
+                  + [numbers_w + up if beside else max(numbers_w, text_width("bank", pt))]) + 1.0
     phase_gap = 0.6
     start, x = 0, label_w
     round_x: dict[int, float] = {}
@@ -351,7 +379,7 @@ def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
     head1 = cap_height(pt)
     head2 = (head1 + descent(pt) + 0.6 if r.phases > 1 else 0.0) + row_h / 2
     head3 = head2 + row_h / 2 + 0.4 + cap_height(pt)
-    top = head3 + descent(pt) + 0.4
+    top = head3 + descent(pt) + 0.4 if not beside else head2 + row_h / 2 + 0.4
     if r.phases > 1:
         c.text(0.0, head1, "phase", pt, muted)
         for ph, x0, x1 in spans:
@@ -364,9 +392,14 @@ def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
                    font="mono", key=key("round", k))
     row_y = {b: top + i * row_h for i, b in enumerate(banks)}
     with c.group(name="banks"):
-        c.text(0.0, head3, "bank", pt, muted)
+        if beside:
+            c.text(cap_height(pt), top + len(banks) * row_h / 2, "bank", pt, muted,
+                   anchor="middle", rotate=-90)
+        else:
+            c.text(0.0, head3, "bank", pt, muted)
         for b, y in row_y.items():
-            c.text(0.0, y + row_h / 2, str(b), pt, fg, baseline="middle", key=key("bank", b))
+            c.text(label_w - 1.0 if beside else 0.0, y + row_h / 2, str(b), pt, fg,
+                   anchor="end" if beside else "start", baseline="middle", key=key("bank", b))
         c.rects([(label_w, y + CELL_PAD / 2, right - label_w, row_h - CELL_PAD)
                  for y in row_y.values()],
                 Style(fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm),

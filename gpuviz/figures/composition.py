@@ -52,9 +52,7 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
                        figure_title, description, target_parts=target.parts)
     page_w = float(target.width)
     if target.aspect is None:
-        if column_title and title and len(wrap(title, theme.title_pt, page_w - 2 * MARGIN,
-                                               bold=True)) > 1:
-            title = column_title
+        title = _title_for(theme, title, column_title, page_w - 2 * MARGIN)
         arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN)
         return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title,
                        description, fixed_width=True, target_parts=target.parts)
@@ -62,12 +60,15 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
     # where its export does (an SVG with text as text)
     with fallback_room(False) if target.on_screen else nullcontext():
         return _paged(target, theme, title, subtitle, body, side, natural_width * grow,
-                      figure_title, description)
+                      figure_title, description, column_title)
 
 
 def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: BlocksFor,
-           side: BlocksFor | None, base: float, figure_title: str, description: str) -> Figure:
-    """A slide or a view: the design that fills the page at the largest scale."""
+           side: BlocksFor | None, base: float, figure_title: str, description: str,
+           column_title: str = "") -> Figure:
+    """A slide or a view: the design that fills the page at the largest scale. As in a
+    column, a design too narrow for ``title`` on one line sets ``column_title`` (a second
+    title line took the height a 16-round bank rack beside the swizzle grid needed in F5)."""
     assert target.width is not None and target.aspect is not None
     page_w = float(target.width)
     page_h = page_w / target.aspect
@@ -78,8 +79,9 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
         designs = [target.design if side is not None else ("stacked", target.design[1])]
     for kind, factor in designs:
         width = base * factor
-        arr = (_stacked(theme, title, subtitle, body, side, width, True) if kind == "stacked"
-               else _beside(theme, title, subtitle, body, side, width,  # type: ignore[arg-type]
+        head = _title_for(theme, title, column_title, width)
+        arr = (_stacked(theme, head, subtitle, body, side, width, True) if kind == "stacked"
+               else _beside(theme, head, subtitle, body, side, width,  # type: ignore[arg-type]
                             True))
         s = min((page_w - 2 * MARGIN) / arr.width, (page_h - 2 * MARGIN) / arr.height)
         if best is None or s > best[0] + 1e-6:
@@ -90,6 +92,14 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
     fig = _figure(arr, page_w, page_h, s, theme, figure_title, description, fixed_width=True,
                   target_parts=target.parts)
     return replace(fig, design=design)
+
+
+def _title_for(theme: Theme, title: str, column_title: str, width: float) -> str:
+    """``title``, or the shorter ``column_title`` where ``title`` takes two lines of
+    ``width``."""
+    if column_title and title and len(wrap(title, theme.title_pt, width, bold=True)) > 1:
+        return column_title
+    return title
 
 
 def _shown(blocks_for: BlocksFor, target: Target) -> BlocksFor:

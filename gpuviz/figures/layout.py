@@ -69,6 +69,7 @@ from gpuviz.figures.targets import (
     view_target,
 )
 from gpuviz.figures.text_blocks import (
+    formula_block,
     line_step,
     receipt_block,
     text_block,
@@ -82,8 +83,8 @@ __all__ = [
     "CHROMES", "DESIGN_FACTORS", "DOUBLE", "GAP", "MARGIN", "NATURAL", "SINGLE", "SLIDE",
     "TARGETS", "Block", "BlockCanvas", "BlocksFor", "Chrome", "Design", "LegendEntry", "Note",
     "Role", "Shortened", "Target", "alt_text", "as_part", "compose", "counted", "fit_value",
-    "format_bytes", "format_number", "format_percent", "knock_out", "legend_block", "legend_for",
-    "line_step", "place", "place_items", "receipt_block", "short_forms", "shortened_note",
-    "shortened_place", "text_block", "title_block", "transform", "view_target", "without_orphan",
-    "wrap",
+    "format_bytes", "format_number", "format_percent", "formula_block", "knock_out",
+    "legend_block", "legend_for", "line_step", "place", "place_items", "receipt_block",
+    "short_forms", "shortened_note", "shortened_place", "text_block", "title_block", "transform",
+    "view_target", "without_orphan", "wrap",
 ]

@@ -31,11 +31,11 @@ from gpuviz.figures.layout import (
     compose,
     counted,
     format_number,
+    formula_block,
     legend_block,
     line_step,
     place,
     text_block,
-    wrap,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, room_width, text_width
 from gpuviz.figures.theme import RoleName, Theme, gray_level
@@ -84,10 +84,7 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
 
     def body(width: float) -> list[Block]:
         shown = tuple(p for p in GRIDS if target.shows(p)) or GRIDS
-        lines = wrap(_unbroken_groups(r.formula), theme.text_pt, width, "mono")
-        formula = as_part(shown, text_block("\n".join(lines).replace("\u00a0", " "), theme,
-                                            width, size=theme.text_pt, font="mono",
-                                            name="formula"))
+        formula = as_part(shown, formula_block(r.formula, theme, width, size=theme.text_pt))
         grids = as_part(shown, _grids(r, selection, theme, width, shown))
         right = width - grids.width - GAP
         if right >= 80.0 and target.aspect is not None and target.whole:
@@ -155,17 +152,6 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
                     f"column {r.column} read by one reader per row hits "
                     f"{counted(len(set(r.linear_banks)), 'bank')} laid out linearly and "
                     f"{counted(len(set(r.swizzled_banks)), 'bank')} swizzled.")
-
-
-def _unbroken_groups(formula: str) -> str:
-    """``formula`` with its parenthesised groups held together (no-break spaces, for the
-    word-wrapper only), so that a narrow column breaks it at an operator outside them:
-    "physical = offset ^" and "((offset & 0x380) >> 3)", not before ">> 3"."""
-    out, depth = [], 0
-    for ch in formula:
-        depth += (ch == "(") - (ch == ")")
-        out.append("\u00a0" if ch == " " and depth > 0 else ch)
-    return "".join(out)
 
 
 def _selected_rows(selection: frozenset[str]) -> set[int]:
@@ -445,5 +431,5 @@ def _readers(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: f
                key=keys.key("row", row))
         used = max(used, text_width(line, pt, "mono", bold=row in sel_rows))
         y += step
-    return c.block(min(width, used), y - step + cap_height(pt, "mono") + descent(pt, "mono"),
-                   "readers")
+    # as wide as its lines (monospaced, never wrapped), so nothing is set beside them
+    return c.block(used, y - step + cap_height(pt, "mono") + descent(pt, "mono"), "readers")

@@ -80,6 +80,21 @@ def text_block(text: str, theme: Theme, width: float, *, size: float | None = No
     return c.block(min(width, used), height, name)
 
 
+def formula_block(formula: str, theme: Theme, width: float, *, size: float | None = None,
+                  color: str | None = None, name: str = "formula") -> Block:
+    """A formula in the monospaced face, wrapped to ``width`` at an operator outside its
+    parenthesised groups: "physical = offset ^" and "((offset & 0x380) >> 3)", not before
+    ">> 3" (the groups held together by no-break spaces, for the word-wrapper only)."""
+    size = size or theme.small_pt
+    held, depth = [], 0
+    for ch in formula:
+        depth += (ch == "(") - (ch == ")")
+        held.append("\u00a0" if ch == " " and depth > 0 else ch)
+    lines = wrap("".join(held), size, width, "mono")
+    return text_block("\n".join(lines).replace("\u00a0", " "), theme, width, size=size,
+                      color=color, font="mono", name=name)
+
+
 def title_block(title: str, subtitle: str, theme: Theme, width: float,
                 balance: bool = False) -> Block:
     """The figure's title (bold) and a one-paragraph subtitle that says how to read it.

@@ -226,27 +226,99 @@ def test_a_phased_queue_alone_at_a_column_runs_banks_down_and_rounds_across():
     assert {t.key for t in texts_with_key(fig, "phase:")} == {f"phase:{p}" for p in range(4)}
 
 
-def test_the_rack_alone_in_a_square_view_is_laid_out_for_the_rack_not_for_32_banks_across():
+@pytest.mark.parametrize("view", [((125, 0.97), (637, 659)), ((124, 0.96), (634, 659))])
+def test_the_rack_alone_beside_the_swizzle_panel_reaches_the_rooms_type(view):
     """The rack part beside the swizzle panel in F5 on a 1280×720 projector: half the screen,
-    634 × 659 px, 124 mm at the room's type. The designs were sized from the 32-bank rack
-    with lanes (256 mm), so even the narrowest (0.6 ×) set the title 152 mm wide and the whole
-    was shrunk to 12.4 px; sized from the rack drawn, the type is about 16 px."""
+    about 636 × 659 px, 125 mm at the room's type. Sized from the 32-bank rack with lanes the
+    type was 12.4 px; sized from the rack drawn, 16.2 px, the 16 rounds in one line too wide
+    for 18 px. The phases now stand one under another under one bank header with the legend
+    beside them, the 32 banks of one round a phase have "bank" running up beside their
+    numbers instead of a header line, and a title that would take two lines is the short one:
+    18 px, the least type of a presented figure, in one design for both steps."""
     from dataclasses import replace
 
     from gpuviz.figures.scene import build_figure
     from gpuviz.figures.targets import view_target
+    from gpuviz.ui.presentation import PRESENT_MIN_PX
     from gpuviz.ui.view_layout import lay_out_view
 
+    (width, aspect), px = view
     room = theme("presentation")
     states = [result_of("banks-swizzled-columns.json", k) for k in (3, 4)]
     assert [r.rounds for r in states] == [4, 16]
     layout = lay_out_view(lambda r, t: build_figure("banks", r, frozenset(), room, t), states,
-                          view_target(124, 0.96), (634, 659), 18.0, room.title_pt, ("rack",))
-    assert layout.type_px >= 15.5, layout
+                          view_target(width, aspect), px, PRESENT_MIN_PX, room.title_pt,
+                          ("rack",))
+    assert layout.type_px >= PRESENT_MIN_PX, layout
     for r in states:  # each queued word still drawn, in the design the lecture keeps
-        kept = replace(view_target(124, 0.96).showing(["rack"]), design=layout.design)
+        kept = replace(view_target(width, aspect).showing(["rack"]), design=layout.design)
         fig = banks_figure.build(r, frozenset(), room, kept)
         assert {t.key for t in texts_with_key(fig, "word:")} == {f"word:{s.word}" for s in r.slots}
+
+
+def test_phases_one_a_line_share_one_bank_header():
+    """16 rounds in four phases of 8 banks, at a width that holds one phase a line: one bank
+    header over the four phases (each phase's name beside its rounds), not a header a phase,
+    so the rack is shorter by three header rows and the gaps between blocks."""
+    from gpuviz.figures.banks_rack import (
+        ROW_GAP,
+        _stretch,
+        depths,
+        rack_alone,
+        round_w,
+        stretches,
+    )
+    from gpuviz.figures.metrics import text_width
+
+    r = result_of("banks-swizzled-columns.json", 4)
+    assert (r.rounds, r.phases) == (16, 4)
+    room = theme("presentation")
+    geo = banks_figure._Geometry(r, room, SLIDE)
+    block = rack_alone(r, frozenset(), room, 90.0, geo.pt, geo.floor, geo.row_h, geo.column)
+    texts = [i for i in walk(block.items) if isinstance(i, Text)]
+    assert [t.text for t in texts].count("bank") == 1
+    assert {t.key for t in texts if t.key and t.key.startswith("bank:")} == \
+        {f"bank:{b}" for b in range(8, 16)}
+    phases = [t for t in texts if (t.key or "").startswith("phase:")]
+    assert len(phases) == 4 and all(t.rotate == -90 for t in phases)
+    # the phases in round order down the rack, apart from one another
+    rounds = sorted((t for t in texts if (t.key or "").startswith("round:")),
+                    key=lambda t: int(t.key.split(":")[1]))
+    assert [t.y for t in rounds] == sorted(t.y for t in rounds)
+    # three header rows and the gaps between blocks less than four blocks of a header each
+    spans = stretches(r, tuple(range(8, 16)), 8)
+    label_w = max(text_width("bank", geo.pt), round_w(r, geo.pt)) + 1.0
+    apart = [_stretch(r, frozenset(), room, [s], geo.pt, geo.floor, geo.row_h, 7.0, label_w,
+                      depths(r)) for s in spans]
+    drawn = max(t.y for t in rounds) - min(t.y for t in texts if t.text == "bank")
+    assert drawn + geo.row_h < sum(b.height for b in apart) + 3 * ROW_GAP - 3 * geo.row_h
+    assert block.width < 90.0
+
+
+def test_a_half_of_banks_down_names_its_banks_beside_them():
+    """Banks down, rounds across (32 banks of one round a phase, two halves of 16): "bank" runs
+    up beside the bank numbers, inside the column "round" makes wide, not on a header line of
+    its own, so the rack is a line shorter and no wider."""
+    from gpuviz.figures.banks_rack import transposed
+
+    r = result_of("banks-swizzled-columns.json", 3)
+    assert (r.rounds, r.phases) == (4, 4)
+    room = theme("print")
+    geo = banks_figure._Geometry(r, room, SINGLE)
+    col = max(geo.column(geo.floor), geo.column(geo.pt))
+    block = transposed(r, frozenset(), room, range(32), geo.pt, geo.floor, geo.row_h, col)
+    texts = [i for i in walk(block.items) if isinstance(i, Text)]
+    named = [t for t in texts if t.text == "bank"]
+    assert len(named) == 2 and all(t.rotate == -90 for t in named)
+    numbers = [t for t in texts if (t.key or "").startswith("bank:")]
+    # every bank number right of its half's "bank", and the first row just under the header
+    for half in (range(0, 16), range(16, 32)):
+        xs = [t.x for t in numbers if int(t.key.split(":")[1]) in half]
+        label = min(named, key=lambda t: abs(t.x - min(xs)))
+        assert all(x > label.x for x in xs)
+    rounds = [t for t in texts if (t.key or "").startswith("round:")]
+    first = min(t.y for t in numbers)
+    assert first - max(t.y for t in rounds) < 1.5 * geo.row_h
 
 
 @pytest.mark.parametrize("name", ["screen", "print", "dark", "presentation"])
@@ -273,11 +345,13 @@ def test_the_rack_alone_of_a_swizzled_access_names_only_the_rack():
     assert any(t.startswith("swizzled:") for t in fig.texts())
 
 
-@pytest.mark.parametrize("name", ["screen", "print", "dark"])
+@pytest.mark.parametrize("name", ["screen", "print", "dark", "presentation"])
 def test_the_rack_alone_of_every_swizzled_step_fits_a_single_column(name):
     """16 rounds in four phases of 8 banks took 124 mm at 85 mm wide: a phase's name on a line
     above its block (one block a line either way) and a title on two lines. The name now runs
-    up beside its rounds, and the column sets the shorter title."""
+    up beside its rounds, and the column sets the shorter title. In the presentation theme's
+    larger type it still took 135 mm: the phases now share one bank header, and the note on
+    the banks not drawn takes the column's width (one line, not two)."""
     from gpuviz.figures.budget import over_budget
 
     t = SINGLE.showing(["rack"])

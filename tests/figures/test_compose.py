@@ -100,3 +100,16 @@ def test_a_side_by_side_design_for_a_figure_without_a_side_column_builds_once_st
                          body=body, natural_width=120)
         assert len(calls) == 1
         assert figure.design == ("stacked", factor)
+
+
+def test_a_page_too_narrow_for_the_title_on_one_line_sets_the_short_title():
+    """A view's design narrower than the title on one line sets the column's shorter title, as
+    a journal column does: the second title line took the height the bank rack beside the
+    swizzle grid needed in F5. A design wide enough keeps the whole title."""
+    _, body, side = _counting_blocks()
+    title = "Cells of a figure whose title is long enough to take two lines when narrow"
+    for width, natural, kept in ((90, 60, "Cells"), (600, 400, title)):
+        figure = compose(view_target(width, 4.0), SCREEN, title=title, column_title="Cells",
+                         body=body, side=side, natural_width=natural)
+        assert figure.texts()[0] == kept, width
+        assert title.split()[1] not in figure.texts()[1:2]  # never both, nor a second line

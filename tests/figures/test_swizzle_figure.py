@@ -177,19 +177,38 @@ def test_a_column_breaks_the_formula_at_an_operator_not_inside_its_group():
     assert texts[i + 1] == "((offset & 0x380) >> 3)"
 
 
-def test_the_banks_alone_in_a_square_view_are_designed_from_their_own_width():
+@pytest.mark.parametrize("view", [((125, 0.97), (637, 659)), ((124, 0.96), (634, 659))])
+def test_the_banks_alone_in_a_square_view_reach_the_rooms_type(view):
     """The banks part beside the bank rack in F5 on a 1280×720 projector (banks-swizzled-
-    columns, steps 4–5): half the screen, 634 × 659 px, 124 mm at the room's type. Designed
-    from the grids' 172 mm, even the narrowest design set the figure 126 mm wide and it was
-    shrunk to 15.2 px; designed from a strip of 16 banks, about 17.4 px."""
+    columns, steps 4–5): half the screen, about 636 × 659 px, 125 mm at the room's type.
+    Designed from the grids' 172 mm, even the narrowest design set the figure 126 mm wide and
+    it was shrunk to 15.2 px; designed from a strip of 16 banks, 17.4 px, its title on two
+    lines. A design too narrow for the title sets the short one: 18 px, the least type of a
+    presented figure."""
     from gpuviz.figures.scene import build_figure
     from gpuviz.figures.targets import view_target
+    from gpuviz.ui.presentation import PRESENT_MIN_PX
     from gpuviz.ui.view_layout import lay_out_view
 
+    (width, aspect), px = view
     room = theme("presentation")
     scenario = load_scenario(SCENARIOS / "banks-swizzled-columns.json")
     states = [compute_all(scenario.at_step(k), ("swizzle",))["swizzle"] for k in (3, 4)]
     layout = lay_out_view(lambda r, t: build_figure("swizzle", r, frozenset(), room, t),
-                          states, view_target(124, 0.96), (634, 659), 18.0, room.title_pt,
-                          ("banks",))
-    assert layout.type_px >= 17.0, layout
+                          states, view_target(width, aspect), px, PRESENT_MIN_PX,
+                          room.title_pt, ("banks",))
+    assert layout.type_px >= PRESENT_MIN_PX, layout
+
+
+def test_the_readers_are_as_wide_as_their_lines_so_nothing_is_set_over_them():
+    """The readers' lines are monospaced and never wrapped: their block claimed at most the
+    width it was given, and a slide's legend set beside them overlapped their ends."""
+    from gpuviz.figures.metrics import text_width
+
+    r = result_of()
+    room = theme("print")
+    for width in (30.0, 60.0, 200.0):
+        block = swizzle_figure._readers(r, frozenset(), room, width)
+        lines = [t for t in walk(block.items) if isinstance(t, Text) and t.font == "mono"]
+        assert len(lines) == 8
+        assert block.width >= max(t.x + text_width(t.text, t.size, "mono") for t in lines) - 1e-6
