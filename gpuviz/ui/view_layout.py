@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from gpuviz.figures.display import PT_TO_MM, Figure, Text, walk
-from gpuviz.figures.targets import DESIGN_FACTORS, NATURAL, Design, Target
+from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
 
 VIEW_INSET_PX = 8  # the view paints the page inside its rectangle less 4 px on each side
 
@@ -110,6 +110,7 @@ class _Measure:
         # layouts of one view (another page, a step's parts ask for the same groupings)
         self._common: dict = memo if memo is not None else {}
         self._scales: list[float] | None = None  # each state's scale, whole, in PROBE
+        self._drawn: list[set[str]] = []  # the parts each state draws, whole
 
     def common(self, target: Target) -> _Common:
         """The design that draws every state at the largest type, and that type: one
@@ -182,19 +183,18 @@ class _Measure:
     def _probe(self, target: Target) -> list[float]:
         if self._scales is None:
             whole = replace(target.showing(None, target.chrome), design=PROBE)
-            self._scales = [layout_scale(self.build(r, whole), self.title_pt)
-                            for r in self.results]
+            figures = [self.build(r, whole) for r in self.results]
+            self._scales = [layout_scale(f, self.title_pt) for f in figures]
+            self._drawn = [set(f.parts) for f in figures]
         return self._scales
 
-    def largest(self, pages: Sequence[tuple[str, ...]], target: Target) -> tuple[str, ...]:
-        """The page that draws most (the most parts, then the largest area at the natural
-        size, in the largest state): shown first."""
-        result = self.results[self.worst(target)]
-
-        def size(page: tuple[str, ...]) -> tuple[int, float]:
-            f = self.build(result, NATURAL.showing(page, target.chrome))
-            return len(page), f.width * f.height
-        return max(pages, key=size)
+    def opening(self, pages: Sequence[tuple[str, ...]], target: Target) -> tuple[str, ...]:
+        """The page shown where none is chosen: the first of those that the most states draw
+        something of. A figure whose parts change with its state (the mma panel draws a
+        descriptor or the completion beside the warpgroup at some steps) opens on what every
+        state draws, not on a part most states leave empty."""
+        self._probe(target)
+        return max(pages, key=lambda page: sum(1 for d in self._drawn if d & set(page)))
 
     def fits(self, target: Target, min_px: float) -> bool:
         return self.common(target).type_px >= min_px
@@ -208,7 +208,9 @@ def lay_out_view(build: Build, results: Sequence[Any], target: Target,
     """The layout of a view of ``view_px`` pixels laid out for ``target`` (no parts), for a
     lecture whose states have ``results``. ``parts``: what the state asks for (a step's parts:
     drawn whatever their type); else the whole figure where every state reaches ``min_px``
-    with one design, or the page holding ``chosen`` (the one that draws most when none).
+    with one design, or the page holding ``chosen`` (when none, the first page: the parts in
+    the figure's reading order, so the room and the window open on the figure's beginning,
+    the same part in both; the first that every state draws something of, ``opening``).
     ``every``: the panel's parts, for a whole figure that does not name the parts it drew;
     ``extra``: states drawn too but not compared for the design (the steps' selections);
     ``memo``: what was measured for these states, view and theme before (filled in)."""
@@ -224,7 +226,7 @@ def lay_out_view(build: Build, results: Sequence[Any], target: Target,
     page = parts
     if page is None:
         held = [p for p in pages if chosen in p]
-        page = pages[0] if len(pages) == 1 else held[0] if held else m.largest(pages, target)
+        page = held[0] if held else m.opening(pages, whole)
     shown = whole if page is None or (page == drawn and parts is None) else \
         target.showing(page, target.chrome)
     c = m.common(shown)

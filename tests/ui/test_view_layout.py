@@ -64,3 +64,45 @@ def test_a_long_lecture_is_measured_on_a_dozen_states_with_the_first_and_the_las
     assert picked == sorted(set(picked))
     gaps = [b - a for a, b in itertools.pairwise(picked)]
     assert max(gaps) - min(gaps) <= 1  # spread evenly
+
+
+ROOM = theme("presentation")
+ROOM_VIEW = (1280, 659)  # one panel in F5 on a 1280×720 projector, under the caption
+
+
+def room_page(scenario_path, name: str, pid: str):
+    """The page the room opens on for a panel of a bundled lecture, no page chosen: the
+    layout presentation mode asks for one panel's view (18 px body type, 18 px least)."""
+    from gpuviz.figures.display import PT_TO_MM
+    from gpuviz.ui.presentation import PRESENT_BODY_PX, PRESENT_MIN_PX
+
+    s = load_scenario(scenario_path(name))
+    results = [compute_cached(pid, effective_params(s.at_step(k), pid))
+               for k in range(-1, len(s.steps))]
+
+    def build(result, target):
+        return build_figure(pid, result, frozenset(), ROOM, target)
+
+    px_per_mm = PRESENT_BODY_PX / (ROOM.text_pt * PT_TO_MM)
+    target = view_target(round(ROOM_VIEW[0] / px_per_mm), round(ROOM_VIEW[0] / ROOM_VIEW[1], 2))
+    return lay_out_view(build, results, target, ROOM_VIEW, PRESENT_MIN_PX, ROOM.title_pt)
+
+
+def test_the_room_opens_on_the_figures_first_page(scenario_path):
+    """No page chosen, the room showed the page of most parts: the scheduler's utilisation and
+    warps plots, never the issue timeline the lecture is about (and the window, whose pages
+    are one part each, opened on the timeline: F5 changed the picture). Now the first page,
+    in the figure's reading order, in the window and in the room."""
+    layout = room_page(scenario_path, "scheduler-try-round-robin.json", "scheduler")
+    assert len(layout.pages) > 1 and layout.parts == layout.pages[0]
+    assert layout.parts[0] == "timeline", layout.pages
+
+
+def test_a_figure_whose_parts_change_opens_on_what_every_state_draws(scenario_path):
+    """mma-wgmma-warpgroup draws the descriptor beside the warpgroup at two steps and the
+    completion at two others. Paged from its largest state the descriptor comes first: the
+    first page alone would open the room on it at every step, an empty page at the six
+    states that draw none."""
+    layout = room_page(scenario_path, "mma-wgmma-warpgroup.json", "mma")
+    assert "descriptor" in {p for page in layout.pages for p in page}
+    assert layout.parts is not None and "warpgroup" in layout.parts, layout.pages
