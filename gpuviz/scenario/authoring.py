@@ -67,7 +67,7 @@ def check_selection(keys: Iterable[str]) -> list[str]:
 
 def add_step(scenario: Scenario, shown: Scenario, after: int, title: str, caption: str = "",
              predict: str = "", notes: str = "", focus: str | None = None,
-             select: Iterable[str] = ()) -> tuple[Scenario, int]:
+             select: Iterable[str] = (), parts: Iterable[str] = ()) -> tuple[Scenario, int]:
     """Insert a step after step ``after`` (-1: first) whose changes take the state of step
     ``after`` to the ``shown`` state. Returns the new scenario and the new step's index."""
     previous = scenario.at_step(after)
@@ -84,21 +84,23 @@ def add_step(scenario: Scenario, shown: Scenario, after: int, title: str, captio
     keys = list(select)
     if keys:
         step["select"] = keys
+    if parts:
+        step["parts"] = list(parts)
     steps = _steps_json(scenario)
     steps.insert(index, step)
     return with_steps(scenario, steps), index
 
 
 def edit_step(scenario: Scenario, index: int, **fields: Any) -> Scenario:
-    """Change a step's title, caption, predict, notes, focus, select or changes; a text field set
-    to "" and focus/select set to None or empty are removed from the step."""
+    """Change a step's title, caption, predict, notes, focus, select, parts or changes; a text
+    field set to "" and focus/select/parts set to None or empty are removed from the step."""
     steps = _steps_json(scenario)
     _check_index(scenario, index)
     step = steps[index]
     for key, value in fields.items():
-        if key not in (*STEP_TEXT_FIELDS, "focus", "select", "changes"):
+        if key not in (*STEP_TEXT_FIELDS, "focus", "select", "parts", "changes"):
             raise TypeError(f"a step has no field {key!r}")
-        if key == "select":
+        if key in ("select", "parts"):
             value = list(value or ())
         if key == "changes":
             value = {k: _plain(v) for k, v in (value or {}).items()}

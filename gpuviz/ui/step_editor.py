@@ -15,7 +15,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuviz.keys import without_frame
-from gpuviz.registry import PANELS
+from gpuviz.registry import PANELS, panel
 from gpuviz.scenario import Scenario, ScenarioError
 from gpuviz.scenario.authoring import (
     add_step,
@@ -55,11 +55,13 @@ StandardKey = QKeySequence.StandardKey
 
 
 class StepDialog(QDialog):
-    """Title, caption, question (predict), presenter notes, focus and selection of one step;
-    the changes it records are listed, read-only."""
+    """Title, caption, question (predict), presenter notes, focus, selection and the figure
+    parts of one step; the changes it records are listed, read-only. ``panels``: the
+    lecture's panels, whose parts a step without a focus may name."""
 
     def __init__(self, heading: str, step: Step, changes: dict[str, Any],
-                 can_rerecord: dict[str, Any] | None = None, parent: QWidget | None = None):
+                 can_rerecord: dict[str, Any] | None = None, parent: QWidget | None = None,
+                 panels: tuple[str, ...] = ()):
         super().__init__(parent)
         self.setObjectName("step-editor")
         self.setWindowTitle(heading)
@@ -80,6 +82,17 @@ class StepDialog(QDialog):
         self.focus.setCurrentIndex(max(0, self.focus.findData(step.focus)))
         self.select = QLineEdit(" ".join(step.select))
         self.select.setPlaceholderText("optional: keys such as block:2 warp:2,0 (space between)")
+        # the parts the step shows: one idea a slide, large in F5; none ticked, the whole
+        # figure (a page of it where it does not fit the view)
+        self.panels = panels
+        self.parts = QListWidget()
+        self.parts.setObjectName("step-parts")
+        self.parts.setMaximumHeight(110)
+        self.parts.setToolTip("The figure parts this step shows, in the window and large in "
+                              "presentation mode (F5); none ticked: the whole figure, or the "
+                              "parts that fit")
+        self._fill_parts(step.parts)
+        self.focus.currentIndexChanged.connect(lambda _i: self._fill_parts(self.chosen_parts()))
         self.changes_list = QListWidget()
         self.changes_list.setObjectName("step-changes")
         self.changes_list.setMaximumHeight(110)
@@ -102,6 +115,7 @@ class StepDialog(QDialog):
         form.addRow("&Notes", self.notes)
         form.addRow("&Focus", self.focus)
         form.addRow("&Select", self.select)
+        form.addRow("&Parts", self.parts)
         form.addRow("Changes", self.changes_list)
         if self.rerecord is not None:
             form.addRow("", self.rerecord)
@@ -122,6 +136,30 @@ class StepDialog(QDialog):
         self.changes_list.clear()
         lines = describe_changes(changes) or ["(none: the state of the step before)"]
         self.changes_list.addItems(lines)
+
+    def _fill_parts(self, ticked: tuple[str, ...] | list[str]) -> None:
+        """A check box for each part of the step's panels (its focus, else the lecture's), in
+        each figure's order, named with the panels that have it; ``ticked`` stay ticked."""
+        focus = self.focus.currentData()
+        ids = (focus,) if focus else self.panels
+        offered: dict[str, list[str]] = {}
+        for pid in ids:
+            for part in panel(pid).parts:
+                offered.setdefault(part, []).append(panel(pid).title.split(":")[0])
+        self.parts.clear()
+        for part, owners in offered.items():
+            item = QListWidgetItem(f"{part} ({', '.join(owners)})" if len(ids) > 1 else part)
+            item.setData(Qt.ItemDataRole.UserRole, part)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if part in ticked
+                               else Qt.CheckState.Unchecked)
+            self.parts.addItem(item)
+
+    def chosen_parts(self) -> list[str]:
+        """The parts ticked, in the order offered."""
+        items = [self.parts.item(i) for i in range(self.parts.count())]
+        return [str(i.data(Qt.ItemDataRole.UserRole)) for i in items
+                if i.checkState() == Qt.CheckState.Checked]
 
     def _keys(self) -> list[str]:
         return [k for k in re.split(r"[\s;]+", self.select.text()) if k]
@@ -152,6 +190,7 @@ class StepDialog(QDialog):
             "notes": self.notes.toPlainText().strip(),
             "focus": self.focus.currentData(),
             "select": self._keys(),
+            "parts": self.chosen_parts(),
         }
         if self.rerecord is not None and self.rerecord.isChecked():
             out["rerecord"] = True
@@ -205,14 +244,15 @@ class StepAuthoring(QObject):
                      focus=default_focus(changes, self.focused_panel()),
                      select=tuple(sorted(without_frame(self.document.selection))))
         return StepDialog(f"Add Step {step + 2} from Current State ({where})", blank, changes,
-                          None, parent)
+                          None, parent, self.document.shown.panels)
 
     def edit_dialog(self, index: int, parent: QWidget | None = None) -> StepDialog:
         step = self.document.scenario.steps[index]
         anchor, _ = self.anchor()
         fresh = section_changes(anchor.at_step(index - 1), self.document.shown)
         return StepDialog(f"Edit Step {index + 1}", step,
-                          {k: dict(v) for k, v in step.changes.items()}, fresh, parent)
+                          {k: dict(v) for k, v in step.changes.items()}, fresh, parent,
+                          self.document.shown.panels)
 
     # --- commands --------------------------------------------------------------------------
     def add(self, values: dict[str, Any]) -> int:
@@ -220,7 +260,7 @@ class StepAuthoring(QObject):
         new, index = add_step(scenario, self.document.shown, step, values["title"],
                               values.get("caption", ""), values.get("predict", ""),
                               values.get("notes", ""), values.get("focus"),
-                              values.get("select", ()))
+                              values.get("select", ()), values.get("parts", ()))
         self.document.edit_steps(new, f"Add step “{values['title']}”", index)
         return index
 
@@ -352,8 +392,7 @@ class StepListDialog(QDialog):
         row = self.list.currentRow()
         if row >= 0:
             d = self.authoring.edit_dialog(row, self)
-            if d.exec() == QDialog.DialogCode.Accepted:
-                self.authoring._guard(self, lambda: self.authoring.edit(row, d.values()))
+            self.authoring._until_accepted(d, lambda: self.authoring.edit(row, d.values()))
 
     def _move(self, delta: int) -> None:
         row = self.list.currentRow()

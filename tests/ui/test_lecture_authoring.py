@@ -150,3 +150,79 @@ def test_step_list_moves_edits_and_deletes_with_undo(make_main_window, scenario_
     assert [s.title for s in doc.scenario.steps] == titles
     lst.close()
     lst.deleteLater()
+
+
+def test_a_step_names_the_parts_it_shows_in_the_editor(make_main_window, scenario_path,
+                                                       monkeypatch):
+    """A lecture made in the window can give a slide one idea: the step editor offers the
+    parts of the step's panels (its focus, else the lecture's), and the step then shows the
+    ticked ones; none ticked, the whole figure again."""
+    from PySide6.QtCore import Qt
+
+    from gpuviz.ui import step_editor
+
+    w = make_main_window(scenario_path("banks-swizzled-columns.json"))
+    doc = w.document
+    d = w.step_authoring.edit_dialog(3, w)  # "Follow the swizzle panel": banks and rack
+    offered = [d.parts.item(i) for i in range(d.parts.count())]
+    assert [i.data(Qt.ItemDataRole.UserRole) for i in offered] == \
+        ["logical", "physical", "banks", "readers", "lanes", "rack", "receipt"]
+    assert offered[5].text() == "rack (Banks)" and d.chosen_parts() == ["banks", "rack"]
+    d.focus.setCurrentIndex(d.focus.findData("swizzle"))  # a focus offers its panel's parts
+    assert [d.parts.item(i).text() for i in range(d.parts.count())] == \
+        ["logical", "physical", "banks", "readers"]
+    assert d.chosen_parts() == ["banks"]
+    d.deleteLater()
+
+    def tick(names):
+        def exec_(dialog):
+            for i in range(dialog.parts.count()):
+                item = dialog.parts.item(i)
+                on = item.data(Qt.ItemDataRole.UserRole) in names
+                item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+            return QDialog.DialogCode.Accepted
+        return exec_
+
+    monkeypatch.setattr(step_editor.StepDialog, "exec", tick({"rack"}))
+    doc.go_to_step(0)
+    w.step_authoring.edit_current(w)
+    assert doc.scenario.steps[0].parts == ("rack",)
+    assert w.docks["banks"].parts == ("rack",)
+    monkeypatch.setattr(step_editor.StepDialog, "exec", tick(set()))
+    w.step_authoring.edit_current(w)
+    assert doc.scenario.steps[0].parts == () and w.docks["banks"].parts is None
+    doc.undo_stack.undo()
+    assert doc.scenario.steps[0].parts == ("rack",)
+
+    monkeypatch.setattr(step_editor.StepDialog, "exec", tick({"owners", "counts"}))
+    w.docks["banks"].view.setFocus()
+    w.step_authoring.add_from_current(w)  # no gemm panel here: its parts are not offered
+    assert doc.scenario.steps[doc.step].parts == ()
+
+
+def test_an_edit_refused_in_the_step_list_keeps_what_was_typed(make_main_window,
+                                                              scenario_path, monkeypatch):
+    """Edit… in Lecture Steps: a caption naming a field that does not exist is refused with
+    the reason in the dialog, which stays open with the text typed (it closed, text lost)."""
+    from gpuviz.ui.step_editor import StepDialog, StepListDialog
+
+    w = make_main_window(scenario_path("launch-n130.json"))
+    seen = []
+
+    def exec_(dialog):
+        seen.append((dialog.caption.toPlainText(), dialog.error.text()))
+        if len(seen) == 1:
+            dialog.caption.setPlainText("N is {launch.nope}.")
+            return StepDialog.DialogCode.Accepted
+        return StepDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(StepDialog, "exec", exec_)
+    before = w.document.scenario
+    lst = StepListDialog(w.step_authoring, w)
+    lst.list.setCurrentRow(1)
+    lst.buttons["Edit…"].click()
+    assert len(seen) == 2, "the refused dialog was gone with its text"
+    assert seen[1][0] == "N is {launch.nope}." and "nope" in seen[1][1]
+    assert w.document.scenario == before
+    lst.close()
+    lst.deleteLater()
