@@ -14,7 +14,17 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from gpuviz import keys
-from gpuviz.figures.display import PT_TO_MM, Canvas, Polyline, Style, text_width, walk
+from gpuviz.figures.display import (
+    PT_TO_MM,
+    Canvas,
+    Circle,
+    Polyline,
+    Style,
+    Text,
+    text_box,
+    text_width,
+    walk,
+)
 from gpuviz.figures.geometry import segment_hits_box
 from gpuviz.figures.layout import (
     NATURAL,
@@ -215,19 +225,29 @@ def line_plot(
                         c.circle(px(float(xv)), py(float(yv)), theme.line_mm * 1.6, dot)
         if draw is not None:
             draw(c, PlotFrame(left, top, right, bottom, px, py))
+        legend_w = max((text_width(s.label, size) for s in series), default=0.0) + em * 3.2
+        if legend and len(series) > 1:  # drawn last, top right: kept clear of marks' labels
+            drawn += _box_edges((right - legend_w, top, right, top + em * 1.3 * len(series)))
+        for item in walk(c._items):  # what ``draw`` and the markers put in the data area
+            if isinstance(item, Text):
+                drawn += _box_edges(text_box(item, 0.3))
+            elif isinstance(item, Circle):
+                drawn += _box_edges((item.cx - item.r, item.cy - item.r, item.cx + item.r,
+                                     item.cy + item.r))
         segs = np.asarray(drawn, dtype=float).reshape(-1, 4)
         for m in marks:
             c.circle(px(m.x), py(m.y), em * 0.45, m.style or mark_style or Style(
                 fill=theme.accent, stroke=theme.background, stroke_width=theme.thin_mm))
             if m.label and leaders:
-                _mark_label(c, px(m.x), py(m.y), em * 0.45, m.label, size, theme, segs,
-                            (left, top, right, bottom))
+                box = _mark_label(c, px(m.x), py(m.y), em * 0.45, m.label, size, theme, segs,
+                                  (left, top, right, bottom))
+                segs = np.vstack([segs, np.asarray(_box_edges(box), dtype=float)])
             elif m.label:
                 c.text(px(m.x) + em * 0.7, py(m.y) - em * 0.5, m.label, size, theme.foreground,
                        bold=True)
         if legend and len(series) > 1:
             ly = top + em * 0.6
-            lx = right - max(text_width(s.label, size) for s in series) - em * 3.2
+            lx = right - legend_w
             for i, s in enumerate(series):
                 style = Style(stroke=theme.category(s.color_index),
                               stroke_width=theme.line_mm * 1.3, dash=DASHES[i % len(DASHES)])
@@ -373,10 +393,19 @@ def _log_tick(v: float) -> str:
     return format_number(round(10.0 ** v))
 
 
+def _box_edges(box: tuple[float, float, float, float]) -> list[tuple[float, float, float, float]]:
+    """The four edges of an (x0, y0, x1, y1) box, as segments: something a label keeps off."""
+    x0, y0, x1, y1 = box
+    return [(x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)]
+
+
 def _mark_label(c: Canvas, cx: float, cy: float, rad: float, label: str, pt: float,
-                theme: Theme, segs: np.ndarray, area: tuple[float, float, float, float]) -> None:
-    """A mark's label beside its dot, at the first place inside the data area where no curve
-    crosses it (a knockout where there is none), with a leader where it sits apart."""
+                theme: Theme, segs: np.ndarray, area: tuple[float, float, float, float]
+                ) -> tuple[float, float, float, float]:
+    """A mark's label beside its dot, at the first place inside the data area where no curve,
+    marker or other label crosses it; where none is clear near the dot, the clear place in
+    the data area nearest it (an empty corner under saturated curves); a knockout where there
+    is none at all. A leader ties it to its dot where it sits apart. Returns its box."""
     w = room_width(label, pt, bold=True)  # with room for a wider face where the layout leaves it
     ch, de = cap_height(pt), descent(pt)
     left, top, right, bottom = area
@@ -392,11 +421,22 @@ def _mark_label(c: Canvas, cx: float, cy: float, rad: float, label: str, pt: flo
         x0 = x - w if anchor == "end" else x
         return x0 - 0.3, y - ch - 0.3, x0 + w + 0.3, y + de + 0.3
 
-    inside = [(x, y, a) for x, y, a in candidates
-              if (b := box_of(x, y, a))[0] >= left + 0.3 and b[2] <= right
-              and b[1] >= top - 0.5 and b[3] <= bottom - 0.3]
-    clear = next((v for v in inside if not len(segs)
-                  or not segment_hits_box(segs, box_of(*v)).any()), None)
+    def within(v: tuple[float, float, str]) -> bool:
+        b = box_of(*v)
+        return b[0] >= left + 0.3 and b[2] <= right and b[1] >= top - 0.5 and b[3] <= bottom - 0.3
+
+    def free(v: tuple[float, float, str]) -> bool:
+        return not len(segs) or not segment_hits_box(segs, box_of(*v)).any()
+
+    inside = [v for v in candidates if within(v)]
+    clear = next((v for v in inside if free(v)), None)
+    if clear is None:  # nothing clear beside the dot: the clear place nearest it, if any
+        step_y = (ch + de) * 0.5
+        rows = np.arange(top + ch + 0.8, bottom - de - 0.6, step_y)
+        cols = np.arange(left + 0.6, right - w - 0.3, max(1.0, w / 8))
+        far = [(float(x), float(y), "start") for y in rows for x in cols]
+        far.sort(key=lambda v: math.hypot(v[0] + w / 2 - cx, v[1] - ch / 2 - cy))
+        clear = next((v for v in far if within(v) and free(v)), None)
     if clear is not None or inside:
         x, y, anchor = clear or inside[0]
     else:  # no place inside the data area: the one that leaves it least, moved into it
@@ -419,7 +459,9 @@ def _mark_label(c: Canvas, cx: float, cy: float, rad: float, label: str, pt: flo
         c.label(x, y, label, pt, theme.foreground, knockout=theme.background,
                 anchor=anchor, bold=True)
     else:
-        c.text(x, y, label, pt, theme.foreground, anchor=anchor, bold=True)  # type: ignore[arg-type]
+        c.text(x, y, label, pt, theme.foreground, anchor=anchor, bold=True,  # type: ignore[arg-type]
+               knockout=None if clear is not None else theme.background)
+    return box
 
 
 def plot_legend_block(entries: Sequence[LegendEntry], theme: Theme, width: float, *,

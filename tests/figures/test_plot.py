@@ -121,3 +121,34 @@ def test_a_percentage_plots_x_ticks_are_plain_numbers():
     t = texts(plot_block(s, SCREEN, 80, 40, x_label="cycle", y_label="issue slots",
                          percent=True))
     assert "6,000" in t and not any(v.endswith(" %") and "," in v for v in t)
+
+
+def test_a_long_label_over_saturated_curves_goes_to_the_clear_place_nearest_its_dot():
+    """scheduler-h200-l1's warps plot at W = 48: three curves run flat across the top, and no
+    place beside the dot held 'W = 48: H200 88 %, model 100 % (+14 %)', so the label sat on the
+    curves (a halo through three lines). The empty area under them takes it, tied by a leader;
+    nothing drawn in the data area (markers, notes, other labels) is covered."""
+    import numpy as np
+
+    from gpuviz.figures.display import Figure, text_box
+    from gpuviz.figures.geometry import segment_hits_box
+
+    top = [Series(name, [0, 16, 24, 32, 48, 64], ys, i, markers=True) for i, (name, ys) in
+           enumerate((("simulated", [18, 66, 88, 100, 100, 100]),
+                      ("Little's law", [18, 70, 100, 100, 100, 100]),
+                      ("measured", [18, 68, 86, 91, 88, 93])))]
+    label = "W = 48: H200 88 %, model 100 % (+14 %)"
+    b = plot_block(top, SCREEN, 90, 45, x_label="warps per SM W", y_label="issue slots",
+                   percent=True, marks=[Mark(48, 100, label)], leaders=True)
+    fig = Figure(b.width + 2, b.height + 2, SCREEN.background, b.items)
+    assert not [f for f in lint(fig) if f.rule in ("crossing", "overlap")]
+    text = next(i for i in walk(b.items) if isinstance(i, Text) and i.text == label)
+    assert text.knockout is None  # clear of every line, not drawn over them with a halo
+    x0, y0, x1, y1 = text_box(text)
+    curves = [i for i in walk(b.items) if isinstance(i, Polyline) and len(i.points) > 2]
+    for c in curves:
+        pts = np.asarray(c.points, dtype=float)
+        assert not segment_hits_box(np.hstack([pts[:-1], pts[1:]]), (x0, y0, x1, y1)).any()
+    markers = [i for i in walk(b.items) if isinstance(i, Circle)]
+    assert all(not (x0 < m.cx + m.r and m.cx - m.r < x1 and y0 < m.cy + m.r and m.cy - m.r < y1)
+               for m in markers)
