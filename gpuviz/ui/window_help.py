@@ -42,8 +42,9 @@ leaves. A step that asks the room to predict is veiled until the next PageDown r
 <li><b>Point</b> at the figure to select what you point at (the status names it); Ctrl+click
 or a double click applies what it points at to the parameters (for example, launch: that block
 becomes the selected block).</li>
-<li><b>Author</b> steps: set the parameters, then Steps ▸ Add Step from Current State…; File ▸
-Save As writes your own copy (a bundled scenario is never overwritten). A caption marked
+<li><b>Author</b> steps: set the parameters, then Steps ▸ Add Step from Current State…; tick
+the figure parts the step is about (its Parts list) to give the slide one idea, shown large in
+F5. File ▸ Save As writes your own copy (a bundled scenario is never overwritten). A caption marked
 “edited since …” may no longer describe the figure: an edit changed what it was written for.</li>
 <li><b>Export</b> a figure (File ▸ Export Figure…, Ctrl+E): the preview is the file it writes;
 a question step is written veiled (the question alone, as the room sees it before the reveal)
