@@ -37,3 +37,13 @@ def test_bundled_scenario_computes_builds_and_exports(path):
                 fig = figure_for(shown, pid, theme, scenario.step_selection(k))
                 assert fig.width > 0 and fig.height > 0, (pid, name)
             ET.fromstring(figure_to_svg(figure_for(shown, pid, THEMES["print"])))
+
+
+@pytest.mark.parametrize("path", bundled_scenarios(), ids=lambda p: p.stem)
+def test_a_step_that_asks_for_a_prediction_is_a_question_step(path):
+    """A step titled "Predict: …" (or whose caption asks the room to predict first) veils its
+    answer until the reveal only as a question step: mma-wgmma-warpgroup's "Predict:
+    wait_group 1, then read D?" was a plain step whose caption gave the answer at once."""
+    for k, step in enumerate(load_scenario(path).steps):
+        asks = step.title.lower().startswith("predict") or "predict first" in step.caption.lower()
+        assert step.predict or not asks, f"step {k + 1} “{step.title}” asks but is no question"

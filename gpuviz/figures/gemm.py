@@ -293,6 +293,18 @@ def row_blocks(blocks: list[Block], width: float) -> list[Block]:
     return out
 
 
+def _intensity_sentence(r: GemmResult) -> str:
+    """What a tile's FLOPs per byte come to: about T/4 where K dwarfs T (within 5 %); at a
+    short K the stores count and the exact form says so (2.67 at T = 16, K = 16, not 4)."""
+    head = "A T × T output tile requests its A and B panels once: "
+    k = format_number(r.k_dim)
+    if r.tile_flops_per_byte >= 0.95 * r.tile_flops_per_byte_limit:
+        return head + f"about T/4 FLOPs per byte at K = {k}."
+    return head + (f"T / (4 + 2T/K) FLOPs per byte, {r.tile_flops_per_byte:.2f} at T = "
+                   f"{format_number(r.tile)} and K = {k}, short of T/4 = "
+                   f"{format_number(r.tile_flops_per_byte_limit)}.")
+
+
 def subtitle(r: GemmResult, target: Target = NATURAL) -> str:
     """How to read the figure, or the parts it shows: the walkthrough reveals k two positions
     at a time, every strategy does the same work, a tile's intensity grows with its side."""
@@ -301,8 +313,7 @@ def subtitle(r: GemmResult, target: Target = NATURAL) -> str:
         "walkthrough": "k is revealed two positions at a time.",
         "owners": f"Every strategy performs {format_number(r.macs)} multiply-accumulates and "
                   f"produces {same} {format_number(r.outputs)} values.",
-        "intensity": f"A T × T output tile requests its A and B panels once: about T/4 FLOPs "
-                     f"per byte at K = {format_number(r.k_dim)}.",
+        "intensity": _intensity_sentence(r),
     }
     sentences["counts"] = sentences["owners"]
     shown = [n for n in ("walkthrough", "owners", "counts", "intensity") if target.shows(n)]

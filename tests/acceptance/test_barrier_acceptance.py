@@ -52,3 +52,13 @@ def test_results_carry_the_documented_keys():
     data = to_jsonable(result("barrier-missing-first.json"))
     assert {"events", "hazards", "safe"} <= set(data)
     assert {"kind", "threads", "address"} <= set(data["hazards"][0])
+
+
+def test_the_hand_picked_interleaving_has_the_hazards_its_caption_counts():
+    """barrier-missing-first step 2 named only tile 0's two early readers; the hazard list the
+    room sees beside it holds five, three of them in tile 1."""
+    r = result("barrier-missing-first.json", step=1)
+    assert [(h.threads, h.tile) for h in r.hazards][:2] == [((1, 2), 0), ((2, 3), 0)]
+    assert sum(h.tile == 1 for h in r.hazards) == 3 and len(r.hazards) == 5
+    step = load_scenario(SCENARIOS / "barrier-missing-first.json").steps[1]
+    assert "three readers of tile 1" in step.caption and "five hazards" in step.caption

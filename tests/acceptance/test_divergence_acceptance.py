@@ -42,3 +42,14 @@ def test_nested_divergence_compounds_multiplicatively():
     assert r.lane_efficiency == pytest.approx(0.25)
     assert r.ipdom["outer"] == "join"
     assert (r.ipdom["x"], r.ipdom["y"]) == ("x_join", "y_join")
+
+
+def test_the_nested_stack_grows_as_the_lecture_says():
+    """divergence-nested's description said "three entries on top of the base"; the stack it
+    draws holds the base and four: both outer paths, then both inner paths of the first."""
+    scenario = load_scenario(SCENARIOS / "divergence-nested.json")
+    r = divergence_of("divergence-nested.json", -1)
+    assert r.max_depth - 1 == 4
+    assert "four entries on top of the base" in scenario.description
+    deepest = next(e for e in r.trace if e.depth == r.max_depth)
+    assert deepest.op == "push" and deepest.reconverge == "x_join"

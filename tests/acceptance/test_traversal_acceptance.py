@@ -79,3 +79,13 @@ def test_grouped_wins_with_a_moderate_cache_and_loses_with_a_tiny_one():
                        r"\((\d+) against (\d+)\)", scenario.description)
     assert (moderate.misses, moderate.compare.misses) == (int(stated[1]), int(stated[2]))
     assert (tiny.misses, tiny.compare.misses) == (int(stated[3]), int(stated[4]))
+
+
+def test_the_whole_l2_step_draws_the_orders_its_caption_names():
+    """traversal-h200-l2 step 3 speaks of grouped and row-major at 1.00 ×, but kept step 2's
+    Hilbert order, so the dot and the loads stood on Hilbert (1.12 ×)."""
+    r = traversal_of("traversal-h200-l2.json", 2)
+    whole = r.distinct_tiles  # 1.00 ×: every A and B tile loaded once
+    assert r.order_name == "grouped" and r.cumulative_loads[-1] == whole
+    assert r.cumulative_loads_by_order["row-major"][-1] == whole
+    assert r.cumulative_loads_by_order["hilbert"][-1] > whole

@@ -215,3 +215,14 @@ def test_a_strategys_subtitle_never_splits_two_by_two():
     texts = fig.texts()
     assert any("2 × 2" in t for t in texts)
     assert not [t for t in texts if t.startswith("×") or t.endswith(" 2")]
+
+
+def test_the_intensity_subtitle_says_about_t_over_4_only_where_k_dwarfs_t():
+    """At K = 16 a 16 × 16 tile gets 16 / (4 + 2) = 2.67 FLOPs per byte, but the intensity
+    part's subtitle still read "about T/4 FLOPs per byte at K = 16" (T/4 = 4)."""
+    short = compute(GemmParams(tile=16, k_dim=16))
+    text = fig.subtitle(short, SLIDE.showing(["intensity"]))
+    assert "about T/4" not in text and "2.67 at T = 16 and K = 16" in text
+    assert "T / (4 + 2T/K)" in text
+    long = fig.subtitle(compute(GemmParams(tile=16, k_dim=4096)), SLIDE.showing(["intensity"]))
+    assert "about T/4 FLOPs per byte at K = 4,096" in long
