@@ -71,6 +71,7 @@ from gpuviz.models.banks import BANKS, WARP_LANES, BanksResult
 PHASE_NAMES = {1: "warp", 2: "half-warp", 4: "quarter-warp"}
 ROW_GAP = 1.0  # mm between the rows of the figure's parts
 LEGEND_BESIDE = 26.0  # mm: the least width the rack alone's legend is set beside it in
+FEW_LINKS = 4  # at most this many selected lane → bank lines are drawn in the selection's ink
 
 
 RACK = ("lanes", "rack")  # the parts drawn by the rack
@@ -330,8 +331,10 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                     hi.append(seg)
             with c.group(name="connections"):
                 c.segments(segs, Style(stroke=theme.outline, stroke_width=theme.thin_mm * 1.5), keys)
-                if hi:
-                    c.segments(hi, theme.highlight())
+                if hi:  # a few selected lines in the selection's thick ink; a fan of them
+                    # (32 lanes into one bank) thinner, or they merge into one black wedge
+                    c.segments(hi, theme.highlight() if len(hi) <= FEW_LINKS else
+                               Style(stroke=theme.foreground, stroke_width=theme.line_mm * 1.5))
         else:
             header_top += 1.5
 
@@ -344,6 +347,7 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
     for sec in range(sections):
         banks = range(sec * n, (sec + 1) * n)
         rack_top = y + row_h + 0.6
+        head = y  # a selected bank is outlined from its number down, over its lanes count
         # a row of banks shows its rounds as far as its deepest queue (all of them in one row)
         shown = rounds if sections == 1 else max(
             (sl.round for sl in r.slots if sl.bank in banks), default=0)
@@ -405,7 +409,8 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
             queue_slots(c, r, selection, theme, mine,
                         lambda s, top=rack_top: _slot_box(s, xcol, col, top, row_h), pt, floor, depth)
             for b in sorted(sel_banks & set(banks)):
-                theme.select(c, xcol(b) + CELL_PAD / 2, y, col - CELL_PAD, rack_top - y + rack_h)
+                theme.select(c, xcol(b) + CELL_PAD / 2, head, col - CELL_PAD,
+                             rack_top - head + rack_h)
         if not r.slots:
             c.text(x0 + n * col / 2, rack_top + row_h / 2, "no active lane: nothing to serve",
                    pt, muted, anchor="middle", baseline="middle")

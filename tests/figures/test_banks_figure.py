@@ -359,3 +359,28 @@ def test_the_rack_alone_of_every_swizzled_step_fits_a_single_column(name):
         fig = banks_figure.build(result_of("banks-swizzled-columns.json", step), frozenset(),
                                  theme(name), t)
         assert over_budget(fig, t) == [], (step, fig.height)
+
+
+@pytest.mark.parametrize("step", [0, 1])
+def test_a_selected_bank_is_outlined_around_its_lanes_count_not_through_it(step):
+    """banks-broadcast selects bank 0: its double outline started at the lanes-per-bank row's
+    top, so its thick top edge ran through the "32" under the bank's number; it now starts at
+    the number. The 32 selected lines into bank 0 (every line drawn) were each drawn in the
+    selection's thick ink and merged into one black wedge on a slide."""
+    t = theme("presentation")
+    r = result_of("banks-broadcast.json", step)
+    fig = banks_figure.build(r, frozenset({"bank:0"}), t, SLIDE)
+    count = next(i for i in walk(fig.items) if isinstance(i, Text) and i.text == "32"
+                 and i.key == "bank:0")
+    x0, y0, x1, y1 = text_box(count)
+    # the selection's outer line (the figure is scaled to the slide, its widths with it)
+    outline = [i for i in walk(fig.items) if isinstance(i, Rect) and i.style.fill is None
+               and i.style.stroke == t.foreground]
+    assert len(outline) == 1
+    for o in outline:
+        half = o.style.stroke_width / 2
+        assert not (o.y - half < y1 and y0 < o.y + half), "the outline's top edge crosses 32"
+        assert o.y < y0 and o.x < x0 and x1 < o.x + o.w
+    wide = [i for i in walk(fig.items) if isinstance(i, Segments)
+            and i.style.stroke_width >= outline[0].style.stroke_width - 1e-9]
+    assert not wide, "a fan of selected lines in the selection's thick ink"
