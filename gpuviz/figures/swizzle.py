@@ -292,17 +292,13 @@ def _grids(r: SwizzleResult, selection: frozenset[str], theme: Theme, width: flo
                 theme.select(c, px + pc * cell, ptop + row * cell, cell, cell)
             if "logical" in draw:
                 theme.select(c, lx + inverse[row][pc] * cell, top + row * cell, cell, cell)
-    halo = Style(stroke=theme.background, stroke_width=theme.thick_mm * 2.6)
+    # a selected chunk: outlined in both grids, its row's arrow between them lit (a route
+    # drawn along the row's top edge ran over the row above and set its arrowhead on the
+    # physical cell above the target, hiding its number)
     for row, col in sorted(lit):
         pc = r.mapping[row][col]
-        x1, x2 = lx + (col + 0.5) * cell, px + (pc + 0.5) * cell
         y1, y2 = top + row * cell, ptop + row * cell
         with c.group(keys.key("chunk", row, col)):
-            if side_by_side:
-                path = [(x1, y1 + 0.2), (x1, y1), (x2, y1), (x2, y1 + 0.2)]
-                c.polyline(path, halo)
-                c.polyline(path, Style(stroke=theme.foreground, stroke_width=theme.thick_mm),
-                           arrow_end=True)
             if "logical" in draw:
                 theme.select(c, lx + col * cell, y1, cell, cell)
             if "physical" in draw:

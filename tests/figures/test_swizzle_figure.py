@@ -47,16 +47,26 @@ def test_arrow_targets_follow_the_mapping():
     assert [t for t in texts if t.startswith("col ")] == [f"col {3 ^ r}" for r in range(8)]
 
 
-def test_selecting_a_chunk_draws_its_route_between_the_grids():
+def test_selecting_a_chunk_lights_its_arrow_and_covers_no_other_cell():
+    """A selected chunk is outlined in both grids and its row's arrow between them is lit.
+    Its route used to run along the row's top edge from grid to grid, over the row above,
+    with its arrowhead on the physical cell above the target (row 4's "2" hidden at chunk
+    5,3)."""
     t = theme("screen")
     plain = build()
     chosen = build(frozenset({"chunk:5,3"}))
 
-    def routes(fig):
-        return [i for i in walk(fig.items) if isinstance(i, Polyline) and i.arrow_end
-                and i.style.stroke == t.accent]
+    def arrows(fig):
+        return [i for i in walk(fig.items) if isinstance(i, Polyline) and i.arrow_end]
 
-    assert len(routes(chosen)) == len(routes(plain)) + 2  # the gap arrow lit, and the route
+    def lit(fig):
+        return [a for a in arrows(fig) if a.style.stroke_width == t.thick_mm]
+
+    assert len(arrows(chosen)) == len(arrows(plain)) and not lit(plain)
+    [arrow] = lit(chosen)
+    assert arrow.key == "chunk:5,3"
+    rows = {round(a.points[0][1], 6) for a in arrows(chosen)}
+    assert len(rows) == 8  # one arrow a row, each on its own row: nothing runs between rows
 
 
 def test_64b_mode_gives_4_banks_2_way():
