@@ -349,26 +349,27 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
             (k, scenario.at_step(k), scenario.step_selection(k)) for k in steps] or \
             [(None, scenario, frozenset())]
         digits = max(2, len(str(len(scenario.steps))))
-        for k, state, selection in states:
-            for pid in panels:
-                suffix = f"-step{k + 1:0{digits}d}" if k is not None else ""
-                path = out / f"{stem}-{pid}{named}{suffix}.{args.format}"
-                parts = args.parts or (scenario.step_parts(k, pid) if k is not None else None)
-                question = step_question(scenario, k) if args.veiled and k is not None else ""
-                for veil in (question, "") if question else ("",):
-                    named_path = path.with_name(f"{path.stem}-veiled{path.suffix}") if veil \
-                        else path
+        for k, state, selection, pid, page in _step_files(args, scenario, states, panels):
+            suffix = f"-step{k + 1:0{digits}d}" if k is not None else ""
+            paged = "-" + "-".join(page) if page else ""
+            path = out / f"{stem}-{pid}{named}{paged}{suffix}.{args.format}"
+            parts = args.parts or page or \
+                (scenario.step_parts(k, pid) if k is not None else None)
+            question = step_question(scenario, k) if args.veiled and k is not None else ""
+            for veil in (question, "") if question else ("",):
+                named_path = path.with_name(f"{path.stem}-veiled{path.suffix}") if veil \
+                    else path
 
-                    def write(check, state=state, pid=pid, path=named_path, parts=parts,
-                              selection=selection, veil=veil):
-                        return export_figure(state, pid, path, parts=parts, check_only=check,
-                                             question=veil,
-                                             selection=selection | set(args.select), **kw)
+                def write(check, state=state, pid=pid, path=named_path, parts=parts,
+                          selection=selection, veil=veil):
+                    return export_figure(state, pid, path, parts=parts, check_only=check,
+                                         question=veil,
+                                         selection=selection | set(args.select), **kw)
 
-                    where = f"step {k + 1} of {len(scenario.steps)} " if k is not None else ""
-                    note = _checked_file(named_path, where, write, check_only)
-                    if not check_only:
-                        print(printable(f"{named_path}{note}"))
+                where = f"step {k + 1} of {len(scenario.steps)} " if k is not None else ""
+                note = _checked_file(named_path, where, write, check_only)
+                if not check_only:
+                    print(printable(f"{named_path}{note}"))
         return 0
     selection = frozenset(args.select)
     if args.step is not None:
@@ -403,6 +404,24 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
         if not check_only:
             print(printable(f"{path}{note}"))
     return 0
+
+
+def _step_files(args: argparse.Namespace, scenario: Scenario, states, panels: tuple[str, ...]):
+    """(step, state, selection, panel, page) for each file ``--all-steps`` writes: the
+    figure, or the parts its step names, in one file; where that misses the size's budget, in
+    one file a page (``budget_pages``), as presentation mode shows a figure a page at a time,
+    instead of refusing the whole lecture (page None: one file). Parts asked for with
+    ``--part`` are written as asked, or refused."""
+    from gpuviz.export.files import budget_pages
+
+    for k, state, selection in states:
+        for pid in panels:
+            named = scenario.step_parts(k, pid) if k is not None else None
+            pages = None if args.parts else budget_pages(
+                state, pid, args.theme, args.size, selection | set(args.select), args.chrome,
+                named)
+            for page in pages or (None,):
+                yield k, state, selection, pid, page
 
 
 def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | None,
