@@ -61,6 +61,7 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     r = result
     floor = min(target.min_pt, theme.small_pt)
+    word = warp_word(r)
     parts: list[Block] = []
 
     # a part alone with its title: its heading becomes the title and the launch its subtitle
@@ -102,7 +103,7 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
                                        parts=("lanes",)))
         # the block and warp drawn in detail (the section's selected_block and selected_warp)
         # are filled with the muted ink; a selection (a click, a step's select) has the double outline
-        entries.append(LegendEntry("block and warp shown in detail", shown_style(theme),
+        entries.append(LegendEntry(f"block and {word} shown in detail", shown_style(theme),
                                    parts=("grid", "warps")))
         named = {kind: [k for k in selection if k.startswith(keys.prefix(kind))]
                  for kind in ("block", "warp", "lane")}
@@ -118,7 +119,7 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
              f"{format_number(r.threads_launched)} threads for {format_number(r.valid_threads)} "
              "valid outputs")
     subtitle = (f"{format_number(r.blocks)} block{plural_s(r.blocks)} · "
-                f"{count(r.warps_per_block, 'warp')} of {r.warp_size} lanes per block · "
+                f"{count(r.warps_per_block, word)} of {r.warp_size} lanes per block · "
                 f"{format_number(masked)} masked thread{plural_s(masked)}")
     if alone is not None:
         title, note = heads(r)[alone]
@@ -140,24 +141,31 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
                     f"{counted(r.threads_per_block, 'thread')} for "
                     f"{counted(r.valid_threads, 'valid output')} "
                     f"({counted(masked, 'thread')} masked), with block {r.selected_block} and "
-                    f"its warp {r.selected_warp} selected "
+                    f"its {word} {r.selected_warp} selected "
                     f"({counted(len(r.active_lanes), 'active lane')}).")
+
+
+def warp_word(r: LaunchResult) -> str:
+    """What a warp is called: a wavefront where it has 64 lanes (AMD CDNA), as the sector map
+    says too."""
+    return "wavefront" if r.warp_size > 32 else "warp"
 
 
 def heads(r: LaunchResult) -> dict[str, tuple[str, str]]:
     """Each part's heading and its note; a part drawn alone with its title takes them as the
     figure's title and subtitle instead."""
     active = len(r.active_lanes)
+    word = warp_word(r)
     return {
         "grid": ("Blocks, one row per dispatch wave",
                  f"{count(r.waves, 'wave')} of {format_number(r.slots_per_wave)} block slots "
                  f"({count(r.sm_count, 'SM')} × {r.slots_per_sm}); an illustration, not a CUDA "
                  "scheduling guarantee. The bar under a block: its valid and masked threads."),
         "warps": (f"Block {r.selected_block} {dims(r.selected_block_idx)}: "
-                  f"{count(r.warps_per_block, 'warp')}, {format_number(r.selected_block_valid)} "
+                  f"{count(r.warps_per_block, word)}, {format_number(r.selected_block_valid)} "
                   f"of {format_number(r.threads_per_block)} threads valid",
-                  "each warp: its number, valid lanes / lanes, and a bar of valid and masked"),
-        "lanes": (f"Warp {r.selected_warp} of block {r.selected_block}: "
+                  f"each {word}: its number, valid lanes / lanes, and a bar of valid and masked"),
+        "lanes": (f"{word.capitalize()} {r.selected_warp} of block {r.selected_block}: "
                   f"{count(active, 'lane')} valid, {format_number(r.warp_size - active)} masked",
                   "each lane: lane number, linear thread id (x fastest), global index "
                   "(– when masked)"),
@@ -345,7 +353,8 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
             c.rect(x0, y0, cell - 1, cell_h, shown_style(theme) if shown else Style(
                 fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm))
             c.value(x0, y0 + 0.3 - centre_shift(pt, "sans"), cell - 1, line_h,
-                    f"warp {i}" if cell >= 12 else str(i), pt, ink, floor=floor,
+                    f"warp {i}" if cell >= 12 and r.warp_size <= 32 else str(i), pt, ink,
+                    floor=floor,
                     font="sans", bold=True, key=key)
             c.value(x0, y0 + 0.3 + line_h - centre_shift(pt), cell - 1, line_h,
                     f"{valid}/{lanes_in_warp}", pt, ink, floor=floor, key=key)

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import launch as launch_figure
-from gpuviz.figures.display import Group, Rect, Rects, Text, key_at, walk
+from gpuviz.figures.display import Group, Polyline, Rect, Rects, Text, key_at, walk
 from gpuviz.figures.lint import lint
 from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, theme
-from gpuviz.models.launch import LaunchParams, compute
+from gpuviz.models.launch import LaunchParams, QuantizationParams, compute
 
 
 def build(selection=frozenset(), name="screen", **params):
@@ -135,9 +136,32 @@ def test_a_65536_block_grid_is_one_image_not_65536_shapes():
 
 
 def test_one_warp_is_singular():
-    texts = build(n=130, block=(64,), warp_size=64).texts()
-    assert any("· 1 warp of 64 lanes per block ·" in t for t in texts)
+    texts = build(n=130, block=(64,)).texts()
+    assert any("· 2 warps of 32 lanes per block ·" in t for t in texts)
+    texts = build(n=130, block=(32,)).texts()
+    assert any("· 1 warp of 32 lanes per block ·" in t for t in texts)
     assert not any("1 warps" in t for t in texts)
+
+
+def test_a_64_lane_warp_is_called_a_wavefront_as_in_the_sector_map():
+    """launch-wavefront64 (AMD CDNA, 64 lanes) titled its lanes "Warp 0 of block 2" and
+    counted "1 warp of 64 lanes per block", where linked-launch-sectors-wave64's sector map
+    says "wavefront"; one word for one thing across the panels."""
+    texts = build(n=130, block=(64,), warp_size=64, selected_block=2).texts()
+    assert any("· 1 wavefront of 64 lanes per block ·" in t for t in texts)
+    alone = launch_figure.build(compute(LaunchParams(n=130, block=(64,), warp_size=64,
+                                                     selected_block=2)),
+                                frozenset(), theme("screen"), SLIDE.showing(["lanes"]))
+    assert alone.texts()[0] == "Wavefront 0 of block 2: 2 lanes valid, 62 masked"
+    assert not any("warp" in t.lower() and "wavefront" not in t.lower()
+                   for t in texts if "lanes per block" in t or t.startswith("Wavefront"))
+
+
+def test_a_single_tile_is_one_tile_not_one_tiles():
+    q = QuantizationParams(matrix_m=20, matrix_n=20, tile_m=32, tile_n=32)
+    texts = " ".join(launch_figure.build(compute(LaunchParams(quantization=q)), frozenset(),
+                                         theme("screen")).texts())
+    assert "= 1 tile," in texts and "1 tile on 132 slots" in texts and "1 tiles" not in texts
 
 
 def test_a_partly_valid_block_shows_its_valid_share_not_masked():
@@ -275,3 +299,119 @@ def test_five_partly_valid_blocks_are_listed_whole_not_four_and_one_more():
     assert partial == [2, 5, 6, 7, 8]
     text = " ".join(launch_figure.build(r, frozenset(), theme("print"), SINGLE).texts())
     assert "more" not in text and "block\u00a08\u00a064" in text
+
+
+def _tiles(m, n, tile=128):
+    """The launch of the tile-quantization scenario with an m × n matrix output in tile × tile
+    tiles (steps 3 and 4: 1,536 and 1,537 × 2,816 in 128 × 128)."""
+    return compute(LaunchParams(n=1089, block=(1024,), quantization=QuantizationParams(
+        matrix_m=m, matrix_n=n, tile_m=tile, tile_n=tile)))
+
+
+def _tile_cells(fig):
+    """The tile grid's cells by key: tile (i, j) -> (x, y, w, h)."""
+    [grid] = [i for i in walk(fig.items) if isinstance(i, Rects) and i.keys
+              and i.keys[0].startswith("tile:")]
+    return {tuple(int(v) for v in k[5:].split(",")): tuple(row)
+            for k, row in zip(grid.keys, grid.xywh, strict=True)}
+
+
+def test_a_wide_matrix_draws_a_wide_grid_of_square_tiles():
+    """A 1,537 × 2,816 output in 128 × 128 tiles is 13 × 22 tiles: a grid wider than tall
+    whose tiles are square. The grid was a 30 mm square whatever the shape, each tile
+    30/22 = 1.36 mm wide and 30/13 = 2.31 mm tall."""
+    cells = _tile_cells(build(name="print", n=1089, block=(1024,), quantization=QuantizationParams(
+        matrix_m=1537, matrix_n=2816, tile_m=128, tile_n=128)))
+    assert len(cells) == 13 * 22
+    assert all(w == pytest.approx(h) for _, _, w, h in cells.values())
+    x0, y0, _, _ = cells[0, 0]
+    x1, y1, w, h = cells[12, 21]
+    assert (x1 + w - x0) / (y1 + h - y0) == pytest.approx(22 / 13)
+
+
+def _ink_bands(fig, ink):
+    """The y intervals that horizontal strokes in the ink colour cover: rect edges and
+    polyline runs."""
+    for item in walk(fig.items):
+        style = getattr(item, "style", None)
+        if style is None or style.stroke != ink or not style.stroke_width:
+            continue
+        half = style.stroke_width / 2
+        if isinstance(item, Rect):
+            yield from ((y - half, y + half) for y in (item.y, item.y + item.h))
+        elif isinstance(item, Polyline):
+            yield from ((a[1] - half, a[1] + half)
+                        for a, b in itertools.pairwise(item.points) if a[1] == b[1])
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_the_last_row_of_tiles_is_a_whole_row_of_tiles(name):
+    """The 13th row of tiles of a 1,537-row output holds 1 valid row of 128: it is still a
+    row of tiles, as tall as the others, with only its valid share small. The valid region's
+    thick edge (centred 0.018 mm below the row's top) and the frame (centred on its bottom)
+    covered 30 % of it in the presentation theme (1.62 of 2.31 mm left), so it read as a row
+    half as tall; now the ink leaves at least 85 %."""
+    t = theme(name)
+    fig = launch_figure.build(_tiles(1537, 2816), frozenset(), t)
+    cells = _tile_cells(fig)
+    heights = {round(h, 9) for (i, _), (_, _, _, h) in cells.items()}
+    assert len(heights) == 1
+    _, top, _, h = cells[12, 0]
+    covered = sum(max(0.0, min(b, top + h) - max(a, top)) for a, b in _ink_bands(fig, t.foreground))
+    assert (h - covered) / h >= 0.85
+
+
+def _corner_note(fig):
+    return next((s for s in fig.texts() if "an element a cell" in s), None)
+
+
+def test_the_zoomed_corner_shows_where_valid_turns_masked():
+    """1,537 rows in 128-row tiles: row 1,536 is the last valid one, alone in the 13th row of
+    tiles. The zoomed corner showed rows and columns 124–131, the first tile's inner corner,
+    where every element is valid; it shows rows 1,532–1,539 (5 valid, 3 masked) at the last
+    columns, 2,808–2,815 (2,816 fills its 22 tiles across)."""
+    t = theme("print")
+    fig = launch_figure.build(_tiles(1537, 2816), frozenset(), t)
+    assert _corner_note(fig).startswith("rows 1,532–1,539, columns 2,808–2,815")
+    corner = [i for i in walk(fig.items) if isinstance(i, Rects) and not i.keys
+              and len(i.xywh) in (24, 40)]
+    assert sorted(len(c.xywh) for c in corner) == [24, 40]  # 3 × 8 masked, 5 × 8 valid
+    assert "1,536" in fig.texts()
+
+
+def test_a_matrix_that_fits_its_tiles_says_so_and_zooms_into_no_edge():
+    """1,536 × 2,816 in 128 × 128 tiles fills all 12 × 22 tiles: no ragged edge to zoom into,
+    which the edge note now says (it stated only the extents)."""
+    fig = launch_figure.build(_tiles(1536, 2816), frozenset(), theme("print"))
+    assert _corner_note(fig) is None
+    assert "every tile full, no slot masked" in " ".join(fig.texts())
+
+
+def test_a_spill_of_four_rows_still_shows_a_masked_row():
+    """36 × 36 in 32 × 32 tiles spills 4 rows and columns: the corner showed 28–35, all of
+    them valid; it now shows 29–36, the last row and column masked."""
+    r = compute(LaunchParams(n=1296, block=(1024,), quantization=QuantizationParams(
+        matrix_m=36, matrix_n=36, tile_m=32, tile_n=32)))
+    fig = launch_figure.build(r, frozenset(), theme("print"))
+    assert _corner_note(fig).startswith("rows and columns 29–36")
+
+
+@pytest.mark.parametrize("step", [1, 2, 3, 4])
+def test_the_quantization_part_meets_its_budgets_in_every_step(step):
+    """The tile-quantization scenario's four states, on a slide and in a column."""
+    import json
+    from pathlib import Path
+
+    scenario = json.loads((Path(__file__).parents[2] / "scenarios"
+                           / "launch-tile-quantization.json").read_text())
+    q = dict(scenario["launch"]["quantization"])
+    for s in scenario["steps"][:step]:
+        q.update(s.get("changes", {}).get("launch", {}).get("quantization", {}))
+    r = compute(LaunchParams(n=1089, block=(1024,), quantization=QuantizationParams(**q)))
+    for theme_name, target in (("presentation", SLIDE), ("print", SINGLE),
+                               ("presentation", SINGLE), ("print", SLIDE)):
+        t = target.showing(["quantization"])
+        fig = launch_figure.build(r, frozenset(), theme(theme_name), t)
+        found = [f for f in lint(fig, t, theme=theme(theme_name), budget=True)
+                 if f.rule in ("budget", "slide")]
+        assert found == [], (theme_name, target.name, found)
