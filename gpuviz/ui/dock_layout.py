@@ -419,8 +419,9 @@ class LectureLayout:
                 asks.append(self._ask(base, parts, own=False, view_px=px, steps=steps))
         return asks
 
-    def room_least(self) -> float | None:
-        """The least type of this panel's figures in the room (None until all are known)."""
+    def room_types(self) -> list[float] | None:
+        """The type of each view the room sees this panel in (None until all are known; a
+        view that could not be laid out has none)."""
         types = []
         for ask in self.room_asks():
             known, layout = self.layouts.known(ask)
@@ -428,7 +429,7 @@ class LectureLayout:
                 return None
             if layout is not None and layout.type_px > 0:
                 types.append(layout.type_px)
-        return min(types, default=0.0)  # 0: none could be laid out
+        return types
 
     def _settle(self) -> None:
         base = self._base_target()

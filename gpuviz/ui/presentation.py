@@ -72,7 +72,9 @@ def room_plan(scenario: Scenario, overview: tuple[str, ...]) -> dict[str, Shows]
     it). A view is laid out for its own states only: a rack beside another panel at the
     steps that show 4 rounds is not drawn at the scale of a 32-round state shown alone. A
     state that names no panel (the overview) keeps whatever view the room came from, so it
-    is one of every view of the panel that shows its parts."""
+    is one of the views of the panel that show its parts, in each shape the panel is seen in
+    (a view of its own where every step names parts of the panel and it shows none), so it
+    too is painted at the room's one type."""
     plan: dict[str, dict[tuple[int, tuple[str, ...] | None], list[int]]] = {}
     shown = overview
     unnamed = []
@@ -86,8 +88,12 @@ def room_plan(scenario: Scenario, overview: tuple[str, ...]) -> dict[str, Shows]
             plan.setdefault(pid, {}).setdefault(view, []).append(k)
     for k in unnamed:
         for pid, views in plan.items():
-            for (_, parts), ks in views.items():
-                if parts == scenario.step_parts(k, pid) and k not in ks:
+            own = scenario.step_parts(k, pid)
+            # the room may come to it from a view of any shape the panel is seen in: it is
+            # laid out in each (every step may name parts of the panel, this state none)
+            for n in sorted({n for n, _ in views}):
+                ks = views.setdefault((n, own), [])
+                if k not in ks:
                     ks.append(k)
     return {pid: tuple((n, parts, tuple(sorted(ks))) for (n, parts), ks in views.items())
             for pid, views in plan.items()}
@@ -319,18 +325,20 @@ class Presentation:
         the views each panel is presented in (alone, or beside the others a step names) are
         laid out once the window has its full-screen size, and every presented figure is
         painted at the least of their types, so neither a step that shows two panels side by
-        side nor one that shows another panel changes the type. Where that least type falls
-        under ``PRESENT_MIN_PX`` (a 32-round bank rack beside another panel), each view keeps
-        its own: a view changes type where the room sees another view, never within one."""
+        side nor one that shows another panel changes the type. A view that falls under
+        ``PRESENT_MIN_PX`` (a whole figure beside another panel, at an overview the room
+        reaches only from two panels) keeps its own type and leaves the others theirs; a view
+        never changes type within itself."""
         w = self.window
         if self._room is None:
             return False
-        least = [w.docks[pid].room_least() for pid in self._room]
-        if any(t is None for t in least):
+        types = [w.docks[pid].room_types() for pid in self._room]
+        if any(t is None for t in types):
             return False
-        room = min((t for t in least if t), default=None)
-        if room is not None and room < PRESENT_MIN_PX:
-            room = None  # one type for the room only where the back row still reads it
+        # one type for the views the back row reads (at least PRESENT_MIN_PX): a view that
+        # falls under it (a whole figure beside another panel) keeps its own, and does not
+        # shrink the rest of the room to it
+        room = min((t for ts in types for t in ts or () if t >= PRESENT_MIN_PX), default=None)
         for d in w.docks.values():
             d.room_type = room
             if d.isVisible():

@@ -95,7 +95,17 @@ def ink_rows(view):
     first = [y for i, y in enumerate(rows) if all(r == rows[0] + j for j, r in enumerate(rows[:i + 1]))]
     return len(first)
 
-w = window("banks-padded33.json")  # one round, 32 rounds, one round again
+# one view over one round, 32 rounds, one round again: the lecture without the parts its steps
+# name (which show the rack, or the rack and receipt, in views of their own)
+lecture = json.loads((scenario_dir() / "banks-padded33.json").read_text())
+for step in lecture["steps"]:
+    step.pop("parts", None)
+from pathlib import Path
+path = Path(sys.argv[1]) / "padded-one-view.json"
+path.write_text(json.dumps(lecture))
+w = MainWindow(Document(load_scenario(path), path),
+               settings=QSettings(f"{sys.argv[1]}/padded.ini", QSettings.Format.IniFormat))
+w.show()
 for mode in ("window", "F5"):
     if mode == "F5":
         w.document.go_to_step(-1)
