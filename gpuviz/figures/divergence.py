@@ -17,6 +17,7 @@ from __future__ import annotations
 from itertools import islice
 
 from gpuviz import keys
+from gpuviz.figures.budget import over_budget
 from gpuviz.figures.display import Figure, Hatch, Style
 from gpuviz.figures.divergence_graph import (
     cfg_min_width,
@@ -64,13 +65,15 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
                             ("stack", "issue", "efficiency")))
         if target.shows(*parts))
 
+    grow = [True]  # the graph's layers grow for crowded labels, where the page allows
+
     def body(width: float) -> list[Block]:
         trace_min = _trace_min_width(r, theme)
         # Large type needs more room around the graph for its predicates and notes.
         room = cfg_min_width(r, theme) + max(0.0, theme.small_pt - 7.0) * 8.0
         beside = target.shows("stack") and width - trace_min - 5.0 >= room
         cfg_w = width - trace_min - 5.0 if beside else min(width, 140.0)
-        cfg = graph_block(r, selection, theme, marks, cfg_w)
+        cfg = graph_block(r, selection, theme, marks, cfg_w, grow[0])
         trace_w = width - cfg.width - 5.0 if beside else width
         return [as_part("graph", cfg), as_part("stack", _trace(r, selection, theme, trace_w)),
                 as_part("issue", _orders(r, selection, theme, marks, width))]
@@ -99,13 +102,24 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
         return [legend_block(entries, theme, width, target=target),
                 as_part("efficiency", receipt_block(rows, theme, width, title="Lane efficiency"))]
 
-    return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
-                   natural_width=195.0, figure_title="gpuviz divergence",
-                   description=f"A {r.warp_size}-lane warp through a control-flow graph of "
-                               f"{counted(len(r.nodes), 'block')}: "
-                               f"{counted(r.issued, 'instruction')} issued at "
-                               f"{format_percent(r.lane_efficiency)} lane efficiency, a "
-                               f"reconvergence stack {r.max_depth} deep.")
+    def composed() -> Figure:
+        return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
+                       natural_width=195.0, figure_title="gpuviz divergence",
+                       description=f"A {r.warp_size}-lane warp through a control-flow graph "
+                                   f"of {counted(len(r.nodes), 'block')}: "
+                                   f"{counted(r.issued, 'instruction')} issued at "
+                                   f"{format_percent(r.lane_efficiency)} lane efficiency, a "
+                                   f"reconvergence stack {r.max_depth} deep.")
+
+    figure = composed()
+    if target.shows("graph") and over_budget(figure, target):
+        # a page with a budget (a journal column's height, a slide's type) keeps the graph's
+        # layers as short as its labels' halos allow: a label on its edge, not a refusal
+        grow[0] = False
+        kept = composed()
+        if not over_budget(kept, target):
+            figure = kept
+    return figure
 
 
 def _marks(r: DivergenceResult, theme: Theme) -> dict[str, Style]:

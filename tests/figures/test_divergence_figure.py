@@ -1,10 +1,23 @@
 """The divergence figure: CFG nodes and edges, the stack trace, issue orders, selection, themes."""
 
 
+from dataclasses import dataclass
+
+import numpy as np
 import pytest
 
 from gpuviz.figures import divergence as divergence_figure
-from gpuviz.figures.display import Group, Polyline, Rect, Rects, Text, text_box, walk
+from gpuviz.figures.display import (
+    Group,
+    Polyline,
+    Rect,
+    Rects,
+    Text,
+    arrow_head_width,
+    text_box,
+    walk,
+)
+from gpuviz.figures.geometry import segment_hits_box
 from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES, theme
 from gpuviz.scenario import compute_all, load_scenario
@@ -168,3 +181,185 @@ def test_arrowheads_into_a_join_stand_apart(target):
     for t in joins:
         (xa, _, w), (xb, _, _) = sorted(tips[t])[:2]
         assert xb - xa >= 2 * w, t  # two heads' widths apart: they never touch
+
+
+# --------------------------------------------------------------------------------------------
+# The graph's labels, outlines and arrowheads, as a reader sees them (divergence-nested's step
+# 2 selects x_join and y_join, the reconvergence points of x and y)
+
+NESTED = "divergence-nested.json"
+STEPS = [(name, step) for name in ("divergence-if-else.json", NESTED)
+         for step in range(len(load_scenario(SCENARIOS / name).steps) + 1)]
+
+
+@dataclass
+class Seen:
+    """The graph part as drawn: its blocks' boxes, each block's outlines (dashed or selected,
+    as drawn around it), its edges as drawn, its predicates (by edge) and notes, and its scale
+    (mm drawn per mm laid out)."""
+
+    blocks: dict[str, Rect]
+    around: dict[str, list[Rect]]
+    edges: dict[str, Polyline]
+    predicates: list[tuple[str, Text]]
+    notes: list[Text]
+    scale: float
+
+
+def _seen(name, step, target, theme_name, selection=None) -> Seen:
+    """The graph part of ``name`` at ``step`` for ``target``, with the step's selection (or
+    ``selection``)."""
+    scenario = load_scenario(SCENARIOS / name)
+    if selection is None:
+        selection = frozenset(scenario.steps[step - 1].select) if step else frozenset()
+    th = theme(theme_name)
+    fig = divergence_figure.build(result_of(name, step), selection, th,
+                                  target.showing(["graph"]))
+    blocks, outlines, edges, predicates, notes = {}, [], {}, [], []
+
+    def visit(items, key=None):
+        for item in items:
+            if isinstance(item, Group):
+                visit(item.items, item.key or key)
+            elif isinstance(item, Rect) and (key or "").startswith("node:"):
+                blocks.setdefault(key[5:], item)
+            elif isinstance(item, Rect) and key is None and item.style.fill is None:
+                outlines.append(item)
+            elif isinstance(item, Polyline) and item.arrow_end:
+                edges[key[5:]] = item
+            elif isinstance(item, Text) and (key or "").startswith("edge:"):
+                predicates.append((key[5:], item))
+            elif isinstance(item, Text) and item.text.startswith("ipdom"):
+                notes.append(item)
+
+    visit(fig.items)
+    scale = next(iter(edges.values())).style.stroke_width / th.line_mm
+    around = {n: [o for o in outlines if o.x <= b.x and o.y <= b.y and o.x + o.w >= b.x + b.w
+                  and o.y + o.h >= b.y + b.h and b.x - o.x < 4 * scale]
+              for n, b in blocks.items()}
+    return Seen(blocks, around, edges, predicates, notes, scale)
+
+
+def _outer(rect):
+    """The box a rectangle's outline covers, out to the outer edge of its stroke."""
+    half = rect.style.stroke_width / 2
+    return rect.x - half, rect.y - half, rect.x + rect.w + half, rect.y + rect.h + half
+
+
+def _apart(a, b):
+    """How far apart two boxes are (negative where they overlap)."""
+    return max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
+
+
+def _crosses(line, box):
+    return bool(segment_hits_box(np.asarray([[*line.points[0], *line.points[-1]]]), box)[0])
+
+
+@pytest.mark.parametrize("theme_name", sorted(THEMES))
+@pytest.mark.parametrize("name,step", STEPS)
+def test_predicates_stand_beside_their_edges_where_nothing_crosses_them_on_a_slide(
+        name, step, theme_name):
+    """On a slide every predicate has a place of its own beside its edge, nearer it than any
+    other: divergence-nested's 'lane % 2 == 0' under x sat across the x → x_even edge on a
+    halo, and the x → x_odd edge ran through its '0' (presentation, step 2; in every theme)."""
+    r, seen = result_of(name, step), _seen(name, step, SLIDE, theme_name)
+    assert len(seen.predicates) == sum(1 for s, _, _ in r.edges if s in r.branches)
+    edges = seen.edges
+    for edge, label in seen.predicates:
+        box = text_box(label)
+        assert not label.knockout, (edge, label.text)
+        assert not [e for e, line in edges.items() if _crosses(line, box)], (edge, label.text)
+        assert min(edges, key=lambda e: _distance(box, edges[e].points)) == edge, label.text
+        assert _distance(box, edges[edge].points) <= 1.5 * seen.scale, (edge, label.text)
+
+
+@pytest.mark.parametrize("theme_name", ["print", "screen", "dark"])
+@pytest.mark.parametrize("name,step", STEPS)
+def test_a_crowded_predicate_in_a_column_lies_on_its_own_edge_only(name, step, theme_name):
+    """In a column 'lane % 2 == 0' is wider than x's slot (4 blocks in 81 mm): it may lie on
+    its own edge on a halo, but no other edge crosses it (x → x_odd ran through it). (The
+    presentation theme's type in a column leaves no such place: its graph has no height to
+    spare, so its labels keep their halos as before.)"""
+    seen = _seen(name, step, SINGLE, theme_name)
+    for edge, label in seen.predicates:
+        box = text_box(label)
+        crossing = [e for e, line in seen.edges.items() if _crosses(line, box)]
+        assert crossing in ([], [edge]), (edge, label.text, crossing)
+        assert not crossing or label.knockout
+
+
+def _distance(box, points):
+    """The distance from a box to a segment (0 where the segment meets it), sampled."""
+    (x0, y0), (x1, y1) = points[0], points[-1]
+    best = float("inf")
+    for i in range(201):
+        x, y = x0 + (x1 - x0) * i / 200, y0 + (y1 - y0) * i / 200
+        dx = max(box[0] - x, 0.0, x - box[2])
+        dy = max(box[1] - y, 0.0, y - box[3])
+        best = min(best, (dx * dx + dy * dy) ** 0.5)
+    return best
+
+
+@pytest.mark.parametrize("theme_name", sorted(THEMES))
+@pytest.mark.parametrize("target", [SINGLE, SLIDE], ids=["single", "slide"])
+@pytest.mark.parametrize("everything", [False, True], ids=["step", "all-selected"])
+def test_a_note_keeps_clear_of_its_blocks_selection_outline(target, theme_name, everything):
+    """'ipdom of x' touched the selected x_join's double outline and 'ipdom of y' lay on
+    y_join's (slide, presentation: 0.3 mm into it): the outline is drawn outside the box and
+    is thick, and the note stood 1.6 mm from the box. Every note keeps 0.3 mm from every
+    outline as drawn, with the step's selection or every block selected."""
+    r = result_of(NESTED, 2)
+    selection = frozenset(f"node:{n}" for n in r.nodes) if everything else None
+    seen = _seen(NESTED, 2, target, theme_name, selection)
+    assert len(seen.notes) == 3
+    for note in seen.notes:
+        for name, rings in seen.around.items():
+            for ring in rings:
+                assert _apart(text_box(note), _outer(ring)) >= 0.3 * seen.scale, (note.text, name)
+
+
+@pytest.mark.parametrize("theme_name", sorted(THEMES))
+@pytest.mark.parametrize("target", [SINGLE, SLIDE], ids=["single", "slide"])
+def test_an_arrow_into_a_selected_block_ends_outside_its_outline(target, theme_name):
+    """The arrows into the selected x_join and y_join ended 0.3 mm above the box, under the
+    thick outline drawn outside it (1.2 mm out, 1.35 mm wide in presentation): their heads
+    showed as short black stubs. Each arrow into a selected block ends outside its outline,
+    and is long enough for its whole head and some line."""
+    seen = _seen(NESTED, 2, target, theme_name)
+    into = [(e, line) for e, line in seen.edges.items()
+            if e.split("->")[1] in ("x_join", "y_join")]
+    assert len(into) == 4
+    for edge, line in into:
+        top = min(_outer(ring)[1] for ring in seen.around[edge.split("->")[1]])
+        (x0, y0), (x1, y1) = line.points[0], line.points[-1]
+        assert y1 <= top - 0.1 * seen.scale, edge
+        head = arrow_head_width(line.style.stroke_width) * 1.4
+        assert ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 >= head + 0.5 * seen.scale, edge
+
+
+@pytest.mark.parametrize("theme_name", sorted(THEMES))
+def test_a_selected_reconvergence_point_keeps_its_dashed_outline_in_sight(theme_name):
+    """The selected x_join's double outline (1.2 mm out, 0.6-1.35 mm wide) covered its dashed
+    reconvergence outline (0.8 mm out): the step about the inner reconvergence points drew
+    them without the mark the legend names. The dashed outline lies inside the selection's."""
+    around = _seen(NESTED, 2, SLIDE, theme_name).around
+    for name in ("x_join", "y_join"):
+        dashed = [o for o in around[name] if o.style.dash]
+        selected = [o for o in around[name] if not o.style.dash]
+        assert dashed and selected, name
+        inner = max(o.x + o.style.stroke_width / 2 for o in selected)  # its inner edge
+        assert all(_outer(d)[0] >= inner for d in dashed), name
+
+
+@pytest.mark.parametrize("theme_name", ["print", "presentation"])
+def test_selecting_blocks_moves_no_label(theme_name):
+    """Labels keep clear of the outline every block would have if selected, so a step that
+    selects blocks (or a click) moves no label, and the blocks stay where they were."""
+    r = result_of(NESTED, 2)
+    every = frozenset(f"node:{n}" for n in r.nodes)
+    bare, selected = (_seen(NESTED, 2, SLIDE, theme_name, s) for s in (frozenset(), every))
+    assert [(t.x, t.y) for _, t in bare.predicates] == \
+        [(t.x, t.y) for _, t in selected.predicates]
+    assert [(t.x, t.y) for t in bare.notes] == [(t.x, t.y) for t in selected.notes]
+    assert {n: (b.x, b.y) for n, b in bare.blocks.items()} == \
+        {n: (b.x, b.y) for n, b in selected.blocks.items()}

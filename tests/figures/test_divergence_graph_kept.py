@@ -28,9 +28,9 @@ def _drawings(monkeypatch) -> list[float]:
     widths: list[float] = []
     real = divergence_graph._cfg_drawn
 
-    def counted(r, selection, th, marks, width, stagger):
+    def counted(r, selection, th, marks, width, stagger, **grow):
         widths.append(width)
-        return real(r, selection, th, marks, width, stagger)
+        return real(r, selection, th, marks, width, stagger, **grow)
 
     monkeypatch.setattr(divergence_graph, "_cfg_drawn", counted)
     return widths
@@ -44,7 +44,7 @@ def test_a_layout_search_draws_each_width_of_the_graph_once(monkeypatch):
     asked: list[float] = []
     real = divergence.graph_block
     monkeypatch.setattr(divergence, "graph_block",
-                        lambda r, s, t, m, w: asked.append(w) or real(r, s, t, m, w))
+                        lambda r, s, t, m, w, *grow: asked.append(w) or real(r, s, t, m, w, *grow))
     base = view_target(301, 1.61)
     figures = [build(r, frozenset(), th, replace(base, design=(kind, f)))
                for f in DESIGN_FACTORS for kind in ("stacked", "beside")]
