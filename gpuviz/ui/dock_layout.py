@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PySide6.QtCore import QObject, QThreadPool
@@ -175,12 +175,11 @@ class DockLayouts(QObject):
                 return True, layout
         return False, None
 
-    def lecture_type(self, ask: LayoutAsk) -> float | None:
+    def lecture_type(self, asks: Sequence[LayoutAsk]) -> float | None:
         """The one type of this view over the lecture: the least of the layouts worked out
-        for its steps' parts and for what fits (each page is painted at it)."""
+        for ``asks``, its steps' parts and what fits (each page is painted at it)."""
         types = [layout.type_px for a, layout in self._known
-                 if layout is not None and a[:4] == ask[:4] and a[6:] == ask[6:]
-                 and (a.parts is not None or a.chosen == ask.chosen)]
+                 if layout is not None and a in asks]
         return min(types) if types else None
 
     def draft(self, ask: LayoutAsk) -> ViewLayout | None:
@@ -348,9 +347,19 @@ class LectureLayout:
         doc = self.document
         if own and self.presenting:
             steps = self._room_steps()
+        elif not self.presenting:  # in the window, a page over the states that show it
+            steps = self._steps_showing(self.parts if own else parts)
         states = self.layouts.states(doc.scenario, doc.shown, steps, doc.step)
         return LayoutAsk(base, view_px or self.view_px(), self.theme.name, self.min_px,
                          self.parts if own else parts, self.chosen, self._lecture, states)
+
+    def _steps_showing(self, parts: tuple[str, ...] | None) -> tuple[int, ...]:
+        """The states (-1: the overview) at which the window shows these parts of the panel
+        (None: the whole, or the parts that fit): a step's parts are laid out for the steps
+        that name them, not for a 32-round state another step shows whole."""
+        scenario = self.document.scenario
+        return tuple(k for k in range(-1, len(scenario.steps))
+                     if scenario.step_parts(k, self.panel.id) == parts)
 
     def _room_steps(self) -> tuple[int, ...] | None:
         """The states the room sees this panel in the view it is in now (None: a view the
@@ -480,7 +489,8 @@ class LectureLayout:
         # the figure's own layout scale, not its state's in the layout: a selection or the
         # playback frame can lay a state out at another scale than the layout measured
         zoom = layout.zoom(layout_scale(figure, self.theme.title_pt))
-        lecture = self.layouts.lecture_type(ask)
+        lecture = self.layouts.lecture_type(
+            (ask, *(self._ask(base, p, own=False) for p in self._lecture_parts())))
         shown = layout.type_px if lecture is None else min(layout.type_px, lecture)
         if self.presenting and self.room_type:  # one type in the room, whichever panel shows
             shown = min(shown, self.room_type)

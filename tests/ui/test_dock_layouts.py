@@ -121,6 +121,17 @@ for mode in ("window", "F5"):
         out["padded"][mode].append(seen(w.docks["banks"]))
 close(w)
 
+w = window("banks-padded33.json")  # as bundled: its steps show the rack, then rack and receipt
+out["padded parts"] = []
+for k in range(-1, len(w.document.scenario.steps)):
+    w.document.go_to_step(k)
+    laid_out(w)
+    if w.document.veiled:
+        w.next_step()
+        laid_out(w)
+    out["padded parts"].append(seen(w.docks["banks"]))
+close(w)
+
 w = window("scheduler-h200-dram.json")  # the figure above the zoomable timeline
 laid_out(w)
 d = w.docks["scheduler"]
@@ -274,6 +285,19 @@ def test_the_scheduler_figure_is_legible_above_its_timeline(hall):
     scheduler = hall["scheduler"]
     assert scheduler["type"] >= 12.0, scheduler  # was 10.5 px: the timeline took half
     assert scheduler["timeline"] >= scheduler["timeline least"]
+
+
+def test_a_steps_parts_are_laid_out_in_the_window_for_the_steps_that_show_them(hall):
+    """banks-padded33's steps show the rack (32 rounds) and then the rack and receipt (one or
+    two rounds): laid out over every state of the lecture, the window's rack and receipt took
+    the 32-round state's design and the lecture fell to 10 px in a one-panel window (the target
+    is 12); each page is now laid out for the steps that show it."""
+    states = hall["padded parts"]
+    assert [s["parts"] for s in states][1:] == [["rack"], ["rack", "receipt"],
+                                                ["rack", "receipt"]]
+    types = [s["type"] for s in states]
+    assert min(types) >= 12.0, types
+    assert max(types) - min(types) <= 1.0, types  # one type over the lecture's pages
 
 
 def test_the_32_round_rack_is_legible_in_the_window_and_in_f5(hall):
