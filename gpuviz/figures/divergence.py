@@ -1,7 +1,7 @@
 """The divergence figure: the control-flow graph with each branch's reconvergence point, the
 pre-Volta SIMT stack trace with every active mask, and the issue order before and after Volta.
 
-The CFG (``divergence_graph.py``): blocks in layers from the entry, edges with arrowheads and
+The CFG (``divergence_graph.py``, its labels placed by ``divergence_labels.py``): blocks in layers from the entry, edges with arrowheads and
 their lane predicates beside them; each reconvergence point (a branch's immediate post-dominator)
 is outlined and names its branches. The stack trace: one row per push, issue, pop or jump, with the mask as a strip of lanes.
 The issue orders: one cell per issued instruction, pre-Volta (one path after the other) and Volta

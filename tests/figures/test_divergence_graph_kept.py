@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpuviz.export.svg import figure_to_svg
-from gpuviz.figures import divergence, divergence_graph
+from gpuviz.figures import divergence, divergence_graph, divergence_labels
 from gpuviz.figures.divergence import build
 from gpuviz.figures.geometry import segment_hits_box, segments_hit_boxes
 from gpuviz.figures.metrics import fallback_room
@@ -105,10 +105,10 @@ def test_a_crowded_plain_layout_is_given_up_at_its_first_crowded_label(monkeypat
     r = compute_all(scenario, ("divergence",))["divergence"]
     th = theme("screen")
     placed: list[str] = []
-    real = divergence_graph._label_boxes
-    monkeypatch.setattr(divergence_graph, "_label_boxes",
+    real = divergence_labels._label_boxes
+    monkeypatch.setattr(divergence_labels, "_label_boxes",
                         lambda text, *a: placed.append(text) or real(text, *a))
-    with pytest.raises(divergence_graph._Crowded):
+    with pytest.raises(divergence_labels.Crowded):
         divergence_graph._cfg_drawn(r, frozenset(), th, _marks(r, th), 40.0, stagger=False)
     plain = len(placed)
     divergence_graph._cfg_drawn(r, frozenset(), th, _marks(r, th), 40.0, stagger=True)
