@@ -244,6 +244,10 @@ class Canvas:
         """The item drawn last (in the group open now)."""
         return self._items[-1]
 
+    def drawn(self) -> tuple[Item, ...]:
+        """The items drawn so far in the group open now (what a label keeps clear of)."""
+        return tuple(self._items)
+
     def replace_last(self, item: ItemT) -> ItemT:
         """Put ``item`` in place of the item drawn last: a label drawn, measured, then given a
         knockout."""

@@ -228,7 +228,7 @@ def line_plot(
         legend_w = max((text_width(s.label, size) for s in series), default=0.0) + em * 3.2
         if legend and len(series) > 1:  # drawn last, top right: kept clear of marks' labels
             drawn += _box_edges((right - legend_w, top, right, top + em * 1.3 * len(series)))
-        for item in walk(c._items):  # what ``draw`` and the markers put in the data area
+        for item in walk(c.drawn()):  # what ``draw`` and the markers put in the data area
             if isinstance(item, Text):
                 drawn += _box_edges(text_box(item, 0.3))
             elif isinstance(item, Circle):
