@@ -414,14 +414,27 @@ def _step_files(args: argparse.Namespace, scenario: Scenario, states, panels: tu
     ``--part`` are written as asked, or refused."""
     from gpuviz.export.files import budget_pages
 
+    held = _PAGED[1] if _PAGED[0] is scenario else {}
+    _PAGED[:] = [scenario, held]  # the check before writing and the writing page alike
     for k, state, selection in states:
         for pid in panels:
             named = scenario.step_parts(k, pid) if k is not None else None
-            pages = None if args.parts else budget_pages(
-                state, pid, args.theme, args.size, selection | set(args.select), args.chrome,
-                named)
+            key = (k, pid, args.theme, args.size, tuple(sorted(args.select)), args.chrome)
+            if args.parts:
+                pages = None
+            elif key in held:
+                pages = held[key]
+            else:
+                pages = held[key] = budget_pages(state, pid, args.theme, args.size,
+                                                 selection | set(args.select), args.chrome,
+                                                 named)
             for page in pages or (None,):
                 yield k, state, selection, pid, page
+
+
+# the pages of the lecture exported last (its scenario, {(step, panel, options): pages}): each
+# step is paged once, not once to check and again to write
+_PAGED: list = [None, {}]
 
 
 def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | None,
