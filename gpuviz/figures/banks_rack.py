@@ -397,9 +397,11 @@ def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
                    anchor="middle", rotate=-90)
         else:
             c.text(0.0, head3, "bank", pt, muted)
+        chosen = selected_numbers(selection, "bank")
         for b, y in row_y.items():
             c.text(label_w - 1.0 if beside else 0.0, y + row_h / 2, str(b), pt, fg,
-                   anchor="end" if beside else "start", baseline="middle", key=key("bank", b))
+                   anchor="end" if beside else "start", baseline="middle", key=key("bank", b),
+                   bold=b in chosen)
         c.rects([(label_w, y + CELL_PAD / 2, right - label_w, row_h - CELL_PAD)
                  for y in row_y.values()],
                 Style(fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm),
@@ -414,6 +416,9 @@ def _transposed_half(r: BanksResult, selection: frozenset[str], theme: Theme,
 
     with c.group(name="queues"):
         queue_slots(c, r, selection, theme, mine, box, pt, floor, depths(r))
+        # a selected bank: its queue outlined from its first slot (its number set bold), so
+        # the outline's thick edges run between the rows' slots, not through the numbers of
+        # the banks above and below (banks-swizzled-columns' bank 12 crossed "11" and "12")
         for b in sorted(selected_numbers(selection, "bank") & set(banks)):
-            theme.select(c, 0.0, row_y[b], right, row_h)
+            theme.select(c, label_w, row_y[b], right - label_w, row_h)
     return c.block(right, top + len(banks) * row_h, "queues")

@@ -384,3 +384,21 @@ def test_a_selected_bank_is_outlined_around_its_lanes_count_not_through_it(step)
     wide = [i for i in walk(fig.items) if isinstance(i, Segments)
             and i.style.stroke_width >= outline[0].style.stroke_width - 1e-9]
     assert not wide, "a fan of selected lines in the selection's thick ink"
+
+
+@pytest.mark.parametrize("name", ["screen", "print", "dark", "presentation"])
+def test_a_selected_bank_down_the_rack_leaves_its_neighbours_numbers_clear(name):
+    """Banks down, rounds across (banks-swizzled-columns step 2 selects bank 12): the selected
+    row's outline ran from the page's left edge through the numbers, its thick edges crossing
+    "11" and "12" on a slide. It now outlines the bank's queue, the number set bold."""
+    from gpuviz.figures.lint import lint
+
+    s = load_scenario(SCENARIOS / "banks-swizzled-columns.json")
+    t = SLIDE.showing(["rack"])
+    fig = banks_figure.build(result_of("banks-swizzled-columns.json", 1),
+                             s.step_selection(1), theme(name), t)
+    assert s.step_selection(1) == frozenset({"bank:12"})
+    assert not [f for f in lint(fig, t) if f.rule in ("crossing", "overlap")]
+    twelve = [i for i in walk(fig.items) if isinstance(i, Text) and i.key == "bank:12"
+              and i.text == "12"]
+    assert twelve and all(i.bold for i in twelve)
