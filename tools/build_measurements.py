@@ -65,6 +65,9 @@ def write(name: str, data: dict) -> None:
                     encoding="utf-8")
     print(path, len(data["cases"]), "cases")
 
+#: batch 9 asked for an H200 and was lent an H100 (the same driver, toolkit and profiler)
+H100_CLOCKS = "unmodified (ncu --clock-control none); SM 345 MHz idle, 1980 MHz maximum"
+
 
 def residency(r8: Path) -> None:
     """Batch 8 (tools/device/batch8.sh): blocks resident per SM, counted on the device, under a
@@ -91,7 +94,9 @@ def residency(r8: Path) -> None:
         "what": "Blocks the H200 keeps resident on one SM under a shared-memory carveout "
                 "preference (none, 0, 10, 25, 50, 100 %) × 4 block sizes × 4 dynamic "
                 "shared-memory sizes, counted on the device, beside "
-                "cudaOccupancyMaxActiveBlocksPerMultiprocessor ('api'), which the model equals.",
+                "cudaOccupancyMaxActiveBlocksPerMultiprocessor ('api'). The model's "
+                "resident_blocks_per_sm (the driver's own carveout choice) is compared; its "
+                "active_blocks_per_sm equals 'api'.",
         "known_disagreements": {}, "cases": cases}
     data = with_model(data)
     for case in data["cases"]:
@@ -103,7 +108,102 @@ def residency(r8: Path) -> None:
     write("h200-occupancy-residency.json", data)
 
 
+def carveout_choice(r9: Path) -> None:
+    """Batch 9 (tools/device/batch9.sh): which carveout the driver configures, counted block by
+    block after a prior launch that left a small or a large configuration, beside the API."""
+    lines = (r9 / "choice.jsonl").read_text().splitlines()
+    head = json.loads(lines[0])
+    cases = []
+    for line in lines[1:]:
+        row = json.loads(line)
+        c, t, s, prior = row["carveout"], row["threads"], row["dynamic_shared"], row["prior"]
+        section = {"arch": "h100-sxm", "threads_per_block": t, "registers_per_thread": 16,
+                   "static_shared_memory": 0, "dynamic_shared_memory": s}
+        if c >= 0:
+            section["shared_memory_carveout"] = c
+        reps = row["resident"]
+        cases.append({
+            "id": f"choice-t{t}-s{s}-c{'default' if c < 0 else c}-{prior}", "panel": "occupancy",
+            "section": section, "source": f"resident blocks counted on each SM (64 blocks per "
+            f"SM launched, each staying 50 µs) after a {prior} configuration; 3 launches",
+            "metric": "most blocks resident on one SM at once", "measured": max(reps),
+            "reps": reps, "fewest_on_an_sm": row["resident_min_sm"], "api": row["api"],
+            "attr_carveout": row["attr_carveout"]})
+    data = {
+        "format": 1, **META, **versions(r9 / "versions.txt"),
+        "clocks": H100_CLOCKS,
+        "tool": "tools/carveout_choice_probe.cu",
+        "build": "nvcc -arch=sm_90a -O3 -o carveout_choice_probe tools/carveout_choice_probe.cu "
+                 "(16 registers)",
+        "command": "./carveout_choice_probe (tools/device/batch9.sh)",
+        "sm_count": head["sm_count"], "shared_per_sm": head["shared_per_sm"],
+        "what": "Blocks one SM keeps resident under a shared-memory carveout preference (none, "
+                "0, 10, 25, 50, 100 %) × 6 block sizes × 9 dynamic shared-memory sizes, after a "
+                "prior launch of another kernel at 0 % with 1 KiB ('small') or at 100 % with "
+                "100 KiB ('large'), beside cudaOccupancyMaxActiveBlocksPerMultiprocessor "
+                "('api'). Compared with the model's resident_blocks_per_sm (the driver's "
+                "carveout choice, gpuviz.models.occupancy.driver_carveout_bytes).",
+        "known_disagreements": {}, "cases": cases}
+    write("h100-carveout-choice.json", data)
+
+
+def mid_sizes(r9: Path) -> None:
+    """Batch 9: the traversal probe at N = 2048, 4096, 6144 (K steps of 32) around the L2's
+    edge, on the H100 the batch ran on (its L2 is 50 MiB: the model's h100-sxm preset)."""
+    from traversal_real_cases import MID_SIZES, cases
+
+    from gpuviz.models.traversal import TraversalParams, effective_capacity
+
+    rows = read_file(r9 / "ncumid32.csv")
+    out = []
+    for (ident, n, order, g), row in zip(cases(32, MID_SIZES), rows, strict=True):
+        section = {"rows": n // 128, "cols": n // 128, "order": order, "group_m": g,
+                   "k_tiles": n // 32, "in_flight": 132, "sweep": False,
+                   "cache": "l2-partition", "arch": "h100-sxm", "tile_bytes": 8192}
+        cap = effective_capacity(TraversalParams(**section))
+        dram = number(row["dram__bytes_read.sum"])
+        out.append({
+            "id": ident.replace("trav-", "trav-h100-"), "panel": "traversal", "section": section,
+            "source": f"{n} × {n} × {n} bf16, 128 × 128 tiles, K step 32 (k_tiles {n // 32}), "
+                      f"132 blocks, {order}" + (f" GROUP_M {g}" if order == "grouped" else "") +
+                      f"; LRU of one L2 partition: {cap} tiles of 8 KiB (half the 50 MiB L2)",
+            "tile_bytes": 8192, "operand_bytes": 4 * n * n,
+            "metric": "dram__bytes_read.sum ÷ bytes of A and B", "measured": dram / (4 * n * n),
+            "raw": {"dram__bytes_read.sum": dram,
+                    "gpu__time_duration.sum": number(row["gpu__time_duration.sum"])}})
+    reason = (
+        "at 4096² A and B (64 MiB) are 2.6 times one 25 MiB partition of the H100's L2 and the "
+        "reuse distances of this order straddle its capacity: as on the H200 at the same size "
+        "(h200-traversal-sizes.json), an LRU of one partition decides each reuse by how close "
+        "its distance is to the capacity, where it is least like the real L2; at 2048² "
+        "(everything fits) and 6144² (nothing near the edge) the same model agrees within 6 %")
+    data = {
+        "format": 1, **META, **versions(r9 / "versions.txt"), "clocks": H100_CLOCKS,
+        "tool": "tools/traversal_probe.cu",
+        "build": "nvcc -arch=sm_90a -O3 -DBK=32 -o probe32 tools/traversal_probe.cu",
+        "command": "ncu --clock-control none --cache-control all --csv --page raw --metrics "
+                   "dram__bytes_read.sum,gpu__time_duration.sum -k traverse ./probe32 mid32.txt "
+                   "(tools/device/batch9.sh)",
+        "tolerance": 0.1, "known_disagreements": {},
+        "what": "DRAM bytes read by the persistent tiled bf16 kernel at N = 2048, 4096 and 6144 "
+                "with K steps of 32, six orders, against the LRU of one L2 partition in 8 KiB "
+                "tiles. Asked for on an H200; the machine lent was an H100 (50 MiB L2).",
+        "cases": out}
+    from gpuviz.kernels.measure import compare
+
+    data = with_model(data)
+    for r in compare(data):
+        if not r.agrees:
+            data["known_disagreements"][r.id] = reason
+    write("h100-traversal-mid.json", data)
+
+
 def main(raw: Path) -> None:
+    if (raw / "r9").exists():
+        carveout_choice(raw / "r9")
+        mid_sizes(raw / "r9")
+        if not (raw / "r").exists():
+            return
     if (raw / "r8").exists():
         residency(raw / "r8")
         if not (raw / "r").exists():

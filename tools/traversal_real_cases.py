@@ -4,7 +4,8 @@ model's ``k_tiles = N / 32``), and a repeat of the K-step-64 cases at 4096.
 
 Usage: python tools/traversal_real_cases.py DIR
 writes DIR/real32.txt (K step 32), DIR/lock32.txt (the same cases at 4096, run in lockstep) and
-DIR/real64.txt (K step 64 at 4096), one case a line: "ID N TILES t0 t1 …" as
+DIR/real64.txt (K step 64 at 4096) and DIR/mid32.txt (K step 32 at 2048, 4096 and 6144,
+batch 9), one case a line: "ID N TILES t0 t1 …" as
 tools/traversal_probe.cu reads them. tools/build_measurements.py reads the same list back
 (:func:`cases`), so the ids and their order are defined once, here.
 """
@@ -22,6 +23,8 @@ ORDERS = (("row-major", 8), ("column-major", 8), ("hilbert", 8), ("grouped", 4),
           ("grouped", 16))
 SIZES = (4096, 8192, 16384)
 LOCKSTEP_SIZES = (4096,)
+#: the sizes around the L2's edge (batch 9): 2048² fits one partition, 6144² is three times it
+MID_SIZES = (2048, 4096, 6144)
 
 
 def case_id(order: str, group_m: int, n: int, bk: int) -> str:
@@ -45,7 +48,7 @@ def line(n: int, order: str, group_m: int, ident: str) -> str:
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name, bk, sizes in (("real32", 32, SIZES), ("lock32", 32, LOCKSTEP_SIZES),
-                            ("real64", 64, (4096,))):
+                            ("real64", 64, (4096,)), ("mid32", 32, MID_SIZES)):
         lines = [line(n, o, g, i) for i, n, o, g in cases(bk, sizes)]
         (out / f"{name}.txt").write_text("\n".join(lines) + "\n")
         print(out / f"{name}.txt", len(lines), "cases")

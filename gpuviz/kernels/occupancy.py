@@ -131,6 +131,22 @@ def _read(case: Mapping[str, Any], row: Mapping[str, str], metric: str) -> Readi
     return Reading(MEASURED_METRIC, min(raw.values()), raw)
 
 
+#: What a case counted on the device itself (tools/residency_probe.cu,
+#: tools/carveout_choice_probe.cu) reads as its metric: compared on the blocks the SM keeps.
+RESIDENT_METRIC = "most blocks resident on one SM at once"
+
+
+def _value(p: model.OccupancyParams, case: Mapping[str, Any]) -> float:
+    """The API's number (``active_blocks_per_sm``) for a profiler or API case; the blocks the
+    SM keeps under the driver's own carveout choice (``resident_blocks_per_sm``) for a case
+    that counted resident blocks on the device."""
+    r = model.compute(p)
+    if case.get("metric") == RESIDENT_METRIC:
+        return float(r.resident_blocks_per_sm)
+    return float(r.active_blocks_per_sm)
+
+
 #: Compared on the model's ``active_blocks_per_sm``: the smallest of the launch's occupancy
-#: limits (what ``cudaOccupancyMaxActiveBlocksPerMultiprocessor`` answers).
-MEASURE = Measure(metric=lambda op: MEASURED_METRIC, read=_read)
+#: limits (what ``cudaOccupancyMaxActiveBlocksPerMultiprocessor`` answers), or, for blocks
+#: counted on the device, on ``resident_blocks_per_sm``.
+MEASURE = Measure(metric=lambda op: MEASURED_METRIC, read=_read, value=_value)

@@ -108,6 +108,10 @@ class OccupancyResult:
     shared_memory_reserved_per_block: int  # the architecture's reservation, in the allocation
     shared_memory_carveout: int | None  # the preference in percent; None: no preference
     shared_memory_config: int  # bytes of shared memory the SM is configured with (carveout)
+    # what the hardware keeps: the driver may configure more shared memory than the preference
+    # the occupancy API assumes (driver_carveout_bytes); equal to the above without a preference
+    driver_shared_memory_config: int
+    resident_blocks_per_sm: int
     limits: dict  # resource -> blocks it allows (None = no limit)
     limiter: str
     limiters: tuple[str, ...]
@@ -152,6 +156,35 @@ def carveout_bytes(values: dict, allocated_per_block) -> np.ndarray:
     sizes = np.array([c * 1024 for c in configs if c * 1024 <= top] + [top], dtype=np.int64)
     sizes = np.unique(sizes)
     want = np.maximum(pref * top // 100, a)
+    pos = np.minimum(np.searchsorted(sizes, want, side="left"), len(sizes) - 1)
+    return sizes[pos]
+
+
+def driver_carveout_bytes(values: dict, allocated_per_block, other_limit) -> np.ndarray:
+    """Shared memory the driver really configures for a launch under a carveout preference, as
+    measured on an H100 and an H200 (driver 580.159.04; 648 cases on an H100 counted block by
+    block, ``resources/measurements/h100-carveout-choice.json``, and 96 on an H200): the driver
+    reads the preference as shared memory for the blocks' own data (static + dynamic) and adds the
+    per-block reservation on top, for as many blocks as the preference holds (at most
+    ``other_limit``, what warps, registers and the block limit allow; all of them when a block
+    uses no shared memory): ``max(preference, n · allocated)`` with
+    ``n = min(other_limit, ⌊preference / own bytes⌋)``,
+    raised to one block and rounded up to the next size the SM supports. The occupancy API counts
+    the reservation inside the preference, so it can answer fewer blocks than the SM keeps; it
+    never answers more (the driver's size is never below the API's)."""
+    top = values["shared_memory_per_sm"]
+    pref = values.get("shared_memory_carveout")
+    configs = values.get("_carveout_configs")
+    a = np.asarray(allocated_per_block, dtype=np.int64)
+    if pref is None or not configs:
+        return np.full(a.shape, top, dtype=np.int64)
+    sizes = np.unique(np.array([c * 1024 for c in configs if c * 1024 <= top] + [top],
+                               dtype=np.int64))
+    want = pref * top // 100
+    own = np.maximum(a - values["shared_memory_reserved_per_block"], 0)
+    other = np.minimum(np.asarray(other_limit, dtype=np.int64), 1 << 20)
+    n = np.where(own == 0, other, np.minimum(other, want // np.maximum(own, 1)))
+    want = np.maximum(np.maximum(want, n * a), a)
     pos = np.minimum(np.searchsorted(sizes, want, side="left"), len(sizes) - 1)
     return sizes[pos]
 
@@ -222,8 +255,16 @@ def blocks_per_sm(values: dict, registers, threads, static_shared, dynamic_share
 
     by_blocks = np.full(np.broadcast(r, t, s_static, s_dyn).shape, values["max_blocks_per_sm"],
                         dtype=np.int64)
+    # what the SM keeps under the driver's own carveout choice (driver_carveout_bytes)
+    other = np.minimum(np.minimum(by_warps, by_regs), by_blocks)
+    driver_config = driver_carveout_bytes(values, allocated, other)
+    by_shared_driver = np.where(allocated > block_max, 0,
+                                np.where(allocated == 0, UNLIMITED,
+                                         driver_config // np.maximum(allocated, 1)))
     return {"warps": by_warps, "registers": by_regs, "shared_memory": by_shared,
-            "blocks": by_blocks, "_per_warp": per_warp, "_allocated": allocated}
+            "blocks": by_blocks, "_per_warp": per_warp, "_allocated": allocated,
+            "_driver_config": driver_config,
+            "_resident": np.minimum(other, by_shared_driver)}
 
 
 def _active_warps(values: dict, registers, threads, static_shared, dynamic_shared) -> np.ndarray:
@@ -264,6 +305,8 @@ def compute(params: OccupancyParams) -> OccupancyResult:
         shared_memory_reserved_per_block=int(values["shared_memory_reserved_per_block"]),
         shared_memory_carveout=params.shared_memory_carveout,
         shared_memory_config=int(carveout_bytes(values, lim["_allocated"])),
+        driver_shared_memory_config=int(lim["_driver_config"]),
+        resident_blocks_per_sm=int(lim["_resident"]),
         limits=limits,
         limiter=limiters[0],
         limiters=limiters,

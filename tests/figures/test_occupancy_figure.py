@@ -114,6 +114,15 @@ def test_a_carveout_preference_is_called_a_hint_with_the_residency_the_h200_meas
     assert hinted.active_blocks_per_sm == 8  # the occupancy API's answer, which the model is
     text = " ".join(occupancy_figure.build(hinted, frozenset(), screen).texts())
     assert "preference" in text and "hint" in text and "where the API reports 8" in text
+    # both numbers: the API's (the bars) and what the SM keeps under the driver's choice
+    assert hinted.resident_blocks_per_sm == 32
+    assert "the SM keeps 32 blocks where the API reports 8" in text
+    assert "Rely on the API's 8" in text and "the SM keeps 32 under the driver's" in text
+    honoured = occupancy(OccupancyParams(arch="h200", threads_per_block=32,
+                                         registers_per_thread=16, dynamic_shared_memory=1024,
+                                         shared_memory_carveout=0))
+    text = " ".join(occupancy_figure.build(honoured, frozenset(), screen).texts())
+    assert "here the SM keeps the same 4 blocks" in text and "Rely on" not in text
     plain = occupancy(OccupancyParams(arch="h200", threads_per_block=32,
                                       registers_per_thread=16))
     assert "hint" not in " ".join(occupancy_figure.build(plain, frozenset(), screen).texts())
