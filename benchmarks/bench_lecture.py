@@ -1,7 +1,7 @@
 """Cost of a whole lecture in one file: the web page, the handout and the deck of bundled
 lectures and of the costliest accepted ones (250 steps over a large divergence graph or the
 largest explicit traversal), in a fresh subprocess each: wall time, peak resident memory, the
-file's size, and the exit status (2: refused by the figure or time budget of
+file's size, and the exit status (2: refused by the figure or work budget of
 ``gpuviz/export/lecture.py``, with nothing written). It never fails on time: run it, read it.
 
     .venv/bin/python benchmarks/bench_lecture.py

@@ -198,6 +198,11 @@ WORST_CASES: dict[str, list[tuple[str, dict]]] = {
 # The largest PNG export accepted: a full-width figure near MAX_PIXELS (925 dpi; at 1200 the
 # gemm figure is 83 million pixels, at 925 about 49 million).
 EXPORT_CASES = [("gemm PNG at 925 dpi", "gemm-walkthrough.json", "gemm", 925)]
+# faces subset into every SVG (--embed-fonts), over a bundled lecture's every step; and the
+# Python API's figure of every step and one saved file
+FONT_CASES = [("embed-fonts, gemm-walkthrough", "gemm-walkthrough.json", "gemm"),
+              ("embed-fonts, mma-fragments", "mma-fragments.json", "mma")]
+API_CASES = [("api: traversal-sweep, every step", "traversal-sweep.json")]
 
 
 def _steps(pid: str, changes, count: int = 250) -> list[dict]:
@@ -287,6 +292,43 @@ def _measure_export(index: int) -> dict:
             "svg_mb": len(png) / 1e6, "pixels": size, "json": 0.0, "json_mb": 0.0}
 
 
+def _measure_fonts(index: int) -> dict:
+    from gpuviz.export.files import export_figure
+    from gpuviz.scenario import load_scenario
+    from gpuviz.scenario.bundled import scenario_dir
+
+    _, name, panel_id = FONT_CASES[index]
+    scenario = load_scenario(scenario_dir() / name)
+    size = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        w0, t0 = time.perf_counter(), time.process_time()
+        for k in range(len(scenario.steps)):
+            out = Path(tmp) / f"step{k + 1}.svg"
+            export_figure(scenario.at_step(k), panel_id, out, selection=scenario.step_selection(k),
+                          embed_fonts=True)
+            size += out.stat().st_size
+        t1 = time.process_time()
+    return {"load": 0.0, "compute": 0.0, "figure": t1 - t0, "wall": time.perf_counter() - w0,
+            "svg_mb": size / 1e6, "json": 0.0, "json_mb": 0.0}
+
+
+def _measure_api(index: int) -> dict:
+    import gpuviz.api as gv
+    from gpuviz.scenario.bundled import scenario_dir
+
+    _, name = API_CASES[index]
+    with tempfile.TemporaryDirectory() as tmp:
+        w0, t0 = time.perf_counter(), time.process_time()
+        lecture = gv.load(scenario_dir() / name)
+        t1 = time.process_time()
+        figures = [lecture.at_step(k + 1).figure() for k in range(len(lecture.steps))]
+        saved = lecture.save(Path(tmp) / name)
+        t2 = time.process_time()
+        size = saved.stat().st_size
+    return {"load": t1 - t0, "compute": 0.0, "figure": t2 - t1, "wall": time.perf_counter() - w0,
+            "svg_mb": size / 1e6, "json": 0.0, "json_mb": 0.0, "figures": len(figures)}
+
+
 def _measure_scenario(index: int) -> dict:
     from gpuviz.export.svg import figure_to_svg
     from gpuviz.figures.scene import figure_for
@@ -344,7 +386,9 @@ def _child(argv: list[str]) -> None:
     kind, *rest = argv
     measure = {"export": lambda: _measure_export(int(rest[0])),
                "scenario": lambda: _measure_scenario(int(rest[0])),
-               "animation": lambda: _measure_animation(int(rest[0]))}
+               "animation": lambda: _measure_animation(int(rest[0])),
+               "fonts": lambda: _measure_fonts(int(rest[0])),
+               "api": lambda: _measure_api(int(rest[0]))}
     out = measure[kind]() if kind in measure else _measure_panel(rest[0], int(rest[1]))
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(out))
@@ -378,6 +422,10 @@ def main(panels: list[str]) -> int:
             for i, (label, _) in enumerate(WORST_CASES[pid])]
     if not panels or "export" in panels:
         rows += [("export", "export", i, label) for i, (label, *_) in enumerate(EXPORT_CASES)]
+    if not panels or "fonts" in panels:
+        rows += [("fonts", "fonts", i, label) for i, (label, *_) in enumerate(FONT_CASES)]
+    if not panels or "api" in panels:
+        rows += [("api", "api", i, label) for i, (label, *_) in enumerate(API_CASES)]
     if not panels or "steps" in panels:
         rows += [("scenario", "steps", i, label) for i, (label, _) in enumerate(SCENARIO_CASES)]
     if not panels or "animation" in panels:

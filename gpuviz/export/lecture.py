@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gpuviz.figures.scene import built_items
 from gpuviz.figures.targets import TARGETS, Target
 from gpuviz.scenario.document import Scenario
 from gpuviz.scenario.fields import format_fields
@@ -73,48 +74,47 @@ class LectureTooLarge(ValueError):
 
 # A lecture's figures differ in cost by two orders of magnitude (a 4 × 4 gemm against a
 # 256 × 256 traversal or a divergence graph of 40 nodes), so the count above does not bound the
-# time alone: an export that has taken longer than this stops, writing nothing, and says how
-# far it got.
-MAX_LECTURE_SECONDS = 120.0
+# work alone: an export whose figures have drawn more items than this (a shape or label each, a
+# batch's rows each: figures.scene.drawn_items) stops, writing nothing, and says how far it got.
+# Work, not time: the same file is accepted or refused on any machine under any load. The
+# largest bundled lecture's web page (four layouts of each figure) draws about 19,000.
+MAX_LECTURE_ITEMS = 200_000
 # and no lecture file grows past this while it is made (a handout of hundreds of pages of large
 # figures reached 430 MB and 1.2 GB of memory before this bound)
 MAX_LECTURE_BYTES = 96 * 1024 * 1024
 
 
 class Clock:
-    """The time budget of one lecture export, checked after each page is built."""
+    """The work budget of one lecture export (:data:`MAX_LECTURE_ITEMS` drawn items, or
+    ``items``), checked after each page is built."""
 
-    def __init__(self, what: str, seconds: float | None = None) -> None:
-        import time
-
+    def __init__(self, what: str, items: int | None = None) -> None:
         self.what = what
-        self.seconds = MAX_LECTURE_SECONDS if seconds is None else seconds
-        self.start = time.monotonic()
+        self.items = MAX_LECTURE_ITEMS if items is None else items
+        self.start = built_items()
 
     def check(self, done: int, total: int, size: int = 0,
               pages: tuple[int, int] | None = None) -> None:
         """After ``done`` of ``total`` units of work (``pages``: the pages they are, where a
         page takes more than one unit), ``size`` bytes written so far."""
-        import time
-
         page, of = pages or (done, total)
         if size > MAX_LECTURE_BYTES:
             raise LectureTooLarge(
                 f"{self.what} grew past {MAX_LECTURE_BYTES >> 20} MiB after {page} of {of} "
                 "pages, so it was stopped and nothing was written: export fewer steps at a "
                 "time (--steps A-B)")
-        spent = time.monotonic() - self.start
-        if done >= total:
+        drawn = built_items() - self.start
+        if done >= total or done <= 0:
             return
-        projected = spent / done * total
-        if spent > self.seconds:
-            said = f"took over {self.seconds:.0f} s after {page} of {of} pages"
-        elif done >= 3 and projected > 2 * self.seconds:  # clearly too long: say so early
-            said = (f"would take about {projected:.0f} s ({page} of {of} pages took "
-                    f"{spent:.0f} s; the limit is {self.seconds:.0f} s)")
+        projected = drawn / done * total
+        if drawn > self.items:
+            said = f"drew over {self.items:,} figure items after {page} of {of} pages"
+        elif done >= 3 and projected > 2 * self.items:  # clearly too much: say so early
+            said = (f"would draw about {projected:,.0f} figure items ({page} of {of} pages "
+                    f"drew {drawn:,}; the limit is {self.items:,})")
         else:
             return
-        fit = max(1, int(self.seconds / (spent / done) * of / total) - 1)
+        fit = max(1, int(self.items / (drawn / done) * of / total) - 1)
         raise LectureTooLarge(
             f"{self.what} {said}, so it was stopped and nothing was written: export at most "
             f"{min(fit, of - 1)} steps at a time (--steps 1-{min(fit, of - 1)})")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuviz.figures.display import Figure
+from gpuviz.figures.display import Figure, Group, Item, Rects, Segments
 from gpuviz.figures.targets import NATURAL, Target
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import panel
@@ -27,7 +27,33 @@ def build_figure(panel_id: str, result: object, selection: frozenset[str], theme
     """``figures.<panel_id>.build`` for ``target``: every panel's figure is laid out for its
     target (``registry.FigureModule``)."""
     figure: Figure = panel(panel_id).figure.build(result, selection, theme, target)
+    _built[0] += drawn_items(figure.items)
     return figure
+
+
+# drawn items of every figure built in this process: the work a lecture export is bounded by
+# (export/lecture.py's Work), the same on every machine under any load, where its time is not
+_built = [0]
+
+
+def built_items() -> int:
+    """Drawn items of the figures built so far in this process (:func:`drawn_items`)."""
+    return _built[0]
+
+
+def drawn_items(items: tuple[Item, ...]) -> int:
+    """What painting ``items`` draws: one per shape or label, a batch's rows each."""
+    n = 0
+    for item in items:
+        if isinstance(item, Group):
+            n += drawn_items(item.items)
+        elif isinstance(item, Rects):
+            n += len(item.xywh)
+        elif isinstance(item, Segments):
+            n += len(item.xyxy)
+        else:
+            n += 1
+    return n
 
 
 def drawn_parts(scenario: Scenario, panel_id: str,

@@ -19,11 +19,13 @@ CUDA C++ Programming Guide, *Thread Hierarchy*):
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from gpuviz.models.params import param
 from gpuviz.models.threads import MAX_BLOCK_THREADS, MAX_GRID_YZ, block_problems, warp_problems
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["MAX_BLOCK_THREADS", "LaunchParams", "LaunchResult", "compute", "problems",
            "warnings"]
@@ -138,7 +140,7 @@ class LaunchResult:
         empty = self.blocks - nonzero[0] * nonzero[1] * nonzero[2]
         return whole, self.blocks - whole - empty, empty
 
-    def block_valid_all(self) -> np.ndarray:
+    def block_valid_all(self) -> "np.ndarray":
         """Valid threads of every block, in linear order (x fastest), as a read-only int32
         array. The last few are kept (a figure laid out for a view reads them for every design
         it tries; a list of 2^20 Python ints cost 0.17 s each time), not one per cached result."""
@@ -147,7 +149,9 @@ class LaunchResult:
 
 @lru_cache(maxsize=4)
 def _valid_per_block(grid: tuple[int, int, int], block: tuple[int, int, int],
-                     extent: tuple[int, int, int]) -> np.ndarray:
+                     extent: tuple[int, int, int]) -> "np.ndarray":
+    import numpy as np  # only the figures drawing every block read these (not the first frame)
+
     sx, sy, sz = (np.clip(extent[d] - np.arange(grid[d], dtype=np.int64) * block[d], 0,
                           block[d]).astype(np.int32) for d in range(3))
     every = (sz[:, None, None] * sy[None, :, None] * sx[None, None, :]).reshape(-1)
@@ -255,11 +259,13 @@ def compute(p: LaunchParams) -> LaunchResult:
         lanes.append(Lane(lane, tid, t, g, gi, exists, valid))  # type: ignore[arg-type]
 
     # valid threads of the selected block along each axis (a thread is valid iff all three are)
-    limit = [extent[d] - sel_idx[d] * block[d] for d in range(3)]
-    tids = np.arange(threads_per_block)
-    ok = (tids % bx < limit[0]) & ((tids // bx) % by < limit[1]) & (tids // (bx * by) < limit[2])
-    warp_valid = [int(v) for v in np.add.reduceat(ok.astype(np.int64),
-                                                  np.arange(0, threads_per_block, ws))]
+    # as flags in linear order, built row by row with list arithmetic (no numpy on the start-up
+    # path, whose first figure is a launch)
+    lx, ly, lz = (min(max(extent[d] - sel_idx[d] * block[d], 0), block[d]) for d in range(3))
+    row = [1] * lx + [0] * (bx - lx)
+    plane = row * ly + [0] * (bx * (by - ly))
+    ok = plane * lz + [0] * (bx * by * (block[2] - lz))
+    warp_valid = [sum(ok[i:i + ws]) for i in range(0, threads_per_block, ws)]
 
     q = p.quantization
     tiles_m, tiles_n = -(-q.matrix_m // q.tile_m), -(-q.matrix_n // q.tile_n)

@@ -84,11 +84,11 @@ def test_a_lecture_over_its_budget_is_refused_and_nothing_is_written(source, tmp
                  str(tmp_path)]) == 2
     assert "at most 3 are built" in capsys.readouterr().err
     monkeypatch.setattr(lecture, "MAX_LECTURE_FIGURES", 480)
-    monkeypatch.setattr(lecture, "MAX_LECTURE_SECONDS", 0.0)
+    monkeypatch.setattr(lecture, "MAX_LECTURE_ITEMS", 0)
     assert main(["export", str(source), "--format", fmt, "--all-steps", "--out",
                  str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "took over 0 s after" in err and "nothing was written" in err
+    assert "drew over 0 figure items after" in err and "nothing was written" in err
     assert list(tmp_path.iterdir()) == []
 
 

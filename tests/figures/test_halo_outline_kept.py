@@ -1,0 +1,72 @@
+"""A knocked-out label's halo is stroked once and kept: a redraw fills the kept outline (stroking
+192 labels' glyphs was 11 of traversal-sweep's 25 ms a redraw), and what it paints is what
+stroking the glyphs paints."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gpuviz.figures.display import Canvas, Style
+
+HATCHED = Style(fill="#FFFFFF", stroke="#000000", stroke_width=0.12, hatch="cross",
+                hatch_color="#000000")
+
+
+def _figure():
+    c = Canvas()
+    for i in range(6):
+        c.rect(1.0 + 10 * i, 1.0, 8.0, 5.0, HATCHED)
+        c.text(5.0 + 10 * i, 3.5, str(128 + i), 9.0, "#000000", anchor="middle",
+               baseline="middle", font="mono", knockout="#FFFFFF")
+    return c.figure(62.0, 7.0, "#FFFFFF")
+
+
+def _paint(fig, stroke_halos: bool = False) -> np.ndarray:
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+
+    from gpuviz.export import qt_painter
+
+    kept = qt_painter._halo
+    if stroke_halos:  # the glyphs stroked on every paint, as a redraw did before
+        def stroked(text, key, font, width):
+            from PySide6.QtCore import QPointF
+            from PySide6.QtGui import QPainterPath, QPainterPathStroker
+
+            glyphs = QPainterPath()
+            glyphs.addText(QPointF(0.0, 0.0), font, text)
+            stroker = QPainterPathStroker()
+            stroker.setWidth(width)
+            stroker.setJoinStyle(qt_painter.Qt.PenJoinStyle.RoundJoin)
+            stroker.setCapStyle(qt_painter.Qt.PenCapStyle.SquareCap)
+            return stroker.createStroke(glyphs)
+        qt_painter._halo = stroked
+    try:
+        img = QImage(1240, 140, QImage.Format.Format_RGB32)
+        p = QPainter(img)
+        qt_painter.paint_figure(p, fig, QRectF(0, 0, 1240, 140))
+        p.end()
+    finally:
+        qt_painter._halo = kept
+    return np.frombuffer(img.constBits(), np.uint8).reshape(140, 1240, 4)[..., :3].astype(int)
+
+
+def test_a_redraw_strokes_no_halo_again(qapp):
+    from gpuviz.export import qt_painter
+
+    fig = _figure()
+    _paint(fig)
+    kept = dict(qt_painter._halos)
+    assert len(kept) >= 6
+    _paint(fig)
+    assert all(qt_painter._halos[k] is v for k, v in kept.items()), "the outlines were kept"
+    assert len(qt_painter._halos) == len(kept)
+
+
+def test_the_kept_halo_paints_what_stroking_the_glyphs_paints(qapp):
+    fig = _figure()
+    kept, stroked = _paint(fig), _paint(fig, stroke_halos=True)
+    diff = np.abs(kept - stroked).max(axis=2)
+    assert (diff > 0).mean() < 0.01, "differences only on a few edge pixels"
+    assert (diff > 96).sum() <= 12
+    assert (kept.sum(axis=2) < 200).sum() > 1000, "the hatch and the digits were painted"

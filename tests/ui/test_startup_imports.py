@@ -1,0 +1,33 @@
+"""What the first frame imports: the window on the default scenario, painted once, in a fresh
+interpreter. Its modules leave out numpy (a launch figure's display batches are tuples) and
+fontTools (text is measured from the bundled metrics), as docs/architecture.md's Start-up says."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+FIRST_FRAME = """
+import gc, os, sys
+gc.disable()
+from gpuviz.ui.app import start
+w = start(None, show=False)
+def painted():
+    heavy = sorted(m for m in ("numpy", "fontTools", "networkx", "pyqtgraph") if m in sys.modules)
+    print("imported:", ",".join(heavy), flush=True)
+    os._exit(0)
+w.complete = painted  # called on the turn after the paint pass that painted the first figure
+w.show()
+from PySide6.QtWidgets import QApplication
+QApplication.exec()
+"""
+
+
+def test_first_frame_imports_no_numpy_or_fonttools(tmp_path):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", FIRST_FRAME], env=env, capture_output=True,
+                         text=True, timeout=120, check=True).stdout
+    lines = [line for line in out.splitlines() if line.startswith("imported:")]
+    assert lines, out
+    assert lines[0] == "imported: ", lines[0]
