@@ -6,7 +6,16 @@ page, presenting or not); ``show(lecture, step, surface)`` is the one answer to 
 step show here" that the window, F5, the presenter screen, the exports, the web page, the
 deck, the handout and the Python API all read (``StepShow``)."""
 
-from gpuviz.lecture.show import VEIL_HIDES, PanelShow, StepShow, Surface, show, step_panels
+from gpuviz.lecture.show import (
+           VEIL_HIDES,
+           PanelShow,
+           StepShow,
+           Surface,
+           names_panels,
+           show,
+           step_panels,
+)
 from gpuviz.lecture.state import Lecture
 
-__all__ = ["VEIL_HIDES", "Lecture", "PanelShow", "StepShow", "Surface", "show", "step_panels"]
+__all__ = ["VEIL_HIDES", "Lecture", "PanelShow", "StepShow", "Surface", "names_panels", "show",
+           "step_panels"]

@@ -105,6 +105,22 @@ def step_panels(scenario: Scenario, k: int) -> tuple[str, ...]:
     return tuple(scenario.panels)
 
 
+def _panels(scenario: Scenario, k: int, surface: str) -> tuple[str, ...]:
+    """The window keeps the lecture's panels beside the step's (nothing moves as the lecturer
+    steps); the room and the exports see the step's alone."""
+    own = step_panels(scenario, k)
+    if surface != "window":
+        return own
+    return (*own, *(pid for pid in scenario.panels if pid not in own))
+
+
+def names_panels(scenario: Scenario, k: int) -> bool:
+    """Whether step ``k`` names what it shows (a focus, or parts of some panel): F5 shows
+    those; elsewhere (the overview) the panel the lecturer was looking at."""
+    return 0 <= k < len(scenario.steps) and (bool(scenario.steps[k].focus) or any(
+        scenario.step_parts(k, pid) for pid in scenario.panels))
+
+
 def show(lecture: Lecture, step: int | None = None, surface: Surface = "window") -> StepShow:
     """What step ``step`` (0-based, -1 the overview; None: the lecture's own step) of
     ``lecture`` shows on ``surface``."""
@@ -123,10 +139,13 @@ def show(lecture: Lecture, step: int | None = None, surface: Surface = "window")
     if live and lecture.frame is not None:
         selection = at_frame(selection, lecture.frame)
     frame = frame_of(selection) if live and lecture.frame is not None else step_frame
-    panels = tuple(PanelShow(pid, scenario.step_parts(k, pid),
+    # an edit at a step leaves it for the overview with the edit, showing what the step
+    # showed: its panels, parts and pages
+    basis = lecture.edited_from if edited and lecture.edited_from is not None else k
+    panels = tuple(PanelShow(pid, scenario.step_parts(basis, pid),
                              frame if panel(pid).animated else None, panel(pid).animated,
                              lecture.pages.get(pid) if live else None)
-                   for pid in step_panels(scenario, k))
+                   for pid in _panels(scenario, basis, surface))
     selection = without_frame(selection) if frame is None else at_frame(selection, frame)
     veiled = lecture.is_veiled(k)
     if k >= 0:
