@@ -420,7 +420,7 @@ def _label(text: str, key: FontKey, device,
 def _font(kind: str, bold: bool, pixels: int) -> QFont:
     paper = typeface_file(bold) if kind == "sans" else None
     if paper is not None:
-        return _font_of(_registered_family(paper), bold, pixels)
+        return _font_of(_registered_family(paper), bold, pixels, SANS_FAMILY)
     return _font_of(MONO_FAMILY if kind == "mono" else SANS_FAMILY, bold, pixels)
 
 
@@ -432,10 +432,11 @@ def _registered_family(paper: tuple[str, str]) -> str:
 
 
 @lru_cache(maxsize=64)
-def _font_of(family: str, bold: bool, pixels: int) -> QFont:
-    # the fallback face draws what the family lacks (⟨ ⟩ ⌈ ⌉), as the layout measured it
+def _font_of(family: str, bold: bool, pixels: int, shipped: str = "") -> QFont:
+    # the fallback face draws what the family lacks (⟨ ⟩ ⌈ ⌉), as the layout measured it; a
+    # paper's typeface borrows what it lacks from the shipped face first (metrics.shipped)
     font = QFont()
-    font.setFamilies([family, FALLBACK_FAMILY])
+    font.setFamilies([family, shipped, FALLBACK_FAMILY] if shipped else [family, FALLBACK_FAMILY])
     font.setPixelSize(max(pixels, 1))
     font.setBold(bold)
     font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
