@@ -46,7 +46,9 @@ def load(source: str | os.PathLike[str]) -> Lecture:
         stem = path.stem if path.suffix == ".json" else str(source)
         if stem in named:
             path = named[stem]
-    return Lecture(load_scenario(path))
+    lecture = Lecture(load_scenario(path))
+    object.__setattr__(lecture, "_source", str(path))  # a lecture file never overwrites it
+    return lecture
 
 
 def scenario(panel: str, *, title: str = "", arch: str | None = None,
@@ -180,9 +182,11 @@ class Lecture:
         return self._lecture(path, "pptx", theme_name=theme)
 
     def _lecture(self, path: str | os.PathLike[str], fmt: str, **options: Any) -> Path:
+        from gpuviz.atomic import protecting
         from gpuviz.export.lecture_file import lecture_bytes
 
-        return _write(path, lecture_bytes(self.state, fmt, **options))
+        with protecting([getattr(self, "_source", None)]):
+            return _write(path, lecture_bytes(self.state, fmt, **options))
 
     # -- Jupyter --------------------------------------------------------------------------
     def _repr_html_(self) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -236,10 +237,19 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"{out}: cannot create the output folder ({e.strerror})", file=sys.stderr)
         return EXIT_BAD_INPUT
+    try:  # an unwritable folder is found before a lecture is built, not after
+        tempfile.TemporaryFile(dir=out).close()
+    except OSError as e:
+        print(printable(f"{out}: cannot write into this folder ({e.strerror}); nothing was "
+                        "written"), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from gpuviz.atomic import protecting
+
     status = 0
-    for path, c in zip(files, checked, strict=True):
-        assert c is not None
-        status = max(status, _one(args, path, out, *c))
+    with protecting(files):  # an output linked to its own scenario never overwrites it
+        for path, c in zip(files, checked, strict=True):
+            assert c is not None
+            status = max(status, _one(args, path, out, *c))
     return status
 
 
