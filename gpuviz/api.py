@@ -3,7 +3,7 @@
     import gpuviz.api as gv
 
     lecture = gv.load("banks-padded33")              # a bundled scenario, or a path
-    lecture = lecture.with_params("banks", padding=0) # validated exactly as a file is
+    lecture = lecture.with_params("banks", access_bytes=8)  # validated as a file is
     lecture.compute("banks")["rounds"]                # the numbers `gpuviz compute` prints
     fig = lecture.figure("banks", theme="print", size="single")
     fig.save("banks.pdf")                             # .svg, .pdf or .png (dpi=…)
@@ -32,8 +32,9 @@ from typing import Any
 
 from gpuviz.figures.display import Figure
 from gpuviz.scenario.document import Scenario
+from gpuviz.scenario.problems import ScenarioError
 
-__all__ = ["FigureFile", "Lecture", "bundled", "load", "panels", "scenario"]
+__all__ = ["FigureFile", "Lecture", "ScenarioError", "bundled", "load", "panels", "scenario"]
 
 
 def load(source: str | os.PathLike[str]) -> Lecture:
@@ -60,7 +61,7 @@ def scenario(panel: str, *, title: str = "", arch: str | None = None,
                            panel: _plain(params)}
     if arch is not None:
         raw["arch"] = arch
-    return Lecture(_loads(raw))
+    return Lecture(_loads(raw, f"scenario({panel!r})"))
 
 
 def bundled() -> list[str]:
@@ -115,10 +116,11 @@ class Lecture:
         raw[panel] = _merged(raw.get(panel, {}), _plain(changes))
         if panel not in raw.get("panels", []):
             raw["panels"] = [*raw.get("panels", []), panel]
-        return Lecture(_loads(raw))
+        return Lecture(_loads(raw, f"with_params({panel!r})"))
 
     def at_step(self, step: int) -> Lecture:
         """The lecture as it stands at ``step`` (1 = the first step; 0 = the overview)."""
+        _check_int("step", step)
         if not 0 <= step <= len(self.state.steps):
             raise IndexError(f"step {step}: this lecture has steps 1 … {len(self.state.steps)}")
         return Lecture(_without_steps(self.state.at_step(step - 1)))
@@ -142,7 +144,7 @@ class Lecture:
         from gpuviz.figures.targets import TARGETS
         from gpuviz.figures.theme import theme as make_theme
 
-        pid = panel or self.state.panels[0]
+        pid = self._checked_figure_arguments(panel, theme, size, select, step)
         state, selection = self.state, frozenset(select)
         if step is not None:
             state = self.at_step(step).state
@@ -159,6 +161,34 @@ class Lecture:
                 return figure_for(state, pid, make_theme(theme), selection, TARGETS[size])
 
         return FigureFile(figure, _metadata(state, pid, theme, size), relayout)
+
+    def _checked_figure_arguments(self, panel: str | None, theme: str, size: str,
+                                  select: Iterable[str], step: int | None) -> str:
+        """The panel id, once every argument of :meth:`figure` is checked as the command line
+        checks its options; a wrong one raises TypeError or ValueError naming it."""
+        from gpuviz.cli_export import selection_problems
+        from gpuviz.figures.targets import TARGETS
+        from gpuviz.figures.theme import THEMES
+
+        if panel is not None and panel not in self.state.panels:
+            raise ValueError(f"panel {panel!r}: this lecture's panels are "
+                             f"{', '.join(self.state.panels)}")
+        if theme not in THEMES:
+            raise ValueError(f"theme {theme!r}: one of {', '.join(THEMES)}")
+        if size not in TARGETS:
+            raise ValueError(f"size {size!r}: one of {', '.join(TARGETS)}")
+        if isinstance(select, str):
+            raise TypeError(f"select={select!r}: give a list of keys, such as [{select!r}]")
+        keys = list(select)
+        for key in keys:
+            if not isinstance(key, str):
+                raise TypeError(f"select: {key!r} is not a key (a string such as 'lane:3')")
+        problems = selection_problems(keys)
+        if problems:
+            raise ValueError(problems[0].replace("--select", "select", 1))
+        if step is not None:
+            _check_int("step", step)
+        return panel or self.state.panels[0]
 
     # -- files ----------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str]) -> Path:
@@ -261,10 +291,18 @@ class FigureFile:
         return f"<FigureFile {self.figure.title!r}: {w:.0f} × {h:.0f} mm>"
 
 
-def _loads(raw: Mapping[str, Any]) -> Scenario:
+def _check_int(name: str, value: object) -> None:
+    """TypeError unless ``value`` is an int (True is not step 1)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name}={value!r}: give a whole number")
+
+
+def _loads(raw: Mapping[str, Any], source: str) -> Scenario:
+    """The scenario of ``raw``; a bad value raises ScenarioError naming ``source`` (the call
+    that gave it) and the value's JSON path."""
     from gpuviz.scenario import loads_scenario
 
-    return loads_scenario(json.dumps(raw), "<script>")
+    return loads_scenario(json.dumps(raw), source)
 
 
 def _without_steps(state: Scenario) -> Scenario:
@@ -272,7 +310,7 @@ def _without_steps(state: Scenario) -> Scenario:
 
     raw = to_json(state)
     raw.pop("steps", None)
-    return _loads(raw)
+    return _loads(raw, "at_step")
 
 
 def _merged(base: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
