@@ -440,4 +440,12 @@ def _font_of(family: str, bold: bool, pixels: int, shipped: str = "") -> QFont:
     font.setPixelSize(max(pixels, 1))
     font.setBold(bold)
     font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+    # Inter's contextual alternates (calt: "=" "×" ":" "–" raised between figures) are glyphs
+    # outside its character map: Qt's PDF writer gives them no Unicode mapping, so the text a
+    # reader copies or searches loses them. The layout measured the characters' own glyphs.
+    for tag in _NO_ALTERNATES:
+        font.setFeature(QFont.Tag(tag), 0)
     return font
+
+
+_NO_ALTERNATES = ("calt", "case")
