@@ -284,7 +284,38 @@ def problems(p: MmaParams) -> list[tuple[str, str]]:
                                  "Specifications per Compute Capability): more warps, or a "
                                  "smaller block tile"))
     out.extend(_arch_lacks(p))
+    if not out:
+        out.extend(_warpgroup_bounds(p))
     return out
+
+
+DESCRIPTOR_ADDRESS_LIMIT = 1 << 18  # 14 bits of address >> 4 (PTX ISA, matrix descriptor)
+
+
+def _warpgroup_bounds(p: MmaParams) -> list[tuple[str, str]]:
+    """B's tile, and A's in shared memory after it, within a block's shared memory (the
+    preset's opt-in maximum) and at start addresses the descriptor's 14-bit field encodes."""
+    from gpuviz.models.arch import preset_value
+
+    w = p.warpgroup
+    arch = p.arch or DEFAULT_ARCH
+    limit = int(preset_value(arch, "shared_memory_per_block_optin") or 0)
+    end = int(_offsets(w.n, w, w.start_address).max()) + 1
+    if w.a_source == "shared":
+        start = a_shared_start(w)
+        if start >= DESCRIPTOR_ADDRESS_LIMIT:
+            return [("warpgroup.start_address",
+                     f"A's tile would start at byte {start:,}, past the {DESCRIPTOR_ADDRESS_LIMIT:,}"
+                     " bytes a descriptor's 14-bit start address encodes (PTX ISA, Matrix "
+                     "Descriptor Format)")]
+        end = int(_offsets(64, w, start).max()) + 1
+    if limit and end > limit:
+        on = f" on the {p.arch}" if p.arch else ""
+        return [("warpgroup",
+                 f"the tiles the descriptors address reach byte {end:,} of shared memory; a "
+                 f"block{on} holds at most {limit:,} bytes (CUDA C++ Programming Guide, "
+                 "shared memory per block after opting in)")]
+    return []
 
 
 MAX_REGISTERS = 255  # per thread, every compute capability from 3.5 on

@@ -48,3 +48,12 @@ def test_mma_on_a_chip_with_the_instruction_computes():
 def test_more_warps_per_sm_than_its_slots_is_refused(warps):
     _refused(lambda: gv.scenario("scheduler", warps_per_sm=warps), "scheduler.warps_per_sm",
              "warp slots")
+
+
+@pytest.mark.parametrize("warpgroup", [
+    {"start_address": 1 << 17, "stride_byte_offset": 16000, "n": 256},
+    {"start_address": 1 << 17, "a_source": "shared", "stride_byte_offset": 4096, "n": 256},
+    {"leading_byte_offset": 65536, "stride_byte_offset": 65536, "n": 256}])
+def test_wgmma_tiles_past_the_block_shared_memory_are_refused(warpgroup):
+    _refused(lambda: gv.scenario("mma", arch="h200", show=["warpgroup"], warpgroup=warpgroup),
+             "mma.warpgroup", "a block holds at most 232,448 bytes")
