@@ -3,7 +3,7 @@
     import gpuviz.api as gv
 
     lecture = gv.load("banks-padded33")              # a bundled scenario, or a path
-    lecture = lecture.with_params("banks", padding=0) # validated exactly as a file is
+    lecture = lecture.with_params("banks", access_bytes=8)  # validated as a file is
     lecture.compute("banks")["rounds"]                # the numbers `gpuviz compute` prints
     fig = lecture.figure("banks", theme="print", size="single")
     fig.save("banks.pdf")                             # .svg, .pdf or .png (dpi=…)
@@ -33,8 +33,9 @@ from typing import Any
 from gpuviz.figures.display import Figure
 from gpuviz.lecture.show import StepShow
 from gpuviz.scenario.document import Scenario
+from gpuviz.scenario.problems import ScenarioError
 
-__all__ = ["FigureFile", "Lecture", "bundled", "load", "panels", "scenario"]
+__all__ = ["FigureFile", "Lecture", "ScenarioError", "bundled", "load", "panels", "scenario"]
 
 
 def load(source: str | os.PathLike[str]) -> Lecture:
@@ -47,7 +48,9 @@ def load(source: str | os.PathLike[str]) -> Lecture:
         stem = path.stem if path.suffix == ".json" else str(source)
         if stem in named:
             path = named[stem]
-    return Lecture(load_scenario(path))
+    lecture = Lecture(load_scenario(path))
+    object.__setattr__(lecture, "_source", str(path))  # a lecture file never overwrites it
+    return lecture
 
 
 def scenario(panel: str, *, title: str = "", arch: str | None = None,
@@ -59,7 +62,7 @@ def scenario(panel: str, *, title: str = "", arch: str | None = None,
                            panel: _plain(params)}
     if arch is not None:
         raw["arch"] = arch
-    return Lecture(_loads(raw))
+    return Lecture(_loads(raw, f"scenario({panel!r})"))
 
 
 def bundled() -> list[str]:
@@ -116,10 +119,11 @@ class Lecture:
         raw[panel] = _merged(raw.get(panel, {}), _plain(changes))
         if panel not in raw.get("panels", []):
             raw["panels"] = [*raw.get("panels", []), panel]
-        return Lecture(_loads(raw))
+        return Lecture(_loads(raw, f"with_params({panel!r})"))
 
     def at_step(self, step: int) -> Lecture:
         """The lecture as it stands at ``step`` (1 = the first step; 0 = the overview)."""
+        _check_int("step", step)
         if not 0 <= step <= len(self.state.steps):
             raise IndexError(f"step {step}: this lecture has steps 1 … {len(self.state.steps)}")
         from gpuviz.lecture import Lecture as Model
@@ -147,7 +151,7 @@ class Lecture:
         from gpuviz.figures.targets import TARGETS
         from gpuviz.figures.theme import theme as make_theme
 
-        pid = panel or self.state.panels[0]
+        pid = self._checked_figure_arguments(panel, theme, size, select, step)
         state, selection = self.state, frozenset(select)
         if step is not None:
             state = self.at_step(step).state
@@ -169,6 +173,34 @@ class Lecture:
                 return figure_for(state, pid, make_theme(theme), selection, target)
 
         return FigureFile(figure, _metadata(state, pid, theme, size), relayout)
+
+    def _checked_figure_arguments(self, panel: str | None, theme: str, size: str,
+                                  select: Iterable[str], step: int | None) -> str:
+        """The panel id, once every argument of :meth:`figure` is checked as the command line
+        checks its options; a wrong one raises TypeError or ValueError naming it."""
+        from gpuviz.cli_export import selection_problems
+        from gpuviz.figures.targets import TARGETS
+        from gpuviz.figures.theme import THEMES
+
+        if panel is not None and panel not in self.state.panels:
+            raise ValueError(f"panel {panel!r}: this lecture's panels are "
+                             f"{', '.join(self.state.panels)}")
+        if theme not in THEMES:
+            raise ValueError(f"theme {theme!r}: one of {', '.join(THEMES)}")
+        if size not in TARGETS:
+            raise ValueError(f"size {size!r}: one of {', '.join(TARGETS)}")
+        if isinstance(select, str):
+            raise TypeError(f"select={select!r}: give a list of keys, such as [{select!r}]")
+        keys = list(select)
+        for key in keys:
+            if not isinstance(key, str):
+                raise TypeError(f"select: {key!r} is not a key (a string such as 'lane:3')")
+        problems = selection_problems(keys)
+        if problems:
+            raise ValueError(problems[0].replace("--select", "select", 1))
+        if step is not None:
+            _check_int("step", step)
+        return panel or self.state.panels[0]
 
     # -- files ----------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str]) -> Path:
@@ -192,9 +224,11 @@ class Lecture:
         return self._lecture(path, "pptx", theme_name=theme)
 
     def _lecture(self, path: str | os.PathLike[str], fmt: str, **options: Any) -> Path:
+        from gpuviz.atomic import protecting
         from gpuviz.export.lecture_file import lecture_bytes
 
-        return _write(path, lecture_bytes(self.state, fmt, **options))
+        with protecting([getattr(self, "_source", None)]):
+            return _write(path, lecture_bytes(self.state, fmt, **options))
 
     # -- Jupyter --------------------------------------------------------------------------
     def _repr_html_(self) -> str:
@@ -280,10 +314,18 @@ class FigureFile:
         return f"<FigureFile {self.figure.title!r}: {w:.0f} × {h:.0f} mm>"
 
 
-def _loads(raw: Mapping[str, Any]) -> Scenario:
+def _check_int(name: str, value: object) -> None:
+    """TypeError unless ``value`` is an int (True is not step 1)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name}={value!r}: give a whole number")
+
+
+def _loads(raw: Mapping[str, Any], source: str) -> Scenario:
+    """The scenario of ``raw``; a bad value raises ScenarioError naming ``source`` (the call
+    that gave it) and the value's JSON path."""
     from gpuviz.scenario import loads_scenario
 
-    return loads_scenario(json.dumps(raw), "<script>")
+    return loads_scenario(json.dumps(raw), source)
 
 
 def _without_steps(state: Scenario) -> Scenario:
@@ -291,7 +333,7 @@ def _without_steps(state: Scenario) -> Scenario:
 
     raw = to_json(state)
     raw.pop("steps", None)
-    return _loads(raw)
+    return _loads(raw, "at_step")
 
 
 def _merged(base: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:

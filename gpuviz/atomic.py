@@ -8,7 +8,7 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -39,7 +39,8 @@ def atomic_writer(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
       interrupted);
     - a folder, a pipe (FIFO), a device or a socket is refused before anything is written, with
       an error naming the target (a pipe was silently replaced by a regular file);
-    - never inside the installed gpuviz package (the bundled scenarios and resources).
+    - never inside the installed gpuviz package (the bundled scenarios and resources);
+    - never over an input being read (:func:`protecting`), through any link.
     """
     target = Path(os.path.realpath(path))
     refuse_package_target(target)
@@ -52,9 +53,13 @@ def atomic_writer(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
             raise IsADirectoryError(errno.EISDIR, "this is a folder, not a file", str(path))
         raise OSError(errno.EINVAL, f"this is {file_kind(existing.st_mode)}, not a regular file; "
                                     "nothing was written", str(path))
+    if existing is not None and (existing.st_dev, existing.st_ino) in _inputs:
+        raise OSError(errno.EINVAL, "this is the input being exported (the same file, or a link "
+                                    "to it); nothing was written, so it is kept", str(path))
     in_place = existing is not None and existing.st_nlink > 1
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:  # the temporary name stays short: a target of NAME_MAX bytes must still be legal
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:40]}.", suffix=".tmp",
+                                   dir=target.parent)
     except OSError as e:
         raise _naming(e, path) from None
     try:
@@ -80,6 +85,28 @@ def atomic_writer(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
             raise _naming(e, path) from None
         raise
     _fsync_folder(target.parent)
+
+
+_inputs: set[tuple[int, int]] = set()  # (device, inode) of the files being read
+
+
+@contextmanager
+def protecting(paths: Iterable[str | os.PathLike[str] | None]) -> Iterator[None]:
+    """While inside, never write over the files at ``paths`` (the scenarios being exported): a
+    target that is one of them, through a symbolic or a hard link, is refused."""
+    added = set()
+    for path in paths:
+        try:
+            st = os.stat(path) if path is not None else None
+        except OSError:
+            continue
+        if st is not None and (st.st_dev, st.st_ino) not in _inputs:
+            added.add((st.st_dev, st.st_ino))
+    _inputs.update(added)
+    try:
+        yield
+    finally:
+        _inputs.difference_update(added)
 
 
 def _naming(e: OSError, path: str | os.PathLike[str]) -> OSError:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -78,7 +79,7 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
                    help="a question step as the room sees it before the reveal: its question "
                         "alone, nothing that gives the answer (<…>-step02-veiled.<format>); "
                         "with --all-steps, each question step gets a veiled file before its own")
-    e.add_argument("--chrome", choices=CHROMES, default="full",
+    e.add_argument("--chrome", choices=CHROMES, default="full", action=Once,
                    help="full: title, subtitle, notes and legend; legend: the parts' legend "
                         "only; none: the drawing alone, for a caption set by the paper")
 
@@ -122,20 +123,42 @@ def selection_problems(keys: list[str]) -> list[str]:
     return out
 
 
+def ignored_combination(args: argparse.Namespace) -> str | None:
+    """A sentence refusing options that the export asked for would not apply, or None: a paper's
+    typeface sets figures only (not a lecture's page, deck or handout, nor an animation, whose
+    frames are painted for a screen), and --frames writes one step's playback."""
+    every_step = args.all_steps or args.steps is not None
+    if args.typeface and (args.format in ANIMATED or is_lecture(args.format, every_step)):
+        what = ("an animation" if args.format in ANIMATED else
+                "a printed handout" if args.format == "pdf" else f"a lecture as {args.format}")
+        return (f"--font sets figure files (svg, pdf, png); {what} is set in the shipped "
+                "faces: leave --font out")
+    if args.frames and every_step:
+        return ("--frames writes one step's playback frames and --all-steps/--steps one file per "
+                "step: give one of them (--step K with --frames for a step's playback)")
+    return None
+
+
+class Once(argparse.Action):
+    """An option that takes one value: given twice, the command refuses it rather than keep the
+    last silently."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, f"_{self.dest}_given", False):
+            parser.error(f"{option_string} is given more than once; give it once")
+        setattr(namespace, f"_{self.dest}_given", True)
+        setattr(namespace, self.dest, values)
+
+
 def font_problem(path: str) -> str | None:
-    """Why the font file at ``path`` cannot set a figure, or None."""
-    from fontTools.ttLib import TTFont, TTLibError
+    """Why the font file at ``path`` cannot set a figure, or None (read in full, as the export
+    reads it: a file that passes here cannot fail later)."""
+    from gpuviz.figures.metrics import TypefaceError, read_typeface
 
     try:
-        font = TTFont(path, lazy=True)
-        missing = [t for t in ("cmap", "hmtx", "head", "hhea", "OS/2") if t not in font]
-        font.close()
-    except FileNotFoundError:
-        return "no such file"
-    except (OSError, TTLibError, ValueError) as e:
-        return f"not an OpenType or TrueType font ({e})"
-    if missing:
-        return f"a font without the tables a layout measures with ({', '.join(missing)})"
+        read_typeface(path)
+    except TypefaceError as e:
+        return str(e)
     return None
 
 
@@ -170,6 +193,10 @@ def run(args: argparse.Namespace) -> int:
     if args.format in ANIMATED and args.frames:
         print("--frames writes numbered files; for an animation leave it out", file=sys.stderr)
         return EXIT_BAD_INPUT
+    refused = ignored_combination(args)
+    if refused:
+        print(refused, file=sys.stderr)
+        return EXIT_BAD_INPUT
     if (args.text_as_paths or args.embed_fonts) and args.format != "svg":
         which = "--text-as-paths" if args.text_as_paths else "--embed-fonts"
         print(f"{which} applies to SVG only", file=sys.stderr)
@@ -180,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
     for font in args.typeface:
         problem = font_problem(font)
         if problem:
-            print(f"--font {font}: {problem}", file=sys.stderr)
+            print(printable(f"--font {font}: {problem}"), file=sys.stderr)
             return EXIT_BAD_INPUT
     if args.text_as_paths and args.embed_fonts:
         print("--text-as-paths and --embed-fonts exclude each other (outlines need no fonts)",
@@ -210,10 +237,19 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"{out}: cannot create the output folder ({e.strerror})", file=sys.stderr)
         return EXIT_BAD_INPUT
+    try:  # an unwritable folder is found before a lecture is built, not after
+        tempfile.TemporaryFile(dir=out).close()
+    except OSError as e:
+        print(printable(f"{out}: cannot write into this folder ({e.strerror}); nothing was "
+                        "written"), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from gpuviz.atomic import protecting
+
     status = 0
-    for path, c in zip(files, checked, strict=True):
-        assert c is not None
-        status = max(status, _one(args, path, out, *c))
+    with protecting(files):  # an output linked to its own scenario never overwrites it
+        for path, c in zip(files, checked, strict=True):
+            assert c is not None
+            status = max(status, _one(args, path, out, *c))
     return status
 
 
@@ -385,7 +421,10 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
             paths = export_sequence(scenario, pid, out, stem, fmt=args.format,
                                     theme_name=args.theme, size=args.size, dpi=dpi,
                                     selection=selection, check_only=check_only,
-                                    checked=not check_only)  # run() checked what can fail
+                                    checked=not check_only,  # run() checked what can fail
+                                    text_as_paths=args.text_as_paths, chrome=args.chrome,
+                                    embed_fonts=args.embed_fonts, parts=args.parts,
+                                    typeface=tuple(args.typeface))
             for path in () if check_only else paths:
                 print(printable(str(path)))
         return 0

@@ -8,6 +8,7 @@ command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
 command -v xdotool >/dev/null 2>&1 || need+=(xdotool)
 command -v openbox >/dev/null 2>&1 || need+=(openbox)  # the walk through the hall under a window manager
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)  # what a PDF reader copies (tests/hostile)
 command -v import >/dev/null 2>&1 && import -version 2>/dev/null | grep -q ImageMagick || need+=(imagemagick)
 for lib in libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 \
            libxcb-render-util0 libxcb-xinerama0 libxcb-randr0 libxcb-shape0 libxcb-xkb1 \

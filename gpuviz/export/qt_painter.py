@@ -438,7 +438,7 @@ def _halo(text: str, key: FontKey, font: QFont, width: float) -> QPainterPath:
 def _font(kind: str, bold: bool, pixels: int) -> QFont:
     paper = typeface_file(bold) if kind == "sans" else None
     if paper is not None:
-        return _font_of(_registered_family(paper), bold, pixels)
+        return _font_of(_registered_family(paper), bold, pixels, SANS_FAMILY)
     return _font_of(MONO_FAMILY if kind == "mono" else SANS_FAMILY, bold, pixels)
 
 
@@ -450,11 +450,20 @@ def _registered_family(paper: tuple[str, str]) -> str:
 
 
 @lru_cache(maxsize=64)
-def _font_of(family: str, bold: bool, pixels: int) -> QFont:
-    # the fallback face draws what the family lacks (⟨ ⟩ ⌈ ⌉), as the layout measured it
+def _font_of(family: str, bold: bool, pixels: int, shipped: str = "") -> QFont:
+    # the fallback face draws what the family lacks (⟨ ⟩ ⌈ ⌉), as the layout measured it; a
+    # paper's typeface borrows what it lacks from the shipped face first (metrics.shipped)
     font = QFont()
-    font.setFamilies([family, FALLBACK_FAMILY])
+    font.setFamilies([family, shipped, FALLBACK_FAMILY] if shipped else [family, FALLBACK_FAMILY])
     font.setPixelSize(max(pixels, 1))
     font.setBold(bold)
     font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+    # Inter's contextual alternates (calt: "=" "×" ":" "–" raised between figures) are glyphs
+    # outside its character map: Qt's PDF writer gives them no Unicode mapping, so the text a
+    # reader copies or searches loses them. The layout measured the characters' own glyphs.
+    for tag in _NO_ALTERNATES:
+        font.setFeature(QFont.Tag(tag), 0)
     return font
+
+
+_NO_ALTERNATES = ("calt", "case")

@@ -12,6 +12,7 @@ is refused before the first file.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from gpuviz.export.files import PartsError, export_figure
 from gpuviz.export.raster import ExportLimitError
@@ -33,13 +34,15 @@ def frame_file_name(stem: str, panel_id: str, frame: int, total: int, fmt: str) 
 def export_sequence(scenario: Scenario, panel_id: str, out_dir: Path, stem: str, *,
                     fmt: str = "svg", theme_name: str = "screen", size: str = "natural",
                     dpi: int = 200, selection: frozenset[str] = frozenset(),
-                    checked: bool = False, check_only: bool = False) -> list[Path]:
+                    checked: bool = False, check_only: bool = False,
+                    **figure_options: Any) -> list[Path]:
     """Write one file per frame into ``out_dir`` (created); returns the paths in frame order.
 
     Every frame is checked before the first file is written (the frame count, each frame's
     parts, budget and PNG pixel cap): an ExportLimitError or PartsError names the frame, and
     nothing is written. ``checked``: the caller has checked already; ``check_only``: check and
-    write nothing.
+    write nothing. ``figure_options``: what else :func:`export_figure` takes for every frame
+    (``text_as_paths``, ``embed_fonts``, ``chrome``, ``parts``, ``typeface``).
 
     A ``frame:`` key already in ``selection`` (a scenario step may carry one) is replaced by each
     frame in turn; every other selected key stays highlighted in every frame."""
@@ -52,7 +55,8 @@ def export_sequence(scenario: Scenario, panel_id: str, out_dir: Path, stem: str,
 
     def export(n: int, path: Path, check: bool) -> None:
         export_figure(scenario, panel_id, path, fmt=fmt, theme_name=theme_name, size=size,
-                      dpi=dpi, selection=at_frame(selection, n), check_only=check)
+                      dpi=dpi, selection=at_frame(selection, n), check_only=check,
+                      **figure_options)
 
     for n, path in enumerate(paths if not checked else ()):
         try:

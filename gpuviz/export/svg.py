@@ -198,7 +198,7 @@ class _Writer:
         if borrows(t.text, t.font, t.bold):  # characters only the fallback face has
             family = family.replace(", ", f", '{FALLBACK_FAMILY}', ", 1)
         attrs = [f'x="{n(x)}" y="{n(y)}"', f'font-size="{n(size)}"',
-                 f'font-family="{family}"', f'fill="{t.color}"']
+                 f'font-family={quoteattr(family)}', f'fill="{t.color}"']
         if t.anchor != "start":
             attrs.append(f'text-anchor="{t.anchor}"')
         if t.bold:

@@ -25,7 +25,7 @@ def font_face_css(figure: Figure) -> list[str]:
             continue
         own = face(item.font, item.bold)
         for o in map(ord, item.text):
-            if o in own.advances:
+            if o in own.advances or o in own.shipped:  # a paper's face: the shipped one
                 chars[(item.font, item.bold)].add(o)
             elif o in own.borrowed:
                 chars[("math", False)].add(o)

@@ -71,7 +71,13 @@ def text_path_data(t: Text) -> tuple[str, float, float, float]:
     lent = _glyphs("math", False)[2]
     for ch in t.text:
         o = ord(ch)
-        if o in metrics.advances or o not in metrics.borrowed:
+        if o in metrics.shipped:  # a paper's typeface lacks it: the shipped face's glyph
+            source = ("", FONT_FILES[(t.font, t.bold)])
+            d = _outline_in(source, ch)
+            if d:
+                parts.append(_shifted(d, pen_x, upm / _glyph_file(*source)[2]))
+            pen_x += metrics.shipped[o] * upm
+        elif o in metrics.advances or o not in metrics.borrowed:
             d = _outline(t.font, t.bold, ch)
             if d:
                 parts.append(_shifted(d, pen_x))

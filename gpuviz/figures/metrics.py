@@ -13,7 +13,9 @@ capitals; lower-case ascenders reach a little above it) and down to the descende
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -51,6 +53,9 @@ class FontMetrics:
     descender: float  # em, below the baseline (positive)
     # advances of the characters this face lacks and the fallback face has, em
     borrowed: dict[int, float] = field(default_factory=dict)
+    # a paper's typeface: advances of the characters it lacks that the shipped face of its kind
+    # (Inter) has, which draws them, em
+    shipped: dict[int, float] = field(default_factory=dict)
     # widths already measured: a figure's labels repeat, and a layout for a slide or a view
     # builds its blocks at several widths before it keeps one
     _widths: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
@@ -59,8 +64,9 @@ class FontMetrics:
         known = self._widths.get(text)
         if known is not None:
             return known
-        own, lent, fb = self.advances, self.borrowed, self.fallback
-        width = sum(own[o] if o in own else lent.get(o, fb) for o in map(ord, text))
+        own, lent, fb, ship = self.advances, self.borrowed, self.fallback, self.shipped
+        width = sum(own[o] if o in own else ship[o] if o in ship else lent.get(o, fb)
+                    for o in map(ord, text))
         if len(self._widths) >= MAX_MEASURED:
             self._widths.clear()
         self._widths[text] = width
@@ -129,24 +135,93 @@ def typeface_file(bold: bool = False) -> tuple[str, str] | None:
     return path, family
 
 
+MAX_TYPEFACE_BYTES = 64 * 1024**2  # a font file larger than any face a paper is set in
+_SAFE_FAMILY = re.compile(r"[^\w .+-]")  # what a family name keeps in CSS, SVG and HTML
+
+
+class TypefaceError(ValueError):
+    """A font file that cannot set a figure; the message says why."""
+
+
+def family_name(raw: str | None) -> str:
+    """A font's family name as gpuviz writes it into CSS, SVG and HTML: letters, digits,
+    spaces, ``. + - _`` only (a name is data from a file the user did not write: quotes,
+    angle brackets and control characters could break out of an attribute or a style)."""
+    return " ".join(_SAFE_FAMILY.sub(" ", raw or "").split())[:64]
+
+
 def read_typeface(path: str) -> tuple[str, str, FontMetrics]:
-    """A font file's family name and its metrics (with the fallback face for what it lacks)."""
+    """A font file's family name and its metrics (the shipped face, then the fallback face, for
+    what it lacks). Raises :class:`TypefaceError` saying why a file cannot be used: not a regular
+    file of a sane size (a FIFO, a device, a huge sparse file are never opened), not an OTF or
+    TTF, a table missing or broken, no Unicode character map, units per em outside 16–16384
+    (the OpenType ``head`` table's range)."""
+    import os
+    import stat
+
+    from fontTools.pens.basePen import NullPen
     from fontTools.ttLib import TTFont
 
-    font = TTFont(path, lazy=True)
-    upm = float(font["head"].unitsPerEm)
-    hmtx = font["hmtx"].metrics
-    advances = {cp: hmtx[name][0] / upm for cp, name in font.getBestCmap().items()
-                if name in hmtx}
-    os2, hhea = font["OS/2"], font["hhea"]
-    family = font["name"].getBestFamilyName() or "sans-serif"
-    cap = getattr(os2, "sCapHeight", 0) or 0.7 * upm
-    x_height = getattr(os2, "sxHeight", 0) or 0.5 * upm
-    lent = {cp: adv for cp, adv in _advances(_table()["math"]).items() if cp not in advances}
-    notdef = hmtx[".notdef"][0] / upm if ".notdef" in hmtx else 0.6
-    metrics = FontMetrics(advances, notdef, cap / upm, x_height / upm, hhea.ascent / upm,
-                          -hhea.descent / upm, lent)
-    font.close()
+    try:  # never blocks: a FIFO or a device is looked at, not read
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise TypefaceError("no such file") from None
+    except OSError as e:
+        raise TypefaceError(f"cannot be read ({e.strerror})") from None
+    st = os.fstat(fd)
+    problem = ("not a regular file (a font is read from a file)" if not stat.S_ISREG(st.st_mode)
+               else None if 12 <= st.st_size <= MAX_TYPEFACE_BYTES
+               else f"{st.st_size:,} bytes: a font file has 12 bytes to "
+                    f"{MAX_TYPEFACE_BYTES // 1024**2} MiB")
+    if problem:
+        os.close(fd)
+        raise TypefaceError(problem)
+    with os.fdopen(fd, "rb") as f:
+        try:
+            data = f.read(MAX_TYPEFACE_BYTES + 1)
+        except OSError as e:
+            raise TypefaceError(f"cannot be read ({e.strerror})") from None
+    if data[:4] in (b"wOFF", b"wOF2"):
+        raise TypefaceError("a WOFF web font; give the OTF or TTF file it was made from")
+    try:
+        font = TTFont(io.BytesIO(data), lazy=False)
+        missing = [t for t in ("cmap", "hmtx", "head", "hhea", "OS/2", "name") if t not in font]
+        if missing:
+            raise TypefaceError("a font without the tables a layout measures with "
+                                f"({', '.join(missing)})")
+        for tag in font.keys():  # noqa: SIM118 (a TTFont is not iterable)
+            font[tag]  # every table read now: a truncated one fails here, not mid-export
+        upm = float(font["head"].unitsPerEm)
+        if not 16 <= upm <= 16384:
+            raise TypefaceError(f"units per em is {upm:g}; OpenType allows 16 to 16384")
+        cmap = font.getBestCmap()
+        if not cmap:
+            raise TypefaceError("no Unicode character map (cmap), so no character can be set")
+        hmtx = font["hmtx"].metrics
+        glyphs = font.getGlyphSet()
+        for name in {cmap[o] for o in map(ord, "0123456789 Aa") if o in cmap}:
+            glyphs[name].draw(NullPen())  # a broken outline table fails here, not mid-export
+        advances = {cp: hmtx[name][0] / upm for cp, name in cmap.items() if name in hmtx}
+        os2, hhea = font["OS/2"], font["hhea"]
+        family = family_name(font["name"].getBestFamilyName()) or "sans-serif"
+        cap = getattr(os2, "sCapHeight", 0) or 0.7 * upm
+        x_height = getattr(os2, "sxHeight", 0) or 0.5 * upm
+        notdef = hmtx[".notdef"][0] / upm if ".notdef" in hmtx else 0.6
+        ascent, desc = hhea.ascent / upm, -hhea.descent / upm
+    except TypefaceError:
+        raise
+    except Exception as e:  # fontTools raises whatever its parsers meet: struct, assert, key …
+        raise TypefaceError(f"not an OpenType or TrueType font ({type(e).__name__}: "
+                            f"{str(e)[:120]})") from None
+    finally:
+        if "font" in locals():
+            font.close()
+    shipped = {cp: adv for cp, adv in _bundled("sans", False).advances.items()
+               if cp not in advances}
+    lent = {cp: adv for cp, adv in _advances(_table()["math"]).items()
+            if cp not in advances and cp not in shipped}
+    metrics = FontMetrics(advances, notdef, cap / upm, x_height / upm, ascent, desc, lent,
+                          shipped)
     return path, family, metrics
 
 
@@ -225,4 +300,4 @@ def missing_glyphs(text: str, font: FontKind = "sans", bold: bool = False) -> li
     """The characters of ``text`` that the face lacks (spaces and line breaks aside)."""
     m = face(font, bold)
     return sorted({ch for ch in text if ord(ch) not in m.advances and ord(ch) not in m.borrowed
-                   and not ch.isspace()})
+                   and ord(ch) not in m.shipped and not ch.isspace()})

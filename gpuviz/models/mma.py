@@ -276,7 +276,80 @@ def problems(p: MmaParams) -> list[tuple[str, str]]:
                                          "warp tiles of whole n8 tiles"))
     if h.warps_m * h.warps_n > 32:
         out.append(("hierarchy.warps_n", "a block has at most 32 warps"))
+    regs = hierarchy_registers(h)
+    if regs > MAX_REGISTERS:
+        out.append(("hierarchy", f"a {h.block_m // h.warps_m} × {h.block_n // h.warps_n} warp "
+                                 f"tile needs {regs:,} registers per thread; a thread has at "
+                                 f"most {MAX_REGISTERS} (CUDA C++ Programming Guide, Technical "
+                                 "Specifications per Compute Capability): more warps, or a "
+                                 "smaller block tile"))
+    out.extend(_arch_lacks(p))
+    if not out:
+        out.extend(_warpgroup_bounds(p))
     return out
+
+
+DESCRIPTOR_ADDRESS_LIMIT = 1 << 18  # 14 bits of address >> 4 (PTX ISA, matrix descriptor)
+
+
+def _warpgroup_bounds(p: MmaParams) -> list[tuple[str, str]]:
+    """B's tile, and A's in shared memory after it, within a block's shared memory (the
+    preset's opt-in maximum) and at start addresses the descriptor's 14-bit field encodes."""
+    from gpuviz.models.arch import preset_value
+
+    w = p.warpgroup
+    arch = p.arch or DEFAULT_ARCH
+    limit = int(preset_value(arch, "shared_memory_per_block_optin") or 0)
+    end = int(_offsets(w.n, w, w.start_address).max()) + 1
+    if w.a_source == "shared":
+        start = a_shared_start(w)
+        if start >= DESCRIPTOR_ADDRESS_LIMIT:
+            return [("warpgroup.start_address",
+                     f"A's tile would start at byte {start:,}, past the {DESCRIPTOR_ADDRESS_LIMIT:,}"
+                     " bytes a descriptor's 14-bit start address encodes (PTX ISA, Matrix "
+                     "Descriptor Format)")]
+        end = int(_offsets(64, w, start).max()) + 1
+    if limit and end > limit:
+        on = f" on the {p.arch}" if p.arch else ""
+        return [("warpgroup",
+                 f"the tiles the descriptors address reach byte {end:,} of shared memory; a "
+                 f"block{on} holds at most {limit:,} bytes (CUDA C++ Programming Guide, "
+                 "shared memory per block after opting in)")]
+    return []
+
+
+MAX_REGISTERS = 255  # per thread, every compute capability from 3.5 on
+
+
+def hierarchy_registers(h: MmaHierarchy) -> int:
+    """Registers per thread of a warp tile: f32 C (4 a m16n8 tile), the A and B fragments of
+    one k16 step, and the others the kernel keeps; not capped (what cannot run is refused)."""
+    warp_m, warp_n = max(16, h.block_m // h.warps_m), max(8, h.block_n // h.warps_n)
+    acc = 4 * (warp_m // 16) * (warp_n // 8)
+    return acc + 4 * (warp_m // 16) + 2 * (warp_n // 8) + h.other_registers
+
+
+def _arch_lacks(p: MmaParams) -> list[tuple[str, str]]:
+    """The instructions drawn that the architecture does not have (PTX ISA 8.x, Warp Level
+    Matrix Multiply-Accumulate Instructions, target ISA notes): ``mma.sync`` m16n8 shapes and
+    ``ldmatrix`` need sm_80 (ldmatrix sm_75), ``wgmma`` sm_90a; AMD GPUs run none of them."""
+    from gpuviz.models.arch import load_preset
+
+    arch = p.arch or DEFAULT_ARCH
+    preset = load_preset(arch)
+    if preset.get("vendor") != "nvidia":
+        return [("arch", f"the {arch} preset is an AMD GPU: mma.sync, ldmatrix and wgmma are "
+                         "NVIDIA PTX instructions (AMD's matrix cores run MFMA instead)")]
+    cc = tuple(int(x) for x in str(preset.get("compute_capability", "9.0")).split("."))
+    if cc < (8, 0):
+        return [("arch", f"the {arch} preset is compute capability {cc[0]}.{cc[1]}: the "
+                         "m16n8 mma.sync shapes drawn need sm_80 and ldmatrix sm_75 (PTX ISA, "
+                         "Warp Level Matrix Multiply-Accumulate Instructions)")]
+    if cc < (9, 0) and any(part in ("warpgroup", "descriptor", "completion") for part in p.show):
+        return [("show", f"the {arch} preset is compute capability {cc[0]}.{cc[1]}: wgmma "
+                         "needs sm_90a (PTX ISA, Asynchronous Warpgroup Level Matrix "
+                         "Instructions)")]
+    return []
 
 
 def feed_offsets(f: MmaFeed) -> tuple[int, list[int | None]]:
@@ -388,7 +461,7 @@ def _hierarchy(h: MmaHierarchy, arch: str) -> HierarchyResult:
     tiles = (warp_m // 16) * (warp_n // 8)
     acc = 4 * tiles  # f32 C of one m16n8: 4 registers per thread
     frags = 4 * (warp_m // 16) + 2 * (warp_n // 8)  # A and B of one k16 step
-    regs = min(255, acc + frags + h.other_registers)
+    regs = acc + frags + h.other_registers  # problems() refuses more than MAX_REGISTERS
     warps = h.warps_m * h.warps_n
     threads = 32 * warps
     values = arch_values(OccupancyParams(arch=arch))

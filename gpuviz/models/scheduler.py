@@ -230,6 +230,13 @@ def register_cap(params: SchedulerParams) -> int:
 
 
 def problems(params: SchedulerParams) -> list[tuple[str, str]]:
+    slots = SCHEDULERS_PER_SM * params.warp_slots
+    if params.warps_per_sm is not None and params.warps_per_sm > slots:
+        return [("warps_per_sm",
+                 f"{params.warps_per_sm} warps per SM do not fit its {SCHEDULERS_PER_SM} × "
+                 f"{params.warp_slots} = {slots} warp slots (no NVIDIA SM holds more than 64 "
+                 "resident warps: CUDA C++ Programming Guide, Technical Specifications per "
+                 "Compute Capability)")]
     if register_cap(params) < 1:
         return [("registers_per_thread",
                  f"At {params.registers_per_thread} registers per thread not even one warp's "

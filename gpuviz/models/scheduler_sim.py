@@ -106,7 +106,9 @@ def service_cycles(params: SimulatedParams) -> float:
 
 def simulate(params: SimulatedParams, n: int, cycles: int | None = None):
     """The cycle loop. Ready warps are bits of one integer, so picking a warp is a couple of
-    integer operations; wake-ups wait in a ring of bit masks indexed by cycle."""
+    integer operations; wake-ups wait as bit masks keyed by their cycle (at most one pending
+    wake-up per warp, so the state is bounded by the warps, never by latency or the bandwidth
+    ceiling's queue)."""
     cycles = params.cycles if cycles is None else cycles
     big_l, a = latency(params), params.math_latency
     k = params.loads_per_warp
@@ -151,8 +153,7 @@ def simulate(params: SimulatedParams, n: int, cycles: int | None = None):
     issued_lanes = bytearray(cycles)
     waits: list[tuple[int, int, int, bool]] = []
 
-    ring = max(big_l, a) + 2 + (int(service * n * k) + 2 if service else 0)
-    wake = [0] * ring
+    wake: dict[int, int] = {}  # cycle → the warps ready from it
     ready = (1 << n) - 1
     pc = [0] * n
     load_time = [[0] * k for _ in range(n)]
@@ -160,10 +161,9 @@ def simulate(params: SimulatedParams, n: int, cycles: int | None = None):
     last = -1
     loops = 0
     for t in range(cycles):
-        slot = t % ring
-        if wake[slot]:
-            ready |= wake[slot]
-            wake[slot] = 0
+        if wake:
+            woken = wake.pop(t, 0)
+            ready |= woken
         if not ready:
             continue
         if gto:
@@ -189,7 +189,7 @@ def simulate(params: SimulatedParams, n: int, cycles: int | None = None):
         pc[w] = nxt
         mode = how[j]
         if mode == 0:
-            wake[(t + 1) % ring] |= bit
+            wake[t + 1] = wake.get(t + 1, 0) | bit
             continue
         at = t + prev_delay[j]
         memory = kinds[j] == LOAD and mode in (1, 3)
@@ -206,7 +206,7 @@ def simulate(params: SimulatedParams, n: int, cycles: int | None = None):
         if at > t + 1:
             waits.append((w, t + 1, at if at < cycles else cycles, memory))
         if at < cycles:
-            wake[at % ring] |= bit
+            wake[at] = wake.get(at, 0) | bit
     wait_array = np.asarray(waits, dtype=np.int64).reshape(-1, 4)
     return (np.asarray(issued_warp, dtype=np.int16), np.frombuffer(issued_kind, dtype=np.uint8),
             np.frombuffer(issued_lanes, dtype=np.uint8), wait_array, loops)
