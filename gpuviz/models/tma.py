@@ -116,6 +116,9 @@ class TmaParams:
     smem_offset: int = param(0, doc="Bytes of the shared destination past a 1024-byte-aligned "
                                     "base (the swizzle reads the absolute address).",
                              minimum=0, maximum=1 << 17)
+    show: tuple[str, ...] = param(("tensor-map", "placement"), doc="The parts of the figure "
+                                  "shown: " + ", ".join(PARTS) + ".", choices=PARTS,
+                                  length=(1, 6))
     barrier: TmaBarrier = param(doc="The mbarrier and its script of events.",
                                 default_factory=TmaBarrier)
     pipeline: TmaPipeline = param(doc="The full/empty stage ring.",
@@ -152,6 +155,8 @@ class TmaResult:
 
 def problems(p: TmaParams) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
+    if len(set(p.show)) != len(p.show):
+        out.append(("show", "a part is listed twice"))
     span = 128 if p.swizzle != "none" else 16
     if p.smem_offset % span:
         out.append(("smem_offset", f"{p.smem_offset} bytes: cp.async.bulk.tensor's shared "
