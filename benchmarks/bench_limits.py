@@ -193,6 +193,17 @@ WORST_CASES: dict[str, list[tuple[str, dict]]] = {
                                    "feed": {"layout": "swizzled", "swizzle": "32B",
                                             "row_elements": 512}}),
     ],
+    "tma": [
+        # every part drawn, the largest placed box (256 × 256 one-byte elements, 16 B rows
+        # would be refused: 64 × 256 × 4 bytes), a long event script and ring
+        ("all parts, 256-row box, 32 iterations", {
+            "show": ["tensor-map", "box", "placement", "barrier", "ring", "cluster"],
+            "element_bytes": 1, "global_dims": [4096, 4096], "box_dims": [128, 256],
+            "box_start": [-64, 4000],
+            "barrier": {"count": 4, "events": [{"op": "arrive"}] * 64},
+            "pipeline": {"stages": 8, "iterations": 32, "mistake": "early_release"},
+            "cluster": {"dims": [16, 1, 1]}}),
+    ],
 }
 
 # The largest PNG export accepted: a full-width figure near MAX_PIXELS (925 dpi; at 1200 the

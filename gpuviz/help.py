@@ -202,6 +202,32 @@ HELP: dict[str, PanelHelp] = {
          "wait_group)",
          "CUDA C++ Programming Guide, “Warp Matrix Functions” and “Shared Memory”",
          "NVIDIA H100 Tensor Core GPU Architecture whitepaper, 2022")),
+    "tma": PanelHelp(
+        "Hopper's Tensor Memory Accelerator copies a whole box of a tensor from global to "
+        "shared memory by a tensor map, which the driver accepts or refuses by fixed rules "
+        "(rank 1 to 5, a 16-byte-aligned address, strides multiples of 16 bytes below 2^40, box "
+        "dimensions up to 256, inner box bytes a multiple of 16 and within the swizzle span, "
+        "element strides up to 8); each refusal names the rule. Out-of-bounds elements, a box "
+        "starting at a negative coordinate included, are written as zeros. In shared memory the "
+        "swizzle is a function of the absolute address, P = A ^ (((A >> 7) & m) << 4), so a "
+        "buffer aligned to 128 bytes but not to the pattern's repeat is shifted in phase. The "
+        "copy completes bytes on an mbarrier: a phase completes only when the pending arrivals "
+        "and the transaction count are both zero, and a parity wait is true for the phase just "
+        "completed (parity 1 at once after init). A copy returning is not permission to read its "
+        "destination; a ready notification is not permission to overwrite a buffer still being "
+        "consumed: the stage ring shows a full and an empty barrier per stage and what each "
+        "injected mistake does. Under cluster multicast each full barrier expects the bytes of "
+        "every copy that reaches it; resident clusters are bound by GPCs, in a model to be "
+        "checked on the H200. Ampere's cp.async groups are visible to the issuing thread after "
+        "its wait_group, to other threads after a barrier.",
+        ("PTX ISA, “Parallel Synchronization and Communication Instructions: mbarrier” "
+         "(phases, arrive, expect-tx, complete-tx, test_wait.parity)",
+         "PTX ISA, “Data Movement and Conversion Instructions: cp.async.bulk.tensor” and "
+         "“Tensor swizzling modes”; “cp.async”, “cp.async.commit_group”, "
+         "“cp.async.wait_group”",
+         "CUDA C++ Programming Guide, “Tensor Memory Access”, “Asynchronous Barrier” and "
+         "“Thread Block Clusters”",
+         "CUDA Driver API, “Tensor Map Object Management”: cuTensorMapEncodeTiled")),
 }
 
 

@@ -219,6 +219,11 @@ PANELS: tuple[Panel, ...] = (
           "Logical and physical 16-byte chunks and the banks one reader per row hits",
           parts=("logical", "physical", "banks", "readers"),
           topic=MEMORY, extras="SwizzleExtras"),
+    Panel("tma", "TMA: asynchronous copies",
+          "Tensor maps, where a box lands under the swizzle, mbarrier phases, the stage ring "
+          "and cluster multicast",
+          parts=("tensor-map", "box", "placement", "barrier", "ring", "cluster"),
+          topic=MEMORY),
     Panel("gemm", "GEMM: matrix multiplication as reuse",
           "Who owns which output, and what each owner loads, reads and reuses",
           parts=("walkthrough", "owners", "counts", "intensity"),
