@@ -1,0 +1,151 @@
+"""The mbarrier, the full/empty stage ring, cluster multicast and ``cp.async`` groups.
+
+mbarrier (PTX ISA, "Parallel Synchronization and Communication Instructions: mbarrier"): a
+barrier has a current phase, a pending arrival count (reset to the expected count when a phase
+completes) and a signed transaction count. ``expect-tx`` raises the count, ``complete-tx``
+(a copy's bytes landing) lowers it — it may come first, the count going negative. A phase
+completes only when the pending arrivals and the transaction count are both 0; the phase then
+advances. ``test_wait.parity p`` is true iff the phase of parity p has completed: the current
+phase's parity is false, the other true (at init, parity 0 false, parity 1 true). The model
+completes a phase on whichever event brings both counts to 0, an expect-tx included (where the
+text leaves room, the H200 probe decides).
+
+Clusters (CUDA C++ Programming Guide, "Thread Block Clusters"; "Tensor Memory Access"): a CTA
+that multicasts a slice of a tile signals the barrier of every destination CTA, so every
+destination's full barrier expects the bytes of all slices that reach it. Resident clusters
+(``cudaOccupancyMaxActiveClusters``): a cluster's CTAs are co-scheduled on one GPC, so the
+model's rule is ``GPCs × floor(SMs per GPC × blocks per SM ÷ cluster size)`` — a model, with
+SMs spread evenly over the GPCs, to be checked on the H200, not ``SMs × blocks per SM ÷
+cluster size``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+#: GPCs per preset, from NVIDIA's architecture whitepapers (Hopper: H100 SXM5's 132 SMs in 8
+#: GPCs, some TPCs disabled; the H200 is the same GH100; Ampere: A100's 108 SMs in 7 GPCs;
+#: Volta: V100's 80 SMs in 6 GPCs). Clusters need compute capability 9.0.
+GPCS = {"h100-sxm": 8, "h200": 8, "a100": 7, "v100": 6}
+DEFAULT_GPCS = 8
+
+MISTAKES = ("none", "wrong_count", "expect_tx_small", "expect_tx_large", "expect_tx_twice",
+            "stale_parity", "early_release", "unfenced_init")
+CONSEQUENCE = {
+    "none": "every read sees its stage's data; no copy lands under a reader",
+    "wrong_count": "the empty barrier expects one arrival more than the consumers make: "
+                   "the producer's wait on the first reuse never ends (a hang)",
+    "expect_tx_small": "the full barrier expects too few bytes: its phase completes before "
+                       "the second copy lands — a read of stale data",
+    "expect_tx_large": "the full barrier expects more bytes than the copies bring: the "
+                       "consumer's wait never ends (a hang)",
+    "expect_tx_twice": "expect-tx issued twice doubles the count: the copy's bytes leave it "
+                       "positive, the consumer's wait never ends (a hang)",
+    "stale_parity": "the consumer waits on last round's parity, true at once: it reads the "
+                    "stage before this round's copy lands (last round's data)",
+    "early_release": "the consumer arrives on the empty barrier before its last read: the "
+                     "producer's next copy overwrites the stage under a reader",
+    "unfenced_init": "the init is not made visible (fence.mbarrier_init, cluster sync) "
+                     "before the copy's complete-tx: the copy may signal an uninitialised "
+                     "barrier (undefined behaviour)",
+}
+
+
+@dataclass(frozen=True)
+class BarrierStep:
+    op: str
+    phase: int
+    pending: int
+    tx: int
+    completed: bool
+    wait: bool | None
+
+
+def trace(count: int, events, copy_bytes: int) -> tuple[BarrierStep, ...]:
+    """The mbarrier's state after each event."""
+    phase, pending, tx = 0, count, 0
+    out = []
+    for e in events:
+        wait = None
+        if e.op == "arrive":
+            pending -= e.count
+        elif e.op == "expect_tx":
+            tx += e.bytes
+        elif e.op == "arrive_expect_tx":
+            tx += e.bytes
+            pending -= 1
+        elif e.op == "copy":
+            tx -= copy_bytes
+        elif e.op == "complete_tx":
+            tx -= e.bytes
+        elif e.op == "test_wait":
+            wait = (phase % 2) != e.parity
+        done = e.op != "test_wait" and pending == 0 and tx == 0
+        if done:
+            phase, pending = phase + 1, count
+        out.append(BarrierStep(e.op, phase, pending, tx, done, wait))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class RingStep:
+    iteration: int
+    stage: int
+    round: int
+    full_parity: int  # the parity the consumer waits on at the stage's full barrier
+    empty_parity: int  # the parity the producer waits on at the stage's empty barrier
+    outcome: str  # "ok", "stale read", "hang", "overwrite under a reader", "undefined"
+
+
+def ring(stages: int, consumers: int, iterations: int, mistake: str) -> tuple[RingStep, ...]:
+    """The stage ring: iteration i uses stage i mod S in round i div S; the consumer waits on
+    the full barrier's parity round mod 2, the producer on the empty barrier's (round + 1) mod 2
+    (the empty barrier's parity 1 is true at init, so the first round does not wait). A mistake
+    marks the iteration it first breaks and stops the ring where it hangs."""
+    first = {"wrong_count": stages, "early_release": stages}.get(mistake, 0)
+    bad = {"wrong_count": "hang", "expect_tx_small": "stale read", "expect_tx_large": "hang",
+           "expect_tx_twice": "hang", "stale_parity": "stale read",
+           "early_release": "overwrite under a reader", "unfenced_init": "undefined"}
+    if mistake == "wrong_count" and consumers > 1:
+        bad["wrong_count"] = "overwrite under a reader"  # one arrival fewer than the readers
+    out = []
+    for i in range(iterations):
+        s, r = i % stages, i // stages
+        outcome = bad[mistake] if mistake != "none" and i == first else "ok"
+        out.append(RingStep(i, s, r, r % 2, (r + 1) % 2, outcome))
+        if outcome == "hang":
+            break
+    return tuple(out)
+
+
+def expected_tx(dims: tuple[int, ...], multicast: bool, a_bytes: int, b_bytes: int):
+    """(bytes each full barrier expects, copies reaching it, bytes each CTA issues)."""
+    cx, cy = dims[0], dims[1] if len(dims) > 1 else 1
+    if multicast:
+        # each CTA of a row issues 1/cx of A to its row, each of a column 1/cy of B
+        return a_bytes + b_bytes, cx + cy, a_bytes // cx + b_bytes // cy
+    return a_bytes + b_bytes, 2, a_bytes + b_bytes
+
+
+def max_active_clusters(sm_count: int, gpcs: int, blocks_per_sm: int, size: int) -> int:
+    """The model of ``cudaOccupancyMaxActiveClusters``: clusters co-scheduled on one GPC."""
+    per_gpc = sm_count // gpcs
+    return gpcs * (per_gpc * blocks_per_sm // size) if size <= per_gpc * blocks_per_sm else 0
+
+
+def cp_async_visible(groups: int, wait_group: int, synced: bool) -> tuple[tuple[str, ...], ...]:
+    """``cp.async`` groups (PTX ISA ``cp.async.commit_group`` / ``wait_group N``): after
+    ``wait_group N`` all but the N most recent committed groups are complete and visible to the
+    issuing thread; to the block's other threads only after a barrier (``__syncthreads``).
+    One (issuer, others) pair of "visible"/"pending" per group."""
+    out = []
+    for g in range(groups):
+        done = g < groups - wait_group
+        out.append(("visible" if done else "pending",
+                    "visible" if done and synced else "pending"))
+    return tuple(out)
+
+
+def cluster_size(dims: tuple[int, ...]) -> int:
+    return prod(dims)

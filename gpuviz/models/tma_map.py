@@ -1,0 +1,150 @@
+"""The TMA tensor map: the CUDA driver's ``cuTensorMapEncodeTiled`` rules, the box's placement
+in shared memory under the swizzle mode, and the zero fill of out-of-bounds elements.
+
+Rules (CUDA Driver API reference, "Tensor Map Object Management", ``cuTensorMapEncodeTiled``):
+rank 1–5 (3–5 when interleaved); the global address aligned to 16 bytes (32 with
+``CU_TENSOR_MAP_INTERLEAVE_32B``); every global dimension non-zero and at most 2^32; every
+global stride a multiple of 16 (32 when interleaved 32B) and below 2^40; every box dimension
+1–256; with no interleave the box's inner dimension a multiple of 16 bytes and, when swizzled,
+at most the swizzle span (32, 64, 128 bytes); element strides 1–8; interleave 32B only with
+the 32B swizzle.
+
+Placement (PTX ISA, "Tensor swizzling modes" of ``cp.async.bulk.tensor``): the box is written
+densely, row after row, and the swizzle is a function of the absolute shared address
+``A``: ``P = A ^ (((A >> 7) & m) << 4)`` with m = 0, 1, 3, 7 for none, 32B, 64B, 128B — a
+buffer aligned to 128 bytes but not to the pattern's repeat (256, 512, 1024 bytes) is shifted
+in phase.
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+SWIZZLE_MASK = {"none": 0, "32B": 1, "64B": 3, "128B": 7}
+SWIZZLE_SPAN = {"none": 0, "32B": 32, "64B": 64, "128B": 128}
+#: The largest box whose placement is listed element by element.
+MAX_PLACED = 1 << 16
+
+
+def swizzle(address: int, mode: str) -> int:
+    """The physical shared address of absolute address ``address`` under ``mode``."""
+    return address ^ (((address >> 7) & SWIZZLE_MASK[mode]) << 4)
+
+
+def strides(p) -> tuple[int, ...]:
+    """Byte strides of dims 1…: the section's, or packed."""
+    if p.global_strides is not None:
+        return tuple(p.global_strides)
+    out, s = [], p.element_bytes
+    for d in p.global_dims[:-1]:
+        s *= d
+        out.append(s)
+    return tuple(out)
+
+
+def element_strides(p) -> tuple[int, ...]:
+    return tuple(p.element_strides) if p.element_strides is not None else (1,) * len(p.box_dims)
+
+
+def counts(p) -> tuple[int, ...]:
+    """Elements the box loads along each dimension: ceil(box / element stride)."""
+    return tuple(-(-b // max(1, e)) for b, e in zip(p.box_dims, element_strides(p), strict=False))
+
+
+def box_bytes(p) -> int:
+    return prod(counts(p)) * p.element_bytes
+
+
+def tensor_map_problems(p) -> list[str]:
+    """Every ``cuTensorMapEncodeTiled`` rule the section breaks, each naming its field."""
+    out: list[str] = []
+    rank = len(p.global_dims)
+    eb = p.element_bytes
+    if not 1 <= rank <= 5:
+        out.append(f"global_dims: rank {rank}; the tensor map's rank must be 1 to 5")
+    if p.interleave != "none" and rank < 3:
+        out.append(f"global_dims: rank {rank}; an interleaved tensor map needs rank 3 to 5")
+    align = 32 if p.interleave == "32B" else 16
+    if p.global_offset % align:
+        out.append(f"global_offset: the global address must be aligned to {align} bytes, "
+                   f"it is {p.global_offset} past a 256-byte boundary")
+    for i, d in enumerate(p.global_dims):
+        if not 1 <= d <= 1 << 32:
+            out.append(f"global_dims[{i}]: {d}; each global dimension must be 1 to 2^32")
+    st = strides(p)
+    if len(st) != rank - 1:
+        out.append(f"global_strides: {len(st)} values; a rank-{rank} map has {rank - 1}")
+    for i, s in enumerate(st):
+        if s % align:
+            out.append(f"global_strides[{i}]: {s} bytes; each stride must be a multiple of "
+                       f"{align} bytes")
+        if not 0 < s < 1 << 40:
+            out.append(f"global_strides[{i}]: {s} bytes; each stride must be below 2^40")
+    if len(p.box_dims) != rank:
+        out.append(f"box_dims: {len(p.box_dims)} values for a rank-{rank} map")
+    for i, b in enumerate(p.box_dims):
+        if not 1 <= b <= 256:
+            out.append(f"box_dims[{i}]: {b}; each box dimension must be 1 to 256")
+    inner = p.box_dims[0] * eb if p.box_dims else 0
+    if p.interleave == "none" and inner % 16:
+        out.append(f"box_dims[0]: {inner} inner bytes; with no interleave the box's inner "
+                   f"dimension must be a multiple of 16 bytes")
+    span = SWIZZLE_SPAN[p.swizzle]
+    if p.interleave == "none" and span and inner > span:
+        out.append(f"box_dims[0]: {inner} inner bytes exceed the {p.swizzle} swizzle span "
+                   f"({span} bytes)")
+    es = element_strides(p)
+    if len(es) != rank:
+        out.append(f"element_strides: {len(es)} values for a rank-{rank} map")
+    for i, e in enumerate(es):
+        if not 1 <= e <= 8:
+            out.append(f"element_strides[{i}]: {e}; each element stride must be 1 to 8")
+    if p.interleave == "32B" and p.swizzle != "32B":
+        out.append(f"swizzle: {p.swizzle}; interleave 32B requires the 32B swizzle")
+    if len(p.box_start) != rank:
+        out.append(f"box_start: {len(p.box_start)} coordinates for a rank-{rank} map")
+    return out
+
+
+def _rows(p) -> list[tuple[int, ...]]:
+    """Outer coordinates (dims 1…) of each row of the box, outer rows in order."""
+    n = counts(p)
+    rows: list[tuple[int, ...]] = [()]
+    for c in n[1:]:
+        rows = [(*r, k) for k in range(c) for r in rows]
+    return rows
+
+
+def placement(p) -> tuple[tuple[int, ...], ...]:
+    """Byte offset of each element's first byte from the start of the shared buffer."""
+    n = counts(p)
+    if prod(n) > MAX_PLACED:
+        return ()
+    eb, inner = p.element_bytes, n[0]
+    out = []
+    for r in range(len(_rows(p))):
+        row = []
+        for j in range(inner):
+            a = p.smem_offset + (r * inner + j) * eb
+            row.append(swizzle(a, p.swizzle) - p.smem_offset)
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def zero_filled(p) -> tuple[tuple[bool, ...], ...]:
+    """Whether each element of the box lies outside the tensor (the TMA fills it with zeros)."""
+    n = counts(p)
+    if prod(n) > MAX_PLACED:
+        return ()
+    es = element_strides(p)
+    dims, start = p.global_dims, p.box_start
+
+    def out_of(i: int, k: int) -> bool:
+        c = start[i] + k * es[i]
+        return not 0 <= c < dims[i]
+
+    out = []
+    for r in _rows(p):
+        outer = any(out_of(i + 1, k) for i, k in enumerate(r))
+        out.append(tuple(outer or out_of(0, j) for j in range(n[0])))
+    return tuple(out)
