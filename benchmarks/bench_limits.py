@@ -34,186 +34,20 @@ import tempfile
 import time
 from pathlib import Path
 
+from gpuviz.registry import PANELS
+
 BUDGET_S = 2.0
 BUDGET_MB = 512.0
 
-
-def divergence_ladder(instructions: int = 10_000, warp_size: int = 64) -> dict:
-    """64 blocks, 124 edges: an entry, 31 layers of two blocks that each branch to both blocks
-    of the next layer, and an exit block; the lanes split into ever smaller paths and every
-    block runs once per path that reaches it."""
-    nodes = [{"name": "entry", "instructions": instructions}]
-    edges = []
-    before = ["entry"]
-    for i in range(1, 32):
-        layer = [f"a{i}", f"c{i}"]
-        nodes += [{"name": name, "instructions": instructions} for name in layer]
-        for j, source in enumerate(before):
-            edges.append({"source": source, "target": layer[0],
-                          "predicate": f"lane // {2 ** ((i - 1 + j) % 6)} % 2 == 0"})
-            edges.append({"source": source, "target": layer[1], "predicate": ""})
-        before = layer
-    nodes.append({"name": "end", "instructions": instructions})
-    edges += [{"source": source, "target": "end", "predicate": ""} for source in before]
-    return {"nodes": nodes, "edges": edges, "warp_size": warp_size}
-
-
-def _explicit_snake(rows: int, cols: int) -> list[int]:
-    return [r * cols + (c if r % 2 == 0 else cols - 1 - c) for r in range(rows)
-            for c in range(cols)]
-
-
 # panel id -> [(label, section)]: the costliest accepted sections we know of, the costliest
-# measured first
+# measured first, declared beside each model (gpuviz/models/<id>.py, worst_cases()); a model
+# without the declaration has none here, and the panel conformance suite names it
 WORST_CASES: dict[str, list[tuple[str, dict]]] = {
-    "launch": [
-        ("1-D, 2^20 blocks of 1024", {"grid": [1 << 20], "block": [1024]}),
-        ("3-D grid 1024×32×32", {"grid": [1024, 32, 32], "block": [16, 8, 8], "warp_size": 64,
-                                 "sm_count": 64, "slots_per_sm": 32,
-                                 "selected_block": (1 << 20) - 1, "selected_warp": 15}),
-        ("quantization at its bounds", {"n": 130, "quantization": {
-            "matrix_m": 1048576, "matrix_n": 1048576, "tile_m": 1, "tile_n": 1,
-            "sm_count": 1, "blocks_per_sm": 1}}),
-    ],
-    "sectors": [
-        ("64 lanes, 16 B, stride 4096", {"warp_size": 64, "element_bytes": 16,
-                                         "base_offset": 1 << 30, "follow_launch": False,
-                                         "pattern": {"kind": "stride", "stride": 4096}}),
-        ("64 scattered addresses", {"warp_size": 64, "element_bytes": 16, "follow_launch": False,
-                                    "pattern": {"kind": "explicit", "addresses": [
-                                        (i * 7919 * 4096) % (1 << 30) for i in range(64)]}}),
-    ],
-    "banks": [
-        ("16 B, stride 4096, padded", {"access_bytes": 16, "pattern": {
-            "kind": "stride", "stride": 4096, "start": 1048576, "row_width": 4096,
-            "padding": 256}}),
-        ("explicit words, custom swizzle", {"access_bytes": 16, "pattern": {
-            "kind": "explicit", "indices": [(i * 104729) % 16777216 for i in range(32)]},
-            "swizzle": {"mode": "custom", "bits": 8, "base": 16, "shift": 16}}),
-    ],
-    "swizzle": [
-        ("custom, 128B span", {"swizzle": {"mode": "custom", "bits": 3, "base": 4, "shift": 3},
-                               "column": 7, "word": 3}),
-    ],
-    "gemm": [
-        ("tile 512, K 10^6", {"tile": 512, "k_dim": 1_000_000, "max_tile": 512}),
-    ],
-    "traversal": [
-        ("256×256, k 1024, explicit order", {"rows": 256, "cols": 256, "k_tiles": 1024,
-                                             "order": "explicit", "compare_order": "hilbert",
-                                             "explicit": _explicit_snake(256, 256),
-                                             "capacity": 64}),
-        ("256×256, k 1024, hilbert vs grouped", {"rows": 256, "cols": 256, "k_tiles": 1024,
-                                                 "order": "hilbert", "compare_order": "grouped",
-                                                 "group_m": 3, "capacity": 1_000_000}),
-        ("1024×64, k 1024, column vs hilbert", {"rows": 1024, "cols": 64, "k_tiles": 1024,
-                                                "order": "column-major",
-                                                "compare_order": "hilbert", "capacity": 700}),
-        ("256×256, k 1024, in flight 4096", {"rows": 256, "cols": 256, "k_tiles": 1024,
-                                             "in_flight": 4096, "order": "grouped",
-                                             "compare_order": "row-major", "capacity": 2000}),
-        ("128×128, k 1024, unbounded", {"rows": 128, "cols": 128, "k_tiles": 1024,
-                                        "order": "hilbert", "compare_order": "grouped",
-                                        "capacity": None}),
-        ("1024 sweep capacities", {"rows": 256, "cols": 256, "k_tiles": 1024, "order": "hilbert",
-                                   "sweep_capacities": list(range(1, 1025))}),
-        ("H200 L2 partition, 16384², k 512", {"rows": 128, "cols": 128, "k_tiles": 512,
-                                              "in_flight": 132, "order": "hilbert",
-                                              "compare_order": "grouped", "group_m": 8,
-                                              "cache": "l2-partition", "arch": "h200",
-                                              "tile_bytes": 8192}),
-    ],
-    "pipeline": [
-        ("64 tiles, 8 buffers", {"tiles": 64, "buffers": 8, "prefetch_distance": 64,
-                                 "load_times": [1000.0] * 64, "compute_times": [0.001] * 64}),
-    ],
-    "barrier": [
-        ("16 threads, 4 tiles, 256 picks", {"threads": 16, "valid_threads": 9, "tiles": 4,
-                                            "neighbour_offset": 15, "early_return": True,
-                                            "first_barrier": False, "schedule": "explicit",
-                                            "picks": [(i * 7) % 16 for i in range(256)]}),
-        ("16 threads, round robin", {"threads": 16, "valid_threads": 16, "tiles": 4,
-                                     "schedule": "round_robin"}),
-    ],
-    "reduction": [
-        ("1024 values, block, float32", {"values": [1e30 / (i + 1) for i in range(1024)],
-                                         "scope": "block", "arithmetic": "float32",
-                                         "pattern": "xor", "partial_warp": "active_mask"}),
-        ("1024 values, block, exact", {"values": [(-1) ** i * 1e6 / (i + 1)
-                                                  for i in range(1024)],
-                                       "scope": "block", "final_read": "fixed_32"}),
-    ],
-    "occupancy": [
-        ("smallest blocks", {"threads_per_block": 1, "registers_per_thread": 1,
-                             "registers_per_sm": 1048576, "shared_memory_per_sm": 4194304,
-                             "max_warps_per_sm": 256, "max_blocks_per_sm": 256}),
-        ("largest blocks", {"threads_per_block": 1024, "registers_per_thread": 255,
-                            "static_shared_memory": 49152, "dynamic_shared_memory": 1048576}),
-    ],
-    "scheduler": [
-        ("64 warps, busy every cycle, LRR", {"warps": 64, "load_latency": 64,
-                                             "math_latency": 2, "math_per_load": 1,
-                                             "loads_per_warp": 16, "warp_slots": 64,
-                                             "registers_per_thread": 1,
-                                             "registers_per_scheduler": 1048576,
-                                             "policy": "lrr", "divergence": True,
-                                             "cycles": 200000}),
-        ("64 warps, 200000 cycles, GTO", {"warps": 64, "load_latency": 5000, "math_latency": 64,
-                                          "math_per_load": 512, "loads_per_warp": 16,
-                                          "warp_slots": 64, "registers_per_thread": 1,
-                                          "registers_per_scheduler": 1048576,
-                                          "divergence": True, "cycles": 200000}),
-        ("64 warps, busy every cycle, GTO", {"warps": 64, "load_latency": 64,
-                                             "math_latency": 2, "math_per_load": 1,
-                                             "loads_per_warp": 16, "warp_slots": 64,
-                                             "registers_per_thread": 1,
-                                             "registers_per_scheduler": 1048576,
-                                             "cycles": 200000}),
-        ("64 warps, 200000 cycles, LRR", {"warps": 64, "load_latency": 1, "math_latency": 1,
-                                          "math_per_load": 0, "loads_per_warp": 16,
-                                          "warp_slots": 64, "registers_per_thread": 1,
-                                          "registers_per_scheduler": 1048576, "policy": "lrr",
-                                          "cycles": 200000}),
-    ],
-    "divergence": [
-        ("ladder, 64 blocks × 10000 instr.", divergence_ladder()),
-        ("ladder, warp 32", divergence_ladder(10_000, 32)),
-    ],
-    "mma": [
-        # every part drawn, the widest tile rows, m64n256k16 with four K steps and stages, the
-        # largest block tile over a block of 32 warps
-        ("all parts, n 256, 512-element rows", {
-            "show": ["fragment-a", "fragment-b", "fragment-c", "feed", "warpgroup",
-                     "descriptor", "completion", "hierarchy"],
-            "feed": {"layout": "padded", "row_elements": 512, "padding": 64, "matrices": 4},
-            "warpgroup": {"n": 256, "k_steps": 4, "stages": 4, "wait_pending": 4,
-                          "block_warps": 32, "first_warp": 28},
-            "hierarchy": {"block_m": 512, "block_n": 512, "warps_m": 2, "warps_n": 16}}),
-        ("m16n8k32 s8, swizzled", {"shape": "m16n8k32", "dtype": "s8", "accumulator": "s32",
-                                   "feed": {"layout": "swizzled", "swizzle": "32B",
-                                            "row_elements": 512}}),
-    ],
-    "tma": [
-        # every part drawn, the largest placed box (256 × 256 one-byte elements, 16 B rows
-        # would be refused: 64 × 256 × 4 bytes), a long event script and ring
-        ("all parts, 256-row box, 32 iterations", {
-            "show": ["tensor-map", "box", "placement", "barrier", "ring", "cluster"],
-            "element_bytes": 1, "global_dims": [4096, 4096], "box_dims": [128, 256],
-            "box_start": [-64, 4000],
-            "barrier": {"count": 4, "events": [{"op": "arrive"}] * 64},
-            "pipeline": {"stages": 8, "iterations": 32, "mistake": "early_release"},
-            "cluster": {"dims": [16, 1, 1]}}),
-    ],
-}
+    p.id: getattr(p.model, "worst_cases", list)() for p in PANELS}
 
 # The largest PNG export accepted: a full-width figure near MAX_PIXELS (925 dpi; at 1200 the
 # gemm figure is 83 million pixels, at 925 about 49 million).
 EXPORT_CASES = [("gemm PNG at 925 dpi", "gemm-walkthrough.json", "gemm", 925)]
-# faces subset into every SVG (--embed-fonts), over a bundled lecture's every step; and the
-# Python API's figure of every step and one saved file
-FONT_CASES = [("embed-fonts, gemm-walkthrough", "gemm-walkthrough.json", "gemm"),
-              ("embed-fonts, mma-fragments", "mma-fragments.json", "mma")]
-API_CASES = [("api: traversal-sweep, every step", "traversal-sweep.json")]
 
 
 def _steps(pid: str, changes, count: int = 250) -> list[dict]:
@@ -303,43 +137,6 @@ def _measure_export(index: int) -> dict:
             "svg_mb": len(png) / 1e6, "pixels": size, "json": 0.0, "json_mb": 0.0}
 
 
-def _measure_fonts(index: int) -> dict:
-    from gpuviz.export.files import export_figure
-    from gpuviz.scenario import load_scenario
-    from gpuviz.scenario.bundled import scenario_dir
-
-    _, name, panel_id = FONT_CASES[index]
-    scenario = load_scenario(scenario_dir() / name)
-    size = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        w0, t0 = time.perf_counter(), time.process_time()
-        for k in range(len(scenario.steps)):
-            out = Path(tmp) / f"step{k + 1}.svg"
-            export_figure(scenario.at_step(k), panel_id, out, selection=scenario.step_selection(k),
-                          embed_fonts=True)
-            size += out.stat().st_size
-        t1 = time.process_time()
-    return {"load": 0.0, "compute": 0.0, "figure": t1 - t0, "wall": time.perf_counter() - w0,
-            "svg_mb": size / 1e6, "json": 0.0, "json_mb": 0.0}
-
-
-def _measure_api(index: int) -> dict:
-    import gpuviz.api as gv
-    from gpuviz.scenario.bundled import scenario_dir
-
-    _, name = API_CASES[index]
-    with tempfile.TemporaryDirectory() as tmp:
-        w0, t0 = time.perf_counter(), time.process_time()
-        lecture = gv.load(scenario_dir() / name)
-        t1 = time.process_time()
-        figures = [lecture.at_step(k + 1).figure() for k in range(len(lecture.steps))]
-        saved = lecture.save(Path(tmp) / name)
-        t2 = time.process_time()
-        size = saved.stat().st_size
-    return {"load": t1 - t0, "compute": 0.0, "figure": t2 - t1, "wall": time.perf_counter() - w0,
-            "svg_mb": size / 1e6, "json": 0.0, "json_mb": 0.0, "figures": len(figures)}
-
-
 def _measure_scenario(index: int) -> dict:
     from gpuviz.export.svg import figure_to_svg
     from gpuviz.figures.scene import figure_for
@@ -397,9 +194,7 @@ def _child(argv: list[str]) -> None:
     kind, *rest = argv
     measure = {"export": lambda: _measure_export(int(rest[0])),
                "scenario": lambda: _measure_scenario(int(rest[0])),
-               "animation": lambda: _measure_animation(int(rest[0])),
-               "fonts": lambda: _measure_fonts(int(rest[0])),
-               "api": lambda: _measure_api(int(rest[0]))}
+               "animation": lambda: _measure_animation(int(rest[0]))}
     out = measure[kind]() if kind in measure else _measure_panel(rest[0], int(rest[1]))
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(out))
@@ -433,10 +228,6 @@ def main(panels: list[str]) -> int:
             for i, (label, _) in enumerate(WORST_CASES[pid])]
     if not panels or "export" in panels:
         rows += [("export", "export", i, label) for i, (label, *_) in enumerate(EXPORT_CASES)]
-    if not panels or "fonts" in panels:
-        rows += [("fonts", "fonts", i, label) for i, (label, *_) in enumerate(FONT_CASES)]
-    if not panels or "api" in panels:
-        rows += [("api", "api", i, label) for i, (label, *_) in enumerate(API_CASES)]
     if not panels or "steps" in panels:
         rows += [("scenario", "steps", i, label) for i, (label, _) in enumerate(SCENARIO_CASES)]
     if not panels or "animation" in panels:

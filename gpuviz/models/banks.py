@@ -418,3 +418,17 @@ def compute(p: BanksParams) -> BanksResult:
         swizzle_formula=formula(b, m, s).replace("offset", "address") if b else None,
         queue_depth=depth,
     )
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("16 B, stride 4096, padded", {"access_bytes": 16, "pattern": {
+            "kind": "stride", "stride": 4096, "start": 1048576, "row_width": 4096,
+            "padding": 256}}),
+        ("explicit words, custom swizzle", {"access_bytes": 16, "pattern": {
+            "kind": "explicit", "indices": [(i * 104729) % 16777216 for i in range(32)]},
+            "swizzle": {"mode": "custom", "bits": 8, "base": 16, "shift": 16}}),
+    ]

@@ -300,3 +300,17 @@ def _span(threads: list[int]) -> str:
 
 def _threads(threads: tuple[int, ...]) -> str:
     return f"thread{'s' * (len(threads) != 1)} {_span(list(threads))}"
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("16 threads, 4 tiles, 256 picks", {"threads": 16, "valid_threads": 9, "tiles": 4,
+                                            "neighbour_offset": 15, "early_return": True,
+                                            "first_barrier": False, "schedule": "explicit",
+                                            "picks": [(i * 7) % 16 for i in range(256)]}),
+        ("16 threads, round robin", {"threads": 16, "valid_threads": 16, "tiles": 4,
+                                     "schedule": "round_robin"}),
+    ]

@@ -455,3 +455,33 @@ def _alternated(run: VoltaRun, slot: int, both: int, offset: int) -> list[VoltaR
                             run.mask, offset + both + run.first + alternating * run.stride,
                             run.stride))
     return out
+
+
+def _ladder(instructions: int = 10_000, warp_size: int = 64) -> dict:
+    """64 blocks, 124 edges: an entry, 31 layers of two blocks that each branch to both blocks
+    of the next layer, and an exit block; the lanes split into ever smaller paths and every
+    block runs once per path that reaches it."""
+    nodes = [{"name": "entry", "instructions": instructions}]
+    edges = []
+    before = ["entry"]
+    for i in range(1, 32):
+        layer = [f"a{i}", f"c{i}"]
+        nodes += [{"name": name, "instructions": instructions} for name in layer]
+        for j, source in enumerate(before):
+            edges.append({"source": source, "target": layer[0],
+                          "predicate": f"lane // {2 ** ((i - 1 + j) % 6)} % 2 == 0"})
+            edges.append({"source": source, "target": layer[1], "predicate": ""})
+        before = layer
+    nodes.append({"name": "end", "instructions": instructions})
+    edges += [{"source": source, "target": "end", "predicate": ""} for source in before]
+    return {"nodes": nodes, "edges": edges, "warp_size": warp_size}
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("ladder, 64 blocks × 10000 instr.", _ladder()),
+        ("ladder, warp 32", _ladder(10_000, 32)),
+    ]

@@ -261,3 +261,12 @@ def compute(params: GemmParams) -> GemmResult:
         tile_sizes=sizes,
         flops_per_byte_by_tile=tuple(tile_flops_per_byte(t, params.k_dim) for t in sizes),
     )
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("tile 512, K 10^6", {"tile": 512, "k_dim": 1_000_000, "max_tile": 512}),
+    ]

@@ -292,3 +292,18 @@ def compute(p: LaunchParams) -> LaunchResult:
         tile_sms=q.sm_count, tiles_per_sm=q.blocks_per_sm, wave_count=wave_count,
         last_wave_fill=last_fill,
     )
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("1-D, 2^20 blocks of 1024", {"grid": [1 << 20], "block": [1024]}),
+        ("3-D grid 1024×32×32", {"grid": [1024, 32, 32], "block": [16, 8, 8], "warp_size": 64,
+                                 "sm_count": 64, "slots_per_sm": 32,
+                                 "selected_block": (1 << 20) - 1, "selected_warp": 15}),
+        ("quantization at its bounds", {"n": 130, "quantization": {
+            "matrix_m": 1048576, "matrix_n": 1048576, "tile_m": 1, "tile_n": 1,
+            "sm_count": 1, "blocks_per_sm": 1}}),
+    ]

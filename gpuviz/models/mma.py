@@ -503,3 +503,23 @@ def compute(p: MmaParams) -> MmaResult:
                              "c": c.elements_per_lane},
         feed=feed, ldmatrix_wavefronts=feed.wavefronts, warpgroup=group,
         warpgroup_valid=group.valid, hierarchy=_hierarchy(p.hierarchy, p.arch or DEFAULT_ARCH))
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        # every part drawn, the widest tile rows, m64n256k16 with four K steps and stages, the
+        # largest block tile over a block of 32 warps
+        ("all parts, n 256, 512-element rows", {
+            "show": ["fragment-a", "fragment-b", "fragment-c", "feed", "warpgroup",
+                     "descriptor", "completion", "hierarchy"],
+            "feed": {"layout": "padded", "row_elements": 512, "padding": 64, "matrices": 4},
+            "warpgroup": {"n": 256, "k_steps": 4, "stages": 4, "wait_pending": 4,
+                          "block_warps": 32, "first_warp": 28},
+            "hierarchy": {"block_m": 512, "block_n": 512, "warps_m": 2, "warps_n": 16}}),
+        ("m16n8k32 s8, swizzled", {"shape": "m16n8k32", "dtype": "s8", "accumulator": "s32",
+                                   "feed": {"layout": "swizzled", "swizzle": "32B",
+                                            "row_elements": 512}}),
+    ]

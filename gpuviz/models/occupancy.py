@@ -321,3 +321,16 @@ def compute(params: OccupancyParams) -> OccupancyResult:
         shared_axis=shared_axis,
         warps_vs_shared=_active_warps(values, r, t, s_static, shared_axis),
     )
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("smallest blocks", {"threads_per_block": 1, "registers_per_thread": 1,
+                             "registers_per_sm": 1048576, "shared_memory_per_sm": 4194304,
+                             "max_warps_per_sm": 256, "max_blocks_per_sm": 256}),
+        ("largest blocks", {"threads_per_block": 1024, "registers_per_thread": 255,
+                            "static_shared_memory": 49152, "dynamic_shared_memory": 1048576}),
+    ]

@@ -183,3 +183,13 @@ def compute(params: PipelineParams) -> PipelineResult:
         lower_bound_time=lower_bound,
         event_times=tuple(times),
     )
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("64 tiles, 8 buffers", {"tiles": 64, "buffers": 8, "prefetch_distance": 64,
+                                 "load_times": [1000.0] * 64, "compute_times": [0.001] * 64}),
+    ]

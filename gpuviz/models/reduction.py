@@ -286,3 +286,17 @@ def _float32_sums(values: tuple[float, ...], pattern: str) -> tuple[float, float
         lv, _, _ = _tree(partials, full, pattern, np.float32)
         tree = lv[-1][0]
     return float(tree), float(seq)
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("1024 values, block, float32", {"values": [1e30 / (i + 1) for i in range(1024)],
+                                         "scope": "block", "arithmetic": "float32",
+                                         "pattern": "xor", "partial_warp": "active_mask"}),
+        ("1024 values, block, exact", {"values": [(-1) ** i * 1e6 / (i + 1)
+                                                  for i in range(1024)],
+                                       "scope": "block", "final_read": "fixed_32"}),
+    ]

@@ -454,3 +454,34 @@ def uncapped_sm_prediction(params: SchedulerParams, warps_per_sm: int) -> float:
         lat, bw, _ = bounds(q, m, p_loop, i_loop)
         values.append(min(1.0, lat, bw if bw is not None else 1.0))
     return sum(values) / len(values)
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("64 warps, busy every cycle, LRR", {"warps": 64, "load_latency": 64,
+                                             "math_latency": 2, "math_per_load": 1,
+                                             "loads_per_warp": 16, "warp_slots": 64,
+                                             "registers_per_thread": 1,
+                                             "registers_per_scheduler": 1048576,
+                                             "policy": "lrr", "divergence": True,
+                                             "cycles": 200000}),
+        ("64 warps, 200000 cycles, GTO", {"warps": 64, "load_latency": 5000, "math_latency": 64,
+                                          "math_per_load": 512, "loads_per_warp": 16,
+                                          "warp_slots": 64, "registers_per_thread": 1,
+                                          "registers_per_scheduler": 1048576,
+                                          "divergence": True, "cycles": 200000}),
+        ("64 warps, busy every cycle, GTO", {"warps": 64, "load_latency": 64,
+                                             "math_latency": 2, "math_per_load": 1,
+                                             "loads_per_warp": 16, "warp_slots": 64,
+                                             "registers_per_thread": 1,
+                                             "registers_per_scheduler": 1048576,
+                                             "cycles": 200000}),
+        ("64 warps, 200000 cycles, LRR", {"warps": 64, "load_latency": 1, "math_latency": 1,
+                                          "math_per_load": 0, "loads_per_warp": 16,
+                                          "warp_slots": 64, "registers_per_thread": 1,
+                                          "registers_per_scheduler": 1048576, "policy": "lrr",
+                                          "cycles": 200000}),
+    ]

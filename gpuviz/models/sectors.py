@@ -392,3 +392,17 @@ def compute(p: SectorsParams) -> SectorsResult:
         sweep_strides=SWEEP_STRIDES, stride_sweep=sweep(p, active), error=error,
         addresses=addresses,
     )
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("64 lanes, 16 B, stride 4096", {"warp_size": 64, "element_bytes": 16,
+                                         "base_offset": 1 << 30, "follow_launch": False,
+                                         "pattern": {"kind": "stride", "stride": 4096}}),
+        ("64 scattered addresses", {"warp_size": 64, "element_bytes": 16, "follow_launch": False,
+                                    "pattern": {"kind": "explicit", "addresses": [
+                                        (i * 7919 * 4096) % (1 << 30) for i in range(64)]}}),
+    ]

@@ -206,3 +206,13 @@ def compute(p: SwizzleParams) -> SwizzleResult:
         distinct_swizzled=len(set(swz_banks.tolist())),
         byte_map=phys,
     )
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("custom, 128B span", {"swizzle": {"mode": "custom", "bits": 3, "base": 4, "shift": 3},
+                               "column": 7, "word": 3}),
+    ]

@@ -121,11 +121,14 @@ def placement(p) -> tuple[tuple[int, ...], ...]:
     if prod(n) > MAX_PLACED:
         return ()
     eb, inner = p.element_bytes, n[0]
+    # a swizzled box's row takes the whole span even when the inner box is narrower (measured:
+    # resources/measurements/tma/h200-tma.json, load-e2-128B-inner48-at0); unswizzled rows pack
+    pitch = inner * eb if p.swizzle == "none" else 16 * (SWIZZLE_MASK[p.swizzle] + 1)
     out = []
     for r in range(len(_rows(p))):
         row = []
         for j in range(inner):
-            a = p.smem_offset + (r * inner + j) * eb
+            a = p.smem_offset + r * pitch + j * eb
             row.append(swizzle(a, p.swizzle) - p.smem_offset)
         out.append(tuple(row))
     return tuple(out)

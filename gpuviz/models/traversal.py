@@ -471,3 +471,39 @@ def _state_after(run: OrderRun, rows: int, capacity: int | None, step: int,
     return StepState(step=step, visited=min(step * in_flight, len(run.order)), a_resident=ar,
                      b_resident=br, a_loaded=al, b_loaded=bl, a_hit=ah, b_hit=bh,
                      hits=got.hits, loads=got.loads)
+
+
+def _snake(rows: int, cols: int) -> list[int]:
+    return [r * cols + (c if r % 2 == 0 else cols - 1 - c) for r in range(rows)
+            for c in range(cols)]
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, the costliest measured
+    first, as (label, scenario section): benchmarks/bench_limits.py times them,
+    tests/models/test_limits.py computes them (docs/architecture.md, "Adding a panel")."""
+    return [
+        ("256×256, k 1024, explicit order", {"rows": 256, "cols": 256, "k_tiles": 1024,
+                                             "order": "explicit", "compare_order": "hilbert",
+                                             "explicit": _snake(256, 256),
+                                             "capacity": 64}),
+        ("256×256, k 1024, hilbert vs grouped", {"rows": 256, "cols": 256, "k_tiles": 1024,
+                                                 "order": "hilbert", "compare_order": "grouped",
+                                                 "group_m": 3, "capacity": 1_000_000}),
+        ("1024×64, k 1024, column vs hilbert", {"rows": 1024, "cols": 64, "k_tiles": 1024,
+                                                "order": "column-major",
+                                                "compare_order": "hilbert", "capacity": 700}),
+        ("256×256, k 1024, in flight 4096", {"rows": 256, "cols": 256, "k_tiles": 1024,
+                                             "in_flight": 4096, "order": "grouped",
+                                             "compare_order": "row-major", "capacity": 2000}),
+        ("128×128, k 1024, unbounded", {"rows": 128, "cols": 128, "k_tiles": 1024,
+                                        "order": "hilbert", "compare_order": "grouped",
+                                        "capacity": None}),
+        ("1024 sweep capacities", {"rows": 256, "cols": 256, "k_tiles": 1024, "order": "hilbert",
+                                   "sweep_capacities": list(range(1, 1025))}),
+        ("H200 L2 partition, 16384², k 512", {"rows": 128, "cols": 128, "k_tiles": 512,
+                                              "in_flight": 132, "order": "hilbert",
+                                              "compare_order": "grouped", "group_m": 8,
+                                              "cache": "l2-partition", "arch": "h200",
+                                              "tile_bytes": 8192}),
+    ]

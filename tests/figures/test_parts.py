@@ -40,11 +40,6 @@ def _with_every_part(panel_id: str):
     return first, every
 
 
-def test_every_panel_declares_its_parts_once_each():
-    for p in PANELS:
-        assert p.parts and len(set(p.parts)) == len(p.parts), p.id
-
-
 @pytest.mark.parametrize("panel_id", [p.id for p in PANELS])
 def test_each_part_alone_is_that_part_with_only_its_legend(panel_id):
     scenario, target = _with_every_part(panel_id)
