@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuviz.figures.display import Figure
+from gpuviz.lecture.show import StepShow
 from gpuviz.scenario.document import Scenario
 
 __all__ = ["FigureFile", "Lecture", "bundled", "load", "panels", "scenario"]
@@ -82,6 +83,8 @@ class Lecture:
     """A scenario and its steps. Immutable: every change returns a new one."""
 
     state: Scenario
+    # what the step it was taken at shows (``at_step``; the lecture model's answer)
+    shown: StepShow | None = field(default=None, compare=False, repr=False)
 
     # -- what it is -----------------------------------------------------------------------
     @property
@@ -119,7 +122,11 @@ class Lecture:
         """The lecture as it stands at ``step`` (1 = the first step; 0 = the overview)."""
         if not 0 <= step <= len(self.state.steps):
             raise IndexError(f"step {step}: this lecture has steps 1 … {len(self.state.steps)}")
-        return Lecture(_without_steps(self.state.at_step(step - 1)))
+        from gpuviz.lecture import Lecture as Model
+        from gpuviz.lecture import show
+
+        return Lecture(_without_steps(self.state.at_step(step - 1)),
+                       show(Model(self.state), step - 1, "api"))
 
     # -- numbers and pictures -------------------------------------------------------------
     def compute(self, panel: str | None = None) -> dict[str, Any]:
@@ -148,13 +155,18 @@ class Lecture:
                 selection |= self.state.step_selection(step - 1)
         if size not in TARGETS:
             raise ValueError(f"size {size!r}: one of {', '.join(TARGETS)}")
-        figure = figure_for(state, pid, make_theme(theme), selection, TARGETS[size])
+        target = TARGETS[size]
+        if step is None and self.shown is not None and pid in self.shown.panel_ids:
+            # taken at a step: that step's selection, frame and parts
+            selection |= self.shown.selection_for(pid)
+            target = target.showing(self.shown.parts(pid))
+        figure = figure_for(state, pid, make_theme(theme), selection, target)
 
         def relayout() -> Figure:
             from gpuviz.figures.metrics import fallback_room
 
             with fallback_room(True):
-                return figure_for(state, pid, make_theme(theme), selection, TARGETS[size])
+                return figure_for(state, pid, make_theme(theme), selection, target)
 
         return FigureFile(figure, _metadata(state, pid, theme, size), relayout)
 
@@ -186,6 +198,8 @@ class Lecture:
 
     # -- Jupyter --------------------------------------------------------------------------
     def _repr_html_(self) -> str:
+        if self.shown is not None and self.shown.step >= 0:
+            return self._step_html(self.shown)
         first = 1 if self.state.steps else 0
         fig = self.figure(step=first)
         items = "".join(f"<li>{html.escape(t)}</li>" for t in self.steps)
@@ -195,6 +209,15 @@ class Lecture:
                 f"<p>{html.escape(self.state.description)}</p>"
                 f"<p>Panels: {html.escape(', '.join(self.panels))}</p>{steps}"
                 f"<p><em>{shown}</em></p>{fig.svg(inline=True)}</div>")
+
+    def _step_html(self, s: StepShow) -> str:
+        """A lecture taken at a step: the step's title, its question (to predict before the
+        picture) and its caption, over the step's figure."""
+        question = (f"<p><strong>Predict:</strong> {html.escape(s.question)}</p>"
+                    if s.question else "")
+        return (f"<div><h3>{html.escape(s.label)}: {html.escape(s.title)}</h3>{question}"
+                f"<p>{html.escape(s.caption)}</p>"
+                f"{self.figure(s.panel_ids[0]).svg(inline=True)}</div>")
 
     def __repr__(self) -> str:
         return (f"<Lecture {self.title!r}: panels {', '.join(self.panels)}; "

@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 QT = ("PySide6", "pyqtgraph", "shiboken6")
-QT_FREE = ("models", "scenario", "figures")
+QT_FREE = ("models", "scenario", "figures", "lecture")
 
 
 def _imports(path: Path) -> set[str]:

@@ -12,14 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpuviz.figures.targets import TARGETS, Target
+from gpuviz.lecture import Lecture, StepShow, Surface, show
 from gpuviz.scenario.document import Scenario
-from gpuviz.scenario.fields import format_fields
 
 
 @dataclass(frozen=True)
 class Page:
     """One page of a lecture. ``number`` 0 is the overview; step k (0-based in the file) is
-    page k + 1, the number every surface shows ("step 3 of 7")."""
+    page k + 1, the number every surface shows ("step 3 of 7"). Built from the lecture
+    model's answer (``shown``, ``gpuviz.lecture.show``), never worked out here."""
 
     number: int
     title: str
@@ -30,34 +31,41 @@ class Page:
     selection: frozenset[str]
     state: Scenario
     source: Scenario
+    shown: StepShow
 
     @property
     def label(self) -> str:
-        return "Overview" if self.number == 0 else f"Step {self.number}"
+        return self.shown.label
 
     def target(self, panel_id: str, size: str) -> Target:
         """The size preset's target, drawing only the parts this step names for the panel."""
-        parts = self.source.step_parts(self.number - 1, panel_id) if self.number else None
+        parts = self.shown.parts(panel_id) if panel_id in self.shown.panel_ids else None
         return TARGETS[size].showing(parts)
+
+    def selection_for(self, panel_id: str) -> frozenset[str]:
+        """The selection the panel's figure is built with (the step's, at its frame)."""
+        if panel_id in self.shown.panel_ids:
+            return self.shown.selection_for(panel_id)
+        return self.selection
 
 
 def lecture_pages(scenario: Scenario, steps: Sequence[int] | None = None,
-                  panels: Sequence[str] | None = None) -> tuple[Page, ...]:
-    """The overview and the steps (all of them, or the 0-based ``steps``), in order; each
-    step shows its focus panel, else every panel (of ``panels``, if given)."""
-    shown = tuple(panels) if panels else scenario.panels
-    overview = scenario.at_step(-1)
-    pages = [Page(0, scenario.title, format_fields(scenario.description, overview), "", "",
-                  shown, frozenset(), overview, scenario)]
+                  panels: Sequence[str] | None = None,
+                  surface: Surface = "export") -> tuple[Page, ...]:
+    """The overview and the steps (all of them, or the 0-based ``steps``), in order, as the
+    lecture model shows them on ``surface`` (of ``panels`` only, if given: a step whose
+    panels are all left out shows those)."""
+    lecture = Lecture(scenario)
     wanted = range(len(scenario.steps)) if steps is None else steps
-    for k in wanted:
-        step = scenario.steps[k]
-        state = scenario.at_step(k)
-        panels = (step.focus,) if step.focus in shown else shown
-        pages.append(Page(k + 1, step.title, format_fields(step.caption, state),
-                          format_fields(step.predict, state), step.notes, panels,
-                          scenario.step_selection(k), state, scenario))
-    return tuple(pages)
+    return tuple(_page(show(lecture, k, surface), scenario, panels) for k in (-1, *wanted))
+
+
+def _page(shown: StepShow, scenario: Scenario, panels: Sequence[str] | None) -> Page:
+    ids = shown.panel_ids
+    if panels:
+        ids = tuple(p for p in ids if p in panels) or tuple(panels)
+    return Page(shown.number, shown.title, shown.caption, shown.question, shown.notes, ids,
+                shown.selection, shown.state, scenario, shown)
 
 
 # Figures one lecture export may build (pages × panels × layouts): a web page builds four layouts

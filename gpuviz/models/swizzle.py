@@ -52,16 +52,23 @@ PRESETS: dict[str, tuple[int, int, int]] = {
 MODES = ("128B", "64B", "32B", "none", "custom")
 
 
+# B, M and S are the record's own only in custom mode: a preset's form shows none of them
+# (they stayed editable with stale values: Swizzle⟨1,4,3⟩ drawn, "bits 3" in its field)
+CUSTOM_ONLY = {"mode": ("custom",)}
+
+
 @dataclass(frozen=True)
 class SwizzleSpec:
     mode: str = param("128B", doc="Swizzle mode: a TMA preset (128B, 64B, 32B), none, or custom "
                                   "Swizzle⟨bits, base, shift⟩.", choices=MODES)
     bits: int = param(3, doc="B of a custom Swizzle⟨B,M,S⟩: how many bits are XORed.",
-                      minimum=0, maximum=8)
+                      minimum=0, maximum=8, applies_when=CUSTOM_ONLY)
     base: int = param(4, doc="M of a custom Swizzle⟨B,M,S⟩: the lowest byte-address bit that "
-                             "changes (4 keeps 16-byte chunks whole).", minimum=0, maximum=16)
+                             "changes (4 keeps 16-byte chunks whole).", minimum=0, maximum=16,
+                      applies_when=CUSTOM_ONLY)
     shift: int = param(3, doc="S of a custom Swizzle⟨B,M,S⟩: how far the row bits are shifted "
-                              "down onto the column bits (at least B).", minimum=0, maximum=16)
+                              "down onto the column bits (at least B).", minimum=0, maximum=16,
+                       applies_when=CUSTOM_ONLY)
 
 
 def swizzle_bms(spec: SwizzleSpec) -> tuple[int, int, int]:

@@ -32,6 +32,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from gpuviz.keys import at_frame
+from gpuviz.lecture import Lecture
 from gpuviz.scenario import Scenario, save_scenario
 from gpuviz.scenario.decode import encode_changes
 
@@ -130,6 +131,13 @@ class Document(QObject):
         return self._frame
 
     @property
+    def lecture(self) -> Lecture:
+        """The lecture model's state of this document (``gpuviz.lecture``): what its steps
+        show is ``show(document.lecture, …)``."""
+        return Lecture(self._scenario, self._step, self._selection, self._frame,
+                       frozenset(self._revealed), saved=self._saved)
+
+    @property
     def veiled(self) -> bool:
         """The current step asks the room to predict before its picture is shown."""
         return self.is_veiled(self._step)
@@ -177,7 +185,8 @@ class Document(QObject):
             return
         self.undo_stack.push(_SwapScenario(self, self._scenario,
                                            replace(self._scenario, panels=panels),
-                                           "Change shown panels", None, self._step))
+                                           "Change shown panels", None, self._step,
+                                           self._step))
 
     def set_title(self, title: str, description: str) -> None:
         """The lecture's title and its overview caption (undoable)."""

@@ -35,6 +35,7 @@ from gpuviz.ui.window_playback import WindowPlayback
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
 
+    from gpuviz.lecture import StepShow
     from gpuviz.ui.figure_view import FigureView
     from gpuviz.ui.playback_bar import PlaybackBar
     from gpuviz.ui.presenter import PresenterView
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
         # the overview's state its description was written for (as opened or saved)
         self._overview_basis = document.scenario.at_step(-1).sections
         self._last_step = -1
+        self._panels = document.scenario.panels  # the lecture's panels the docks show
         apply_palette(self.theme)
         document.section_changed.connect(self._on_section_changed)
         document.scenario_changed.connect(self._on_scenario_changed)
@@ -101,8 +103,11 @@ class MainWindow(QMainWindow):
         # maximized or full-screen window, Qt keeps a copy of the layout's items to apply again
         # as the window grows, and a dock removed meanwhile (View ▸ Reset Layout) leaves that
         # copy pointing at a deleted item, which crashes the next resize
+        # a layout belongs to its lecture's panels: another lecture's stacked two panels at
+        # about 7 px
         state = self.settings.value("window/state")
-        if isinstance(state, QByteArray):
+        mine = self.settings.value("window/state-panels") == ",".join(document.scenario.panels)
+        if isinstance(state, QByteArray) and mine:
             self.restoreState(state)
             self._show_scenario_panels()
         geometry = self.settings.value("window/geometry")
@@ -269,6 +274,29 @@ class MainWindow(QMainWindow):
         elif panel_id in self.docks:
             self.docks[panel_id].hide()
 
+    def choose_panel(self, panel_id: str, on: bool) -> None:
+        """View ▸ Panels: showing or closing a panel changes the lecture's panels (undoable),
+        so saving, reopening and Reset Layout keep it; in F5 it only shows or hides it."""
+        panels = self.document.scenario.panels
+        after = (*panels, panel_id) if on and panel_id not in panels else \
+            tuple(p for p in panels if p != panel_id or on)
+        if self.presentation.active or not after or after == panels:
+            self.show_panel(panel_id, on)
+            self.sync_panel_action(panel_id)
+            return
+        self.document.set_panels(after)
+
+    def _show_lecture_panels(self, before: tuple[str, ...]) -> None:
+        """The lecture's panels changed (chosen, or that choice undone or redone): the docks
+        added are shown, those taken out hidden."""
+        after = self.document.scenario.panels
+        for pid in after:
+            if pid not in before:
+                self.show_panel(pid)
+        for pid in before:
+            if pid not in after:
+                self.show_panel(pid, False)
+
     def sync_panel_action(self, panel_id: str) -> None:
         a = self.panel_actions.get(panel_id)  # none before the menus are built (start-up)
         if a is None:
@@ -351,10 +379,14 @@ class MainWindow(QMainWindow):
     def _on_step_changed(self) -> None:
         self._edited_from = None
         self._last_step = self.document.step
+        self.presentation.show_step_panels()
         self.update_step_bar()
-        self.playback.update_frames()
+        self.playback.enter_step()
 
     def _on_scenario_changed(self) -> None:
+        if self.document.scenario.panels != self._panels:
+            self._show_lecture_panels(self._panels)
+        self._panels = self.document.scenario.panels
         # an edit while a step is shown leaves the steps; its caption stays, marked
         if self.document.step >= 0:
             self._edited_from = None
@@ -368,6 +400,7 @@ class MainWindow(QMainWindow):
 
     def _on_scenario_replaced(self) -> None:
         self._edited_from = None
+        self._panels = self.document.scenario.panels
         self._overview_basis = self.document.scenario.at_step(-1).sections
         self.step_bar_widget.set_hover("")  # the last scenario's key names nothing here
         self._last_step = self.document.step
@@ -389,6 +422,17 @@ class MainWindow(QMainWindow):
         name = doc.path.name if doc.path else "unsaved"
         self.setWindowTitle(f"{doc.scenario.title} — {name}[*] — gpuviz")
         self.setWindowModified(doc.is_modified())
+
+    def step_show(self) -> StepShow:
+        """What the shown step shows here, from the lecture model (``gpuviz.lecture``)."""
+        from dataclasses import replace
+
+        from gpuviz.lecture import show
+
+        presenting = self.presentation.active
+        lecture = replace(self.document.lecture, edited_from=self._edited_from,
+                          presenting=presenting)
+        return show(lecture, None, "present" if presenting else "window")
 
     def update_step_bar(self) -> None:
         doc = self.document
@@ -419,7 +463,6 @@ class MainWindow(QMainWindow):
             else:
                 self.caption_label.set_caption(format_fields(s.caption, shown),
                                                s.title if presenting or not s.caption else "")
-            self.presentation.show_step_panels(k)
         self.caption_label.set_marker(marker)
         self.caption_label.set_corner(f"{k + 1} / {len(steps)}" if presenting and steps and k >= 0
                                       else "")
@@ -493,5 +536,6 @@ class MainWindow(QMainWindow):
         self.leave_presentation()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("window/state-panels", ",".join(self.document.scenario.panels))
         event.accept()
 

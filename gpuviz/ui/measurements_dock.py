@@ -57,7 +57,7 @@ class MeasurementsDock(QDockWidget):
         self.setWidget(body)
         self._rows: list[dict] | None = None
         # loading the measurements takes seconds: only once the dock is first shown
-        for changed in (document.shown_changed, document.section_changed):
+        for changed in (document.shown_changed, document.section_changed, document.revealed):
             changed.connect(lambda *_: self.isVisible() and self.update_current())
         self.visibilityChanged.connect(self._on_visible)
 
@@ -113,6 +113,11 @@ class MeasurementsDock(QDockWidget):
         return lines
 
     def update_current(self) -> None:
+        from gpuviz.lecture import show
+
+        if show(self.document.lecture).hidden("measured"):  # a question is open: no answer
+            self.current.setText("The model's values show when the question is revealed.")
+            return
         try:
             lines = self.current_lines()
         except Exception as exc:  # a section being edited may not compute; say so

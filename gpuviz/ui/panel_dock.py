@@ -205,12 +205,23 @@ class PanelDock(LectureLayout, QDockWidget):
 
     def _apply_veil(self) -> None:
         """Predict, then reveal: the figure and the result in words wait for the reveal."""
-        veiled = self.document.veiled
+        from gpuviz.lecture import show
+
+        shown = show(self.document.lecture)  # what the lecture model's veil hides
+        veiled = shown.veiled
         self.view.set_veil(VEIL_TEXT if veiled else "")
-        self.summary.setVisible(not veiled and bool(self.summary.text()))
-        # the answer is nowhere else either: the measured line, the values left automatic
-        self.measured.setVisible(bool(self.measured.text()) and not veiled)
-        self.form.veil_automatic(veiled)
+        self.summary.setVisible(not shown.hidden("readouts") and bool(self.summary.text()))
+        # the answer is nowhere else either: the measured line, the values left automatic,
+        # the strip under the figure (its place kept, so the figure does not move)
+        self.measured.setVisible(bool(self.measured.text()) and not shown.hidden("measured"))
+        self.form.veil_automatic(shown.hidden("readouts"))
+        if self.companion is not None:
+            for child in self.companion.findChildren(
+                    QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly):
+                policy = child.sizePolicy()
+                policy.setRetainSizeWhenHidden(True)
+                child.setSizePolicy(policy)
+                child.setVisible(not shown.hidden("strips"))
 
     def _sync_form(self) -> None:
         self.form.set_params(self.document.shown.section(self.panel.id))

@@ -336,6 +336,8 @@ class ParamForm(QWidget):
         # editors holding a refused value: marked, and given the value in use back when the
         # keyboard focus leaves them (the figure shows that value all the while)
         self._refused: list[QWidget] = []
+        # fields another field overrides, shown at the value that runs (not editable)
+        self._fixed: dict[str, Any] = {}
         app = QApplication.instance()
         if app is not None:
             app.focusChanged.connect(self._on_focus_changed)  # type: ignore[attr-defined]
@@ -364,6 +366,16 @@ class ParamForm(QWidget):
                 editor = self._root.editors.get(name)
                 if isinstance(editor, _OptionalEditor):
                     editor.show_automatic(value)
+                elif editor is not None:  # a field another one overrides: what runs, fixed
+                    editor.set(value)
+                    editor.widget.setEnabled(False)
+            own = encode(self._current)
+            for name in [n for n in self._fixed if n not in values]:  # its own value again
+                self._root.editors[name].set(own[name])
+                self._root.editors[name].widget.setEnabled(True)
+            self._fixed = {n: v for n, v in values.items()
+                           if not isinstance(self._root.editors.get(n), _OptionalEditor)
+                           and n in self._root.editors}
         finally:
             self._updating = False
 
@@ -386,6 +398,8 @@ class ParamForm(QWidget):
         self._updating = True
         try:
             self._root.set(encode(params))
+            for name, value in self._fixed.items():  # until the next result says otherwise
+                self._root.editors[name].set(value)
         finally:
             self._updating = False
         self._message.hide()

@@ -354,19 +354,26 @@ class Presentation:
 
     def show_step_parts(self) -> None:
         """A step that names parts of a figure shows those parts, in the room large, in the
-        window at the window's type; elsewhere each dock shows what fits."""
-        doc = self.window.document
+        window at the window's type; elsewhere each dock shows what fits (the lecture
+        model's answer: after an edit, the parts of the step edited)."""
+        shown = self.window.step_show()
         for pid, d in self.window.docks.items():
-            d.set_parts(doc.scenario.step_parts(doc.step, pid))
+            d.set_parts(shown.parts(pid) if pid in shown.panel_ids else None)
 
-    def show_step_panels(self, k: int) -> None:
-        """The panels step ``k`` names: presented alone (side by side), or raised in the
-        window."""
-        named = step_panels(self.window.document.scenario, k)
-        if named and self.state is not None:
-            self.show_only(*named)
-        for pid in named if self.state is None else ():
-            self.window.show_panel(pid)
+    def show_step_panels(self) -> None:
+        """The panels the lecture model gives the step, wherever it was reached from:
+        presented alone (side by side), or shown in the window, the others hidden."""
+        if self.state is not None:
+            self.show_only(*self.panels_to_show())
+            return
+        named = self.window.step_show().panel_ids
+        w = self.window
+        for pid in named:
+            w.dock(pid).show()
+        for pid, d in w.docks.items():
+            if pid not in named:
+                d.hide()
+        w.docks[named[0]].raise_()
 
     def update_min_type(self) -> None:
         """The least type of the window's figures: 12 px with one panel shown, 10 with more
@@ -388,12 +395,13 @@ class Presentation:
         d.setTitleBarWidget(QWidget() if presenting else None)  # no title bar: the figure only
 
     def panels_to_show(self) -> tuple[str, ...]:
-        """The step's panels (its focus, or the panels whose parts it names), else the dock
-        that has the keyboard focus, else the first visible one."""
+        """The step's panels as the lecture model gives them, where the step names them;
+        else the dock that has the keyboard focus, else the first visible one."""
         w = self.window
-        named = step_panels(w.document.scenario, w.document.step)
-        if named:
-            return named
+        from gpuviz.lecture import names_panels
+
+        if names_panels(w.document.scenario, w.document.step):
+            return w.step_show().panel_ids
         focus = QApplication.focusWidget()
         for pid, d in w.docks.items():
             if focus is not None and d.isAncestorOf(focus) and d.isVisible():

@@ -161,7 +161,7 @@ def build_menus(w: WindowApi) -> None:
     for p in PANELS:
         a = QAction(p.title, w)
         a.setCheckable(True)
-        a.toggled.connect(lambda on, pid=p.id: w.show_panel(pid, on))
+        a.toggled.connect(lambda on, pid=p.id: w.choose_panel(pid, on))
         w.panels_menu.addAction(a)
         w.panel_actions[p.id] = a
         w.sync_panel_action(p.id)

@@ -66,6 +66,26 @@ class WindowPlayback:
             self.clock.last()  # a new picture opens on its final state; Play starts it over
         self.window.document.set_frame(self.clock.frame if count > 1 else None)
 
+    def enter_step(self) -> None:
+        """A step was entered: the clock stands at the frame the lecture model gives it (its
+        ``frame:N``, else the last frame), whichever step the room came from."""
+        self.update_frames()
+        if self._holding or self.clock.frame_count <= 1:
+            return
+        from dataclasses import replace
+
+        from gpuviz.lecture import show
+
+        entered = replace(self.window.document.lecture, frame=None)  # the step's own frame
+        frames = [p.frame for p in show(entered).panels if p.animated]
+        frame = next((f for f in frames if f is not None), None)
+        self.clock.pause()
+        if frame is None:
+            self.clock.last()
+        else:
+            self.clock.seek(frame)
+        self.window.document.set_frame(self.clock.frame)
+
     def update_bar(self) -> None:
         """The playback bar shows when any step of the scenario animates a shown panel: it is
         there or not for the whole lecture, so stepping never moves the figures."""

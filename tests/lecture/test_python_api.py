@@ -66,3 +66,22 @@ def test_a_notebook_displays_a_lecture_and_a_figure(tmp_path):
     assert figure_out["image/svg+xml"].lstrip().startswith("<svg")
     expected = gv.load("occupancy-register-cliff").at_step(2).compute("occupancy")
     assert number_out["text/plain"] == repr(expected["active_blocks_per_sm"])
+
+
+def test_at_step_keeps_the_steps_selection_parts_and_shows_its_words():
+    import html
+
+    from gpuviz import api
+    from gpuviz.keys import frame_of
+
+    lecture = api.load("traversal-grouped")
+    first = lecture.at_step(1)
+    assert first.shown is not None and first.shown.panel("traversal").frame == 1
+    assert first.figure().svg() == lecture.figure(step=1).svg()  # frame 1, not the last
+    assert frame_of(lecture.state.steps[0].select) == 1
+    parted = api.load("banks-padded33").at_step(2)
+    assert list(parted.figure().figure.parts) == list(parted.shown.parts("banks"))
+    page = parted._repr_html_()
+    step = api.load("banks-padded33").state.steps[1]
+    assert html.escape(step.title) in page and "Predict:" in page
+    assert html.escape(parted.shown.question) in page and html.escape(parted.shown.caption) in page

@@ -43,9 +43,13 @@ def summary_text(result: SchedulerResult) -> str:
 
 
 def automatic(result: SchedulerResult) -> dict:
-    """An empty bandwidth shows the memory level's measured one (none for custom loads)."""
-    return ({"bandwidth_per_sm": result.bandwidth_per_sm}
-            if result.bandwidth_per_sm is not None else {})
+    """An empty bandwidth shows the memory level's measured one (none for custom loads); with
+    warps per SM given, the warps field shows the ⌈W/4⌉ the scheduler drawn holds."""
+    values: dict = ({"bandwidth_per_sm": result.bandwidth_per_sm}
+                    if result.bandwidth_per_sm is not None else {})
+    if result.warps_per_sm is not None:
+        values["warps"] = -(-result.warps_per_sm // 4)
+    return values
 
 
 class CycleTimeline(QWidget):

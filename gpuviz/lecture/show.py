@@ -1,0 +1,183 @@
+"""``show(lecture, step, surface)``: what one step of a lecture shows on one surface — its
+panels (focus first), each panel's parts and playback frame, the selection, the veil and what
+it hides, the title, the question and the caption (stale or not). Pure and Qt-free: every
+surface renders this answer and none works it out again."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal, get_args
+
+from gpuviz.keys import at_frame, frame_of, without_frame
+from gpuviz.lecture.state import Lecture
+from gpuviz.registry import panel
+from gpuviz.scenario.document import Scenario
+from gpuviz.scenario.fields import format_fields
+
+Surface = Literal["window", "present", "presenter", "export", "html", "deck", "handout", "api"]
+SURFACES: tuple[str, ...] = get_args(Surface)
+# the surfaces of a lecture being given: they follow the lecture's own state (the clock's
+# frame, the hand selection, the questions revealed); an export shows each step as written
+LIVE: frozenset[str] = frozenset({"window", "present", "presenter", "api"})
+
+# What a veiled step keeps from the room, on every surface: the figure itself, the step's
+# title (it often states the answer), the measured line and the readouts of the controls
+# column, the strips under the figure (the scheduler's whole-run timeline), the figure's
+# tooltips, and the lecture's description.
+VEIL_HIDES = ("figure", "title", "measured", "readouts", "strips", "tooltips", "description")
+
+
+@dataclass(frozen=True)
+class PanelShow:
+    """One panel as a step shows it: its parts (None: the whole figure), its playback frame
+    (animated panels only; None: the last, as a still export draws it) and its view's
+    page."""
+
+    id: str
+    parts: tuple[str, ...] | None
+    frame: int | None
+    animated: bool
+    page: int | None
+
+
+@dataclass(frozen=True)
+class StepShow:
+    step: int  # 0-based; -1 the overview
+    surface: str
+    panels: tuple[PanelShow, ...]
+    selection: frozenset[str]
+    veiled: bool
+    hides: tuple[str, ...]  # what the veil keeps from the room (empty when revealed)
+    title: str
+    question: str  # "" for a step that asks none
+    caption: str
+    stale: str  # why the caption may not describe the figure ("" when it does)
+    notes: str
+    state: Scenario  # the sections this step shows
+
+    @property
+    def number(self) -> int:
+        """The page number every surface shows: 0 the overview, step k is k + 1."""
+        return self.step + 1
+
+    @property
+    def label(self) -> str:
+        return "Overview" if self.step < 0 else f"Step {self.number}"
+
+    @property
+    def panel_ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.panels)
+
+    def panel(self, panel_id: str) -> PanelShow:
+        for p in self.panels:
+            if p.id == panel_id:
+                return p
+        raise KeyError(panel_id)
+
+    def parts(self, panel_id: str) -> tuple[str, ...] | None:
+        return self.panel(panel_id).parts
+
+    def frames(self) -> Mapping[str, int | None]:
+        return MappingProxyType({p.id: p.frame for p in self.panels if p.animated})
+
+    def selection_for(self, panel_id: str) -> frozenset[str]:
+        """The selection a panel's figure is built with: the step's, at the panel's frame."""
+        frame = self.panel(panel_id).frame
+        return self.selection if frame is None else at_frame(self.selection, frame)
+
+    def hidden(self, what: str) -> bool:
+        """Whether the veil keeps ``what`` (one of ``VEIL_HIDES``) from the room."""
+        return what in self.hides
+
+
+def step_panels(scenario: Scenario, k: int) -> tuple[str, ...]:
+    """The panels step ``k`` shows, wherever it is reached from: its focus, else the panels
+    whose parts it names, else the lecture's panels (the overview shows those)."""
+    if 0 <= k < len(scenario.steps):
+        step = scenario.steps[k]
+        if step.focus:
+            return (step.focus,)
+        named = tuple(pid for pid in scenario.panels if scenario.step_parts(k, pid))
+        if named:
+            return named
+    return tuple(scenario.panels)
+
+
+def _panels(scenario: Scenario, k: int, surface: str) -> tuple[str, ...]:
+    """The window keeps the lecture's panels beside the step's (nothing moves as the lecturer
+    steps); the room and the exports see the step's alone."""
+    own = step_panels(scenario, k)
+    if surface != "window":
+        return own
+    return (*own, *(pid for pid in scenario.panels if pid not in own))
+
+
+def names_panels(scenario: Scenario, k: int) -> bool:
+    """Whether step ``k`` names what it shows (a focus, or parts of some panel): F5 shows
+    those; elsewhere (the overview) the panel the lecturer was looking at."""
+    return 0 <= k < len(scenario.steps) and (bool(scenario.steps[k].focus) or any(
+        scenario.step_parts(k, pid) for pid in scenario.panels))
+
+
+def show(lecture: Lecture, step: int | None = None, surface: Surface = "window") -> StepShow:
+    """What step ``step`` (0-based, -1 the overview; None: the lecture's own step) of
+    ``lecture`` shows on ``surface``."""
+    if surface not in SURFACES:
+        raise ValueError(f"unknown surface {surface!r} (one of {', '.join(SURFACES)})")
+    scenario = lecture.scenario
+    k = lecture.step if step is None else max(-1, min(step, len(scenario.steps) - 1))
+    live = surface in LIVE and k == lecture.step
+    edited = live and k < 0 and lecture.edited_from is not None \
+        and lecture.edited_from < len(scenario.steps)
+    state = scenario.at_step(k)
+    selection = scenario.step_selection(k)
+    step_frame = frame_of(selection)
+    if live:
+        selection = selection | lecture.selection
+    if live and lecture.frame is not None:
+        selection = at_frame(selection, lecture.frame)
+    frame = frame_of(selection) if live and lecture.frame is not None else step_frame
+    # an edit at a step leaves it for the overview with the edit, showing what the step
+    # showed: its panels, parts and pages
+    basis = lecture.edited_from if edited and lecture.edited_from is not None else k
+    panels = tuple(PanelShow(pid, scenario.step_parts(basis, pid),
+                             frame if panel(pid).animated else None, panel(pid).animated,
+                             lecture.pages.get(pid) if live else None)
+                   for pid in _panels(scenario, basis, surface))
+    selection = without_frame(selection) if frame is None else at_frame(selection, frame)
+    veiled = lecture.is_veiled(k)
+    if k >= 0:
+        s = scenario.steps[k]
+        title, caption = s.title, format_fields(s.caption, state)
+        question, notes = format_fields(s.predict, state) if s.predict else "", s.notes
+        stale = _stale(lecture, k, state) if live else ""
+    elif edited:
+        assert lecture.edited_from is not None
+        s = scenario.steps[lecture.edited_from]
+        title, caption, question, notes = s.title, format_fields(s.caption, state), "", ""
+        stale = f"edited since step {lecture.edited_from + 1}"
+    else:
+        title, caption, question, notes = (scenario.title, format_fields(scenario.description,
+                                                                         state), "", "")
+        stale = ""
+    return StepShow(k, surface, panels, selection, veiled, VEIL_HIDES if veiled else (),
+                    title, question, caption, stale, notes, state)
+
+
+def _stale(lecture: Lecture, k: int, state: Scenario) -> str:
+    """"edited since saved" where step ``k`` no longer shows what it showed in the lecture as
+    saved (found there by its title and caption); "" otherwise, or for a step authored
+    since."""
+    saved = lecture.saved
+    if saved is None:
+        return ""
+    step = lecture.scenario.steps[k]
+    for j, was in enumerate(saved.steps):
+        if (was.title, was.caption) == (step.title, step.caption):
+            before = saved.at_step(j)
+            same = all(before.section(pid) == state.section(pid)
+                       for pid in set(before.sections) | set(state.sections))
+            return "" if same else "edited since saved"
+    return ""

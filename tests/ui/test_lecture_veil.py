@@ -1,0 +1,57 @@
+"""The veil keeps a question's answer out of the whole window, not only out of the figure:
+the strip under the scheduler's figure, the Measurements dock's model line, the lecture's
+description (the lecture model's ``hides``)."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtWidgets import QWidget
+
+from gpuviz.lecture import Lecture, show
+from gpuviz.scenario import load_scenario
+
+
+def _strip(dock) -> list[QWidget]:
+    from PySide6.QtCore import Qt
+
+    return dock.companion.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+
+
+def test_the_strip_under_the_scheduler_figure_is_veiled(make_main_window, scenario_path, qtbot):
+    for name in ("scheduler-h200-l1.json", "scheduler-h200-dram.json"):
+        w = make_main_window(scenario_path(name))
+        dock = w.docks["scheduler"]
+        assert any(c.isVisible() for c in _strip(dock))  # the overview shows the whole run
+        height = dock.companion.height()
+        w.document.go_to_step(1)
+        assert w.document.veiled and w.step_show().hidden("strips")
+        assert not any(c.isVisible() for c in _strip(dock)), name
+        assert dock.companion.height() == height, "its place is kept: the figure does not move"
+        w.next_step()  # the reveal
+        assert not w.document.veiled and any(c.isVisible() for c in _strip(dock))
+
+
+def test_the_measurements_dock_says_no_model_value_while_veiled(make_main_window,
+                                                                scenario_path, qtbot):
+    w = make_main_window(scenario_path("banks-padded33.json"))
+    w.complete()
+    dock = w.measurements_dock
+    dock.show()
+    w.document.go_to_step(2)
+    assert w.document.veiled
+    assert "wavefront" not in dock.current.text() and "measured" not in dock.current.text()
+    w.next_step()
+    assert "wavefront" in dock.current.text()
+
+
+def test_the_register_cliff_description_does_not_state_step_2s_answer(scenario_path):
+    path = scenario_path("occupancy-register-cliff.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    scenario = load_scenario(path)
+    asked = show(Lecture(scenario), 1)
+    assert asked.veiled and "blocks fit" in asked.question
+    overview = show(Lecture(scenario), -1).caption
+    assert overview == data["description"]
+    for answer in ("only one block", "16 warps", "half the occupancy", "25%"):
+        assert answer not in overview, answer
