@@ -100,7 +100,7 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
 
 def _picture(page: Page, t: Theme, render_png_bytes: Any) -> tuple[bytes, float]:
     """The step's figures side by side in one PNG, and its aspect (width / height)."""
-    figures = [figure_for(page.state, pid, t, page.selection, page.target(pid, "slide"))
+    figures = [figure_for(page.state, pid, t, page.selection_for(pid), page.target(pid, "slide"))
                for pid in page.panels]
     figure = figures[0] if len(figures) == 1 else _side_by_side(figures, t)
     return render_png_bytes(figure, None, PICTURE_DPI), figure.width / figure.height

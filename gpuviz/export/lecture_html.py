@@ -80,7 +80,7 @@ def _figure_html(page: Page, panel_id: str, prefix: str) -> tuple[str, str]:
     """One panel's figure in every variant, and the text it sets (for the font subset)."""
     out, text, alt = [], [], ""
     for n, (cls, theme_name, size) in enumerate(VARIANTS):
-        figure = figure_for(page.state, panel_id, theme(theme_name), page.selection,
+        figure = figure_for(page.state, panel_id, theme(theme_name), page.selection_for(panel_id),
                             page.target(panel_id, size))
         alt = alt or figure.description or figure.title
         text.append(_texts(figure))
