@@ -136,7 +136,16 @@ def _titled(prs: Any, title: str) -> Any:
 def _frame(shape: Any, x: int, y: int, w: int, h: int, size: Any) -> None:
     """Place a layout's placeholder for the 16:9 slide (the default layouts are 4:3)."""
     shape.left, shape.top, shape.width, shape.height = x, y, w, h
-    shape.text_frame.word_wrap = True
+    _fitted(shape.text_frame)
+
+
+def _fitted(frame: Any) -> None:
+    """Wrapped, and shrunk to its box where it would overflow (``normAutofit``, ECMA-376
+    21.1.2.1.3): a 300-character title stays on its slide."""
+    from pptx.enum.text import MSO_AUTO_SIZE
+
+    frame.word_wrap = True
+    frame.auto_size = MSO_AUTO_SIZE.TEXT_TO_FIT_SHAPE
 
 
 def _sized(shape: Any, size: Any) -> None:
@@ -148,7 +157,7 @@ def _sized(shape: Any, size: Any) -> None:
 def _text(slide: Any, text: str, x: int, y: int, w: int, h: int, size: Any) -> None:
     box = slide.shapes.add_textbox(x, y, w, h)
     frame = box.text_frame
-    frame.word_wrap = True
+    _fitted(frame)
     frame.text = _xml(text)
     _sized(box, size)
 

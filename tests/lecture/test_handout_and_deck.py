@@ -129,3 +129,8 @@ def test_long_titles_and_characters_xml_cannot_hold_still_export(source, tmp_pat
     texts = [s.shapes.title.text for s in deck.slides]
     assert texts[0] == "T\ufffditle " + "x" * 290
     assert "S\ufffdone \ufffd" in texts
+    from pptx.enum.text import MSO_AUTO_SIZE
+
+    boxes = [sh for s in deck.slides for sh in s.shapes if sh.has_text_frame]
+    assert boxes and all(sh.text_frame.auto_size == MSO_AUTO_SIZE.TEXT_TO_FIT_SHAPE
+                         for sh in boxes), "every text shrinks to its box"
