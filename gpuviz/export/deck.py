@@ -15,6 +15,7 @@ from typing import Any
 
 from gpuviz import __version__
 from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages
+from gpuviz.export.svg import _NOT_XML
 from gpuviz.figures.display import Figure
 from gpuviz.figures.scene import figure_for
 from gpuviz.figures.theme import Theme, theme
@@ -23,6 +24,20 @@ from gpuviz.scenario.document import Scenario
 SLIDE_W_IN, SLIDE_H_IN = 13.333, 7.5
 PICTURE_DPI = 220
 TITLE_LAYOUT, TITLE_ONLY_LAYOUT = 0, 5
+# Office's core properties hold at most 255 characters (ECMA-376 Part 2, python-pptx refuses more);
+# a scenario's title may have 300.
+CORE_PROPERTY_CHARS = 255
+
+
+def _xml(text: str) -> str:
+    """``text`` as XML 1.0 can hold it: a character it cannot (a C0 control, U+FFFE, U+FFFF)
+    shows as U+FFFD, as in the SVG. https://www.w3.org/TR/xml/#charsets"""
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def _property(text: str) -> str:
+    text = _xml(text)
+    return text if len(text) <= CORE_PROPERTY_CHARS else text[:CORE_PROPERTY_CHARS - 1] + "…"
 
 
 def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = "screen",
@@ -38,9 +53,12 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
     slide_w, slide_h = Inches(SLIDE_W_IN), Inches(SLIDE_H_IN)
     prs.slide_width, prs.slide_height = slide_w, slide_h
     props = prs.core_properties
-    props.title = scenario.title
-    props.subject = scenario.description[:250]
+    props.title = _property(scenario.title)
+    props.subject = _property(scenario.description)
     props.comments = f"gpuviz {__version__}; scenario SHA-256 {scenario_sha256}"
+    # The default template's own author and revision are not the lecture's.
+    props.author = props.last_modified_by = "gpuviz"
+    props.revision = 1
     props.keywords = "gpuviz"
     pages = lecture_pages(scenario, steps, panels)
     check_lecture_size(pages, 1, "A deck")
@@ -50,9 +68,9 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
     first = prs.slides.add_slide(prs.slide_layouts[TITLE_LAYOUT])
     title, subtitle = first.shapes.title, first.placeholders[1]
     _frame(title, margin, Inches(1.6), slide_w - 2 * margin, Inches(1.9), Pt(40))
-    title.text = scenario.title
+    title.text = _xml(scenario.title)
     _frame(subtitle, margin, Inches(3.7), slide_w - 2 * margin, Inches(3.2), Pt(20))
-    subtitle.text = pages[0].caption
+    subtitle.text = _xml(pages[0].caption)
     _sized(title, Pt(40))
     _sized(subtitle, Pt(20))
     top, caption_h = Inches(1.3), Inches(1.05)
@@ -82,7 +100,7 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
 
 def _picture(page: Page, t: Theme, render_png_bytes: Any) -> tuple[bytes, float]:
     """The step's figures side by side in one PNG, and its aspect (width / height)."""
-    figures = [figure_for(page.state, pid, t, page.selection, page.target(pid, "slide"))
+    figures = [figure_for(page.state, pid, t, page.selection_for(pid), page.target(pid, "slide"))
                for pid in page.panels]
     figure = figures[0] if len(figures) == 1 else _side_by_side(figures, t)
     return render_png_bytes(figure, None, PICTURE_DPI), figure.width / figure.height
@@ -110,7 +128,7 @@ def _titled(prs: Any, title: str) -> Any:
     slide = prs.slides.add_slide(prs.slide_layouts[TITLE_ONLY_LAYOUT])
     shape = slide.shapes.title
     _frame(shape, Inches(0.45), Inches(0.2), Inches(SLIDE_W_IN - 0.9), Inches(1.0), Pt(32))
-    shape.text = title
+    shape.text = _xml(title)
     _sized(shape, Pt(32))
     return slide
 
@@ -118,7 +136,16 @@ def _titled(prs: Any, title: str) -> Any:
 def _frame(shape: Any, x: int, y: int, w: int, h: int, size: Any) -> None:
     """Place a layout's placeholder for the 16:9 slide (the default layouts are 4:3)."""
     shape.left, shape.top, shape.width, shape.height = x, y, w, h
-    shape.text_frame.word_wrap = True
+    _fitted(shape.text_frame)
+
+
+def _fitted(frame: Any) -> None:
+    """Wrapped, and shrunk to its box where it would overflow (``normAutofit``, ECMA-376
+    21.1.2.1.3): a 300-character title stays on its slide."""
+    from pptx.enum.text import MSO_AUTO_SIZE
+
+    frame.word_wrap = True
+    frame.auto_size = MSO_AUTO_SIZE.TEXT_TO_FIT_SHAPE
 
 
 def _sized(shape: Any, size: Any) -> None:
@@ -130,11 +157,11 @@ def _sized(shape: Any, size: Any) -> None:
 def _text(slide: Any, text: str, x: int, y: int, w: int, h: int, size: Any) -> None:
     box = slide.shapes.add_textbox(x, y, w, h)
     frame = box.text_frame
-    frame.word_wrap = True
-    frame.text = text
+    _fitted(frame)
+    frame.text = _xml(text)
     _sized(box, size)
 
 
 def _notes(slide: Any, notes: str) -> None:
     if notes:
-        slide.notes_slide.notes_text_frame.text = notes
+        slide.notes_slide.notes_text_frame.text = _xml(notes)

@@ -102,7 +102,8 @@ def _step_page(group: Sequence[Page], total: int, lecture: str, number: int, t: 
         caption = (text_block(page.caption, t, TEXT_W, size=BODY_PT, name="caption")
                    if page.caption else None)
         room = top + share - SLOT_GAP - y - (caption.height + GAP if caption else 0.0)
-        figures = [figure_for(page.state, pid, t, page.selection, page.target(pid, "double"))
+        figures = [figure_for(page.state, pid, t, page.selection_for(pid),
+                              page.target(pid, "double"))
                    for pid in page.panels]
         heights = sum(f.height for f in figures) + GAP * (len(figures) - 1)
         u = min(1.0, room / heights) if heights > 0 else 1.0

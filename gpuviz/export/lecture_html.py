@@ -19,7 +19,7 @@ from functools import cache
 
 from gpuviz import __version__
 from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages, plural
-from gpuviz.export.svg import figure_to_svg
+from gpuviz.export.svg import _NOT_XML, figure_to_svg
 from gpuviz.export.svg_fonts import subset_bytes
 from gpuviz.figures.display import Figure, Text, walk
 from gpuviz.figures.scene import figure_for
@@ -80,7 +80,7 @@ def _figure_html(page: Page, panel_id: str, prefix: str) -> tuple[str, str]:
     """One panel's figure in every variant, and the text it sets (for the font subset)."""
     out, text, alt = [], [], ""
     for n, (cls, theme_name, size) in enumerate(VARIANTS):
-        figure = figure_for(page.state, panel_id, theme(theme_name), page.selection,
+        figure = figure_for(page.state, panel_id, theme(theme_name), page.selection_for(panel_id),
                             page.target(panel_id, size))
         alt = alt or figure.description or figure.title
         text.append(_texts(figure))
@@ -126,7 +126,9 @@ def _subset(name: str, chars: str) -> bytes:
 
 
 def _e(text: str) -> str:
-    return html.escape(text, quote=True)
+    """Escaped, and a character HTML may not carry (a C0 control, U+FFFE, U+FFFF) shown as
+    U+FFFD, as the figures show it. https://html.spec.whatwg.org/#preprocessing-the-input-stream"""
+    return html.escape(_NOT_XML.sub("\ufffd", text), quote=True)
 
 
 _STYLE = """

@@ -100,3 +100,37 @@ def test_a_handout_that_grows_past_its_size_is_stopped(source, tmp_path, capsys,
                  str(tmp_path)]) == 2
     assert "grew past 0 MiB after 1 of 5 pages" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def test_long_titles_and_characters_xml_cannot_hold_still_export(source, tmp_path):
+    from pptx import Presentation
+
+    raw = json.loads(source.read_text(encoding="utf-8"))
+    raw["title"] = "T\x07itle " + "x" * 290  # 297 characters: the schema allows 300
+    raw["description"] = "desc \x01 \ufffe end"
+    raw["steps"][0]["title"] = "S\x0bone \uffff"
+    raw["steps"][0]["caption"] = "cap \ufffe"
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    out = tmp_path / "out"
+    for fmt in ("pptx", "html"):
+        assert main(["export", str(path), "--format", fmt, "--out", str(out)]) == 0, fmt
+    assert main(["export", str(path), "--format", "pdf", "--all-steps", "--out", str(out)]) == 0
+    page = (out / "hostile.html").read_text(encoding="utf-8")
+    assert not NOT_XML.search(page)
+    assert "S\ufffdone \ufffd" in page
+    deck = Presentation(str(out / "hostile.pptx"))
+    props = deck.core_properties
+    assert len(props.title) <= 255 and props.title.startswith("T\ufffditle x")
+    assert props.author == props.last_modified_by == "gpuviz", "no template author is left"
+    texts = [s.shapes.title.text for s in deck.slides]
+    assert texts[0] == "T\ufffditle " + "x" * 290
+    assert "S\ufffdone \ufffd" in texts
+    from pptx.enum.text import MSO_AUTO_SIZE
+
+    boxes = [sh for s in deck.slides for sh in s.shapes if sh.has_text_frame]
+    assert boxes and all(sh.text_frame.auto_size == MSO_AUTO_SIZE.TEXT_TO_FIT_SHAPE
+                         for sh in boxes), "every text shrinks to its box"
