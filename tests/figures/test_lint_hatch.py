@@ -1,6 +1,6 @@
 """The ``hatch-glyph`` rule fires on a text over a hatch fill, knocked out or not, and not on one
-beside it; and it finds today's print figures that put a pattern under their numbers (gemm,
-mma, banks, barrier, swizzle), the class issue 37 names."""
+beside it; it finds today's print mma fragments, which put a pattern under their numbers;
+gemm's owner grid keeps its hatch in bands along the cells' edges."""
 
 from __future__ import annotations
 
@@ -25,13 +25,24 @@ def test_a_glyph_on_hatching_is_found_even_with_a_knockout():
     assert hatch_under_glyph(_figure(30, True)) == []
 
 
-def test_todays_print_figures_put_patterns_under_numbers():
+def _hit(panels: set[str], targets) -> set[str]:
     hit = set()
     for path in bundled_scenarios():
         s = load_scenario(path)
         results = compute_all(s, s.panels)
-        for pid in {"gemm", "mma"} & set(s.panels):
-            fig = build_figure(pid, results[pid], frozenset(), THEMES["print"], TARGETS["single"])
-            if hatch_under_glyph(fig):
-                hit.add(pid)
-    assert hit == {"gemm", "mma"}
+        for pid in panels & set(s.panels):
+            for target in targets:
+                fig = build_figure(pid, results[pid], frozenset(), THEMES["print"], target)
+                if hatch_under_glyph(fig):
+                    hit.add(pid)
+    return hit
+
+
+def test_todays_print_mma_fragments_put_patterns_under_numbers():
+    assert _hit({"mma"}, [TARGETS["single"]]) == {"mma"}
+
+
+def test_gemm_owners_keep_their_hatch_in_edge_bands_at_every_size():
+    """Owner labels ("t5") on a block's hatch read "-t5-" in print; the hatch now runs in bands
+    along the cell's edges, clear of the label."""
+    assert _hit({"gemm"}, list(TARGETS.values())) == set()
