@@ -1,6 +1,6 @@
 """The ``hatch-glyph`` rule fires on a text over a hatch fill, knocked out or not, and not on one
-beside it; it finds today's print mma fragments, which put a pattern under their numbers;
-gemm's owner grid keeps its hatch in bands along the cells' edges."""
+beside it; it finds today's print banks queues, which put a pattern under their numbers;
+gemm's owner grid keeps its hatch in bands along the cells' edges, mma's registers are grays."""
 
 from __future__ import annotations
 
@@ -25,9 +25,11 @@ def test_a_glyph_on_hatching_is_found_even_with_a_knockout():
     assert hatch_under_glyph(_figure(30, True)) == []
 
 
-def _hit(panels: set[str], targets) -> set[str]:
+def _hit(panels: set[str], targets, skip: tuple[str, ...] = ()) -> set[str]:
     hit = set()
     for path in bundled_scenarios():
+        if path.stem in skip:
+            continue
         s = load_scenario(path)
         results = compute_all(s, s.panels)
         for pid in panels & set(s.panels):
@@ -38,8 +40,15 @@ def _hit(panels: set[str], targets) -> set[str]:
     return hit
 
 
-def test_todays_print_mma_fragments_put_patterns_under_numbers():
-    assert _hit({"mma"}, [TARGETS["single"]]) == {"mma"}
+def test_todays_print_banks_queues_put_patterns_under_numbers():
+    assert _hit({"banks"}, [TARGETS["single"]]) == {"banks"}
+
+
+def test_mma_registers_are_told_apart_by_lightness_not_a_pattern_under_the_lane():
+    """In print the fragments' lane numbers sat on the register's hatch (dots read as decimal
+    points: ".8", "9."); the registers are now four gray levels 0.11 apart. (ldmatrix's bank
+    group counts on a conflict's hatch are the banks class, not yet fixed.)"""
+    assert _hit({"mma"}, list(TARGETS.values()), skip=("mma-ldmatrix-swizzle",)) == set()
 
 
 def test_gemm_owners_keep_their_hatch_in_edge_bands_at_every_size():
