@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from gpuviz.figures.bands import edge_bands, unhatched
 from gpuviz.figures.display import Style
 from gpuviz.figures.layout import (
     NATURAL,
@@ -16,7 +17,6 @@ from gpuviz.figures.layout import (
     BlockCanvas,
     Target,
     format_number,
-    knock_out,
     line_step,
     wrap,
 )
@@ -132,16 +132,15 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
             ij = [(i, j) for i in range(SIZE) for j in range(SIZE) if s.owner[i, j] == t]
             blk = int(s.block_of_output[ij[0]])
             c.rects([(j * cell, top + i * cell, cell, cell) for i, j in ij],
-                    block_style(theme, blk if s.blocks > 1 else 0),
+                    unhatched(block_style(theme, blk if s.blocks > 1 else 0)),
                     [key("thread", s.name, t)] * len(ij))
         for i in range(SIZE):
             for j in range(SIZE):
                 label = c.value(j * cell, top + i * cell, cell, cell, f"t{s.owner[i, j]}", small,
                                 fg, floor=target.min_pt, key=key("thread", s.name, s.owner[i, j]))
                 blk = int(s.block_of_output[i, j]) if s.blocks > 1 else 0
-                style = block_style(theme, blk)
-                if style.hatch:  # the label sits on hatching
-                    knock_out(c, label, style.fill)
+                # the block's hatch in bands along the cell's edges, none under the label
+                edge_bands(c, j * cell, top + i * cell, cell, cell, block_style(theme, blk), label)
         # thick lines around each thread's region
         region = 2 if s.outputs_per_thread == 4 else 1
         segs = []

@@ -49,12 +49,18 @@ def cell_text(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str,
 REGISTER_CATEGORIES = (0, 1, 2, 5)
 
 
+#: Gray levels of registers 0–3 where the theme must survive grayscale (0.11 apart, over the
+#: 0.1 that prints apart), in place of a hatch: a pattern under a cell's lane number reads as
+#: part of it (dots as decimal points, lines as minus signs).
+REGISTER_GRAYS = (0.60, 0.93, 0.71, 0.82)
+
+
 def register_style(theme: Theme, j: int) -> Style:
-    """A light tint of register j's category, hatched where the theme tells categories by
-    hatch too (as gemm's blocks)."""
+    """A light tint of register j's category; where the theme must survive grayscale (it
+    hatches), the tint's hue at its own gray level instead of a hatch."""
     k = j % len(REGISTER_CATEGORIES)
-    hatch = theme.category_hatch(k)
-    return Style(fill=theme.mix(theme.category(REGISTER_CATEGORIES[k]), 0.5),
-                 stroke=theme.outline, stroke_width=theme.thin_mm, hatch=hatch,
-                 hatch_color=theme.muted if hatch else None)
+    fill = theme.mix(theme.category(REGISTER_CATEGORIES[k]), 0.5)
+    if theme.hatches:
+        fill = theme.at_gray(theme.category(REGISTER_CATEGORIES[k]), REGISTER_GRAYS[k])
+    return Style(fill=fill, stroke=theme.outline, stroke_width=theme.thin_mm)
 
