@@ -18,7 +18,7 @@ from gpuviz.figures.layout import NATURAL, Block, Target, compose, receipt_block
 from gpuviz.figures.mma_cells import heading, tagged
 from gpuviz.figures.theme import Theme
 from gpuviz.models.tma import PARTS, TmaResult
-from gpuviz.models.tma_map import SWIZZLE_MASK
+from gpuviz.models.tma_map import SWIZZLE_MASK, box_start
 
 NATURAL_WIDTH = 150.0
 MAX_ROWS = 16
@@ -55,7 +55,7 @@ def _box(r: TmaResult, theme: Theme, width: float) -> list[Block]:
         rows.append((f"row {i}", f"{len(row) - zeros} loaded, {zeros} zero-filled"))
     if not rows:
         rows = ["no box: the tensor map is refused"]
-    start = ", ".join(map(str, r.params.box_start))
+    start = ", ".join(map(str, box_start(r.params)))
     return tagged("box", heading(f"Box at ({start}) in global memory", theme, width,
                                  "box-title"),
                   _numbers(rows, "Elements outside the tensor (a negative or past-the-end coordinate) are "

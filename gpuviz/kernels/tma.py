@@ -87,12 +87,12 @@ def render(p: Any, name: str, title: str) -> KernelSource:
     smem_off = int(s.get("smem_offset") or 0)
     box_bytes = int(r.box_bytes)
     footprint = off + (strides[-1] * dims[-1] if strides else eb * dims[0])
-    loads = bool(r.tensor_map_valid) and rank == 2 and footprint <= MAX_GLOBAL_BYTES \
+    loads = bool(r.tensor_map_valid) and not r.copy_faults and rank == 2 and footprint <= MAX_GLOBAL_BYTES \
         and len(r.placement) > 0
     dump = 2 * box_bytes + 256 if loads else 16
     slots = _slots(s, r, dump // eb) if loads else [-1]
     events = _events(s, box_bytes)
-    trace = list(r.barrier_trace)
+    trace = [to_jsonable(t) for t in r.barrier_trace]
     parities = [int(t["phase"]) % 2 for t in trace] or [0]
     waits = [-1 if t.get("wait") is None else int(bool(t["wait"])) for t in trace] or [-1]
     cluster = s.get("cluster") or {}

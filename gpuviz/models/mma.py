@@ -518,7 +518,7 @@ def worst_cases() -> list[tuple[str, dict[str, object]]]:
             "feed": {"layout": "padded", "row_elements": 512, "padding": 64, "matrices": 4},
             "warpgroup": {"n": 256, "k_steps": 4, "stages": 4, "wait_pending": 4,
                           "block_warps": 32, "first_warp": 28},
-            "hierarchy": {"block_m": 512, "block_n": 512, "warps_m": 2, "warps_n": 16}}),
+            "hierarchy": {"block_m": 256, "block_n": 256, "warps_m": 4, "warps_n": 8}}),
         ("m16n8k32 s8, swizzled", {"shape": "m16n8k32", "dtype": "s8", "accumulator": "s32",
                                    "feed": {"layout": "swizzled", "swizzle": "32B",
                                             "row_elements": 512}}),

@@ -110,9 +110,10 @@ class TmaParams:
                             choices=("none", "16B", "32B"))
     swizzle: str = param("128B", doc="Swizzle mode of the shared-memory destination.",
                          choices=tuple(tm.SWIZZLE_MASK))
-    box_start: tuple[int, ...] = param((0, 0), doc="The box's first coordinates, innermost "
-                                       "first; negative or past the end is zero-filled.",
-                                       minimum=-(1 << 32), maximum=1 << 32, length=(1, 6))
+    box_start: tuple[int, ...] = param((), doc="The box's first coordinates, innermost "
+                                       "first (none: the origin); negative or past the end is "
+                                       "zero-filled.",
+                                       minimum=-(1 << 32), maximum=1 << 32, length=(0, 6))
     smem_offset: int = param(0, doc="Bytes of the shared destination past a 1024-byte-aligned "
                                     "base (the swizzle reads the absolute address).",
                              minimum=0, maximum=1 << 17)
@@ -137,6 +138,8 @@ PARAMS = TmaParams
 class TmaResult:
     tensor_map_valid: bool
     tensor_map_problems: tuple[str, ...]
+    # a map the driver encodes whose copy faults on the GPU (measured), each naming its field
+    copy_faults: tuple[str, ...]
     box_bytes: int
     placement: tuple[tuple[int, ...], ...]
     zero_filled: tuple[tuple[bool, ...], ...]
@@ -182,6 +185,7 @@ def compute(p: TmaParams) -> TmaResult:
     pl = p.pipeline
     return TmaResult(
         params=p, tensor_map_valid=not problems_, tensor_map_problems=problems_,
+        copy_faults=tuple(tm.copy_faults(p)) if not problems_ else (),
         box_bytes=nbytes,
         placement=tm.placement(p) if not problems_ else (),
         zero_filled=tm.zero_filled(p) if not problems_ else (),
@@ -194,3 +198,20 @@ def compute(p: TmaParams) -> TmaResult:
         cp_async=tb.cp_async_visible(p.cp_async.groups, p.cp_async.wait_group,
                                      p.cp_async.synced),
     )
+
+
+def worst_cases() -> list[tuple[str, dict[str, object]]]:
+    """The costliest sections this panel accepts that we know of, as (label, scenario section):
+    benchmarks/bench_limits.py times them, tests/models/test_limits.py computes them
+    (docs/architecture.md, "Adding a panel")."""
+    return [
+        # every part drawn, the largest placed box (256 rows of 128 one-byte elements), a long
+        # event script and ring
+        ("all parts, 256-row box, 32 iterations", {
+            "show": ["tensor-map", "box", "placement", "barrier", "ring", "cluster"],
+            "element_bytes": 1, "global_dims": [4096, 4096], "box_dims": [128, 256],
+            "box_start": [-64, 4000],
+            "barrier": {"count": 4, "events": [{"op": "arrive"}] * 64},
+            "pipeline": {"stages": 8, "iterations": 32, "mistake": "early_release"},
+            "cluster": {"dims": [16, 1, 1]}}),
+    ]

@@ -6,8 +6,9 @@ rank 1–5 (3–5 when interleaved); the global address aligned to 16 bytes (32 
 ``CU_TENSOR_MAP_INTERLEAVE_32B``); every global dimension non-zero and at most 2^32; every
 global stride a multiple of 16 (32 when interleaved 32B) and below 2^40; every box dimension
 1–256; with no interleave the box's inner dimension a multiple of 16 bytes and, when swizzled,
-at most the swizzle span (32, 64, 128 bytes); element strides 1–8; interleave 32B only with
-the 32B swizzle.
+at most the swizzle span (32, 64, 128 bytes); element strides 1–8. The driver encodes
+interleave 32B with any swizzle (measured on Hopper), and some boxes it encodes fault when
+copied (``copy_faults``): the model follows the hardware there.
 
 Placement (PTX ISA, "Tensor swizzling modes" of ``cp.async.bulk.tensor``): the box is written
 densely, row after row, and the swizzle is a function of the absolute shared address
@@ -99,11 +100,30 @@ def tensor_map_problems(p) -> list[str]:
     for i, e in enumerate(es):
         if not 1 <= e <= 8:
             out.append(f"element_strides[{i}]: {e}; each element stride must be 1 to 8")
-    if p.interleave == "32B" and p.swizzle != "32B":
-        out.append(f"swizzle: {p.swizzle}; interleave 32B requires the 32B swizzle")
-    if len(p.box_start) != rank:
+    if p.box_start and len(p.box_start) != rank:
         out.append(f"box_start: {len(p.box_start)} coordinates for a rank-{rank} map")
     return out
+
+
+def copy_faults(p) -> list[str]:
+    """Boxes the driver encodes whose copy faults on the GPU (illegal instruction), measured on
+    Hopper (resources/measurements/tma/h200-tma.json): an innermost start that is not a whole
+    number of 16-byte units, and a 128B-swizzled box whose inner box is 16 or 32 bytes."""
+    out = []
+    start = box_start(p)
+    if start and (start[0] * p.element_bytes) % 16:
+        out.append(f"box_start[0]: {start[0]} elements is {start[0] * p.element_bytes} bytes; "
+                   f"the copy faults unless the innermost start is a multiple of 16 bytes")
+    inner = p.box_dims[0] * p.element_bytes if p.box_dims else 0
+    if p.swizzle == "128B" and p.interleave == "none" and inner in (16, 32):
+        out.append(f"box_dims[0]: {inner} inner bytes; with the 128B swizzle a copy of an inner "
+                   f"box of 16 or 32 bytes faults (48 bytes and more load)")
+    return out
+
+
+def box_start(p) -> tuple[int, ...]:
+    """The box's first coordinates; none given is the origin of every dimension."""
+    return tuple(p.box_start) or (0,) * len(p.global_dims)
 
 
 def _rows(p) -> list[tuple[int, ...]]:
@@ -140,7 +160,7 @@ def zero_filled(p) -> tuple[tuple[bool, ...], ...]:
     if prod(n) > MAX_PLACED:
         return ()
     es = element_strides(p)
-    dims, start = p.global_dims, p.box_start
+    dims, start = p.global_dims, box_start(p)
 
     def out_of(i: int, k: int) -> bool:
         c = start[i] + k * es[i]
