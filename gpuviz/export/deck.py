@@ -15,7 +15,7 @@ from typing import Any
 
 from gpuviz import __version__
 from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages
-from gpuviz.export.svg import _NOT_XML
+from gpuviz.export.svg import xml_safe
 from gpuviz.figures.display import Figure
 from gpuviz.figures.scene import figure_for
 from gpuviz.figures.theme import Theme, theme
@@ -32,7 +32,7 @@ CORE_PROPERTY_CHARS = 255
 def _xml(text: str) -> str:
     """``text`` as XML 1.0 can hold it: a character it cannot (a C0 control, U+FFFE, U+FFFF)
     shows as U+FFFD, as in the SVG. https://www.w3.org/TR/xml/#charsets"""
-    return _NOT_XML.sub("\ufffd", text)
+    return xml_safe(text)
 
 
 def _property(text: str) -> str:
@@ -42,8 +42,8 @@ def _property(text: str) -> str:
 
 def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = "screen",
                  steps: Sequence[int] | None = None,
-                 panels: Sequence[str] | None = None, seconds: float | None = None) -> bytes:
-    """The deck's .pptx bytes; ``seconds``: the time budget."""
+                 panels: Sequence[str] | None = None, items: int | None = None) -> bytes:
+    """The deck's .pptx bytes; ``items``: the work budget in drawn figure items."""
     from pptx import Presentation
     from pptx.util import Emu, Inches, Pt
 
@@ -74,7 +74,7 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
     _sized(title, Pt(40))
     _sized(subtitle, Pt(20))
     top, caption_h = Inches(1.3), Inches(1.05)
-    clock = Clock("A deck", seconds)
+    clock = Clock("A deck", items)
     for n, page in enumerate(pages[1:], 2):
         clock.check(n - 1, len(pages))
         if page.question:

@@ -19,7 +19,7 @@ from functools import cache
 
 from gpuviz import __version__
 from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages, plural
-from gpuviz.export.svg import _NOT_XML, figure_to_svg
+from gpuviz.export.svg import figure_to_svg, xml_safe
 from gpuviz.export.svg_fonts import subset_bytes
 from gpuviz.figures.display import Figure, Text, walk
 from gpuviz.figures.scene import figure_for
@@ -37,14 +37,14 @@ FACES = (("Inter", "normal", "Inter-Regular.otf"), ("Inter", "bold", "Inter-Bold
 
 def lecture_html(scenario: Scenario, scenario_sha256: str,
                  steps: Sequence[int] | None = None, *,
-                 panels: Sequence[str] | None = None, seconds: float | None = None) -> str:
-    """The page's text for ``scenario`` (every step, or the 0-based ``steps``); ``seconds``:
-    the time budget (:data:`~gpuviz.export.lecture.MAX_LECTURE_SECONDS`)."""
+                 panels: Sequence[str] | None = None, items: int | None = None) -> str:
+    """The page's text for ``scenario`` (every step, or the 0-based ``steps``); ``items``:
+    the work budget in drawn figure items (:data:`~gpuviz.export.lecture.MAX_LECTURE_ITEMS`)."""
     pages = lecture_pages(scenario, steps, panels)
     check_lecture_size(pages, len(VARIANTS), "A web lecture")
     sections = []
     text = [scenario.title]
-    clock = Clock("A web lecture", seconds)
+    clock = Clock("A web lecture", items)
     for i, page in enumerate(pages):
         figures = [_figure_html(page, pid, f"p{i}-{j}") for j, pid in enumerate(page.panels)]
         clock.check(i + 1, len(pages))
@@ -128,7 +128,7 @@ def _subset(name: str, chars: str) -> bytes:
 def _e(text: str) -> str:
     """Escaped, and a character HTML may not carry (a C0 control, U+FFFE, U+FFFF) shown as
     U+FFFD, as the figures show it. https://html.spec.whatwg.org/#preprocessing-the-input-stream"""
-    return html.escape(_NOT_XML.sub("\ufffd", text), quote=True)
+    return html.escape(xml_safe(text), quote=True)
 
 
 _STYLE = """

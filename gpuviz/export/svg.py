@@ -52,12 +52,18 @@ MONO = "'Noto Sans Mono', 'DejaVu Sans Mono', monospace"
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
+def xml_safe(text: str) -> str:
+    """The text with every character XML cannot hold shown as U+FFFD (the deck's and the web
+    page's text too)."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def escape(text: str) -> str:
-    return _escape(_NOT_XML.sub("\ufffd", text))
+    return _escape(xml_safe(text))
 
 
 def quoteattr(text: str) -> str:
-    return _quoteattr(_NOT_XML.sub("\ufffd", text))
+    return _quoteattr(xml_safe(text))
 
 
 def n(v: float) -> str:
