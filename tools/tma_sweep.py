@@ -3,7 +3,7 @@
 Usage:
   python tools/tma_sweep.py cases DIR     DIR/cases.txt (the lines tools/tma_probe.cu reads)
   python tools/tma_sweep.py import DIR    DIR holds what tools/device/tma.sh wrote (probe.jsonl,
-                                          versions.txt); writes resources/measurements/tma/h200-tma.json
+                                          versions.txt); writes resources/measurements/tma/h100-tma.json
 
 The file lies in a folder of its own: the files directly in resources/measurements are profiled
 scalars that ``gpuviz measure`` and the Measurements dock read; these are whole placements and
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "measurements" / "tma" / "h200-tma.json"
+OUT = ROOT / "resources" / "measurements" / "tma" / "h100-tma.json"
 
 SWIZZLE = {"none": 0, "32B": 32, "64B": 64, "128B": 128}
 SPAN = {"none": 0, "32B": 32, "64B": 64, "128B": 128}

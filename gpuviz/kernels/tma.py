@@ -15,7 +15,7 @@ One program checks the model case by case on the GPU and prints each comparison:
 - ``cudaOccupancyMaxActiveClusters`` for the cluster's size (non-portable sizes allowed) beside
   the model's ``max_active_clusters``.
 
-Compared with the H100/H200 sweep in ``resources/measurements/tma/h200-tma.json``
+Compared with the H100/H200 sweep in ``resources/measurements/tma/h100-tma.json``
 (tests/kernels/test_tma_hardware.py).
 """
 

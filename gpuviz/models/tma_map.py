@@ -107,7 +107,7 @@ def tensor_map_problems(p) -> list[str]:
 
 def copy_faults(p) -> list[str]:
     """Boxes the driver encodes whose copy faults on the GPU (illegal instruction), measured on
-    Hopper (resources/measurements/tma/h200-tma.json): an innermost start that is not a whole
+    Hopper (resources/measurements/tma/h100-tma.json): an innermost start that is not a whole
     number of 16-byte units, and a 128B-swizzled box whose inner box is 16 or 32 bytes."""
     out = []
     start = box_start(p)
@@ -142,7 +142,7 @@ def placement(p) -> tuple[tuple[int, ...], ...]:
         return ()
     eb, inner = p.element_bytes, n[0]
     # a swizzled box's row takes the whole span even when the inner box is narrower (measured:
-    # resources/measurements/tma/h200-tma.json, load-e2-128B-inner48-at0); unswizzled rows pack
+    # resources/measurements/tma/h100-tma.json, load-e2-128B-inner48-at0); unswizzled rows pack
     pitch = inner * eb if p.swizzle == "none" else 16 * (SWIZZLE_MASK[p.swizzle] + 1)
     out = []
     for r in range(len(_rows(p))):

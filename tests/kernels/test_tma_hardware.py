@@ -1,4 +1,4 @@
-"""The tma model against what the GPU did, case by case (resources/measurements/tma/h200-tma.json,
+"""The tma model against what the GPU did, case by case (resources/measurements/tma/h100-tma.json,
 made by tools/tma_probe.cu): the driver's accept or refuse of each tensor map, every byte of
 each box load (placement, zero fill, bytes left alone), each copy that faulted, the phase
 parity and parity waits after every mbarrier event, and cudaOccupancyMaxActiveClusters.
@@ -21,7 +21,7 @@ from gpuviz.registry import PANEL_IDS
 
 pytestmark = pytest.mark.skipif("tma" not in PANEL_IDS, reason="no tma panel registered")
 
-PATH = resources.files("gpuviz.resources") / "measurements" / "tma" / "h200-tma.json"
+PATH = resources.files("gpuviz.resources") / "measurements" / "tma" / "h100-tma.json"
 DATA = json.loads(PATH.read_text())
 CASES = DATA["cases"]
 

@@ -1,5 +1,5 @@
 """The tma model's placement against every box load the GPU ran (resources/measurements/tma/
-h200-tma.json), computed from the model's parameters directly: each element-sized slot of the
+h100-tma.json), computed from the model's parameters directly: each element-sized slot of the
 buffer holds what the model places there, zero fill included, and no other slot is written."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from gpuviz.models import tma
 
-PATH = resources.files("gpuviz.resources") / "measurements" / "tma" / "h200-tma.json"
+PATH = resources.files("gpuviz.resources") / "measurements" / "tma" / "h100-tma.json"
 LOADS = [c for c in json.loads(PATH.read_text())["cases"] if c["check"] == "load" and "slots" in c]
 
 

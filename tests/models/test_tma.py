@@ -48,7 +48,7 @@ def test_each_driver_rule_names_its_field():
 
 def test_boxes_whose_copy_faults_on_hopper_are_named_by_field():
     # an innermost start of 4 bytes, and a 128B-swizzled 32-byte inner box: both encode, both
-    # fault when copied (resources/measurements/tma/h200-tma.json)
+    # fault when copied (resources/measurements/tma/h100-tma.json)
     r = tma.compute(replace(BASE, box_start=(2, 0)))
     assert r.tensor_map_valid and r.copy_faults[0].startswith("box_start[0]")
     r = tma.compute(replace(BASE, swizzle="128B", box_dims=(16, 8)))
