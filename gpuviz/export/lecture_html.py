@@ -5,8 +5,10 @@ screens and a single-column one for phones, each in the light and the dark theme
 media queries), the shipped faces subset to the characters used and embedded as WOFF, the
 styles and a small script. Nothing is fetched from a network. Without the script the page is a
 long document of every step; with it, one step at a time, walked with PageDown/PageUp, the arrow
-keys, Space, Home/End or the buttons. A question (predict, then reveal) keeps its figures veiled
-until the reader reveals them. Presenter notes are left out. Qt-free.
+keys, Space, Home/End or the buttons. A question (predict, then reveal) keeps its figures and
+caption (the answer) out of the page's markup: they travel as an encoded payload that the script
+decodes and inserts when the reader reveals them, so the answer is neither in the page source nor
+in print while the step is veiled. Presenter notes are left out. Qt-free.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def lecture_html(scenario: Scenario, scenario_sha256: str,
         clock.check(i + 1, len(pages))
         sections.append(_section_html(page, i, len(pages), [f for f, _ in figures]))
         text += [page.title, page.caption, page.question, *(t for _, t in figures)]
+    text.append(_VEIL)
     nav = "\n".join(f'<li><a href="#p{i}" data-page="{i}">'
                     f"<span class=\"num\">{_e(p.label)}</span> <span class=\"title\">{_e(p.title)}</span>"
                     "</a></li>"
@@ -68,12 +71,26 @@ def _section_html(page: Page, index: int, total: int, figures: Iterable[str]) ->
                     f"{_e(page.question)}</p><button type=\"button\" class=\"reveal\">"
                     "Reveal the answer</button></div>")
     caption = f'<p class="caption">{_e(page.caption)}</p>' if page.caption else ""
+    shown, answer, payload = "".join(figures), caption, ""
+    if page.question:  # the answer is left out of the markup until the reader reveals it
+        payload = _payload("figures", shown) + _payload("answer", answer)
+        shown, answer = f'<div class="veil">{_VEIL}</div>', ""
     return (f'<section class="page" id="p{index}" data-page="{index}"'
             f'{" data-question" if page.question else ""} aria-label="{_e(page.label)}">'
             f'<h2><span class="num">{_e(page.label)}'
             f'{f" of {total - 1}" if index else ""}</span> {_e(page.title)}</h2>'
-            f'{question}<div class="figures">{"".join(figures)}</div>'
-            f'<div class="answer">{caption}</div></section>')
+            f'{question}<div class="figures">{shown}</div>'
+            f'<div class="answer">{answer}</div>{payload}</section>')
+
+
+_VEIL = "Veiled until you reveal it"
+
+
+def _payload(into: str, markup: str) -> str:
+    """Markup the script inserts into the section's ``into`` element on reveal, as base64 of
+    its UTF-8 text: inert data, neither shown, printed nor readable in the source."""
+    data = base64.b64encode(markup.encode("utf-8")).decode("ascii")
+    return f'<script type="application/octet-stream" data-into="{into}">{data}</script>'
 
 
 def _figure_html(page: Page, panel_id: str, prefix: str) -> tuple[str, str]:
@@ -175,20 +192,17 @@ button:focus-visible,nav a:focus-visible{outline:2px solid var(--accent);outline
 .js .bar{display:flex;gap:10px;align-items:center;position:sticky;bottom:0;background:var(--bg);
 padding:8px 0;border-top:1px solid var(--rule)}
 .js .bar .where{color:var(--muted);margin-right:auto}
-.js [data-question]:not(.revealed) .figures{position:relative;min-height:8em}
-.js [data-question]:not(.revealed) .figures > *{visibility:hidden}
-.js [data-question]:not(.revealed) .figures::after{content:"Veiled until you reveal it";
-position:absolute;inset:0;display:flex;align-items:center;justify-content:center;
+.veil{display:flex;align-items:center;justify-content:center;min-height:min(50vh,24em);
 background:var(--panel);color:var(--muted);border:1px dashed var(--rule)}
+.reveal{display:none}
+.js .reveal{display:inline-block}
 .js [data-question]:not(.revealed) .answer{display:none}
 .js .revealed .reveal{display:none}
 @media print{html{background:#fff;color:#000;font-size:11pt}nav,.bar,.reveal{display:none!important}
  .page,.js .page{display:block!important;break-after:page;border:0}
  .fig .v{display:none!important}.fig .light.wide{display:block!important}
  .fig svg{max-height:200mm}
- [data-question] .figures > *{visibility:visible!important}
- [data-question] .figures::after{display:none!important}
- [data-question] .answer{display:block!important}}
+ .veil{min-height:40mm}}
 """
 
 _SCRIPT = """
@@ -218,7 +232,18 @@ _SCRIPT = """
     }
   }
   function veiled(p) { return p.hasAttribute('data-question') && !p.classList.contains('revealed'); }
-  function reveal(p) { p.classList.add('revealed'); }
+  function decode(b64) {
+    var bin = atob(b64.trim()), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
+    return new TextDecoder('utf-8').decode(bytes);
+  }
+  function reveal(p) {
+    p.querySelectorAll('script[data-into]').forEach(function (s) {
+      p.querySelector('.' + s.getAttribute('data-into')).innerHTML = decode(s.textContent);
+      s.parentNode.removeChild(s);
+    });
+    p.classList.add('revealed');
+  }
   function next() {
     var p = pages[current];
     if (veiled(p)) { reveal(p); } else { show(current + 1, true); }

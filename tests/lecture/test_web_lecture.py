@@ -50,7 +50,7 @@ def _state(b):
       var shown = Array.prototype.filter.call(p.querySelectorAll('.fig .v'),
         function (v) { return getComputedStyle(v).display !== 'none'; });
       return {hash: location.hash, page: p.id,
-              visible: getComputedStyle(svg.parentNode.parentNode).visibility,
+              visible: svg ? getComputedStyle(svg.parentNode.parentNode).visibility : 'absent',
               answer: p.querySelector('.answer') ?
                 getComputedStyle(p.querySelector('.answer')).display : null,
               variant: shown.length === 1 ? shown[0].className : shown.length,
@@ -70,7 +70,7 @@ def test_stepping_with_keys_and_revealing_a_question(page, tmp_path):
         assert _state(b)["where"] == "Step 1 of 4"
         b.press("ArrowRight")
         s = _state(b)
-        assert (s["page"], s["visible"], s["answer"]) == ("p2", "hidden", "none"), \
+        assert (s["page"], s["visible"], s["answer"]) == ("p2", "absent", "none"), \
             "a question's figures and caption are veiled"
         veiled = b.screenshot(tmp_path / "veiled.png")
         b.press("PageDown")  # the first press reveals, and stays
