@@ -112,6 +112,16 @@ def _matrix(c: BlockCanvas, x: float, y: float, cell: float, values, prefix: str
                     size, text_colors[i][j], floor=floor, key=key(prefix, i, j))
 
 
+def tile_style(theme: Theme) -> Style:
+    """The focus output's 2 × 2 tile: a light tint of C, so that the other tiles, on the paper,
+    are the dimmed ones (less contrast with the ground) in every theme; in a grayscale-safe theme
+    at gray 0.89, apart from A (0.78) and the paper."""
+    style = theme.fill("c_output")
+    if theme.hatches:
+        return replace(style, fill=theme.at_gray(theme.color("c_output"), 0.89))
+    return replace(style, fill=theme.mix(style.fill, 0.18))
+
+
 def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width: float,
                       target: Target = NATURAL, selection: frozenset[str] = frozenset()) -> Block:
     """A × B = C with the focus output's row, column and tile lit, k revealed so far; a
@@ -124,7 +134,7 @@ def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width
     sign_pt = max(theme.title_pt, target.min_pt)
     fg, muted = theme.foreground, theme.muted
     plain = theme.fill("absent")
-    dim = theme.fill("faded")
+    lit = tile_style(theme)
     a_on, b_on, c_on = theme.fill("a_operand"), theme.fill("b_operand"), theme.fill("c_output")
     a_ink, b_ink, c_ink = (theme.ink_on(theme.color(role))  # the ink on a_on, b_on, c_on
                            for role in ("a_operand", "b_operand", "c_output"))
@@ -170,9 +180,9 @@ def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width
     b_text = [[b_ink if b_fill[k][j] is b_on else
                fg if j == fj else muted for j in range(SIZE)] for k in range(SIZE)]
     _matrix(c, bx, top, cell, r.b.tolist(), "b", b_fill, b_text, size, target.min_pt)
-    # The focus output's 2 × 2 tile stays lit; every other output tile is dimmed.
+    # The focus output's 2 × 2 tile is lit; every other output tile is dimmed to the paper.
     ti, tj = fi // 2, fj // 2
-    c_fill = [[(c_on if (i, j) == (fi, fj) else plain if (i // 2, j // 2) == (ti, tj) else dim)
+    c_fill = [[(c_on if (i, j) == (fi, fj) else lit if (i // 2, j // 2) == (ti, tj) else plain)
                for j in range(SIZE)] for i in range(SIZE)]
     c_text = [[c_ink if (i, j) == (fi, fj) else
                fg if (i // 2, j // 2) == (ti, tj) else muted for j in range(SIZE)]
@@ -238,7 +248,8 @@ def legend_entries(r: GemmResult, theme: Theme,
                            parts=walk),
                LegendEntry("its B column (revealed k)", theme.fill("b_operand"), parts=walk),
                LegendEntry("focus output", theme.fill("c_output"), parts=walk),
-               LegendEntry("other output tiles (dimmed)", theme.fill("faded"), parts=walk),
+               LegendEntry("focus output's tile (others dimmed)", tile_style(theme),
+                           parts=walk),
                LegendEntry("chosen thread's outputs", chosen_style(theme), "selection",
                            parts=owners)]
     repeat = blocks > BLOCK_SHADES  # shades repeat: name every block a shade stands for

@@ -74,11 +74,13 @@ def test_selecting_a_thread_shows_that_threads_loads():
         fig.build(FULL, frozenset({"thread:register,3"}), SCREEN))
 
 
-def test_other_output_tiles_are_dimmed():
+def test_the_focus_tile_is_lit_and_other_output_tiles_are_dimmed():
     figure = fig.build(HALF, frozenset(), SCREEN)
-    dimmed = {k for item in walk(figure.items)
-              if getattr(item, "keys", None) and item.style.fill == SCREEN.color("faded")
-              for k in item.keys}
+    fills = {k: item.style.fill for item in walk(figure.items)
+             if getattr(item, "keys", None) for k in item.keys if k.startswith("c:")}
+    lit = {k for k, f in fills.items() if f == fig.tile_style(SCREEN).fill}
+    dimmed = {k for k, f in fills.items() if f == SCREEN.background}
+    assert lit == {"c:0,1", "c:1,0", "c:1,1"}  # c:0,0 is the focus output itself
     assert dimmed == {f"c:{i},{j}" for i in range(4) for j in range(4) if i > 1 or j > 1}
 
 
