@@ -144,12 +144,13 @@ class Document(QObject):
 
     def veiled_steps(self) -> frozenset[int]:
         """The steps whose questions the room has not seen answered (this rehearsal)."""
-        return frozenset(k for k in range(len(self._scenario.steps)) if self.is_veiled(k))
+        lecture = self.lecture
+        return frozenset(k for k in range(len(self._scenario.steps)) if lecture.is_veiled(k))
 
     def is_veiled(self, k: int) -> bool:
-        """Step ``k`` asks a question the room has not seen answered yet (this rehearsal)."""
-        steps = self._scenario.steps
-        return 0 <= k < len(steps) and bool(steps[k].predict) and k not in self._revealed
+        """Step ``k`` asks a question the room has not seen answered yet (this rehearsal): the
+        lecture model's rule."""
+        return self.lecture.is_veiled(k)
 
     def reveal(self) -> None:
         if self.veiled:
