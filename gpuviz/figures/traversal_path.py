@@ -98,6 +98,8 @@ def draw_grid(c: BlockCanvas, theme: Theme, run, done: int, current_lo: int, row
         idx = np.flatnonzero(mask)
         if len(idx):
             c.rects(xywh[idx], style, [keys[i] for i in idx])
+    if not outline:  # cells too small to outline each: the grid's edge still shows its extent
+        c.rect(gx, gy, cols * cell, rows * cell, theme.stroke("outline", theme.thin_mm))
     numbered = numbers_fit(n_tiles, cell, size)
     path_key = key("path", name)
     if n_tiles > 1 and (cell >= PATH_MIN_CELL or path_selected):

@@ -354,3 +354,20 @@ def test_the_a_and_b_strips_are_named_at_every_size():
     for target in (fig.NATURAL, SINGLE, SINGLE.showing(["resident"]), SLIDE):
         texts = fig.build(wide, frozenset({"frame:3"}), SCREEN, target).texts()
         assert texts.count("A") >= 2 and texts.count("B") >= 2, target  # both orders' strips
+
+
+@pytest.mark.parametrize("cell", [1.7, 1.95])
+def test_a_grid_too_small_to_outline_cell_by_cell_still_shows_its_extent(cell):
+    """Cells drawn as vectors but without outlines (a slide's body laid out narrow, as the
+    deck's traversal-grouped step 1 was): the grid's frame still shows where the 12 × 16 tiles
+    are, the empty ones included, instead of white cells on a white page."""
+    from gpuviz.figures.blocks import BlockCanvas
+    from gpuviz.figures.traversal_path import VECTOR_MIN_CELL, draw_grid
+
+    assert VECTOR_MIN_CELL <= cell
+    result = compute(TraversalParams(rows=12, cols=16, order="grouped", in_flight=8))
+    c = BlockCanvas()
+    draw_grid(c, SCREEN, result.main, 8, 0, 12, 16, 1.0, 2.0, cell, 7.0)
+    frames = [i for i in walk(c.drawn()) if isinstance(i, Rect) and i.style.stroke
+              and abs(i.w - 16 * cell) < 1e-9 and abs(i.h - 12 * cell) < 1e-9]
+    assert frames, "no frame around the grid"
