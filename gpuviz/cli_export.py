@@ -428,11 +428,10 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
             for path in () if check_only else paths:
                 print(printable(str(path)))
         return 0
-    for pid in panels:
+    for pid, page, parts, of in _single_files(args, scenario, steps_of, panels, selection):
         suffix = step_suffix(args.step, len(steps_of.steps)) + ("-veiled" if args.veiled else "")
-        path = out / f"{stem}-{pid}{named}{suffix}.{args.format}"
-        parts = args.parts or (steps_of.step_parts(args.step - 1, pid) if args.step is not None
-                               else None)
+        paged = "-" + "-".join(page) if page else ""
+        path = out / f"{stem}-{pid}{named}{paged}{suffix}.{args.format}"
         question = step_question(steps_of, args.step - 1) if args.veiled else ""
 
         def write_one(check, pid=pid, path=path, parts=parts, question=question):
@@ -441,8 +440,29 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
 
         note = _checked_file(path, "", write_one, check_only)
         if not check_only:
-            print(printable(f"{path}{note}"))
+            print(printable(f"{path}{note}" + (f"  (page {of[0]} of {of[1]}: the whole figure "
+                                               f"misses the {args.size} budget)" if of else "")))
     return 0
+
+
+def _single_files(args: argparse.Namespace, scenario: Scenario, steps_of: Scenario,
+                  panels: tuple[str, ...], selection: frozenset[str]):
+    """(panel, page, parts, (page number, pages) or None) for each file one state's export
+    writes: the figure (or the parts its step names) in one file; where that misses the size's
+    budget and no ``--part`` was asked for, one file a page (``budget_pages``), as
+    ``--all-steps`` writes a step, instead of refusing the obvious command."""
+    from gpuviz.export.files import budget_pages
+
+    for pid in panels:
+        parts = args.parts or (steps_of.step_parts(args.step - 1, pid) if args.step is not None
+                               else None)
+        pages = None if args.parts else budget_pages(scenario, pid, args.theme, args.size,
+                                                     selection, args.chrome, parts)
+        if not pages:
+            yield pid, None, parts, None
+            continue
+        for n, page in enumerate(pages, 1):
+            yield pid, page, page, (n, len(pages))
 
 
 def _step_files(args: argparse.Namespace, scenario: Scenario, states, panels: tuple[str, ...]):
