@@ -87,7 +87,10 @@ class PlaybackBar(QWidget):
             self.scrubber.blockSignals(True)
             self.scrubber.setValue(frame)
             self.scrubber.blockSignals(False)
-        self.frame_label.setText(f"frame {frame + 1} / {self.clock.frame_count}")
+        # numbered as a step's "frame:N" and the figure's own "step N of M" number them: frame 0
+        # is the state before the first step (traversal-grouped's step 1 is "frame:1", the
+        # figure's "step 1 of 24", where this said "frame 2 / 25")
+        self.frame_label.setText(f"frame {frame} / {max(0, self.clock.frame_count - 1)}")
 
     def _show_count(self, count: int) -> None:
         self.scrubber.blockSignals(True)

@@ -104,7 +104,7 @@ def test_bar_follows_the_clock(clock, qtbot):
     qtbot.addWidget(bar)
     clock.seek(2)
     assert bar.scrubber.value() == 2
-    assert bar.frame_label.text() == "frame 3 / 5"
+    assert bar.frame_label.text() == "frame 2 / 4"  # as a step's "frame:2" names it
     clock.set_frame_count(8)
     assert bar.scrubber.maximum() == 7
     clock.play()
