@@ -37,7 +37,9 @@ from gpuviz.models.tma import TmaResult
 PART = ("cluster",)
 MAX_CELL = 36.0  # mm: a CTA's box is at most this wide
 GAP = 4.4  # mm between boxes: room for the multicast arrows
+GAP_Y = 3.6  # mm between rows of boxes: a shorter arrow, the rows held close
 BAR_H = 3.0
+MIN_SLICE = 1.0  # mm: the narrowest slice drawn (unnumbered)
 SLICE_TINT = 0.55  # of the operand's colour over the ground
 
 
@@ -60,8 +62,8 @@ def issued_sentence(r: TmaResult) -> str:
         return (f"each CTA issues its own A and B, {format_number(r.issued_bytes_per_cta)} "
                 f"bytes: its barrier expects what it issued")
     return (f"each CTA issues only {format_number(r.issued_bytes_per_cta)} bytes "
-            f"({format_number(a // cx)} of A to its row, {format_number(b // cy)} of B to its "
-            f"column): expecting that alone completes the phase before the peers' slices land")
+            f"({format_number(a // cx)} of A, {format_number(b // cy)} of B): expecting only "
+            f"those completes the phase early, a stale read")
 
 
 def slice_style(theme: Theme, operand: str) -> Style:
@@ -75,13 +77,18 @@ def slice_style(theme: Theme, operand: str) -> Style:
     return replace(style, fill=theme.mix(theme.color(role), SLICE_TINT))
 
 
-def legend(r: TmaResult, theme: Theme) -> list[LegendEntry]:
-    out = [LegendEntry("A slice, numbered by the CTA whose copy brings it",
+def legend(r: TmaResult, theme: Theme, width: float) -> list[LegendEntry]:
+    """The marks the grid draws at this width: slices (numbered or in rank order) and arrows."""
+    _gap, _w, layout, numbered = plan(r, theme, width)
+    if not layout:
+        return []
+    order = "numbered by" if numbered else "left to right in rank order of"
+    out = [LegendEntry(f"A slice, {order} the CTA whose copy brings it",
                        slice_style(theme, "A"), parts=PART),
-           LegendEntry("B slice, numbered likewise", slice_style(theme, "B"), parts=PART)]
+           LegendEntry("B slice, likewise", slice_style(theme, "B"), parts=PART)]
     if r.params.cluster.multicast:
         out.append(LegendEntry("multicast: one copy reaches every CTA along the arrow",
-                               theme.stroke("muted", theme.line_mm), "line", parts=PART))
+                               theme.stroke("muted", theme.thin_mm), "line", parts=PART))
     return out
 
 
@@ -90,16 +97,32 @@ def rank_w(digits: str, size: float) -> float:
     return text_width(digits, size, bold=True) + 1.2
 
 
-def _strips(cell_w: float, a: int, b: int, size: float, digits: str) -> int:
+def _strips(cell_w: float, a: int, b: int, size: float, digits: str) -> tuple[int, bool]:
     """How the A and B strips fit a box ``cell_w`` wide: 1 (side by side), 2 (one above the
-    other), 0 (not at all: the box shows its rank only)."""
+    other), 0 (not at all: the box shows its rank only); and whether each slice has room for
+    its issuer's rank (else the slices are drawn unnumbered, in rank order)."""
     label_w = text_width("B", size) + 1.0
     least = text_width(digits, size) + 0.5
     if (cell_w - 1.6 - 2 * label_w - 1.0) / (a + b) >= least:
-        return 1
-    if (cell_w - 1.6 - label_w - rank_w(digits, size)) / max(a, b) >= least:
-        return 2
-    return 0
+        return 1, True
+    stacked = (cell_w - 1.6 - label_w - rank_w(digits, size)) / max(a, b)
+    if stacked >= MIN_SLICE:
+        return 2, stacked >= least
+    return 0, False
+
+
+def plan(r: TmaResult, theme: Theme, width: float) -> tuple[float, float, int, bool]:
+    """The gap between boxes, a box's width, how its strips fit (:func:`_strips`) and whether
+    its slices are numbered."""
+    cl = r.params.cluster
+    cx, cy = cl.dims[0], cl.dims[1]
+    a_n, b_n = (cx, cy) if cl.multicast else (1, 1)
+    digits = format_number(cx * cy - 1)
+    cell_w = min(MAX_CELL, (width - (cx - 1) * GAP) / cx)
+    layout, numbered = _strips(cell_w, a_n, b_n, theme.small_pt, digits)
+    if layout:
+        return GAP, cell_w, layout, numbered
+    return 1.0, min(MAX_CELL, (width - (cx - 1)) / cx), 0, False
 
 
 def grid_block(r: TmaResult, theme: Theme, width: float) -> Block:
@@ -108,12 +131,8 @@ def grid_block(r: TmaResult, theme: Theme, width: float) -> Block:
     size = theme.small_pt
     cl = r.params.cluster
     cx, cy, cz = cl.dims[0], cl.dims[1], cl.dims[2]
-    a_n = cx if cl.multicast else 1
-    b_n = cy if cl.multicast else 1
-    gap = GAP if _strips((width - (cx - 1) * GAP) / cx, a_n, b_n, size,
-                         format_number(cx * cy - 1)) else 1.0
-    cell_w = min(MAX_CELL, (width - (cx - 1) * gap) / cx)
-    layout = _strips(cell_w, a_n, b_n, size, format_number(cx * cy - 1)) if gap == GAP else 0
+    gap, cell_w, layout, numbered = plan(r, theme, width)
+    vgap = min(gap, GAP_Y)
     line = line_step(size, 1.15)
     strip_h = ink_height(size) + 1.0
     label_w = text_width("B", size) + 1.0
@@ -121,11 +140,11 @@ def grid_block(r: TmaResult, theme: Theme, width: float) -> Block:
     rw = rank_w(format_number(cx * cy - 1), size)
     a_style, b_style = slice_style(theme, "A"), slice_style(theme, "B")
     box = Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.line_mm)
-    arrow = theme.stroke("muted", theme.line_mm)
+    arrow = theme.stroke("muted", theme.thin_mm)
     for y in range(cy):
         for x in range(cx):
             rank = x + y * cx
-            bx, by = x * (cell_w + gap), y * (cell_h + gap)
+            bx, by = x * (cell_w + gap), y * (cell_h + vgap)
             k = key("cta", rank)
             with c.group(k, name=f"CTA {rank}"):
                 c.rect(bx, by, cell_w, cell_h, box, key=k)
@@ -159,24 +178,26 @@ def grid_block(r: TmaResult, theme: Theme, width: float) -> Block:
                     for i, who in enumerate(issuers):
                         sx = sx0 + label_w + i * sw
                         c.rect(sx, sy, sw, strip_h, style, key=k)
-                        c.value(sx, sy, sw, strip_h, format_number(who), size,
-                                theme.ink_on(style.fill or fg), floor=size, font="sans", key=k)
+                        if numbered:
+                            c.value(sx, sy, sw, strip_h, format_number(who), size,
+                                    theme.ink_on(style.fill or fg), floor=size, font="sans",
+                                    key=k)
     if cl.multicast and layout:
         ay = (line + 0.4 if layout == 1 else 0.8) + strip_h / 2
         for y in range(cy):  # A along each row: arrows across the gaps between boxes
             for x in range(cx - 1):
                 x0 = (x + 1) * (cell_w + gap) - gap
-                yy = y * (cell_h + gap) + ay
+                yy = y * (cell_h + vgap) + ay
                 c.line(x0 + 0.2, yy, x0 + gap - 0.2, yy, arrow, arrow=True)
                 c.line(x0 + gap - 0.2, yy, x0 + 0.2, yy, arrow, arrow=True)
         bxo = (cell_w * 0.75) if layout == 1 else (cell_w + rw) / 2
         for x in range(cx):  # B along each column
             for y in range(cy - 1):
-                y0 = (y + 1) * (cell_h + gap) - gap
+                y0 = (y + 1) * (cell_h + vgap) - vgap
                 xx = x * (cell_w + gap) + bxo
-                c.line(xx, y0 + 0.2, xx, y0 + gap - 0.2, arrow, arrow=True)
-                c.line(xx, y0 + gap - 0.2, xx, y0 + 0.2, arrow, arrow=True)
-    height = cy * cell_h + (cy - 1) * gap
+                c.line(xx, y0 + 0.2, xx, y0 + vgap - 0.2, arrow, arrow=True)
+                c.line(xx, y0 + vgap - 0.2, xx, y0 + 0.2, arrow, arrow=True)
+    height = cy * cell_h + (cy - 1) * vgap
     used = cx * cell_w + (cx - 1) * gap
     notes = []
     if cl.multicast and not layout:
@@ -208,14 +229,14 @@ def receipt(r: TmaResult, theme: Theme, width: float) -> Block:
                    key="cluster:expected" if bold else None)
             used = max(used, text_width(ln, pt, bold=bold))
             y += line_step(pt)
-    y += 0.8
+    y += 0.4
     rows = [("resident clusters (model)", r.max_active_clusters, theme.fill("resident")),
             ("naive: SMs × blocks ÷ size", r.max_active_clusters_naive, theme.fill("faded"))]
     label_w = max(text_width(t, size) for t, _, _ in rows) + 1.5
     num_w = max(text_width(format_number(v), size) for _, v, _ in rows) + 1.0
     room = max(8.0, min(width, 110.0) - label_w - num_w)
     top = max(v for _, v, _ in rows) or 1
-    step = max(BAR_H, ink_height(size) + 0.6) + 0.8
+    step = max(BAR_H, ink_height(size) + 0.6) + 0.5
     for i, (label, value, style) in enumerate(rows):
         yy = y + i * step
         c.text(0.0, yy + BAR_H / 2, label, size, fg, baseline="middle")
@@ -225,7 +246,7 @@ def receipt(r: TmaResult, theme: Theme, width: float) -> Block:
         c.text(label_w + w + 0.8, yy + BAR_H / 2, format_number(value), size, fg,
                baseline="middle")
         used = max(used, label_w + w + num_w)
-    return c.block(min(width, used), y + 2 * step - 0.8 + descent(size) * 0.3,
+    return c.block(min(width, used), y + 2 * step - 0.5 + descent(size) * 0.3,
                    "cluster-receipt")
 
 
@@ -233,10 +254,9 @@ def cluster_blocks(r: TmaResult, theme: Theme, width: float) -> list[Block]:
     cl = r.params.cluster
     dims = " × ".join(map(str, cl.dims))
     title = f"Cluster {dims}: " + ("multicast" if cl.multicast else "no multicast")
-    note = text_block("A cluster's CTAs share one GPC: the model counts GPCs × ⌊SMs per GPC × "
-                      "blocks per SM ÷ size⌋, checked against cudaOccupancyMaxActiveClusters "
-                      "(CUDA C++ Programming Guide, Thread Block Clusters).", theme, width,
+    note = text_block("A cluster runs on one GPC: GPCs × ⌊SMs per GPC × blocks per SM ÷ "
+                      "size⌋ (CUDA C++ Programming Guide, Thread Block Clusters).", theme, width,
                       color=theme.color("muted"), name="cluster-note")
     return tagged("cluster", heading(title, theme, width, "cluster-title"),
                   grid_block(r, theme, width), receipt(r, theme, width),
-                  legend_block(legend(r, theme), theme, width), note)
+                  legend_block(legend(r, theme, width), theme, width), note)

@@ -169,3 +169,11 @@ def test_drawn_parts_are_lint_clean(name, params, target):
             fig = build(params, part, target, th)
             found = lint(fig, replace(target, parts=(part,)), theme=theme(th), budget=True)
             assert not found, (part, th, [str(f) for f in found[:3]])
+
+
+def test_a_cluster_too_wide_for_slices_lists_none_in_its_legend():
+    wide = replace(tma.TmaParams(), cluster=tma.TmaCluster(dims=(16, 1, 1)))
+    texts = " ".join(build(wide, "cluster").texts())
+    assert "A slice" not in texts and "too many CTAs" in texts
+    assert expected_number(build(wide, "cluster")) == tma.compute(wide).expected_tx_per_cta
+    assert "A slice" in " ".join(build(tma.TmaParams(), "cluster").texts())
