@@ -201,7 +201,7 @@ def barrier_drawing(r: TmaResult, theme: Theme, width: float) -> Block:
                            fg if i < 2 else muted, anchor="middle", key=k)
             phase, pending, tx, done, wait = states[col]
             cells = [(format_number(phase) if not done else f"{phase}→{phase + 1}", plain),
-                     (format_number(pending), plain), (_signed(tx), plain)]
+                     (_signed(pending), plain), (_signed(tx), plain)]
             for (text, style), y in zip(cells, rows, strict=False):
                 c.rect(x, y, w, cell_h, style, key=k)
                 c.value(x, y, w, cell_h, text, size, fg, floor=theme.small_pt, font="sans",

@@ -177,3 +177,10 @@ def test_a_cluster_too_wide_for_slices_lists_none_in_its_legend():
     assert "A slice" not in texts and "too many CTAs" in texts
     assert expected_number(build(wide, "cluster")) == tma.compute(wide).expected_tx_per_cta
     assert "A slice" in " ".join(build(tma.TmaParams(), "cluster").texts())
+
+
+def test_arrivals_past_the_count_draw_the_models_negative_pending():
+    p = with_events((tma.TmaEvent("arrive", count=3),))
+    pending = tma.compute(p).barrier_trace[0].pending
+    assert pending == -2
+    assert "−2" in keyed(build(p, "barrier"), "event:0")  # a true minus, as the tx-count's
