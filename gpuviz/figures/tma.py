@@ -17,6 +17,8 @@ from gpuviz.figures.display import Figure
 from gpuviz.figures.layout import NATURAL, Block, Target, compose, receipt_block
 from gpuviz.figures.mma_cells import heading, tagged
 from gpuviz.figures.theme import Theme
+from gpuviz.figures.tma_barrier import barrier_blocks, ring_blocks
+from gpuviz.figures.tma_cluster import cluster_blocks
 from gpuviz.models.tma import PARTS, TmaResult
 from gpuviz.models.tma_map import SWIZZLE_MASK, box_start
 
@@ -126,8 +128,8 @@ def _cluster(r: TmaResult, theme: Theme, width: float) -> list[Block]:
 
 
 BUILDERS: dict[str, Callable[[TmaResult, Theme, float], list[Block]]] = {
-    "tensor-map": _tensor_map, "box": _box, "placement": _placement, "barrier": _barrier,
-    "ring": _ring, "cluster": _cluster,
+    "tensor-map": _tensor_map, "box": _box, "placement": _placement, "barrier": barrier_blocks,
+    "ring": ring_blocks, "cluster": cluster_blocks,
 }
 
 
