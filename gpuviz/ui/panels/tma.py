@@ -100,27 +100,31 @@ class TmaExtras(PanelExtras):
     def widgets(self) -> list[QWidget]:
         return [self.links]
 
+    def automatic(self, result: TmaResult) -> dict[str, Any]:
+        """A cluster tile left empty is the box's bytes (not the field's minimum)."""
+        c = result.params.cluster
+        return {f"cluster.{name}": result.box_bytes for name in ("a_bytes", "b_bytes")
+                if getattr(c, name) is None}
+
     def summary_text(self, result: TmaResult) -> str:
         r = result
         if r.tensor_map_valid:
-            lines = ["tensor map accepted by cuTensorMapEncodeTiled's rules, "
-                     f"{r.box_bytes:,} bytes a box"]
+            lines = [f"Tensor map: accepted (cuTensorMapEncodeTiled), a {r.box_bytes:,}-byte box"]
         else:
             more = len(r.tensor_map_problems) - 1
-            lines = [f"tensor map refused: {r.tensor_map_problems[0]}"
+            lines = [f"Tensor map: refused, {r.tensor_map_problems[0]}"
                      + (f" (and {more} more)" if more else "")]
-        lines += [f"copy faults on Hopper: {m}" for m in r.copy_faults]
+        lines += [f"Copy: faults on Hopper, {m}" for m in r.copy_faults]
         c = r.params.cluster
-        lines.append(f"each full barrier expects {r.expected_tx_per_cta:,} bytes from "
+        lines.append(f"Full barrier: expects {r.expected_tx_per_cta:,} bytes from "
                      f"{counted(r.copies_per_barrier, 'copy', 'copies')} (cluster "
                      + " × ".join(map(str, c.dims)) + ")")
         s = r.swizzle_equivalent
         if s.bits:
-            lines.append(f"{s.mode} swizzle = Swizzle⟨{s.bits},{s.base},{s.shift}⟩ of the swizzle "
-                         f"panel, repeating every {s.repeat_bytes:,} bytes; the buffer starts on "
-                         f"its line {s.phase}")
+            lines.append(f"Swizzle: {s.mode} = Swizzle⟨{s.bits},{s.base},{s.shift}⟩, repeating "
+                         f"every {s.repeat_bytes:,} bytes; the buffer starts on line {s.phase}")
         else:
-            lines.append("no swizzle: Swizzle⟨0,4,3⟩, the identity")
+            lines.append("Swizzle: none, Swizzle⟨0,4,3⟩ (the identity)")
         d = r.wgmma_descriptor
         if d is not None:
             where = ("on the pattern's boundary" if d.base_offset == 0 else
@@ -128,9 +132,9 @@ class TmaExtras(PanelExtras):
             lines.append(f"wgmma descriptor: layout type {d.layout_type}, base offset "
                          f"{d.base_offset} ({where}), {counted(d.k_steps, 'K step')}")
         elif r.tensor_map_valid:
-            lines.append("no wgmma descriptor: without a swizzle the box's rows are packed, "
+            lines.append("wgmma descriptor: none, without a swizzle the box's rows are packed, "
                          "not 8 × 16-byte core matrices")
-        return "\n".join(lines)
+        return "\n\n".join(lines)
 
     def activate(self, key: str) -> None:
         """A placement chunk: the swizzle panel, where the lecture shows it, reads its logical
