@@ -95,8 +95,9 @@ def swizzle_params(link: SwizzleLink, current):
 
 def mma_params(link: DescriptorLink, current):
     """The mma panel's section ``current`` reading the box through the descriptor: B's tile at
-    the buffer with the map's swizzle and K steps, the descriptor part shown."""
+    the buffer with the map's swizzle and K steps, the descriptor part shown first (the page a
+    dock too small for every part opens on)."""
     w = replace(current.warpgroup, swizzle=link.swizzle, start_address=link.start_address,
                 k_steps=link.k_steps, leading_byte_offset=None, stride_byte_offset=None)
-    show = current.show if "descriptor" in current.show else (*current.show, "descriptor")
+    show = ("descriptor", *(part for part in current.show if part != "descriptor"))
     return replace(current, warpgroup=w, show=show)

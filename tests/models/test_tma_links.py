@@ -75,7 +75,8 @@ def test_wgmma_through_the_linked_descriptor_reads_the_bytes_the_tma_placed(mode
     p = box(mode, offset)
     r = tma.compute(p)
     section = mma_params(r.wgmma_descriptor, mma.MmaParams())
-    assert not mma.problems(section) and "descriptor" in section.show
+    assert not mma.problems(section) and section.show[0] == "descriptor"
+    assert set(section.show) == {"descriptor", *mma.MmaParams().show}  # the others kept
     g = mma.compute(section).warpgroup
     # the mma panel encodes the same descriptor, its base offset kept 0
     assert int(g.descriptor_hex, 16) == int(r.wgmma_descriptor.descriptor_hex, 16) & ~(7 << 49)
