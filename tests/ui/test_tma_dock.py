@@ -20,7 +20,7 @@ OFFSET = scenario_dir() / "tma-swizzle-offset.json"
 def extras(doc):
     from gpuviz.ui.panels.tma import TmaExtras
 
-    return TmaExtras(SimpleNamespace(document=doc))  # type: ignore[arg-type]
+    return TmaExtras(SimpleNamespace(document=doc, parent=lambda: None))  # type: ignore[arg-type]
 
 
 def tma_doc(**changes) -> Document:
@@ -131,5 +131,11 @@ def test_in_the_window_the_link_shows_the_swizzle_dock_and_a_question_hides_the_
     links.swizzle_button.click()
     qtbot.waitUntil(lambda: "swizzle" in w.docks and w.docks["swizzle"].isVisible())
     assert w.document.shown.section("swizzle").swizzle.mode == "128B"
+    w.docks["swizzle"].close()  # closed by its title bar's button: the lecture keeps it
+    assert "swizzle" in w.document.scenario.panels
+    count = w.document.undo_stack.count()
+    links.swizzle_button.click()  # nothing to change, the dock shown again
+    qtbot.waitUntil(lambda: w.docks["swizzle"].isVisible())
+    assert w.document.undo_stack.count() == count
     w.act_undo.trigger()
     qtbot.waitUntil(lambda: not w.docks["swizzle"].isVisible())

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QPushButton, QVBoxLayout, QWidget
 
 from gpuviz import keys
 from gpuviz.figures.numbers import counted
@@ -82,9 +82,20 @@ class NeighbourLinks(SectionControl):
         lay.setContentsMargins(0, 6, 0, 0)
         lay.addWidget(self.swizzle_button)
         lay.addWidget(self.mma_button)
-        self.swizzle_button.clicked.connect(lambda: open_swizzle(self.dock.document))
-        self.mma_button.clicked.connect(lambda: open_mma(self.dock.document))
+        self.swizzle_button.clicked.connect(
+            lambda: open_swizzle(self.dock.document) and self._raise(SWIZZLE))
+        self.mma_button.clicked.connect(lambda: open_mma(self.dock.document) and self._raise(MMA))
         self.start()
+
+    def _raise(self, panel_id: str) -> None:
+        """The neighbour's dock on top, also where the edit changed nothing (its section and
+        panels as they were) and the dock was closed."""
+        window = self.dock.parent()
+        other = window.findChild(QDockWidget, f"dock-{panel_id}") \
+            if isinstance(window, QMainWindow) else None
+        if other is not None:
+            other.show()
+            other.raise_()
 
     def show_params(self, params: Any) -> None:
         r = shown_result(self.dock.document)
