@@ -141,7 +141,8 @@ class TmaExtras(PanelExtras):
             where = ("on the pattern's boundary" if d.base_offset == 0 else
                      f"{d.start_address:,} is not a multiple of {s.repeat_bytes:,}")
             lines.append(f"wgmma descriptor: layout type {d.layout_type}, base offset "
-                         f"{d.base_offset} ({where}), {counted(d.k_steps, 'K step')}")
+                         f"{d.base_offset} by the PTX ISA's formula ({where}), "
+                         f"{counted(d.k_steps, 'K step')}")
         elif r.tensor_map_valid:
             lines.append("wgmma descriptor: none, without a swizzle the box's rows are packed, "
                          "not 8 × 16-byte core matrices")
