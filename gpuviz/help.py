@@ -219,7 +219,10 @@ HELP: dict[str, PanelHelp] = {
         "injected mistake does. Under cluster multicast each full barrier expects the bytes of "
         "every copy that reaches it; resident clusters are bound by GPCs, in a model to be "
         "checked on the H200. Ampere's cp.async groups are visible to the issuing thread after "
-        "its wait_group, to other threads after a barrier.",
+        "its wait_group, to other threads after a barrier. The swizzle modes are the swizzle "
+        "panel's Swizzle⟨1,4,3⟩, ⟨2,4,3⟩ and ⟨3,4,3⟩; a wgmma reading the box names the mode in "
+        "its matrix descriptor and, for a buffer off the pattern's boundary, a base offset: the "
+        "dock opens both panels with them set.",
         ("PTX ISA, “Parallel Synchronization and Communication Instructions: mbarrier” "
          "(phases, arrive, expect-tx, complete-tx, test_wait.parity)",
          "PTX ISA, “Data Movement and Conversion Instructions: cp.async.bulk.tensor” and "
@@ -227,7 +230,9 @@ HELP: dict[str, PanelHelp] = {
          "“cp.async.wait_group”",
          "CUDA C++ Programming Guide, “Tensor Memory Access”, “Asynchronous Barrier” and "
          "“Thread Block Clusters”",
-         "CUDA Driver API, “Tensor Map Object Management”: cuTensorMapEncodeTiled")),
+         "CUDA Driver API, “Tensor Map Object Management”: cuTensorMapEncodeTiled",
+         "PTX ISA, “Asynchronous Warpgroup Level Matrix Shared Memory Layout”: “Matrix "
+         "Descriptor Format” (swizzle mode, matrix base offset)")),
 }
 
 

@@ -223,7 +223,7 @@ PANELS: tuple[Panel, ...] = (
           "Tensor maps, where a box lands under the swizzle, mbarrier phases, the stage ring "
           "and cluster multicast",
           parts=("tensor-map", "box", "placement", "barrier", "ring", "cluster"),
-          topic=MEMORY, kernel=True),
+          topic=MEMORY, kernel=True, extras="TmaExtras"),
     Panel("gemm", "GEMM: matrix multiplication as reuse",
           "Who owns which output, and what each owner loads, reads and reuses",
           parts=("walkthrough", "owners", "counts", "intensity"),

@@ -91,10 +91,11 @@ def row_pitch(swizzle: str) -> int:
     return SWIZZLE_BYTES[swizzle]
 
 
-def encode_descriptor(start: int, lbo: int, sbo: int, swizzle: str) -> int:
+def encode_descriptor(start: int, lbo: int, sbo: int, swizzle: str, base_offset: int = 0) -> int:
     return (((start & 0x3FFFF) >> 4)
             | ((lbo >> 4) & 0x3FFF) << 16
             | ((sbo >> 4) & 0x3FFF) << 32
+            | (base_offset & 7) << 49
             | DESCRIPTOR_MODE[swizzle] << 62)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpuviz.models import tma_barrier as tb
+from gpuviz.models import tma_links as tl
 from gpuviz.models import tma_map as tm
 from gpuviz.models.arch import DEFAULT_ARCH, preset_names, preset_value
 from gpuviz.models.jsonable import not_in_json
@@ -153,6 +154,10 @@ class TmaResult:
     ring: tuple[tb.RingStep, ...]
     consequence: str
     cp_async: tuple[tuple[str, ...], ...]
+    # the neighbours' view of the placement (models/tma_links.py): the swizzle panel's
+    # Swizzle⟨B,M,S⟩ and the wgmma descriptor reading the box (None: no swizzle, or refused)
+    swizzle_equivalent: tl.SwizzleLink
+    wgmma_descriptor: tl.DescriptorLink | None
     params: TmaParams = not_in_json()
 
 
@@ -197,6 +202,10 @@ def compute(p: TmaParams) -> TmaResult:
         consequence=tb.CONSEQUENCE[pl.mistake],
         cp_async=tb.cp_async_visible(p.cp_async.groups, p.cp_async.wait_group,
                                      p.cp_async.synced),
+        swizzle_equivalent=tl.swizzle_link(p.swizzle, p.smem_offset),
+        wgmma_descriptor=(tl.descriptor_link(p.swizzle, p.smem_offset,
+                                             p.box_dims[0] * p.element_bytes)
+                          if not problems_ else None),
     )
 
 

@@ -181,6 +181,19 @@ class Document(QObject):
                                            f"{panel_id}:{merge_key}" if merge_key else None,
                                            self._step))
 
+    def open_panel(self, panel_id: str, params: Any, text: str) -> None:
+        """Show ``panel_id`` with ``params`` as its section, one undoable edit (a neighbour
+        opened from a link): the section set as ``edit_section`` sets it, the panel added to
+        the lecture's panels if it is not among them."""
+        base = self.shown
+        if base.section(panel_id) == params and panel_id in base.sections \
+                and panel_id in self._scenario.panels:
+            return
+        after = _leave_steps(self._scenario, base).with_section(panel_id, params)
+        if panel_id not in after.panels:
+            after = replace(after, panels=(*after.panels, panel_id))
+        self.undo_stack.push(_SwapScenario(self, self._scenario, after, text, None, self._step))
+
     def set_panels(self, panels: tuple[str, ...]) -> None:
         if panels == self._scenario.panels:
             return

@@ -363,7 +363,7 @@ class ParamForm(QWidget):
         self._updating = True
         try:
             for name, value in values.items():
-                editor = self._root.editors.get(name)
+                editor = self._editor_at(name)
                 if isinstance(editor, _OptionalEditor):
                     editor.show_automatic(value)
                 elif editor is not None:  # a field another one overrides: what runs, fixed
@@ -379,16 +379,33 @@ class ParamForm(QWidget):
         finally:
             self._updating = False
 
+    def _editor_at(self, name: str) -> _Editor | None:
+        """The editor of a field, a nested record's field named by its dotted path
+        (``cluster.a_bytes``)."""
+        editor: _Editor | None = self._root
+        for part in name.split("."):
+            editor = editor.editors.get(part) if isinstance(editor, _GroupEditor) else None
+        return editor
+
+    def _optional_editors(self, group: _GroupEditor | None = None) -> list[_OptionalEditor]:
+        """Every optional field's editor, nested records' included."""
+        out: list[_OptionalEditor] = []
+        for editor in (group or self._root).editors.values():
+            if isinstance(editor, _OptionalEditor):
+                out.append(editor)
+            elif isinstance(editor, _GroupEditor):
+                out += self._optional_editors(editor)
+        return out
+
     def veil_automatic(self, veiled: bool) -> None:
         """A question step: the values left automatic (derived from the result, such as the
         grid a launch is given) are hidden until the reveal, keeping their place."""
-        for editor in self._root.editors.values():
-            if isinstance(editor, _OptionalEditor):
-                widget = editor.inner.widget
-                policy = widget.sizePolicy()
-                policy.setRetainSizeWhenHidden(True)
-                widget.setSizePolicy(policy)
-                widget.setVisible(not veiled or editor.check.isChecked())
+        for editor in self._optional_editors():
+            widget = editor.inner.widget
+            policy = widget.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)
+            widget.setSizePolicy(policy)
+            widget.setVisible(not veiled or editor.check.isChecked())
 
     def set_params(self, params: Any) -> None:
         # every editor reports through ``changed`` to ``_on_change``, which ignores what is

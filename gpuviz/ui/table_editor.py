@@ -107,6 +107,20 @@ class _Rows(QAbstractTableModel):
         self.rows: list[list[Any]] = []
         self.marks: dict[tuple[int, int], str] = {}  # (row, column) -> the problem's text
         self.marking = False  # cells repainted for their marks: not an edit
+        # a column that means something only for some values of the row's tag column (an
+        # event's bytes, not its count, under op expect_tx): left blank and not editable in
+        # the rows whose tag it does not apply to, as the form hides such a field
+        names = [c.name for c in columns]
+        self.tags = {i: (names.index(c.applies_when[0]), c.applies_when[1])
+                     for i, c in enumerate(columns)
+                     if c.applies_when is not None and c.applies_when[0] in names}
+
+    def applies(self, r: int, i: int) -> bool:
+        """Whether column ``i`` means something in row ``r`` (its tag's value)."""
+        if i not in self.tags:
+            return True
+        tag, values = self.tags[i]
+        return self.rows[r][tag] in values
 
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's API)
         return 0 if parent.isValid() else len(self.rows)
@@ -125,6 +139,8 @@ class _Rows(QAbstractTableModel):
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         f = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if 0 <= index.row() < len(self.rows) and not self.applies(index.row(), index.column()):
+            return f
         if self.columns[index.column()].type is bool:
             return f | Qt.ItemFlag.ItemIsUserCheckable
         return f | Qt.ItemFlag.ItemIsEditable
@@ -134,6 +150,11 @@ class _Rows(QAbstractTableModel):
         if not 0 <= r < len(self.rows):
             return None
         value, is_bool = self.rows[r][i], self.columns[i].type is bool
+        if not self.applies(r, i):
+            tag = self.columns[self.tags[i][0]].name
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return f"not used when {tag} is {self.rows[r][self.tags[i][0]]}"
+            return "" if role == Qt.ItemDataRole.DisplayRole else None
         if role == Qt.ItemDataRole.CheckStateRole:
             return (Qt.CheckState.Checked if value else Qt.CheckState.Unchecked) if is_bool \
                 else None
@@ -155,7 +176,10 @@ class _Rows(QAbstractTableModel):
         elif role != Qt.ItemDataRole.EditRole:
             return False
         self.rows[r][i] = value
-        self.dataChanged.emit(index, index, [role])
+        if any(tag == i for tag, _values in self.tags.values()):  # its row's blanks change
+            self.dataChanged.emit(self.index(r, 0), self.index(r, len(self.columns) - 1), [role])
+        else:
+            self.dataChanged.emit(index, index, [role])
         return True
 
     def reset(self, rows: list[list[Any]]) -> None:

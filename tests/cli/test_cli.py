@@ -74,6 +74,17 @@ def test_compute_prints_documented_keys():
     assert overview == json.loads(gpuviz("compute", DEFAULT, check=True).stdout)
 
 
+def test_compute_gives_the_tma_placements_swizzle_and_descriptor():
+    shifted = json.loads(gpuviz("compute", scenario_dir() / "tma-swizzle-offset.json", "--step",
+                                "2", check=True).stdout)["tma"]
+    # the swizzle panel's Swizzle<3,4,3>, the buffer on line 3 of its 1024-byte pattern
+    assert shifted["swizzle_equivalent"] == {"mode": "128B", "bits": 3, "base": 4, "shift": 3,
+                                             "repeat_bytes": 1024, "phase": 3}
+    d = shifted["wgmma_descriptor"]
+    assert (d["layout_type"], d["start_address"], d["base_offset"]) == (1, 384, 384 >> 7 & 7)
+    assert int(d["descriptor_hex"], 16) >> 49 & 7 == 3
+
+
 def test_compute_names_the_scheduler_limit_and_the_h200_value(capsys):
     from gpuviz.cli import main
 

@@ -75,3 +75,24 @@ def test_a_pattern_shows_only_the_fields_of_its_kind(qtbot):
     assert form.shown_fields("pattern") == ["kind", "index"]
     assert index.isVisible() and not stride.isVisible()
     assert [p.pattern.kind for p in edits] == ["broadcast"]
+
+
+def test_a_nested_field_left_automatic_shows_the_value_in_use_and_is_veiled(qtbot):
+    """tma's cluster tiles left empty are the box's 1,024 bytes, not the spin box's minimum of
+    16; a question step hides them with the panel's other automatic values."""
+    from gpuviz.models import tma
+    from gpuviz.ui.panels.tma import TmaExtras
+
+    form = ParamForm("tma", tma.TmaParams)
+    qtbot.addWidget(form)
+    form.show()
+    form.set_params(tma.TmaParams())
+    values = TmaExtras.automatic(TmaExtras.__new__(TmaExtras), tma.compute(tma.TmaParams()))
+    assert values == {"cluster.a_bytes": 1024, "cluster.b_bytes": 1024}
+    form.show_automatic(values)
+    a_bytes = form._editor_at("cluster.a_bytes")
+    assert not a_bytes.check.isChecked() and a_bytes.inner.widget.value() == 1024
+    form.veil_automatic(True)
+    assert not a_bytes.inner.widget.isVisible()
+    form.veil_automatic(False)
+    assert a_bytes.inner.widget.isVisible()

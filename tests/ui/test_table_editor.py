@@ -133,3 +133,32 @@ def test_a_table_of_65536_rows_draws_only_the_rows_on_screen_numbered_from_0(qap
     painter.end()
     assert len({image.pixel(x, y) for x in range(40) for y in range(22)}) > 2  # a number drawn
     table.deleteLater()
+
+
+def test_a_cell_whose_field_does_not_apply_to_its_row_is_blank_and_locked(make_main_window,
+                                                                          scenario_path):
+    """tma's barrier events: count means something for arrive only, bytes for the expect-tx
+    and complete-tx ops, parity for test_wait; the other cells show nothing a reader could
+    take for a value the model uses."""
+    w = make_main_window(scenario_path("tma-ring-parity.json"))
+    events = _table(w.docks["tma"], "barrier")
+    names = [c.name for c in events.columns]
+    model = events.table.model()
+
+    def shown(r, name):
+        return model.data(model.index(r, names.index(name)), Qt.ItemDataRole.DisplayRole)
+
+    def editable(r, name):
+        return bool(model.flags(model.index(r, names.index(name))) & Qt.ItemFlag.ItemIsEditable)
+
+    ops = [row["op"] for row in events.value()]
+    assert ops == ["test_wait", "test_wait", "arrive_expect_tx", "copy", "test_wait"]
+    assert (shown(0, "parity"), shown(0, "count"), shown(0, "bytes")) == (1, "", "")
+    assert (shown(2, "bytes"), shown(2, "count"), shown(2, "parity")) == (1024, "", "")
+    assert all(shown(3, n) == "" for n in ("count", "bytes", "parity"))  # the copy's own bytes
+    assert not editable(0, "count") and editable(0, "parity") and editable(2, "bytes")
+    assert "not used when op is test_wait" in model.data(model.index(0, names.index("count")),
+                                                         Qt.ItemDataRole.ToolTipRole)
+    _set_cell(events, 0, "op", "arrive")  # the row's count now applies, its parity not
+    assert shown(0, "count") == 1 and editable(0, "count") and shown(0, "parity") == ""
+    assert w.document.shown.section("tma").barrier.events[0].op == "arrive"

@@ -1,0 +1,166 @@
+"""TMA dock: the result in words (the map accepted or refused with the rule, the bytes each
+barrier expects, the swizzle's Swizzle⟨B,M,S⟩, the descriptor's base offset) and two links that
+open the neighbours with the placement's equivalent: the swizzle panel in the map's mode, the
+mma panel reading the box through the wgmma descriptor. Each link is one undoable edit that
+sets the neighbour's section and adds it to the lecture's panels (``Document.open_panel``).
+
+Ctrl+click (or a double click) on a chunk ``chunk:<row>,<col>`` of the placement makes the
+swizzle panel, where the lecture shows it, read that logical chunk column in the map's mode.
+The buttons carry no numbers: the summary, which does, is veiled with the other readouts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QPushButton, QVBoxLayout, QWidget
+
+from gpuviz import keys
+from gpuviz.figures.numbers import counted
+from gpuviz.models import tma_links
+from gpuviz.models.tma import TmaResult
+from gpuviz.registry import panel
+from gpuviz.scenario.compute import compute_cached, effective_params
+from gpuviz.ui.panel_extras import PanelExtras
+from gpuviz.ui.section_control import SectionControl
+
+PANEL_ID = "tma"
+SWIZZLE, MMA = "swizzle", "mma"
+
+
+def _short_title(panel_id: str) -> str:
+    return panel(panel_id).title.split(":")[0]
+
+
+def shown_result(document) -> TmaResult | None:
+    """The tma result of what the document shows (None for a section the model cannot use)."""
+    try:
+        return compute_cached(PANEL_ID, effective_params(document.shown, PANEL_ID))
+    except Exception:  # a section with problems: they are shown instead, nothing to link
+        return None
+
+
+def open_swizzle(document) -> bool:
+    """The swizzle panel in the map's mode (one undoable edit); False when nothing links."""
+    r = shown_result(document)
+    if r is None:
+        return False
+    params = tma_links.swizzle_params(r.swizzle_equivalent, document.shown.section(SWIZZLE))
+    document.open_panel(SWIZZLE, params, text=f"Open in {_short_title(SWIZZLE)} panel "
+                                              f"({r.swizzle_equivalent.mode})")
+    return True
+
+
+def open_mma(document) -> bool:
+    """The mma panel reading the box through the descriptor (one undoable edit); False where the
+    placement implies no descriptor (no swizzle, a refused map)."""
+    r = shown_result(document)
+    if r is None or r.wgmma_descriptor is None:
+        return False
+    params = tma_links.mma_params(r.wgmma_descriptor, document.shown.section(MMA))
+    document.open_panel(MMA, params, text=f"Open in {_short_title(MMA)} panel "
+                                          "(wgmma descriptor)")
+    return True
+
+
+class NeighbourLinks(SectionControl):
+    panel_id = PANEL_ID
+
+    def __init__(self, dock, parent: QWidget | None = None):
+        super().__init__(dock, parent)
+        self.setObjectName("tma-neighbour-links")
+        self.swizzle_button = QPushButton(f"Open in {_short_title(SWIZZLE)} panel")
+        self.swizzle_button.setObjectName("tma-open-swizzle")
+        self.swizzle_button.setToolTip("Shows the swizzle panel in this tensor map's swizzle "
+                                       "mode (Edit ▸ Undo takes it back)")
+        self.mma_button = QPushButton("Open in tensor-core panel")
+        self.mma_button.setObjectName("tma-open-mma")
+        self.mma_button.setToolTip("Shows the tensor-core panel's wgmma descriptor reading this "
+                                   "box where it lands (Edit ▸ Undo takes it back)")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 6, 0, 0)
+        lay.addWidget(self.swizzle_button)
+        lay.addWidget(self.mma_button)
+        self.swizzle_button.clicked.connect(
+            lambda: open_swizzle(self.dock.document) and self._raise(SWIZZLE))
+        self.mma_button.clicked.connect(lambda: open_mma(self.dock.document) and self._raise(MMA))
+        self.start()
+
+    def _raise(self, panel_id: str) -> None:
+        """The neighbour's dock on top, also where the edit changed nothing (its section and
+        panels as they were) and the dock was closed."""
+        window = self.dock.parent()
+        other = window.findChild(QDockWidget, f"dock-{panel_id}") \
+            if isinstance(window, QMainWindow) else None
+        if other is not None:
+            other.show()
+            other.raise_()
+
+    def show_params(self, params: Any) -> None:
+        r = shown_result(self.dock.document)
+        self.swizzle_button.setEnabled(r is not None)
+        self.mma_button.setEnabled(r is not None and r.wgmma_descriptor is not None)
+
+
+class TmaExtras(PanelExtras):
+    def __init__(self, dock):
+        super().__init__(dock)
+        self.links = NeighbourLinks(dock)
+
+    def widgets(self) -> list[QWidget]:
+        return [self.links]
+
+    def automatic(self, result: TmaResult) -> dict[str, Any]:
+        """A cluster tile left empty is the box's bytes (not the field's minimum)."""
+        c = result.params.cluster
+        return {f"cluster.{name}": result.box_bytes for name in ("a_bytes", "b_bytes")
+                if getattr(c, name) is None}
+
+    def summary_text(self, result: TmaResult) -> str:
+        r = result
+        if r.tensor_map_valid:
+            lines = [f"Tensor map: accepted (cuTensorMapEncodeTiled), a {r.box_bytes:,}-byte box"]
+        else:
+            more = len(r.tensor_map_problems) - 1
+            lines = [f"Tensor map: refused, {r.tensor_map_problems[0]}"
+                     + (f" (and {more} more)" if more else "")]
+        lines += [f"Copy: faults on Hopper, {m}" for m in r.copy_faults]
+        c = r.params.cluster
+        lines.append(f"Full barrier: expects {r.expected_tx_per_cta:,} bytes from "
+                     f"{counted(r.copies_per_barrier, 'copy', 'copies')} (cluster "
+                     + " × ".join(map(str, c.dims)) + ")")
+        s = r.swizzle_equivalent
+        if s.bits:
+            lines.append(f"Swizzle: {s.mode} = Swizzle⟨{s.bits},{s.base},{s.shift}⟩, repeating "
+                         f"every {s.repeat_bytes:,} bytes; the buffer starts on line {s.phase}")
+        else:
+            lines.append("Swizzle: none, Swizzle⟨0,4,3⟩ (the identity)")
+        d = r.wgmma_descriptor
+        if d is not None:
+            where = ("on the pattern's boundary" if d.base_offset == 0 else
+                     f"{d.start_address:,} is not a multiple of {s.repeat_bytes:,}")
+            lines.append(f"wgmma descriptor: layout type {d.layout_type}, base offset "
+                         f"{d.base_offset} by the PTX ISA's formula ({where}), "
+                         f"{counted(d.k_steps, 'K step')}")
+        elif r.tensor_map_valid:
+            lines.append("wgmma descriptor: none, without a swizzle the box's rows are packed, "
+                         "not 8 × 16-byte core matrices")
+        return "\n\n".join(lines)
+
+    def activate(self, key: str) -> None:
+        """A placement chunk: the swizzle panel, where the lecture shows it, reads its logical
+        column in the map's mode."""
+        parsed = keys.parse(key)
+        if parsed is None or parsed[0] != "chunk" or len(parsed[1]) != 2:
+            return
+        document = self.document
+        r = shown_result(document)
+        if r is None or SWIZZLE not in document.scenario.panels:
+            return
+        col = parsed[1][1]
+        current = document.shown.section(SWIZZLE)
+        params = tma_links.swizzle_params(r.swizzle_equivalent, current)
+        if 0 <= col < 8:
+            params = replace(params, column=col)
+        document.edit_section(SWIZZLE, params, text=f"Swizzle readers read chunk column {col}")
