@@ -323,12 +323,16 @@ def ring_drawing(r: TmaResult, theme: Theme, width: float) -> Block:
                     floor=size, font="sans", key=k_it)
             if step is None:  # not reached: the ring hung before it
                 continue
-            values = [format_number(step.round), format_number(step.full_parity),
+            values = [format_number(step.round), format_number(step.waited),
                       format_number(step.empty_parity)]
+            wrong = step.waited != step.full_parity  # a stale parity: the cell the mistake is
             for val, row in zip(values, (1, n_rows - 2, n_rows - 1), strict=True):
-                c.rect(x, tops[row], w, cell_h, plain, key=k_it)
+                hazard = wrong and row == n_rows - 2
+                c.rect(x, tops[row], w, cell_h,
+                       unhatched(theme.fill("hazard")) if hazard else plain, key=k_it)
+                # the hazard's flat fill (a cell this small keeps no hatch clear of its digit)
                 c.value(x, tops[row], w, cell_h, val, size, fg, floor=size, font="sans",
-                        key=k_it)
+                        key=k_it, bold=hazard)
             sy = tops[2 + step.stage]
             half = w / 2
             copy_style, read_style = theme.fill("load"), consumer_style(theme)

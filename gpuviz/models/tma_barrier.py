@@ -93,16 +93,24 @@ class RingStep:
     iteration: int
     stage: int
     round: int
-    full_parity: int  # the parity the consumer waits on at the stage's full barrier
+    full_parity: int  # the parity the consumer must wait on at the stage's full barrier
     empty_parity: int  # the parity the producer waits on at the stage's empty barrier
     outcome: str  # "ok", "stale read", "hang", "overwrite under a reader", "undefined"
+    consumer_parity: int = -1  # the parity it does wait on (-1: full_parity, as it must)
+
+    @property
+    def waited(self) -> int:
+        """The parity the consumer waits on: the right one unless the mistake changed it."""
+        return self.full_parity if self.consumer_parity < 0 else self.consumer_parity
 
 
 def ring(stages: int, consumers: int, iterations: int, mistake: str) -> tuple[RingStep, ...]:
     """The stage ring: iteration i uses stage i mod S in round i div S; the consumer waits on
     the full barrier's parity round mod 2, the producer on the empty barrier's (round + 1) mod 2
     (the empty barrier's parity 1 is true at init, so the first round does not wait). A mistake
-    marks the iteration it first breaks and stops the ring where it hangs."""
+    marks the iteration it first breaks and stops the ring where it hangs; a stale parity (the
+    consumer waiting on (round + 1) mod 2, last round's, true at once) breaks every iteration:
+    each reads before its copy lands, round 0 uninitialised bytes, later rounds last round's."""
     first = {"wrong_count": stages, "early_release": stages}.get(mistake, 0)
     bad = {"wrong_count": "hang", "expect_tx_small": "stale read", "expect_tx_large": "hang",
            "expect_tx_twice": "hang", "stale_parity": "stale read",
@@ -112,8 +120,10 @@ def ring(stages: int, consumers: int, iterations: int, mistake: str) -> tuple[Ri
     out = []
     for i in range(iterations):
         s, r = i % stages, i // stages
-        outcome = bad[mistake] if mistake != "none" and i == first else "ok"
-        out.append(RingStep(i, s, r, r % 2, (r + 1) % 2, outcome))
+        stale = mistake == "stale_parity"
+        outcome = bad[mistake] if mistake != "none" and (i == first or stale) else "ok"
+        out.append(RingStep(i, s, r, r % 2, (r + 1) % 2, outcome,
+                            (r + 1) % 2 if stale else -1))
         if outcome == "hang":
             break
     return tuple(out)

@@ -184,3 +184,19 @@ def test_arrivals_past_the_count_draw_the_models_negative_pending():
     pending = tma.compute(p).barrier_trace[0].pending
     assert pending == -2
     assert "−2" in keyed(build(p, "barrier"), "event:0")  # a true minus, as the tx-count's
+
+
+def test_a_stale_parity_draws_the_parity_waited_on_as_the_hazard_in_every_round():
+    """The consumer's row shows the parity it does wait on (last round's), in the hazard's
+    fill, in every iteration; it showed the right parity, and only iteration 0 as stale."""
+    from gpuviz.figures.display import Rect
+
+    p = with_mistake("stale_parity")
+    r = tma.compute(p)
+    fig = build(p, "ring", name="screen")
+    hazard = theme("screen").fill("hazard").fill
+    for s in r.ring:
+        assert keyed(fig, f"iteration:{s.iteration}")[2] == str((s.round + 1) % 2)
+        cells = [it for it in walk(fig.items) if isinstance(it, Rect)
+                 and it.key == f"iteration:{s.iteration}" and it.style.fill == hazard]
+        assert len(cells) >= 2, s  # the parity cell and the read

@@ -192,3 +192,13 @@ def test_cp_async_visibility():
 def test_problems_name_their_path():
     assert tma.problems(replace(BASE, smem_offset=64))[0][0] == "smem_offset"
     assert tma.problems(replace(BASE, smem_offset=64, swizzle="none")) == []
+
+
+def test_a_stale_parity_breaks_every_iteration_and_names_the_parity_waited_on():
+    """Waiting on last round's parity is true at once in every round, not only the first: each
+    read comes before its copy lands. The ring names the parity the consumer does wait on."""
+    r = ring("stale_parity").ring
+    assert all(s.outcome == "stale read" for s in r)
+    assert [s.waited for s in r] == [(s.round + 1) % 2 for s in r]
+    assert all(s.waited != s.full_parity for s in r)
+    assert all(s.waited == s.full_parity for s in ring("none").ring)
