@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gpuviz.figures import tma_space
 from gpuviz.figures.display import Figure
 from gpuviz.figures.layout import NATURAL, Block, Target, compose, receipt_block
 from gpuviz.figures.mma_cells import heading, tagged
 from gpuviz.figures.theme import Theme
 from gpuviz.models.tma import PARTS, TmaResult
-from gpuviz.models.tma_map import SWIZZLE_MASK, box_start
 
 NATURAL_WIDTH = 150.0
 MAX_ROWS = 16
@@ -45,40 +45,6 @@ def _tensor_map(r: TmaResult, theme: Theme, width: float) -> list[Block]:
                  "address and strides, box dimensions ≤ 256, inner box bytes a multiple of 16 "
                  "and within the swizzle span, element strides ≤ 8.")
     return tagged("tensor-map", heading(title, theme, width, "tensor-map-title"),
-                  _numbers(rows, note, theme, width), None, None)
-
-
-def _box(r: TmaResult, theme: Theme, width: float) -> list[Block]:
-    rows: list[str | tuple[str, str]] = []
-    for i, row in enumerate(r.zero_filled[:MAX_ROWS]):
-        zeros = sum(row)
-        rows.append((f"row {i}", f"{len(row) - zeros} loaded, {zeros} zero-filled"))
-    if not rows:
-        rows = ["no box: the tensor map is refused"]
-    start = ", ".join(map(str, box_start(r.params)))
-    return tagged("box", heading(f"Box at ({start}) in global memory", theme, width,
-                                 "box-title"),
-                  _numbers(rows, "Elements outside the tensor (a negative or past-the-end coordinate) are "
-                           "written as zeros by the copy (CUDA C++ Programming Guide, TMA).", theme,
-                           width), None, None)
-
-
-def _placement(r: TmaResult, theme: Theme, width: float) -> list[Block]:
-    p = r.params
-    eb = p.element_bytes
-    rows: list[str | tuple[str, str]] = []
-    for i, row in enumerate(r.placement[:MAX_ROWS]):
-        chunks = [row[j] // 16 % 8 for j in range(0, len(row), max(1, 16 // eb))]
-        rows.append((f"row {i} at {row[0] // 128 * 128 + p.smem_offset:>5}",
-                     " ".join(map(str, chunks))))
-    if not rows:
-        rows = ["no placement: the tensor map is refused"]
-    phase = (p.smem_offset >> 7) & SWIZZLE_MASK[p.swizzle]
-    title = f"Placement, {p.swizzle} swizzle at offset {p.smem_offset}"
-    note = (f"Physical chunk of each logical 16-byte chunk: P = A ^ (((A >> 7) & m) "
-                      f"<< 4) on the absolute address A; the offset shifts the pattern's phase "
-                      f"by {phase} (PTX ISA, tensor swizzling modes).")
-    return tagged("placement", heading(title, theme, width, "placement-title"),
                   _numbers(rows, note, theme, width), None, None)
 
 
@@ -126,9 +92,13 @@ def _cluster(r: TmaResult, theme: Theme, width: float) -> list[Block]:
 
 
 BUILDERS: dict[str, Callable[[TmaResult, Theme, float], list[Block]]] = {
-    "tensor-map": _tensor_map, "box": _box, "placement": _placement, "barrier": _barrier,
+    "tensor-map": _tensor_map, "box": tma_space.box, "placement": tma_space.placement,
+    "barrier": _barrier,
     "ring": _ring, "cluster": _cluster,
 }
+
+#: The parts that outline a selected key (``chunk:<row>,<col>``).
+SELECTING = {"box": tma_space.box, "placement": tma_space.placement}
 
 
 def build(result: TmaResult, selection: frozenset[str], theme: Theme,
@@ -140,7 +110,8 @@ def build(result: TmaResult, selection: frozenset[str], theme: Theme,
     def body(width: float) -> list[Block]:
         out: list[Block] = []
         for part in shown:
-            out += BUILDERS[part](result, theme, width)
+            out += (BUILDERS[part](result, theme, width) if part not in SELECTING
+                    else SELECTING[part](result, theme, width, selection))
         return [b for b in out if b.name != f"{first}-title"]
 
     return compose(target, theme, title=_title_text(result, first), body=body,
