@@ -132,7 +132,7 @@ def box(r: TmaResult, theme: Theme, width: float,
     c = BlockCanvas()
     labels = [_outer_label(r, outer[i]) for i in range(shown_rows)]
     axis = ", ".join(AXES[1:len(n)]) or "y"
-    index_w = max(text_width(t, pt) for t in ("row", str(shown_rows - 1))) + 1.5
+    index_w = max(text_width(t, pt) for t in ("row", str(shown_rows - 1))) + 2.5
     label_w = index_w + max(text_width(t, pt, "mono") for t in [*labels, axis]) + 1.2
     room = width - label_w - 0.5
     chunk_w = min(MAX_CHUNK_W, room / shown_chunks)
@@ -140,7 +140,7 @@ def box(r: TmaResult, theme: Theme, width: float,
     row_h = max(3.4, ink_height(pt) + 1.2)
     # chunk numbers above the grid, the axis name above the row labels
     head_y = cap_height(pt)
-    c.text(index_w - 1.5, head_y, "row", pt, theme.muted, anchor="end")
+    c.text(index_w - 2.5, head_y, "row", pt, theme.muted, anchor="end")
     c.text(label_w - 1.0, head_y, axis, pt, theme.muted, anchor="end", font="mono")
     for k in range(shown_chunks):
         c.text(label_w + (k + 0.5) * chunk_w, head_y, str(k), pt, theme.muted,
@@ -153,7 +153,7 @@ def box(r: TmaResult, theme: Theme, width: float,
     zero_keys: list[str] = []
     for i in range(shown_rows):
         y = top + i * row_h
-        c.text(index_w - 1.5, y + row_h / 2, str(i), pt, theme.foreground, anchor="end",
+        c.text(index_w - 2.5, y + row_h / 2, str(i), pt, theme.foreground, anchor="end",
                baseline="middle")
         c.text(label_w - 1.0, y + row_h / 2, labels[i], pt, theme.muted, anchor="end",
                baseline="middle", font="mono")
@@ -179,7 +179,7 @@ def box(r: TmaResult, theme: Theme, width: float,
     c.rects(zeros, zero, zero_keys)
     grid_w = shown_inner * ew
     grid_h = shown_rows * row_h
-    if ew >= 1.0:  # element boundaries, where an element is wide enough to see
+    if ew >= 1.5:  # element boundaries, where an element is wide enough to see
         c.segments([(label_w + j * ew, top, label_w + j * ew, top + grid_h)
                     for j in range(1, shown_inner) if j % epc],
                    Style(stroke=theme.grid, stroke_width=theme.thin_mm))
@@ -228,9 +228,11 @@ def box(r: TmaResult, theme: Theme, width: float,
                 f"{p.element_bytes} byte{'s' if p.element_bytes > 1 else ''}"),
         ("zero-filled", f"{format_number(zeros_n)} of {format_number(total)} elements"),
     ]
-    if shown_rows < rows or shown_chunks < chunks:
-        facts.append(f"Drawn: the first {shown_rows} of {format_number(rows)} rows and "
-                     f"{shown_chunks} of {format_number(chunks)} chunks a row "
+    cut = [f"the first {shown_rows} of {format_number(rows)} rows"] if shown_rows < rows else []
+    if shown_chunks < chunks:
+        cut.append(f"{shown_chunks} of {format_number(chunks)} chunks a row")
+    if cut:
+        facts.append(f"Drawn: {' and '.join(cut)} "
                      f"({format_number(total - shown_rows * shown_inner)} elements not drawn).")
     entries = [LegendEntry("inside the tensor, tinted by its 16-byte chunk column",
                            _chunk_style(theme, 0))]
