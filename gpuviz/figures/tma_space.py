@@ -47,6 +47,8 @@ MAX_BOX_CHUNKS = 8  # chunks of a box row drawn (one 128-byte span); the rest ar
 MAX_LINES = 8  # 128-byte lines drawn (a 128B pattern's repeat); the rest are counted
 MAX_CELL = 8.0  # mm: the widest chunk slot
 MAX_CHUNK_W = 16.0  # mm: the widest chunk of the box
+#: One meaning, one mark in both parts: a chunk's tint is its logical chunk column.
+CHUNK_LABEL = "a 16-byte chunk, tinted by its logical chunk column"
 
 
 def chunk_elements(r: TmaResult) -> int:
@@ -147,10 +149,7 @@ def box(r: TmaResult, theme: Theme, width: float,
                anchor="middle", font="mono")
     top = head_y + 1.2
     zero = zero_style(theme)
-    cells: dict[int, list[tuple[float, float, float, float]]] = {}
-    cell_keys: dict[int, list[str]] = {}
-    zeros: list[tuple[float, float, float, float]] = []
-    zero_keys: list[str] = []
+    zeros = 0
     for i in range(shown_rows):
         y = top + i * row_h
         c.text(index_w - 2.5, y + row_h / 2, str(i), pt, theme.foreground, anchor="end",
@@ -159,24 +158,22 @@ def box(r: TmaResult, theme: Theme, width: float,
                baseline="middle", font="mono")
         filled = r.zero_filled[i]
         for k in range(shown_chunks):
-            key = keys.key("chunk", i, k)
             first, last = k * epc, min(inner, (k + 1) * epc)
+            runs: dict[bool, list[tuple[float, float, float, float]]] = {False: [], True: []}
             j = first
             while j < last:  # runs of elements alike (inside the tensor, or zero-filled)
                 e = j
                 while e < last and filled[e] == filled[j]:
                     e += 1
-                xywh = (label_w + j * ew, y + PAD / 2, (e - j) * ew, row_h - PAD)
-                if filled[j]:
-                    zeros.append(xywh)
-                    zero_keys.append(key)
-                else:
-                    cells.setdefault(k % SLOTS, []).append(xywh)
-                    cell_keys.setdefault(k % SLOTS, []).append(key)
+                runs[filled[j]].append((label_w + j * ew, y + PAD / 2, (e - j) * ew,
+                                        row_h - PAD))
                 j = e
-    for col in sorted(cells):
-        c.rects(cells[col], _chunk_style(theme, col), cell_keys[col])
-    c.rects(zeros, zero, zero_keys)
+            zeros += len(runs[True])
+            # the chunk's key on its group: the placement prints its number, the box has no
+            # room to (a cell keyed here would count as a value cell left blank)
+            with c.group(keys.key("chunk", i, k)):
+                c.rects(runs[False], _chunk_style(theme, k))
+                c.rects(runs[True], zero)
     grid_w = shown_inner * ew
     grid_h = shown_rows * row_h
     if ew >= 1.5:  # element boundaries, where an element is wide enough to see
@@ -234,8 +231,7 @@ def box(r: TmaResult, theme: Theme, width: float,
     if cut:
         facts.append(f"Drawn: {' and '.join(cut)} "
                      f"({format_number(total - shown_rows * shown_inner)} elements not drawn).")
-    entries = [LegendEntry("inside the tensor, tinted by its 16-byte chunk column",
-                           _chunk_style(theme, 0))]
+    entries = [LegendEntry(CHUNK_LABEL, _chunk_style(theme, 0))]
     if zeros:
         entries.append(LegendEntry("zero-filled: outside the tensor", zero))
     if edges:
@@ -351,7 +347,7 @@ def placement(r: TmaResult, theme: Theme, width: float,
     for x, y, chunk, key, fill in texts:
         cell_text(c, x, y, cell - PAD, row_h - PAD, str(chunk), pt, theme.ink_on(fill), floor,
                   key)
-    split = Style(stroke=theme.foreground, stroke_width=theme.thick_mm)
+    split = Style(stroke=theme.muted, stroke_width=theme.thick_mm)  # in another ink than an edge
     c.segments(splits, split)
     restart = Style(stroke=theme.foreground, stroke_width=theme.line_mm, dash=(1.2, 0.6))
     c.segments(restarts, restart)
@@ -374,8 +370,7 @@ def placement(r: TmaResult, theme: Theme, width: float,
                      + "".join(f", line {ln}" for ln in beyond)
                      + (f" (the pattern repeats every {mask + 1})." if mask else "."))
     receipt = receipt_block(facts, theme, width) if facts else None
-    entries = [LegendEntry("logical chunk stored in the slot, tinted by its column",
-                           _chunk_style(theme, 0))]
+    entries = [LegendEntry(CHUNK_LABEL, _chunk_style(theme, 0))]
     if empty:
         entries.append(LegendEntry("slot the copy does not write", absent))
     if splits:
@@ -386,10 +381,12 @@ def placement(r: TmaResult, theme: Theme, width: float,
     if any(at[v][0] in line_y for v in landed):
         entries.append(LegendEntry("selected chunk", theme.highlight(), "selection"))
     shift = (p.smem_offset % repeat) // LINE if mask else 0
-    note = (f"Columns: the 16-byte slots of a 128-byte line. A: the line's address past a "
+    note = (f"Columns: the 16-byte slots of a 128-byte line, each printing the logical chunk "
+            f"stored there. A: the line's address past a "
             f"1024-byte boundary; P = A ^ (((A >> 7) & {mask}) << 4) XORs its phase into the "
             f"chunk (PTX ISA, tensor swizzling modes)." if mask
-            else "Columns: the 16-byte slots of a 128-byte line. A: the line's address past a "
+            else "Columns: the 16-byte slots of a 128-byte line, each printing the logical chunk "
+                 "stored there. A: the line's address past a "
                  "1024-byte boundary. With no swizzle each chunk stays where the box's rows, "
                  "packed, put it (PTX ISA, tensor swizzling modes).")
     if shift:
