@@ -9,7 +9,7 @@ import pytest
 
 from gpuviz.figures import tma as figure
 from gpuviz.figures import tma_space
-from gpuviz.figures.display import Group, Rect, Rects, Text, walk
+from gpuviz.figures.display import Group, Rect, Rects, Text, key_at, walk
 from gpuviz.figures.lint import lint
 from gpuviz.figures.lint_hatch import hatch_under_glyph
 from gpuviz.figures.targets import SINGLE, SLIDE
@@ -177,3 +177,16 @@ def test_box_and_placement_drawn_together_keep_one_mark_per_meaning(params):
         fig = figure.build(tma.compute(both), frozenset({"chunk:5,3"}), PRINT, target)
         found = lint(fig, target, theme=PRINT)
         assert not found, [str(f) for f in found]
+
+
+def test_pointing_at_a_chunk_in_either_grid_finds_its_key():
+    for part in ("box", "placement"):
+        fig = build(OUT_OF_BOUNDS, part)
+        groups = [g for g in walk(fig.items) if isinstance(g, Group) and g.key == "chunk:5,3"]
+        rects = [(r, k) for r, k in cell_rects(fig) if k == "chunk:5,3"]
+        if part == "box":  # the chunk's elements, keyed by their group
+            [group] = groups
+            [x, y, w, h] = next(row for i in group.items if isinstance(i, Rects) for row in i.xywh)
+        else:
+            [((x, y, w, h), _)] = rects
+        assert key_at(fig, x + w / 2, y + h / 2) == "chunk:5,3"
