@@ -12,7 +12,8 @@ global memory and where they land in shared memory.
   with its address A past the 1024-byte-aligned base and its phase (A >> 7) & m: a buffer
   aligned to 128 bytes but not to the pattern's repeat (256, 512, 1024 bytes) starts in another
   phase, and a dashed line marks where the pattern restarts (PTX ISA, "Tensor swizzling
-  modes"). The slots are read from the model's placement, not recomputed.
+  modes"). A slot receiving a chunk of zeros has no tint and a dashed outline. The slots are
+  read from the model's placement, not recomputed.
 
 Keys: ``chunk:<row>,<col>``: logical chunk ``col`` (16 bytes) of box row ``row``, in both grids;
 a selected one is outlined in both and its landing spelled out under the placement.
@@ -73,6 +74,17 @@ def zero_style(theme: Theme) -> Style:
     reads apart from every chunk column's tint in colour, in print and in a grayscale copy)."""
     return Style(fill=theme.background, stroke=theme.outline, stroke_width=theme.thin_mm,
                  hatch="diagonal", hatch_color=theme.muted)
+
+
+#: The slots holding a chunk of zeros, beside the chunk columns 0–7 of the others.
+ZEROS = SLOTS
+
+
+def zeros_style(theme: Theme) -> Style:
+    """A slot holding a chunk of zeros: no chunk's tint, a dashed outline (its number stays on a
+    clear ground; a hatch under it would read as part of the digit)."""
+    return Style(fill=theme.background, stroke=theme.foreground, stroke_width=theme.line_mm,
+                 dash=(0.8, 0.4))
 
 
 def _chunk_style(theme: Theme, chunk: int) -> Style:
@@ -275,6 +287,7 @@ def placement(r: TmaResult, theme: Theme, width: float,
     if not r.placement:
         return tagged("placement", head, _refused(r, "placement", theme, width), None, None)
     where = slots(r)
+    epc = chunk_elements(r)
     lines = max(line for line, _ in where) + 1
     shown = min(lines, MAX_LINES)
     at = {v: k for k, v in where.items()}
@@ -335,14 +348,18 @@ def placement(r: TmaResult, theme: Theme, width: float,
                 continue
             row, chunk = got
             key = keys.key("chunk", row, chunk)
-            by_col.setdefault(chunk % SLOTS, []).append(xywh)
-            col_keys.setdefault(chunk % SLOTS, []).append(key)
-            texts.append((*xywh[:2], chunk, key, column_fill(theme, chunk % SLOTS)))
+            zero = all(r.zero_filled[row][chunk * epc:(chunk + 1) * epc])
+            col = ZEROS if zero else chunk % SLOTS
+            by_col.setdefault(col, []).append(xywh)
+            col_keys.setdefault(col, []).append(key)
+            texts.append((*xywh[:2], chunk, key,
+                          theme.background if zero else column_fill(theme, chunk % SLOTS)))
             before = where.get((ln, s - 1)) if s else None
             if before is not None and before[0] != row:  # another box row starts in the line
                 splits.append((gx + s * cell, y, gx + s * cell, y + row_h))
+    zeros = zeros_style(theme)
     for col in sorted(by_col):
-        c.rects(by_col[col], _chunk_style(theme, col), col_keys[col])
+        c.rects(by_col[col], zeros if col == ZEROS else _chunk_style(theme, col), col_keys[col])
     c.rects(empty, absent)
     for x, y, chunk, key, fill in texts:
         cell_text(c, x, y, cell - PAD, row_h - PAD, str(chunk), pt, theme.ink_on(fill), floor,
@@ -371,6 +388,9 @@ def placement(r: TmaResult, theme: Theme, width: float,
                      + (f" (the pattern repeats every {mask + 1})." if mask else "."))
     receipt = receipt_block(facts, theme, width) if facts else None
     entries = [LegendEntry(CHUNK_LABEL, _chunk_style(theme, 0))]
+    if ZEROS in by_col:
+        entries.append(LegendEntry("a chunk of zeros: its elements lie outside the tensor",
+                                   zeros))
     if empty:
         entries.append(LegendEntry("slot the copy does not write", absent))
     if splits:

@@ -190,3 +190,15 @@ def test_pointing_at_a_chunk_in_either_grid_finds_its_key():
         else:
             [((x, y, w, h), _)] = rects
         assert key_at(fig, x + w / 2, y + h / 2) == "chunk:5,3"
+
+
+def test_placement_marks_the_slots_that_receive_a_chunk_of_zeros():
+    r = tma.compute(OUT_OF_BOUNDS)
+    fig = build(OUT_OF_BOUNDS, "placement")
+    zeros = tma_space.zeros_style(PRINT)
+    drawn = {k for item in walk(fig.items) if isinstance(item, Rects) and item.style == zeros
+             for k in item.keys}
+    want = {f"chunk:{row},{c}" for row, filled in enumerate(r.zero_filled)
+            for c in range(len(filled) // 8) if all(filled[8 * c:8 * c + 8])}
+    assert drawn == want and len(want) == 8 + 8 + 6 * 2  # rows -1 and 6, x 104–119 of the rest
+    assert "a chunk of zeros: its elements lie outside the tensor" in fig.texts()
