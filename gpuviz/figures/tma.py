@@ -1,4 +1,5 @@
-"""Figure of the asynchronous copies, in parts, each a heading, its numbers and a note:
+"""Figure of the asynchronous copies, in parts (drawn by ``tma_space``, ``tma_barrier`` and
+``tma_cluster``; the tensor map a receipt):
 
 - ``tensor-map``: accepted or refused by ``cuTensorMapEncodeTiled``, with each rule broken;
 - ``box``: the box in global memory, rows of elements, zero-filled ones marked;
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gpuviz.figures import tma_space
 from gpuviz.figures.display import Figure
 from gpuviz.figures.layout import NATURAL, Block, Target, compose, receipt_block
 from gpuviz.figures.mma_cells import heading, tagged
@@ -20,10 +22,8 @@ from gpuviz.figures.theme import Theme
 from gpuviz.figures.tma_barrier import barrier_blocks, ring_blocks
 from gpuviz.figures.tma_cluster import cluster_blocks
 from gpuviz.models.tma import PARTS, TmaResult
-from gpuviz.models.tma_map import SWIZZLE_MASK, box_start
 
 NATURAL_WIDTH = 150.0
-MAX_ROWS = 16
 
 
 def _numbers(rows: list[str | tuple[str, str]], note: str, theme: Theme,
@@ -50,87 +50,19 @@ def _tensor_map(r: TmaResult, theme: Theme, width: float) -> list[Block]:
                   _numbers(rows, note, theme, width), None, None)
 
 
-def _box(r: TmaResult, theme: Theme, width: float) -> list[Block]:
-    rows: list[str | tuple[str, str]] = []
-    for i, row in enumerate(r.zero_filled[:MAX_ROWS]):
-        zeros = sum(row)
-        rows.append((f"row {i}", f"{len(row) - zeros} loaded, {zeros} zero-filled"))
-    if not rows:
-        rows = ["no box: the tensor map is refused"]
-    start = ", ".join(map(str, box_start(r.params)))
-    return tagged("box", heading(f"Box at ({start}) in global memory", theme, width,
-                                 "box-title"),
-                  _numbers(rows, "Elements outside the tensor (a negative or past-the-end coordinate) are "
-                           "written as zeros by the copy (CUDA C++ Programming Guide, TMA).", theme,
-                           width), None, None)
 
 
-def _placement(r: TmaResult, theme: Theme, width: float) -> list[Block]:
-    p = r.params
-    eb = p.element_bytes
-    rows: list[str | tuple[str, str]] = []
-    for i, row in enumerate(r.placement[:MAX_ROWS]):
-        chunks = [row[j] // 16 % 8 for j in range(0, len(row), max(1, 16 // eb))]
-        rows.append((f"row {i} at {row[0] // 128 * 128 + p.smem_offset:>5}",
-                     " ".join(map(str, chunks))))
-    if not rows:
-        rows = ["no placement: the tensor map is refused"]
-    phase = (p.smem_offset >> 7) & SWIZZLE_MASK[p.swizzle]
-    title = f"Placement, {p.swizzle} swizzle at offset {p.smem_offset}"
-    note = (f"Physical chunk of each logical 16-byte chunk: P = A ^ (((A >> 7) & m) "
-                      f"<< 4) on the absolute address A; the offset shifts the pattern's phase "
-                      f"by {phase} (PTX ISA, tensor swizzling modes).")
-    return tagged("placement", heading(title, theme, width, "placement-title"),
-                  _numbers(rows, note, theme, width), None, None)
 
 
-def _barrier(r: TmaResult, theme: Theme, width: float) -> list[Block]:
-    rows: list[str | tuple[str, str]] = []
-    for s in r.barrier_trace:
-        wait = "" if s.wait is None else f", wait {'true' if s.wait else 'false'}"
-        done = ", completes" if s.completed else ""
-        rows.append((s.op, f"phase {s.phase}, pending {s.pending}, tx {s.tx}{done}{wait}"))
-    note = ("A phase completes when pending arrivals and tx-count are both 0 "
-                      "(PTX ISA, mbarrier).")
-    return tagged("barrier", heading(f"mbarrier, {r.params.barrier.count} expected arrival(s)",
-                                     theme, width, "barrier-title"),
-                  _numbers(rows, note, theme, width), None, None)
-
-
-def _ring(r: TmaResult, theme: Theme, width: float) -> list[Block]:
-    rows: list[str | tuple[str, str]] = [
-        (f"iteration {s.iteration}", f"stage {s.stage}, round {s.round}, full parity "
-                                     f"{s.full_parity}, empty parity {s.empty_parity}: "
-                                     f"{s.outcome}") for s in r.ring[:MAX_ROWS]]
-    pl = r.params.pipeline
-    return tagged("ring", heading(f"Stage ring: {pl.stages} stages, mistake {pl.mistake}",
-                                  theme, width, "ring-title"),
-                  _numbers(rows, r.consequence, theme, width), None, None)
-
-
-def _cluster(r: TmaResult, theme: Theme, width: float) -> list[Block]:
-    c = r.params.cluster
-    rows: list[str | tuple[str, str]] = [
-        ("cluster", " × ".join(map(str, c.dims)) + f" = {r.cluster_size} CTAs"),
-        ("bytes each CTA issues", f"{r.issued_bytes_per_cta:,}"),
-        ("copies reaching a barrier", str(r.copies_per_barrier)),
-        ("bytes each barrier expects", f"{r.expected_tx_per_cta:,}"),
-        ("resident clusters (model)", str(r.max_active_clusters)),
-        ("SMs × blocks ÷ size", str(r.max_active_clusters_naive)),
-    ]
-    note = ("A cluster's CTAs share one GPC: resident clusters are GPCs × "
-                      "⌊SMs per GPC × blocks per SM ÷ size⌋ in the model, to be checked "
-                      "against cudaOccupancyMaxActiveClusters (CUDA C++ Programming Guide, "
-                      "Thread Block Clusters).")
-    return tagged("cluster", heading("Cluster multicast: bytes each barrier expects", theme,
-                                     width, "cluster-title"),
-                  _numbers(rows, note, theme, width), None, None)
 
 
 BUILDERS: dict[str, Callable[[TmaResult, Theme, float], list[Block]]] = {
-    "tensor-map": _tensor_map, "box": _box, "placement": _placement, "barrier": barrier_blocks,
-    "ring": ring_blocks, "cluster": cluster_blocks,
+    "tensor-map": _tensor_map, "box": tma_space.box, "placement": tma_space.placement,
+    "barrier": barrier_blocks, "ring": ring_blocks, "cluster": cluster_blocks,
 }
+
+#: The parts that outline a selected key (``chunk:<row>,<col>``).
+SELECTING = {"box": tma_space.box, "placement": tma_space.placement}
 
 
 def build(result: TmaResult, selection: frozenset[str], theme: Theme,
@@ -142,7 +74,8 @@ def build(result: TmaResult, selection: frozenset[str], theme: Theme,
     def body(width: float) -> list[Block]:
         out: list[Block] = []
         for part in shown:
-            out += BUILDERS[part](result, theme, width)
+            out += (BUILDERS[part](result, theme, width) if part not in SELECTING
+                    else SELECTING[part](result, theme, width, selection))
         return [b for b in out if b.name != f"{first}-title"]
 
     return compose(target, theme, title=_title_text(result, first), body=body,
@@ -157,8 +90,12 @@ def _title_text(r: TmaResult, first: str) -> str:
     return {
         "tensor-map": "Tensor map: " + ("accepted" if r.tensor_map_valid else "refused"),
         "box": "Box in global memory",
-        "placement": f"Placement, {p.swizzle} swizzle at offset {p.smem_offset}",
+        "placement": (f"Placement, {p.swizzle} swizzle at offset {p.smem_offset}"
+                      if p.swizzle != "none" else f"Placement, no swizzle, at offset "
+                                                  f"{p.smem_offset}"),
         "barrier": "mbarrier trace",
-        "ring": f"Stage ring: {p.pipeline.stages} stages",
+        "ring": f"Stage ring: {p.pipeline.stages} stages" + (
+            "" if p.pipeline.mistake == "none"
+            else f", mistake: {p.pipeline.mistake.replace('_', ' ')}"),
         "cluster": "Cluster multicast: bytes each barrier expects",
     }[first]
