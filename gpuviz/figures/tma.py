@@ -90,9 +90,7 @@ def _title_text(r: TmaResult, first: str) -> str:
     return {
         "tensor-map": "Tensor map: " + ("accepted" if r.tensor_map_valid else "refused"),
         "box": "Box in global memory",
-        "placement": (f"Placement, {p.swizzle} swizzle at offset {p.smem_offset}"
-                      if p.swizzle != "none" else f"Placement, no swizzle, at offset "
-                                                  f"{p.smem_offset}"),
+        "placement": tma_space.placement_title(p),
         "barrier": "mbarrier trace",
         "ring": f"Stage ring: {p.pipeline.stages} stages" + (
             "" if p.pipeline.mistake == "none"

@@ -52,6 +52,12 @@ MAX_CHUNK_W = 16.0  # mm: the widest chunk of the box
 CHUNK_LABEL = "a 16-byte chunk, tinted by its logical chunk column"
 
 
+
+def placement_title(p) -> str:
+    """The placement part's title: the swizzle mode and the buffer's offset."""
+    mode = f"{p.swizzle} swizzle" if p.swizzle != "none" else "no swizzle,"
+    return f"Placement, {mode} at offset {p.smem_offset}"
+
 def chunk_elements(r: TmaResult) -> int:
     """Elements of a 16-byte chunk."""
     return max(1, CHUNK // r.params.element_bytes)
@@ -282,7 +288,7 @@ def placement(r: TmaResult, theme: Theme, width: float,
     p = r.params
     mask = SWIZZLE_MASK[p.swizzle]
     repeat = LINE * (mask + 1)
-    head = heading(f"Placement, {p.swizzle} swizzle at offset {p.smem_offset}", theme, width,
+    head = heading(placement_title(p), theme, width,
                    "placement-title")
     if not r.placement:
         return tagged("placement", head, _refused(r, "placement", theme, width), None, None)
