@@ -88,14 +88,18 @@ HELP: dict[str, PanelHelp] = {
         "cache can also be sized from the architecture's L2: the whole L2, or one of its two "
         "partitions (half of it), which matches DRAM traffic measured on an H200 within 5 % "
         "for N = 2048–8192 except the Hilbert order at 4096 (docs/hardware-notes.md); the LRU "
-        "leaves out set associativity, address hashing, C write-back and other traffic.",
+        "leaves out set associativity, address hashing, C write-back and other traffic. Where "
+        "a measurement disagrees, the figure says which LRU capacity would match it (one pass "
+        "gives every capacity: Mattson et al.'s inclusion property).",
         ("D. Hilbert, “Über die stetige Abbildung einer Linie auf ein Flächenstück”, "
          "Mathematische Annalen 38, 1891",
          "J. Červený, “gilbert”: generalised Hilbert curve for rectangles",
          "Triton tutorial “Matrix Multiplication”, section “L2 Cache Optimizations” (GROUP_SIZE_M)",
          "CUTLASS documentation, “Efficient GEMM in CUDA” (threadblock rasterization)",
          "NVIDIA A100 Tensor Core GPU Architecture whitepaper, “A100 L2 Cache” (two L2 "
-         "partitions)")),
+         "partitions)",
+         "R. L. Mattson, J. Gecsei, D. R. Slutz and I. L. Traiger, “Evaluation techniques for "
+         "storage hierarchies”, IBM Systems Journal 9(2), 1970")),
     "pipeline": PanelHelp(
         "A software pipeline overlaps loading tile i + d with computing tile i, using a ring of "
         "buffers. Each buffer slot is owned from the start of the load that fills it to the end "

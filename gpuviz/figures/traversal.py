@@ -294,8 +294,10 @@ NEAR = 0.10  # a model this far from the measurement says why on the figure
 
 def measured_note(result: TraversalResult) -> str:
     """"H200 measured (Nsight Compute): 12.7 × the bytes of A and B; this model 12.6 × (1 %
-    under)", with the reason where they differ by more than NEAR; "" where not measured."""
+    under)", with the reason where they differ by more than NEAR (which LRU capacities would
+    give the measurement, :mod:`gpuviz.models.traversal_fit`); "" where not measured."""
     from gpuviz.measurements import lookup, number
+    from gpuviz.models.traversal_fit import capacity_fit, reason
 
     m = lookup("traversal", result.params)
     if m is None:
@@ -306,9 +308,9 @@ def measured_note(result: TraversalResult) -> str:
             f"{number(result.operand_traffic)} × ({abs(off) * 100:.0f} % "
             f"{'over' if off > 0 else 'under'}).")
     if abs(off) > NEAR:
-        text += (" A and B are about twice one partition here: every reuse distance sits near "
-                 "the capacity, where an LRU's all-or-nothing rule is least like the real L2 "
-                 "(the blocks' schedule and the K step were measured and ruled out).")
+        fit = capacity_fit(result.params, m.measured, NEAR)
+        if fit is not None:
+            text += " " + reason(fit)
     return text
 
 

@@ -291,6 +291,16 @@ def test_a_measured_case_shows_the_h200_beside_the_model_and_why_they_differ():
     note = fig.measured_note(differs)
     assert "2.21 × the bytes of A and B; this model 1.69 × (24 % under)." in note
     assert "least like the real L2" in note
+    assert "An LRU of 27.9–28 MiB gives it, not 30 MiB" in note
+    # GROUP_M 4: only an LRU far from the partition's size would match, so the note says the
+    # reuse distances alone do not decide it (gpuviz.models.traversal_fit)
+    grouped4 = compute(TraversalParams(rows=32, cols=32, k_tiles=128, order="grouped",
+                                       group_m=4, **base))
+    note = fig.measured_note(grouped4)
+    assert "3.57 × the bytes of A and B; this model 4.79 × (34 % over)." in note
+    assert "Only an LRU of 40 MiB, 33 % larger than this cache's 30 MiB" in note
+    assert "which SMs read which tiles across the two L2 partitions" in note
+    assert "least like the real L2" not in note
     assert fig.measured_note(SMALL) == ""
 
 

@@ -1,0 +1,25 @@
+#!/bin/bash
+# Batch 10: the traversal probe at N = 2048, 4096 and 6144 (K steps of 32, mid32.txt) on the
+# card lent, the 4096² orders with each step's tiles dealt to the blocks in another order
+# (place32.txt: which SM reads which tile, the steps unchanged), each run's schedule (start,
+# end and SM of every order position) and the L2 scan around one partition's size.
+# Needs beside this script: probe32 and l2_scan_probe built from tools/traversal_probe.cu
+# (-DBK=32) and tools/l2_scan_probe.cu with nvcc -arch=sm_90a -O3, and the case files of
+# tools/traversal_real_cases.py.
+set -u
+R=$OUT; cd "$(dirname "$0")"
+{ date -u +%FT%TZ; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv;
+  nvcc --version | tail -2; ncu --version | tail -1; uname -r; } > $R/versions.txt 2>&1
+timeout 60 ./probe32 mid32.txt schedmid32.txt > $R/times.txt 2>&1 || exit 1
+timeout 60 ./probe32 place32.txt schedplace32.txt >> $R/times.txt 2>&1
+tar czf $R/schedules.tgz schedmid32.txt schedplace32.txt
+M=dram__bytes_read.sum,gpu__time_duration.sum
+timeout 150 ncu --clock-control none --cache-control all --csv --page raw --metrics $M -k traverse \
+    ./probe32 mid32.txt > $R/ncumid32.csv 2> $R/ncu.err
+timeout 100 ncu --clock-control none --cache-control all --csv --page raw --metrics $M -k traverse \
+    ./probe32 place32.txt > $R/ncuplace32.csv 2>> $R/ncu.err
+timeout 60 ncu --clock-control none --cache-control all --csv --page raw \
+    --metrics dram__bytes_read.sum -k scan ./l2_scan_probe 16 20 22 24 25 26 27 28 29 30 31 32 34 36 40 \
+    > $R/ncuscan.csv 2>> $R/ncu.err
+date -u +%FT%TZ >> $R/versions.txt
+cat $R/versions.txt; tail -4 $R/times.txt; tail -3 $R/ncu.err; grep -c traverse $R/ncumid32.csv $R/ncuplace32.csv; grep -c scan $R/ncuscan.csv
