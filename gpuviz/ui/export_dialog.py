@@ -191,9 +191,9 @@ class ExportDialog(QDialog):
         if doc is None:
             self.step_box.addItem("What is shown now", None)
             return
-        from gpuviz.ui.step_bar import same_state
+        from gpuviz.lecture import show
 
-        edited = doc.step < 0 and not same_state(doc.shown, doc.saved.at_step(-1))
+        edited = doc.step < 0 and bool(show(doc.lecture).stale)  # the caption's marker
         self.step_box.addItem("Overview (as edited)" if edited else "Overview", -1)
         for k, step in enumerate(doc.scenario.steps):
             # a question not yet revealed in the hall keeps its title (often the answer) hidden
@@ -212,10 +212,12 @@ class ExportDialog(QDialog):
         return "" if scenario is None or k is None else step_question(scenario, k)
 
     def _fill_parts(self) -> None:
-        pid = self.panel_id()
-        scenario, k = self._scenario(), self.chosen_step()
-        named = scenario.step_parts(k, pid) if scenario is not None and k is not None and k >= 0 \
-            else None
+        from gpuviz.lecture import shown_parts
+
+        pid, k = self.panel_id(), self.chosen_step()
+        # the parts the step's file shows, the lecture model's answer
+        named = None if self.document is None or k is None \
+            else shown_parts(self.document.lecture, k, pid, "export")
         kept = _remembered(self.settings).get(f"parts/{pid}")
         checked = set(named or (kept.split() if kept else panel(pid).parts))
         self.parts_list.blockSignals(True)

@@ -17,14 +17,13 @@ from PySide6.QtWidgets import QMainWindow, QToolBar, QWidget
 from gpuviz.figures.theme import theme
 from gpuviz.registry import panel
 from gpuviz.scenario import ScenarioError
-from gpuviz.scenario.fields import format_fields
 from gpuviz.ui.design_memory import DesignMemory
 from gpuviz.ui.document import Document
 from gpuviz.ui.lecture_keys import install as install_lecture_keys
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import PanelDock
 from gpuviz.ui.presentation import Presentation
-from gpuviz.ui.step_bar import CaptionStrip, StepBar, step_marker
+from gpuviz.ui.step_bar import CaptionStrip, StepBar
 from gpuviz.ui.window_files import Files
 from gpuviz.ui.window_menus import Menus, build_actions, build_first_actions, build_menus
 from gpuviz.ui.window_playback import WindowPlayback
@@ -85,10 +84,6 @@ class MainWindow(QMainWindow):
         # the status bar itself stays hidden, its height is the figures'
         self.statusBar().messageChanged.connect(self.step_bar_widget.show_message)
         self.statusBar().hide()
-        self._edited_from: int | None = None  # the step whose state was then edited by hand
-        # the overview's state its description was written for (as opened or saved)
-        self._overview_basis = document.scenario.at_step(-1).sections
-        self._last_step = -1
         self._panels = document.scenario.panels  # the lecture's panels the docks show
         apply_palette(self.theme)
         document.section_changed.connect(self._on_section_changed)
@@ -377,8 +372,6 @@ class MainWindow(QMainWindow):
         self.playback.update_frames()
 
     def _on_step_changed(self) -> None:
-        self._edited_from = None
-        self._last_step = self.document.step
         self.presentation.show_step_panels()
         self.update_step_bar()
         self.playback.enter_step()
@@ -387,23 +380,14 @@ class MainWindow(QMainWindow):
         if self.document.scenario.panels != self._panels:
             self._show_lecture_panels(self._panels)
         self._panels = self.document.scenario.panels
-        # an edit while a step is shown leaves the steps; its caption stays, marked
-        if self.document.step >= 0:
-            self._edited_from = None
-        elif self._last_step >= 0:
-            self._edited_from = self._last_step
-        self._last_step = self.document.step
         self._update_title()
         self.update_step_bar()
         self.playback.update_frames()
         self.playback.update_bar()
 
     def _on_scenario_replaced(self) -> None:
-        self._edited_from = None
         self._panels = self.document.scenario.panels
-        self._overview_basis = self.document.scenario.at_step(-1).sections
         self.step_bar_widget.set_hover("")  # the last scenario's key names nothing here
-        self._last_step = self.document.step
         self._update_title()
         self._lay_out_panels()
         self.update_step_bar()
@@ -411,9 +395,6 @@ class MainWindow(QMainWindow):
         self.playback.update_bar()
 
     def _on_path_changed(self) -> None:
-        self._edited_from = None
-        self._overview_basis = self.document.scenario.at_step(-1).sections
-        self._last_step = self.document.step
         self._update_title()
         self.update_step_bar()
 
@@ -430,39 +411,26 @@ class MainWindow(QMainWindow):
         from gpuviz.lecture import show
 
         presenting = self.presentation.active
-        lecture = replace(self.document.lecture, edited_from=self._edited_from,
-                          presenting=presenting)
+        lecture = replace(self.document.lecture, presenting=presenting)
         return show(lecture, None, "present" if presenting else "window")
 
     def update_step_bar(self) -> None:
         doc = self.document
         steps = doc.scenario.steps
         k = doc.step
-        shown = doc.shown
         # the title often gives the answer away: only the question until the reveal
-        self.step_bar_widget.set_steps([s.title for s in steps], k, self._edited_from,
+        self.step_bar_widget.set_steps([s.title for s in steps], k, doc.edited_from,
                                        doc.veiled_steps())
         presenting = self.presentation.active
-        marker = ""
-        if k < 0 and self._edited_from is not None and self._edited_from < len(steps):
-            s = steps[self._edited_from]
-            marker = f"edited since step {self._edited_from + 1}"
-            self.caption_label.set_caption(format_fields(s.caption, shown),
-                                           s.title if presenting or not s.caption else "")
-        elif k < 0:
-            if shown.sections != self._overview_basis:
-                marker = "edited since the overview"
-            self.caption_label.set_caption(doc.scenario.description,
-                                           doc.scenario.title if presenting else "")
+        shown = self.step_show()  # the caption, its title and its marker: the lecture model's
+        marker = shown.stale
+        if shown.veiled:
+            self.caption_label.set_caption(shown.question + "  (Next reveals)", "Predict:")
+        elif k < 0 and shown.edited_from is None:  # the overview: its title when presenting
+            self.caption_label.set_caption(shown.caption, shown.title if presenting else "")
         else:
-            s = steps[k]
-            marker = step_marker(doc)  # an edit elsewhere changed what this step shows
-            if doc.veiled:
-                self.caption_label.set_caption(format_fields(s.predict, shown) + "  (Next reveals)",
-                                               "Predict:")
-            else:
-                self.caption_label.set_caption(format_fields(s.caption, shown),
-                                               s.title if presenting or not s.caption else "")
+            self.caption_label.set_caption(shown.caption, shown.title if presenting
+                                           or not shown.caption else "")
         self.caption_label.set_marker(marker)
         self.caption_label.set_corner(f"{k + 1} / {len(steps)}" if presenting and steps and k >= 0
                                       else "")
