@@ -265,17 +265,22 @@ class ExportDialog(QDialog):
         """What the preview builds: the figure the export writes for the chosen step (the
         first of a sequence)."""
         from gpuviz.export.files import export_figure_of
+        from gpuviz.export.lecture import step_heading
 
         c = self.choices()
         scenario, selection = shown_state(self.document, c)
         question = self.question() if c.veiled else ""
+        # a step's file carries its heading and caption, as gpuviz export writes it
+        heading = ("", "") if question or self.document is None else \
+            step_heading(self.document.scenario, c.step, c.chrome)
 
         def make() -> tuple[Figure, str]:
             return export_figure_of(scenario, c.panel_id, theme_name=c.theme_name, size=c.size,
                                     selection=selection, parts=c.parts,
                                     chrome=c.chrome,  # type: ignore[arg-type]
-                                    question=question)  # in the shipped faces: the room
-                                    # for a wider face is process-wide, the docks lay out too
+                                    question=question, step=heading)
+            # in the shipped faces: the room for a wider face is process-wide, the docks lay
+            # out too
 
         return make
 
@@ -388,6 +393,7 @@ def remembered_folder(settings: QSettings | None) -> Path | None:
 def run_export(document: Document, c: ExportChoice) -> str:
     """Write what ``c`` asks for; returns a note for the status line."""
     from gpuviz.export.files import export_figure
+    from gpuviz.export.lecture import step_heading
     from gpuviz.export.veiled import step_question
 
     scenario = document.scenario
@@ -416,11 +422,13 @@ def run_export(document: Document, c: ExportChoice) -> str:
                 name = f"{stem}{suffix}{'-veiled' if veil else ''}.{c.fmt}"
                 export_figure(scenario.at_step(k), c.panel_id, c.path.parent / name,
                               selection=scenario.step_selection(k), question=veil,
+                              step=("", "") if veil else step_heading(scenario, k, c.chrome),
                               **kw)  # type: ignore[arg-type]
                 written += 1
         return f" … {written} files"
     question = step_question(scenario, c.step) if c.veiled and c.step is not None else ""
     return export_figure(shown, c.panel_id, c.path, selection=selection, question=question,
+                         step=("", "") if question else step_heading(scenario, c.step, c.chrome),
                          **kw)  # type: ignore[arg-type]
 
 
