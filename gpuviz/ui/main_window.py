@@ -222,6 +222,8 @@ class MainWindow(QMainWindow):
             if self.presentation.active:
                 self.presentation.present_dock(d, True)
             d.visibilityChanged.connect(lambda _v, pid=panel_id: self.sync_panel_action(pid))
+            # its X while authoring takes the panel out of the lecture, as View ▸ Panels does
+            d.closed.connect(lambda pid: self.choose_panel(pid, False))
             d.visibilityChanged.connect(lambda _v: self.playback.update_frames())
             d.visibilityChanged.connect(lambda _v: self.playback.update_bar())
             d.visibilityChanged.connect(lambda _v: self.presentation.update_min_type())
