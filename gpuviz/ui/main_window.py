@@ -175,7 +175,7 @@ class MainWindow(QMainWindow):
 
     # --- construction ----------------------------------------------------------------------
     def _build_step_bar(self) -> None:
-        self.step_bar_widget = StepBar(self.act_prev, self.act_next)
+        self.step_bar_widget = StepBar(self.action("previous-step"), self.action("next-step"))
         self.step_bar_widget.stepChosen.connect(self.document.go_to_step)
         self.step_label = self.step_bar_widget.position  # "step k of n"
         self.step_bar = self.fixed_toolbar("Steps", "toolbar-steps", self.step_bar_widget,
@@ -218,7 +218,7 @@ class MainWindow(QMainWindow):
             d.memory = self.design_memory
             d.measured.held = not self._complete
             d.hovered.connect(self._on_hover)
-            d.set_controls_expanded(self.act_controls.isChecked())
+            d.set_controls_expanded(self.action("controls").isChecked())
             if self.presentation.active:
                 self.presentation.present_dock(d, True)
             d.visibilityChanged.connect(lambda _v, pid=panel_id: self.sync_panel_action(pid))
@@ -235,7 +235,7 @@ class MainWindow(QMainWindow):
     def _lay_out_panels(self) -> None:
         shown = self.document.scenario.panels
         # one panel keeps its controls beside it; more fold them to strips (the figures first)
-        self.act_controls.setChecked(len(shown) <= 1)
+        self.action("controls").setChecked(len(shown) <= 1)
         for d in self.docks.values():
             d.set_controls_expanded(len(shown) <= 1)
         previous: PanelDock | None = None
@@ -330,7 +330,7 @@ class MainWindow(QMainWindow):
 
     def set_controls_visible(self, visible: bool) -> None:
         """Unfold (True) or fold to strips (False) every panel's controls."""
-        self.act_controls.setChecked(visible)
+        self.action("controls").setChecked(visible)
         for d in self.docks.values():
             d.set_controls_expanded(visible)
 
@@ -355,6 +355,11 @@ class MainWindow(QMainWindow):
     def next_panel(self) -> None:
         self.presentation.next_panel()
 
+    def action(self, action_id: str) -> QAction:
+        """The window's action ``action_id`` (``window_menus.ACTIONS`` and the entries other
+        modules add by id)."""
+        return self.menus.action(action_id)
+
     def presented_panels(self) -> list[str]:
         return [pid for pid, d in self.docks.items() if d.isVisible()]
 
@@ -366,7 +371,7 @@ class MainWindow(QMainWindow):
         else:
             self._maximized_before_full = self.isMaximized()
             self.showFullScreen()
-        self.act_full.setChecked(self.isFullScreen())
+        self.action("full-screen").setChecked(self.isFullScreen())
 
     # --- document ----------------------------------------------------------------------------
     def _on_section_changed(self, _panel_id: str) -> None:

@@ -217,9 +217,9 @@ class Presentation:
             w.showFullScreen()
         self._restore_clock()
         QTimer.singleShot(SETTLE_POLL_MS, w, self._show_when_settled)
-        w.act_present.setChecked(True)
-        w.act_leave.setEnabled(True)
-        w.act_full.setChecked(True)
+        w.action("present").setChecked(True)
+        w.action("leave-presentation").setEnabled(True)
+        w.action("full-screen").setChecked(True)
         if len(QGuiApplication.screens()) > 1:
             self._open_presenter()
         w.update_step_bar()
@@ -256,9 +256,9 @@ class Presentation:
         # answers asynchronously): the layout is given back again at each resize until then
         w.relayout_on_resize(before.layout)
         w.playback.update_bar()
-        w.act_present.setChecked(False)
-        w.act_leave.setEnabled(False)
-        w.act_full.setChecked(w.isFullScreen())
+        w.action("present").setChecked(False)
+        w.action("leave-presentation").setEnabled(False)
+        w.action("full-screen").setChecked(w.isFullScreen())
         w.update_step_bar()
 
     def _show_when_settled(self) -> None:
