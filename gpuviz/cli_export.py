@@ -357,6 +357,7 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
            check_only: bool = False) -> int:
     from gpuviz import cli_input
     from gpuviz.export.files import export_figure
+    from gpuviz.export.lecture import step_heading
     from gpuviz.export.veiled import step_question
 
     stem = source.stem
@@ -397,9 +398,11 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
                     else path
 
                 def write(check, state=state, pid=pid, path=named_path, parts=parts,
-                          selection=selection, veil=veil):
+                          selection=selection, veil=veil, k=k):
                     return export_figure(state, pid, path, parts=parts, check_only=check,
                                          question=veil,
+                                         step=("", "") if veil else
+                                         step_heading(scenario, k, args.chrome),
                                          selection=selection | set(args.select), **kw)
 
                 where = f"step {k + 1} of {len(scenario.steps)} " if k is not None else ""
@@ -434,9 +437,14 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
         path = out / f"{stem}-{pid}{named}{paged}{suffix}.{args.format}"
         question = step_question(steps_of, args.step - 1) if args.veiled else ""
 
-        def write_one(check, pid=pid, path=path, parts=parts, question=question):
+        # a step's file is its page, as --all-steps writes it: its heading and caption
+        page = step_heading(steps_of, args.step - 1 if args.step is not None else None,
+                         args.chrome)
+
+        def write_one(check, pid=pid, path=path, parts=parts, question=question, page=page):
             return export_figure(scenario, pid, path, selection=selection, parts=parts,
-                                 check_only=check, question=question, **kw)
+                                 check_only=check, question=question,
+                                 step=("", "") if question else page, **kw)
 
         note = _checked_file(path, "", write_one, check_only)
         if not check_only:

@@ -34,7 +34,8 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
                   selection: frozenset[str] = frozenset(), text_as_paths: bool = False,
                   parts: Sequence[str] | None = None, chrome: Chrome = "full",
                   embed_fonts: bool = False, typeface: Sequence[str] = (),
-                  check_only: bool = False, question: str = "") -> str:
+                  check_only: bool = False, question: str = "",
+                  step: tuple[str, str] = ("", "")) -> str:
     """Write the figure (only ``parts``, in that order, if given, inside ``chrome``); returns
     a note for the user ("", a warning about small type, or that an SVG with text as text kept
     the layout in the shipped faces). ``check_only``: raise what writing would raise (parts,
@@ -43,6 +44,9 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
 
     ``question``: write the figure veiled, as the room sees a question step before the reveal
     (``export.veiled``): the revealed figure's page holding only this question.
+
+    ``step``: a lecture step's heading and caption, drawn with ``chrome`` "full" (above the
+    figure's title and under the figure: ``Target.titled``).
 
     ``typeface``: the font files (regular, then bold) of a paper's own typeface for the text
     that is not monospaced: the figure is measured and laid out with it, never scaled.
@@ -57,7 +61,7 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
                                  size=size, dpi=dpi, selection=selection,
                                  text_as_paths=text_as_paths, parts=parts, chrome=chrome,
                                  embed_fonts=embed_fonts, check_only=check_only,
-                                 question=question)
+                                 question=question, step=step)
         finally:
             use_typeface(None)
     metadata = export_metadata(scenario, panel_id, theme_name, size)
@@ -67,7 +71,8 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
         metadata |= {"question": "veiled"}
     figure, note = export_figure_of(scenario, panel_id, theme_name=theme_name, size=size,
                                     selection=selection, parts=parts, chrome=chrome,
-                                    question=question, room=fmt == "svg" and not text_as_paths)
+                                    question=question, room=fmt == "svg" and not text_as_paths,
+                                    step=step)
     if check_only:
         if fmt == "png":
             from gpuviz.export.raster import check_png_size
@@ -91,12 +96,13 @@ def export_figure(scenario: Scenario, panel_id: str, path: Path, *, fmt: str = "
 def export_figure_of(scenario: Scenario, panel_id: str, *, theme_name: str = "screen",
                      size: str = "natural", selection: frozenset[str] = frozenset(),
                      parts: Sequence[str] | None = None, chrome: Chrome = "full",
-                     question: str = "", room: bool = False) -> tuple[Figure, str]:
+                     question: str = "", room: bool = False,
+                     step: tuple[str, str] = ("", "")) -> tuple[Figure, str]:
     """The figure :func:`export_figure` writes, and its note: what the Export dialog previews.
     ``room``: an SVG with text as text. Raises :class:`PartsError` as the export does."""
     # laid out for the size, at its real type sizes: never scaled; as SVG with text as text,
     # with room for a wider face where the viewer lacks the shipped ones (metrics.fallback_room)
-    target = TARGETS[size].showing(parts, chrome)
+    target = TARGETS[size].showing(parts, chrome).titled(*step)
     with fallback_room(room):
         figure = figure_for(scenario, panel_id, theme(theme_name), selection, target)
     missing = [p for p in parts or () if p not in figure.parts]
@@ -112,6 +118,14 @@ def export_figure_of(scenario: Scenario, panel_id: str, *, theme_name: str = "sc
             figure, over = shipped, []
             note = ("  (note: laid out for the shipped faces, as room for a wider face would "
                     "miss this size's budget; install them or write --text-as-paths)")
+    if over and step != ("", ""):
+        # a step's heading and caption where they fit: a figure that fills a slide keeps its
+        # type (or is refused as without them), and the file says what it left out
+        figure, note = export_figure_of(scenario, panel_id, theme_name=theme_name, size=size,
+                                        selection=selection, parts=parts, chrome=chrome,
+                                        question=question, room=room)
+        return figure, note + (f"  (note: the step's title and caption left out: with them "
+                               f"the figure misses the {size} size's budget)")
     if over:  # the parts that fit in the shipped faces (each is written, with room if it fits)
         fit = fitting_parts(scenario, panel_id, theme(theme_name), selection, target)
         what = f"the {'whole ' if parts is None else ''}{panel_id} figure"

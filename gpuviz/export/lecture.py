@@ -69,6 +69,16 @@ def _page(shown: StepShow, scenario: Scenario, panels: Sequence[str] | None) -> 
                 shown.selection, shown.state, scenario, shown)
 
 
+def step_heading(scenario: Scenario, k: int | None, chrome: str = "full") -> tuple[str, str]:
+    """The heading ("Step 2 · …") and caption a step's own figure file carries with full
+    chrome (``Target.titled``), as the lecture model gives them for an export; none for
+    other chrome, the overview or no step."""
+    if k is None or k < 0 or chrome != "full":
+        return "", ""
+    shown = show(Lecture(scenario), k, "export")
+    return (f"{shown.label} · {shown.title}" if shown.title else shown.label), shown.caption
+
+
 # Figures one lecture export may build (pages × panels × layouts): a web page builds four layouts
 # of each (wide and narrow, light and dark), a handout and a deck one. At about 0.1 s a figure
 # (the heaviest bundled panels) the largest accepted lecture takes under a minute and stays

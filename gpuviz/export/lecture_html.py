@@ -169,7 +169,7 @@ nav .num{color:var(--muted)}
 .page h2 .num{color:var(--muted);font-weight:normal;font-size:.75em;margin-right:.4em}
 .fig{margin:0 0 8px}
 .fig .v{display:none}
-.fig svg{display:block;width:100%;height:auto;max-height:calc(100vh - 190px)}
+.fig svg{display:block;width:100%;height:auto;max-height:var(--fig-room,calc(100vh - 190px))}
 .fig .light.wide{display:block}
 @media (prefers-color-scheme:dark){.fig .light.wide{display:none}.fig .dark.wide{display:block}}
 @media (max-width:700px){.fig .wide{display:none!important}.fig .light.narrow{display:block}
@@ -189,6 +189,8 @@ button:focus-visible,nav a:focus-visible{outline:2px solid var(--accent);outline
 .bar{display:none}
 .js .page{display:none;border:0}
 .js .page.current{display:block}
+@media (max-width:700px){.js .page.current{display:flex;flex-direction:column}
+ .js .page .answer{order:1}.js .page .figures{order:2}}
 .js .bar{display:flex;gap:10px;align-items:center;position:sticky;bottom:0;background:var(--bg);
 padding:8px 0;border-top:1px solid var(--rule)}
 .js .bar .where{color:var(--muted);margin-right:auto}
@@ -230,7 +232,42 @@ _SCRIPT = """
     if (push && window.location.hash !== '#p' + current) {
       history.replaceState(null, '', '#p' + current);
     }
+    place(pages[current]);
   }
+  var bar = document.querySelector('.bar');
+  var narrow = window.matchMedia('(max-width:700px)');
+  function box(el) {
+    return el && el.offsetParent !== null && el.getBoundingClientRect().height > 0 ?
+      el.getBoundingClientRect() : null;
+  }
+  function fit(p) {
+    // wide: the step's figures share the height its title, question, caption and the bar
+    // leave, so the caption shows under them (a phone sets the caption above the figure)
+    p.style.removeProperty('--fig-room');
+    if (narrow.matches) { return; }
+    var svgs = Array.prototype.filter.call(p.querySelectorAll('.figures svg'), box);
+    if (!svgs.length) { return; }
+    var drawn = svgs.reduce(function (h, s) { return h + box(s).height; }, 0);
+    var rest = p.getBoundingClientRect().height - drawn;
+    var room = (window.innerHeight - bar.offsetHeight - rest) / svgs.length;
+    p.style.setProperty('--fig-room', Math.max(160, Math.floor(room)) + 'px');
+  }
+  function place(p) {
+    // the step scrolled to the top of the window, its caption (or question) above the bar
+    fit(p);
+    var top = p.getBoundingClientRect().top + window.scrollY;
+    var parts = [p.querySelector('.answer .caption'), p.querySelector('.question')];
+    if (!narrow.matches) { parts.push(p.querySelector('.figures')); }
+    var foot = parts.reduce(function (b, el) {
+      var r = box(el);
+      return r ? Math.max(b, r.bottom + window.scrollY) : b;
+    }, 0);
+    var y = current === 0 ? 0 : top;
+    var room = window.innerHeight - bar.offsetHeight;
+    if (foot - y > room) { y = foot - room; }
+    window.scrollTo(0, Math.max(0, Math.round(y)));
+  }
+  window.addEventListener('resize', function () { fit(pages[current]); });
   function veiled(p) { return p.hasAttribute('data-question') && !p.classList.contains('revealed'); }
   function decode(b64) {
     var bin = atob(b64.trim()), bytes = new Uint8Array(bin.length);
@@ -243,6 +280,7 @@ _SCRIPT = """
       s.parentNode.removeChild(s);
     });
     p.classList.add('revealed');
+    place(p);
   }
   function next() {
     var p = pages[current];

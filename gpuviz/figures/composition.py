@@ -12,7 +12,7 @@ from gpuviz.figures.blocks import Block, BlockCanvas
 from gpuviz.figures.display import Figure
 from gpuviz.figures.metrics import fallback_room
 from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
-from gpuviz.figures.text_blocks import title_block, wrap
+from gpuviz.figures.text_blocks import text_block, title_block, wrap
 from gpuviz.figures.theme import Theme
 from gpuviz.figures.transform import transform
 
@@ -46,26 +46,27 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
         side = None if side is None else _shown(side, target)
         if target.chrome != "full":
             title = subtitle = ""
+    step = (target.heading, target.caption) if target.chrome == "full" else ("", "")
     if target.width is None:
-        arr = _stacked(theme, title, subtitle, body, side, natural_width * grow)
+        arr = _stacked(theme, title, subtitle, body, side, natural_width * grow, step=step)
         return _figure(arr, arr.width + 2 * MARGIN, arr.height + 2 * MARGIN, 1.0, theme,
                        figure_title, description, target_parts=target.parts)
     page_w = float(target.width)
     if target.aspect is None:
         title = _title_for(theme, title, column_title, page_w - 2 * MARGIN)
-        arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN)
+        arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN, step=step)
         return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title,
                        description, fixed_width=True, target_parts=target.parts)
     # a view in the app is painted in the shipped faces; a slide leaves room for a wider face
     # where its export does (an SVG with text as text)
     with fallback_room(False) if target.on_screen else nullcontext():
         return _paged(target, theme, title, subtitle, body, side, natural_width * grow,
-                      figure_title, description, column_title)
+                      figure_title, description, column_title, step)
 
 
 def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: BlocksFor,
            side: BlocksFor | None, base: float, figure_title: str, description: str,
-           column_title: str = "") -> Figure:
+           column_title: str = "", step: tuple[str, str] = ("", "")) -> Figure:
     """A slide or a view: the design that fills the page at the largest scale. As in a
     column, a design too narrow for ``title`` on one line sets ``column_title`` (a second
     title line took the height a 16-round bank rack beside the swizzle grid needed in F5)."""
@@ -80,9 +81,10 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
     for kind, factor in designs:
         width = base * factor
         head = _title_for(theme, title, column_title, width)
-        arr = (_stacked(theme, head, subtitle, body, side, width, True) if kind == "stacked"
+        arr = (_stacked(theme, head, subtitle, body, side, width, True, step)
+               if kind == "stacked"
                else _beside(theme, head, subtitle, body, side, width,  # type: ignore[arg-type]
-                            True))
+                            True, step))
         s = min((page_w - 2 * MARGIN) / arr.width, (page_h - 2 * MARGIN) / arr.height)
         if best is None or s > best[0] + 1e-6:
             best = (s, arr, (kind, factor))
@@ -120,21 +122,24 @@ def _shown(blocks_for: BlocksFor, target: Target) -> BlocksFor:
 
 
 def _stacked(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: BlocksFor | None,
-             width: float, balance: bool = False) -> _Arrangement:
+             width: float, balance: bool = False,
+             step: tuple[str, str] = ("", "")) -> _Arrangement:
     arr = _Arrangement()
-    y = _head(arr, theme, title, subtitle, width, balance)
+    y = _head(arr, theme, title, subtitle, width, balance, step[0])
     y = _flow(arr, body(width), width, y)
     if side is not None:
         y = _flow(arr, side(width), width, y)
+    y = _foot(arr, theme, step[1], width, y)
     arr.height = y - GAP
     arr.width = max((b.width + x for b, x, _ in arr.blocks), default=width)
     return arr
 
 
 def _beside(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: BlocksFor,
-            width: float, balance: bool = False) -> _Arrangement:
+            width: float, balance: bool = False,
+            step: tuple[str, str] = ("", "")) -> _Arrangement:
     arr = _Arrangement()
-    top = _head(arr, theme, title, subtitle, width, balance)
+    top = _head(arr, theme, title, subtitle, width, balance, step[0])
     first = len(arr.blocks)
     main_w = width * 0.68
     side_w = width - main_w - GAP
@@ -146,19 +151,35 @@ def _beside(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: Bloc
             continue
         arr.blocks.append((b, used + GAP, ys))
         ys += b.height + GAP
-    arr.height = max(yb, ys) - GAP
+    arr.height = _foot(arr, theme, step[1], width, max(yb, ys)) - GAP
     arr.width = max((b.width + x for b, x, _ in arr.blocks), default=width)
     return arr
 
 
 def _head(arr: _Arrangement, theme: Theme, title: str, subtitle: str, width: float,
-          balance: bool = False) -> float:
-    """The title block at the top, if there is a title; the y where the content begins."""
+          balance: bool = False, heading: str = "") -> float:
+    """A lecture step's heading, then the title block, at the top, where there are; the y
+    where the content begins."""
+    y = 0.0
+    if heading:
+        step = text_block(heading, theme, width, size=theme.title_pt, bold=True,
+                          name="step-title")
+        arr.blocks.append((step, 0.0, 0.0))
+        y = step.height + GAP
     if not title and not subtitle:
-        return 0.0
+        return y
     head = title_block(title, subtitle, theme, width, balance)
-    arr.blocks.append((head, 0.0, 0.0))
-    return head.height + GAP
+    arr.blocks.append((head, 0.0, y))
+    return y + head.height + GAP
+
+
+def _foot(arr: _Arrangement, theme: Theme, caption: str, width: float, y: float) -> float:
+    """A lecture step's caption under everything, in body type; the y after it."""
+    if not caption:
+        return y
+    block = text_block(caption, theme, width, size=theme.text_pt, name="step-caption")
+    arr.blocks.append((block, 0.0, y))
+    return y + block.height + GAP
 
 
 def _flow(arr: _Arrangement, blocks: Sequence[Block], width: float, y: float) -> float:

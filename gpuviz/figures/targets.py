@@ -30,6 +30,10 @@ class Target:
     # what surrounds the parts: "full" (title, subtitle, notes, legend), "legend" (the parts'
     # legend entries and nothing else) or "none" (the drawing alone, for a caption set elsewhere)
     chrome: Chrome = "full"
+    # a lecture step's page (full chrome only): its heading ("Step 2 · Padding by one word")
+    # above the figure's title and its caption under the figure, laid out with the figure
+    heading: str = ""
+    caption: str = ""
 
     def searched(self) -> Target:
         """This target without a design: the full search."""
@@ -54,6 +58,11 @@ class Target:
     def showing(self, parts: Sequence[str] | None = None, chrome: Chrome = "full") -> Target:
         """This target drawing only ``parts`` (None: all) inside ``chrome``."""
         return replace(self, parts=None if parts is None else tuple(parts), chrome=chrome)
+
+    def titled(self, heading: str, caption: str) -> Target:
+        """This target carrying a lecture step's heading and caption (drawn with full chrome
+        only)."""
+        return replace(self, heading=heading, caption=caption)
 
     @property
     def min_pt(self) -> float:

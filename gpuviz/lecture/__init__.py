@@ -13,9 +13,10 @@ from gpuviz.lecture.show import (
            Surface,
            names_panels,
            show,
+           shown_parts,
            step_panels,
 )
 from gpuviz.lecture.state import Lecture
 
 __all__ = ["VEIL_HIDES", "Lecture", "PanelShow", "StepShow", "Surface", "names_panels", "show",
-           "step_panels"]
+           "shown_parts", "step_panels"]

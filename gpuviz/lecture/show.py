@@ -56,6 +56,7 @@ class StepShow:
     stale: str  # why the caption may not describe the figure ("" when it does)
     notes: str
     state: Scenario  # the sections this step shows
+    edited_from: int | None = None  # the step an edit left for the overview (its caption shown)
 
     @property
     def number(self) -> int:
@@ -127,10 +128,10 @@ def show(lecture: Lecture, step: int | None = None, surface: Surface = "window")
     if surface not in SURFACES:
         raise ValueError(f"unknown surface {surface!r} (one of {', '.join(SURFACES)})")
     scenario = lecture.scenario
-    k = lecture.step if step is None else max(-1, min(step, len(scenario.steps) - 1))
+    k = _step(lecture, step)
     live = surface in LIVE and k == lecture.step
-    edited = live and k < 0 and lecture.edited_from is not None \
-        and lecture.edited_from < len(scenario.steps)
+    basis = _basis(lecture, k, surface)
+    edited = basis != k
     state = scenario.at_step(k)
     selection = scenario.step_selection(k)
     step_frame = frame_of(selection)
@@ -139,9 +140,6 @@ def show(lecture: Lecture, step: int | None = None, surface: Surface = "window")
     if live and lecture.frame is not None:
         selection = at_frame(selection, lecture.frame)
     frame = frame_of(selection) if live and lecture.frame is not None else step_frame
-    # an edit at a step leaves it for the overview with the edit, showing what the step
-    # showed: its panels, parts and pages
-    basis = lecture.edited_from if edited and lecture.edited_from is not None else k
     panels = tuple(PanelShow(pid, scenario.step_parts(basis, pid),
                              frame if panel(pid).animated else None, panel(pid).animated,
                              lecture.pages.get(pid) if live else None)
@@ -154,16 +152,45 @@ def show(lecture: Lecture, step: int | None = None, surface: Surface = "window")
         question, notes = format_fields(s.predict, state) if s.predict else "", s.notes
         stale = _stale(lecture, k, state) if live else ""
     elif edited:
-        assert lecture.edited_from is not None
-        s = scenario.steps[lecture.edited_from]
+        s = scenario.steps[basis]
         title, caption, question, notes = s.title, format_fields(s.caption, state), "", ""
-        stale = f"edited since step {lecture.edited_from + 1}"
+        stale = f"edited since step {basis + 1}"
     else:
         title, caption, question, notes = (scenario.title, format_fields(scenario.description,
                                                                          state), "", "")
-        stale = ""
+        saved = lecture.saved
+        stale = "edited since the overview" if live and k < 0 and saved is not None \
+            and not same_state(saved.at_step(-1), state) else ""
     return StepShow(k, surface, panels, selection, veiled, VEIL_HIDES if veiled else (),
-                    title, question, caption, stale, notes, state)
+                    title, question, caption, stale, notes, state,
+                    basis if edited else None)
+
+
+def shown_parts(lecture: Lecture, step: int | None, panel_id: str,
+                surface: Surface = "window") -> tuple[str, ...] | None:
+    """``show(lecture, step, surface).parts(panel_id)`` without working out the rest (a
+    view asks it of every step as it is laid out); None also where the step does not show
+    the panel."""
+    k = _step(lecture, step)
+    basis = _basis(lecture, k, surface)
+    if panel_id not in _panels(lecture.scenario, basis, surface):
+        return None
+    return lecture.scenario.step_parts(basis, panel_id)
+
+
+def _step(lecture: Lecture, step: int | None) -> int:
+    return lecture.step if step is None else max(-1, min(step, lecture.steps - 1))
+
+
+def _basis(lecture: Lecture, k: int, surface: str) -> int:
+    """The step whose panels, parts and pages step ``k`` shows: itself, or, at the overview
+    a live surface shows after an edit at a step, that step (the edit is shown as the step
+    showed it)."""
+    edited = lecture.edited_from
+    if surface in LIVE and k == lecture.step and k < 0 and edited is not None \
+            and edited < lecture.steps:
+        return edited
+    return k
 
 
 def _stale(lecture: Lecture, k: int, state: Scenario) -> str:
@@ -176,8 +203,10 @@ def _stale(lecture: Lecture, k: int, state: Scenario) -> str:
     step = lecture.scenario.steps[k]
     for j, was in enumerate(saved.steps):
         if (was.title, was.caption) == (step.title, step.caption):
-            before = saved.at_step(j)
-            same = all(before.section(pid) == state.section(pid)
-                       for pid in set(before.sections) | set(state.sections))
-            return "" if same else "edited since saved"
+            return "" if same_state(saved.at_step(j), state) else "edited since saved"
     return ""
+
+
+def same_state(a: Scenario, b: Scenario) -> bool:
+    """Whether two scenarios show the same sections (a section left out is its defaults)."""
+    return all(a.section(pid) == b.section(pid) for pid in set(a.sections) | set(b.sections))

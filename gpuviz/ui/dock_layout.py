@@ -24,6 +24,7 @@ from gpuviz.figures.display import Figure
 from gpuviz.figures.scene import build_figure
 from gpuviz.figures.targets import NATURAL, Design, Target, view_target
 from gpuviz.figures.theme import Theme
+from gpuviz.lecture import shown_parts
 from gpuviz.registry import panel
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.ui.part_switcher import SWITCHER_PX
@@ -357,9 +358,9 @@ class LectureLayout:
         """The states (-1: the overview) at which the window shows these parts of the panel
         (None: the whole, or the parts that fit): a step's parts are laid out for the steps
         that name them, not for a 32-round state another step shows whole."""
-        scenario = self.document.scenario
-        return tuple(k for k in range(-1, len(scenario.steps))
-                     if scenario.step_parts(k, self.panel.id) == parts)
+        lecture = self.document.lecture
+        return tuple(k for k in range(-1, lecture.steps)
+                     if shown_parts(lecture, k, self.panel.id) == parts)
 
     def _room_steps(self) -> tuple[int, ...] | None:
         """The states the room sees this panel in the view it is in now (None: a view the
@@ -415,8 +416,8 @@ class LectureLayout:
                      if p != self.parts)
 
     def _lecture_parts(self) -> list[tuple[str, ...] | None]:
-        scenario = self.document.scenario
-        wanted = {scenario.step_parts(k, self.panel.id) for k in range(len(scenario.steps))}
+        lecture = self.document.lecture
+        wanted = {shown_parts(lecture, k, self.panel.id) for k in range(lecture.steps)}
         return [None, *sorted((p for p in wanted if p is not None), key=str)]
 
     def room_asks(self) -> list[LayoutAsk]:

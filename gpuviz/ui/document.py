@@ -1,8 +1,9 @@
 """The document: the one mutable thing in the application.
 
-It holds the current immutable :class:`Scenario`, the file it came from, the shared selection
-(keys such as ``lane:3``), the current step and the playback frame, and an undo stack whose
-commands swap whole scenarios. It emits one signal per topic:
+It holds one :class:`gpuviz.lecture.Lecture` (the scenario, the step, the hand selection
+(keys such as ``lane:3``), the playback frame, the questions revealed, the step an edit left,
+the lecture as saved: the only copy of that state, every derived value asked of it), the file
+it came from, and an undo stack whose commands swap whole scenarios. It emits one signal per topic:
 
 - ``section_changed(panel_id)``: that panel's shown section changed (an edit, undo or redo, a
   step), emitted before the signal of what caused it;
@@ -31,8 +32,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from gpuviz.keys import at_frame
-from gpuviz.lecture import Lecture
+from gpuviz.lecture import Lecture, show
 from gpuviz.scenario import Scenario, save_scenario
 from gpuviz.scenario.decode import encode_changes
 
@@ -79,13 +79,11 @@ class Document(QObject):
 
     def __init__(self, scenario: Scenario, path: Path | None = None, parent: QObject | None = None):
         super().__init__(parent)
-        self._scenario = scenario
+        # the one state of the lecture (``gpuviz.lecture.Lecture``): the scenario, the step,
+        # the hand selection, the clock's frame, the questions revealed, the step edited
+        # since and the lecture as saved; everything shown is derived from it
+        self._lecture = Lecture(scenario, saved=scenario)
         self._path = path
-        self._step = -1
-        self._selection: frozenset[str] = frozenset()
-        self._frame: int | None = None
-        self._revealed: set[int] = set()
-        self._saved = scenario
         self.undo_stack = QUndoStack(self)
         # through a method of the document, so the connection ends with it (the stack it owns
         # reports "clean" once more as it is destroyed: "Signal source has been deleted")
@@ -96,19 +94,26 @@ class Document(QObject):
 
     # --- reading -------------------------------------------------------------------------
     @property
+    def lecture(self) -> Lecture:
+        """The lecture model's state (``gpuviz.lecture``), the document's only copy of it:
+        what a step shows is ``show(document.lecture, …)``."""
+        return self._lecture
+
+    @property
     def scenario(self) -> Scenario:
         """The scenario as a file would save it."""
-        return self._scenario
+        return self._lecture.scenario
 
     @property
     def shown(self) -> Scenario:
         """The scenario as shown: at the current step, if one is selected."""
-        return self._scenario.at_step(self._step)
+        return self.scenario.at_step(self.step)
 
     @property
     def saved(self) -> Scenario:
         """The scenario as it was opened or last saved (what its captions were written for)."""
-        return self._saved
+        saved = self._lecture.saved
+        return self.scenario if saved is None else saved
 
     @property
     def path(self) -> Path | None:
@@ -116,51 +121,47 @@ class Document(QObject):
 
     @property
     def step(self) -> int:
-        return self._step
+        return self._lecture.step
+
+    @property
+    def edited_from(self) -> int | None:
+        """The step whose state was edited by hand (the overview then shows the edit)."""
+        return self._lecture.edited_from
 
     @property
     def selection(self) -> frozenset[str]:
-        keys = self._selection | self._scenario.step_selection(self._step)
-        if self._frame is not None:
-            # the clock's frame replaces any frame a scenario step names
-            keys = at_frame(keys, self._frame)
-        return keys
+        """The keys the shown figures are built with: the step's and the hand's, at the
+        clock's frame (the lecture model's answer)."""
+        return show(self._lecture).selection
 
     @property
     def frame(self) -> int | None:
-        return self._frame
-
-    @property
-    def lecture(self) -> Lecture:
-        """The lecture model's state of this document (``gpuviz.lecture``): what its steps
-        show is ``show(document.lecture, …)``."""
-        return Lecture(self._scenario, self._step, self._selection, self._frame,
-                       frozenset(self._revealed), saved=self._saved)
+        return self._lecture.frame
 
     @property
     def veiled(self) -> bool:
         """The current step asks the room to predict before its picture is shown."""
-        return self.is_veiled(self._step)
+        return self._lecture.veiled
 
     def veiled_steps(self) -> frozenset[int]:
         """The steps whose questions the room has not seen answered (this rehearsal)."""
-        lecture = self.lecture
-        return frozenset(k for k in range(len(self._scenario.steps)) if lecture.is_veiled(k))
+        lecture = self._lecture
+        return frozenset(k for k in range(lecture.steps) if lecture.is_veiled(k))
 
     def is_veiled(self, k: int) -> bool:
         """Step ``k`` asks a question the room has not seen answered yet (this rehearsal): the
         lecture model's rule."""
-        return self.lecture.is_veiled(k)
+        return self._lecture.is_veiled(k)
 
     def reveal(self) -> None:
         if self.veiled:
-            self._revealed.add(self._step)
+            self._lecture = self._lecture.reveal()
             self.revealed.emit()
 
     def reset_rehearsal(self) -> None:
         """Veil every question again (a rehearsal run through, the lecture about to start)."""
-        if self._revealed:
-            self._revealed = set()
+        if self._lecture.revealed:
+            self._lecture = self._lecture.veil_all()
             self.revealed.emit()
 
     def is_modified(self) -> bool:
@@ -174,12 +175,12 @@ class Document(QObject):
         base = self.shown
         if base.section(panel_id) == params and panel_id in base.sections:
             return
-        after = _leave_steps(self._scenario, base).with_section(panel_id, params)
+        after = _leave_steps(self.scenario, base).with_section(panel_id, params)
         if text is None:
             text = edit_text(panel_id, list(encode_changes(base.section(panel_id), params)))
-        self.undo_stack.push(_SwapScenario(self, self._scenario, after, text,
+        self.undo_stack.push(_SwapScenario(self, self.scenario, after, text,
                                            f"{panel_id}:{merge_key}" if merge_key else None,
-                                           self._step))
+                                           self.step))
 
     def open_panel(self, panel_id: str, params: Any, text: str) -> None:
         """Show ``panel_id`` with ``params`` as its section, one undoable edit (a neighbour
@@ -195,31 +196,32 @@ class Document(QObject):
         self.undo_stack.push(_SwapScenario(self, self._scenario, after, text, None, self._step))
 
     def set_panels(self, panels: tuple[str, ...]) -> None:
-        if panels == self._scenario.panels:
+        if panels == self.scenario.panels:
             return
-        self.undo_stack.push(_SwapScenario(self, self._scenario,
-                                           replace(self._scenario, panels=panels),
-                                           "Change shown panels", None, self._step,
-                                           self._step))
+        self.undo_stack.push(_SwapScenario(self, self.scenario,
+                                           self._lecture.with_panels(panels).scenario,
+                                           "Change shown panels", None, self.step, self.step))
 
     def set_title(self, title: str, description: str) -> None:
         """The lecture's title and its overview caption (undoable)."""
-        s = self._scenario
+        s = self.scenario
         if (title, description) != (s.title, s.description):
             self.undo_stack.push(_SwapScenario(self, s, replace(s, title=title,
                                                                description=description),
-                                               "Edit the lecture's title", None, self._step,
-                                               self._step))
+                                               "Edit the lecture's title", None, self.step,
+                                               self.step))
 
     def edit_steps(self, after: Scenario, text: str, show_step: int = -1) -> None:
         """Replace the scenario by one with authored steps (undoable), showing ``show_step``."""
-        self.undo_stack.push(_SwapScenario(self, self._scenario, after, text, None, self._step,
+        self.undo_stack.push(_SwapScenario(self, self.scenario, after, text, None, self.step,
                                            show_step))
 
     def _set(self, scenario: Scenario, step: int) -> None:
-        old = self.shown
-        self._scenario = scenario
-        self._step = step
+        old, was = self.shown, self._lecture
+        # an edit that leaves a step for the overview shows the edit with the step's caption,
+        # marked; going back to a step (undo) ends that; edits at the overview keep it
+        edited_from = None if step >= 0 else was.step if was.step >= 0 else was.edited_from
+        self._lecture = replace(was, scenario=scenario, step=step, edited_from=edited_from)
         new = self.shown
         self._emit_sections(old, new)
         self.scenario_changed.emit()
@@ -233,13 +235,8 @@ class Document(QObject):
     # --- not undoable: where we are looking ---------------------------------------------------
     def replace_scenario(self, scenario: Scenario, path: Path | None) -> None:
         """A newly opened file: a fresh history."""
-        self._scenario = scenario
-        self._saved = scenario
+        self._lecture = Lecture(scenario, saved=scenario)
         self._path = path
-        self._step = -1
-        self._selection = frozenset()
-        self._frame = None
-        self._revealed = set()
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.scenario_replaced.emit()
@@ -247,30 +244,32 @@ class Document(QObject):
 
     def select(self, keys: frozenset[str] | set[str]) -> None:
         keys = frozenset(keys)
-        if keys != self._selection:
-            self._selection = keys
+        if keys != self._lecture.selection:
+            self._lecture = self._lecture.with_selection(keys)
             self.selection_changed.emit()
 
     def go_to_step(self, k: int) -> None:
-        k = max(-1, min(k, len(self._scenario.steps) - 1))
-        if k != self._step:
+        k = max(-1, min(k, self._lecture.steps - 1))
+        if k != self.step:
             old = self.shown
-            self._step = k
+            # the step's own frame; the clock's was kept by the clock through set_frame
+            self._lecture = replace(self._lecture.at(k), frame=self._lecture.frame)
             self._emit_sections(old, self.shown)
             self.step_changed.emit()
             self.shown_changed.emit()
 
     def set_frame(self, frame: int | None) -> None:
-        if frame != self._frame:
-            self._frame = frame
+        if frame != self._lecture.frame:
+            self._lecture = self._lecture.with_frame(frame)
             self.frame_changed.emit()
 
     def save(self, path: Path | None = None) -> Path:
         target = Path(path) if path is not None else self._path
         if target is None:
             raise ValueError("no file name yet; use Save As")
-        save_scenario(self._scenario, target)
-        self._saved = self._scenario
+        save_scenario(self.scenario, target)
+        # what the captions are written for now; an edit since a step is no longer marked
+        self._lecture = replace(self._lecture, saved=self.scenario, edited_from=None)
         self._path = target
         self.undo_stack.setClean()
         self.path_changed.emit()

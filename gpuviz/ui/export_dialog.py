@@ -191,9 +191,9 @@ class ExportDialog(QDialog):
         if doc is None:
             self.step_box.addItem("What is shown now", None)
             return
-        from gpuviz.ui.step_bar import same_state
+        from gpuviz.lecture import show
 
-        edited = doc.step < 0 and not same_state(doc.shown, doc.saved.at_step(-1))
+        edited = doc.step < 0 and bool(show(doc.lecture).stale)  # the caption's marker
         self.step_box.addItem("Overview (as edited)" if edited else "Overview", -1)
         for k, step in enumerate(doc.scenario.steps):
             # a question not yet revealed in the hall keeps its title (often the answer) hidden
@@ -212,10 +212,12 @@ class ExportDialog(QDialog):
         return "" if scenario is None or k is None else step_question(scenario, k)
 
     def _fill_parts(self) -> None:
-        pid = self.panel_id()
-        scenario, k = self._scenario(), self.chosen_step()
-        named = scenario.step_parts(k, pid) if scenario is not None and k is not None and k >= 0 \
-            else None
+        from gpuviz.lecture import shown_parts
+
+        pid, k = self.panel_id(), self.chosen_step()
+        # the parts the step's file shows, the lecture model's answer
+        named = None if self.document is None or k is None \
+            else shown_parts(self.document.lecture, k, pid, "export")
         kept = _remembered(self.settings).get(f"parts/{pid}")
         checked = set(named or (kept.split() if kept else panel(pid).parts))
         self.parts_list.blockSignals(True)
@@ -263,17 +265,22 @@ class ExportDialog(QDialog):
         """What the preview builds: the figure the export writes for the chosen step (the
         first of a sequence)."""
         from gpuviz.export.files import export_figure_of
+        from gpuviz.export.lecture import step_heading
 
         c = self.choices()
         scenario, selection = shown_state(self.document, c)
         question = self.question() if c.veiled else ""
+        # a step's file carries its heading and caption, as gpuviz export writes it
+        heading = ("", "") if question or self.document is None else \
+            step_heading(self.document.scenario, c.step, c.chrome)
 
         def make() -> tuple[Figure, str]:
             return export_figure_of(scenario, c.panel_id, theme_name=c.theme_name, size=c.size,
                                     selection=selection, parts=c.parts,
                                     chrome=c.chrome,  # type: ignore[arg-type]
-                                    question=question)  # in the shipped faces: the room
-                                    # for a wider face is process-wide, the docks lay out too
+                                    question=question, step=heading)
+            # in the shipped faces: the room for a wider face is process-wide, the docks lay
+            # out too
 
         return make
 
@@ -386,6 +393,7 @@ def remembered_folder(settings: QSettings | None) -> Path | None:
 def run_export(document: Document, c: ExportChoice) -> str:
     """Write what ``c`` asks for; returns a note for the status line."""
     from gpuviz.export.files import export_figure
+    from gpuviz.export.lecture import step_heading
     from gpuviz.export.veiled import step_question
 
     scenario = document.scenario
@@ -414,11 +422,13 @@ def run_export(document: Document, c: ExportChoice) -> str:
                 name = f"{stem}{suffix}{'-veiled' if veil else ''}.{c.fmt}"
                 export_figure(scenario.at_step(k), c.panel_id, c.path.parent / name,
                               selection=scenario.step_selection(k), question=veil,
+                              step=("", "") if veil else step_heading(scenario, k, c.chrome),
                               **kw)  # type: ignore[arg-type]
                 written += 1
         return f" … {written} files"
     question = step_question(scenario, c.step) if c.veiled and c.step is not None else ""
     return export_figure(shown, c.panel_id, c.path, selection=selection, question=question,
+                         step=("", "") if question else step_heading(scenario, c.step, c.chrome),
                          **kw)  # type: ignore[arg-type]
 
 

@@ -52,8 +52,8 @@ def install(window: QMainWindow) -> None:
         if index is not None:
             authoring._guard(window, lambda: authoring.move(index, index + delta))
 
-    window.act_add_step = _action(window, "add-step", "&Add Step from Current State…",
-                                  lambda: authoring.add_from_current(window), "Ctrl+Shift+A")
+    _action(window, "add-step", "&Add Step from Current State…",
+            lambda: authoring.add_from_current(window), "Ctrl+Shift+A")
     _action(window, "edit-step", "&Edit Current Step…", lambda: authoring.edit_current(window))
     _action(window, "move-step-earlier", "Move Step &Earlier", lambda: move_current(-1),
             "Ctrl+Shift+Up")
@@ -63,11 +63,9 @@ def install(window: QMainWindow) -> None:
     _action(window, "step-list", "&Lecture Steps…", step_list)
     window.menus.add("steps", "-", "add-step", "edit-step", "move-step-earlier",
                      "move-step-later", "delete-step", "-", "step-list")
-    window.act_gallery = _action(window, "gallery", "&Gallery…", lambda: show_gallery(window),
-                                 "Ctrl+Shift+O")
+    _action(window, "gallery", "&Gallery…", lambda: show_gallery(window), "Ctrl+Shift+O")
     window.menus.add("file", "gallery", after="open")
-    window.act_about_panel = _action(window, "about-panel", "&About This Panel",
-                                     lambda: show_about(window), "F1")
+    _action(window, "about-panel", "&About This Panel", lambda: show_about(window), "F1")
     window.menus.add("help", "about-panel")
 
 def show_gallery(window: QMainWindow) -> None:

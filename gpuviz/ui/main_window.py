@@ -17,14 +17,13 @@ from PySide6.QtWidgets import QMainWindow, QToolBar, QWidget
 from gpuviz.figures.theme import theme
 from gpuviz.registry import panel
 from gpuviz.scenario import ScenarioError
-from gpuviz.scenario.fields import format_fields
 from gpuviz.ui.design_memory import DesignMemory
 from gpuviz.ui.document import Document
 from gpuviz.ui.lecture_keys import install as install_lecture_keys
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import PanelDock
 from gpuviz.ui.presentation import Presentation
-from gpuviz.ui.step_bar import CaptionStrip, StepBar, step_marker
+from gpuviz.ui.step_bar import CaptionStrip, StepBar
 from gpuviz.ui.window_files import Files
 from gpuviz.ui.window_menus import Menus, build_actions, build_first_actions, build_menus
 from gpuviz.ui.window_playback import WindowPlayback
@@ -85,10 +84,6 @@ class MainWindow(QMainWindow):
         # the status bar itself stays hidden, its height is the figures'
         self.statusBar().messageChanged.connect(self.step_bar_widget.show_message)
         self.statusBar().hide()
-        self._edited_from: int | None = None  # the step whose state was then edited by hand
-        # the overview's state its description was written for (as opened or saved)
-        self._overview_basis = document.scenario.at_step(-1).sections
-        self._last_step = -1
         self._panels = document.scenario.panels  # the lecture's panels the docks show
         apply_palette(self.theme)
         document.section_changed.connect(self._on_section_changed)
@@ -180,7 +175,7 @@ class MainWindow(QMainWindow):
 
     # --- construction ----------------------------------------------------------------------
     def _build_step_bar(self) -> None:
-        self.step_bar_widget = StepBar(self.act_prev, self.act_next)
+        self.step_bar_widget = StepBar(self.action("previous-step"), self.action("next-step"))
         self.step_bar_widget.stepChosen.connect(self.document.go_to_step)
         self.step_label = self.step_bar_widget.position  # "step k of n"
         self.step_bar = self.fixed_toolbar("Steps", "toolbar-steps", self.step_bar_widget,
@@ -223,10 +218,12 @@ class MainWindow(QMainWindow):
             d.memory = self.design_memory
             d.measured.held = not self._complete
             d.hovered.connect(self._on_hover)
-            d.set_controls_expanded(self.act_controls.isChecked())
+            d.set_controls_expanded(self.action("controls").isChecked())
             if self.presentation.active:
                 self.presentation.present_dock(d, True)
             d.visibilityChanged.connect(lambda _v, pid=panel_id: self.sync_panel_action(pid))
+            # its X while authoring takes the panel out of the lecture, as View ▸ Panels does
+            d.closed.connect(lambda pid: self.choose_panel(pid, False))
             d.visibilityChanged.connect(lambda _v: self.playback.update_frames())
             d.visibilityChanged.connect(lambda _v: self.playback.update_bar())
             d.visibilityChanged.connect(lambda _v: self.presentation.update_min_type())
@@ -238,7 +235,7 @@ class MainWindow(QMainWindow):
     def _lay_out_panels(self) -> None:
         shown = self.document.scenario.panels
         # one panel keeps its controls beside it; more fold them to strips (the figures first)
-        self.act_controls.setChecked(len(shown) <= 1)
+        self.action("controls").setChecked(len(shown) <= 1)
         for d in self.docks.values():
             d.set_controls_expanded(len(shown) <= 1)
         previous: PanelDock | None = None
@@ -333,7 +330,7 @@ class MainWindow(QMainWindow):
 
     def set_controls_visible(self, visible: bool) -> None:
         """Unfold (True) or fold to strips (False) every panel's controls."""
-        self.act_controls.setChecked(visible)
+        self.action("controls").setChecked(visible)
         for d in self.docks.values():
             d.set_controls_expanded(visible)
 
@@ -358,6 +355,11 @@ class MainWindow(QMainWindow):
     def next_panel(self) -> None:
         self.presentation.next_panel()
 
+    def action(self, action_id: str) -> QAction:
+        """The window's action ``action_id`` (``window_menus.ACTIONS`` and the entries other
+        modules add by id)."""
+        return self.menus.action(action_id)
+
     def presented_panels(self) -> list[str]:
         return [pid for pid, d in self.docks.items() if d.isVisible()]
 
@@ -369,7 +371,7 @@ class MainWindow(QMainWindow):
         else:
             self._maximized_before_full = self.isMaximized()
             self.showFullScreen()
-        self.act_full.setChecked(self.isFullScreen())
+        self.action("full-screen").setChecked(self.isFullScreen())
 
     # --- document ----------------------------------------------------------------------------
     def _on_section_changed(self, _panel_id: str) -> None:
@@ -377,8 +379,6 @@ class MainWindow(QMainWindow):
         self.playback.update_frames()
 
     def _on_step_changed(self) -> None:
-        self._edited_from = None
-        self._last_step = self.document.step
         self.presentation.show_step_panels()
         self.update_step_bar()
         self.playback.enter_step()
@@ -387,23 +387,14 @@ class MainWindow(QMainWindow):
         if self.document.scenario.panels != self._panels:
             self._show_lecture_panels(self._panels)
         self._panels = self.document.scenario.panels
-        # an edit while a step is shown leaves the steps; its caption stays, marked
-        if self.document.step >= 0:
-            self._edited_from = None
-        elif self._last_step >= 0:
-            self._edited_from = self._last_step
-        self._last_step = self.document.step
         self._update_title()
         self.update_step_bar()
         self.playback.update_frames()
         self.playback.update_bar()
 
     def _on_scenario_replaced(self) -> None:
-        self._edited_from = None
         self._panels = self.document.scenario.panels
-        self._overview_basis = self.document.scenario.at_step(-1).sections
         self.step_bar_widget.set_hover("")  # the last scenario's key names nothing here
-        self._last_step = self.document.step
         self._update_title()
         self._lay_out_panels()
         self.update_step_bar()
@@ -411,9 +402,6 @@ class MainWindow(QMainWindow):
         self.playback.update_bar()
 
     def _on_path_changed(self) -> None:
-        self._edited_from = None
-        self._overview_basis = self.document.scenario.at_step(-1).sections
-        self._last_step = self.document.step
         self._update_title()
         self.update_step_bar()
 
@@ -430,39 +418,26 @@ class MainWindow(QMainWindow):
         from gpuviz.lecture import show
 
         presenting = self.presentation.active
-        lecture = replace(self.document.lecture, edited_from=self._edited_from,
-                          presenting=presenting)
+        lecture = replace(self.document.lecture, presenting=presenting)
         return show(lecture, None, "present" if presenting else "window")
 
     def update_step_bar(self) -> None:
         doc = self.document
         steps = doc.scenario.steps
         k = doc.step
-        shown = doc.shown
         # the title often gives the answer away: only the question until the reveal
-        self.step_bar_widget.set_steps([s.title for s in steps], k, self._edited_from,
+        self.step_bar_widget.set_steps([s.title for s in steps], k, doc.edited_from,
                                        doc.veiled_steps())
         presenting = self.presentation.active
-        marker = ""
-        if k < 0 and self._edited_from is not None and self._edited_from < len(steps):
-            s = steps[self._edited_from]
-            marker = f"edited since step {self._edited_from + 1}"
-            self.caption_label.set_caption(format_fields(s.caption, shown),
-                                           s.title if presenting or not s.caption else "")
-        elif k < 0:
-            if shown.sections != self._overview_basis:
-                marker = "edited since the overview"
-            self.caption_label.set_caption(doc.scenario.description,
-                                           doc.scenario.title if presenting else "")
+        shown = self.step_show()  # the caption, its title and its marker: the lecture model's
+        marker = shown.stale
+        if shown.veiled:
+            self.caption_label.set_caption(shown.question + "  (Next reveals)", "Predict:")
+        elif k < 0 and shown.edited_from is None:  # the overview: its title when presenting
+            self.caption_label.set_caption(shown.caption, shown.title if presenting else "")
         else:
-            s = steps[k]
-            marker = step_marker(doc)  # an edit elsewhere changed what this step shows
-            if doc.veiled:
-                self.caption_label.set_caption(format_fields(s.predict, shown) + "  (Next reveals)",
-                                               "Predict:")
-            else:
-                self.caption_label.set_caption(format_fields(s.caption, shown),
-                                               s.title if presenting or not s.caption else "")
+            self.caption_label.set_caption(shown.caption, shown.title if presenting
+                                           or not shown.caption else "")
         self.caption_label.set_marker(marker)
         self.caption_label.set_corner(f"{k + 1} / {len(steps)}" if presenting and steps and k >= 0
                                       else "")

@@ -172,9 +172,7 @@ def install(window) -> MeasurementsDock:
     toggle.setText("&Measurements")
     window.menus.register("measurements", toggle)
     window.menus.add("view", "measurements")
-    act = window.menus.new("export-kernel", "Export &Kernel…",
-                           lambda: export_kernel_dialog(window))
+    window.menus.new("export-kernel", "Export &Kernel…", lambda: export_kernel_dialog(window))
     window.menus.add("file", "export-kernel", after="export")
-    window.act_export_kernel = act
     window.measurements_dock = dock
     return dock

@@ -11,6 +11,7 @@ import time
 from dataclasses import replace
 
 from PySide6.QtCore import Qt, QThreadPool, QTimer, Signal
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
@@ -52,6 +53,7 @@ SETTLE_MS = 250  # an edit's view layout is worked out once the edits pause this
 
 class PanelDock(LectureLayout, QDockWidget):
     hovered = Signal(str)
+    closed = Signal(str)  # its title bar's X (not a hide from code): the panel's id
 
     def __init__(self, panel: Panel, document: Document, theme: Theme, parent: QWidget | None = None):
         super().__init__(panel.title, parent)
@@ -188,6 +190,11 @@ class PanelDock(LectureLayout, QDockWidget):
         self.schedule_refresh()
 
     # --- document -> view ------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        super().closeEvent(event)
+        if event.isAccepted():
+            self.closed.emit(self.panel.id)
+
     def _on_shown_changed(self) -> None:
         self._apply_veil()
         self._sync_form()

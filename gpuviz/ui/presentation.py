@@ -48,15 +48,12 @@ class PresentationState:
     playing: bool
 
 
-def step_panels(scenario: Scenario, k: int) -> tuple[str, ...]:
-    """The panels step ``k`` shows: its focus, or the panels whose parts it names (two side
-    by side when its caption speaks of both); none for the overview or a step naming neither."""
-    if not 0 <= k < len(scenario.steps):
-        return ()
-    step = scenario.steps[k]
-    if step.focus:
-        return (step.focus,)
-    return tuple(pid for pid in scenario.panels if scenario.step_parts(k, pid))
+def named_panels(scenario: Scenario, k: int) -> tuple[str, ...]:
+    """The panels step ``k`` names (the lecture model's: its focus, or the panels whose parts
+    it names); none for the overview or a step naming neither."""
+    from gpuviz.lecture import names_panels, step_panels
+
+    return step_panels(scenario, k) if names_panels(scenario, k) else ()
 
 
 # how the room sees a panel: (how many panels share the screen with it, the parts it shows,
@@ -75,20 +72,23 @@ def room_plan(scenario: Scenario, overview: tuple[str, ...]) -> dict[str, Shows]
     is one of the views of the panel that show its parts, in each shape the panel is seen in
     (a view of its own where every step names parts of the panel and it shows none), so it
     too is painted at the room's one type."""
+    from gpuviz.lecture import Lecture, shown_parts
+
+    lecture = Lecture(scenario)  # each step as the room sees it (the lecture model's parts)
     plan: dict[str, dict[tuple[int, tuple[str, ...] | None], list[int]]] = {}
     shown = overview
     unnamed = []
     for k in range(-1, len(scenario.steps)):
-        named = step_panels(scenario, k)
+        named = named_panels(scenario, k)
         if not named:
             unnamed.append(k)
         shown = named or shown
         for pid in shown:
-            view = (len(shown), scenario.step_parts(k, pid))
+            view = (len(shown), shown_parts(lecture, k, pid, "present"))
             plan.setdefault(pid, {}).setdefault(view, []).append(k)
     for k in unnamed:
         for pid, views in plan.items():
-            own = scenario.step_parts(k, pid)
+            own = shown_parts(lecture, k, pid, "present")
             # the room may come to it from a view of any shape the panel is seen in: it is
             # laid out in each (every step may name parts of the panel, this state none)
             for n in sorted({n for n, _ in views}):
@@ -217,9 +217,9 @@ class Presentation:
             w.showFullScreen()
         self._restore_clock()
         QTimer.singleShot(SETTLE_POLL_MS, w, self._show_when_settled)
-        w.act_present.setChecked(True)
-        w.act_leave.setEnabled(True)
-        w.act_full.setChecked(True)
+        w.action("present").setChecked(True)
+        w.action("leave-presentation").setEnabled(True)
+        w.action("full-screen").setChecked(True)
         if len(QGuiApplication.screens()) > 1:
             self._open_presenter()
         w.update_step_bar()
@@ -256,9 +256,9 @@ class Presentation:
         # answers asynchronously): the layout is given back again at each resize until then
         w.relayout_on_resize(before.layout)
         w.playback.update_bar()
-        w.act_present.setChecked(False)
-        w.act_leave.setEnabled(False)
-        w.act_full.setChecked(w.isFullScreen())
+        w.action("present").setChecked(False)
+        w.action("leave-presentation").setEnabled(False)
+        w.action("full-screen").setChecked(w.isFullScreen())
         w.update_step_bar()
 
     def _show_when_settled(self) -> None:

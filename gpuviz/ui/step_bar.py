@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPaintEvent, QTextLayout, QTextOption
@@ -23,11 +22,6 @@ from PySide6.QtWidgets import (
     QToolButton,
     QWidget,
 )
-
-if TYPE_CHECKING:
-    from gpuviz.scenario.document import Scenario
-    from gpuviz.ui.document import Document
-
 
 MAX_STEP_BOX = 720  # px: the step list's box grows to its widest title up to this
 
@@ -132,27 +126,6 @@ class StepBar(QWidget):
 
     def _show(self) -> None:
         self.message.setText(self._message or self._hover)
-
-
-def step_marker(document: Document) -> str:
-    """The caption strip's marker at a step whose state is no longer the one the lecture had
-    at that step when it was opened or saved (an edit at the overview or at another step
-    changed what the step builds on): its caption may not describe the figure any more. The
-    step is found in the saved lecture by its title and caption; "" when it is not there (a
-    step authored since, whose caption was written for what it shows)."""
-    steps, k = document.scenario.steps, document.step
-    if not 0 <= k < len(steps):
-        return ""
-    step, saved = steps[k], document.saved
-    for j, was in enumerate(saved.steps):
-        if (was.title, was.caption) == (step.title, step.caption):
-            return "" if same_state(saved.at_step(j), document.shown) else "edited since saved"
-    return ""
-
-
-def same_state(a: Scenario, b: Scenario) -> bool:
-    """Whether two scenarios show the same sections (a section left out is its defaults)."""
-    return all(a.section(pid) == b.section(pid) for pid in set(a.sections) | set(b.sections))
 
 
 def count_text(n: int, noun: str) -> str:

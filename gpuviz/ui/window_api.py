@@ -55,27 +55,9 @@ class WindowApi(Protocol):
     panels_menu: QMenu
     view_menu: QMenu
     theme_actions: dict[str, QAction]
-    act_open: QAction
-    act_save: QAction
-    act_save_as: QAction
-    act_export: QAction
-    act_quit: QAction
-    act_undo: QAction
-    act_redo: QAction
-    act_prev: QAction
-    act_next: QAction
-    act_overview: QAction
-    act_play: QAction
-    act_frame_prev: QAction
-    act_frame_next: QAction
-    act_next_panel: QAction
-    act_present: QAction
-    act_leave: QAction
-    act_full: QAction
-    act_reset: QAction
-    act_controls: QAction
 
     # the window's own
+    def action(self, action_id: str) -> QAction: ...
     def complete(self) -> None: ...
     def is_complete(self) -> bool: ...
     def screen_now(self) -> QScreen: ...

@@ -7,7 +7,8 @@ shortcuts follow once the first figure is painted. Any module that adds an entry
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -79,62 +80,161 @@ class Menus:
         return sub
 
 
+# a key: a key sequence's text ("Ctrl+E"), a Qt key, or a function giving the sequences
+# (a standard key's platform bindings); a tuple of those in order
+Keys = Any
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One window action, declared once: its id (``action-<id>`` as object name), title, keys
+    (``Keys``), the menu it sits in (None: none, or placed by another module), a separator
+    before it, and the callback on the window (``slot(window)`` gives the callable; ``make``
+    instead builds the action itself, as the undo stack does; ``submenu``: a submenu, filled
+    by ``build_menus``). ``first``: made with the first frame's widgets (the step bar's
+    buttons, the controls' fold), its keys bound with the rest."""
+
+    id: str
+    title: str
+    slot: Callable[[WindowApi], Callable[..., object]] | None = None
+    keys: Keys = None
+    menu: str | None = None
+    separated: bool = False
+    checkable: bool = False
+    checked: bool = False
+    with_checked: bool = False
+    enabled: bool = True
+    first: bool = False
+    make: Callable[[WindowApi], QAction] | None = None
+    submenu: bool = False
+
+
+def _redo_keys() -> list:
+    from PySide6.QtGui import QKeySequence
+
+    redo = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+    return redo if QKeySequence("Ctrl+Shift+Z") in redo else [*redo, QKeySequence("Ctrl+Shift+Z")]
+
+
+def _full_screen_keys() -> list:
+    # the platform's full-screen key has none on X11 without a desktop environment: F11, as
+    # the README says, is bound everywhere
+    from PySide6.QtGui import QKeySequence
+
+    full = QKeySequence.keyBindings(QKeySequence.StandardKey.FullScreen)
+    return [QKeySequence("F11"), *(k for k in full if k != QKeySequence("F11"))]
+
+
+def key_sequences(keys: Keys) -> list:
+    """The key sequences ``keys`` (an ``ActionSpec.keys``) names, in order."""
+    from PySide6.QtGui import QKeySequence
+
+    if keys is None:
+        return []
+    if isinstance(keys, tuple):
+        return [k for part in keys for k in key_sequences(part)]
+    if callable(keys) and not isinstance(keys, Qt.Key):
+        return list(keys())
+    return [QKeySequence(keys)]
+
+
+def _std(name: str, every: bool = False) -> Callable[[], list]:
+    """A standard key's sequence on this platform (``every``: all its bindings), looked up
+    when the keys are bound."""
+    def keys() -> list:
+        from PySide6.QtGui import QKeySequence
+
+        key = getattr(QKeySequence.StandardKey, name)
+        return list(QKeySequence.keyBindings(key)) if every else [QKeySequence(key)]
+
+    return keys
+
+
+# The window's actions, in their menus' order (a submenu: filled by ``build_menus``). Other
+# modules add theirs by id (``Menus.new``, ``Menus.add(..., after=)``): the lecture's
+# authoring, the help pages, the measurements dock, the lecture export.
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("new-lecture", "&New Lecture", lambda w: w.files.new_lecture, _std("New"),
+               "file"),
+    ActionSpec("open", "&Open…", lambda w: w.files.open_dialog, _std("Open"), "file"),
+    ActionSpec("recent", "Open &Recent", menu="file", submenu=True),
+    ActionSpec("bundled", "Open &Bundled Scenario", menu="file", submenu=True),
+    ActionSpec("save", "&Save", lambda w: w.files.save, _std("Save"), "file", separated=True),
+    ActionSpec("save-as", "Save &As…", lambda w: w.files.save_as, _std("SaveAs"), "file"),
+    ActionSpec("export", "&Export Figure…", lambda w: w.files.export_dialog, "Ctrl+E", "file"),
+    ActionSpec("quit", "&Quit", lambda w: w.close, _std("Quit"), "file", separated=True),
+    ActionSpec("undo", "&Undo", keys=_std("Undo", every=True), menu="edit",
+               make=lambda w: w.document.undo_stack.createUndoAction(w, "&Undo")),
+    ActionSpec("redo", "&Redo", keys=_redo_keys, menu="edit",
+               make=lambda w: w.document.undo_stack.createRedoAction(w, "&Redo")),
+    ActionSpec("edit-title", "Lecture &Title and Description…", lambda w: w.files.edit_title,
+               menu="edit", separated=True),
+    ActionSpec("panels", "&Panels", menu="view", submenu=True),
+    ActionSpec("theme", "&Theme", menu="view", submenu=True),
+    ActionSpec("controls", "Show &Controls", lambda w: w.set_controls_visible, "Ctrl+Shift+C",
+               "view", separated=True, checkable=True, checked=True, with_checked=True,
+               first=True),
+    ActionSpec("full-screen", "&Full Screen", lambda w: w.toggle_full_screen,
+               _full_screen_keys, "view", checkable=True),
+    ActionSpec("present", "&Presentation Mode", lambda w: w.presentation.toggle, "F5", "view",
+               checkable=True),
+    ActionSpec("next-panel", "Next &Panel", lambda w: w.presentation.next_panel, "Ctrl+Tab",
+               "view"),
+    ActionSpec("reset-layout", "&Reset Layout", lambda w: w.reset_layout, menu="view"),
+    ActionSpec("leave-presentation", "Leave Presentation", lambda w: w.presentation.leave,
+               Qt.Key.Key_Escape, enabled=False),
+    ActionSpec("previous-step", "&Previous Step", lambda w: w.previous_step,
+               (Qt.Key.Key_PageUp, "Ctrl+Left"), "steps", first=True),
+    ActionSpec("next-step", "&Next Step", lambda w: w.next_step,
+               (Qt.Key.Key_PageDown, "Ctrl+Right"), "steps", first=True),
+    ActionSpec("overview", "&Overview (before the steps)",
+               lambda w: lambda: w.document.go_to_step(-1), "Ctrl+Home", "steps"),
+    ActionSpec("reset-rehearsal", "&Reset Rehearsal (veil every question again)",
+               lambda w: w.document.reset_rehearsal, menu="steps", separated=True),
+    ActionSpec("play", "&Play / Pause", lambda w: lambda: w.clock.toggle(), Qt.Key.Key_Space,
+               "playback"),
+    ActionSpec("frame-back", "Step &Back", lambda w: lambda: w.clock.step_back(),
+               Qt.Key.Key_Left, "playback"),
+    ActionSpec("frame-next", "Step &Forward", lambda w: lambda: w.clock.step_forward(),
+               Qt.Key.Key_Right, "playback"),
+)
+
+
+def spec(action_id: str) -> ActionSpec:
+    return next(a for a in ACTIONS if a.id == action_id)
+
+
+def _make(w: WindowApi, a: ActionSpec) -> QAction:
+    if a.make is not None:
+        action = w.menus.register(a.id, a.make(w))
+        w.addAction(action)
+    else:
+        assert a.slot is not None
+        action = w.menus.new(a.id, a.title, a.slot(w), None, a.checkable, a.with_checked)
+    if a.checked:
+        action.setChecked(True)
+    if not a.enabled:  # the undo stack's actions keep their own state
+        action.setEnabled(False)
+    return action
+
+
 def build_first_actions(w: WindowApi) -> None:
-    """The actions the first frame's widgets hold: the step bar's buttons, the controls' fold."""
-    m = w.menus
-    w.act_next = m.new("next-step", "&Next Step", w.next_step)
-    w.act_prev = m.new("previous-step", "&Previous Step", w.previous_step)
-    w.act_controls = m.new("controls", "Show &Controls", w.set_controls_visible, None, True,
-                           with_checked=True)
-    w.act_controls.setChecked(True)
+    """The actions the first frame's widgets hold: the step bar's buttons, the controls' fold
+    (their keys are bound with the rest, ``build_actions``)."""
+    for a in ACTIONS:
+        if a.first and not a.submenu:
+            _make(w, a)
 
 
 def build_actions(w: WindowApi) -> None:
-    from PySide6.QtGui import QKeySequence
-
-    m = w.menus
-    w.act_next.setShortcuts([QKeySequence(Qt.Key.Key_PageDown), QKeySequence("Ctrl+Right")])
-    w.act_prev.setShortcuts([QKeySequence(Qt.Key.Key_PageUp), QKeySequence("Ctrl+Left")])
-    w.act_controls.setShortcut(QKeySequence("Ctrl+Shift+C"))
-    S = QKeySequence.StandardKey
-    files = w.files
-    m.new("new-lecture", "&New Lecture", files.new_lecture, S.New)
-    w.act_open = m.new("open", "&Open…", files.open_dialog, S.Open)
-    w.act_save = m.new("save", "&Save", files.save, S.Save)
-    w.act_save_as = m.new("save-as", "Save &As…", files.save_as, S.SaveAs)
-    w.act_export = m.new("export", "&Export Figure…", files.export_dialog, "Ctrl+E")
-    w.act_quit = m.new("quit", "&Quit", w.close, S.Quit)
-    w.act_undo = m.register("undo", w.document.undo_stack.createUndoAction(w, "&Undo"))
-    w.act_undo.setShortcuts(QKeySequence.keyBindings(S.Undo))
-    w.act_redo = m.register("redo", w.document.undo_stack.createRedoAction(w, "&Redo"))
-    redo = QKeySequence.keyBindings(S.Redo)
-    w.act_redo.setShortcuts(redo if QKeySequence("Ctrl+Shift+Z") in redo
-                            else [*redo, QKeySequence("Ctrl+Shift+Z")])
-    w.addAction(w.act_undo)
-    w.addAction(w.act_redo)
-    m.new("edit-title", "Lecture &Title and Description…", files.edit_title)
-    w.act_overview = m.new("overview", "&Overview (before the steps)",
-                           lambda: w.document.go_to_step(-1), "Ctrl+Home")
-    m.new("reset-rehearsal", "&Reset Rehearsal (veil every question again)",
-          w.document.reset_rehearsal)
-    w.act_play = m.new("play", "&Play / Pause", lambda: w.clock.toggle(),
-                       QKeySequence(Qt.Key.Key_Space))
-    w.act_frame_next = m.new("frame-next", "Step &Forward", lambda: w.clock.step_forward(),
-                             QKeySequence(Qt.Key.Key_Right))
-    w.act_frame_prev = m.new("frame-back", "Step &Back", lambda: w.clock.step_back(),
-                             QKeySequence(Qt.Key.Key_Left))
-    # the platform's full-screen key has none on X11 without a desktop environment: F11, as
-    # the README says, is bound everywhere
-    full = [k for k in QKeySequence.keyBindings(S.FullScreen) if k != QKeySequence("F11")]
-    w.act_full = m.new("full-screen", "&Full Screen", w.toggle_full_screen,
-                       [QKeySequence("F11"), *full], True)
-    w.act_reset = m.new("reset-layout", "&Reset Layout", w.reset_layout)
-    p = w.presentation
-    w.act_present = m.new("present", "&Presentation Mode", p.toggle, "F5", True)
-    w.act_leave = m.new("leave-presentation", "Leave Presentation", p.leave,
-                        QKeySequence(Qt.Key.Key_Escape))
-    w.act_leave.setEnabled(False)
-    w.act_next_panel = m.new("next-panel", "Next &Panel", p.next_panel, "Ctrl+Tab")
+    """Every other action of the table, and every action's keys."""
+    for a in ACTIONS:
+        if a.submenu:
+            continue
+        action = w.menus.action(a.id) if a.first else _make(w, a)
+        keys = key_sequences(a.keys)
+        if keys:
+            action.setShortcuts(keys)
     from gpuviz.ui import window_help
 
     window_help.build_actions(w)
@@ -147,17 +247,22 @@ def build_menus(w: WindowApi) -> None:
     from gpuviz.scenario import bundled_scenarios
 
     m = w.menus
-    m.add("file", "new-lecture", "open")
-    w.recent_menu = m.submenu("file", "recent", "Open &Recent")
-    w.bundled_menu = m.submenu("file", "bundled", "Open &Bundled Scenario")
+    for a in ACTIONS:  # the table's order is the menus'
+        if a.menu is None:
+            continue
+        if a.separated:
+            m.add(a.menu, "-")
+        if a.submenu:
+            m.submenu(a.menu, a.id, a.title)
+        else:
+            m.add(a.menu, a.id)
+    w.recent_menu, w.bundled_menu = m.menu("recent"), m.menu("bundled")
     for path in bundled_scenarios():
         a = w.bundled_menu.addAction(path.stem)
         a.triggered.connect(lambda _=False, p=path: w.open_path(p))
-    m.add("file", "-", "save", "save-as", "export", "-", "quit")
     w.files.refresh_recent()
-    m.add("edit", "undo", "redo", "-", "edit-title")
     w.view_menu = m.menu("view")
-    w.panels_menu = m.submenu("view", "panels", "&Panels")
+    w.panels_menu = m.menu("panels")
     for p in PANELS:
         a = QAction(p.title, w)
         a.setCheckable(True)
@@ -165,7 +270,7 @@ def build_menus(w: WindowApi) -> None:
         w.panels_menu.addAction(a)
         w.panel_actions[p.id] = a
         w.sync_panel_action(p.id)
-    theme_menu = m.submenu("view", "theme", "&Theme")
+    theme_menu = m.menu("theme")
     group = QActionGroup(w)
     from gpuviz.figures.theme import THEMES
 
@@ -176,9 +281,6 @@ def build_menus(w: WindowApi) -> None:
         group.addAction(a)
         theme_menu.addAction(a)
     w.theme_actions = {a.text().lower(): a for a in group.actions()}
-    m.add("view", "-", "controls", "full-screen", "present", "next-panel", "reset-layout")
-    m.add("steps", "previous-step", "next-step", "overview", "-", "reset-rehearsal")
-    m.add("playback", "play", "frame-back", "frame-next")
     from gpuviz.ui import window_help
     from gpuviz.ui.lecture_menus import install as install_lecture_menus
 

@@ -99,3 +99,30 @@ def test_a_question_step_exports_veiled_or_revealed_from_the_dialog(
     assert previews[1].description in revealed.read_text()
     assert previews[1].description not in veiled.read_text()
     assert doc.veiled, "exporting revealed the question in the hall"
+
+
+def test_a_steps_figure_carries_its_title_and_caption_as_the_command_line_writes_it(
+        make_main_window, scenario_path, qtbot, monkeypatch, tmp_path):
+    from gpuviz.lecture import show
+    from gpuviz.ui.export_dialog import ExportDialog
+
+    w = make_main_window(scenario_path("traversal-grouped.json"))
+    doc = w.document
+    doc.go_to_step(0)
+    shown = show(doc.lecture, 0, "export")
+    heading = f"Step 1 · {shown.title}"
+    texts = {}
+
+    def exec_(dialog):
+        for chrome in ("none", "full"):
+            dialog.chrome_box.setCurrentIndex(dialog.chrome_box.findData(chrome))
+            _settled(qtbot, dialog)
+            texts[chrome] = " ".join(dialog.preview.figure.texts())
+        dialog.path.setText(str(tmp_path / "step1.svg"))
+        return ExportDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+    w.export_dialog()
+    assert heading in texts["full"] and heading not in texts["none"]
+    assert " ".join(shown.caption.split()) in " ".join(texts["full"].split())
+    assert heading in (tmp_path / "step1.svg").read_text(encoding="utf-8")

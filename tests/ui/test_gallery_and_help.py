@@ -81,7 +81,7 @@ def test_double_click_opens_the_scenario_in_the_window(make_main_window, scenari
 
     monkeypatch.setattr(module, "default_cache_dir", lambda: tmp_path / "thumbs")
     w = make_main_window()
-    w.act_gallery.trigger()
+    w.action("gallery").trigger()
     g = w.gallery
     assert g.isVisible()
     target = str(scenario_path("sectors-stride8.json"))
@@ -102,7 +102,7 @@ def test_double_click_opens_the_scenario_in_the_window(make_main_window, scenari
 def test_about_this_panel_shows_the_focused_panels_help(make_main_window, scenario_path):
     w = make_main_window(scenario_path("linked-launch-sectors.json"))
     w.docks["sectors"].view.setFocus()
-    w.act_about_panel.trigger()
+    w.action("about-panel").trigger()
     d = w.about_dialog
     assert d.isVisible() and d.panel_id() == "sectors"
     text = d.text.toPlainText()

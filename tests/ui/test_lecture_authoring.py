@@ -88,7 +88,7 @@ def test_the_menu_entry_asks_then_adds(make_main_window, scenario_path, monkeypa
     from gpuviz.ui import step_editor
 
     monkeypatch.setattr(step_editor.StepDialog, "exec", accept)
-    w.act_add_step.trigger()
+    w.action("add-step").trigger()
     assert w.document.scenario.steps[0].title == "Four SMs"
     assert dict(w.document.scenario.steps[0].changes["launch"]) == {"sm_count": 4}
     assert w.document.step == 0

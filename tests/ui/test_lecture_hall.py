@@ -232,7 +232,7 @@ def test_help_lists_the_lecture_keys_and_full_screen_takes_f11(make_main_window)
     keys = keys_html(w)
     for name in ("PgDown", "F5", "Esc", "Space", "Ctrl+Z"):
         assert name in keys, name
-    assert QKeySequence("F11") in w.act_full.shortcuts()
+    assert QKeySequence("F11") in w.action("full-screen").shortcuts()
     from gpuviz import __version__
 
     assert __version__ in about_html()

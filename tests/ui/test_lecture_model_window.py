@@ -90,3 +90,33 @@ def test_a_layout_remembered_from_another_lecture_is_not_restored(make_main_wind
     assert not launch.isFloating() and not sectors.isFloating()
     assert launch.view.height() > 100 and sectors.view.height() > 100
     assert launch.geometry().top() == sectors.geometry().top(), "side by side"
+
+
+def test_closing_a_dock_with_its_x_while_authoring_edits_the_lectures_panels(
+        make_main_window, scenario_path, tmp_path, qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QAbstractButton
+
+    path = tmp_path / "linked.json"
+    path.write_text(scenario_path("linked-launch-sectors.json").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    w = make_main_window(path)
+    before = w.document.scenario.panels
+    assert len(before) == 2 and set(before) <= _visible(w)
+    closing, kept = before[1], before[0]
+    x = w.docks[closing].findChild(QAbstractButton, "qt_dockwidget_closebutton")
+    assert x is not None and x.isVisible()
+    qtbot.mouseClick(x, Qt.MouseButton.LeftButton)
+    assert w.document.scenario.panels == (kept,)
+    assert closing not in _visible(w) and not w.panel_actions[closing].isChecked()
+    assert w.document.undo_stack.undoText() == "Change shown panels"
+    w.document.undo_stack.undo()
+    assert w.document.scenario.panels == before and closing in _visible(w)
+    w.document.undo_stack.redo()
+    w.reset_layout()
+    assert closing not in _visible(w), "Reset Layout keeps the lecture's panels"
+    w.save()
+    assert json.loads(path.read_text(encoding="utf-8"))["panels"] == [kept]
+    # a dock hidden by the window (a step's panels, F5) is not a choice of the author
+    w.show_panel(kept, False)
+    assert w.document.scenario.panels == (kept,)

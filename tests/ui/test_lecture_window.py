@@ -94,7 +94,7 @@ def test_f5_presents_one_panel_without_the_menu_bar_and_esc_leaves(make_main_win
     w = make_main_window(scenario_path("linked-launch-sectors.json"))
     settle(qtbot)
     w.document.go_to_step(1)  # its focus: sectors
-    w.act_present.trigger()
+    w.action("present").trigger()
     settle(qtbot)
     assert w.presenting and w.isFullScreen()
     assert not w.menuBar().isVisible() and not w.step_bar.isVisible()
@@ -166,7 +166,7 @@ def test_caption_fields_follow_the_state_and_a_hand_edit_is_marked(make_main_win
     w.document.edit_section("launch", replace(params, n=8000))
     assert w.caption_label.text() == "Now N = 8,000."
     assert w.caption_label.marker() == "edited since step 2"
-    w.act_undo.trigger()
+    w.action("undo").trigger()
     assert w.document.step == 1
     assert w.caption_label.marker() == ""
     assert w.caption_label.text() == "Now N = 4,000."
@@ -289,9 +289,9 @@ def test_ctrl_tab_presents_the_next_panel(make_main_window, scenario_path, qtbot
     w.docks["launch"].view.setFocus()
     w.enter_presentation()
     assert w.presented_panels() == ["launch"]
-    w.act_next_panel.trigger()
+    w.action("next-panel").trigger()
     assert w.presented_panels() == ["sectors"]
-    w.act_next_panel.trigger()
+    w.action("next-panel").trigger()
     assert w.presented_panels() == ["launch"]
     w.leave_presentation()
     assert sorted(w.presented_panels()) == ["launch", "sectors"]
@@ -320,7 +320,7 @@ def test_f5_gives_the_scheduler_figure_the_whole_height(make_main_window, scenar
     assert dock.companion is timeline and timeline.isVisible()
     assert timeline.width() == dock.view.width()  # under the figure, with its width
     before = dock.view.height()
-    w.act_present.trigger()
+    w.action("present").trigger()
     settle(qtbot)
     assert w.presented_panels() == ["scheduler"]
     assert not timeline.isVisible() and dock.view.height() > before

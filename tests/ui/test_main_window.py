@@ -66,11 +66,11 @@ def test_editing_a_parameter_redraws_marks_modified_and_undoes(make_main_window,
     qtbot.waitUntil(lambda: "160 threads for 130 valid" in texts(dock))
     assert w.document.scenario.section("launch").block == (32,)
     assert w.isWindowModified()
-    w.act_undo.trigger()
+    w.action("undo").trigger()
     qtbot.waitUntil(lambda: "192 threads for 130 valid" in texts(dock))
     assert dock.form.editor("block").text() == "64"
     assert not w.isWindowModified()
-    w.act_redo.trigger()
+    w.action("redo").trigger()
     qtbot.waitUntil(lambda: "160 threads" in texts(dock))
 
 
@@ -95,7 +95,7 @@ def test_ctrl_clicking_a_block_then_a_warp_selects_them(make_main_window, qtbot)
     click_key(qtbot, dock, "warp:2,1", ctrl)
     qtbot.waitUntil(lambda: "Warp 1 of block 2: 0 lanes valid, 32 masked" in texts(dock))
     assert w.document.selection == frozenset({"warp:2,1"})
-    w.act_undo.trigger()
+    w.action("undo").trigger()
     qtbot.waitUntil(lambda: "Warp 0 of block 2" in texts(dock))
 
 
@@ -256,7 +256,7 @@ def test_controls_can_be_folded_to_give_the_figure_the_whole_dock(make_main_wind
     w = make_main_window()
     dock = launch_dock(w)
     before = dock.view.width()
-    w.act_controls.trigger()
+    w.action("controls").trigger()
     qtbot.waitUntil(lambda: dock.view.width() > before)
     assert not dock.controls.isVisible()
     assert dock.strip.isVisible() and dock.strip.width() < 30
@@ -304,13 +304,13 @@ def test_the_clock_frame_replaces_a_frame_named_by_a_step(qapp):
 def test_presentation_mode_enlarges_and_restores(make_main_window, qtbot):
     w = make_main_window()
     size = w.caption_label.fontInfo().pixelSize()
-    w.act_present.trigger()
+    w.action("present").trigger()
     assert w.theme.name == "presentation"
     assert not launch_dock(w).controls.isVisible()
     assert w.caption_label.fontInfo().pixelSize() > size
     assert launch_dock(w).current_figure() is None or texts(launch_dock(w))
     assert launch_dock(w).current_figure().items  # repainted in the presentation theme
-    w.act_present.trigger()
+    w.action("present").trigger()
     assert w.theme.name == "screen"
     assert launch_dock(w).controls.isVisible()
     assert w.caption_label.fontInfo().pixelSize() == size
@@ -403,7 +403,7 @@ def test_dragging_a_slider_is_one_undo_step_and_follows_the_document(make_main_w
     for value in range(2, 9):
         controls.stride.setValue(value)
     assert w.document.scenario.section("sectors").pattern.stride == 8
-    w.act_undo.trigger()
+    w.action("undo").trigger()
     assert w.document.scenario.section("sectors").pattern.stride == 1
     assert controls.stride.value() == 1 and controls.stride_label.text() == "stride: 1"
 
@@ -463,13 +463,13 @@ view = w.docks["launch"].view
 view.painted.connect(lambda: seen.setdefault("painted", {
     "complete": w.is_complete(), "figure": view.figure() is not None,
     "measured held": w.docks["launch"].measured.held,
-    "next step keys": [k.toString() for k in w.act_next.shortcuts()]}))
+    "next step keys": [k.toString() for k in w.action("next-step").shortcuts()]}))
 def done():
     seen["completed"] = {"painted first": "painted" in seen,
                          "file menu": [a.text() for a in w.menus.menu("file").actions()],
                          "measurements": w.measurements_dock.isHidden(),
-                         "F5": w.act_present.shortcut().toString(),
-                         "next step keys": [k.toString() for k in w.act_next.shortcuts()],
+                         "F5": w.action("present").shortcut().toString(),
+                         "next step keys": [k.toString() for k in w.action("next-step").shortcuts()],
                          "measured held": w.docks["launch"].measured.held,
                          "collector on": gc.isenabled(),
                          "frozen": gc.get_freeze_count() > 1000}
