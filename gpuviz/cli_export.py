@@ -438,13 +438,14 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
         question = step_question(steps_of, args.step - 1) if args.veiled else ""
 
         # a step's file is its page, as --all-steps writes it: its heading and caption
-        page = step_heading(steps_of, args.step - 1 if args.step is not None else None,
-                         args.chrome)
+        heading = step_heading(steps_of, args.step - 1 if args.step is not None else None,
+                               args.chrome)
 
-        def write_one(check, pid=pid, path=path, parts=parts, question=question, page=page):
+        def write_one(check, pid=pid, path=path, parts=parts, question=question,
+                      heading=heading):
             return export_figure(scenario, pid, path, selection=selection, parts=parts,
                                  check_only=check, question=question,
-                                 step=("", "") if question else page, **kw)
+                                 step=("", "") if question else heading, **kw)
 
         note = _checked_file(path, "", write_one, check_only)
         if not check_only:
