@@ -37,8 +37,7 @@ from gpuviz.figures.mma_cells import PAD, cell_text, heading, tagged
 from gpuviz.figures.swizzle import column_fill
 from gpuviz.figures.theme import Theme
 from gpuviz.models.tma import TmaResult
-from gpuviz.models.tma_map import SWIZZLE_MASK, box_start, counts, element_strides
-from gpuviz.models.tma_map import _rows as box_rows
+from gpuviz.models.tma_map import SWIZZLE_MASK, box_rows, box_start, counts, element_strides
 
 CHUNK = 16  # bytes of a chunk
 LINE = 128  # bytes of a shared-memory line: eight chunk slots

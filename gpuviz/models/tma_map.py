@@ -126,7 +126,7 @@ def box_start(p) -> tuple[int, ...]:
     return tuple(p.box_start) or (0,) * len(p.global_dims)
 
 
-def _rows(p) -> list[tuple[int, ...]]:
+def box_rows(p) -> list[tuple[int, ...]]:
     """Outer coordinates (dims 1…) of each row of the box, outer rows in order."""
     n = counts(p)
     rows: list[tuple[int, ...]] = [()]
@@ -145,7 +145,7 @@ def placement(p) -> tuple[tuple[int, ...], ...]:
     # resources/measurements/tma/h100-tma.json, load-e2-128B-inner48-at0); unswizzled rows pack
     pitch = inner * eb if p.swizzle == "none" else 16 * (SWIZZLE_MASK[p.swizzle] + 1)
     out = []
-    for r in range(len(_rows(p))):
+    for r in range(len(box_rows(p))):
         row = []
         for j in range(inner):
             a = p.smem_offset + r * pitch + j * eb
@@ -167,7 +167,7 @@ def zero_filled(p) -> tuple[tuple[bool, ...], ...]:
         return not 0 <= c < dims[i]
 
     out = []
-    for r in _rows(p):
+    for r in box_rows(p):
         outer = any(out_of(i + 1, k) for i, k in enumerate(r))
         out.append(tuple(outer or out_of(0, j) for j in range(n[0])))
     return tuple(out)

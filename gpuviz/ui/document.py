@@ -188,12 +188,12 @@ class Document(QObject):
         the lecture's panels if it is not among them."""
         base = self.shown
         if base.section(panel_id) == params and panel_id in base.sections \
-                and panel_id in self._scenario.panels:
+                and panel_id in self.scenario.panels:
             return
-        after = _leave_steps(self._scenario, base).with_section(panel_id, params)
+        after = _leave_steps(self.scenario, base).with_section(panel_id, params)
         if panel_id not in after.panels:
             after = replace(after, panels=(*after.panels, panel_id))
-        self.undo_stack.push(_SwapScenario(self, self._scenario, after, text, None, self._step))
+        self.undo_stack.push(_SwapScenario(self, self.scenario, after, text, None, self.step))
 
     def set_panels(self, panels: tuple[str, ...]) -> None:
         if panels == self.scenario.panels:

@@ -374,7 +374,7 @@ def test_a_grid_too_small_to_outline_cell_by_cell_still_shows_its_extent(cell):
     from gpuviz.figures.blocks import BlockCanvas
     from gpuviz.figures.traversal_path import VECTOR_MIN_CELL, draw_grid
 
-    assert VECTOR_MIN_CELL <= cell
+    assert cell >= VECTOR_MIN_CELL
     result = compute(TraversalParams(rows=12, cols=16, order="grouped", in_flight=8))
     c = BlockCanvas()
     draw_grid(c, SCREEN, result.main, 8, 0, 12, 16, 1.0, 2.0, cell, 7.0)

@@ -40,7 +40,7 @@ def pages(tmp_path_factory):
 def _check(s: dict, wide: bool, where: str) -> None:
     text = s["caption"] or s["question"]  # a veiled question shows the question
     assert text is not None, where
-    assert 0 <= text["top"] and text["bottom"] <= s["bar"] + 0.5, (where, s)
+    assert text["top"] >= 0 and text["bottom"] <= s["bar"] + 0.5, (where, s)
     assert s["title"]["top"] >= 0, (where, s)
     if wide:  # the whole step fits: the bar covers no part of the figure
         assert s["figures"]["bottom"] <= s["bar"] + 0.5, (where, s)

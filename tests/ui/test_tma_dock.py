@@ -131,11 +131,12 @@ def test_in_the_window_the_link_shows_the_swizzle_dock_and_a_question_hides_the_
     links.swizzle_button.click()
     qtbot.waitUntil(lambda: "swizzle" in w.docks and w.docks["swizzle"].isVisible())
     assert w.document.shown.section("swizzle").swizzle.mode == "128B"
-    w.docks["swizzle"].close()  # closed by its title bar's button: the lecture keeps it
-    assert "swizzle" in w.document.scenario.panels
+    w.docks["swizzle"].close()  # its title bar's button takes it out of the lecture, undoably
+    qtbot.waitUntil(lambda: "swizzle" not in w.document.scenario.panels)
     count = w.document.undo_stack.count()
-    links.swizzle_button.click()  # nothing to change, the dock shown again
+    links.swizzle_button.click()  # the link puts it back, one more undo step
     qtbot.waitUntil(lambda: w.docks["swizzle"].isVisible())
-    assert w.document.undo_stack.count() == count
-    w.act_undo.trigger()
+    assert "swizzle" in w.document.scenario.panels
+    assert w.document.undo_stack.count() == count + 1
+    w.action("undo").trigger()
     qtbot.waitUntil(lambda: not w.docks["swizzle"].isVisible())
