@@ -33,7 +33,8 @@ def export_lecture(args: argparse.Namespace, scenario: Scenario, panels: list[st
     try:
         path = out / (f"{stem}-handout.pdf" if args.format == "pdf" else f"{stem}.{args.format}")
         write_atomic(path, lecture_bytes(scenario, args.format, theme_name=args.theme,
-                                         per_page=args.per_page, steps=steps, panels=panels))
+                                         per_page=args.per_page, steps=steps, panels=panels,
+                                         typeface=tuple(args.typeface)))
     except LectureTooLarge as e:
         print(printable(f"{stem}: {e}"), file=sys.stderr)
         return EXIT_BAD_INPUT
