@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -71,14 +71,12 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
         and target.chrome == "full" and (target.parts[0] != "quantization"
                                          or scenario_sets_matrix(r)) else None
 
-    def first(width: float) -> Iterator[Block | Reach]:
+    def first(width: float) -> Iterator[Block | _LanesPlan]:
         yield as_part("grid", _grid(r, selection, theme, width, floor, alone != "grid"))
         yield as_part("grid", _sms(r, theme, width, floor))
         yield as_part("warps", _warps(r, selection, theme, width, floor, alone != "warps"))
-        lanes = _LanesPlan(r, theme, width, floor, alone != "lanes", target.name == "single")
-        if not leaves_room():  # its size is final: a design beaten on it goes no further
-            yield Reach(lanes.width, lanes.height)
-        yield as_part("lanes", lanes.draw(selection, theme, floor))
+        # the lanes' size before their cells: a design beaten on it goes no further
+        yield _LanesPlan(r, theme, width, floor, alone != "lanes", target.name == "single")
 
     def second(width: float) -> Iterator[Block]:
         if r.block[1] > 1 or r.block[2] > 1:
@@ -86,20 +84,30 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
         yield as_part("quantization", quantization(r, theme, width, floor,
                                                    alone != "quantization"))
 
+    def drawn(b: Block | _LanesPlan) -> Block:
+        return as_part("lanes", b.draw(selection, theme, floor)) if isinstance(b, _LanesPlan) \
+            else b
+
     def body(width: float) -> Iterator[Block | Reach]:
         # one block at a time, so that the layout search gives up a design as soon as the
-        # blocks placed so far cannot beat the best one (the legend reads ``parts``)
+        # blocks placed so far (or the size of the next) cannot beat the best one (the
+        # legend reads ``parts``)
         parts.clear()
         if width < TWO_COLUMNS or not target.whole:
-            blocks: Iterable[Block | Reach] = itertools.chain(first(width), second(width))
-        else:  # wide (slides, large type): the launch left, shape and quantization right
-            half = (width - GAP) / 2
-            blocks = (_flowed([b for b in column(half) if isinstance(b, Block)], half, name)
-                      for column, name in ((first, "launch"), (second, "quantities")))
-        for b in blocks:
-            if isinstance(b, Block):
-                parts.append(b)
-            yield b
+            for b in itertools.chain(first(width), second(width)):
+                if isinstance(b, _LanesPlan) and not leaves_room():
+                    yield Reach(b.width, b.height)
+                parts.append(drawn(b))
+                yield parts[-1]
+            return
+        # wide (slides, large type): the launch left, shape and quantization right
+        half = (width - GAP) / 2
+        for column, name in ((first, "launch"), (second, "quantities")):
+            blocks = list(column(half))
+            if not leaves_room():  # the column's size from its blocks' sizes
+                yield Reach(*_flowed_size([(b.width, b.height) for b in blocks], half))
+            parts.append(_flowed([drawn(b) for b in blocks], half, name))
+            yield parts[-1]
 
     def side(width: float) -> list[Block]:
         shortened = [p for b in parts if target.shows(*b.parts) for p in b.shortened]
@@ -462,16 +470,31 @@ def _flowed(blocks: Sequence[Block], width: float, name: str) -> Block:
     """``blocks`` left to right, wrapping to a new row when the next does not fit ``width``,
     as one block."""
     c = BlockCanvas()
+    places, size = _flow_places([(b.width, b.height) for b in blocks], width)
+    for b, (x, y) in zip(blocks, places, strict=True):
+        place(c, b, x, y)
+    return c.block(*size, name)
+
+
+def _flowed_size(sizes: Sequence[tuple[float, float]], width: float) -> tuple[float, float]:
+    """The size of the block :func:`_flowed` makes of blocks of ``sizes``."""
+    return _flow_places(sizes, width)[1]
+
+
+def _flow_places(sizes: Sequence[tuple[float, float]], width: float
+                 ) -> tuple[list[tuple[float, float]], tuple[float, float]]:
+    """Where :func:`_flowed` puts blocks of ``sizes`` (w, h), and the size of the whole."""
+    places = []
     x = y = row_h = used = 0.0
-    for b in blocks:
-        if x > 0 and x + b.width > width + 1e-6:
+    for w, h in sizes:
+        if x > 0 and x + w > width + 1e-6:
             y += row_h + GAP
             x = row_h = 0.0
-        place(c, b, x, y)
-        used = max(used, x + b.width)
-        x += b.width + GAP
-        row_h = max(row_h, b.height)
-    return c.block(used, y + row_h, name)
+        places.append((x, y))
+        used = max(used, x + w)
+        x += w + GAP
+        row_h = max(row_h, h)
+    return places, (used, y + row_h)
 
 
 def _rgb(hex_color: str) -> tuple[int, int, int]:

@@ -179,3 +179,19 @@ def test_the_launch_view_searched_is_the_whole_search_in_fewer_builds(monkeypatc
                     whole = figure_for(scenario, "launch", th, target=target)
                 assert fewer < len(drawn) == 2 * len(DESIGN_FACTORS), (size, name)
                 assert figure_to_svg(pruned) == figure_to_svg(whole), (path.name, size, name)
+
+
+def test_the_launch_slide_with_room_for_a_wider_face_is_the_whole_search(monkeypatch):
+    """Where the layout leaves room for a wider fallback face (an SVG slide with text as text),
+    a block can be wider than its told size: none is told, and the search is the whole one."""
+    from gpuviz.figures.metrics import fallback_room
+    from gpuviz.scenario import default_scenario_path
+
+    scenario = load_scenario(default_scenario_path())
+    for name in ("screen", "presentation"):
+        with fallback_room(True):
+            pruned = figure_for(scenario, "launch", theme(name), target=SLIDE)
+            with monkeypatch.context() as m:
+                _exhaustive(m)
+                whole = figure_for(scenario, "launch", theme(name), target=SLIDE)
+        assert figure_to_svg(pruned) == figure_to_svg(whole), name
