@@ -70,6 +70,13 @@ def test_frames_honour_the_figure_options(option, tmp_path, capsys):
         ET.fromstring(first)
 
 
+def _export_small(tmp_path, *options):
+    """A lecture format's writer at its least: one step of a small launch."""
+    out = tmp_path / "out"
+    small = os.path.join(HERE, "..", "..", "scenarios", "launch-n130.json")
+    return main(["export", small, "--out", str(out), "--steps", "1-1", *options]), out
+
+
 def _zip_pictures(path) -> dict[str, bytes]:
     import zipfile
 
@@ -88,9 +95,9 @@ def test_font_sets_the_web_lectures_figures_and_is_embedded(tmp_path):
     from fontTools.ttLib import TTFont
 
     font = write_font(tmp_path, "f.ttf", font_bytes("PaperFace"))
-    status, out = _export(tmp_path, "--format", "html", "--font", str(font))
+    status, out = _export_small(tmp_path, "--format", "html", "--font", str(font))
     assert status == 0
-    page = (out / "sectors-stride8.html").read_text(encoding="utf-8")
+    page = (out / "launch-n130.html").read_text(encoding="utf-8")
     faces = dict(re.findall(r"font-family:'([^']+)';font-weight:normal;src:url\(data:font/woff;"
                             r"base64,([^)]+)\)", page))
     assert {"PaperFace", "Inter", "Noto Sans Mono"} <= set(faces)
@@ -103,9 +110,9 @@ def test_font_sets_the_web_lectures_figures_and_is_embedded(tmp_path):
                                   "Evil\x01\x1b;}body{color:red"])
 def test_a_crafted_family_name_cannot_break_out_of_the_web_lecture(name, tmp_path):
     font = write_font(tmp_path, "f.ttf", font_bytes(name))
-    status, out = _export(tmp_path, "--format", "html", "--font", str(font))
+    status, out = _export_small(tmp_path, "--format", "html", "--font", str(font))
     assert status == 0
-    page = (out / "sectors-stride8.html").read_text(encoding="utf-8")
+    page = (out / "launch-n130.html").read_text(encoding="utf-8")
     assert "onmouseover=" not in page
     assert "<script>x" not in page and "\x01" not in page and "\x1b" not in page
     assert "}body{color:red" not in page
@@ -116,14 +123,15 @@ def test_font_sets_the_handout_and_the_decks_figures(tmp_path):
     """The handout embeds the paper's face (a PDF names it by its PostScript name) and the
     deck's pictures are painted in it: not the pictures painted without --font."""
     font = write_font(tmp_path, "f.ttf", font_bytes("PaperFace", ps_name="PaperFace-Regular"))
-    status, out = _export(tmp_path, "--format", "pdf", "--all-steps", "--font", str(font))
+    status, out = _export_small(tmp_path, "--format", "pdf", "--font", str(font))
     assert status == 0
-    assert b"/PaperFace-Regular" in (out / "sectors-stride8-handout.pdf").read_bytes()
-    status, plain = _export(tmp_path / "plain", "--format", "pptx")
+    assert b"/PaperFace-Regular" in (out / "launch-n130-handout.pdf").read_bytes()
+    (tmp_path / "plain").mkdir()
+    status, plain = _export_small(tmp_path / "plain", "--format", "pptx")
     assert status == 0
-    status, out = _export(tmp_path, "--format", "pptx", "--font", str(font))
+    status, out = _export_small(tmp_path, "--format", "pptx", "--font", str(font))
     assert status == 0
-    set_in, shipped = (_zip_pictures(d / "sectors-stride8.pptx") for d in (out, plain))
+    set_in, shipped = (_zip_pictures(d / "launch-n130.pptx") for d in (out, plain))
     assert set_in.keys() == shipped.keys() and set_in
     assert all(set_in[n] != shipped[n] for n in set_in)
 
