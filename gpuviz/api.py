@@ -224,10 +224,11 @@ class Lecture:
         return self._lecture(path, "pptx", theme_name=theme)
 
     def _lecture(self, path: str | os.PathLike[str], fmt: str, **options: Any) -> Path:
-        from gpuviz.atomic import protecting
+        from gpuviz.atomic import checked_target, protecting
         from gpuviz.export.lecture_file import lecture_bytes
 
         with protecting([getattr(self, "_source", None)]):
+            checked_target(path)  # a target refused is refused before the lecture is built
             return _write(path, lecture_bytes(self.state, fmt, **options))
 
     # -- Jupyter --------------------------------------------------------------------------

@@ -42,20 +42,7 @@ def atomic_writer(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     - never inside the installed gpuviz package (the bundled scenarios and resources);
     - never over an input being read (:func:`protecting`), through any link.
     """
-    target = Path(os.path.realpath(path))
-    refuse_package_target(target)
-    try:
-        existing: os.stat_result | None = os.stat(target)
-    except FileNotFoundError:
-        existing = None
-    if existing is not None and not stat.S_ISREG(existing.st_mode):
-        if stat.S_ISDIR(existing.st_mode):
-            raise IsADirectoryError(errno.EISDIR, "this is a folder, not a file", str(path))
-        raise OSError(errno.EINVAL, f"this is {file_kind(existing.st_mode)}, not a regular file; "
-                                    "nothing was written", str(path))
-    if existing is not None and (existing.st_dev, existing.st_ino) in _inputs:
-        raise OSError(errno.EINVAL, "this is the input being exported (the same file, or a link "
-                                    "to it); nothing was written, so it is kept", str(path))
+    target, existing = checked_target(path)
     in_place = existing is not None and existing.st_nlink > 1
     try:  # the temporary name stays short: a target of NAME_MAX bytes must still be legal
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:40]}.", suffix=".tmp",
@@ -85,6 +72,28 @@ def atomic_writer(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
             raise _naming(e, path) from None
         raise
     _fsync_folder(target.parent)
+
+
+def checked_target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
+    """The file ``path`` names (links followed) and what is there now, once it is known that
+    :func:`atomic_writer` may write it: raises, naming ``path``, for the installed package, a
+    folder, a pipe, a device or a socket, and an input being read (:func:`protecting`). A
+    writer that builds its data first calls it first too, so a refusal costs no build."""
+    target = Path(os.path.realpath(path))
+    refuse_package_target(target)
+    try:
+        existing: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        if stat.S_ISDIR(existing.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "this is a folder, not a file", str(path))
+        raise OSError(errno.EINVAL, f"this is {file_kind(existing.st_mode)}, not a regular file; "
+                                    "nothing was written", str(path))
+    if existing is not None and (existing.st_dev, existing.st_ino) in _inputs:
+        raise OSError(errno.EINVAL, "this is the input being exported (the same file, or a link "
+                                    "to it); nothing was written, so it is kept", str(path))
+    return target, existing
 
 
 _inputs: set[tuple[int, int]] = set()  # (device, inode) of the files being read

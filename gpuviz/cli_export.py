@@ -66,7 +66,8 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
     e.add_argument("--text-as-paths", action="store_true",
                    help="SVG text as glyph outlines, identical without the fonts installed")
     e.add_argument("--font", action="append", default=[], metavar="FILE", dest="typeface",
-                   help="set the figure's text in a paper's own typeface: an OTF or TTF file "
+                   help="set the figure's text (a lecture's figures too) in a paper's own "
+                        "typeface: an OTF or TTF file "
                         "(give a second --font for its bold); measured with its metrics and "
                         "laid out for it, never scaled")
     e.add_argument("--embed-fonts", action="store_true",
@@ -125,14 +126,12 @@ def selection_problems(keys: list[str]) -> list[str]:
 
 def ignored_combination(args: argparse.Namespace) -> str | None:
     """A sentence refusing options that the export asked for would not apply, or None: a paper's
-    typeface sets figures only (not a lecture's page, deck or handout, nor an animation, whose
-    frames are painted for a screen), and --frames writes one step's playback."""
+    typeface sets figures and a lecture's figures (its web page, deck and handout), not an
+    animation, whose frames are painted for a screen; --frames writes one step's playback."""
     every_step = args.all_steps or args.steps is not None
-    if args.typeface and (args.format in ANIMATED or is_lecture(args.format, every_step)):
-        what = ("an animation" if args.format in ANIMATED else
-                "a printed handout" if args.format == "pdf" else f"a lecture as {args.format}")
-        return (f"--font sets figure files (svg, pdf, png); {what} is set in the shipped "
-                "faces: leave --font out")
+    if args.typeface and args.format in ANIMATED:
+        return ("--font sets figure files (svg, pdf, png) and lectures (html, pptx, pdf "
+                "--all-steps); an animation is set in the shipped faces: leave --font out")
     if args.frames and every_step:
         return ("--frames writes one step's playback frames and --all-steps/--steps one file per "
                 "step: give one of them (--step K with --frames for a step's playback)")

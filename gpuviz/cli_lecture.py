@@ -21,7 +21,7 @@ def is_lecture(fmt: str, every_step: bool) -> bool:
 def export_lecture(args: argparse.Namespace, scenario: Scenario, panels: list[str], stem: str,
                    out: Path, steps: list[int] | None) -> int:
     """Write the lecture of ``scenario`` (its ``steps``, 0-based, or all) into ``out``."""
-    from gpuviz.atomic import write_atomic
+    from gpuviz.atomic import checked_target, write_atomic
     from gpuviz.export.lecture_file import lecture_bytes
 
     if args.step is not None:
@@ -32,8 +32,10 @@ def export_lecture(args: argparse.Namespace, scenario: Scenario, panels: list[st
 
     try:
         path = out / (f"{stem}-handout.pdf" if args.format == "pdf" else f"{stem}.{args.format}")
+        checked_target(path)  # a target refused is refused before the lecture is built
         write_atomic(path, lecture_bytes(scenario, args.format, theme_name=args.theme,
-                                         per_page=args.per_page, steps=steps, panels=panels))
+                                         per_page=args.per_page, steps=steps, panels=panels,
+                                         typeface=tuple(args.typeface)))
     except LectureTooLarge as e:
         print(printable(f"{stem}: {e}"), file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -11,11 +11,22 @@ from gpuviz.scenario.document import Scenario
 
 def lecture_bytes(scenario: Scenario, fmt: str, *, theme_name: str = "screen",
                   per_page: int = 1, steps: Sequence[int] | None = None,
-                  panels: Sequence[str] | None = None) -> bytes:
+                  panels: Sequence[str] | None = None, typeface: Sequence[str] = ()) -> bytes:
     """The lecture as ``fmt``: a web page (light and dark both inside; ``theme_name`` unused), a
     handout (PDF, in ``theme_name``, ``per_page`` steps a page) or a deck (PPTX). Raises
     :class:`~gpuviz.export.lecture.LectureTooLarge` over the budget, before anything is
-    written."""
+    written. ``typeface``: the font files (regular, then bold) of a paper's own typeface, which
+    sets the figures' text that is not monospaced, as ``export_figure`` does (the web page
+    embeds its subset)."""
+    if typeface:
+        from gpuviz.figures.metrics import use_typeface
+
+        use_typeface(typeface[0], typeface[1] if len(typeface) > 1 else None)
+        try:
+            return lecture_bytes(scenario, fmt, theme_name=theme_name, per_page=per_page,
+                                 steps=steps, panels=panels)
+        finally:
+            use_typeface(None)
     from gpuviz import __version__
     from gpuviz.export.files import scenario_hash
 

@@ -17,13 +17,14 @@ import base64
 import html
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import lru_cache
 
 from gpuviz import __version__
 from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages, plural
 from gpuviz.export.svg import figure_to_svg, xml_safe
 from gpuviz.export.svg_fonts import subset_bytes
 from gpuviz.figures.display import Figure, Text, walk
+from gpuviz.figures.metrics import typeface_file
 from gpuviz.figures.scene import figure_for
 from gpuviz.figures.theme import theme
 from gpuviz.scenario.document import Scenario
@@ -127,19 +128,27 @@ def _texts(figure: Figure) -> str:
 
 def _font_css(text: str) -> str:
     chars = "".join(sorted(set(text) | set(" 0123456789.,:;–-—…%×·()[]")))
+    # a paper's typeface (--font), which set the figures' sans text, under the family name
+    # their text names (metrics.family_name: nothing that can close the string)
+    papers = [(paper[1], weight, paper[0]) for weight, paper in
+              (("normal", typeface_file(False)), ("bold", typeface_file(True))) if paper]
     rules = []
-    for family, weight, name in FACES:
-        data = base64.b64encode(_subset(name, chars)).decode("ascii")
+    for family, weight, name in (*papers, *FACES):
+        data = base64.b64encode(_subset(name, chars, name not in _SHIPPED)).decode("ascii")
         rules.append(f"@font-face{{font-family:'{family}';font-weight:{weight};"
                      f"src:url(data:font/woff;base64,{data}) format('woff');}}")
     return "\n".join(rules)
 
 
-@cache
-def _subset(name: str, chars: str) -> bytes:
-    """A face as WOFF with the characters of the page (ligatures and tabular figures kept)."""
+_SHIPPED = frozenset(name for _, _, name in FACES)
+
+
+@lru_cache(maxsize=16)
+def _subset(name: str, chars: str, own_file: bool = False) -> bytes:
+    """A face as WOFF with the characters of the page (ligatures and tabular figures kept);
+    ``own_file``: ``name`` is the file of a paper's typeface."""
     return subset_bytes(name, frozenset(map(ord, chars)), flavor="woff",
-                        features=("kern", "liga", "tnum"))
+                        features=("kern", "liga", "tnum"), own_file=own_file)
 
 
 def _e(text: str) -> str:

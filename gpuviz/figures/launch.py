@@ -13,8 +13,9 @@ Keys: ``block:<b>``, ``sm:<s>``, ``warp:<b>,<w>``, ``lane:<l>``, ``tile:<i>,<j>`
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -37,6 +38,7 @@ from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
     LegendEntry,
+    Reach,
     Target,
     as_part,
     compose,
@@ -47,7 +49,7 @@ from gpuviz.figures.layout import (
     shortened_note,
     wrap,
 )
-from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
+from gpuviz.figures.metrics import cap_height, descent, ink_height, leaves_room, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.launch import LaunchResult
 
@@ -69,29 +71,43 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
         and target.chrome == "full" and (target.parts[0] != "quantization"
                                          or scenario_sets_matrix(r)) else None
 
-    def sections(width: float) -> tuple[list[Block], list[Block]]:
-        first = [as_part("grid", _grid(r, selection, theme, width, floor, alone != "grid")),
-                 as_part("grid", _sms(r, theme, width, floor)),
-                 as_part("warps", _warps(r, selection, theme, width, floor, alone != "warps")),
-                 as_part("lanes", _lanes(r, selection, theme, width, floor, alone != "lanes",
-                                         target.name == "single"))]
-        second = []
-        if r.block[1] > 1 or r.block[2] > 1:
-            second.append(as_part("warps", block_shape(r, theme, width, selection)))
-        second.append(as_part("quantization", quantization(r, theme, width, floor,
-                                                           alone != "quantization")))
-        return first, second
+    def first(width: float) -> Iterator[Block | _LanesPlan]:
+        yield as_part("grid", _grid(r, selection, theme, width, floor, alone != "grid"))
+        yield as_part("grid", _sms(r, theme, width, floor))
+        yield as_part("warps", _warps(r, selection, theme, width, floor, alone != "warps"))
+        # the lanes' size before their cells: a design beaten on it goes no further
+        yield _LanesPlan(r, theme, width, floor, alone != "lanes", target.name == "single")
 
-    def body(width: float) -> list[Block]:
+    def second(width: float) -> Iterator[Block]:
+        if r.block[1] > 1 or r.block[2] > 1:
+            yield as_part("warps", block_shape(r, theme, width, selection))
+        yield as_part("quantization", quantization(r, theme, width, floor,
+                                                   alone != "quantization"))
+
+    def drawn(b: Block | _LanesPlan) -> Block:
+        return as_part("lanes", b.draw(selection, theme, floor)) if isinstance(b, _LanesPlan) \
+            else b
+
+    def body(width: float) -> Iterator[Block | Reach]:
+        # one block at a time, so that the layout search gives up a design as soon as the
+        # blocks placed so far (or the size of the next) cannot beat the best one (the
+        # legend reads ``parts``)
+        parts.clear()
         if width < TWO_COLUMNS or not target.whole:
-            first, second = sections(width)
-            parts[:] = first + second
-            return parts
-        # wide (slides, large type): the launch on the left, shape and quantization on the right
+            for b in itertools.chain(first(width), second(width)):
+                if isinstance(b, _LanesPlan) and not leaves_room():
+                    yield Reach(b.width, b.height)
+                parts.append(drawn(b))
+                yield parts[-1]
+            return
+        # wide (slides, large type): the launch left, shape and quantization right
         half = (width - GAP) / 2
-        first, second = sections(half)
-        parts[:] = [_flowed(first, half, "launch"), _flowed(second, half, "quantities")]
-        return parts
+        for column, name in ((first, "launch"), (second, "quantities")):
+            blocks = list(column(half))
+            if not leaves_room():  # the column's size from its blocks' sizes
+                yield Reach(*_flowed_size([(b.width, b.height) for b in blocks], half))
+            parts.append(_flowed([drawn(b) for b in blocks], half, name))
+            yield parts[-1]
 
     def side(width: float) -> list[Block]:
         shortened = [p for b in parts if target.shows(*b.parts) for p in b.shortened]
@@ -367,84 +383,118 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
 
 def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
            floor: float, headed: bool = True, compact: bool = False) -> Block:
-    c = BlockCanvas()
-    top, head_w = heading(c, theme, width, *heads(r)["lanes"]) if headed else (0.0, 0.0)
-    # in a journal column a wavefront of 64 lanes sets its cells at the floor's size (7 pt), as
-    # value cells shrink to it, so its rows of cells stay inside the column with large type
-    pt = floor if compact and r.warp_size > 32 else theme.small_pt
-    widest = max([format_number(ln.global_index) for ln in r.lanes if ln.global_index is not None]
-                 + [format_number(ln.tid) for ln in r.lanes] + ["00"], key=len)
-    need = text_width(widest, pt, "mono") + 1.0
-    # each row of cells names its three lines in a gutter (lane, thread id, global index),
-    # where the gutter costs no lanes per row; else the heading's note names them
-    row_names: tuple[str, ...] = ("lane", "tid", "index")
+    return _LanesPlan(r, theme, width, floor, headed, compact).draw(selection, theme, floor)
 
-    def lanes_per_row(room: float) -> int:
-        n = 16
-        while n > 4 and room / n < max(need + 0.8, 5.0):
-            n //= 2
-        return n
 
-    gutter = max(text_width(name, pt) for name in row_names) + 1.2
-    per_row = lanes_per_row(width - gutter)
-    if per_row < lanes_per_row(width):
-        gutter, row_names, per_row = 0.0, (), lanes_per_row(width)
-        if not headed:  # no heading's note either: the three lines named above the cells
-            top, head_w = heading(c, theme, width, "", heads(r)["lanes"][1])
-    cell = min((width - gutter) / per_row, 14.0)
-    line_h = ink_height(pt, "mono") + 0.5
-    ch = 3 * line_h + 0.8
-    # per role and per font once, not per lane: the layout search builds this section a dozen
-    # times for a view
-    fills = {role: theme.fill(role) for role in ("valid", "masked", "absent")}
-    knocks = {role: theme.background if f.hatch is not None else None for role, f in fills.items()}
-    inks = {role: theme.ink_on(role) if not knocks[role] else theme.foreground for role in fills}
-    shifts = {font: centre_shift(pt, font) for font in ("sans", "mono")}
-    for row in range(-(-r.warp_size // per_row)):
-        y0 = top + row * (ch + 1.2)
-        for k, name in enumerate(row_names):
-            c.text(0.0, y0 + 0.4 + k * line_h + line_h / 2 - shifts["sans"], name, pt,
-                   theme.muted, baseline="middle")
-    for lane in r.lanes:
-        row, col = divmod(lane.lane, per_row)
-        x0 = gutter + col * cell
-        y0 = top + row * (ch + 1.2)
-        key = keys.key("lane", lane.lane)
-        role = "valid" if lane.valid else ("masked" if lane.exists else "absent")
-        knock = knocks[role]
-        with c.group(key):
-            c.rect(x0, y0, cell - 0.5, ch, fills[role])
-            ink = inks[role]
-            gi = "–" if lane.global_index is None else format_number(lane.global_index)
-            texts = ((str(lane.lane), "sans", True), (format_number(lane.tid), "mono", False),
-                     (gi, "mono", False))
-            for k, (text, font, bold) in enumerate(texts):
-                t = c.value(x0, y0 + 0.4 + k * line_h - shifts[font], cell - 0.5,
-                            line_h, text, pt, ink, floor=floor, font=font, bold=bold,  # type: ignore[arg-type]
-                            key=key)
-                if knock:
-                    c.replace_last(replace(t, knockout=knock))
-        if key in selection:
-            theme.select(c, x0 - 0.3, y0 - 0.3, cell + 0.1, ch + 0.6)
-    rows = -(-r.warp_size // per_row)
-    return c.block(max(gutter + per_row * cell, head_w), top + rows * (ch + 1.2) - 1.2,
-                   "lanes")
+class _LanesPlan:
+    """The lanes section's geometry for a width (its heading drawn, its size known) before its
+    cells are drawn: the layout search gives up most designs on the size alone."""
+
+    def __init__(self, r: LaunchResult, theme: Theme, width: float, floor: float,
+                 headed: bool = True, compact: bool = False):
+        self.r = r
+        self.c = c = BlockCanvas()
+        top, head_w = heading(c, theme, width, *heads(r)["lanes"]) if headed else (0.0, 0.0)
+        # in a journal column a wavefront of 64 lanes sets its cells at the floor's size (7 pt),
+        # as value cells shrink to it, so its rows of cells stay inside the column with large type
+        self.pt = pt = floor if compact and r.warp_size > 32 else theme.small_pt
+        widest = max([format_number(ln.global_index) for ln in r.lanes
+                      if ln.global_index is not None]
+                     + [format_number(ln.tid) for ln in r.lanes] + ["00"], key=len)
+        need = text_width(widest, pt, "mono") + 1.0
+        # each row of cells names its three lines in a gutter (lane, thread id, global index),
+        # where the gutter costs no lanes per row; else the heading's note names them
+        row_names: tuple[str, ...] = ("lane", "tid", "index")
+
+        def lanes_per_row(room: float) -> int:
+            n = 16
+            while n > 4 and room / n < max(need + 0.8, 5.0):
+                n //= 2
+            return n
+
+        gutter = max(text_width(name, pt) for name in row_names) + 1.2
+        per_row = lanes_per_row(width - gutter)
+        if per_row < lanes_per_row(width):
+            gutter, row_names, per_row = 0.0, (), lanes_per_row(width)
+            if not headed:  # no heading's note either: the three lines named above the cells
+                top, head_w = heading(c, theme, width, "", heads(r)["lanes"][1])
+        self.top, self.gutter, self.row_names, self.per_row = top, gutter, row_names, per_row
+        self.cell = cell = min((width - gutter) / per_row, 14.0)
+        self.line_h = line_h = ink_height(pt, "mono") + 0.5
+        self.ch = ch = 3 * line_h + 0.8
+        rows = -(-r.warp_size // per_row)
+        self.width = max(gutter + per_row * cell, head_w)
+        self.height = top + rows * (ch + 1.2) - 1.2
+
+    def draw(self, selection: frozenset[str], theme: Theme, floor: float) -> Block:
+        r, c, pt, top, gutter = self.r, self.c, self.pt, self.top, self.gutter
+        per_row, cell, line_h, ch = self.per_row, self.cell, self.line_h, self.ch
+        # per role and per font once, not per lane: the layout search builds this section a
+        # dozen times for a view
+        fills = {role: theme.fill(role) for role in ("valid", "masked", "absent")}
+        knocks = {role: theme.background if f.hatch is not None else None
+                  for role, f in fills.items()}
+        inks = {role: theme.ink_on(role) if not knocks[role] else theme.foreground
+                for role in fills}
+        shifts = {font: centre_shift(pt, font) for font in ("sans", "mono")}
+        for row in range(-(-r.warp_size // per_row)):
+            y0 = top + row * (ch + 1.2)
+            for k, name in enumerate(self.row_names):
+                c.text(0.0, y0 + 0.4 + k * line_h + line_h / 2 - shifts["sans"], name, pt,
+                       theme.muted, baseline="middle")
+        for lane in r.lanes:
+            row, col = divmod(lane.lane, per_row)
+            x0 = gutter + col * cell
+            y0 = top + row * (ch + 1.2)
+            key = keys.key("lane", lane.lane)
+            role = "valid" if lane.valid else ("masked" if lane.exists else "absent")
+            knock = knocks[role]
+            with c.group(key):
+                c.rect(x0, y0, cell - 0.5, ch, fills[role])
+                ink = inks[role]
+                gi = "–" if lane.global_index is None else format_number(lane.global_index)
+                texts = ((str(lane.lane), "sans", True), (format_number(lane.tid), "mono", False),
+                         (gi, "mono", False))
+                for k, (text, font, bold) in enumerate(texts):
+                    t = c.value(x0, y0 + 0.4 + k * line_h - shifts[font], cell - 0.5,
+                                line_h, text, pt, ink, floor=floor, font=font, bold=bold,  # type: ignore[arg-type]
+                                key=key)
+                    if knock:
+                        c.replace_last(replace(t, knockout=knock))
+            if key in selection:
+                theme.select(c, x0 - 0.3, y0 - 0.3, cell + 0.1, ch + 0.6)
+        return c.block(self.width, self.height, "lanes")
 
 
 def _flowed(blocks: Sequence[Block], width: float, name: str) -> Block:
     """``blocks`` left to right, wrapping to a new row when the next does not fit ``width``,
     as one block."""
     c = BlockCanvas()
+    places, size = _flow_places([(b.width, b.height) for b in blocks], width)
+    for b, (x, y) in zip(blocks, places, strict=True):
+        place(c, b, x, y)
+    return c.block(*size, name)
+
+
+def _flowed_size(sizes: Sequence[tuple[float, float]], width: float) -> tuple[float, float]:
+    """The size of the block :func:`_flowed` makes of blocks of ``sizes``."""
+    return _flow_places(sizes, width)[1]
+
+
+def _flow_places(sizes: Sequence[tuple[float, float]], width: float
+                 ) -> tuple[list[tuple[float, float]], tuple[float, float]]:
+    """Where :func:`_flowed` puts blocks of ``sizes`` (w, h), and the size of the whole."""
+    places = []
     x = y = row_h = used = 0.0
-    for b in blocks:
-        if x > 0 and x + b.width > width + 1e-6:
+    for w, h in sizes:
+        if x > 0 and x + w > width + 1e-6:
             y += row_h + GAP
             x = row_h = 0.0
-        place(c, b, x, y)
-        used = max(used, x + b.width)
-        x += b.width + GAP
-        row_h = max(row_h, b.height)
-    return c.block(used, y + row_h, name)
+        places.append((x, y))
+        used = max(used, x + w)
+        x += w + GAP
+        row_h = max(row_h, h)
+    return places, (used, y + row_h)
 
 
 def _rgb(hex_color: str) -> tuple[int, int, int]:

@@ -26,7 +26,7 @@ Each name lives in the module that owns it, and the panel figures import them fr
 - :mod:`~gpuviz.figures.text_blocks`: the one word-wrapper (``wrap``, ``without_orphan``,
   ``line_step``) and ``text_block``, ``title_block``, ``receipt_block``;
 - :mod:`~gpuviz.figures.legend`: ``LegendEntry``, ``Note``, ``legend_for``, ``legend_block``;
-- :mod:`~gpuviz.figures.composition`: ``compose``, ``BlocksFor``, ``MARGIN``, ``GAP``,
+- :mod:`~gpuviz.figures.composition`: ``compose``, ``BlocksFor``, ``Reach``, ``MARGIN``, ``GAP``,
   ``alt_text``;
 - :mod:`~gpuviz.figures.transform`: ``transform``.
 """
@@ -44,7 +44,7 @@ from gpuviz.figures.blocks import (
     place_items,
     shortened_place,
 )
-from gpuviz.figures.composition import GAP, MARGIN, BlocksFor, alt_text, compose
+from gpuviz.figures.composition import GAP, MARGIN, BlocksFor, Reach, alt_text, compose
 from gpuviz.figures.legend import LegendEntry, Note, legend_block, legend_for
 from gpuviz.figures.numbers import (
     Shortened,
@@ -82,7 +82,7 @@ from gpuviz.figures.transform import transform
 __all__ = [
     "CHROMES", "DESIGN_FACTORS", "DOUBLE", "GAP", "MARGIN", "NATURAL", "SINGLE", "SLIDE",
     "TARGETS", "Block", "BlockCanvas", "BlocksFor", "Chrome", "Design", "LegendEntry", "Note",
-    "Role", "Shortened", "Target", "alt_text", "as_part", "compose", "counted", "fit_value",
+    "Reach", "Role", "Shortened", "Target", "alt_text", "as_part", "compose", "counted", "fit_value",
     "format_bytes", "format_number", "format_percent", "formula_block", "knock_out",
     "legend_block", "legend_for", "line_step", "place", "place_items", "receipt_block",
     "short_forms", "shortened_note", "shortened_place", "text_block", "title_block", "transform",

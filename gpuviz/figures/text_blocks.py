@@ -4,6 +4,7 @@ shared text blocks: a paragraph, the title with its subtitle, and a receipt of a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from gpuviz.figures.blocks import Block, BlockCanvas
 from gpuviz.figures.display import PT_TO_MM
@@ -20,7 +21,7 @@ def wrap(text: str, size: float, width: float, font: FontKind = "sans",
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
-        for word in _unbreakable(para.split(" ")):
+        for word in _runs(para):
             candidate = f"{line} {word}" if line else word
             if line and room_width(candidate, size, font, bold) > width:
                 lines.append(line)
@@ -32,6 +33,12 @@ def wrap(text: str, size: float, width: float, font: FontKind = "sans",
 
 #: what never starts a line: a unit or closing mark stays with the word before it ("47.1 %)")
 _CLOSING = tuple("%)]}»”’,.;:!?")
+
+
+@lru_cache(maxsize=4096)  # a layout search wraps the same texts at a dozen widths
+def _runs(para: str) -> tuple[str, ...]:
+    """The runs of ``para`` a line may break between (:func:`_unbreakable`)."""
+    return tuple(_unbreakable(para.split(" ")))
 
 
 def _unbreakable(words: list[str]) -> list[str]:

@@ -66,6 +66,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpuviz.models.arch import load_preset, preset_names, preset_title, preset_value
 from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 from gpuviz.models.scheduler_sim import (
@@ -99,6 +100,9 @@ __all__ = ["IDLE", "ISSUED", "LANES", "LOAD", "LOOP", "MATH", "MEMORY", "READY",
 
 @dataclass(frozen=True)
 class SchedulerParams:
+    arch: str | None = param(
+        None, doc="Architecture preset whose resident-warp limit bounds warps_per_sm; empty "
+                  "means the scenario's architecture.", choices=preset_names())
     warps: int = param(16, doc="Warps assigned to this scheduler (before the register cap).",
                        minimum=1, maximum=64)
     load_latency: int = param(200, doc="Load latency L in cycles.", minimum=1, maximum=5000)
@@ -216,7 +220,7 @@ def canonical(params: SchedulerParams) -> SchedulerParams:
     from dataclasses import replace
 
     defaults = SchedulerParams()
-    params = replace(params, cycles=defaults.cycles)
+    params = replace(params, cycles=defaults.cycles, arch=None)  # the same on every preset
     if params.warps_per_sm is not None:
         params = replace(params, warps=defaults.warps)
     if params.memory != "custom":
@@ -231,12 +235,21 @@ def register_cap(params: SchedulerParams) -> int:
 
 def problems(params: SchedulerParams) -> list[tuple[str, str]]:
     slots = SCHEDULERS_PER_SM * params.warp_slots
+    # the SM's resident-warp limit is its preset's (64 on NVIDIA's, 40 wavefronts on MI300X);
+    # a section without an architecture is checked again once it follows the scenario's
+    arch = params.arch
+    limit = None if arch is None else preset_value(arch, "max_warps_per_sm")
+    if arch is not None and params.warps_per_sm is not None and limit is not None \
+            and params.warps_per_sm > limit:
+        unit = "wavefronts" if load_preset(arch).get("vendor") == "amd" else "warps"
+        source = load_preset(arch)["fields"]["max_warps_per_sm"]["source"]
+        return [("warps_per_sm",
+                 f"{params.warps_per_sm} warps per SM do not fit the {preset_title(arch)}, "
+                 f"which holds at most {limit} resident {unit} per SM ({source})")]
     if params.warps_per_sm is not None and params.warps_per_sm > slots:
         return [("warps_per_sm",
                  f"{params.warps_per_sm} warps per SM do not fit its {SCHEDULERS_PER_SM} × "
-                 f"{params.warp_slots} = {slots} warp slots (no NVIDIA SM holds more than 64 "
-                 "resident warps: CUDA C++ Programming Guide, Technical Specifications per "
-                 "Compute Capability)")]
+                 f"{params.warp_slots} = {slots} warp slots")]
     if register_cap(params) < 1:
         return [("registers_per_thread",
                  f"At {params.registers_per_thread} registers per thread not even one warp's "

@@ -361,6 +361,14 @@ class PanelDock(LectureLayout, QDockWidget):
         if base is not None:
             self._ask_layout(base)
         self._update_switcher()
+        shown = self.plan.shown
+        if (base is not None and self._on_screen and shown is not None
+                and shown.theme != self.theme.name and self.view.figure() is not None
+                and (not self.layouts.known(self._ask(base))[0] or self.layouts.pending())):
+            # another theme: the picture stays up until the view's layouts in it are known
+            # (its steps' parts too: the lecture's one type), so its first frame is the final one (a figure searched alone was drawn first, in
+            # another design and at smaller type: 7.4 px where the layout gives 11)
+            return
         key = DrawKey(params, selection, self.theme.name, self.target())
         self.layouts.known_design(key.target, self.theme.name)  # one remembered counts
         start = time.perf_counter()

@@ -113,3 +113,85 @@ def test_a_page_too_narrow_for_the_title_on_one_line_sets_the_short_title():
                          body=body, side=side, natural_width=natural)
         assert figure.texts()[0] == kept, width
         assert title.split()[1] not in figure.texts()[1:2]  # never both, nor a second line
+
+
+def _exhaustive(monkeypatch):
+    """The search with every design built whole: the reference the pruned search must match."""
+    from gpuviz.figures import composition
+
+    monkeypatch.setattr(composition._Arrangement, "reaches", lambda self, right, down: None)
+
+
+def test_a_search_gives_up_designs_on_a_told_size_and_chooses_as_the_whole_search(monkeypatch):
+    """A body that tells the size of its next block (``Reach``) is not asked to build it in a
+    design that size keeps from beating the best one; the design and figure are those of the
+    search that builds every design whole."""
+    from gpuviz.figures.composition import Reach
+
+    built: list[float] = []
+    _, cells, side = _counting_blocks()
+
+    def body(width: float):
+        block = cells(width)[0]  # its size, as a body computes it before drawing
+        yield Reach(block.width, block.height)
+        built.append(width)
+        yield block
+
+    for target in (view_target(240, 1.5), view_target(160, 0.8), view_target(400, 3.0), SLIDE):
+        built.clear()
+        pruned = compose(target, SCREEN, title="Cells", body=body, side=side, natural_width=120)
+        assert len(built) < 2 * len(DESIGN_FACTORS), target
+        with monkeypatch.context() as m:
+            _exhaustive(m)
+            built.clear()
+            whole = compose(target, SCREEN, title="Cells", body=body, side=side,
+                            natural_width=120)
+            assert len(built) == 2 * len(DESIGN_FACTORS)
+        assert pruned.design == whole.design and pruned == whole, target
+
+
+def test_the_launch_view_searched_is_the_whole_search_in_fewer_builds(monkeypatch):
+    """The first frame's search on the default scenario (and others) chooses the design and
+    draws the figure the search building all twelve designs does, drawing the lanes' cells in
+    a fraction of the designs."""
+    from gpuviz.figures import launch
+    from gpuviz.scenario import default_scenario_path
+
+    drawn: list[float] = []
+    draw = launch._LanesPlan.draw
+
+    def counted(self, *args):
+        drawn.append(self.width)
+        return draw(self, *args)
+
+    monkeypatch.setattr(launch._LanesPlan, "draw", counted)
+    for path in (default_scenario_path(), scenario_dir() / "launch-n130.json"):
+        scenario = load_scenario(path)
+        for size in ((353, 1.67), (235, 1.25), (423, 3.6), (165, 0.78), (301, 1.78)):
+            for name in ("screen", "dark", "presentation"):
+                target, th = view_target(*size), theme(name)
+                drawn.clear()
+                pruned = figure_for(scenario, "launch", th, target=target)
+                fewer = len(drawn)
+                with monkeypatch.context() as m:
+                    _exhaustive(m)
+                    drawn.clear()
+                    whole = figure_for(scenario, "launch", th, target=target)
+                assert fewer < len(drawn) == 2 * len(DESIGN_FACTORS), (size, name)
+                assert figure_to_svg(pruned) == figure_to_svg(whole), (path.name, size, name)
+
+
+def test_the_launch_slide_with_room_for_a_wider_face_is_the_whole_search(monkeypatch):
+    """Where the layout leaves room for a wider fallback face (an SVG slide with text as text),
+    a block can be wider than its told size: none is told, and the search is the whole one."""
+    from gpuviz.figures.metrics import fallback_room
+    from gpuviz.scenario import default_scenario_path
+
+    scenario = load_scenario(default_scenario_path())
+    for name in ("screen", "presentation"):
+        with fallback_room(True):
+            pruned = figure_for(scenario, "launch", theme(name), target=SLIDE)
+            with monkeypatch.context() as m:
+                _exhaustive(m)
+                whole = figure_for(scenario, "launch", theme(name), target=SLIDE)
+        assert figure_to_svg(pruned) == figure_to_svg(whole), name

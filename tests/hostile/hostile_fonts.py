@@ -23,8 +23,9 @@ def _box(glyph_set=None):
 
 
 def font_bytes(family: str = "Crafted", chars: str = ASCII, upm: int = 1000,
-               name_table: bool = True, cmap: bool = True) -> bytes:
-    """A TrueType face named ``family`` with a box glyph for each character of ``chars``."""
+               name_table: bool = True, cmap: bool = True, ps_name: str | None = None) -> bytes:
+    """A TrueType face named ``family`` (``ps_name``: its PostScript name, which a PDF names
+    it by) with a box glyph for each character of ``chars``."""
     names = [".notdef"] + [f"u{ord(c):04X}" for c in chars]
     fb = FontBuilder(max(upm, 16), isTTF=True)
     fb.setupGlyphOrder(names)
@@ -32,7 +33,8 @@ def font_bytes(family: str = "Crafted", chars: str = ASCII, upm: int = 1000,
     fb.setupGlyf({g: _box() for g in names})
     fb.setupHorizontalMetrics({g: (500, 50) for g in names})
     fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": family, "styleName": "Regular"})
+    fb.setupNameTable({"familyName": family, "styleName": "Regular",
+                       **({"psName": ps_name} if ps_name else {})})
     fb.setupOS2(sTypoAscender=800, usWinAscent=800, usWinDescent=200, sCapHeight=700,
                 sxHeight=500)
     fb.setupPost()

@@ -57,3 +57,34 @@ def test_more_warps_per_sm_than_its_slots_is_refused(warps):
 def test_wgmma_tiles_past_the_block_shared_memory_are_refused(warpgroup):
     _refused(lambda: gv.scenario("mma", arch="h200", show=["warpgroup"], warpgroup=warpgroup),
              "mma.warpgroup", "a block holds at most 232,448 bytes")
+
+
+
+def _warp_limits() -> list[tuple[str, int]]:
+    from gpuviz.models.arch import preset_names, preset_value
+
+    return [(a, preset_value(a, "max_warps_per_sm")) for a in preset_names()]
+
+
+@pytest.mark.parametrize("arch,limit", _warp_limits())
+def test_warps_per_sm_are_bounded_by_the_presets_resident_warps(arch, limit):
+    """The scheduler's warps per SM are bounded by the architecture's own resident-warp limit
+    (40 wavefronts on MI300X, 64 warps on NVIDIA's), not by NVIDIA's 64 alone: with slots
+    enough, the limit computes and one past it is refused naming the preset and its limit,
+    whether the section follows the scenario's architecture or names its own."""
+    import json
+
+    from gpuviz.scenario import ScenarioError, loads_scenario
+
+    slots = -(-(limit + 1) // 4)  # the slots hold one past the limit: only the preset refuses
+    assert gv.scenario("scheduler", arch=arch, warps_per_sm=limit,
+                       warp_slots=slots).compute("scheduler")
+    _refused(lambda: gv.scenario("scheduler", arch=arch, warps_per_sm=limit + 1,
+                                 warp_slots=slots), "arch", f"at most {limit} resident")
+    own = {"version": 1, "panels": ["scheduler"],
+           "scheduler": {"arch": arch, "warps_per_sm": limit + 1,
+                         "warp_slots": slots}}
+    with pytest.raises(ScenarioError) as raised:
+        loads_scenario(json.dumps(own))
+    assert "scheduler.warps_per_sm" in str(raised.value), str(raised.value)
+    assert f"at most {limit} resident" in str(raised.value), str(raised.value)

@@ -71,3 +71,32 @@ def test_an_unwritable_folder_is_refused_before_the_lecture_is_built(capsys):
         pass
     status = main(["export", str(SECTORS), "--out", folder, "--format", "html", "--all-steps"])
     assert status == 2 and "cannot write into this folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("save", ["save_html", "save_deck", "save_handout", "cli"])
+def test_a_target_linked_to_the_input_is_refused_before_the_lecture_is_built(save, tmp_path,
+                                                                             monkeypatch,
+                                                                             capsys):
+    """The target is checked first: a lecture whose output is its own input is refused
+    without building the lecture (it took a whole deck's build before)."""
+    import gpuviz.export.lecture_file as lecture_file
+
+    source = tmp_path / "s.json"
+    shutil.copy(SECTORS, source)
+    before = source.read_bytes()
+    lecture = gv.load(source)
+
+    def built(*args, **kwargs):
+        raise AssertionError("the lecture was built before its target was checked")
+
+    monkeypatch.setattr(lecture_file, "lecture_bytes", built)
+    if save == "cli":
+        _link("symlink", source, tmp_path / "s.html")
+        status = main(["export", str(source), "--out", str(tmp_path), "--format", "html"])
+        assert status != 0 and "input being exported" in capsys.readouterr().err
+    else:
+        target = tmp_path / "out"
+        _link("hardlink", source, target)
+        with pytest.raises(OSError, match="input being exported"):
+            getattr(lecture, save)(target)
+    assert source.read_bytes() == before

@@ -216,8 +216,9 @@ def test_export_from_the_gui_writes_the_figure(make_main_window, tmp_path, monke
 def test_theme_switch_repaints_every_dock(make_main_window, qtbot):
     w = make_main_window()
     w.set_theme("dark")
-    texts(launch_dock(w))
-    assert launch_dock(w).current_figure().background == "#16191D"
+    # once the view's layout in the new theme is known (tests/ui/test_theme_switch.py)
+    qtbot.waitUntil(lambda: launch_dock(w).current_figure().background == "#16191D",
+                    timeout=10000)
 
 
 def test_recent_files_are_remembered(make_main_window, tmp_path, scenario_path, settings):
