@@ -235,7 +235,7 @@ def register_cap(params: SchedulerParams) -> int:
 
 def problems(params: SchedulerParams) -> list[tuple[str, str]]:
     slots = SCHEDULERS_PER_SM * params.warp_slots
-    # the SM's resident-warp limit is its preset's (64 on NVIDIA's, 40 wavefronts on MI300X);
+    # the SM's resident-warp limit is its preset's (64 on NVIDIA's, 32 wavefronts on MI300X);
     # a section without an architecture is checked again once it follows the scenario's
     arch = params.arch
     limit = None if arch is None else preset_value(arch, "max_warps_per_sm")

@@ -69,7 +69,7 @@ def _warp_limits() -> list[tuple[str, int]]:
 @pytest.mark.parametrize("arch,limit", _warp_limits())
 def test_warps_per_sm_are_bounded_by_the_presets_resident_warps(arch, limit):
     """The scheduler's warps per SM are bounded by the architecture's own resident-warp limit
-    (40 wavefronts on MI300X, 64 warps on NVIDIA's), not by NVIDIA's 64 alone: with slots
+    (32 wavefronts on MI300X, 64 warps on NVIDIA's), not by NVIDIA's 64 alone: with slots
     enough, the limit computes and one past it is refused naming the preset and its limit,
     whether the section follows the scenario's architecture or names its own."""
     import json
