@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 #: The least band worth drawing (mm): a thinner one shows no pattern.
-MIN_BAND = 0.35
+MIN_BAND = 0.5
 #: Clearance between a band and the text's box (mm).
 GAP = 0.15
 EPS = 1e-6

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from gpuviz import keys
+from gpuviz.figures.bands import BAND_ROOM
 from gpuviz.figures.display import PT_TO_MM, Figure, Style
 from gpuviz.figures.kept import Kept
 from gpuviz.figures.launch_quantization import (
@@ -74,7 +75,8 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
                  as_part("grid", _sms(r, theme, width, floor)),
                  as_part("warps", _warps(r, selection, theme, width, floor, alone != "warps")),
                  as_part("lanes", _lanes(r, selection, theme, width, floor, alone != "lanes",
-                                         target.name == "single"))]
+                                         target.name == "single",
+                                         banded=target.aspect is None))]
         second = []
         if r.block[1] > 1 or r.block[2] > 1:
             second.append(as_part("warps", block_shape(r, theme, width, selection)))
@@ -366,7 +368,10 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
 
 
 def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
-           floor: float, headed: bool = True, compact: bool = False) -> Block:
+           floor: float, headed: bool = True, compact: bool = False, *,
+           banded: bool = True) -> Block:
+    """The selected warp's lanes; ``banded``: a hatched lane leaves room for its hatch's
+    bands (not on a slide, whose height is fixed: 64 lanes would shrink its type below 7 pt)."""
     c = BlockCanvas()
     top, head_w = heading(c, theme, width, *heads(r)["lanes"]) if headed else (0.0, 0.0)
     # in a journal column a wavefront of 64 lanes sets its cells at the floor's size (7 pt), as
@@ -393,17 +398,20 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
             top, head_w = heading(c, theme, width, "", heads(r)["lanes"][1])
     cell = min((width - gutter) / per_row, 14.0)
     line_h = ink_height(pt, "mono") + 0.5
-    ch = 3 * line_h + 0.8
     # per role and per font once, not per lane: the layout search builds this section a dozen
     # times for a view
     fills = {role: theme.fill(role) for role in ("valid", "masked", "absent")}
+    # where a lane's fill is hatched, room for the hatch in bands above and below its three
+    # lines (bands.clear_glyphs)
+    band = BAND_ROOM / 2 if banded and any(f.hatch for f in fills.values()) else 0.0
+    ch = 3 * line_h + 0.8 + 2 * band
     knocks = {role: theme.background if f.hatch is not None else None for role, f in fills.items()}
     inks = {role: theme.ink_on(role) if not knocks[role] else theme.foreground for role in fills}
     shifts = {font: centre_shift(pt, font) for font in ("sans", "mono")}
     for row in range(-(-r.warp_size // per_row)):
         y0 = top + row * (ch + 1.2)
         for k, name in enumerate(row_names):
-            c.text(0.0, y0 + 0.4 + k * line_h + line_h / 2 - shifts["sans"], name, pt,
+            c.text(0.0, y0 + 0.4 + band + k * line_h + line_h / 2 - shifts["sans"], name, pt,
                    theme.muted, baseline="middle")
     for lane in r.lanes:
         row, col = divmod(lane.lane, per_row)
@@ -419,7 +427,7 @@ def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
             texts = ((str(lane.lane), "sans", True), (format_number(lane.tid), "mono", False),
                      (gi, "mono", False))
             for k, (text, font, bold) in enumerate(texts):
-                t = c.value(x0, y0 + 0.4 + k * line_h - shifts[font], cell - 0.5,
+                t = c.value(x0, y0 + 0.4 + band + k * line_h - shifts[font], cell - 0.5,
                             line_h, text, pt, ink, floor=floor, font=font, bold=bold,  # type: ignore[arg-type]
                             key=key)
                 if knock:

@@ -73,8 +73,9 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
                 counts[(row.address // 16) % 8] += 1
             ctop = top if beside else top + 2 * row_h + 1.0
             # a count on a conflict's hatch keeps the hatch in bands above and below it
-            # (bands.clear_glyphs): the row leaves them room where the theme hatches
-            ch = row_h + (BAND_ROOM if conflict.hatch else 0.0)
+            # (bands.clear_glyphs): the row leaves them room where the theme hatches, but not
+            # on a slide, whose height is fixed
+            ch = row_h + (BAND_ROOM if conflict.hatch and target.aspect is None else 0.0)
             if not beside:  # under the matrix: how many of its rows each bank group g serves
                 c.text(0.0, ctop + ch / 2, "rows", pt, theme.muted, baseline="middle")
                 if j == fr.matrices - 1:
@@ -98,7 +99,7 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
                    f"{n} wavefront{'s' if n != 1 else ''}", pt, theme.foreground,
                    baseline="middle")
         y = (ctop + ch + 1.6) if not beside else \
-            top + max(2 * row_h, ch) + 2.0
+            top + 2 * row_h + 2.0 + (ch - row_h)
     grid_w = max(label_w + 8 * lane_w, text_width("lane and row address", pt) + label_w,
                  chunk_x + 8 * chunk_w + 2.0 + text_width("8 wavefronts", pt),
                  chunk_x + text_width("rows per bank group g", pt) if beside else 0.0)
