@@ -17,6 +17,9 @@ Rules (each finding names the rule, the item and its key):
 - ``type-size``: type smaller than the target allows (7 pt).
 - ``legend``: one meaning with two marks, or two meanings with one mark.
 - ``glyph``: a character that no face gpuviz ships has (it would be an empty box).
+- ``hex-face``, ``code-start``: a hexadecimal value in the sans face; a sentence starting with
+  a lower-case code word read as another ("ldmatrix" as "Idmatrix")
+  (:mod:`gpuviz.figures.lint_type`).
 - ``budget`` (with ``budget=True``): a part figure over its size's budget: more than one part
   or taller than 120 mm in a single column, taller than 200 mm in a double one
   (:mod:`gpuviz.figures.budget`).
@@ -69,6 +72,7 @@ from gpuviz.figures.display import (
 )
 from gpuviz.figures.geometry import EPS, segment_hits_box
 from gpuviz.figures.lint_distinct import close_pairs
+from gpuviz.figures.lint_type import type_findings
 from gpuviz.figures.metrics import missing_glyphs
 from gpuviz.figures.targets import NATURAL, Target
 from gpuviz.figures.theme import ROLE_TABLE, RoleName, Theme
@@ -149,6 +153,8 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
                 out.append(Finding("type-size", describe_text(item), item.key,
                                    f"{item.size * scale:.2f} pt is below the {target.min_pt:g} pt "
                                    f"this size needs"))
+            out += [Finding(rule, describe_text(item), item.key, message)
+                    for rule, message in type_findings(item)]
             lacking = missing_glyphs(item.text, item.font, item.bold)
             if lacking:
                 out.append(Finding("glyph", describe_text(item), item.key,
