@@ -29,8 +29,8 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
     pt = theme.small_pt
     layout = {"row-major": "row-major", "padded": "padded rows",
               "swizzled": f"{fr.swizzle} swizzle"}[fr.layout]
-    title = (f"Feed: {fr.op}.x{fr.matrices}{'.trans' if fr.trans else ''} of "
-             f"{fr.operand.upper()} from a {layout} tile ({fr.row_bytes}-byte rows) — "
+    title = (f"Feed: {fr.operand.upper()} loaded with {fr.op}.x{fr.matrices}"
+             f"{'.trans' if fr.trans else ''} from a {layout} tile ({fr.row_bytes}-byte rows) — "
              f"{format_number(fr.wavefronts)} wavefront{'s' if fr.wavefronts != 1 else ''}")
     c = BlockCanvas()
     label_w = text_width("matrix 3", pt) + 1.5
