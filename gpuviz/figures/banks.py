@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gpuviz.figures.bands import BAND_ROOM
 from gpuviz.figures.banks_rack import (
     CELL_PAD,
     INSET,
@@ -204,7 +205,12 @@ class _Geometry:
         self.floor = min(target.min_pt, self.pt)
         words = [s.word for s in r.slots] + [w for w in r.word_of_lane if w is not None]
         self.digits = max([2] + [len(str(w)) for w in words])
-        self.row_h = ink_height(self.pt, "mono") + 2 * INSET + 0.25  # a lane, word, header or queue row
+        # a lane, word, header or queue row; where the theme hatches a slot, room for the
+        # hatch in bands above and below its word (bands.clear_glyphs), but on a slide, whose
+        # height is fixed, a 32-round queue would then shrink the type below 7 pt (the slot is
+        # told by its tint there)
+        room = BAND_ROOM if theme.hatches and target.aspect is None else 0.0
+        self.row_h = ink_height(self.pt, "mono") + 2 * INSET + 0.25 + room
         self.round_digits = len(str(max(r.rounds, 1)))
         labels = ["lane", "word" if r.words_per_lane == 1 else "1st word", "bank"]
         if r.phases > 1:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 
+from gpuviz.figures.bands import clear_glyphs
 from gpuviz.figures.blocks import Block, BlockCanvas
 from gpuviz.figures.display import Figure
 from gpuviz.figures.metrics import fallback_room
@@ -273,8 +274,9 @@ def _figure(arr: _Arrangement, page_w: float, page_h: float, scale: float, theme
     if description and target_parts is not None and parts:
         description = alt_text(description, parts)
     fig = c.figure(page_w, page_h, theme.background, title, description)
-    return replace(fig, promises=tuple(promises), shortened=tuple(shortened.values()),
-                   parts=tuple(parts))
+    # no hatch under a glyph, whatever the blocks drew: laid out at its final size, once
+    return replace(fig, items=clear_glyphs(fig.items), promises=tuple(promises),
+                   shortened=tuple(shortened.values()), parts=tuple(parts))
 
 
 def alt_text(description: str, parts: Sequence[str]) -> str:

@@ -1,6 +1,6 @@
 """The divergence figure's ``graph`` part: the control-flow graph in layers from the entry, each
-block a box with its name and instruction count (hatched blocks keep their hatch as a frame
-around clear ground for the text), edges with arrowheads spread along the nodes they meet and
+block a box with its name and instruction count (hatched blocks keep their hatch in bands
+above and below the text), edges with arrowheads spread along the nodes they meet and
 their lane predicates beside them, and each reconvergence point (a branch's immediate
 post-dominator) outlined and naming the branches that reconverge there. Where the predicates
 and notes go is ``divergence_labels.py``'s, as is the record of the layout they are placed on
@@ -37,7 +37,7 @@ from gpuviz.models.divergence import DivergenceResult
 
 ARROW_ROOM = 4.5  # mm at least between two layers whose edges carry no predicate
 MIN_SHAFT = 1.0  # mm of an arrow's line left showing above its head
-HATCH_FRAME = 0.8  # mm of a hatched node's hatch left as a frame around its clear labels
+HATCH_FRAME = 0.8  # mm of room a hatched node adds for its hatch's bands beside its labels
 RECONVERGENCE_RING = 0.8  # mm from a reconvergence point's box to the middle of its dashed outline
 SELECT_GAP = 0.3  # mm between a block's box and its selection outline
 TIP_GAP = 0.3  # mm between an arrow's tip and the outermost outline of the block it points at
@@ -77,7 +77,7 @@ def reach(theme: Theme, reconverges: bool, selected: bool) -> float:
 
 def _node_size(r: DivergenceResult, pt: float, one_line: bool = False) -> tuple[float, float]:
     """A node's box: its name and instruction count on two lines (or one, where the graph is
-    wide), and a frame around them where its hatch stays visible."""
+    wide), and room around them where its hatch stays visible."""
     if one_line:
         node_w = max(text_width(n, pt, bold=True) + text_width("  ", pt, bold=True)
                      + text_width(_count(r, n), pt) for n in r.nodes)
@@ -312,12 +312,10 @@ def _node(c: BlockCanvas, r: DivergenceResult, g: Graph, name: str, theme: Theme
     if reconverges and selected:  # its own outline dashed, inside the selection's
         style = style.with_stroke(None, 0.0)
     with c.group(key):
+        # a hatched block keeps its hatch in bands above and below its labels, which stand on
+        # its own colour (bands.clear_glyphs, as the figure is composed)
         c.rect(x0, y, node_w, node_h, style, radius=1.0)
-        if style.hatch:  # the hatch is a frame: the labels stand on the block's own colour
-            c.rect(x0 + HATCH_FRAME, y + HATCH_FRAME, node_w - 2 * HATCH_FRAME,
-                   node_h - 2 * HATCH_FRAME, Style(fill=style.fill), radius=0.5)
         ink = theme.ink_on(style.fill or theme.surface)
-        knock = style.fill if style.hatch else None
         lines = 1 if g.one_line else 2
         base = y + (node_h - cap_height(pt) - descent(pt) - (lines - 1) * line_step(pt)) / 2 \
             + cap_height(pt)
@@ -326,13 +324,11 @@ def _node(c: BlockCanvas, r: DivergenceResult, g: Graph, name: str, theme: Theme
             name_w = text_width(name, pt, bold=True)
             gap = text_width("  ", pt, bold=True)
             split = x - (name_w + gap + text_width(_count(r, name), pt)) / 2 + name_w + gap / 2
-            c.text(split - gap / 2, base, name, pt, ink, anchor="end", bold=True,
-                   knockout=knock)
-            c.text(split + gap / 2, base, _count(r, name), pt, ink, knockout=knock)
+            c.text(split - gap / 2, base, name, pt, ink, anchor="end", bold=True)
+            c.text(split + gap / 2, base, _count(r, name), pt, ink)
         else:
-            c.text(x, base, name, pt, ink, anchor="middle", bold=True, knockout=knock)
-            c.text(x, base + line_step(pt), _count(r, name), pt, ink, anchor="middle",
-                   knockout=knock)
+            c.text(x, base, name, pt, ink, anchor="middle", bold=True)
+            c.text(x, base + line_step(pt), _count(r, name), pt, ink, anchor="middle")
     if reconverges:
         d = 0.0 if selected else RECONVERGENCE_RING
         c.rect(x0 - d, y - d, node_w + 2 * d, node_h + 2 * d, reconvergence_style(theme),

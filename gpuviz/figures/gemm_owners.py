@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from gpuviz.figures.bands import edge_bands, unhatched
 from gpuviz.figures.display import Style
 from gpuviz.figures.layout import (
     NATURAL,
@@ -132,15 +131,14 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
             ij = [(i, j) for i in range(SIZE) for j in range(SIZE) if s.owner[i, j] == t]
             blk = int(s.block_of_output[ij[0]])
             c.rects([(j * cell, top + i * cell, cell, cell) for i, j in ij],
-                    unhatched(block_style(theme, blk if s.blocks > 1 else 0)),
+                    block_style(theme, blk if s.blocks > 1 else 0),
                     [key("thread", s.name, t)] * len(ij))
         for i in range(SIZE):
             for j in range(SIZE):
-                label = c.value(j * cell, top + i * cell, cell, cell, f"t{s.owner[i, j]}", small,
-                                fg, floor=target.min_pt, key=key("thread", s.name, s.owner[i, j]))
-                blk = int(s.block_of_output[i, j]) if s.blocks > 1 else 0
-                # the block's hatch in bands along the cell's edges, none under the label
-                edge_bands(c, j * cell, top + i * cell, cell, cell, block_style(theme, blk), label)
+                # in print the block's hatch keeps to bands along the cell's edges, clear of
+                # the label (bands.clear_glyphs, as the figure is composed)
+                c.value(j * cell, top + i * cell, cell, cell, f"t{s.owner[i, j]}", small,
+                        fg, floor=target.min_pt, key=key("thread", s.name, s.owner[i, j]))
         # thick lines around each thread's region
         region = 2 if s.outputs_per_thread == 4 else 1
         segs = []

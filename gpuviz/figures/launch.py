@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from gpuviz import keys
+from gpuviz.figures.bands import BAND_ROOM
 from gpuviz.figures.display import PT_TO_MM, Figure, Style
 from gpuviz.figures.kept import Kept
 from gpuviz.figures.launch_quantization import (
@@ -76,7 +77,8 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
         yield as_part("grid", _sms(r, theme, width, floor))
         yield as_part("warps", _warps(r, selection, theme, width, floor, alone != "warps"))
         # the lanes' size before their cells: a design beaten on it goes no further
-        yield _LanesPlan(r, theme, width, floor, alone != "lanes", target.name == "single")
+        yield _LanesPlan(r, theme, width, floor, alone != "lanes", target.name == "single",
+                         banded=target.aspect is None)
 
     def second(width: float) -> Iterator[Block]:
         if r.block[1] > 1 or r.block[2] > 1:
@@ -382,8 +384,12 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
 
 
 def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
-           floor: float, headed: bool = True, compact: bool = False) -> Block:
-    return _LanesPlan(r, theme, width, floor, headed, compact).draw(selection, theme, floor)
+           floor: float, headed: bool = True, compact: bool = False, *,
+           banded: bool = True) -> Block:
+    """The selected warp's lanes; ``banded``: a hatched lane leaves room for its hatch's
+    bands (not on a slide, whose height is fixed: 64 lanes would shrink its type below 7 pt)."""
+    return _LanesPlan(r, theme, width, floor, headed, compact,
+                      banded=banded).draw(selection, theme, floor)
 
 
 class _LanesPlan:
@@ -391,7 +397,7 @@ class _LanesPlan:
     cells are drawn: the layout search gives up most designs on the size alone."""
 
     def __init__(self, r: LaunchResult, theme: Theme, width: float, floor: float,
-                 headed: bool = True, compact: bool = False):
+                 headed: bool = True, compact: bool = False, *, banded: bool = True):
         self.r = r
         self.c = c = BlockCanvas()
         top, head_w = heading(c, theme, width, *heads(r)["lanes"]) if headed else (0.0, 0.0)
@@ -421,14 +427,19 @@ class _LanesPlan:
         self.top, self.gutter, self.row_names, self.per_row = top, gutter, row_names, per_row
         self.cell = cell = min((width - gutter) / per_row, 14.0)
         self.line_h = line_h = ink_height(pt, "mono") + 0.5
-        self.ch = ch = 3 * line_h + 0.8
+        # where a lane's fill is hatched, room for the hatch in bands above and below its three
+        # lines (bands.clear_glyphs)
+        hatched = any(theme.fill(role).hatch for role in ("valid", "masked", "absent"))
+        self.band = band = BAND_ROOM / 2 if banded and hatched else 0.0
+        self.ch = ch = 3 * line_h + 0.8 + 2 * band
         rows = -(-r.warp_size // per_row)
         self.width = max(gutter + per_row * cell, head_w)
         self.height = top + rows * (ch + 1.2) - 1.2
 
     def draw(self, selection: frozenset[str], theme: Theme, floor: float) -> Block:
         r, c, pt, top, gutter = self.r, self.c, self.pt, self.top, self.gutter
-        per_row, cell, line_h, ch = self.per_row, self.cell, self.line_h, self.ch
+        per_row, cell, line_h, ch, band = (self.per_row, self.cell, self.line_h, self.ch,
+                                           self.band)
         # per role and per font once, not per lane: the layout search builds this section a
         # dozen times for a view
         fills = {role: theme.fill(role) for role in ("valid", "masked", "absent")}
@@ -440,7 +451,7 @@ class _LanesPlan:
         for row in range(-(-r.warp_size // per_row)):
             y0 = top + row * (ch + 1.2)
             for k, name in enumerate(self.row_names):
-                c.text(0.0, y0 + 0.4 + k * line_h + line_h / 2 - shifts["sans"], name, pt,
+                c.text(0.0, y0 + 0.4 + band + k * line_h + line_h / 2 - shifts["sans"], name, pt,
                        theme.muted, baseline="middle")
         for lane in r.lanes:
             row, col = divmod(lane.lane, per_row)
@@ -456,7 +467,7 @@ class _LanesPlan:
                 texts = ((str(lane.lane), "sans", True), (format_number(lane.tid), "mono", False),
                          (gi, "mono", False))
                 for k, (text, font, bold) in enumerate(texts):
-                    t = c.value(x0, y0 + 0.4 + k * line_h - shifts[font], cell - 0.5,
+                    t = c.value(x0, y0 + 0.4 + band + k * line_h - shifts[font], cell - 0.5,
                                 line_h, text, pt, ink, floor=floor, font=font, bold=bold,  # type: ignore[arg-type]
                                 key=key)
                     if knock:

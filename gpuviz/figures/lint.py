@@ -3,14 +3,23 @@
 Rules (each finding names the rule, the item and its key):
 
 - ``overlap``: two texts overlap.
-- ``crossing``: a text without a knockout is crossed by a line, lies on hatching, or straddles the
-  edge of an outlined box (it spills out of its cell).
+- ``crossing``: a text without a knockout is crossed by a line, or straddles the edge of an
+  outlined box (it spills out of its cell).
+- ``hatch-glyph``: a text, knocked out or not, whose box meets a hatch fill: a knockout clears
+  the pattern around each glyph but leaves its fragments beside it, and in a table of integers
+  they read as characters (dots as decimal points, line hatches as minus signs, cross-hatches as
+  "X"). The composer keeps a figure's hatch in bands clear of its texts
+  (:func:`gpuviz.figures.bands.clear_glyphs`); a class is told by lightness, an edge band or
+  the text, never by a pattern under a glyph.
 - ``off-page``: something lies outside the page.
 - ``missing-value``: a value the figure promises (a value cell's key) is not printed, or a grid
   of cells that print their values leaves some out.
 - ``type-size``: type smaller than the target allows (7 pt).
 - ``legend``: one meaning with two marks, or two meanings with one mark.
 - ``glyph``: a character that no face gpuviz ships has (it would be an empty box).
+- ``hex-face``, ``code-start``: a hexadecimal value in the sans face; a sentence starting with
+  a lower-case code word read as another ("ldmatrix" as "Idmatrix")
+  (:mod:`gpuviz.figures.lint_type`).
 - ``budget`` (with ``budget=True``): a part figure over its size's budget: more than one part
   or taller than 120 mm in a single column, taller than 200 mm in a double one
   (:mod:`gpuviz.figures.budget`).
@@ -63,6 +72,7 @@ from gpuviz.figures.display import (
 )
 from gpuviz.figures.geometry import EPS, segment_hits_box
 from gpuviz.figures.lint_distinct import close_pairs
+from gpuviz.figures.lint_type import type_findings
 from gpuviz.figures.metrics import missing_glyphs
 from gpuviz.figures.targets import NATURAL, Target
 from gpuviz.figures.theme import ROLE_TABLE, RoleName, Theme
@@ -143,6 +153,8 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
                 out.append(Finding("type-size", describe_text(item), item.key,
                                    f"{item.size * scale:.2f} pt is below the {target.min_pt:g} pt "
                                    f"this size needs"))
+            out += [Finding(rule, describe_text(item), item.key, message)
+                    for rule, message in type_findings(item)]
             lacking = missing_glyphs(item.text, item.font, item.bold)
             if lacking:
                 out.append(Finding("glyph", describe_text(item), item.key,
@@ -187,7 +199,8 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
 
     bx = np.array(boxes, dtype=float).reshape(-1, 4)
     out += text_overlaps(texts, bx)
-    out += _crossings(texts, bx, segs, hatched, outlined)
+    out += _crossings(texts, bx, segs, outlined)
+    out += _hatch_glyphs(texts, bx, hatched)
     out += _missing_values(figure, texts, bx, cells)
     legend = legend_marks(figure)
     out += _legend(legend)
@@ -242,18 +255,38 @@ def text_overlaps(texts: list[Text], bx: np.ndarray) -> list[Finding]:
 
 
 def _crossings(texts: list[Text], bx: np.ndarray, segs: list[np.ndarray],
-               hatched: list[np.ndarray], outlined: list[np.ndarray]) -> list[Finding]:
-    """``crossing`` findings: a text (without a knockout) that a line passes through, that lies
-    on hatching, or that straddles the edge of an outlined box; one finding a text, in that order
-    of precedence. Each test runs over all texts at once, a block of texts at a time."""
+               outlined: list[np.ndarray]) -> list[Finding]:
+    """``crossing`` findings: a text (without a knockout) that a line passes through, or that
+    straddles the edge of an outlined box; one finding a text, in that order of precedence.
+    Each test runs over all texts at once, a block of texts at a time."""
     s = np.vstack(segs) if segs else np.zeros((0, 4))
-    h = np.vstack(hatched) if hatched else np.zeros((0, 4))
     o = np.vstack(outlined) if outlined else np.zeros((0, 4))
     live = np.array([not t.knockout for t in texts], dtype=bool)
     found: dict[int, Finding] = {}
-    for lo, hi in _blocks(len(texts), max(len(s), len(h), len(o))):
-        _crossings_block(texts, bx, lo, hi, live, s, h, o, found)
+    for lo, hi in _blocks(len(texts), max(len(s), len(o))):
+        _crossings_block(texts, bx, lo, hi, live, s, o, found)
     return [found[i] for i in sorted(found)]
+
+
+def _hatch_glyphs(texts: list[Text], bx: np.ndarray, hatched: list[np.ndarray]) -> list[Finding]:
+    """``hatch-glyph`` findings: each text (with a knockout or not, blank ones aside) whose box
+    meets a hatch fill (a closed polyline by its bounds)."""
+    h = np.vstack(hatched) if hatched else np.zeros((0, 4))
+    out: list[Finding] = []
+    if not len(h):
+        return out
+    for lo, hi in _blocks(len(texts), len(h)):
+        b = bx[lo:hi]
+        x0, y0, x1, y1 = (b[:, i, None] for i in range(4))
+        on = ((h[:, 0] < x1 - EPS) & (h[:, 0] + h[:, 2] > x0 + EPS)
+              & (h[:, 1] < y1 - EPS) & (h[:, 1] + h[:, 3] > y0 + EPS)).any(axis=1)
+        for r in map(int, np.flatnonzero(on)):
+            t = texts[lo + r]
+            if t.text.strip():
+                out.append(Finding("hatch-glyph", describe_text(t), t.key,
+                                   "lies on a hatch fill: its fragments read as characters; "
+                                   "encode the class by lightness, an edge band or the text"))
+    return out
 
 
 def _blocks(n: int, m: int, cells: int = 1 << 20):
@@ -263,8 +296,7 @@ def _blocks(n: int, m: int, cells: int = 1 << 20):
 
 
 def _crossings_block(texts: list[Text], bx: np.ndarray, lo: int, hi: int, live: np.ndarray,
-                     s: np.ndarray, h: np.ndarray, o: np.ndarray,
-                     found: dict[int, Finding]) -> None:
+                     s: np.ndarray, o: np.ndarray, found: dict[int, Finding]) -> None:
     b = bx[lo:hi]
     x0, y0, x1, y1 = (b[:, i, None] for i in range(4))
     todo = live[lo:hi].copy()
@@ -282,14 +314,6 @@ def _crossings_block(texts: list[Text], bx: np.ndarray, lo: int, hi: int, live: 
                     f"a line ({a[0]:.1f}, {a[1]:.1f})–({a[2]:.1f}, {a[3]:.1f}) "
                     f"crosses it; move it or give it a knockout")
                 todo[r] = False
-    if len(h):
-        on = ((h[:, 0] < x1 - EPS) & (h[:, 0] + h[:, 2] > x0 + EPS)
-              & (h[:, 1] < y1 - EPS) & (h[:, 1] + h[:, 3] > y0 + EPS)).any(axis=1)
-        for r in map(int, np.flatnonzero(todo & on)):
-            t = texts[lo + r]
-            found[lo + r] = Finding("crossing", describe_text(t), t.key,
-                                    "lies on hatching; give it a knockout")
-            todo[r] = False
     if len(o):
         rx0, ry0 = o[:, 0], o[:, 1]
         rx1, ry1 = o[:, 0] + o[:, 2], o[:, 1] + o[:, 3]

@@ -121,15 +121,17 @@ def _titles(r: MmaResult) -> dict[str, tuple[str, str]]:
                       "each element",
                       f"One warp; {regs['a']} + {regs['b']} + {regs['c']} registers per lane "
                       "(A + B + C) · PTX ISA, Matrix Fragments for mma." + r.shape),
-        "feed": (f"{fr.op}.x{fr.matrices}{'.trans' if fr.trans else ''} of {fr.operand.upper()} "
-                 f"from a {layout} tile: {format_number(fr.wavefronts)} wavefront"
+        "feed": (f"Loading {fr.operand.upper()} with {fr.op}.x{fr.matrices}"
+                 f"{'.trans' if fr.trans else ''} from a {layout} tile: "
+                 f"{format_number(fr.wavefronts)} wavefront"
                  f"{'s' if fr.wavefronts != 1 else ''}",
                  f"{fr.row_bytes}-byte rows · PTX ISA, ldmatrix/stmatrix · wavefronts by the "
                  "banks model (H200-measured)"),
         "warpgroup": (f"wgmma m64n{g.n}k16 on warps {g.warps[0]}–{g.warps[-1]}: "
                       + ("an aligned warpgroup" if g.valid else "not a warpgroup"),
                       "PTX ISA, Asynchronous Warpgroup Level Matrix Multiply-Accumulate"),
-        "descriptor": (f"wgmma descriptor {g.descriptor_hex}: B's core matrices",
+        # the descriptor's value is in its receipt, in the mono face
+        "descriptor": ("wgmma descriptor: B's core matrices",
                        f"{g.swizzle} swizzle · PTX ISA, Matrix Descriptor Format"),
         "completion": (f"wgmma completion: commit, {g.async_steps[-2].event}, read D",
                        "PTX ISA: wgmma.fence, commit_group, wait_group"),

@@ -4,6 +4,7 @@ giving row addresses and the 16-byte bank groups those rows hit: the wavefronts.
 from __future__ import annotations
 
 from gpuviz import keys
+from gpuviz.figures.bands import BAND_ROOM
 from gpuviz.figures.display import Style, selected_numbers
 from gpuviz.figures.layout import (
     Block,
@@ -28,8 +29,8 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
     pt = theme.small_pt
     layout = {"row-major": "row-major", "padded": "padded rows",
               "swizzled": f"{fr.swizzle} swizzle"}[fr.layout]
-    title = (f"Feed: {fr.op}.x{fr.matrices}{'.trans' if fr.trans else ''} of "
-             f"{fr.operand.upper()} from a {layout} tile ({fr.row_bytes}-byte rows) — "
+    title = (f"Feed: {fr.operand.upper()} loaded with {fr.op}.x{fr.matrices}"
+             f"{'.trans' if fr.trans else ''} from a {layout} tile ({fr.row_bytes}-byte rows) — "
              f"{format_number(fr.wavefronts)} wavefront{'s' if fr.wavefronts != 1 else ''}")
     c = BlockCanvas()
     label_w = text_width("matrix 3", pt) + 1.5
@@ -71,30 +72,34 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
             for row in rows:
                 counts[(row.address // 16) % 8] += 1
             ctop = top if beside else top + 2 * row_h + 1.0
+            # a count on a conflict's hatch keeps the hatch in bands above and below it
+            # (bands.clear_glyphs): the row leaves them room where the theme hatches, but not
+            # on a slide, whose height is fixed
+            ch = row_h + (BAND_ROOM if conflict.hatch and target.aspect is None else 0.0)
             if not beside:  # under the matrix: how many of its rows each bank group g serves
-                c.text(0.0, ctop + row_h / 2, "rows", pt, theme.muted, baseline="middle")
+                c.text(0.0, ctop + ch / 2, "rows", pt, theme.muted, baseline="middle")
                 if j == fr.matrices - 1:
-                    c.text(0.0, ctop + row_h + cap_height(pt) + 0.6, "group g", pt,
+                    c.text(0.0, ctop + ch + cap_height(pt) + 0.6, "group g", pt,
                            theme.muted)
             for g in range(8):
                 style = conflict if counts[g] > 1 else used if counts[g] else Style(
                     fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm)
                 x = chunk_x + g * chunk_w
-                c.rect(x + PAD / 2, ctop, chunk_w - PAD, row_h, style, key=keys.key("chunk", j, g))
-                cell_text(c, x + PAD / 2, ctop, chunk_w - PAD, row_h, str(counts[g]), pt,
+                c.rect(x + PAD / 2, ctop, chunk_w - PAD, ch, style, key=keys.key("chunk", j, g))
+                cell_text(c, x + PAD / 2, ctop, chunk_w - PAD, ch, str(counts[g]), pt,
                            theme.ink_on(style.fill or theme.surface), floor, keys.key("chunk", j, g),
                            knockout=style.fill if style.hatch else None)
                 if (j, g) in sel_chunks:
-                    theme.select(c, x + PAD / 2, ctop, chunk_w - PAD, row_h)
+                    theme.select(c, x + PAD / 2, ctop, chunk_w - PAD, ch)
                 if j == fr.matrices - 1 or beside:
-                    c.text(x + chunk_w / 2, ctop + row_h + cap_height(pt) + 0.6, str(g), pt,
+                    c.text(x + chunk_w / 2, ctop + ch + cap_height(pt) + 0.6, str(g), pt,
                            theme.muted, anchor="middle", font="mono")
             n = fr.matrix_wavefronts[j]
-            c.text(chunk_x + 8 * chunk_w + 2.0, ctop + row_h / 2,
+            c.text(chunk_x + 8 * chunk_w + 2.0, ctop + ch / 2,
                    f"{n} wavefront{'s' if n != 1 else ''}", pt, theme.foreground,
                    baseline="middle")
-        y = (ctop + row_h + 1.6) if not beside else \
-            top + 2 * row_h + 2.0
+        y = (ctop + ch + 1.6) if not beside else \
+            top + 2 * row_h + 2.0 + (ch - row_h)
     grid_w = max(label_w + 8 * lane_w, text_width("lane and row address", pt) + label_w,
                  chunk_x + 8 * chunk_w + 2.0 + text_width("8 wavefronts", pt),
                  chunk_x + text_width("rows per bank group g", pt) if beside else 0.0)

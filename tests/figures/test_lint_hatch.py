@@ -1,57 +1,83 @@
 """The ``hatch-glyph`` rule fires on a text over a hatch fill, knocked out or not, and not on one
-beside it; it finds today's print banks queues, which put a pattern under their numbers;
-gemm's owner grid keeps its hatch in bands along the cells' edges, mma's registers are grays."""
+beside it; the composer keeps every figure's hatch in bands clear of its texts
+(:func:`~gpuviz.figures.bands.clear_glyphs`), so no bundled figure, part or size in print puts a
+pattern under a glyph, and a hatched cell that prints a value keeps a band of its pattern."""
 
 from __future__ import annotations
 
-from gpuviz.figures.display import Figure, Rect, Style, Text
-from gpuviz.figures.lint_hatch import hatch_under_glyph
+from gpuviz.figures.bands import MIN_BAND, bands, clear_glyphs
+from gpuviz.figures.display import Figure, Rect, Rects, Style, Text, walk
+from gpuviz.figures.lint import lint
 from gpuviz.figures.scene import build_figure
 from gpuviz.figures.targets import TARGETS
 from gpuviz.figures.theme import THEMES
+from gpuviz.registry import panel
 from gpuviz.scenario import bundled_scenarios, load_scenario
 from gpuviz.scenario.compute import compute_all
 
+HATCHED = Style(fill="#ffffff", hatch="cross", hatch_color="#000000")
+
 
 def _figure(x: float, knockout: bool) -> Figure:
-    cell = Rect(0, 0, 10, 10, Style(fill="#ffffff", hatch="dots", hatch_color="#000000"))
-    digit = Text(x, 5, "8", 7, "#000000", knockout="#ffffff" if knockout else None)
+    cell = Rect(0, 0, 10, 10, HATCHED)
+    digit = Text(x, 5, "8", 7, "#000000", baseline="middle",
+                 knockout="#ffffff" if knockout else None)
     return Figure(40, 20, "#ffffff", (cell, digit))
 
 
-def test_a_glyph_on_hatching_is_found_even_with_a_knockout():
-    assert [f.rule for f in hatch_under_glyph(_figure(5, True))] == ["hatch-glyph"]
-    assert [f.rule for f in hatch_under_glyph(_figure(5, False))] == ["hatch-glyph"]
-    assert hatch_under_glyph(_figure(30, True)) == []
+def _glyph_findings(fig: Figure) -> list[str]:
+    return [f.rule for f in lint(fig) if f.rule == "hatch-glyph"]
 
 
-def _hit(panels: set[str], targets, skip: tuple[str, ...] = ()) -> set[str]:
-    hit = set()
+def test_a_digit_on_a_hatched_cell_is_found_with_or_without_a_knockout():
+    assert _glyph_findings(_figure(5, False)) == ["hatch-glyph"]
+    assert _glyph_findings(_figure(5, True)) == ["hatch-glyph"]
+    assert _glyph_findings(_figure(30, True)) == []
+
+
+def test_clearing_keeps_the_fill_under_the_digit_and_the_hatch_in_bands_above_and_below():
+    fig = _figure(5, False)
+    cleared = Figure(fig.width, fig.height, fig.background, clear_glyphs(fig.items))
+    assert _glyph_findings(cleared) == []
+    cell = cleared.items[0]
+    assert isinstance(cell, Rect) and cell.style.fill == "#ffffff" and cell.style.hatch is None
+    band_rows = [i for i in cleared.items[1:] if isinstance(i, Rect) and i.style.hatch]
+    assert len(band_rows) == 2  # one above the digit, one below, each the cell's width
+    assert all(b.w == 10 and b.h >= MIN_BAND and b.style.fill is None for b in band_rows)
+
+
+def test_a_cell_just_taller_than_its_text_keeps_no_band_thinner_than_a_pattern():
+    assert bands(0, 0, 4, 3.0, [(1, 0.2, 3, 2.8)]) == []
+    assert bands(0, 0, 4, 10, []) == [(0, 0, 4, 10)]
+
+
+def _print_figures():
+    theme = THEMES["print"]
     for path in bundled_scenarios():
-        if path.stem in skip:
-            continue
         s = load_scenario(path)
         results = compute_all(s, s.panels)
-        for pid in panels & set(s.panels):
-            for target in targets:
-                fig = build_figure(pid, results[pid], frozenset(), THEMES["print"], target)
-                if hatch_under_glyph(fig):
-                    hit.add(pid)
-    return hit
+        for pid in s.panels:
+            for name, target in TARGETS.items():
+                for part in (None, *panel(pid).parts):
+                    t = target if part is None else target.showing([part])
+                    yield (f"{path.stem} · {pid} · {part or 'whole'} · {name}",
+                           build_figure(pid, results[pid], frozenset(), theme, t))
 
 
-def test_todays_print_banks_queues_put_patterns_under_numbers():
-    assert _hit({"banks"}, [TARGETS["single"]]) == {"banks"}
+def test_no_bundled_print_figure_part_or_size_puts_a_pattern_under_a_glyph():
+    """Before the composer cleared them: 3112 texts on hatching over these 1012 figures (banks
+    queues "X0X", barrier hazards, swizzle's bank-12 cell, launch lanes, divergence, mma's
+    ldmatrix groups)."""
+    hit = {label for label, fig in _print_figures() if _glyph_findings(fig)}
+    assert hit == set()
 
 
-def test_mma_registers_are_told_apart_by_lightness_not_a_pattern_under_the_lane():
-    """In print the fragments' lane numbers sat on the register's hatch (dots read as decimal
-    points: ".8", "9."); the registers are now four gray levels 0.11 apart. (ldmatrix's bank
-    group counts on a conflict's hatch are the banks class, not yet fixed.)"""
-    assert _hit({"mma"}, list(TARGETS.values()), skip=("mma-ldmatrix-swizzle",)) == set()
-
-
-def test_gemm_owners_keep_their_hatch_in_edge_bands_at_every_size():
-    """Owner labels ("t5") on a block's hatch read "-t5-" in print; the hatch now runs in bands
-    along the cell's edges, clear of the label."""
-    assert _hit({"gemm"}, list(TARGETS.values())) == set()
+def test_banks_conflict_slots_keep_their_cross_hatch_in_bands_in_print():
+    """The queue rows leave room for a band above and below the word, so the conflict keeps its
+    second channel (a gray 0.07 from a broadcast's) instead of losing its hatch to the word."""
+    s = load_scenario(next(p for p in bundled_scenarios() if p.stem == "banks-column32"))
+    fig = build_figure("banks", compute_all(s, ("banks",))["banks"], frozenset(),
+                       THEMES["print"], TARGETS["single"].showing(["rack"]))
+    crossed = [r for i in walk(fig.items) if isinstance(i, Rects) and i.style.hatch == "cross"
+               for r in i.xywh]
+    assert len(crossed) >= 2 * 32  # a band above and below each of the 32 queued words
