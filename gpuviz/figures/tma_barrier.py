@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from gpuviz.figures.bands import edge_bands, unhatched
+from gpuviz.figures.bands import unhatched
 from gpuviz.figures.display import Style
 from gpuviz.figures.layout import Block, BlockCanvas, LegendEntry, format_number, legend_block
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
@@ -208,11 +208,12 @@ def barrier_drawing(r: TmaResult, theme: Theme, width: float) -> Block:
                         key=k)
             if wait is not None:
                 style = ok if wait else bad
-                c.rect(x, rows[3], w, cell_h, unhatched(style), key=k)
-                answer = c.value(x, rows[3], w, cell_h, "true" if wait else "false", size,
-                                 theme.ink_on(style.fill or theme.surface),
-                                 floor=theme.small_pt, font="sans", key=k)
-                edge_bands(c, x, rows[3], w, cell_h, style, answer)
+                # hatched where the theme hatches: the composer keeps it off the word
+                # (bands.clear_glyphs)
+                c.rect(x, rows[3], w, cell_h, style, key=k)
+                c.value(x, rows[3], w, cell_h, "true" if wait else "false", size,
+                        theme.ink_on(style.fill or theme.surface), floor=theme.small_pt,
+                        font="sans", key=k)
             if done:  # the phase boundary after this event
                 xe = x + w + 0.2
                 c.line(xe, rows[0] - 0.6, xe, rows[3] + cell_h + 0.6,

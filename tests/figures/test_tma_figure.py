@@ -11,7 +11,6 @@ from gpuviz.figures import tma as figure
 from gpuviz.figures import tma_space
 from gpuviz.figures.display import Group, Rect, Rects, Text, key_at, walk
 from gpuviz.figures.lint import lint
-from gpuviz.figures.lint_hatch import hatch_under_glyph
 from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import theme
 from gpuviz.models import tma
@@ -157,7 +156,7 @@ def test_box_and_placement_are_lint_clean_at_single_column_and_slide(params, nam
     for part in ("box", "placement"):
         for target in (SINGLE, SLIDE):
             fig = build(params, part, {"chunk:5,3"}, target, t)
-            found = lint(fig, target, theme=t, budget=True) + hatch_under_glyph(fig)
+            found = lint(fig, target, theme=t, budget=True)
             assert not found, [str(f) for f in found]
 
 
