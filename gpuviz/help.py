@@ -155,7 +155,8 @@ HELP: dict[str, PanelHelp] = {
         "set the loop's own instructions (address, counter, branch), the warps per SM that its "
         "four schedulers share, and where the loads hit (L1, L2 or DRAM: the H200's measured "
         "latency and bandwidth); the bandwidth ceiling is Little's law for memory, bytes in "
-        "flight against what the level delivers. The figure then draws the H200's measured "
+        "flight against what the level delivers, and the latency grows with the level's load ρ "
+        "as a queue's does, L0·(1 + q·ρ/(1 − ρ)), q fitted to the H200's measured loops. The figure then draws the H200's measured "
         "curve for the same loop beside the model and says which limit binds: latency, issue "
         "or bandwidth.",
         ("J. D. C. Little, “A Proof for the Queuing Formula: L = λW”, Operations Research 9(3), 1961",
@@ -166,6 +167,8 @@ HELP: dict[str, PanelHelp] = {
          "schedulers per SM)",
          "T. G. Rogers, M. O'Connor and T. M. Aamodt, “Cache-Conscious Wavefront Scheduling”, "
          "MICRO 2012 (GTO and LRR)",
+         "L. Kleinrock, Queueing Systems, Volume 1: Theory, Wiley, 1975 (the M/M/1 queue's "
+         "waiting time, ρ/(1 − ρ))",
          "CUDA C++ Programming Guide, “Hardware Implementation › Hardware Multithreading”")),
     "divergence": PanelHelp(
         "When the lanes of a warp disagree at a branch, the paths run one after the other with "

@@ -319,8 +319,10 @@ def _memory_rows(r: SchedulerResult) -> list[tuple[str, str]]:
         rows.append(("warps per SM", f"{r.warps_per_sm} over 4 schedulers: "
                                      + ", ".join(str(m) for m in r.scheduler_warps)))
     if p.memory != "custom":
-        rows.append(("loads hit", f"H200 {MEMORY_NAMES[p.memory]}: L = {r.load_latency} cycles, "
-                                  f"{r.bandwidth_per_sm:g} bytes per SM cycle"))
+        loaded = (f" under load ({r.unloaded_latency} alone)"
+                  if r.load_latency != r.unloaded_latency else "")
+        rows.append(("loads hit", f"H200 {MEMORY_NAMES[p.memory]}: L = {r.load_latency} cycles"
+                                  f"{loaded}, {r.bandwidth_per_sm:g} bytes per SM cycle"))
     return rows
 
 

@@ -61,30 +61,74 @@ def cases() -> list[dict[str, Any]]:
     return out
 
 
+#: The loop whose points fix the loaded latency: C = 4 keeps the scheduler's issue demand lowest
+#: (at most 62 % at 64 warps per SM), so the rise of its loop's period is the memory level's.
+FIT_MATH = 4
+
+
+def fit_queueing(data: Mapping[str, Any]) -> dict[str, float]:
+    """Each memory level's queueing constant q (``models.scheduler_sim.MEMORY``), fitted to a
+    measurement file: at every latency-bound point of the C = :data:`FIT_MATH` loop (Little's
+    law at the unloaded latency below 1), the latency its loop saw, ``L = N·I ÷ measured − (P0
+    − L0)``, against the load it put on the level, ρ = its bytes a cycle over the level's
+    bandwidth (as ``level_load`` gives it for the model): least squares of ``L/L0 − 1 =
+    q·ρ/(1 − ρ)`` through the origin."""
+    from gpuviz.kernels.measure import case_params
+    from gpuviz.models.scheduler_sim import (
+        MAX_LOAD,
+        bandwidth,
+        latency,
+        scheduler_warps,
+        unloaded_loop,
+    )
+
+    sums: dict[str, list[float]] = {}
+    for case in data["cases"]:
+        p = case_params("scheduler", case["section"])
+        per = scheduler_warps(p)
+        n = sum(per) / len(per)
+        p0, i0 = unloaded_loop(p)
+        if p.math_per_load != FIT_MATH or n * i0 / p0 >= 1:
+            continue
+        big_l = latency(p)
+        seen = n * i0 / case["measured"] - (p0 - big_l)
+        # the load the measured loop put on the level: its bytes a cycle over the bandwidth
+        rho = min(MAX_LOAD, len(per) * case["measured"] / i0 * p.loads_per_warp
+                  * p.bytes_per_load / bandwidth(p))
+        x, y = rho / (1 - rho), seen / big_l - 1
+        xy_xx = sums.setdefault(p.memory, [0.0, 0.0])
+        xy_xx[0] += x * y
+        xy_xx[1] += x * x
+    return {level: max(0.0, xy / xx) for level, (xy, xx) in sums.items()}
+
+
 def _why(case: dict[str, Any], measured: float, model: float) -> str:
     """Why a case's model and measurement differ by more than the tolerance, from the numbers."""
     from gpuviz.kernels.measure import case_params
-    from gpuviz.models.scheduler import bandwidth, loop_shape, scheduler_warps
+    from gpuviz.models.scheduler import loop_shape, scheduler_warps
 
     p = case_params("scheduler", case["section"])
-    instructions = loop_shape(p)[1]
     n = scheduler_warps(p)[0]
-    if p.memory == "l1":
-        return (f"this short loop ({instructions} instructions) tops out at {measured:.1%} on "
-                f"the H200, {model:.1%} in the model: about one issue slot in "
-                f"{1 / (1 - measured):.0f} stays empty, for a stall the model does not have (the "
-                "probe does not show which).")
+    period, instructions = loop_shape(p, n)
+    w = p.warps_per_sm or n
+    active = case["raw"]["sm__warps_active.avg.per_cycle_active"]
+    apart = (f"kept on average {active:.1f} of its {w} warps per SM active "
+             "(sm__warps_active: its warps finish at different times, so part of the run has "
+             "fewer warps than the model's steady state)")
+    if model > 0.95:
+        return (f"the model's scheduler is busy in {model:.1%} of the cycles with {n} warps on a "
+                f"{period:,}-cycle loop of {instructions} instructions, the H200's in "
+                f"{measured:.1%}: it {apart}, and what else stalls its issue near saturation the "
+                "probe does not show.")
     seen, modelled = n * instructions / measured, n * instructions / model
-    demand = (p.warps_per_sm or n) * p.bytes_per_load / seen
     return (f"a loop took each warp {seen:,.0f} cycles on the H200 (N·I ÷ measured), "
-            f"{modelled:,.0f} in the model: the H200's loads slow down as more warps load "
-            f"({demand:.1f} of {bandwidth(p):.1f} bytes a cycle per SM, so not the bandwidth "
-            f"ceiling); the model's {p.memory.upper()} latency is fixed.")
+            f"{modelled:,.0f} in the model at its loaded {p.memory.upper()} latency; the "
+            f"H200 {apart}.")
 
 
 def measurement(raw: Path) -> dict[str, Any]:
     """The measurement file from one run of tools/device/scheduler.sh (its $OUT folder)."""
-    from gpuviz.kernels.measure import FORMAT, model_value
+    from gpuviz.kernels.measure import FORMAT
 
     info = json.loads((raw / "info.json").read_text(encoding="utf-8"))
     rows = read_file(raw / "ncu_a.csv") + read_file(raw / "ncu_b.csv")
@@ -95,7 +139,7 @@ def measurement(raw: Path) -> dict[str, Any]:
     versions = (raw / "versions.txt").read_text(encoding="utf-8").splitlines()
     date = next(v for v in versions if v[:2] == "20")
     gpu = next(v for v in versions if v.startswith("NVIDIA")).split(", ")
-    out_cases, known = [], {}
+    out_cases = []
     for case, row, timed in zip(want, rows, info["loops"], strict=True):
         s = case["section"]
         if (timed["level"], timed["c"], timed["warps_per_sm"], timed["form"]) != \
@@ -111,11 +155,8 @@ def measurement(raw: Path) -> dict[str, Any]:
         entry = {**case, "metric": f"{METRIC} ÷ 100", "measured": round(measured, 5),
                  "kernel": row.get("Kernel Name", ""), "iterations": timed["iterations"],
                  "event_ms": timed["ms"], "raw": raw_values}
-        entry["model"] = model_value(entry)
-        if abs(entry["model"] - measured) > TOLERANCE * measured:
-            known[case["id"]] = _why(entry, measured, entry["model"])
         out_cases.append(entry)
-    return {
+    return remodel({
         "format": FORMAT, "device": gpu[0], "compute_capability": "9.0", "driver": gpu[1],
         "toolkit": "CUDA 13.0 (nvcc V13.0.88)",
         "profiler": "Nsight Compute 2025.3.1.0 (build 36398880)",
@@ -134,16 +175,35 @@ def measurement(raw: Path) -> dict[str, Any]:
                              "dependent_ffma": info["ffma_latency_cycles"]},
         "bandwidth_bytes_per_s": info["bandwidth_bytes_per_s"],
         "sms": info["sms"], "sm_clock_mhz": info["sm_clock_mhz"],
-        "known_disagreements": known,
+        "known_disagreements": {},
         "cases": out_cases,
-    }
+    })
+
+
+def remodel(data: dict[str, Any]) -> dict[str, Any]:
+    """A measurement file's model values and known disagreements as the model gives them now,
+    its measurements unchanged (``python -m gpuviz.kernels.scheduler --remodel FILE``)."""
+    from gpuviz.kernels.measure import model_value
+
+    known = {}
+    for entry in data["cases"]:
+        entry["model"] = model_value(entry)
+        measured = entry["measured"]
+        if abs(entry["model"] - measured) > TOLERANCE * measured:
+            known[entry["id"]] = _why(entry, measured, entry["model"])
+    data["known_disagreements"] = known
+    return data
 
 
 def main(argv: list[str]) -> int:
-    raw = Path(argv[0])
-    out = Path(argv[1]) if len(argv) > 1 else \
-        Path(__file__).resolve().parents[2] / "resources" / "measurements" / "h200-scheduler.json"
-    data = measurement(raw)
+    shipped = Path(__file__).resolve().parents[2] / "resources" / "measurements" / \
+        "h200-scheduler.json"
+    if argv[0] == "--remodel":
+        out = Path(argv[1]) if len(argv) > 1 else shipped
+        data = remodel(json.loads(out.read_text(encoding="utf-8")))
+    else:
+        out = Path(argv[1]) if len(argv) > 1 else shipped
+        data = measurement(Path(argv[0]))
     out.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n",
                    encoding="utf-8")
     print(out, len(data["cases"]), "cases,", len(data["known_disagreements"]), "disagree")

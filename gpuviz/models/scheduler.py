@@ -85,17 +85,20 @@ from gpuviz.models.scheduler_sim import (
     MemoryLevel,
     bandwidth,
     latency,
+    level_load,
+    loaded_latency,
     scheduler_warps,
     service_cycles,
     simulate,
     state_matrix,
+    unloaded_loop,
 )
 
 __all__ = ["IDLE", "ISSUED", "LANES", "LOAD", "LOOP", "MATH", "MEMORY", "READY",
            "SCHEDULERS_PER_SM", "TIMELINE_CYCLES", "WAIT_MATH", "WAIT_MEMORY",
            "MemoryLevel", "SchedulerParams", "SchedulerResult", "bandwidth", "canonical",
-           "compute", "latency", "loop_shape", "problems", "register_cap", "scheduler_warps",
-           "service_cycles", "simulate", "sm_issue_utilization", "steady_utilization",
+           "compute", "latency", "level_load", "loaded_latency", "loop_shape", "problems",
+           "register_cap", "scheduler_warps", "service_cycles", "simulate", "sm_issue_utilization", "steady_utilization",
            "warp_sweep"]
 
 @dataclass(frozen=True)
@@ -158,7 +161,9 @@ class SchedulerResult:
     cycles: int
     policy: str
     divergence: bool
-    load_latency: int  # L in use: the memory level's, or the custom one
+    load_latency: int  # L in use: the memory level's under the load of the drawn scheduler's
+    # warps (loaded_latency), or the custom one
+    unloaded_latency: int  # L0: the memory level's with one warp loading, or the custom one
     bandwidth_per_sm: float | None  # bytes per SM cycle of the memory level, None: unbounded
     latency_bound: float  # Little's law, N·I/P
     bandwidth_bound: float | None  # I · bandwidth per scheduler / (k · bytes per load)
@@ -186,22 +191,21 @@ class SchedulerResult:
     params: SchedulerParams = not_in_json()
 
 
-def loop_shape(params: SchedulerParams) -> tuple[int, int]:
-    """(P, I): cycles and instructions of one uncontended loop of one warp."""
-    passes = 2 if params.divergence else 1
-    k, c = params.loads_per_warp, params.math_per_load * passes
-    x = params.loop_instructions
-    big_l = latency(params)
-    if c == 0:  # loads only: the loop instructions (or the next loop) wait for the last load
-        return big_l + k - 1 + x, k + x
-    # the first math waits for the first load (L) or, if L < k, for the last load to issue;
-    # the loop's own instructions follow the last math, one a cycle
-    return max(big_l, k) + params.math_latency * k * c + x, k * (1 + c) + x
+def loop_shape(params: SchedulerParams, n: int | None = None) -> tuple[int, int]:
+    """(P, I): cycles and instructions of one loop of one warp that no other warp keeps
+    waiting, its loads at the latency under the load of ``n`` warps a scheduler
+    (:func:`loaded_latency`), or at the unloaded latency without ``n``."""
+    p0, i0 = unloaded_loop(params)
+    if n is None:
+        return p0, i0
+    # L enters P once (the first math waits for the load; L ≥ k for every memory level)
+    return p0 + loaded_latency(params, n) - latency(params), i0
 
 
-def bounds(params: SchedulerParams, n: int, p_loop: int, i_loop: int
-           ) -> tuple[float, float | None, str]:
-    """(latency bound N·I/P, bandwidth bound or None, the limit that binds)."""
+def bounds(params: SchedulerParams, n: int) -> tuple[float, float | None, str]:
+    """(latency bound N·I/P at the loaded latency of ``n`` warps, bandwidth bound or None, the
+    limit that binds)."""
+    p_loop, i_loop = loop_shape(params, n)
     lat = n * i_loop / p_loop
     bw = bandwidth(params)
     schedulers = len(scheduler_warps(params)) if params.warps_per_sm else SCHEDULERS_PER_SM
@@ -261,12 +265,12 @@ def compute(params: SchedulerParams) -> SchedulerResult:
     cap = register_cap(params)
     per_scheduler = scheduler_warps(params)
     n = min(per_scheduler[0], cap)
-    p_loop, i_loop = loop_shape(params)
+    p_loop, i_loop = loop_shape(params, n)
     issued_warp, issued_kind, issued_lanes, waits, loops = simulate(params, n)
     cycles = params.cycles
     busy = int(np.count_nonzero(issued_kind))
     sweep_n, sweep_u, window = warp_sweep(params, n, p_loop, math.ceil(p_loop / i_loop))
-    lat, bw_bound, limit = bounds(params, n, p_loop, i_loop)
+    lat, bw_bound, limit = bounds(params, n)
     resident = tuple(min(m, cap) for m in per_scheduler)
     # the sweep's runs are the steady-state runs where its window is the steady one
     known = dict(zip(sweep_n, sweep_u, strict=True)) if window[0] == \
@@ -288,7 +292,8 @@ def compute(params: SchedulerParams) -> SchedulerResult:
         cycles=cycles,
         policy=params.policy,
         divergence=params.divergence,
-        load_latency=latency(params),
+        load_latency=loaded_latency(params, n),
+        unloaded_latency=latency(params),
         bandwidth_per_sm=bandwidth(params),
         latency_bound=lat,
         bandwidth_bound=bw_bound,
@@ -304,7 +309,7 @@ def compute(params: SchedulerParams) -> SchedulerResult:
         sweep_utilization=sweep_u,
         sweep_cycles=window,
         sweep_predicted=tuple(
-            min(1.0, *(b for b in bounds(params, m, p_loop, i_loop)[:2] if b is not None))
+            min(1.0, *(b for b in bounds(params, m)[:2] if b is not None))
             for m in range(1, max(sweep_n, default=n) + 1)),
         timeline=tuple(issued_warp[:TIMELINE_CYCLES].tolist()),
         issued_warp=issued_warp,
@@ -378,10 +383,9 @@ def sm_predicted(params: SchedulerParams, warps_per_sm: int) -> float:
 
     q = replace(params, warps_per_sm=warps_per_sm)
     cap = register_cap(q)
-    p_loop, i_loop = loop_shape(q)
     values = []
     for m in scheduler_warps(q):
-        lat, bw, _ = bounds(q, min(m, cap), p_loop, i_loop)
+        lat, bw, _ = bounds(q, min(m, cap))
         values.append(min(1.0, lat, bw if bw is not None else 1.0))
     return sum(values) / len(values)
 
@@ -393,7 +397,7 @@ def sm_issue_utilization(params: SchedulerParams, known: dict[int, float] | None
     values already simulated, by resident warp count."""
     cap = register_cap(params)
     resident = [min(m, cap) for m in scheduler_warps(params)]
-    period = loop_shape(params)[0]
+    period = loop_shape(params, resident[0])[0]  # the period compute's sweep runs by
     values = dict(known or {})
     for m in set(resident) - set(values):
         values[m] = steady_utilization(params, m, period)
@@ -446,13 +450,16 @@ def windowed_utilisation(r: SchedulerResult) -> tuple[np.ndarray, np.ndarray, np
 
 
 def saturation_warps_per_sm(params: SchedulerParams) -> int:
-    """Warps per SM at which Little's law's prediction stops rising (every scheduler holds
-    ⌈plateau·P/I⌉ warps, the plateau being the issue or bandwidth bound), whether or not the
-    SM's warp slots and registers hold that many."""
-    p_loop, i_loop = loop_shape(params)
-    _, bw, _ = bounds(params, 1, p_loop, i_loop)
+    """Warps per SM at which Little's law's prediction stops rising (every scheduler holds the
+    fewest warps m with m·I/P(m) at the plateau, the issue or bandwidth bound, P(m) at the
+    latency under their load), whether or not the SM's warp slots and registers hold that
+    many."""
+    _, bw, _ = bounds(params, 1)
     plateau = min(1.0, bw if bw is not None else 1.0)
-    return SCHEDULERS_PER_SM * math.ceil(plateau * p_loop / i_loop - 1e-9)
+    m = 1
+    while bounds(params, m)[0] < plateau - 1e-9 and m < 1 << 16:
+        m += 1
+    return SCHEDULERS_PER_SM * m
 
 
 def uncapped_sm_prediction(params: SchedulerParams, warps_per_sm: int) -> float:
@@ -461,10 +468,9 @@ def uncapped_sm_prediction(params: SchedulerParams, warps_per_sm: int) -> float:
     from dataclasses import replace
 
     q = replace(params, warps_per_sm=warps_per_sm)
-    p_loop, i_loop = loop_shape(q)
     values = []
     for m in scheduler_warps(q):
-        lat, bw, _ = bounds(q, m, p_loop, i_loop)
+        lat, bw, _ = bounds(q, m)
         values.append(min(1.0, lat, bw if bw is not None else 1.0))
     return sum(values) / len(values)
 

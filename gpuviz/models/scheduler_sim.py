@@ -58,6 +58,7 @@ class MemoryLevel:
     latency: int  # cycles from issuing a warp's load to issuing the math that uses it
     bandwidth_per_sm: float  # bytes per SM cycle the level delivers with every SM loading
     pointer_chase: float  # one thread's dependent 8-byte loads, for comparison
+    queueing: float = 0.0  # q of the loaded latency L0·(1 + q·ρ/(1 − ρ)), see loaded_latency
 
 
 #: The H200's memory levels as the scheduler probe measured them (gpuviz/kernels/scheduler.py,
@@ -65,17 +66,78 @@ class MemoryLevel:
 #: period at one warp per scheduler less its math (A = 4 cycles a dependent FFMA) and its 8 loop
 #: instructions; it includes the dependent address arithmetic a pointer chase does not have.
 #: Bandwidth: a streaming read of 2 GiB (DRAM), a 16 MiB buffer read 64 times (L2), each
-#: block re-reading 16 KiB (L1), over 132 SMs at the measured 1,976 MHz.
+#: block re-reading 16 KiB (L1), over 132 SMs at the measured 1,976 MHz. Queueing q: fitted to
+#: the latency the latency-bound points of that file's C = 4 loop saw against the level's load
+#: (``kernels.scheduler.fit_queueing``; tests/kernels/test_measurements.py refits it).
 MEMORY: dict[str, MemoryLevel] = {
-    "l1": MemoryLevel(49, 120.1, 32.0),
-    "l2": MemoryLevel(304, 29.7, 280.1),
-    "dram": MemoryLevel(693, 16.9, 661.0),
+    "l1": MemoryLevel(49, 120.1, 32.0, 0.211),
+    "l2": MemoryLevel(304, 29.7, 280.1, 0.046),
+    "dram": MemoryLevel(693, 16.9, 661.0, 0.062),
 }
+
+#: The load ρ at which the queueing term stops growing: from there on the level's bandwidth
+#: ceiling (the service queue of :func:`simulate`) is what delays the loads.
+MAX_LOAD = 0.9
 
 
 def latency(params: SimulatedParams) -> int:
-    """The load latency L in use: the memory level's, or ``load_latency`` for custom."""
+    """The unloaded load latency L0 in use: the memory level's, or ``load_latency`` for custom."""
     return params.load_latency if params.memory == "custom" else MEMORY[params.memory].latency
+
+
+def level_load(params: SimulatedParams, n: int) -> float:
+    """ρ: the share of the memory level's bandwidth that the SM's loads use when each of its
+    active schedulers holds ``n`` warps, each warp looping at the rate Little's law gives at the
+    latency that load causes (one loop per ``P`` cycles, at most one per ``I`` issue cycles of
+    its scheduler), ``k`` loads of ``bytes_per_load`` a loop: the fixed point of ρ = bytes a
+    cycle ÷ bandwidth and L = L0·(1 + q·ρ/(1 − ρ)), at most :data:`MAX_LOAD` (with q = 0 the
+    load L0 gives, uncapped); 0 without a bandwidth."""
+    bw = bandwidth(params)
+    if not bw:
+        return 0.0
+    p0, i0 = unloaded_loop(params)
+    big_l = latency(params)
+    q = 0.0 if params.memory == "custom" else MEMORY[params.memory].queueing
+    schedulers = len(scheduler_warps(params)) if params.warps_per_sm else SCHEDULERS_PER_SM
+    per_loop = schedulers * params.loads_per_warp * params.bytes_per_load / bw
+
+    def used(rho: float) -> float:  # the load that the latency under load rho gives
+        period = p0 + big_l * q * rho / (1 - rho)
+        return per_loop * min(n / period, 1.0 / i0)
+
+    if not q:  # the latency does not move: the load is what L0 gives
+        return used(0.0)
+    if used(MAX_LOAD) >= MAX_LOAD:
+        return MAX_LOAD
+    lo, hi = 0.0, MAX_LOAD  # used() falls as rho rises: one crossing
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if used(mid) > mid else (lo, mid)
+    return (lo + hi) / 2
+
+
+def loaded_latency(params: SimulatedParams, n: int) -> int:
+    """The load latency under load, ``L0·(1 + q·ρ/(1 − ρ))`` with ρ = :func:`level_load`: the
+    waiting time of a queue in front of the memory level grows as ρ/(1 − ρ) (Kleinrock,
+    *Queueing Systems* vol. 1, 1975, the M/M/1 queue), ρ the bytes the loads move a cycle
+    (Little's law: the bytes in flight over the latency) over the level's bandwidth. Custom
+    latency and q = 0 keep L0, cycle for cycle."""
+    big_l = latency(params)
+    if params.memory == "custom" or not MEMORY[params.memory].queueing:
+        return big_l
+    rho = min(level_load(params, n), MAX_LOAD)
+    return round(big_l * (1 + MEMORY[params.memory].queueing * rho / (1 - rho)))
+
+
+def unloaded_loop(params: SimulatedParams) -> tuple[int, int]:
+    """(P0, I): one uncontended loop's cycles at the unloaded latency, and its instructions."""
+    passes = 2 if params.divergence else 1
+    k, c = params.loads_per_warp, params.math_per_load * passes
+    x = params.loop_instructions
+    big_l = latency(params)
+    if c == 0:
+        return big_l + k - 1 + x, k + x
+    return max(big_l, k) + params.math_latency * k * c + x, k * (1 + c) + x
 
 
 def bandwidth(params: SimulatedParams) -> float | None:
@@ -110,7 +172,7 @@ def simulate(params: SimulatedParams, n: int, cycles: int | None = None):
     wake-up per warp, so the state is bounded by the warps, never by latency or the bandwidth
     ceiling's queue)."""
     cycles = params.cycles if cycles is None else cycles
-    big_l, a = latency(params), params.math_latency
+    big_l, a = loaded_latency(params, n), params.math_latency
     k = params.loads_per_warp
     passes = 2 if params.divergence else 1
     c = params.math_per_load

@@ -135,7 +135,7 @@ def test_every_theme_builds(theme_name):
 # --- the H200 beside the model; what issue 19's review of this figure found ------------------
 
 def test_the_warps_part_draws_the_h200_curve_and_labels_the_difference():
-    r = result_of("scheduler-h200-dram.json", 0)  # 64 warps per SM, C = 16
+    r = result_of("scheduler-h200-dram.json", 1)  # 64 warps per SM, C = 64
     fig = scheduler_figure.build(r, frozenset(), theme("screen"))
     texts = " ".join(fig.texts())
     measured = dict(scheduler_figure.measured_curve(r))
@@ -144,7 +144,7 @@ def test_the_warps_part_draws_the_h200_curve_and_labels_the_difference():
     off = (r.sm_issue_utilization - here.measured) / here.measured
     # the mark's label says the H200's value and the model's difference from it; the model's
     # value is in the title (and in the label too where the plot is wide enough)
-    assert any(t.startswith(f"H200 {format_percent(here.measured)}")
+    assert any(f"H200 {format_percent(here.measured)}" in t
                and t.endswith(f"({off:+.0%})".replace("%", " %")) for t in fig.texts())
     assert f"{format_percent(r.sm_issue_utilization)} of issue slots used" in texts
     wide = scheduler_figure.build(r, frozenset(), theme("screen"), DOUBLE.showing(["warps"]))
@@ -154,14 +154,14 @@ def test_the_warps_part_draws_the_h200_curve_and_labels_the_difference():
     assert "H200 measured (Nsight Compute, issue active)" in texts
     # it differs by more than the tolerance there, and the figure names what the model leaves out
     assert not here.agrees_with(r.sm_issue_utilization)
-    assert "Left out of the model (at W = 64)" in texts and "latency is fixed" in texts
-    assert "the latency limit binds" in texts
+    assert "Left out of the model (at W = 64)" in texts and "warps per SM active" in texts
 
 
 def test_agreeing_curves_carry_no_gap_note():
-    r = result_of("scheduler-h200-dram.json", 0)  # C = 16: the curves agree up to 48 warps
-    assert scheduler_figure.model_gap_note(r) is not None  # 64 differs …
-    assert "at W = 64." in scheduler_figure.model_gap_note(r)  # … and nothing below it
+    # C = 16: with the loaded DRAM latency the curves agree at every count, 64 warps too
+    assert scheduler_figure.model_gap_note(result_of("scheduler-h200-dram.json", 0)) is None
+    note = scheduler_figure.model_gap_note(result_of("scheduler-h200-dram.json", 1))
+    assert note is not None and "at W = 48, 64." in note  # C = 64: nothing below 48
     assert scheduler_figure.measured_curve(result_of("scheduler-try-round-robin.json", 0)) == []
 
 
@@ -195,10 +195,15 @@ def test_the_sm_warps_plot_draws_littles_law_on_to_saturation():
     import math
 
     from gpuviz.figures.display import Polyline
+    from gpuviz.models.scheduler import loop_shape
 
     r = result_of("scheduler-h200-dram.json", 0)
     plateau = min(1.0, r.bandwidth_bound)
-    needed = 4 * math.ceil(plateau * r.P / r.I)
+    # the fewest warps a scheduler that reach the plateau, each count at its loaded latency
+    m = next(m for m in range(1, 1000)
+             if m * r.I / loop_shape(r.params, m)[0] >= plateau - 1e-9)
+    assert math.ceil(plateau * r.P / r.I) <= m  # past the count at 16 warps' latency
+    needed = 4 * m
     assert needed > max(r.sm_sweep_warps) == 64
     fig = scheduler_figure.build(r, frozenset(), theme("print"), SINGLE.showing(["warps"]))
     assert f"saturates at W = {needed}" in fig.texts()

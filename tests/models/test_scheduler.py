@@ -17,6 +17,8 @@ from gpuviz.models.scheduler import (
     SchedulerParams,
     canonical,
     compute,
+    level_load,
+    loaded_latency,
     problems,
     register_cap,
     scheduler_warps,
@@ -197,10 +199,37 @@ def test_four_schedulers_share_the_warps_per_sm():
 def test_memory_levels_take_the_h200_latency_and_ignore_the_custom_one():
     for level, m in MEMORY.items():
         a = compute(SchedulerParams(memory=level, load_latency=7, cycles=100))
-        assert a.load_latency == m.latency and a.bandwidth_per_sm == m.bandwidth_per_sm
+        assert a.unloaded_latency == m.latency and a.bandwidth_per_sm == m.bandwidth_per_sm
+        assert a.load_latency >= m.latency
         assert canonical(SchedulerParams(memory=level, load_latency=7, cycles=99)) == \
             SchedulerParams(memory=level)
     assert compute(SchedulerParams(cycles=100)).bandwidth_per_sm is None
+
+
+def test_the_loaded_latency_grows_with_the_levels_load_and_custom_keeps_its_own():
+    """L = L0·(1 + q·ρ/(1 − ρ)), ρ the bytes a cycle the SM's loads move over the level's
+    bandwidth, each warp at Little's law's rate at that latency (at most one loop per I
+    cycles): ρ is the fixed point of the two."""
+    dram = MEMORY["dram"]
+    p = SchedulerParams(memory="dram", math_per_load=16, loop_instructions=8, warps_per_sm=64)
+    p0, i0 = 693 + 4 * 16 + 8, 1 + 16 + 8
+    rho = level_load(p, 16)
+    period = p0 + 693 * dram.queueing * rho / (1 - rho)
+    assert rho == pytest.approx(4 * min(16 / period, 1 / i0) * 128 / dram.bandwidth_per_sm)
+    assert 4 * 16 / p0 * 128 / dram.bandwidth_per_sm > rho > 0.5  # below what L0 would ask
+    r = compute(p)
+    assert r.load_latency == loaded_latency(p, 16) == \
+        round(dram.latency * (1 + dram.queueing * rho / (1 - rho)))
+    assert r.unloaded_latency == 693 and p0 + r.load_latency - 693 == r.P
+    # more warps load more, up to the issue bound (one loop per I cycles): then it stays
+    rising = [loaded_latency(p, n) for n in range(1, 17)]
+    assert rising == sorted(rising) and rising[0] < rising[-1]
+    c64 = dataclasses.replace(p, math_per_load=64)
+    assert loaded_latency(c64, 14) == loaded_latency(c64, 16)  # 14 warps reach I = 73 a loop
+    # the seed's custom latency is the same in every cycle, whatever the load
+    custom = SchedulerParams(warps=16, load_latency=200, bandwidth_per_sm=8.0)
+    assert all(loaded_latency(custom, n) == 200 for n in (1, 8, 16))
+    assert compute(custom).load_latency == compute(custom).unloaded_latency == 200
 
 
 def test_the_bandwidth_ceiling_binds_and_bends_the_simulated_curve():
