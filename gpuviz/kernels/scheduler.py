@@ -112,18 +112,16 @@ def _why(case: dict[str, Any], measured: float, model: float) -> str:
     period, instructions = loop_shape(p, n)
     w = p.warps_per_sm or n
     active = case["raw"]["sm__warps_active.avg.per_cycle_active"]
-    apart = (f"kept on average {active:.1f} of its {w} warps per SM active "
-             "(sm__warps_active: its warps finish at different times, so part of the run has "
-             "fewer warps than the model's steady state)")
+    apart = (f"{active:.1f} of {w} warps per SM active on average (sm__warps_active): they "
+             "finish apart")
     if model > 0.95:
-        return (f"the model's scheduler is busy in {model:.1%} of the cycles with {n} warps on a "
-                f"{period:,}-cycle loop of {instructions} instructions, the H200's in "
-                f"{measured:.1%}: it {apart}, and what else stalls its issue near saturation the "
-                "probe does not show.")
+        return (f"the model issues in {model:.1%} of the cycles ({n} warps, {instructions} "
+                f"instructions a {period:,}-cycle loop), the H200 in {measured:.1%}: {apart}; "
+                "other stalls the probe does not show.")
     seen, modelled = n * instructions / measured, n * instructions / model
     return (f"a loop took each warp {seen:,.0f} cycles on the H200 (N·I ÷ measured), "
-            f"{modelled:,.0f} in the model at its loaded {p.memory.upper()} latency; the "
-            f"H200 {apart}.")
+            f"{modelled:,.0f} in the model at its loaded {p.memory.upper()} latency; on "
+            f"the H200 {apart}.")
 
 
 def measurement(raw: Path) -> dict[str, Any]:

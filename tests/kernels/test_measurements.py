@@ -191,7 +191,7 @@ def test_scheduler_measurements_are_found_by_the_loop_and_labelled_in_percent():
     assert found.label(model) == f"H200 measured: {percent} (agrees within 10 %)"
     off = measurements.lookup("scheduler", SchedulerParams(
         memory="dram", math_per_load=64, loop_instructions=8, warps_per_sm=64))
-    assert off is not None and off.known and "53.3 of its 64 warps" in off.known
+    assert off is not None and off.known and "53.3 of 64 warps per SM active" in off.known
     assert "higher)" in off.label(1.0)
     assert [w for w, _ in measurements.series("scheduler", p, "warps_per_sm")] == \
         [float(w) for w in probe.WARPS]
