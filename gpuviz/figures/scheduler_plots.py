@@ -255,7 +255,10 @@ def _sweep_sm(r: SchedulerResult, selection: frozenset[str], theme: Theme, targe
     at = next((m for mw, m in measured if mw == w), None)
     if at is not None:
         off = (here - at.measured) / at.measured
-        diff = " (agree)" if at.agrees_with(here) else f" ({off:+.0%})".replace("%", " %")
+        # a relative difference beside percentages says it is relative (a gap of 21.2 points
+        # is the model "28 % higher", not "+28 %")
+        diff = " (agree)" if at.agrees_with(here) else \
+            f" (model {abs(off):.0%} {'higher' if off > 0 else 'lower'})".replace("%", " %")
         labels = [f"W = {w}: H200 {format_percent(at.measured)}, model {format_percent(here)}"
                   + diff, f"H200 {format_percent(at.measured)}, model {format_percent(here)}"
                   + diff, f"H200 {format_percent(at.measured)}" + diff]

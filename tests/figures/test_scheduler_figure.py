@@ -1,6 +1,8 @@
 """The scheduler figure: timeline image, warp rows, utilisation plot, selection and themes."""
 
 
+import re
+
 import numpy as np
 import pytest
 
@@ -144,13 +146,15 @@ def test_the_warps_part_draws_the_h200_curve_and_labels_the_difference():
     off = (r.sm_issue_utilization - here.measured) / here.measured
     # the mark's label says the H200's value and the model's difference from it; the model's
     # value is in the title (and in the label too where the plot is wide enough)
-    assert any(f"H200 {format_percent(here.measured)}" in t
-               and t.endswith(f"({off:+.0%})".replace("%", " %")) for t in fig.texts())
+    # relative, and saying so: "model 28 % higher", never a bare "+28 %" beside percentages
+    rel = f"(model {abs(off):.0%} {'higher' if off > 0 else 'lower'})".replace("%", " %")
+    assert any(f"H200 {format_percent(here.measured)}" in t and t.endswith(rel)
+               for t in fig.texts())
+    assert not any(re.search(r"\(\+\d+ %\)", t) for t in fig.texts())
     assert f"{format_percent(r.sm_issue_utilization)} of issue slots used" in texts
     wide = scheduler_figure.build(r, frozenset(), theme("screen"), DOUBLE.showing(["warps"]))
     assert (f"H200 {format_percent(here.measured)}, model "
-            f"{format_percent(r.sm_issue_utilization)} " + f"({off:+.0%})".replace("%", " %")) \
-        in " ".join(wide.texts())
+            f"{format_percent(r.sm_issue_utilization)} " + rel) in " ".join(wide.texts())
     assert "H200 measured (Nsight Compute, issue active)" in texts
     # it differs by more than the tolerance there, and the figure names what the model leaves out
     assert not here.agrees_with(r.sm_issue_utilization)
