@@ -32,6 +32,7 @@ class CompanionSplit(QSplitter):
     def give_figure_room(self) -> None:
         """The companion's share of the height, the figure the rest (unless dragged)."""
         companion = self.widget(1)
+        assert companion is not None  # made with the figure and its companion
         if self.dragged or companion.isHidden():
             return
         total = sum(self.sizes())

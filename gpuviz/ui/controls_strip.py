@@ -9,10 +9,11 @@ top of the unfolded controls folds them again.
 from __future__ import annotations
 
 import dataclasses
+from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QMouseEvent, QPainter, QPaintEvent
-from PySide6.QtWidgets import QLabel, QScrollArea, QSizePolicy, QWidget
+from PySide6.QtWidgets import QLabel, QLayoutItem, QScrollArea, QSizePolicy, QWidget
 
 from gpuviz.registry import panel
 from gpuviz.scenario.compute import effective_params
@@ -127,9 +128,9 @@ class ControlsScroll(QScrollArea):
         layout = widget.layout() if widget is not None else None
         if layout is None:
             return 0
-        rows = (layout.itemAt(i) for i in range(layout.count()))
+        rows = (cast(QLayoutItem, layout.itemAt(i)) for i in range(layout.count()))
         widest = max((item.minimumSize().width() for item in rows
-                      if not (isinstance(item.widget(), QLabel) and item.widget().wordWrap())),
+                      if not (isinstance(w := item.widget(), QLabel) and w.wordWrap())),
                      default=0)
         margins = layout.contentsMargins()
         return (widest + margins.left() + margins.right() + 2 * self.frameWidth()

@@ -38,8 +38,15 @@ from gpuviz.ui.view_layout import (
 from gpuviz.ui.worker_report import Job
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import QTimer
+
+    from gpuviz.figures.targets import Chrome
+    from gpuviz.registry import Panel
     from gpuviz.scenario.document import Scenario
     from gpuviz.ui.design_memory import DesignMemory
+    from gpuviz.ui.document import Document
+    from gpuviz.ui.figure_view import FigureView
+    from gpuviz.ui.part_switcher import PartSwitcher
     from gpuviz.ui.redraw_plan import RedrawPlan
 
 KEPT_LAYOUTS = 16  # view layouts kept per dock (view shapes × themes × parts asked)
@@ -305,6 +312,27 @@ class LectureLayout:
     the dock: the view's target and pixels, its layout for the lecture (asked of
     :class:`DockLayouts`), the page drawn and the part switcher, and the share of its fitted
     size each state is painted at."""
+
+    if TYPE_CHECKING:  # what the dock this is a part of gives it (``ui/panel_dock.py``)
+        panel: Panel
+        document: Document
+        theme: Theme
+        view: FigureView
+        switcher: PartSwitcher
+        plan: RedrawPlan
+        layouts: DockLayouts
+        parts: tuple[str, ...] | None
+        chrome: Chrome
+        chosen: str | None
+        min_px: float
+        presenting: bool
+        _lecture: int
+        _on_screen: bool
+        _settle_timer: QTimer
+
+        def px_per_mm(self) -> float: ...
+
+        def schedule_refresh(self) -> None: ...
 
     # --- what the view is laid out for -----------------------------------------------------
     def view_px(self) -> tuple[int, int]:

@@ -7,6 +7,7 @@ budget, a part this scenario does not draw) shows the refusal in the preview's p
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
@@ -104,7 +105,7 @@ class ExportPreview(QLabel):
             self.setPixmap(QPixmap())
             self.setText(f"Cannot export with these choices:\n{self.problem}")
         else:
-            figure, image = result  # type: ignore[misc]
+            figure, image = cast(tuple[Figure, QImage], result)  # render_preview's
             self.figure, self.image, self.problem = figure, image, ""
             self.setPixmap(QPixmap.fromImage(image))
         self.ready.emit()

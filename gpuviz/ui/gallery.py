@@ -14,6 +14,8 @@ import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import cast
 
 from PySide6.QtCore import (
     QObject,
@@ -73,7 +75,8 @@ def read_entry(path: Path) -> Entry | None:
 
 def thumbnail_key(entry: Entry) -> str:
     pid = entry.panel_id
-    module = Path(panel(pid).figure.__file__)
+    figure = cast(ModuleType, panel(pid).figure)  # a module loaded from its file
+    module = Path(cast(str, figure.__file__))
     h = hashlib.sha1()
     h.update(entry.data)
     h.update(f"{gpuviz.__version__}|{pid}|{module.stat().st_mtime_ns}|{THUMB.width()}x"
@@ -128,7 +131,7 @@ class _ThumbnailJob(QRunnable):
                     continue
                 try:
                     self.cache_dir.mkdir(parents=True, exist_ok=True)
-                    img.save(str(file), "PNG")
+                    img.save(str(file), "PNG")  # type: ignore[call-overload]  # PySide6 takes a str format
                 except OSError:
                     pass
             if not report(self.signals.ready, key, img):  # the gallery is gone
@@ -211,7 +214,8 @@ class Gallery(QDialog):
         if work:
             self._job = _ThumbnailJob(work, self.cache_dir, self._signals)
             QThreadPool.globalInstance().start(self._job)
-        self.destroyed.connect(lambda *_: self._job is not None and self._job.cancel.set())
+        self.destroyed.connect(
+            lambda *_: self._job.cancel.set() if self._job is not None else None)
         self.resize(1000, 700)
 
     def resizeEvent(self, event) -> None:

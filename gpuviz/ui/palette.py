@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -16,7 +18,7 @@ def is_dark(theme: Theme) -> bool:
 def palette_for(theme: Theme) -> QPalette:
     """The application palette for ``theme``: the style's own for a light theme, else one made
     from the theme's structural colours."""
-    app = QApplication.instance()
+    app = cast(QApplication, QApplication.instance())  # the window's (a QApplication)
     if not is_dark(theme):
         return app.style().standardPalette()
     R, G = QPalette.ColorRole, QPalette.ColorGroup
@@ -55,7 +57,7 @@ def apply_palette(theme: Theme) -> None:
     theme over the style's own palette changes nothing, and is not set again: asking Qt for the
     style's palette costs start-up ~25 ms (the QStyle type and its enums)."""
     global _darkened
-    app = QApplication.instance()
+    app = cast("QApplication | None", QApplication.instance())
     if app is None or (not is_dark(theme) and not _darkened):
         return
     app.setPalette(palette_for(theme))

@@ -183,7 +183,8 @@ class PanelDock(LectureLayout, QDockWidget):
         document.revealed.connect(self._apply_veil)
         document.selection_changed.connect(self.schedule_refresh)
         document.frame_changed.connect(self.schedule_refresh)
-        self.visibilityChanged.connect(lambda visible: visible and self.schedule_refresh())
+        self.visibilityChanged.connect(
+            lambda visible: self.schedule_refresh() if visible else None)
         self._sync_form()
         self._apply_veil()
         self._update_follow()
@@ -393,7 +394,7 @@ class PanelDock(LectureLayout, QDockWidget):
             QThreadPool.globalInstance().start(job)
             self.view.setToolTip("computing…")
             return
-        shown: DrawKey | None = key
+        shown = key  # DrawKey | None, as above: None for an error figure
         try:
             result = compute_cached(self.panel.id, params)
             self.plan.computed_in(time.perf_counter() - start)

@@ -6,7 +6,7 @@ and changes nothing. A field that applies only to some values of its record's ta
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
@@ -64,8 +64,8 @@ class _IntEditor(_Editor):
 
     def get(self) -> Any:
         if self._spin:
-            return self.widget.value()
-        text = self.widget.text().replace(",", "").replace("_", "").strip()
+            return cast(QSpinBox, self.widget).value()
+        text = cast(QLineEdit, self.widget).text().replace(",", "").replace("_", "").strip()
         try:
             return int(text)
         except ValueError:
@@ -73,12 +73,14 @@ class _IntEditor(_Editor):
 
     def set(self, value: Any) -> None:
         if self._spin:
-            self.widget.setValue(int(value))
+            cast(QSpinBox, self.widget).setValue(int(value))
         else:
-            self.widget.setText(str(value))
+            cast(QLineEdit, self.widget).setText(str(value))
 
 
 class _FloatEditor(_Editor):
+    widget: QDoubleSpinBox
+
     def __init__(self, spec: FieldSpec):
         super().__init__()
         box = QDoubleSpinBox()
@@ -97,6 +99,8 @@ class _FloatEditor(_Editor):
 
 
 class _BoolEditor(_Editor):
+    widget: QCheckBox
+
     def __init__(self) -> None:
         super().__init__()
         self.widget = QCheckBox()
@@ -110,6 +114,8 @@ class _BoolEditor(_Editor):
 
 
 class _ChoiceEditor(_Editor):
+    widget: QComboBox
+
     def __init__(self, choices: tuple[Any, ...]):
         super().__init__()
         self.choices = choices
@@ -130,6 +136,8 @@ class _ChoiceEditor(_Editor):
 class _TextEditor(_Editor):
     """Strings, and lists of numbers or strings written as ``64, 1, 1``."""
 
+    widget: QLineEdit
+
     def __init__(self, kind: str):
         super().__init__()
         self.kind = kind  # "str", "int-list", "float-list", "str-list"
@@ -143,7 +151,7 @@ class _TextEditor(_Editor):
         parts = [t.strip() for t in text.replace(";", ",").split(",") if t.strip()]
         if self.kind == "str-list":
             return parts
-        out = []
+        out: list[int | float | str] = []  # a word that is not a number is kept, refused later
         for t in parts:
             try:
                 out.append(int(t) if self.kind == "int-list" else float(t))

@@ -12,7 +12,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,6 +31,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -34,6 +42,7 @@ from gpuviz.scenario.decode import encode
 
 INT32 = (1 << 31) - 1
 ERROR_BG = QColor("#F8D0D0")
+Index = QModelIndex | QPersistentModelIndex  # what Qt passes for a cell
 _INDEX = re.compile(r"^\[(\d+)\](?:\.(\w+))?")
 
 
@@ -52,7 +61,8 @@ class _Delegate(QStyledItemDelegate):
         super().__init__(parent)
         self.columns = columns
 
-    def createEditor(self, parent: QWidget, option, index: QModelIndex) -> QWidget:
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
+                     index: Index) -> QWidget:
         col = self.columns[index.column()]
         lo, hi, choices = col.minimum, col.maximum, col.choices
         if choices is not None:
@@ -65,25 +75,30 @@ class _Delegate(QStyledItemDelegate):
                           int(min(hi, INT32)) if hi is not None else INT32)
             return spin
         if col.type is float:
-            spin = QDoubleSpinBox(parent)
-            spin.setDecimals(3)
-            spin.setRange(lo if lo is not None else -1e12, hi if hi is not None else 1e12)
-            return spin
+            dspin = QDoubleSpinBox(parent)
+            dspin.setDecimals(3)
+            dspin.setRange(lo if lo is not None else -1e12, hi if hi is not None else 1e12)
+            return dspin
         return super().createEditor(parent, option, index)
 
-    def setEditorData(self, editor: QWidget, index: QModelIndex) -> None:
+    def setEditorData(self, editor: QWidget, index: Index) -> None:
         value = index.data(Qt.ItemDataRole.EditRole)
         if isinstance(editor, QComboBox):
             editor.setCurrentText(str(value))
-        elif isinstance(editor, (QSpinBox, QDoubleSpinBox)):
+        elif isinstance(editor, QSpinBox):
             try:
-                editor.setValue(int(value) if isinstance(editor, QSpinBox) else float(value))
+                editor.setValue(int(value))
+            except (TypeError, ValueError):
+                editor.setValue(editor.minimum())
+        elif isinstance(editor, QDoubleSpinBox):
+            try:
+                editor.setValue(float(value))
             except (TypeError, ValueError):
                 editor.setValue(editor.minimum())
         else:
             super().setEditorData(editor, index)
 
-    def setModelData(self, editor: QWidget, model, index: QModelIndex) -> None:
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: Index) -> None:
         col = self.columns[index.column()]
         if isinstance(editor, QComboBox):
             choice = (col.choices or ())[editor.currentIndex()]
@@ -122,10 +137,10 @@ class _Rows(QAbstractTableModel):
         tag, values = self.tags[i]
         return self.rows[r][tag] in values
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's API)
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's API)
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.columns)
 
     def headerData(self, section: int, orientation: Qt.Orientation,
@@ -137,7 +152,7 @@ class _Rows(QAbstractTableModel):
             return col.name.replace("_", " ")
         return col.doc if role == Qt.ItemDataRole.ToolTipRole else None
 
-    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+    def flags(self, index: Index) -> Qt.ItemFlag:
         f = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         if 0 <= index.row() < len(self.rows) and not self.applies(index.row(), index.column()):
             return f
@@ -145,7 +160,7 @@ class _Rows(QAbstractTableModel):
             return f | Qt.ItemFlag.ItemIsUserCheckable
         return f | Qt.ItemFlag.ItemIsEditable
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         r, i = index.row(), index.column()
         if not 0 <= r < len(self.rows):
             return None
@@ -166,7 +181,7 @@ class _Rows(QAbstractTableModel):
             return self.marks.get((r, i))
         return None
 
-    def setData(self, index: QModelIndex, value: Any,
+    def setData(self, index: Index, value: Any,
                 role: int = Qt.ItemDataRole.EditRole) -> bool:
         r, i = index.row(), index.column()
         if not 0 <= r < len(self.rows):

@@ -29,7 +29,7 @@ def style_plot(plot, theme: Theme, x_label: str, y_label: str) -> None:
 
 def pen_for(theme: Theme, index: int, color_index: int):
     """The figure's line for the i-th series: its category colour and dash pattern."""
-    import pyqtgraph as pg
+    import pyqtgraph as pg  # type: ignore[import-untyped]  # no type information shipped
     from PySide6.QtCore import Qt
 
     width_mm = theme.line_mm * 1.3

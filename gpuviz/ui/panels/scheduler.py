@@ -57,7 +57,7 @@ class CycleTimeline(QWidget):
 
     def __init__(self, dock, parent: QWidget | None = None):
         super().__init__(parent)
-        import pyqtgraph as pg
+        import pyqtgraph as pg  # type: ignore[import-untyped]  # no type information shipped
 
         self.dock = dock
         self.document = dock.document
@@ -99,7 +99,7 @@ class CycleTimeline(QWidget):
         self.document.shown_changed.connect(self._redraw_soon)
         self.document.path_changed.connect(self._redraw_soon)
         self.document.section_changed.connect(
-            lambda panel_id: panel_id == PANEL_ID and self._redraw_soon())
+            lambda panel_id: self._redraw_soon() if panel_id == PANEL_ID else None)
         self.document.selection_changed.connect(self._follow_selection)
         self.document.step_changed.connect(self._follow_selection)
         self._pending = False

@@ -83,8 +83,9 @@ class NeighbourLinks(SectionControl):
         lay.addWidget(self.swizzle_button)
         lay.addWidget(self.mma_button)
         self.swizzle_button.clicked.connect(
-            lambda: open_swizzle(self.dock.document) and self._raise(SWIZZLE))
-        self.mma_button.clicked.connect(lambda: open_mma(self.dock.document) and self._raise(MMA))
+            lambda: self._raise(SWIZZLE) if open_swizzle(self.dock.document) else None)
+        self.mma_button.clicked.connect(
+            lambda: self._raise(MMA) if open_mma(self.dock.document) else None)
         self.start()
 
     def _raise(self, panel_id: str) -> None:

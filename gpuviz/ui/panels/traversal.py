@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import (
@@ -99,12 +100,12 @@ class SweepRunner(QWidget):
         lay.addWidget(self.title)
         lay.addLayout(row)
         lay.addWidget(self.status)
-        self.plot = None  # made on first use: pyqtgraph is imported only when needed
+        self.plot: Any = None  # a pg.PlotWidget made on first use: pyqtgraph is imported only when needed
         self.series: list = []
 
         self.document.shown_changed.connect(self.restart)
         self.document.section_changed.connect(self._on_section_changed)
-        dock.visibilityChanged.connect(lambda visible: visible and self.restart())
+        dock.visibilityChanged.connect(lambda visible: self.restart() if visible else None)
         self.destroyed.connect(lambda *_: self._cancel_all())
         self.restart()
 
@@ -158,7 +159,8 @@ class SweepRunner(QWidget):
         if number == self._number:
             self.bar.setValue(done)
 
-    def _on_finished(self, number: int, result: object, seconds: float) -> None:
+    def _on_finished(self, number: int, result: traversal.SweepResult | None,
+                     seconds: float) -> None:
         job = self._jobs.pop(number, None)
         if number != self._number or job is None:
             return
@@ -176,13 +178,15 @@ class SweepRunner(QWidget):
 
     def _draw(self, result: traversal.SweepResult) -> None:
         """The figure's sweep plot (same series, colours, dashes and labels), interactive."""
-        import pyqtgraph as pg
+        import pyqtgraph as pg  # type: ignore[import-untyped]  # no type information shipped
 
         if self.plot is None:
             self.plot = pg.PlotWidget()
             self.plot.setObjectName("traversal-sweep-plot")
             self.plot.setMinimumHeight(180)
-            self.layout().addWidget(self.plot)
+            lay = self.layout()
+            assert lay is not None  # set in __init__
+            lay.addWidget(self.plot)
         params = self._params
         capacity = traversal.effective_capacity(params) if params is not None else None
         order = params.order if params is not None else ""
