@@ -300,9 +300,18 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                     else:
                         value(c, x, y, col - CELL_PAD, row_h, str(lane), pt,
                                 theme.ink_on("masked"), floor=floor, key=key("lane", lane))
+                if sections > 1:  # no lines reach the banks from a second row of lanes: each
+                    # lane's bank (its first word's) is written under its word instead
+                    c.text(0.0, mid(y + 2 * row_h), "bank", pt, muted, baseline="middle")
+                    for lane in lanes:
+                        if lane not in active or r.word_of_lane[lane] is None:
+                            continue
+                        value(c, xcol(lane) + CELL_PAD / 2, y + 2 * row_h, col - CELL_PAD,
+                              row_h, str(r.word_of_lane[lane] % BANKS), pt, fg, floor=floor,
+                              key=key("lane", lane))
                 for lane in sorted(sel_lanes & set(lanes)):
                     theme.select(c, xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h)
-            y += 2 * row_h + ROW_GAP
+            y += (3 if sections > 1 else 2) * row_h + ROW_GAP
             word_bottom = y - ROW_GAP
 
         # phase brackets under the lanes, and connections lane → bank (banks in one row only)
@@ -477,7 +486,9 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[Shorte
                                    else "one word, several lanes",
                                    styles["broadcast"], parts=rack))
     notes: list[Note] = [("Each queue slot shows the word it delivers.", ("rack",)),
-                         ("The lanes reading a word show it under their number.", ("lanes",))]
+                         ("The lanes reading a word show it under their number"
+                          + (", and its bank (word mod 32) under it." if split else "."),
+                          ("lanes",))]
     if not split and links(r, selection)[1]:  # the lines are drawn only with banks in one row
         notes.append((links(r, selection)[1] + " Row 'lanes': lanes per bank.",
                       ("lanes",)))

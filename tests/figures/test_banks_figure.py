@@ -402,3 +402,17 @@ def test_a_selected_bank_down_the_rack_leaves_its_neighbours_numbers_clear(name)
     twelve = [i for i in walk(fig.items) if isinstance(i, Text) and i.key == "bank:12"
               and i.text == "12"]
     assert twelve and all(i.bold for i in twelve)
+
+
+def test_lanes_in_a_column_carry_each_lanes_bank_where_no_line_can_reach_it():
+    """At one column the lanes wrap into rows of 8 and no line joins a lane to its bank (they
+    were drawn only with the banks in one row): each lane's bank, its word mod 32, is written
+    under its word, so the lanes part still maps lanes to banks."""
+    r = result_of("banks-padded33.json")
+    fig = banks_figure.build(r, frozenset(), theme("print"), SINGLE.showing(["lanes"]))
+    assert not [i for i in walk(fig.items) if isinstance(i, Segments)]
+    for lane in range(32):
+        word = r.word_of_lane[lane]
+        shown = [t.text for t in walk(fig.items)
+                 if isinstance(t, Text) and t.key == f"lane:{lane}"]
+        assert shown == [str(lane), str(word), str(word % 32)], (lane, shown)
