@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from gpuviz.scenario.problems import ScenarioError
     from gpuviz.ui.document import Document
     from gpuviz.ui.panel_dock import PanelDock
+    from gpuviz.ui.step_editor import StepAuthoring
 
 
 class WindowApi(Protocol):
@@ -45,7 +46,8 @@ class WindowApi(Protocol):
     measurements_dock: Any  # measurements_dock.MeasurementsDock, after the first paint
     gallery: Any  # gallery.Gallery, once shown
     about_dialog: Any  # about_panel.AboutPanelDialog, once shown
-    step_list_dialog: Any  # step_list.StepListDialog, once shown
+    step_list_dialog: Any  # step_editor.StepListDialog, once shown
+    step_authoring: StepAuthoring  # set by lecture_menus.install
     panel_actions: dict[str, QAction]
     menus: Any  # window_menus.Menus
     files: Any  # window_files.Files
