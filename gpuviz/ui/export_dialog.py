@@ -147,7 +147,9 @@ class ExportDialog(QDialog):
         form.addRow("Aro&und the parts", self.chrome_box)
         form.addRow("Te&xt", self.text_box)
         form.addRow("F&ile", row)
-        form.labelForField(row).setBuddy(self.path)  # type: ignore[union-attr]
+        file_label = form.labelForField(row)  # the QLabel addRow made of its text
+        assert isinstance(file_label, QLabel)
+        file_label.setBuddy(self.path)
         self._form = form
         self.preview = ExportPreview()
         self.written = QLabel()

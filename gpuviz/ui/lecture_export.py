@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gpuviz.ui.window_api import as_qt
+
 if TYPE_CHECKING:
     from gpuviz.ui.window_api import WindowApi
 
@@ -43,7 +45,7 @@ def export_lecture_dialog(window: WindowApi) -> Path | None:
     doc = window.document
     start = own_folder(doc.path) / (slug(doc.scenario.title) or "lecture")
     name, chosen = QFileDialog.getSaveFileName(
-        window, "Export Lecture", str(start.with_suffix(".html")),
+        as_qt(window), "Export Lecture", str(start.with_suffix(".html")),
         ";;".join(f for f, _ in FILTERS))
     if not name:
         return None
@@ -56,7 +58,7 @@ def export_lecture_dialog(window: WindowApi) -> Path | None:
     except (LectureTooLarge, OSError) as e:
         QApplication.restoreOverrideCursor()
         why = getattr(e, "strerror", None) or str(e)
-        QMessageBox.warning(window, "Cannot export the lecture", f"{name}: {why}")
+        QMessageBox.warning(as_qt(window), "Cannot export the lecture", f"{name}: {why}")
         return None
     QApplication.restoreOverrideCursor()
     window.statusBar().showMessage(f"Exported the lecture to {path}", 6000)

@@ -17,6 +17,8 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
+from gpuviz.ui.window_api import as_qt
+
 if TYPE_CHECKING:
     from gpuviz.ui.window_api import WindowApi
 
@@ -42,7 +44,7 @@ def lecture_command(key: int, modifiers: Qt.KeyboardModifier) -> str | None:
 
 class LectureKeys(QObject):
     def __init__(self, window: WindowApi):
-        super().__init__(window)
+        super().__init__(as_qt(window))
         self.window = window
         self._typing_in: QWidget | None = None
         self._types = (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride)

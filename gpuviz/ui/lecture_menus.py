@@ -4,40 +4,46 @@ the panel help (Help). ``install(window)`` adds them to a main window's menus by
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QMainWindow
+from PySide6.QtWidgets import QApplication
 
 from gpuviz.ui.step_editor import StepAuthoring, StepListDialog
+from gpuviz.ui.window_api import as_qt
+
+if TYPE_CHECKING:
+    from gpuviz.ui.window_api import WindowApi
 
 
-def _action(window: QMainWindow, action_id: str, text: str, slot,
+def _action(window: WindowApi, action_id: str, text: str, slot,
             shortcut: str | None = None) -> QAction:
     return window.menus.new(action_id, text, slot, shortcut)
 
 
-def focused_panel(window: QMainWindow) -> str | None:
+def focused_panel(window: WindowApi) -> str | None:
     """The panel whose dock holds the keyboard focus, else the first visible one."""
     docks = window.docks
-    w = QApplication.focusWidget()
-    while w is not None:
+    widget = QApplication.focusWidget()
+    while widget is not None:
         for pid, d in docks.items():
-            if w is d:
+            if widget is d:
                 return pid
-        w = w.parentWidget()
+        widget = widget.parentWidget()
     for pid, d in docks.items():
         if d.isVisible():
             return pid
     return None
 
 
-def install(window: QMainWindow) -> None:
-    authoring = StepAuthoring(window.document, lambda: focused_panel(window), window)
+def install(window: WindowApi) -> None:
+    authoring = StepAuthoring(window.document, lambda: focused_panel(window), as_qt(window))
     window.step_authoring = authoring
 
     def step_list() -> None:
         dialog = window.step_list_dialog
         if dialog is None:
-            dialog = window.step_list_dialog = StepListDialog(authoring, window)
+            dialog = window.step_list_dialog = StepListDialog(authoring, as_qt(window))
         dialog.refill()
         dialog.show()
         dialog.raise_()
@@ -45,16 +51,16 @@ def install(window: QMainWindow) -> None:
     def delete_current() -> None:
         index = authoring.current_index()
         if index is not None:
-            authoring._guard(window, lambda: authoring.delete(index))
+            authoring._guard(as_qt(window), lambda: authoring.delete(index))
 
     def move_current(delta: int) -> None:
         index = authoring.current_index()
         if index is not None:
-            authoring._guard(window, lambda: authoring.move(index, index + delta))
+            authoring._guard(as_qt(window), lambda: authoring.move(index, index + delta))
 
     _action(window, "add-step", "&Add Step from Current State…",
-            lambda: authoring.add_from_current(window), "Ctrl+Shift+A")
-    _action(window, "edit-step", "&Edit Current Step…", lambda: authoring.edit_current(window))
+            lambda: authoring.add_from_current(as_qt(window)), "Ctrl+Shift+A")
+    _action(window, "edit-step", "&Edit Current Step…", lambda: authoring.edit_current(as_qt(window)))
     _action(window, "move-step-earlier", "Move Step &Earlier", lambda: move_current(-1),
             "Ctrl+Shift+Up")
     _action(window, "move-step-later", "Move Step &Later", lambda: move_current(1),
@@ -68,24 +74,24 @@ def install(window: QMainWindow) -> None:
     _action(window, "about-panel", "&About This Panel", lambda: show_about(window), "F1")
     window.menus.add("help", "about-panel")
 
-def show_gallery(window: QMainWindow) -> None:
+def show_gallery(window: WindowApi) -> None:
     from gpuviz.ui.gallery import Gallery
 
     gallery = window.gallery
     if gallery is None:
-        gallery = window.gallery = Gallery(window)
+        gallery = window.gallery = Gallery(as_qt(window))
         gallery.opened.connect(window.open_path)
     gallery.show()
     gallery.raise_()
     gallery.activateWindow()
 
 
-def show_about(window: QMainWindow, panel_id: str | None = None) -> None:
+def show_about(window: WindowApi, panel_id: str | None = None) -> None:
     from gpuviz.ui.about_panel import AboutPanelDialog
 
     dialog = window.about_dialog
     if dialog is None:
-        dialog = window.about_dialog = AboutPanelDialog(window)
+        dialog = window.about_dialog = AboutPanelDialog(as_qt(window))
     dialog.show_panel(panel_id or focused_panel(window) or "launch")
     dialog.show()
     dialog.raise_()

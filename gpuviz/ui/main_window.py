@@ -32,12 +32,16 @@ from gpuviz.ui.window_playback import WindowPlayback
 # class's Python enums when it is first named (QKeySequence's 71 standard keys, QMessageBox's
 # buttons), and at start-up that is time before the first figure
 if TYPE_CHECKING:
-    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
+    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent, QScreen
+    from PySide6.QtWidgets import QMenu
 
     from gpuviz.lecture import StepShow
     from gpuviz.ui.figure_view import FigureView
+    from gpuviz.ui.lecture_keys import LectureKeys
     from gpuviz.ui.playback_bar import PlaybackBar
     from gpuviz.ui.presenter import PresenterView
+    from gpuviz.ui.step_editor import StepAuthoring
+    from gpuviz.ui.window_help import HelpPage
 
 CAPTION_LINES = 2
 FIRST_PAINT_WAIT_MS = 1500  # a deferred window completes by then even if nothing was painted
@@ -49,6 +53,15 @@ class MainWindow(QMainWindow):
     next event-loop turn, after the first figure is painted; ``completed`` is emitted then."""
 
     completed = Signal()
+    # set by the window's modules (``window_api.WindowApi`` declares them for those modules)
+    lecture_keys: LectureKeys  # lecture_keys.install
+    step_authoring: StepAuthoring  # lecture_menus.install
+    help_page: HelpPage  # window_help.show_page, kept while shown
+    recent_menu: QMenu  # window_menus.build_menus, as the next three
+    bundled_menu: QMenu
+    view_menu: QMenu
+    panels_menu: QMenu
+    theme_actions: dict[str, QAction]
 
     def __init__(self, document: Document, settings: QSettings | None = None,
                  parent: QWidget | None = None, *, defer: bool = False):
@@ -154,7 +167,7 @@ class MainWindow(QMainWindow):
         return self._complete
 
     # --- size from the screen ------------------------------------------------------------------
-    def screen_now(self):
+    def screen_now(self) -> QScreen:
         return (QGuiApplication.screenAt(QCursor.pos()) or self.screen()
                 or QGuiApplication.primaryScreen())
 
@@ -201,7 +214,9 @@ class MainWindow(QMainWindow):
         bar.setFloatable(False)
         bar.toggleViewAction().setEnabled(False)  # not one to close by accident
         bar.setContentsMargins(0, 0, 0, 0)
-        bar.layout().setContentsMargins(0, 0, 0, 0)
+        layout = bar.layout()  # a tool bar's own QToolBarLayout, made with it
+        assert layout is not None
+        layout.setContentsMargins(0, 0, 0, 0)
         if widget is not None:
             bar.addWidget(widget)
         self.addToolBar(area, bar)

@@ -58,7 +58,7 @@ class MeasurementsDock(QDockWidget):
         self._rows: list[dict] | None = None
         # loading the measurements takes seconds: only once the dock is first shown
         for changed in (document.shown_changed, document.section_changed, document.revealed):
-            changed.connect(lambda *_: self.isVisible() and self.update_current())
+            changed.connect(lambda *_: self.update_current() if self.isVisible() else None)
         self.visibilityChanged.connect(self._on_visible)
 
     def _on_visible(self, visible: bool) -> None:

@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPaintEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from gpuviz.ui.panel_dock import BODY_PX, PanelDock
+from gpuviz.ui.window_api import as_qt
 
 if TYPE_CHECKING:
     from gpuviz.scenario.document import Scenario
@@ -169,7 +170,9 @@ class Presentation:
             d.view.setUpdatesEnabled(False)
         # the room's figures reach the screen's edge: the window's empty central widget (no
         # size) keeps a dock separator, a 6-px strip of the window's colour down the left edge
-        w.centralWidget().hide()
+        central = w.centralWidget()
+        assert central is not None  # the window makes its own, of no size
+        central.hide()
 
     def _lift_curtain(self) -> None:
         if self._curtain is not None:
@@ -216,7 +219,7 @@ class Presentation:
             w.caption_label.setFont(font)
             w.showFullScreen()
         self._restore_clock()
-        QTimer.singleShot(SETTLE_POLL_MS, w, self._show_when_settled)
+        QTimer.singleShot(SETTLE_POLL_MS, as_qt(w), self._show_when_settled)
         w.action("present").setChecked(True)
         w.action("leave-presentation").setEnabled(True)
         w.action("full-screen").setChecked(True)
@@ -230,7 +233,9 @@ class Presentation:
             return
         before = self.state
         self._lift_curtain()
-        w.centralWidget().show()
+        central = w.centralWidget()
+        assert central is not None
+        central.show()
         # the frame the room saw last, carried back
         self.state = PresentationState(before.theme, before.full_screen, before.maximized,
                                        before.layout, w.clock.frame, w.clock.playing)
@@ -282,9 +287,9 @@ class Presentation:
                 if d.isVisible():       # update() after the window changed size while
                     d.view.repaint()    # updates were off is not always painted)
             if not ready and self.state is not None:
-                QTimer.singleShot(ROOM_POLL_MS, w, self._room_later)
+                QTimer.singleShot(ROOM_POLL_MS, as_qt(w), self._room_later)
         else:
-            QTimer.singleShot(SETTLE_POLL_MS, w, self._show_when_settled)
+            QTimer.singleShot(SETTLE_POLL_MS, as_qt(w), self._show_when_settled)
 
     def _room_later(self) -> None:
         """The room's one type, where it was not known when the room was shown (a loaded
@@ -297,7 +302,7 @@ class Presentation:
                 if d.isVisible():
                     d.view.repaint()
         else:
-            QTimer.singleShot(ROOM_POLL_MS, w, self._room_later)
+            QTimer.singleShot(ROOM_POLL_MS, as_qt(w), self._room_later)
 
     def _plan_room(self) -> None:
         """The views the room will see each panel in, once the window has its full-screen
@@ -392,7 +397,9 @@ class Presentation:
             d.set_min_px(PRESENT_MIN_PX)
         else:
             self.update_min_type()
-        d.setTitleBarWidget(QWidget() if presenting else None)  # no title bar: the figure only
+        # no title bar: the figure only; None gives the dock its own back (Qt takes nullptr,
+        # PySide6's stub does not say so)
+        d.setTitleBarWidget(QWidget() if presenting else None)  # type: ignore[arg-type]
 
     def panels_to_show(self) -> tuple[str, ...]:
         """The step's panels as the lecture model gives them, where the step names them;

@@ -76,8 +76,10 @@ class StepBar(QWidget):
         the answer) are kept back until the reveal, in the list too."""
         items = ["Overview"] + [f"{i + 1} · {'(predict first)' if i in veiled else t}"
                                 for i, t in enumerate(titles)]
-        if current < 0 and edited_from is not None and 0 <= edited_from < len(titles):
-            items[edited_from + 1] += " (edited)"
+        edited_at = -1 if edited_from is None else edited_from  # -1: none
+        edited = current < 0 and 0 <= edited_at < len(titles)
+        if edited:
+            items[edited_at + 1] += " (edited)"
         if [self.steps.itemText(i) for i in range(self.steps.count())] != items:
             self.steps.clear()
             self.steps.addItems(items)
@@ -89,8 +91,7 @@ class StepBar(QWidget):
             box = self.steps.fontMetrics()
             self.steps.setMinimumWidth(min(MAX_STEP_BOX, max(box.horizontalAdvance(t)
                                                              for t in items) + 48))
-        edited = current < 0 and edited_from is not None and 0 <= edited_from < len(titles)
-        at = edited_from if edited else current
+        at = edited_at if edited else current
         # PageUp and PageDown go around the step shown; after a hand edit at step k, back to
         # step k and on to k + 1 (not to the first step, as from the overview)
         self._neighbours = (at if edited else at - 1, at + 1)
@@ -101,7 +102,7 @@ class StepBar(QWidget):
         if not titles:
             self.position.setText("no steps")
         elif edited:
-            self.position.setText(f"edited from step {edited_from + 1} of {len(titles)}")
+            self.position.setText(f"edited from step {edited_at + 1} of {len(titles)}")
         elif current < 0:
             self.position.setText(f"overview · {count_text(len(titles), 'step')}")
         else:

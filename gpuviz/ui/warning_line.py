@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject
 
 from gpuviz.scenario.problems import MAX_REPORTED, printable
 from gpuviz.scenario.warnings import state_warnings
+from gpuviz.ui.window_api import as_qt
 
 if TYPE_CHECKING:
     from gpuviz.ui.window_api import WindowApi
@@ -31,7 +32,7 @@ def warning_text(found) -> str:
 
 class WarningLine(QObject):
     def __init__(self, window: WindowApi):
-        super().__init__(window)
+        super().__init__(as_qt(window))
         self.window = window
         self.shown = ""
         window.document.shown_changed.connect(self.update)

@@ -9,20 +9,30 @@ the playback) are ``Any`` with that class named: typing them would import that m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
     from PySide6.QtCore import QByteArray, QSettings, QSize, Qt
     from PySide6.QtGui import QAction, QFont, QScreen
-    from PySide6.QtWidgets import QDockWidget, QMenu, QMenuBar, QStatusBar, QToolBar, QWidget
+    from PySide6.QtWidgets import (
+        QDockWidget,
+        QMainWindow,
+        QMenu,
+        QMenuBar,
+        QStatusBar,
+        QToolBar,
+        QWidget,
+    )
 
     from gpuviz.figures.theme import Theme
     from gpuviz.lecture import StepShow
     from gpuviz.scenario.problems import ScenarioError
     from gpuviz.ui.document import Document
     from gpuviz.ui.panel_dock import PanelDock
+    from gpuviz.ui.step_editor import StepAuthoring
 
 
 class WindowApi(Protocol):
@@ -36,7 +46,8 @@ class WindowApi(Protocol):
     measurements_dock: Any  # measurements_dock.MeasurementsDock, after the first paint
     gallery: Any  # gallery.Gallery, once shown
     about_dialog: Any  # about_panel.AboutPanelDialog, once shown
-    step_list_dialog: Any  # step_list.StepListDialog, once shown
+    step_list_dialog: Any  # step_editor.StepListDialog, once shown
+    step_authoring: StepAuthoring  # set by lecture_menus.install
     panel_actions: dict[str, QAction]
     menus: Any  # window_menus.Menus
     files: Any  # window_files.Files
@@ -47,8 +58,7 @@ class WindowApi(Protocol):
     help_page: Any  # window_help.HelpPage, kept while shown
     step_bar_widget: Any  # step_bar.StepBar
     step_bar: QToolBar
-    playback_toolbar: QToolBar | None
-    caption_label: QWidget
+    playback_toolbar: QToolBar
     caption_font: QFont
     recent_menu: QMenu
     bundled_menu: QMenu
@@ -57,6 +67,8 @@ class WindowApi(Protocol):
     theme_actions: dict[str, QAction]
 
     # the window's own
+    @property
+    def caption_label(self) -> QWidget: ...  # step_bar.CaptionStrip, read only here
     def action(self, action_id: str) -> QAction: ...
     def complete(self) -> None: ...
     def is_complete(self) -> bool: ...
@@ -81,16 +93,16 @@ class WindowApi(Protocol):
     def relayout_on_resize(self, layout: QByteArray, ms: int = 1000) -> None: ...
 
     # QMainWindow's
-    def addAction(self, action: QAction) -> None: ...
-    def centralWidget(self) -> QWidget: ...
+    def addAction(self, action: QAction, /) -> None: ...
+    def centralWidget(self) -> QWidget | None: ...
     def close(self) -> bool: ...
-    def dockWidgetArea(self, dock: QDockWidget) -> Qt.DockWidgetArea: ...
+    def dockWidgetArea(self, dock: QDockWidget, /) -> Qt.DockWidgetArea: ...
     def isFullScreen(self) -> bool: ...
     def isMaximized(self) -> bool: ...
     def menuBar(self) -> QMenuBar: ...
-    def resizeDocks(self, docks: list[QDockWidget], sizes: list[int],
-                    orientation: Qt.Orientation) -> None: ...
-    def restoreState(self, state: QByteArray, version: int = 0) -> bool: ...
+    def resizeDocks(self, docks: Sequence[QDockWidget], sizes: Sequence[int],
+                    orientation: Qt.Orientation, /) -> None: ...
+    def restoreState(self, state: QByteArray, /, version: int = 0) -> bool: ...
     def saveState(self, version: int = 0) -> QByteArray: ...
     def screen(self) -> QScreen: ...
     def showFullScreen(self) -> None: ...
@@ -98,10 +110,16 @@ class WindowApi(Protocol):
     def showNormal(self) -> None: ...
     def size(self) -> QSize: ...
     def splitDockWidget(self, first: QDockWidget, second: QDockWidget,
-                        orientation: Qt.Orientation) -> None: ...
+                        orientation: Qt.Orientation, /) -> None: ...
     def statusBar(self) -> QStatusBar: ...
     def update(self) -> None: ...
     def width(self) -> int: ...
+
+
+def as_qt(window: WindowApi) -> QMainWindow:
+    """``window`` itself, typed as the ``QMainWindow`` it is (``MainWindow``, the one class with
+    this API), where Qt wants a parent widget or object: a Protocol is not a Qt class."""
+    return cast("QMainWindow", window)
 
 
 #: The members a window module may use, for the test that keeps this declaration whole.

@@ -4,10 +4,11 @@ lecture's title and description."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gpuviz.scenario import ScenarioError, load_scenario
 from gpuviz.scenario.problems import printable
+from gpuviz.ui.window_api import as_qt
 
 if TYPE_CHECKING:
     from gpuviz.ui.window_api import WindowApi
@@ -73,7 +74,7 @@ class Files:
         from gpuviz.ui.title_dialog import TitleDialog
 
         doc = self.document
-        dialog = TitleDialog(doc.scenario.title, doc.scenario.description, self.window)
+        dialog = TitleDialog(doc.scenario.title, doc.scenario.description, as_qt(self.window))
         if dialog.exec() != TitleDialog.DialogCode.Accepted:
             return False
         title, description = dialog.result_texts()
@@ -84,7 +85,7 @@ class Files:
         from PySide6.QtWidgets import QMessageBox
 
         box = QMessageBox(QMessageBox.Icon.Warning, title, "\n".join(err.lines()[:8]),
-                          QMessageBox.StandardButton.Ok, self.window)
+                          QMessageBox.StandardButton.Ok, as_qt(self.window))
         box.setObjectName("scenario-error")
         if len(err.lines()) > 8:
             box.setDetailedText("\n".join(err.lines()))
@@ -98,7 +99,7 @@ class Files:
         from PySide6.QtWidgets import QMessageBox
 
         answer = QMessageBox.question(
-            self.window, "Unsaved changes",
+            as_qt(self.window), "Unsaved changes",
             f"“{self.document.scenario.title}” has changes that are not saved. Save them?",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
@@ -110,7 +111,7 @@ class Files:
         from PySide6.QtWidgets import QFileDialog
 
         start = str(own_folder(self.document.path))
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open Scenario", start,
+        path, _ = QFileDialog.getOpenFileName(as_qt(self.window), "Open Scenario", start,
                                               "gpuviz scenarios (*.json);;All files (*)")
         if path:
             self.open_path(Path(path))
@@ -147,7 +148,7 @@ class Files:
     def save_as(self) -> bool:
         from PySide6.QtWidgets import QFileDialog
 
-        path, _ = QFileDialog.getSaveFileName(self.window, "Save Scenario As",
+        path, _ = QFileDialog.getSaveFileName(as_qt(self.window), "Save Scenario As",
                                               str(self.save_as_start()), "gpuviz scenarios (*.json)")
         if not path:
             return False
@@ -162,7 +163,7 @@ class Files:
             why = getattr(e, "strerror", None) or str(e)
             from PySide6.QtWidgets import QMessageBox
 
-            QMessageBox.warning(self.window, "Cannot save", printable(f"{path}: {why}"))
+            QMessageBox.warning(as_qt(self.window), "Cannot save", printable(f"{path}: {why}"))
             return False
         self.add_recent(path)
         self.window.statusBar().showMessage(f"Saved {path}", 4000)
@@ -178,9 +179,9 @@ class Files:
         folder = remembered_folder(w.settings) or own_folder(base)
         doc, k = self.document, self.document.step
         focus = doc.scenario.steps[k].focus if 0 <= k < len(doc.scenario.steps) else None
-        dialog = ExportDialog(visible, focus if focus in visible else visible[0], w.theme.name,
-                              folder,
-                              base.stem if base else "figure", w.settings, self.document, w)
+        first = focus if focus is not None and focus in visible else visible[0]
+        dialog = ExportDialog(visible, first, w.theme.name, folder,
+                              base.stem if base else "figure", w.settings, self.document, as_qt(w))
         accepted = dialog.exec() == ExportDialog.DialogCode.Accepted
         if accepted:
             choice = dialog.choices()
@@ -193,7 +194,7 @@ class Files:
         except OSError as e:
             from PySide6.QtWidgets import QMessageBox
 
-            QMessageBox.warning(w, "Cannot export", f"{choice.path}: {e.strerror or e}")
+            QMessageBox.warning(as_qt(w), "Cannot export", f"{choice.path}: {e.strerror or e}")
             return
         w.statusBar().showMessage(f"Exported {choice.path}{note}", 6000)
 
@@ -206,7 +207,7 @@ class Files:
         self.refresh_recent()
 
     def recent(self) -> list[str]:
-        value = self.window.settings.value("files/recent", [])
+        value: Any = self.window.settings.value("files/recent", [])  # a list, or one str
         if isinstance(value, str):
             return [value]
         return [str(v) for v in value or []]

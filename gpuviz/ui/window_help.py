@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
+from gpuviz.ui.window_api import as_qt
+
 if TYPE_CHECKING:
     from gpuviz.ui.window_api import WindowApi
 
@@ -96,7 +98,7 @@ class HelpPage(QDialog):
 
 
 def show_page(w: WindowApi, title: str, html: str) -> HelpPage:
-    page = HelpPage(title, html, w)
+    page = HelpPage(title, html, as_qt(w))
     w.help_page = page  # kept while shown
     page.show()
     return page

@@ -14,6 +14,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
+from gpuviz.ui.window_api import as_qt
+
 if TYPE_CHECKING:
     from gpuviz.ui.window_api import WindowApi
 
@@ -40,7 +42,7 @@ class Menus:
             checkable: bool = False, with_checked: bool = False) -> QAction:
         """A window action (its shortcut works wherever the window has the focus);
         ``with_checked``: the slot is given the action's checked state."""
-        a = QAction(self.window)  # QAction(text, parent) would make QIcon's enums: an overload
+        a = QAction(as_qt(self.window))  # QAction(text, parent) would make QIcon's enums: an overload
         a.setText(text)
         a.setObjectName(f"action-{action_id}")
         if shortcut is not None:
@@ -164,9 +166,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("export", "&Export Figure…", lambda w: w.files.export_dialog, "Ctrl+E", "file"),
     ActionSpec("quit", "&Quit", lambda w: w.close, _std("Quit"), "file", separated=True),
     ActionSpec("undo", "&Undo", keys=_std("Undo", every=True), menu="edit",
-               make=lambda w: w.document.undo_stack.createUndoAction(w, "&Undo")),
+               make=lambda w: w.document.undo_stack.createUndoAction(as_qt(w), "&Undo")),
     ActionSpec("redo", "&Redo", keys=_redo_keys, menu="edit",
-               make=lambda w: w.document.undo_stack.createRedoAction(w, "&Redo")),
+               make=lambda w: w.document.undo_stack.createRedoAction(as_qt(w), "&Redo")),
     ActionSpec("edit-title", "Lecture &Title and Description…", lambda w: w.files.edit_title,
                menu="edit", separated=True),
     ActionSpec("panels", "&Panels", menu="view", submenu=True),
@@ -247,15 +249,15 @@ def build_menus(w: WindowApi) -> None:
     from gpuviz.scenario import bundled_scenarios
 
     m = w.menus
-    for a in ACTIONS:  # the table's order is the menus'
-        if a.menu is None:
+    for spec in ACTIONS:  # the table's order is the menus'
+        if spec.menu is None:
             continue
-        if a.separated:
-            m.add(a.menu, "-")
-        if a.submenu:
-            m.submenu(a.menu, a.id, a.title)
+        if spec.separated:
+            m.add(spec.menu, "-")
+        if spec.submenu:
+            m.submenu(spec.menu, spec.id, spec.title)
         else:
-            m.add(a.menu, a.id)
+            m.add(spec.menu, spec.id)
     w.recent_menu, w.bundled_menu = m.menu("recent"), m.menu("bundled")
     for path in bundled_scenarios():
         a = w.bundled_menu.addAction(path.stem)
@@ -264,18 +266,18 @@ def build_menus(w: WindowApi) -> None:
     w.view_menu = m.menu("view")
     w.panels_menu = m.menu("panels")
     for p in PANELS:
-        a = QAction(p.title, w)
+        a = QAction(p.title, as_qt(w))
         a.setCheckable(True)
         a.toggled.connect(lambda on, pid=p.id: w.choose_panel(pid, on))
         w.panels_menu.addAction(a)
         w.panel_actions[p.id] = a
         w.sync_panel_action(p.id)
     theme_menu = m.menu("theme")
-    group = QActionGroup(w)
+    group = QActionGroup(as_qt(w))
     from gpuviz.figures.theme import THEMES
 
     for name in THEMES:
-        a = QAction(name.capitalize(), w, checkable=True)
+        a = QAction(name.capitalize(), as_qt(w), checkable=True)
         a.setChecked(name == w.theme.name)
         a.triggered.connect(lambda _=False, n=name: w.set_theme(n))
         group.addAction(a)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 
 from gpuviz.ui.playback import PlaybackClock, frame_count_for
+from gpuviz.ui.window_api import as_qt
 
 if TYPE_CHECKING:
     from gpuviz.ui.playback_bar import PlaybackBar
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 class WindowPlayback:
     def __init__(self, window: WindowApi):
         self.window = window
-        self.clock = PlaybackClock(window)
+        self.clock = PlaybackClock(as_qt(window))
         # its controls are made when a shown panel first animates (most lectures open still)
         self._bar: PlaybackBar | None = None
         self.toolbar = window.fixed_toolbar("Playback", "toolbar-playback", None,
