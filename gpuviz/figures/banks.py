@@ -304,10 +304,11 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                     # lane's bank (its first word's) is written under its word instead
                     c.text(0.0, mid(y + 2 * row_h), "bank", pt, muted, baseline="middle")
                     for lane in lanes:
-                        if lane not in active or r.word_of_lane[lane] is None:
+                        first = r.word_of_lane[lane]
+                        if lane not in active or first is None:
                             continue
                         value(c, xcol(lane) + CELL_PAD / 2, y + 2 * row_h, col - CELL_PAD,
-                              row_h, str(r.word_of_lane[lane] % BANKS), pt, fg, floor=floor,
+                              row_h, str(first % BANKS), pt, fg, floor=floor,
                               key=key("lane", lane))
                 for lane in sorted(sel_lanes & set(lanes)):
                     theme.select(c, xcol(lane) + CELL_PAD / 2, y, col - CELL_PAD, row_h)
