@@ -13,10 +13,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from gpuviz.figures import tma_space
-from gpuviz.figures.display import Figure
-from gpuviz.figures.layout import NATURAL, Block, Target, compose, receipt_block
+from gpuviz.figures.display import Figure, Rect, Rects, row_list, walk
+from gpuviz.figures.layout import NATURAL, Block, BlockCanvas, Target, compose, receipt_block
 from gpuviz.figures.mma_cells import heading, tagged
 from gpuviz.figures.theme import Theme
 from gpuviz.figures.tma_barrier import barrier_blocks, ring_blocks
@@ -65,6 +66,34 @@ BUILDERS: dict[str, Callable[[TmaResult, Theme, float], list[Block]]] = {
 SELECTING = {"box": tma_space.box, "placement": tma_space.placement}
 
 
+def outlined(blocks: list[Block], selection: frozenset[str], theme: Theme) -> list[Block]:
+    """The drawings of ``blocks`` with the selection's double outline around the cells of each
+    selected key they draw (``event:<i>``, ``iteration:<i>``, ``stage:<s>``, ``cta:<r>``): the
+    box that holds every rectangle of the key, as a selected column or CTA reads."""
+    if not selection:
+        return blocks
+    out = []
+    for b in blocks:
+        boxes: dict[str, list[float]] = {}
+        for item in walk(b.items) if b.role == "drawing" else ():
+            rows = ([(item.key, (item.x, item.y, item.w, item.h))] if isinstance(item, Rect)
+                    else list(zip(item.keys or (), row_list(item.xywh), strict=False))
+                    if isinstance(item, Rects) else [])
+            for k, (x, y, w, h) in rows:
+                if k in selection and w > 0 and h > 0:
+                    box = boxes.setdefault(k, [x, y, x + w, y + h])
+                    box[:] = [min(box[0], x), min(box[1], y), max(box[2], x + w),
+                              max(box[3], y + h)]
+        if not boxes:
+            out.append(b)
+            continue
+        c = BlockCanvas()
+        for k, (x0, y0, x1, y1) in sorted(boxes.items()):
+            theme.select(c, x0 - 0.3, y0 - 0.3, x1 - x0 + 0.6, y1 - y0 + 0.6, key=k)
+        out.append(replace(b, items=b.items + c.drawn()))
+    return out
+
+
 def build(result: TmaResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     asked = tuple(p for p in (target.parts or ()) if p in PARTS)
@@ -74,7 +103,8 @@ def build(result: TmaResult, selection: frozenset[str], theme: Theme,
     def body(width: float) -> list[Block]:
         out: list[Block] = []
         for part in shown:
-            out += (BUILDERS[part](result, theme, width) if part not in SELECTING
+            out += (outlined(BUILDERS[part](result, theme, width), selection, theme)
+                    if part not in SELECTING
                     else SELECTING[part](result, theme, width, selection))
         return [b for b in out if b.name != f"{first}-title"]
 

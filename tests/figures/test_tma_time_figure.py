@@ -200,3 +200,22 @@ def test_a_stale_parity_draws_the_parity_waited_on_as_the_hazard_in_every_round(
         cells = [it for it in walk(fig.items) if isinstance(it, Rect)
                  and it.key == f"iteration:{s.iteration}" and it.style.fill == hazard]
         assert len(cells) >= 2, s  # the parity cell and the read
+
+
+@pytest.mark.parametrize("part,selected", [("ring", "iteration:4"), ("ring", "stage:1"),
+                                           ("barrier", "event:3"), ("cluster", "cta:2")])
+def test_a_selected_iteration_event_stage_or_cta_is_outlined(part, selected):
+    """The ring, barrier and cluster drew their keys but outlined none: a selected key now gets
+    the selection's double outline around the cells it draws, and only it."""
+    from gpuviz.figures.display import Rect
+
+    p = tma.TmaParams()
+    r = tma.compute(p)
+    t = theme("screen")
+    outer = t.selection()[0]
+    fig = figure.build(r, frozenset({selected}), t, replace(SINGLE, parts=(part,)))
+    marks = [it for it in walk(fig.items) if isinstance(it, Rect) and it.style == outer]
+    assert [m.key for m in marks] == [selected]
+    plain = figure.build(r, frozenset(), t, replace(SINGLE, parts=(part,)))
+    assert not [it for it in walk(plain.items) if isinstance(it, Rect) and it.style == outer]
+    assert not lint(fig, replace(SINGLE, parts=(part,)), budget=True)
