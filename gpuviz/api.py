@@ -129,8 +129,8 @@ class Lecture:
         from gpuviz.lecture import Lecture as Model
         from gpuviz.lecture import show
 
-        return Lecture(_without_steps(self.state.at_step(step - 1)),
-                       show(Model(self.state), step - 1, "api"))
+        shown = show(Model(self.state), step - 1, "api")
+        return Lecture(_without_steps(shown.state), shown)
 
     # -- numbers and pictures -------------------------------------------------------------
     def compute(self, panel: str | None = None) -> dict[str, Any]:
@@ -152,18 +152,15 @@ class Lecture:
         from gpuviz.figures.theme import theme as make_theme
 
         pid = self._checked_figure_arguments(panel, theme, size, select, step)
-        state, selection = self.state, frozenset(select)
-        if step is not None:
-            state = self.at_step(step).state
-            if step:
-                selection |= self.state.step_selection(step - 1)
+        at = self if step is None else self.at_step(step)  # figure(step=k) is at_step(k)'s
+        state, selection, shown = at.state, frozenset(select), at.shown
         if size not in TARGETS:
             raise ValueError(f"size {size!r}: one of {', '.join(TARGETS)}")
         target = TARGETS[size]
-        if step is None and self.shown is not None and pid in self.shown.panel_ids:
+        if shown is not None and pid in shown.panel_ids:
             # taken at a step: that step's selection, frame and parts
-            selection |= self.shown.selection_for(pid)
-            target = target.showing(self.shown.parts(pid))
+            selection |= shown.selection_for(pid)
+            target = target.showing(shown.parts(pid))
         figure = figure_for(state, pid, make_theme(theme), selection, target)
 
         def relayout() -> Figure:

@@ -23,6 +23,9 @@ from gpuviz.figures.layout import CHROMES
 from gpuviz.scenario.problems import printable
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from gpuviz.export.lecture import Page
     from gpuviz.scenario.document import Scenario
 
 FORMATS = ("svg", "pdf", "png", "gif", "apng", "html", "pptx")
@@ -356,8 +359,7 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
            check_only: bool = False) -> int:
     from gpuviz import cli_input
     from gpuviz.export.files import export_figure
-    from gpuviz.export.lecture import step_heading
-    from gpuviz.export.veiled import step_question
+    from gpuviz.export.lecture import lecture_pages
 
     stem = source.stem
     every_step = args.all_steps or args.steps is not None
@@ -381,68 +383,72 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
               typeface=tuple(args.typeface))
     named = "-" + "-".join(args.parts) if args.parts else ""
     if every_step:
-        states: list[tuple[int | None, Scenario, frozenset[str]]] = [
-            (k, scenario.at_step(k), scenario.step_selection(k)) for k in steps] or \
-            [(None, scenario, frozenset())]
+        # each step's file is its page as the lecture model shows it for an export: the
+        # step's panels (of --panel, if given), parts, frame, selection, title and caption
+        pages = lecture_pages(scenario, steps, panels)
         digits = max(2, len(str(len(scenario.steps))))
-        for k, state, selection, pid, page in _step_files(args, scenario, states, panels):
+        for page, pid, part_page in _step_files(args, scenario, pages[1:] or pages[:1]):
+            k = page.step if page.step >= 0 else None
             suffix = f"-step{k + 1:0{digits}d}" if k is not None else ""
-            paged = "-" + "-".join(page) if page else ""
+            paged = "-" + "-".join(part_page) if part_page else ""
             path = out / f"{stem}-{pid}{named}{paged}{suffix}.{args.format}"
-            parts = args.parts or page or \
-                (scenario.step_parts(k, pid) if k is not None else None)
-            question = step_question(scenario, k) if args.veiled and k is not None else ""
+            parts = args.parts or part_page or page.parts(pid)
+            question = page.question if args.veiled else ""
             for veil in (question, "") if question else ("",):
                 named_path = path.with_name(f"{path.stem}-veiled{path.suffix}") if veil \
                     else path
 
-                def write(check, state=state, pid=pid, path=named_path, parts=parts,
-                          selection=selection, veil=veil, k=k):
-                    return export_figure(state, pid, path, parts=parts, check_only=check,
+                def write(check, page=page, pid=pid, path=named_path, parts=parts, veil=veil):
+                    return export_figure(page.state, pid, path, parts=parts, check_only=check,
                                          question=veil,
-                                         step=("", "") if veil else
-                                         step_heading(scenario, k, args.chrome),
-                                         selection=selection | set(args.select), **kw)
+                                         step=("", "") if veil else page.heading(args.chrome),
+                                         selection=page.selection_for(pid) | set(args.select),
+                                         **kw)
 
                 where = f"step {k + 1} of {len(scenario.steps)} " if k is not None else ""
                 note = _checked_file(named_path, where, write, check_only)
                 if not check_only:
                     print(printable(f"{named_path}{note}"))
         return 0
-    selection = frozenset(args.select)
-    if args.step is not None:
-        selection |= scenario.step_selection(args.step - 1)
+    # --step K: that step's page, as --all-steps writes it (K 0: the overview)
     steps_of = scenario
     scenario, err = cli_input.at_step(scenario, args.step, str(source))
     if err:
         return cli_input.report(err)
+    page = None if args.step is None else \
+        lecture_pages(steps_of, [args.step - 1] if args.step else [], panels)[-1]
+    selection = frozenset(args.select)
+    if page is not None:
+        panels = page.panels
     if args.frames:
         from gpuviz.export.sequence import export_sequence
 
         for pid in panels:
             paths = export_sequence(scenario, pid, out, stem, fmt=args.format,
                                     theme_name=args.theme, size=args.size, dpi=dpi,
-                                    selection=selection, check_only=check_only,
+                                    selection=selection | (page.selection_for(pid) if page
+                                                           else frozenset()),
+                                    check_only=check_only,
                                     checked=not check_only,  # run() checked what can fail
                                     text_as_paths=args.text_as_paths, chrome=args.chrome,
-                                    embed_fonts=args.embed_fonts, parts=args.parts,
+                                    embed_fonts=args.embed_fonts,
+                                    parts=args.parts or (page.parts(pid) if page else None),
                                     typeface=tuple(args.typeface))
             for path in () if check_only else paths:
                 print(printable(str(path)))
         return 0
-    for pid, page, parts, of in _single_files(args, scenario, steps_of, panels, selection):
+    for pid, part_page, parts, of in _single_files(args, scenario, page, panels, selection):
         suffix = step_suffix(args.step, len(steps_of.steps)) + ("-veiled" if args.veiled else "")
-        paged = "-" + "-".join(page) if page else ""
+        paged = "-" + "-".join(part_page) if part_page else ""
         path = out / f"{stem}-{pid}{named}{paged}{suffix}.{args.format}"
-        question = step_question(steps_of, args.step - 1) if args.veiled else ""
-
+        question = page.question if args.veiled and page is not None else ""
         # a step's file is its page, as --all-steps writes it: its heading and caption
-        heading = step_heading(steps_of, args.step - 1 if args.step is not None else None,
-                               args.chrome)
+        heading = page.heading(args.chrome) if page is not None else ("", "")
+        chosen = selection | (page.selection_for(pid) if page is not None else frozenset())
 
         def write_one(check, pid=pid, path=path, parts=parts, question=question,
-                      heading=heading):
-            return export_figure(scenario, pid, path, selection=selection, parts=parts,
+                      heading=heading, chosen=chosen):
+            return export_figure(scenario, pid, path, selection=chosen, parts=parts,
                                  check_only=check, question=question,
                                  step=("", "") if question else heading, **kw)
 
@@ -453,50 +459,51 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
     return 0
 
 
-def _single_files(args: argparse.Namespace, scenario: Scenario, steps_of: Scenario,
+def _single_files(args: argparse.Namespace, scenario: Scenario, page: Page | None,
                   panels: tuple[str, ...], selection: frozenset[str]):
-    """(panel, page, parts, (page number, pages) or None) for each file one state's export
-    writes: the figure (or the parts its step names) in one file; where that misses the size's
-    budget and no ``--part`` was asked for, one file a page (``budget_pages``), as
-    ``--all-steps`` writes a step, instead of refusing the obvious command."""
+    """(panel, page of parts, parts, (page number, pages) or None) for each file one state's
+    export writes: the figure (or the parts its step's ``page`` names) in one file; where that
+    misses the size's budget and no ``--part`` was asked for, one file a page
+    (``budget_pages``), as ``--all-steps`` writes a step, instead of refusing the obvious
+    command."""
     from gpuviz.export.files import budget_pages
 
     for pid in panels:
-        parts = args.parts or (steps_of.step_parts(args.step - 1, pid) if args.step is not None
-                               else None)
+        parts = args.parts or (page.parts(pid) if page is not None else None)
+        chosen = selection | (page.selection_for(pid) if page is not None else frozenset())
         pages = None if args.parts else budget_pages(scenario, pid, args.theme, args.size,
-                                                     selection, args.chrome, parts)
+                                                     chosen, args.chrome, parts)
         if not pages:
             yield pid, None, parts, None
             continue
-        for n, page in enumerate(pages, 1):
-            yield pid, page, page, (n, len(pages))
+        for n, part_page in enumerate(pages, 1):
+            yield pid, part_page, part_page, (n, len(pages))
 
 
-def _step_files(args: argparse.Namespace, scenario: Scenario, states, panels: tuple[str, ...]):
-    """(step, state, selection, panel, page) for each file ``--all-steps`` writes: the
-    figure, or the parts its step names, in one file; where that misses the size's budget, in
-    one file a page (``budget_pages``), as presentation mode shows a figure a page at a time,
-    instead of refusing the whole lecture (page None: one file). Parts asked for with
-    ``--part`` are written as asked, or refused."""
+def _step_files(args: argparse.Namespace, scenario: Scenario, pages: Sequence[Page]):
+    """(page, panel, page of parts) for each file ``--all-steps`` writes: each step's
+    panels, the figure or the parts the step names in one file; where that misses the size's
+    budget, in one file a page of parts (``budget_pages``), as presentation mode shows a
+    figure a page at a time, instead of refusing the whole lecture (None: one file). Parts
+    asked for with ``--part`` are written as asked, or refused."""
     from gpuviz.export.files import budget_pages
 
     held = _PAGED[1] if _PAGED[0] is scenario else {}
     _PAGED[:] = [scenario, held]  # the check before writing and the writing page alike
-    for k, state, selection in states:
-        for pid in panels:
-            named = scenario.step_parts(k, pid) if k is not None else None
-            key = (k, pid, args.theme, args.size, tuple(sorted(args.select)), args.chrome)
+    for page in pages:
+        for pid in page.panels:
+            key = (page.step, pid, args.theme, args.size, tuple(sorted(args.select)),
+                   args.chrome)
             if args.parts:
-                pages = None
+                part_pages = None
             elif key in held:
-                pages = held[key]
+                part_pages = held[key]
             else:
-                pages = held[key] = budget_pages(state, pid, args.theme, args.size,
-                                                 selection | set(args.select), args.chrome,
-                                                 named)
-            for page in pages or (None,):
-                yield k, state, selection, pid, page
+                part_pages = held[key] = budget_pages(
+                    page.state, pid, args.theme, args.size,
+                    page.selection_for(pid) | set(args.select), args.chrome, page.parts(pid))
+            for part_page in part_pages or (None,):
+                yield page, pid, part_page
 
 
 # the pages of the lecture exported last (its scenario, {(step, panel, options): pages}): each
@@ -507,6 +514,7 @@ _PAGED: list = [None, {}]
 def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | None,
              check_only: bool = False) -> int:
     from gpuviz.export.animate import MAX_FRAMES, FramePlan, check_animation, write_animation
+    from gpuviz.export.lecture import lecture_pages
     from gpuviz.export.raster import ExportLimitError
     from gpuviz.figures.layout import TARGETS
     from gpuviz.figures.scene import figure_for, frame_count
@@ -525,10 +533,13 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
         if steps is not None:
             chosen = steps[:cap] or [-1]
 
-            def step_figure(i, pid=pid, chosen=chosen):
-                k = chosen[i]
-                parts = args.parts or scenario.step_parts(k, pid)  # a step's own parts
-                return figure_for(scenario.at_step(k), pid, th, scenario.step_selection(k) | kept,
+            pages = lecture_pages(scenario, [k for k in chosen if k >= 0], (pid,))
+            shown = pages[1:] if chosen[0] >= 0 else pages
+
+            def step_figure(i, pid=pid, shown=shown):
+                page = shown[i]  # each step as the lecture model shows it
+                parts = args.parts or page.parts(pid)
+                return figure_for(page.state, pid, th, page.selection_for(pid) | kept,
                                   target.showing(parts, args.chrome))
 
             plan = FramePlan(len(chosen), step_figure, 0.5 if args.fps is None else args.fps)

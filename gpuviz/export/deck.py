@@ -77,7 +77,7 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
     props.author = props.last_modified_by = "gpuviz"
     props.revision = 1
     props.keywords = "gpuviz"
-    pages = lecture_pages(scenario, steps, panels)
+    pages = lecture_pages(scenario, steps, panels, "deck")
     check_lecture_size(pages, 1, "A deck")
 
     margin = Inches(MARGIN_IN)

@@ -39,7 +39,7 @@ def handout_pages(scenario: Scenario, scenario_sha256: str, *, per_page: int = 1
     if per_page not in (1, 2):
         raise ValueError("a handout has one or two steps a page")
     t = theme(theme_name)
-    pages = lecture_pages(scenario, steps, panels)
+    pages = lecture_pages(scenario, steps, panels, "handout")
     check_lecture_size(pages, 1, "A handout")
     out = [_title_page(scenario, pages, scenario_sha256, t)]
     steps_only = pages[1:]

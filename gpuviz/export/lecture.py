@@ -38,10 +38,24 @@ class Page:
     def label(self) -> str:
         return self.shown.label
 
+    @property
+    def step(self) -> int:
+        """The step, 0-based as the model counts (-1 the overview)."""
+        return self.shown.step
+
+    def parts(self, panel_id: str) -> tuple[str, ...] | None:
+        """The parts this step names for the panel (None: the whole figure, also for a panel
+        shown only because it was asked for)."""
+        return self.shown.parts(panel_id) if panel_id in self.shown.panel_ids else None
+
     def target(self, panel_id: str, size: str) -> Target:
         """The size preset's target, drawing only the parts this step names for the panel."""
-        parts = self.shown.parts(panel_id) if panel_id in self.shown.panel_ids else None
-        return TARGETS[size].showing(parts)
+        return TARGETS[size].showing(self.parts(panel_id))
+
+    def heading(self, chrome: str = "full") -> tuple[str, str]:
+        """The heading ("Step 2 · …") and caption the step's own figure file carries with
+        full chrome (``Target.titled``); none for other chrome or the overview."""
+        return heading(self.shown, chrome)
 
     def selection_for(self, panel_id: str) -> frozenset[str]:
         """The selection the panel's figure is built with (the step's, at its frame)."""
@@ -73,9 +87,15 @@ def step_heading(scenario: Scenario, k: int | None, chrome: str = "full") -> tup
     """The heading ("Step 2 · …") and caption a step's own figure file carries with full
     chrome (``Target.titled``), as the lecture model gives them for an export; none for
     other chrome, the overview or no step."""
-    if k is None or k < 0 or chrome != "full":
+    if k is None or k < 0:
         return "", ""
-    shown = show(Lecture(scenario), k, "export")
+    return heading(show(Lecture(scenario), k, "export"), chrome)
+
+
+def heading(shown: StepShow, chrome: str = "full") -> tuple[str, str]:
+    """``step_heading`` of a step the model has shown."""
+    if shown.step < 0 or chrome != "full":
+        return "", ""
     return (f"{shown.label} · {shown.title}" if shown.title else shown.label), shown.caption
 
 

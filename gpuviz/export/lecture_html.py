@@ -43,7 +43,7 @@ def lecture_html(scenario: Scenario, scenario_sha256: str,
                  panels: Sequence[str] | None = None, items: int | None = None) -> str:
     """The page's text for ``scenario`` (every step, or the 0-based ``steps``); ``items``:
     the work budget in drawn figure items (:data:`~gpuviz.export.lecture.MAX_LECTURE_ITEMS`)."""
-    pages = lecture_pages(scenario, steps, panels)
+    pages = lecture_pages(scenario, steps, panels, "html")
     check_lecture_size(pages, len(VARIANTS), "A web lecture")
     sections = []
     text = [scenario.title]

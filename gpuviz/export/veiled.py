@@ -89,11 +89,11 @@ def _height(blocks: list[Block], scale: float) -> float:
 def step_question(scenario: Scenario, k: int) -> str:
     """Step ``k``'s question (0-based; its live fields filled in), or "" for a step that asks
     none and for the overview."""
-    from gpuviz.scenario.fields import format_fields
+    from gpuviz.lecture import Lecture, show
 
-    if not 0 <= k < len(scenario.steps) or not scenario.steps[k].predict:
+    if not 0 <= k < len(scenario.steps):
         return ""
-    return format_fields(scenario.steps[k].predict, scenario.at_step(k))
+    return show(Lecture(scenario), k, "export").question
 
 
 def question_steps(scenario: Scenario) -> list[int]:

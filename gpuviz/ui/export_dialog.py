@@ -35,6 +35,7 @@ from gpuviz.registry import panel
 from gpuviz.ui.export_preview import ExportPreview
 
 if TYPE_CHECKING:
+    from gpuviz.export.lecture import Page
     from gpuviz.figures.display import Figure
     from gpuviz.scenario.document import Scenario
     from gpuviz.ui.document import Document
@@ -234,7 +235,10 @@ class ExportDialog(QDialog):
         self.parts_list.setVisible(self.parts_list.count() > 0)
 
     def chosen_parts(self) -> tuple[str, ...] | None:
-        """The parts checked, in the figure's order; None when all are (the whole figure)."""
+        """The parts checked, in the figure's order; None when all are (the whole figure),
+        and for every step (each step's file shows the parts the step names)."""
+        if self.what_box.currentData() == "steps":
+            return None
         items = [self.parts_list.item(i) for i in range(self.parts_list.count())]
         checked = tuple(i.text() for i in items if i.checkState() == Qt.CheckState.Checked)
         return None if len(checked) == len(items) else checked
@@ -253,6 +257,10 @@ class ExportDialog(QDialog):
         self.text_box.setEnabled(fmt == "svg")
         self.dpi.setEnabled(fmt != "svg")
         self.fps.setEnabled(fmt in ANIMATED)
+        steps = self.what_box.currentData() == "steps"
+        self.parts_list.setEnabled(not steps)
+        self.parts_list.setToolTip("Each step's file shows the parts the step names" if steps
+                                   else "")
         self.written.setText(self._written())
         self.preview.request(self._preview_maker())
 
@@ -370,7 +378,24 @@ def shown_state(document: Document | None, c: ExportChoice) -> tuple[Scenario, f
     assert document is not None
     if c.step is None or c.step == document.step:
         return document.shown, document.selection
-    return document.scenario.at_step(c.step), document.scenario.step_selection(c.step)
+    page = step_page(document, c.step, c.panel_id)
+    return page.state, page.selection_for(c.panel_id)
+
+
+def step_page(document: Document, k: int, panel_id: str) -> Page:
+    """Step ``k`` (-1 the overview) of the panel as the lecture model shows it for an
+    export: what its file is, wherever it is written from."""
+    from gpuviz.export.lecture import lecture_pages
+
+    return lecture_pages(document.scenario, [k] if k >= 0 else [], (panel_id,))[-1]
+
+
+def step_pages(document: Document, panel_id: str) -> tuple[Page, ...]:
+    """The overview and every step of the panel, as ``gpuviz export --all-steps`` writes
+    them."""
+    from gpuviz.export.lecture import lecture_pages
+
+    return lecture_pages(document.scenario, None, (panel_id,))
 
 
 def _remembered(settings: QSettings | None) -> dict[str, str]:
@@ -395,8 +420,6 @@ def remembered_folder(settings: QSettings | None) -> Path | None:
 def run_export(document: Document, c: ExportChoice) -> str:
     """Write what ``c`` asks for; returns a note for the status line."""
     from gpuviz.export.files import export_figure
-    from gpuviz.export.lecture import step_heading
-    from gpuviz.export.veiled import step_question
 
     scenario = document.scenario
     shown, selection = shown_state(document, c)
@@ -417,26 +440,30 @@ def run_export(document: Document, c: ExportChoice) -> str:
         stem = c.path.stem.removesuffix("-steps")
         digits = max(2, len(str(len(scenario.steps))))
         written = 0
-        for k in range(-1, len(scenario.steps)):
+        for page in step_pages(document, c.panel_id):  # each step's page, its own parts
+            k = page.step
             suffix = f"-step{k + 1:0{digits}d}" if k >= 0 else "-overview"
-            question = step_question(scenario, k) if c.veiled else ""
+            question = page.question if c.veiled else ""
+            kw["parts"] = c.parts or page.parts(c.panel_id)
             for veil in (question, "") if question else ("",):
                 name = f"{stem}{suffix}{'-veiled' if veil else ''}.{c.fmt}"
-                export_figure(scenario.at_step(k), c.panel_id, c.path.parent / name,
-                              selection=scenario.step_selection(k), question=veil,
-                              step=("", "") if veil else step_heading(scenario, k, c.chrome),
+                export_figure(page.state, c.panel_id, c.path.parent / name,
+                              selection=page.selection_for(c.panel_id), question=veil,
+                              step=("", "") if veil else page.heading(c.chrome),
                               **kw)  # type: ignore[arg-type]
                 written += 1
         return f" … {written} files"
-    question = step_question(scenario, c.step) if c.veiled and c.step is not None else ""
+    one = None if c.step is None else step_page(document, c.step, c.panel_id)
+    question = one.question if c.veiled and one is not None else ""
+    heading = one.heading(c.chrome) if one is not None else ("", "")
     return export_figure(shown, c.panel_id, c.path, selection=selection, question=question,
-                         step=("", "") if question else step_heading(scenario, c.step, c.chrome),
+                         step=("", "") if question else heading,
                          **kw)  # type: ignore[arg-type]
 
 
 def _animate(document: Document, c: ExportChoice) -> str:
     from gpuviz.export.animate import MAX_FRAMES, FramePlan, write_animation
-    from gpuviz.export.veiled import step_question, veiled_figure
+    from gpuviz.export.veiled import veiled_figure
     from gpuviz.figures.scene import figure_for, frame_count
     from gpuviz.figures.targets import TARGETS
     from gpuviz.figures.theme import theme
@@ -444,17 +471,17 @@ def _animate(document: Document, c: ExportChoice) -> str:
 
     th = theme(c.theme_name)
     target = TARGETS[c.size].showing(c.parts, c.chrome)  # type: ignore[arg-type]
-    scenario = document.scenario
     if c.what == "steps":
         # each step a frame; veiled, a question's veiled frame before its answer
-        chosen = [(k, veil) for k in range(-1, len(scenario.steps))
-                  for veil in ((step_question(scenario, k), "") if c.veiled
-                               and step_question(scenario, k) else ("",))][:MAX_FRAMES]
+        chosen = [(page, veil) for page in step_pages(document, c.panel_id)
+                  for veil in ((page.question, "") if c.veiled and page.question
+                               else ("",))][:MAX_FRAMES]
 
         def step_figure(i: int):
-            k, veil = chosen[i]
-            figure = figure_for(scenario.at_step(k), c.panel_id, th, scenario.step_selection(k),
-                                target)
+            page, veil = chosen[i]  # each step as the lecture model shows it, its own parts
+            figure = figure_for(page.state, c.panel_id, th, page.selection_for(c.panel_id),
+                                target.showing(c.parts or page.parts(c.panel_id),
+                                               c.chrome))  # type: ignore[arg-type]
             return veiled_figure(figure, veil, th, panel(c.panel_id).title,
                                  fill_page=target.aspect is not None) if veil else figure
 

@@ -126,3 +126,23 @@ def test_a_steps_figure_carries_its_title_and_caption_as_the_command_line_writes
     assert heading in texts["full"] and heading not in texts["none"]
     assert " ".join(shown.caption.split()) in " ".join(texts["full"].split())
     assert heading in (tmp_path / "step1.svg").read_text(encoding="utf-8")
+
+
+def test_every_step_from_the_dialog_is_the_file_the_command_line_writes(
+        make_main_window, scenario_path, tmp_path, capsys):
+    # traversal-grouped's steps 3-5 show one part each: the dialog wrote the whole figure
+    from gpuviz.cli import main
+    from gpuviz.ui.export_dialog import ExportChoice, run_export
+
+    path = scenario_path("traversal-grouped.json")
+    w = make_main_window(path)
+    ours, cli = tmp_path / "dialog", tmp_path / "cli"
+    ours.mkdir()
+    choice = ExportChoice("traversal", ours / "traversal-grouped-traversal-steps.svg", "svg",
+                          "screen", "natural", 200, "steps")
+    assert run_export(w.document, choice) == " … 6 files"
+    assert main(["export", str(path), "--all-steps", "--out", str(cli)]) == 0
+    written = sorted(cli.glob("*-step*.svg"))
+    assert len(written) == 5
+    for f in written:
+        assert (ours / f.name).read_bytes() == f.read_bytes(), f.name
