@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QMainWindow, QToolBar, QWidget
 from gpuviz.figures.theme import theme
 from gpuviz.registry import panel
 from gpuviz.scenario import ScenarioError
-from gpuviz.ui.design_memory import DesignMemory
+from gpuviz.ui.design_memory import DesignMemory, first_designs
 from gpuviz.ui.document import Document
 from gpuviz.ui.lecture_keys import install as install_lecture_keys
 from gpuviz.ui.palette import apply_palette
@@ -69,7 +69,7 @@ class MainWindow(QMainWindow):
         self.document = document
         self.settings = settings if settings is not None else QSettings()
         self.theme = theme(str(self.settings.value("view/theme", "screen")))
-        self.design_memory = DesignMemory(self.settings)
+        self.design_memory = DesignMemory(self.settings, first_designs(document.path))
         self.docks: dict[str, PanelDock] = {}
         self.measurements_dock: Any = None  # made after the first paint (measurements_dock)
         self.gallery = self.about_dialog = self.step_list_dialog = None  # made when first shown
