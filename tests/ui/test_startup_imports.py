@@ -31,3 +31,27 @@ def test_first_frame_imports_no_numpy_or_fonttools(tmp_path):
     lines = [line for line in out.splitlines() if line.startswith("imported:")]
     assert lines, out
     assert lines[0] == "imported: ", lines[0]
+
+
+SOURCES_READ = """
+import sys
+import gpuviz.ui  # the core, then what PySide's import hook is told of it
+feature = sys.modules["shibokensupport.feature"]
+read = []
+scan = feature._mod_uses_pyside
+def reading(module):
+    read.append(module.__name__)
+    return scan(module)
+feature._mod_uses_pyside = reading
+from gpuviz.ui.app import start
+from gpuviz.ui.main_window import MainWindow
+print("read:", ",".join(sorted(n for n in read if n.startswith("gpuviz") or n in sys.stdlib_module_names)))
+"""
+
+
+def test_pyside_reads_no_source_of_the_modules_start_up_imports(tmp_path):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", SOURCES_READ], env=env, capture_output=True,
+                         text=True, timeout=120, check=True).stdout
+    lines = [line for line in out.splitlines() if line.startswith("read:")]
+    assert lines == ["read: gc"], out  # gc is built in: no source to read
