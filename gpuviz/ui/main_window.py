@@ -19,7 +19,6 @@ from gpuviz.registry import panel
 from gpuviz.scenario import ScenarioError
 from gpuviz.ui.design_memory import DesignMemory, first_designs
 from gpuviz.ui.document import Document
-from gpuviz.ui.lecture_keys import install as install_lecture_keys
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import PanelDock
 from gpuviz.ui.presentation import Presentation
@@ -152,6 +151,7 @@ class MainWindow(QMainWindow):
             self._awaited_view.painted.disconnect(self._after_first_paint)
             self._awaited_view = None
         from gpuviz.ui import lecture_export, measurements_dock, warning_line
+        from gpuviz.ui.lecture_keys import install as install_lecture_keys
 
         build_actions(self)
         build_menus(self)

@@ -55,3 +55,35 @@ def test_pyside_reads_no_source_of_the_modules_start_up_imports(tmp_path):
                          text=True, timeout=120, check=True).stdout
     lines = [line for line in out.splitlines() if line.startswith("read:")]
     assert lines == ["read: gc"], out  # gc is built in: no source to read
+
+
+DEFERRED = """
+import enum, gc, os, sys
+gc.disable()
+made = []  # the Python enums PySide makes as classes are first named
+create = enum.EnumType._create_
+def making(cls, name, names, **kw):
+    made.append(kw.get("qualname") or name)
+    return create(cls, name, names, **kw)
+enum.EnumType._create_ = making
+from gpuviz.ui.app import start
+w = start(None, show=False)
+def painted():
+    print("deferred:", "gpuviz.ui.lecture_keys" in sys.modules,
+          "ScrollHint" in made, len(made) > 100, flush=True)  # QAbstractItemView.ScrollHint
+    os._exit(0)
+w.complete = painted
+w.show()
+from PySide6.QtWidgets import QApplication
+QApplication.exec()
+"""
+
+
+def test_the_first_frame_names_no_item_view_and_imports_no_lecture_keys(tmp_path):
+    """The step list's popup (a list view) is named when it first opens; the lecture's keys
+    are installed once the window is complete."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", DEFERRED], env=env, capture_output=True,
+                         text=True, timeout=120, check=True).stdout
+    assert [ln for ln in out.splitlines() if ln.startswith("deferred:")] \
+        == ["deferred: False False True"], out
