@@ -170,6 +170,9 @@ class _Painter:
         self._font: QFont | None = None
         self._text_color: str | None = None
         self._device = False  # the world transform is a label's (shapes set theirs again)
+        # the scale of the world transform set for unrotated labels (None: a label's own frame):
+        # labels of one size share it, each drawn at its device position divided by it
+        self._label_k: float | None = None
         self._opacity = p.opacity()
         device = p.device()
         self.dpi_x = device.logicalDpiX() if device is not None else 96
@@ -344,6 +347,17 @@ class _Painter:
         width = advance * k
         dx = 0.0 if t.anchor == "start" else -width / 2 if t.anchor == "middle" else -width
         dy = BASELINE_SHIFT_EM[t.baseline] * size
+        if self._static and laid is not None and not t.rotate and not t.knockout:
+            # one world transform for labels of a size (base, scaled by k): a label's frame
+            # would be base · translate(x, y) · scale(k), the same place
+            if not self._device or self._label_k != k:
+                frame = QTransform(self.base)
+                frame.scale(k, k)
+                p.setWorldTransform(frame)
+                self._device, self._label_k = True, k
+            p.drawStaticText(QPointF((self.ox + t.x * self.scale + dx) / k,
+                                     (self.oy + t.y * self.scale + dy) / k - ascent), laid)
+            return
         # the label's frame: its anchor, turned by its rotation (device units)
         frame = QTransform(self.base)
         frame.translate(self.ox + t.x * self.scale, self.oy + t.y * self.scale)
@@ -356,6 +370,7 @@ class _Painter:
             # hatching keeps the hatch visible around it (a box erased it)
             p.fillPath(_halo(t.text, key, font, 2 * self.pad / k), _brush(t.knockout))
         self._device = True  # the world transform is a label's: shapes set theirs again
+        self._label_k = None
         if self._static and laid is not None and not t.rotate:
             p.drawStaticText(QPointF(0.0, -ascent), laid)
         else:

@@ -63,6 +63,7 @@ bound (see the warp sweep).
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -462,6 +463,7 @@ def saturation_warps_per_sm(params: SchedulerParams) -> int:
     return SCHEDULERS_PER_SM * m
 
 
+@lru_cache(maxsize=4096)  # the figure draws this curve at every redraw (92 points: 13 ms)
 def uncapped_sm_prediction(params: SchedulerParams, warps_per_sm: int) -> float:
     """Little's law for the SM at ``warps_per_sm`` as if every warp were resident (no slot or
     register cap): the mean over the schedulers that hold a warp of ``min(1, m·I/P, bw)``."""

@@ -21,6 +21,7 @@ cache's own size says whether *any* LRU gives a measured traffic within a tolera
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -78,7 +79,15 @@ def capacity_fit(params: TraversalParams, measured: float, tolerance: float,
                  span: tuple[float, float] = SPAN, points: int = POINTS) -> CapacityFit | None:
     """The LRU of ``params`` at capacities over ``span`` times its own (its own among them):
     every one, or ``points`` spread evenly where there are more; None for an unbounded
-    cache."""
+    cache. Kept for the last few (the figure asks it at every redraw of a measured state)."""
+    try:
+        return _kept_fit(params, measured, tolerance, span, points)
+    except TypeError:  # parameters that cannot be hashed: worked out afresh
+        return _capacity_fit(params, measured, tolerance, span, points)
+
+
+def _capacity_fit(params: TraversalParams, measured: float, tolerance: float,
+                  span: tuple[float, float], points: int) -> CapacityFit | None:
     own = effective_capacity(params)
     if own is None:
         return None
@@ -122,3 +131,6 @@ def reason(fit: CapacityFit) -> str:
     return (f"An LRU of {size} gives it, not {own:.3g} MiB: this order's reuse distances "
             "crowd near the capacity, where an LRU's all-or-nothing rule is least like the "
             "real L2 (the blocks' schedule and the K step were measured and ruled out).")
+
+
+_kept_fit = lru_cache(maxsize=16)(_capacity_fit)

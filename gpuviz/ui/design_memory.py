@@ -5,9 +5,20 @@ next session, the same panel in the same theme and view shape is drawn first wit
 chosen last time (one build), and the search runs after the first frame, off the GUI thread;
 it replaces the picture only if the content now calls for another design.
 
-Kept in the application's settings, per panel, the most recent first, a few dozen at most."""
+Kept in the application's settings, per panel, the most recent first, a few dozen at most.
+
+A first start has no settings: on the default lecture it recalls the designs its views' layouts
+chose on the screens of ``FIRST_DESIGNS`` (resources/first_designs.json, written by
+tools/first_designs.py from the project's own files and checked against a fresh layout by
+tests/ui/test_first_designs.py), so its first frame is built once, not searched; the table
+names the scenario file's checksum and is ignored once the file differs."""
 
 from __future__ import annotations
+
+import json
+import zlib
+from importlib import resources
+from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
@@ -15,12 +26,37 @@ from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
 
 KEPT = 24  # designs per panel (theme × view shape)
 KINDS = ("stacked", "beside")
+FIRST_DESIGNS = "first_designs.json"
+
+
+def first_designs(path: Path | None) -> dict[str, str]:
+    """The designs the default lecture's views were laid out with on common screens, as the
+    settings keep them (panel id → entries), when ``path`` is the bundled default scenario as
+    the table was made for; else none."""
+    from gpuviz.scenario.bundled import default_scenario_path
+
+    if path is None or Path(path) != default_scenario_path():
+        return {}
+    try:
+        table = json.loads((resources.files("gpuviz.resources") / FIRST_DESIGNS)
+                           .read_text(encoding="utf-8"))
+        if table["scenario"] != Path(path).name \
+                or table["crc32"] != zlib.crc32(Path(path).read_bytes()):
+            return {}
+        out: dict[str, list[str]] = {}
+        for v in table["views"]:
+            out.setdefault(v["panel"], []).append(
+                f"{v['theme']} {v['width']:g} {v['aspect']:g}={v['design']}")
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}  # a damaged table is no table: the first frame is searched
+    return {pid: ";".join(entries) for pid, entries in out.items()}
 
 
 class DesignMemory:
-    def __init__(self, settings: QSettings):
+    def __init__(self, settings: QSettings, first: dict[str, str] | None = None):
         self.settings = settings
         self._entries: dict[str, list[tuple[str, Design]]] = {}
+        self._first = first or {}  # recalled where the settings remember nothing
 
     @staticmethod
     def _where(theme: str, target: Target) -> str:
@@ -31,25 +67,19 @@ class DesignMemory:
         if known is not None:
             return known
         raw = self.settings.value(f"designs/{panel_id}", "")
-        entries: list[tuple[str, Design]] = []
-        for part in str(raw).split(";") if isinstance(raw, str) else ():
-            where, _, design = part.rpartition("=")
-            kind, _, factor = design.partition(":")
-            try:
-                value = float(factor)
-            except ValueError:
-                continue  # a damaged entry is forgotten, not an error
-            if where and kind in KINDS and value in DESIGN_FACTORS:
-                entries.append((where, (kind, value)))
-        self._entries[panel_id] = entries[:KEPT]
+        self._entries[panel_id] = _parsed(raw)[:KEPT]
         return self._entries[panel_id]
 
     def recall(self, panel_id: str, theme: str, target: Target) -> Design | None:
-        """The design last chosen for this panel, theme and view shape, if any."""
+        """The design last chosen for this panel, theme and view shape, if any (on a first
+        start, the one the default lecture's layout chose: ``first_designs``)."""
         if target.aspect is None or target.width is None:
             return None
         where = self._where(theme, target)
-        return next((d for w, d in self._read(panel_id) if w == where), None)
+        found = next((d for w, d in self._read(panel_id) if w == where), None)
+        if found is None and panel_id in self._first:
+            found = next((d for w, d in _parsed(self._first[panel_id]) if w == where), None)
+        return found
 
     def keep(self, panel_id: str, theme: str, target: Target, design: Design) -> None:
         """Remember ``design`` as this panel's search result for ``theme`` and ``target``."""
@@ -63,3 +93,19 @@ class DesignMemory:
         entries[:] = [(where, design), *others[:KEPT - 1]]
         self.settings.setValue(f"designs/{panel_id}",
                                ";".join(f"{w}={k}:{f:g}" for w, (k, f) in entries))
+
+
+def _parsed(raw: object) -> list[tuple[str, Design]]:
+    """Entries ``theme width aspect=kind:factor`` joined by ";" (a damaged one is forgotten,
+    not an error)."""
+    entries: list[tuple[str, Design]] = []
+    for part in raw.split(";") if isinstance(raw, str) else ():
+        where, _, design = part.rpartition("=")
+        kind, _, factor = design.partition(":")
+        try:
+            value = float(factor)
+        except ValueError:
+            continue
+        if where and kind in KINDS and value in DESIGN_FACTORS:
+            entries.append((where, (kind, value)))
+    return entries

@@ -132,6 +132,30 @@ def _playing(panel_id: str, result: Any) -> frozenset[str]:
         else frozenset()
 
 
+def lay_out_ask(panel_id: str, ask: LayoutAsk, theme: Theme,
+                build: Callable[[Any, Target], Figure] | None = None,
+                memo: dict | None = None) -> ViewLayout:
+    """The view's layout for ``ask``, as a dock works it out on the thread pool (``build``:
+    the panel's figure of a (result, selection) state for a target, remembered by default)."""
+    if build is None:
+        def build(state: Any, target: Target) -> Figure:
+            return _built(panel_id, state, theme, target)
+    core: list[Any] = []  # each parameter state once: its design compared
+    extra: list[Any] = []  # a step's selection of a state: drawn in that design
+    params_seen: list[Any] = []
+    for p, selection in ask.states:
+        (extra if p in params_seen else core).append((p, selection))
+        params_seen.append(p)
+    # a long lecture measured on a dozen of its states (view_layout.measured_states)
+    core = [(compute_cached(panel_id, core[i][0]), core[i][1])
+            for i in measured_states(len(core))]
+    extra = [(compute_cached(panel_id, extra[i][0]), extra[i][1])
+             for i in measured_states(len(extra))]
+    return lay_out_view(build, core, ask.target, ask.view_px, ask.min_px, theme.title_pt,
+                        ask.parts, ask.chosen, panel(panel_id).parts, extra,
+                        {} if memo is None else memo)
+
+
 class Stale(Exception):
     """A layout no longer wanted, stopped between two builds."""
 
@@ -241,7 +265,6 @@ class DockLayouts(QObject):
         pid, wanted, memos = self.panel_id, self._wanted, self._memos
         while len(memos) > KEPT_LAYOUTS:  # the oldest views' measures go first
             memos.pop(next(iter(memos)))
-        every = panel(pid).parts
 
         def build(state: Any, target: Target) -> Figure:
             if wanted.generation != generation:  # asked again since, or the dock is gone
@@ -249,20 +272,8 @@ class DockLayouts(QObject):
             return _built(pid, state, theme, target)
 
         def work() -> ViewLayout:
-            core: list[Any] = []  # each parameter state once: its design compared
-            extra: list[Any] = []  # a step's selection of a state: drawn in that design
-            params_seen: list[Any] = []
-            for p, selection in ask.states:
-                (extra if p in params_seen else core).append((p, selection))
-                params_seen.append(p)
-            # a long lecture measured on a dozen of its states (view_layout.measured_states)
-            core = [(compute_cached(pid, core[i][0]), core[i][1])
-                    for i in measured_states(len(core))]
-            extra = [(compute_cached(pid, extra[i][0]), extra[i][1])
-                     for i in measured_states(len(extra))]
             memo = memos.setdefault((ask.view_px, ask.theme, ask.lecture, ask.states), {})
-            return lay_out_view(build, core, ask.target, ask.view_px, ask.min_px,
-                                theme.title_pt, ask.parts, ask.chosen, every, extra, memo)
+            return lay_out_ask(pid, ask, theme, build, memo)
 
         job = Job(work, self._generation)
         job.signals.done.connect(self._on_done)

@@ -17,9 +17,8 @@ from PySide6.QtWidgets import QMainWindow, QToolBar, QWidget
 from gpuviz.figures.theme import theme
 from gpuviz.registry import panel
 from gpuviz.scenario import ScenarioError
-from gpuviz.ui.design_memory import DesignMemory
+from gpuviz.ui.design_memory import DesignMemory, first_designs
 from gpuviz.ui.document import Document
-from gpuviz.ui.lecture_keys import install as install_lecture_keys
 from gpuviz.ui.palette import apply_palette
 from gpuviz.ui.panel_dock import PanelDock
 from gpuviz.ui.presentation import Presentation
@@ -69,7 +68,7 @@ class MainWindow(QMainWindow):
         self.document = document
         self.settings = settings if settings is not None else QSettings()
         self.theme = theme(str(self.settings.value("view/theme", "screen")))
-        self.design_memory = DesignMemory(self.settings)
+        self.design_memory = DesignMemory(self.settings, first_designs(document.path))
         self.docks: dict[str, PanelDock] = {}
         self.measurements_dock: Any = None  # made after the first paint (measurements_dock)
         self.gallery = self.about_dialog = self.step_list_dialog = None  # made when first shown
@@ -152,6 +151,7 @@ class MainWindow(QMainWindow):
             self._awaited_view.painted.disconnect(self._after_first_paint)
             self._awaited_view = None
         from gpuviz.ui import lecture_export, measurements_dock, warning_line
+        from gpuviz.ui.lecture_keys import install as install_lecture_keys
 
         build_actions(self)
         build_menus(self)
