@@ -5,7 +5,6 @@ for the promises every command keeps."""
 from __future__ import annotations
 
 import contextlib
-import gc
 import io
 import json
 import os
@@ -157,7 +156,6 @@ def gpuviz_here(*args: object, timeout: float = TIMEOUT,
 
     argv = [str(a) for a in args]
     env = {name: os.environ.pop(name) for name in ("GPUVIZ_DEBUG", "DISPLAY") if name in os.environ}
-    gc.collect()
     rss = _status_kib("VmRSS")
     measured = _reset_peak_resident()
     started = time.perf_counter()
