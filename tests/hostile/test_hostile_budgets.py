@@ -21,3 +21,22 @@ def test_a_new_character_set_of_the_largest_face_is_cut_quickly():
         assert data[:4] == b"OTTO"
     each = (time.process_time() - started) / len(TEXTS)
     assert each < 0.12, f"{each:.2f} CPU s a subset"
+
+
+def test_a_paper_face_is_parsed_once_for_the_same_bytes(tmp_path, monkeypatch):
+    """An export sets the paper's typeface for each figure it writes; reading every table of
+    Inter again took 1.1 s a figure. A file whose bytes change is parsed again."""
+    import fontTools.ttLib
+    from hostile_fonts import font_bytes, write_font
+
+    from gpuviz.figures.metrics import read_typeface
+
+    opened = []
+    real = fontTools.ttLib.TTFont
+    monkeypatch.setattr(fontTools.ttLib, "TTFont",
+                        lambda *a, **k: opened.append(1) or real(*a, **k))
+    font = write_font(tmp_path, "paper.ttf", font_bytes("PaperOne"))
+    assert [read_typeface(str(font))[1] for _ in range(3)] == ["PaperOne"] * 3
+    assert len(opened) == 1
+    font.write_bytes(font_bytes("PaperTwo", chars="ABC "))
+    assert read_typeface(str(font))[1] == "PaperTwo" and len(opened) == 2
