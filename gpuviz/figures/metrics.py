@@ -156,6 +156,7 @@ def read_typeface(path: str) -> tuple[str, str, FontMetrics]:
     file of a sane size (a FIFO, a device, a huge sparse file are never opened), not an OTF or
     TTF, a table missing or broken, no Unicode character map, units per em outside 16–16384
     (the OpenType ``head`` table's range)."""
+    import hashlib
     import os
     import stat
 
@@ -181,6 +182,11 @@ def read_typeface(path: str) -> tuple[str, str, FontMetrics]:
             data = f.read(MAX_TYPEFACE_BYTES + 1)
         except OSError as e:
             raise TypefaceError(f"cannot be read ({e.strerror})") from None
+    # parsed once for the same bytes: reading every table takes 1.1 s for Inter, and an export
+    # of many figures sets the typeface for each
+    identity = (path, hashlib.sha256(data).digest())
+    if identity in _read:
+        return _read[identity]
     if data[:4] in (b"wOFF", b"wOF2"):
         raise TypefaceError("a WOFF web font; give the OTF or TTF file it was made from")
     try:
@@ -222,7 +228,14 @@ def read_typeface(path: str) -> tuple[str, str, FontMetrics]:
             if cp not in advances and cp not in shipped}
     metrics = FontMetrics(advances, notdef, cap / upm, x_height / upm, ascent, desc, lent,
                           shipped)
+    if len(_read) >= 8:
+        _read.clear()
+    _read[identity] = (path, family, metrics)
     return path, family, metrics
+
+
+# read_typeface's answers by the file's path and the SHA-256 of its bytes
+_read: dict[tuple[str, bytes], tuple[str, str, FontMetrics]] = {}
 
 
 def borrows(text: str, font: FontKind = "sans", bold: bool = False) -> bool:

@@ -1,6 +1,8 @@
 """The second round's hostile corpus (``hostile_bounds.py``) through ``validate``, ``compute``
-and ``export`` in a subprocess held to 10 s and 1 GiB of address space: refused with the JSON
-path, or accepted and then computed, exported and its captions formatted as the app shows them.
+and ``export`` held to 10 s and 1 GiB of address space (in this process, ``gpuviz_here``: every
+case is file content; ``hostile_table.py`` runs them as capped subprocesses): refused with the
+JSON path, or accepted and then computed, exported and its captions formatted as the app shows
+them.
 
 One ``validate`` call takes every file (it must report each); ``compute`` and ``export`` run on
 the representative cases (``Case.compute``)."""
@@ -15,7 +17,7 @@ from hostile_run import (
     assert_json,
     assert_svgs_well_formed,
     assert_terminal_safe,
-    gpuviz,
+    gpuviz_here,
     text,
 )
 
@@ -28,7 +30,7 @@ CASES = [case for make in GENERATORS for case in make()]
 
 
 def run(*args, timeout: float = TIMEOUT):
-    return gpuviz(*args, timeout=timeout, memory=MEMORY)
+    return gpuviz_here(*args, timeout=timeout, memory=MEMORY)
 
 
 def test_validate_reports_every_case_of_every_class(tmp_path):

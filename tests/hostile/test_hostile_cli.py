@@ -1,5 +1,6 @@
 """The command line misused: mistyped commands, options given to the app form, no display,
-output that cannot be written, a crash in the middle of ``validate``."""
+output that cannot be written, a crash in the middle of ``validate``. A closed, full or vanishing
+standard output is a process's own, and runs in a subprocess; the rest in this process."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import os
 import subprocess
 
 import pytest
-from hostile_run import assert_clean, assert_terminal_safe, gpuviz, text
+from hostile_run import assert_clean, assert_terminal_safe, gpuviz, gpuviz_here, text
 
 from gpuviz import cli
 from gpuviz.scenario.bundled import scenario_dir
@@ -16,13 +17,20 @@ DEFAULT = scenario_dir() / "launch-n130.json"
 BIG = scenario_dir() / "traversal-sweep.json"  # a long compute output
 
 
-def _no_display(*args, **kw):
-    """gpuviz as started from a terminal without a display (and no platform chosen)."""
-    env = dict(os.environ)
+@pytest.fixture
+def no_display(monkeypatch):
+    """gpuviz as started from a terminal without a display (and no platform chosen), in this
+    process: an application that started would fail the case at once (as a subprocess, it
+    would never exit)."""
+    import gpuviz.ui.app
+
+    def started(path):
+        raise AssertionError(f"the application was started for {path!r}")
+
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
-        env.pop(name, None)
-    return subprocess.run([*cli_command(), *map(str, args)], env=env, capture_output=True,
-                          timeout=20, stdin=subprocess.DEVNULL, **kw)
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(gpuviz.ui.app, "run_app", started)
+    return lambda *args: gpuviz_here(*args, timeout=20)
 
 
 def cli_command():
@@ -37,8 +45,10 @@ def cli_command():
     (["compte"], "did you mean 'compute'?"),
     (["render", DEFAULT, "--format", "svg"], "commands: validate, compute, export"),
 ])
-def test_a_mistyped_command_is_no_such_command(argv, suggestion, tmp_path):
-    proc = _no_display(*argv, cwd=tmp_path)
+def test_a_mistyped_command_is_no_such_command(argv, suggestion, tmp_path, no_display,
+                                               monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    proc = no_display(*argv)
     assert proc.returncode == 2
     err = text(proc.stderr)
     assert "no such command" in err and suggestion in err
@@ -46,21 +56,21 @@ def test_a_mistyped_command_is_no_such_command(argv, suggestion, tmp_path):
     assert not (tmp_path / "figs").exists()
 
 
-def test_options_given_to_the_app_form_are_refused():
-    proc = _no_display(DEFAULT, "--theme", "dark")
+def test_options_given_to_the_app_form_are_refused(no_display):
+    proc = no_display(DEFAULT, "--theme", "dark")
     assert proc.returncode == 2
     assert "takes no options" in text(proc.stderr) and "gpuviz export" in text(proc.stderr)
 
 
-def test_a_word_that_is_no_file_and_no_command():
-    proc = _no_display("frobnicate")
+def test_a_word_that_is_no_file_and_no_command(no_display):
+    proc = no_display("frobnicate")
     assert proc.returncode == 2
     assert "no such command or file: 'frobnicate'" in text(proc.stderr)
 
 
-def test_without_a_display_the_app_is_not_started_invisibly():
+def test_without_a_display_the_app_is_not_started_invisibly(no_display):
     for argv in ([], [DEFAULT], ["missing.json"]):
-        proc = _no_display(*argv)  # would never exit if an app started
+        proc = no_display(*argv)
         assert proc.returncode == 2, argv
         assert "there is no display" in text(proc.stderr)
 
@@ -68,7 +78,7 @@ def test_without_a_display_the_app_is_not_started_invisibly():
 def test_export_into_a_folder_that_cannot_be_created(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    proc = gpuviz("export", DEFAULT, "--out", blocker / "sub")
+    proc = gpuviz_here("export", DEFAULT, "--out", blocker / "sub")
     assert_clean(proc)
     assert proc.returncode == 2
     assert "cannot create the output folder" in text(proc.stderr)
@@ -77,7 +87,7 @@ def test_export_into_a_folder_that_cannot_be_created(tmp_path):
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
 def test_export_into_a_folder_that_cannot_be_written():
     # /proc exists and is a folder, yet no file can be made in it (not even by root)
-    proc = gpuviz("export", DEFAULT, "--out", "/proc")
+    proc = gpuviz_here("export", DEFAULT, "--out", "/proc")
     assert_clean(proc)
     assert proc.returncode == 2
     assert "cannot write" in text(proc.stderr)
@@ -139,7 +149,7 @@ def test_a_reader_that_goes_away_is_no_error():
 def test_file_names_with_control_characters_are_escaped(tmp_path):
     path = tmp_path / "evil\x1b[2J\x07.json"
     path.write_text('{"version": 1, "x": 1}')
-    proc = gpuviz("validate", path)
+    proc = gpuviz_here("validate", path)
     assert_clean(proc)
     assert_terminal_safe(proc.stderr)
     assert "evil\\x1b[2J\\x07.json: x: unknown key" in text(proc.stderr)
@@ -148,8 +158,8 @@ def test_file_names_with_control_characters_are_escaped(tmp_path):
 def test_options_repeated_past_their_use_are_refused_before_parsing_them(tmp_path):
     """argparse's time grows with the square of the options given (30,000 --part took 32 s)."""
     scenario = scenario_dir() / "banks-stride1.json"
-    proc = gpuviz("export", scenario, *["--part", "rack"] * 30_000, "--out", tmp_path / "out",
-                  timeout=10)
+    proc = gpuviz_here("export", scenario, *["--part", "rack"] * 30_000, "--out",
+                       tmp_path / "out", timeout=10)
     assert_clean(proc)
     assert proc.returncode == 2
     assert "30,001 options given; a command line takes at most 1,024" in text(proc.stderr)

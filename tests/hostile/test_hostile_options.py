@@ -46,9 +46,18 @@ def test_a_repeated_chrome_is_refused(tmp_path, capsys):
     assert "--chrome is given more than once" in capsys.readouterr().err
 
 
+@pytest.fixture(scope="module")
+def plain_first_frame(tmp_path_factory) -> str:
+    """The first frame of ``--frames`` without figure options, which each option is compared
+    with (exported once for the module)."""
+    status, plain = _export(tmp_path_factory.mktemp("plain"), "--frames")
+    assert status == 0
+    return sorted(plain.glob("*.svg"))[0].read_text("utf-8")
+
+
 @pytest.mark.parametrize("option", ["--text-as-paths", "--embed-fonts", "chrome", "part",
                                     "font"])
-def test_frames_honour_the_figure_options(option, tmp_path, capsys):
+def test_frames_honour_the_figure_options(option, tmp_path, capsys, plain_first_frame):
     extra = {"chrome": ["--chrome", "none"], "part": ["--part", "map"],
              "font": ["--font", str(write_font(tmp_path, "f.ttf", font_bytes("FramesFace")))],
              }.get(option, [option])
@@ -56,9 +65,7 @@ def test_frames_honour_the_figure_options(option, tmp_path, capsys):
     assert status == 0, capsys.readouterr().err
     frames = sorted(out.glob("*.svg"))
     assert frames
-    plain_status, plain = _export(tmp_path / "plain", "--frames")
-    assert plain_status == 0
-    first, base = frames[0].read_text("utf-8"), sorted(plain.glob("*.svg"))[0].read_text("utf-8")
+    first, base = frames[0].read_text("utf-8"), plain_first_frame
     if option == "--text-as-paths":
         assert "<text" not in first and "<text" in base
     elif option == "--embed-fonts":
