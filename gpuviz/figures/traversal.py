@@ -45,6 +45,7 @@ from gpuviz.figures.traversal_path import (
     PATH_MIN_CELL,
     VECTOR_MIN_CELL,
     WINDOW_MAX_H,
+    WINDOW_MAX_ROWS,
     WINDOW_ROWS,
     PathWindow,
     current_style,
@@ -460,19 +461,26 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
         max_h = _grid_h(target, width)
         blocks = runs_for(width, each, grid, strips, max_h)
         if limit is not None:
-            # a journal column's part: the path's window (down to its least cells), then the
-            # grids give up what the page would run over by
-            over = _height(width, blocks, plot_blocks) - limit
-            if over > 0:
-                shown, drawn = run_layout(result, each, grid, strips, max_h)
-                window_h = WINDOW_MAX_H
+            # a journal column's part: the path's window (down to its band at the least cells),
+            # then the grids give up what the page would run over by; where that is not enough,
+            # the window keeps two rows only, then (the presentation theme's type) none, and
+            # the note says so
+            fits = _height(width, blocks, plot_blocks) <= limit
+            for least_rows in (WINDOW_MAX_ROWS, 2, 0):
+                if fits:
+                    break
+                window_h = WINDOW_MAX_H if least_rows else 0.0
+                blocks = runs_for(width, each, grid, strips, max_h, window_h)
+                over = _height(width, blocks, plot_blocks) - limit
+                shown, drawn = run_layout(result, each, grid, strips, max_h, window_h=window_h)
                 if drawn is not None:
-                    least = PATH_MIN_CELL * drawn.rows
-                    window_h = max(least, drawn.rows * drawn.cell - over)
+                    window_h = max(PATH_MIN_CELL * min(least_rows, drawn.rows),
+                                   drawn.rows * drawn.cell - over)
                     over -= drawn.rows * drawn.cell - window_h
                 depth = run_depth(result, shown, grid, strips)
                 blocks = runs_for(width, each, grid, strips,
                                   max(12.0, depth - over) if over > 0 else max_h, window_h)
+                fits = _height(width, blocks, plot_blocks) <= limit
         return blocks + plot_blocks
 
     def _height(width: float, blocks: list[Block], plot_blocks: list[Block]) -> float:
