@@ -256,6 +256,12 @@ def _trace_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
 # The issue orders
 
 
+def _full_height_style(theme: Theme) -> Style:
+    """The outline of an issue cell's full height, every lane active: the theme's outline, thin,
+    with no fill (the bar inside it is the share of lanes that issued)."""
+    return Style(fill=None, stroke=theme.outline, stroke_width=theme.thin_mm)
+
+
 def _orders(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             marks: dict[str, Style], width: float) -> Block:
     c = BlockCanvas()
@@ -279,6 +285,10 @@ def _orders(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             x = label_w + i * cell
             by_node.setdefault(node, []).append((x, y + h * (1 - frac), cell * 0.85, h * frac))
         c.rect(label_w, y, cell * shown, h, Style(fill=theme.surface))
+        # each cell's full height (32 lanes) outlined: the reference its bar is read against,
+        # kept where the surface is the paper itself (print)
+        c.rects([(label_w + i * cell, y, cell * 0.85, h) for i in range(len(order[:shown]))],
+                _full_height_style(theme))
         for node, cells in by_node.items():
             key = keys.key("node", node)
             c.rects(cells, marks.get(node, plain_style(theme)), keys=[key] * len(cells))

@@ -182,15 +182,23 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     r = result
     div = ", divergent" if r.divergence else ""
+    column_title = ""
     if r.warps_per_sm is None:
         title = (f"One warp scheduler, {POLICY_NAMES[r.policy]}: {r.resident_warps} warps, "
-                 f"{format_percent(r.issue_utilization)} of issue slots used{div}")
+                 f"{format_percent(r.sm_issue_utilization)} of issue slots used "
+                 f"{steady_words(r)}{div}")
     else:
         here = next((m for w, m in measured_curve(r) if w == r.warps_per_sm), None)
         title = (f"An SM's four schedulers, {POLICY_NAMES[r.policy]}: {r.warps_per_sm} warps "
                  f"per SM, {format_percent(r.sm_issue_utilization)} of issue slots used "
                  f"{steady_words(r)}{div}"
                  + (f" (H200: {format_percent(here.measured)})" if here is not None else ""))
+        # a column's: the same numbers, without the scheduler's policy and the SM's count
+        column_title = (f"{r.warps_per_sm} warps per SM: "
+                        f"{format_percent(r.sm_issue_utilization)} of issue slots used "
+                        f"{steady_words(r)}{div}"
+                        + (f" (H200: {format_percent(here.measured)})" if here is not None
+                           else ""))
     cap = (f"; registers cap residency at {r.register_cap}" if r.register_cap < 16 else "")
     subtitle = (f"Each loop: {_loop_words(r)}P = {format_number(r.P)} cycles, I = {r.I} "
                 f"instructions → ⌈P/I⌉ = {r.warps_needed} warps needed{cap}. Little's law "
@@ -209,7 +217,7 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
                     f"instructions → ⌈P/I⌉ = {r.warps_needed} warps needed{cap}.")
     elif alone == "utilisation":
         title = (f"Issue slots used over time, {POLICY_NAMES[r.policy]}: "
-                 f"{format_percent(r.issue_utilization)} of {format_number(r.cycles)} cycles{div}")
+                 f"{format_percent(r.sm_issue_utilization)} {steady_words(r)}{div}")
         span, b = utilisation_span(r)
         subtitle = (f"Cycles 0–{span - 1:,} ({span / r.P:.3g} loop periods of P = {r.P:,}) "
                     f"in windows of {b:,} cycle{'s' if b != 1 else ''}. " + law)
@@ -217,7 +225,7 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
         title = (f"Warps to hide the latency, {POLICY_NAMES[r.policy]}: ⌈P/I⌉ = "
                  f"{r.warps_needed} per scheduler{div}")
         start, end = r.sweep_cycles
-        subtitle = (f"Steady state (cycles {start:,}–{end - 1:,} of a run per count), "
+        subtitle = (f"Steady state (cycles {start:,}–{end - 1:,}, a run per count), "
                     f"P = {format_number(r.P)} cycles, I = {r.I} instructions{cap}; Little's "
                     f"law: U = {_bound_words(r)}.")
     shown: list[tuple[int, int]] = []
@@ -267,11 +275,12 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
             ("run", f"{format_number(r.loops_completed)} loops, "
                     f"{format_number(r.issued_instructions)} instructions in "
                     f"{format_number(r.cycles)} cycles"),
-            ("issue slots used", format_percent(r.issue_utilization)
-             + (" from cycle 0" if r.warps_per_sm is not None else "")),
+            ("issue slots used", f"{format_percent(r.sm_issue_utilization)} "
+                                 f"{steady_words(r)}"),
             ("Little's law", format_percent(r.predicted_utilization)),
             *(_memory_rows(r) if target.whole else []),
-            ("useful lane work", format_percent(r.lane_utilization))]
+            ("useful lane work", f"{format_percent(r.sm_lane_utilization)} over the same "
+                                 "cycles")]
         if alone == "utilisation":  # its title and subtitle give the issue use and the law
             rows = [row for row in rows if row[0] in ("run", "useful lane work")]
         blocks = [legend_block(entries, theme, width, target=target),
@@ -283,23 +292,26 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
 
     return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
                    natural_width=172.0, figure_title="gpuviz scheduler",
+                   column_title=column_title if alone is None or alone == "timeline" else "",
                    description=f"One warp scheduler under {POLICY_NAMES[r.policy]} with "
                                f"{counted(r.resident_warps, 'resident warp')}, cycle by cycle: "
-                               f"{format_percent(r.issue_utilization)} of issue slots used "
-                               f"(Little's law predicts "
+                               f"{format_percent(r.sm_issue_utilization)} of issue slots used "
+                               f"{steady_words(r)} (Little's law predicts "
                                f"{format_percent(r.predicted_utilization)}), "
-                               f"{format_percent(r.lane_utilization)} useful lane work.")
+                               f"{format_percent(r.sm_lane_utilization)} useful lane work.")
 
 
 MEMORY_NAMES = {"l1": "L1", "l2": "L2", "dram": "DRAM"}
 
 
 def steady_words(r: SchedulerResult) -> str:
-    """Where the SM's utilisation was measured: in steady state, or over the run for a loop too
+    """Where every utilisation the figure quotes was measured: in steady state, its cycles
+    named (the warps part's runs measure over the same cycles), or over the run for a loop too
     long to reach one within the simulation's budget."""
+    start, end = r.steady_cycles
     if r.sm_steady:
-        return "in steady state"
-    return f"over the first {r.cycles:,} cycles (one loop takes {r.P:,}: no steady state)"
+        return f"in steady state (cycles {start:,}–{end - 1:,})"
+    return f"over the first {end:,} cycles (one loop takes {r.P:,}: no steady state)"
 
 
 def _loop_words(r: SchedulerResult) -> str:

@@ -160,7 +160,7 @@ def sweep(r: SchedulerResult, selection: frozenset[str], theme: Theme, target: T
     y = 0.0
     if headed:
         y = heading(c, f"Issue slots used against resident warps N, in steady state (cycles "
-                       f"{start:,}–{end - 1:,} of a run per N{beyond})", theme, width)
+                       f"{start:,}–{end - 1:,} of a {end:,}-cycle run per N{beyond})", theme, width)
     data = [replace_markers(_series(theme, 0, r.sweep_warps, r.sweep_utilization)),
             _series(theme, 2, range(1, len(r.sweep_predicted) + 1), r.sweep_predicted)]
     if r.register_cap < top:  # a series, so that the mark's label keeps clear of it
@@ -238,7 +238,7 @@ def _sweep_sm(r: SchedulerResult, selection: frozenset[str], theme: Theme, targe
     y = 0.0
     if headed:
         y = heading(c, "Issue slots used against warps per SM W (four schedulers share them), "
-                       f"steady state (cycles {start:,}–{end - 1:,} of a run per count)"
+                       f"steady state (cycles {start:,}–{end - 1:,} of a {end:,}-cycle run per count)"
                        + (", beside the H200" if measured else ""), theme, width)
     held = max(r.sm_sweep_warps)  # the most warps an SM holds here (slots, registers)
     saturation = saturation_warps_per_sm(r.params)

@@ -44,10 +44,17 @@ from gpuviz.figures.theme import Theme
 from gpuviz.figures.traversal_path import (
     PATH_MIN_CELL,
     VECTOR_MIN_CELL,
+    WINDOW_MAX_H,
+    WINDOW_MAX_ROWS,
+    WINDOW_ROWS,
+    PathWindow,
     current_style,
     draw_grid,
+    draw_window,
     numbers_fit,
+    path_window,
     ramp_block,
+    window_words,
 )
 from gpuviz.figures.traversal_plots import (
     PLOT_H,
@@ -135,13 +142,56 @@ def run_depth(result: TraversalResult, cell: float, grid: bool, strips: bool) ->
     return cell * (rows + kb) + (1.5 if strips else 0.0) if grid else cell * max(rows, kb)
 
 
+WINDOW_SHARE = 0.4  # of a page's grid depth, the most its path's window takes
+
+
+def run_layout(result: TraversalResult, width: float, grid: bool, strips: bool,
+               max_h: float, paged: bool = False, window_h: float = WINDOW_MAX_H
+               ) -> tuple[float, PathWindow | None]:
+    """The cell size of a run block's grid and the window its path is drawn in (None where the
+    grid's cells hold the path). On a page of fixed height (``paged``: a slide, a view) the
+    grid and its window share the depth the grid alone would take, the window
+    :data:`WINDOW_SHARE` of it at most, so the page keeps its scale; elsewhere the window is
+    drawn under the grid, ``window_h`` mm deep at most (a journal column's part gives up
+    depth in :func:`build`)."""
+    cell = run_cell(result, width, grid, strips, max_h)
+    if not grid:
+        return cell, None
+    if not paged:
+        return cell, run_window(result, width, cell, strips, window_h)
+    depth = run_depth(result, cell, grid, strips)
+    window = run_window(result, width, cell, strips, WINDOW_SHARE * depth)
+    if window is None:
+        return cell, None
+    cell = run_cell(result, width, grid, strips, depth - window.depth)
+    return cell, run_window(result, width, cell, strips, WINDOW_SHARE * depth)
+
+
+def run_window(result: TraversalResult, width: float, cell: float, strips: bool,
+               max_h: float = WINDOW_MAX_H) -> PathWindow | None:
+    """The window a run block ``width`` wide with grid cells of ``cell`` mm draws its path in,
+    under its grid, at most ``max_h`` mm deep: none where the grid's cells hold the path
+    themselves. The window's rows are the GROUP_M band where an order shown is grouped."""
+    if cell >= PATH_MIN_CELL:
+        return None
+    kb = -(-result.k_tiles // k_per_bin(result.rows, result.cols, result.k_tiles)) \
+        if strips else 0
+    grouped = "grouped" in {result.main.order_name} | (
+        {result.compare.order_name} if result.compare is not None else set())
+    band = result.group_m if grouped else WINDOW_ROWS
+    return path_window(result.rows, result.cols, band,
+                       width - (kb * cell + 1.5 if strips else 0.0), max_h)
+
+
 def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: Theme,
               width: float, selection: frozenset[str] = frozenset(),
               target: Target = NATURAL, grid: bool = True, strips: bool = True,
-              max_h: float = GRID_MAX_H) -> Block:
+              max_h: float = GRID_MAX_H, window_h: float = WINDOW_MAX_H) -> Block:
     """One order: its grid with the visiting path (``grid``) and the A and B tiles resident
     after the shown step (``strips``, left of and above the grid; beside each other alone),
-    ``max_h`` mm deep at most, then its receipt."""
+    ``max_h`` mm deep at most with, under the grid, the window of its path where the grid's
+    cells are too small for it (:func:`run_layout`, ``window_h`` mm deep at most), then its
+    receipt."""
     c = BlockCanvas()
     rows, cols, kt = result.rows, result.cols, result.k_tiles
     size = max(theme.text_pt, target.min_pt)
@@ -153,7 +203,8 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
     gap = 1.5
     per = k_per_bin(rows, cols, kt) if strips else 1
     kb = -(-kt // per) if strips else 0  # K bins the strips draw
-    cell = run_cell(result, width, grid, strips, max_h)
+    cell, window = run_layout(result, width, grid, strips, max_h, target.aspect is not None,
+                              window_h)
     corner = kb * cell
     labels_above = strips and (not grid or not _strip_labels_fit(corner, small))
     if labels_above:  # room for the strips' names above them
@@ -166,10 +217,24 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
     selected_tiles = [(r, k) for r, k in of_kind(selection, "tile", 2)
                       if 0 <= r < rows and 0 <= k < cols]
     mine = {key("run", name), key("grid", name)} & selection
+    below = gy + rows * cell  # the grid's foot, the window's below it
     with c.group(key("run", name), name=name):
         if grid:
             draw_grid(c, theme, run, done, current_lo, rows, cols, gx, gy, cell, small,
-                      path_selected=key("path", name) in selection and vector)
+                      path_selected=key("path", name) in selection and vector
+                      and window is None)
+        if window is not None:
+            # the window's corner framed on the grid, and drawn again under it with the path
+            c.rect(gx, gy, window.cols * cell, window.rows * cell,
+                   theme.stroke("foreground", theme.line_mm))
+            draw_window(c, theme, run, done, current_lo, rows, cols, window, gx,
+                        below + window.depth - window.rows * window.cell,
+                        path_selected=key("path", name) in selection)
+            for r, k in selected_tiles:
+                if r < window.rows and k < window.cols:
+                    theme.select(c, gx + k * window.cell, below + window.depth
+                                 - (window.rows - r) * window.cell, window.cell, window.cell)
+            below += window.depth
         if strips:
             a_share, a_load, a_hit, b_share, b_load, b_hit = binned_state(state, per)
             ax, ay = (0.0, gy) if grid else (0.0, top)
@@ -223,8 +288,9 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
              f"{count(run.hits, 'hit')} ({rate} of requests)" if width >= NARROW_RUN
              else f"{rate} of requests hit"), False),
     )
-    y = (gy + rows * cell + 1.5) if grid else (top + max(rows, kb) * cell + 1.5)
-    used = (gx + cols * cell) if grid else (kb + cols) * cell + 2 * gap
+    y = (below + 1.5) if grid else (top + max(rows, kb) * cell + 1.5)
+    used = (gx + max(cols * cell, window.cols * window.cell if window else 0.0)) if grid \
+        else (kb + cols) * cell + 2 * gap
     if strips and per > 1:
         lines = ((f"A, B: {per} K tiles a cell, paler if fewer resident", False), *lines)
     for text, bold in lines:
@@ -252,15 +318,22 @@ def legend_entries(result: TraversalResult, theme: Theme) -> list[LegendEntry]:
     return entries
 
 
-def grid_note(result: TraversalResult, cell: float, small: float) -> str:
+def grid_note(result: TraversalResult, cell: float, small: float,
+              window: PathWindow | None = None) -> str:
     """The rule for what a grid leaves out at the size it is drawn: "" where every tile shows
-    its visit number."""
+    its visit number; where its cells are too small for the path, the ``window`` the path is
+    drawn in instead."""
     n = result.rows * result.cols
     if numbers_fit(n, cell, small):
         return ""
     if cell < PATH_MIN_CELL:
-        return (f"{format_number(result.rows)} × {format_number(result.cols)} tiles, one cell "
-                "each: the shade gives the visit order (the path is not drawn at this size).")
+        head = (f"{format_number(result.rows)} × {format_number(result.cols)} tiles, one cell "
+                "each: the shade gives the visit order")
+        if window is None:
+            return head + " (the path is not drawn at this size)."
+        return (f"{head}. Under each grid, its path over the framed "
+                f"{window_words(result.rows, result.cols, window)}; the rest follows the same "
+                "order.")
     return "Visit numbers are drawn where every cell holds one; the shade gives the order."
 
 
@@ -337,6 +410,7 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
     states = [state_after(run, result.rows, result.cols, result.k_tiles, result.in_flight,
                           result.capacity, frame) for run in runs]
     cell: list[float] = []  # the grids' cell size, for the legend's note on what they leave out
+    window: list[PathWindow | None] = []  # the window each grid draws its path in
 
     def plots(width: float, both: bool, height: float = PLOT_H) -> list[Block]:
         pw = (width - GAP) / 2 if both and width >= TWO_UP else width
@@ -347,11 +421,14 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
                                                 selection, theme, "plot:sweep"))]
 
     def runs_for(width: float, each: float, grid: bool, strips: bool,
-                 max_h: float) -> list[Block]:
+                 max_h: float, window_h: float = WINDOW_MAX_H) -> list[Block]:
         drawn = (PATH if grid else ()) + (RESIDENT if strips else ())
-        cell[:] = [run_cell(result, each, grid, strips, max_h)] if grid else []
+        laid = run_layout(result, each, grid, strips, max_h, target.aspect is not None,
+                          window_h)
+        cell[:], window[:] = ([laid[0]], [laid[1]]) if grid else ([], [])
         return [as_part(drawn, run_block(result, run, state, theme, each, selection, target,
-                                         grid=grid, strips=strips, max_h=max_h))
+                                         grid=grid, strips=strips, max_h=max_h,
+                                         window_h=window_h))
                 for run, state in zip(runs, states, strict=True)]
 
     def body(width: float) -> list[Block]:
@@ -359,6 +436,9 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
         if target.whole and width >= COLUMN_MIN * columns + GAP * (columns - 1):
             # Wide (a slide, a wide view): the orders and a column of both plots side by side.
             each = (width - GAP * (columns - 1)) / columns
+            laid = run_layout(result, each, True, True, _grid_h(target, width),
+                              target.aspect is not None)
+            cell[:], window[:] = [laid[0]], [laid[1]]
             blocks = [run_block(result, run, state, theme, each, selection, target,
                                 max_h=_grid_h(target, width))
                       for run, state in zip(runs, states, strict=True)]
@@ -381,12 +461,26 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
         max_h = _grid_h(target, width)
         blocks = runs_for(width, each, grid, strips, max_h)
         if limit is not None:
-            # a journal column's part: the grids give up what the page would run over by
-            over = _height(width, blocks, plot_blocks) - limit
-            if over > 0:
-                depth = run_depth(result, run_cell(result, each, grid, strips, max_h), grid,
-                                  strips)
-                blocks = runs_for(width, each, grid, strips, max(12.0, depth - over))
+            # a journal column's part: the path's window (down to its band at the least cells),
+            # then the grids give up what the page would run over by; where that is not enough,
+            # the window keeps two rows only, then (the presentation theme's type) none, and
+            # the note says so
+            fits = _height(width, blocks, plot_blocks) <= limit
+            for least_rows in (WINDOW_MAX_ROWS, 2, 0):
+                if fits:
+                    break
+                window_h = WINDOW_MAX_H if least_rows else 0.0
+                blocks = runs_for(width, each, grid, strips, max_h, window_h)
+                over = _height(width, blocks, plot_blocks) - limit
+                shown, drawn = run_layout(result, each, grid, strips, max_h, window_h=window_h)
+                if drawn is not None:
+                    window_h = max(PATH_MIN_CELL * min(least_rows, drawn.rows),
+                                   drawn.rows * drawn.cell - over)
+                    over -= drawn.rows * drawn.cell - window_h
+                depth = run_depth(result, shown, grid, strips)
+                blocks = runs_for(width, each, grid, strips,
+                                  max(12.0, depth - over) if over > 0 else max_h, window_h)
+                fits = _height(width, blocks, plot_blocks) <= limit
         return blocks + plot_blocks
 
     def _height(width: float, blocks: list[Block], plot_blocks: list[Block]) -> float:
@@ -404,7 +498,7 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
     def side(width: float) -> list[Block]:
         notes = model_notes(result)
         small = max(theme.small_pt, target.min_pt)
-        rule = grid_note(result, cell[0], small) if cell else ""
+        rule = grid_note(result, cell[0], small, window[0]) if cell else ""
         if rule:
             notes = [(rule, PATH), *notes]
         return [as_part(PATH, ramp_block(theme, width, target), "legend"),

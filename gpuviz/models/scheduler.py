@@ -174,6 +174,9 @@ class SchedulerResult:
     sm_issue_utilization: float  # steady state, mean over the schedulers that hold a warp
     sm_steady: bool  # False: the loop is too long for a steady state within SWEEP_BUDGET cycles;
     # sm_issue_utilization is then over the first min(cycles, SWEEP_BUDGET) cycles
+    sm_lane_utilization: float  # useful lane work over the same cycles, mean over the same
+    # schedulers: the lanes of what they issued over 32 lanes × cycles
+    steady_cycles: tuple[int, int]  # the cycles [start, end) both are measured over
     sm_sweep_warps: tuple[int, ...]  # warps per SM of the SM's sweep (empty without warps_per_sm)
     sm_sweep_utilization: tuple[float, ...]  # the SM's steady-state issue utilisation for each
     sm_sweep_predicted: tuple[float, ...]  # the prediction's bound for each (Little, issue, bw)
@@ -303,6 +306,8 @@ def compute(params: SchedulerParams) -> SchedulerResult:
         scheduler_warps=resident,
         sm_issue_utilization=sm_issue_utilization(params, known),
         sm_steady=steady_window(p_loop) is not None,
+        sm_lane_utilization=sm_lane_utilization(params),
+        steady_cycles=steady_window(p_loop) or (0, min(cycles, SWEEP_BUDGET)),
         sm_sweep_warps=sm_n,
         sm_sweep_utilization=sm_u,
         sm_sweep_predicted=tuple(sm_predicted(params, w) for w in sm_n),
@@ -342,10 +347,17 @@ def steady_utilization(params: SchedulerParams, n: int, period: int) -> float:
     :func:`steady_window`), or, for a loop too long for a steady state within the budget, over
     the first ``min(cycles, SWEEP_BUDGET)`` cycles from the start (``SchedulerResult.sm_steady``
     says which)."""
+    return steady_measures(params, n, period)[0]
+
+
+def steady_measures(params: SchedulerParams, n: int, period: int) -> tuple[float, float]:
+    """(issue utilisation, useful lane work) of one scheduler with ``n`` warps over the cycles
+    of :func:`steady_utilization`."""
     window = steady_window(period)
     start, end = window if window else (0, min(params.cycles, SWEEP_BUDGET))
-    _, kind, _, _, _ = simulate(params, n, end)
-    return float(np.count_nonzero(kind[start:end])) / (end - start)
+    _, kind, lanes, _, _ = simulate(params, n, end)
+    return (float(np.count_nonzero(kind[start:end])) / (end - start),
+            float(lanes[start:end].sum(dtype=np.int64)) / (LANES * (end - start)))
 
 
 def warp_sweep(params: SchedulerParams, n: int, period: int, needed: int | None = None):
@@ -402,6 +414,17 @@ def sm_issue_utilization(params: SchedulerParams, known: dict[int, float] | None
     values = dict(known or {})
     for m in set(resident) - set(values):
         values[m] = steady_utilization(params, m, period)
+    return sum(values[m] for m in resident) / len(resident)
+
+
+def sm_lane_utilization(params: SchedulerParams) -> float:
+    """The SM's useful lane work over the cycles :func:`sm_issue_utilization` is measured over:
+    the mean over the schedulers that hold a warp, so that a figure quotes both quantities
+    over one window."""
+    cap = register_cap(params)
+    resident = [min(m, cap) for m in scheduler_warps(params)]
+    period = loop_shape(params, resident[0])[0]
+    values = {m: steady_measures(params, m, period)[1] for m in set(resident)}
     return sum(values[m] for m in resident) / len(resident)
 
 

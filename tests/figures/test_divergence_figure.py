@@ -363,3 +363,35 @@ def test_selecting_blocks_moves_no_label(theme_name):
     assert [(t.x, t.y) for t in bare.notes] == [(t.x, t.y) for t in selected.notes]
     assert {n: (b.x, b.y) for n, b in bare.blocks.items()} == \
         {n: (b.x, b.y) for n, b in selected.blocks.items()}
+
+
+def _gray(color):
+    r, g, b = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+@pytest.mark.parametrize("theme_name", sorted(THEMES))
+@pytest.mark.parametrize("name", ["divergence-if-else.json", "divergence-nested.json"])
+def test_every_issue_cell_keeps_its_full_height_reference_in_grayscale(name, theme_name):
+    """A bar's height is its share of active lanes: each cell carries an outline of the full
+    height (every lane), in a grey that stands off the paper, so a print in grayscale keeps the
+    reference the bars are read against (the surface under them is the paper in print)."""
+    t = theme(theme_name)
+    r = result_of(name, 0)
+    fig = divergence_figure.build(r, frozenset(), t, SINGLE.showing(["issue"]))
+    bars = [tuple(row) for i in walk(fig.items) if isinstance(i, Rects) and i.keys
+            and i.keys[0].startswith("node:") for row in i.xywh]
+    frames = [(tuple(row), i.style) for i in walk(fig.items) if isinstance(i, Rects)
+              and not i.keys and i.style.fill is None and i.style.stroke for row in i.xywh]
+    assert len(bars) == 2 * r.issued
+    full = {round(fh, 9) for (_, _, _, fh), _ in frames}
+    assert len(full) == 1
+    (height,) = full
+    # the outline is the height of all 32 lanes: the bars fill it by the lane efficiency
+    assert sum(h for *_, h in bars) / (len(bars) * height) == pytest.approx(r.lane_efficiency)
+    for x, y, w, h in bars:
+        frame = [s for (fx, fy, fw, fh), s in frames
+                 if abs(fx - x) < 1e-9 and abs(fw - w) < 1e-9
+                 and abs(fy + fh - (y + h)) < 1e-9]
+        assert frame, (x, y, w, h)
+        assert abs(_gray(frame[0].stroke) - _gray(t.background)) >= 0.25

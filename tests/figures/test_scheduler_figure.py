@@ -71,7 +71,11 @@ def test_texts_carry_the_seed_numbers():
     lrr = " ".join(build(step=1).texts())
     assert "loose round-robin" in lrr
     r = result_of("scheduler-try-round-robin.json", 1)
-    assert f"{format_percent(r.issue_utilization)} of issue slots used" in lrr
+    # the seed's 59.5 % is the model's share from cycle 0 (tests/acceptance); the figure
+    # quotes every part's one window, the steady state, and names it
+    start, end = r.steady_cycles
+    assert (f"{format_percent(r.sm_issue_utilization)} of issue slots used in steady state "
+            f"(cycles {start:,}–{end - 1:,})") in lrr
 
 
 def test_register_cap_is_named():
@@ -229,3 +233,37 @@ def test_each_part_meets_its_budget_in_a_column_and_on_a_slide(part):
         found = [f for f in lint(fig, t, theme=theme(theme_name), budget=True)
                  if f.rule in ("budget", "slide")]
         assert found == [], (theme_name, target.name, found)
+
+
+def _bundled_scheduler_results():
+    from gpuviz.scenario import bundled_scenarios, compute_all, load_scenario
+
+    for path in bundled_scenarios():
+        scenario = load_scenario(path)
+        if "scheduler" not in scenario.panels:
+            continue
+        for step in range(len(scenario.steps) + 1):
+            yield path.stem, step, compute_all(scenario.at_step(step),
+                                               ("scheduler",))["scheduler"]
+
+
+@pytest.mark.parametrize("parts", [None, ("timeline",), ("utilisation",), ("warps",)])
+def test_every_part_quotes_one_issue_use_and_one_lane_work_over_one_stated_window(parts):
+    """One figure, one number for one quantity: the title, the receipt, a part alone and the
+    description quote the issue slots used and the useful lane work over the steady-state
+    window the warps part measures, and name it; the run's own share from cycle 0 (35.1 %
+    against the steady 35.4 % for the memory-parallelism kernel) is no second number."""
+    for name, step, r in _bundled_scheduler_results():
+        target = NATURAL if parts is None else NATURAL.showing(parts)
+        figure = scheduler_figure.build(r, frozenset(), theme("screen"), target)
+        text = " ".join(figure.texts()) + " " + figure.description
+        start, end = r.steady_cycles
+        steady = format_percent(r.sm_issue_utilization)
+        assert f"{steady} of issue slots used" in text or f"{steady} in steady" in text, \
+            (name, step)
+        if r.sm_steady:
+            assert f"cycles {start:,}–{end - 1:,}" in text, (name, step)
+        for other in (r.issue_utilization, r.lane_utilization):
+            if format_percent(other) not in (steady, format_percent(r.sm_lane_utilization)):
+                assert format_percent(other) not in text, (name, step, parts, other)
+        assert not r.sweep_warps or r.sweep_cycles == r.steady_cycles, (name, step)

@@ -381,3 +381,44 @@ def test_a_grid_too_small_to_outline_cell_by_cell_still_shows_its_extent(cell):
     frames = [i for i in walk(c.drawn()) if isinstance(i, Rect) and i.style.stroke
               and abs(i.w - 16 * cell) < 1e-9 and abs(i.h - 12 * cell) < 1e-9]
     assert frames, "no frame around the grid"
+
+
+@pytest.mark.parametrize("target", [SINGLE.showing(["path"]), SLIDE.showing(["path"])])
+@pytest.mark.parametrize("theme_name", ["print", "screen"])
+def test_a_grid_too_small_for_its_path_draws_a_window_of_it_and_says_what_is_left_out(
+        target, theme_name):
+    """The bundled 12 × 16 GROUP_M = 4 lecture at one column and on a slide: the grid's cells are
+    under the path's floor, so the path is drawn in a window of the first band (all 4 rows, as
+    many columns as fit at readable cells): one line through the band's centres, jumps to the
+    next column included, for grouped; a note names what the window leaves out."""
+    import itertools
+    import re
+
+    from gpuviz.figures.display import Circle, Polyline
+    from gpuviz.figures.traversal_path import PATH_MIN_CELL
+    from gpuviz.scenario import compute_all, load_scenario
+    from gpuviz.scenario.bundled import scenario_dir
+
+    scenario = load_scenario(scenario_dir() / "traversal-grouped.json")
+    r = compute_all(scenario, ("traversal",))["traversal"]
+    figure = fig.build(r, frozenset(), THEMES[theme_name], target)  # after the last step
+    lines = [i for i in walk(figure.items) if isinstance(i, Polyline)
+             and i.key == "path:grouped" and i.style.stroke == THEMES[theme_name].foreground]
+    assert lines, "no path drawn"
+    points = [p for line in lines for p in line.points]
+    cell = min(abs(b[1] - a[1]) for a, b in itertools.pairwise(points)
+               if abs(b[1] - a[1]) > 1e-9)
+    assert cell >= PATH_MIN_CELL - 1e-9
+    rows = {round((y - points[0][1]) / cell) for _, y in points}
+    assert rows == {0, 1, 2, 3}  # the whole first band
+    segments = sum(len(line.points) - 1 for line in lines)
+    text = " ".join(figure.texts())
+    shown = re.search(r"framed first 4 of 12 rows and (\d+) of 16 columns", text)
+    assert shown, text
+    cols = int(shown.group(1))
+    assert cols >= 8
+    assert segments == 4 * cols - 1  # every visit of the window joined, in order
+    assert "the rest follows the same order" in text
+    assert any(isinstance(i, Circle) and i.key == "path:grouped" for i in walk(figure.items))
+    assert any(line.arrow_end for line in walk(figure.items) if isinstance(line, Polyline)
+               and line.key == "path:grouped")

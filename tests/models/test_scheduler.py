@@ -297,7 +297,8 @@ def test_a_loop_too_long_for_a_steady_state_is_measured_over_the_run_within_the_
     assert 0.0 < r.sm_issue_utilization <= 1.0
     assert "no steady state" in steady_words(r) and "3,000 cycles" in steady_words(r)
     short = model.compute(SchedulerParams(warps_per_sm=8))
-    assert short.sm_steady and steady_words(short) == "in steady state"
+    assert short.sm_steady and steady_words(short) == "in steady state (cycles 1,056–3,167)"
+    assert short.steady_cycles == (4 * short.P, 12 * short.P)
 
 
 def test_a_run_shorter_than_a_utilisation_window_is_one_window():
