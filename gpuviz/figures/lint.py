@@ -33,6 +33,10 @@ Rules (each finding names the rule, the item and its key):
   differ only by hatch where the theme does not hatch (one magenta for three kinds of wait).
 - ``vermillion`` (given the theme): a legend entry drawn in a bad-state colour (vermillion and its
   tints, the theme's ``bad_colours``) whose label names no bad state (its role table ``terms``).
+- ``contrast``: a text with less contrast against its ground (its knockout, the cell under
+  it, or the page) than 4.5 : 1, or 3 : 1 for large text (WCAG 2.1, 1.4.3;
+  :mod:`gpuviz.figures.lint_contrast`); the composer keeps every text legible
+  (:func:`gpuviz.figures.legible.keep_legible`).
 - ``distinct`` (given the theme): two legend swatches of one figure of the same kind, dash and
   (in a theme that hatches) hatch whose colours a reader cannot tell apart: closer than
   :data:`~gpuviz.figures.lint_distinct.MIN_DELTA_E` (CIE 1976 ΔE) on a screen, or than
@@ -71,6 +75,7 @@ from gpuviz.figures.display import (
     text_box,
 )
 from gpuviz.figures.geometry import EPS, segment_hits_box
+from gpuviz.figures.lint_contrast import contrast_findings
 from gpuviz.figures.lint_distinct import close_pairs
 from gpuviz.figures.lint_type import type_findings
 from gpuviz.figures.metrics import missing_glyphs
@@ -202,6 +207,8 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
     out += _crossings(texts, bx, segs, outlined)
     out += _hatch_glyphs(texts, bx, hatched)
     out += _missing_values(figure, texts, bx, cells)
+    out += [Finding("contrast", describe_text(t), t.key, message)
+            for t, message in contrast_findings(figure)]
     legend = legend_marks(figure)
     out += _legend(legend)
     if theme is not None:

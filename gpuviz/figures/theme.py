@@ -336,6 +336,13 @@ def _luminance(color: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+def contrast_ratio(a: str, b: str) -> float:
+    """The WCAG 2 contrast ratio of two #rrggbb colours, (L1 + 0.05) / (L2 + 0.05) of their
+    relative luminances: 1 (alike) to 21 (black on white)."""
+    lo, hi = sorted((_luminance(a), _luminance(b)))
+    return (hi + 0.05) / (lo + 0.05)
+
+
 def _roles(column: str, foreground: str) -> Mapping[str, str]:
     """A theme's colour for every role (and alias): the table's ``column``; ``selected`` is the
     ink, the colour of the selection's outline."""
