@@ -41,6 +41,9 @@ Rules (each finding names the rule, the item and its key):
   (in a theme that hatches) hatch whose colours a reader cannot tell apart: closer than
   :data:`~gpuviz.figures.lint_distinct.MIN_DELTA_E` (CIE 1976 ΔE) on a screen, or than
   ``MIN_GRAY_STEP`` in gray level in a theme that must survive a grayscale print.
+- ``lightness`` (given a theme that hatches: print): two legend cells of one figure and hatch
+  whose grays print closer than :data:`~gpuviz.figures.lint_distinct.MIN_LIGHTNESS_STEP`
+  (CIE L*) apart.
 
 Across the figures of one theme, :func:`lint_across` checks ``meaning``: a legend label drawn
 with two swatches in two figures, or a state the role table names (valid, masked, load, compute,
@@ -76,7 +79,7 @@ from gpuviz.figures.display import (
 )
 from gpuviz.figures.geometry import EPS, segment_hits_box
 from gpuviz.figures.lint_contrast import contrast_findings
-from gpuviz.figures.lint_distinct import close_pairs
+from gpuviz.figures.lint_distinct import close_pairs, lightness_pairs
 from gpuviz.figures.lint_type import type_findings
 from gpuviz.figures.metrics import missing_glyphs
 from gpuviz.figures.targets import NATURAL, Target
@@ -220,7 +223,8 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
 
 
 def lint_colours(figure: Figure, theme: Theme) -> list[Finding]:
-    """The colour rules alone (``legend``, ``swatch``, ``vermillion``, ``distinct``) for
+    """The colour rules alone (``legend``, ``swatch``, ``vermillion``, ``distinct``,
+    ``lightness``) for
     ``figure`` drawn in ``theme``: what its legend says against how it draws it."""
     legend = legend_marks(figure)
     return (_legend(legend) + _swatches(legend, theme) + _vermillion(legend, theme)
@@ -416,7 +420,8 @@ def _swatches(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
 
 def _distinct(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
     """``distinct``: legend swatches of one kind, dash and (where the theme hatches) hatch whose
-    colours are too close to tell apart (:func:`gpuviz.figures.lint_distinct.close_pairs`)."""
+    colours are too close to tell apart (:func:`gpuviz.figures.lint_distinct.close_pairs`);
+    in print also ``lightness``: cells whose grays print too close (``lightness_pairs``)."""
     swatches = []
     for label, found in entries.items():
         mark = next((m for m in found if m), None)
@@ -426,8 +431,12 @@ def _distinct(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
         if colour is not None:  # a line, a dot and a cell are told apart by their shape
             shape = {"Polyline": "line", "Segments": "line", "Circle": "dot"}.get(mark[0], "cell")
             swatches.append((label, colour, (shape, mark[4], mark[3] if theme.hatches else None)))
-    return [Finding("distinct", f"legend entry {b!r}", None, message)
-            for b, message in close_pairs(swatches, bool(theme.hatches))]
+    out = [Finding("distinct", f"legend entry {b!r}", None, message)
+           for b, message in close_pairs(swatches, bool(theme.hatches))]
+    if theme.hatches:
+        out += [Finding("lightness", f"legend entry {b!r}", None, message)
+                for b, message in lightness_pairs(swatches)]
+    return out
 
 
 _BAD_TERMS = tuple(sorted({t for r in ROLE_TABLE if r.bad for t in r.terms}))
