@@ -41,6 +41,9 @@ Rules (each finding names the rule, the item and its key):
   (in a theme that hatches) hatch whose colours a reader cannot tell apart: closer than
   :data:`~gpuviz.figures.lint_distinct.MIN_DELTA_E` (CIE 1976 ΔE) on a screen, or than
   ``MIN_GRAY_STEP`` in gray level in a theme that must survive a grayscale print.
+- ``dimmed`` (given the theme): a legend cell named dimmed (historic, faded …) with as much
+  contrast against the page as a live cell of the legend
+  (:func:`gpuviz.figures.lint_contrast.dimmed_findings`).
 - ``lightness`` (given a theme that hatches: print): two legend cells of one figure and hatch
   whose grays print closer than :data:`~gpuviz.figures.lint_distinct.MIN_LIGHTNESS_STEP`
   (CIE L*) apart.
@@ -78,7 +81,7 @@ from gpuviz.figures.display import (
     text_box,
 )
 from gpuviz.figures.geometry import EPS, segment_hits_box
-from gpuviz.figures.lint_contrast import contrast_findings
+from gpuviz.figures.lint_contrast import contrast_findings, dimmed_findings
 from gpuviz.figures.lint_distinct import close_pairs, lightness_pairs
 from gpuviz.figures.lint_type import type_findings
 from gpuviz.figures.metrics import missing_glyphs
@@ -433,6 +436,9 @@ def _distinct(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
             swatches.append((label, colour, (shape, mark[4], mark[3] if theme.hatches else None)))
     out = [Finding("distinct", f"legend entry {b!r}", None, message)
            for b, message in close_pairs(swatches, bool(theme.hatches))]
+    cells = [(label, colour) for label, colour, kind in swatches if kind[0] == "cell"]
+    out += [Finding("dimmed", f"legend entry {label!r}", None, message)
+            for label, message in dimmed_findings(cells, theme.background, theme.bad_colours())]
     if theme.hatches:
         out += [Finding("lightness", f"legend entry {b!r}", None, message)
                 for b, message in lightness_pairs(swatches)]
