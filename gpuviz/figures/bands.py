@@ -34,7 +34,26 @@ def unhatched(style: Style) -> Style:
 def bands(x: float, y: float, w: float, h: float, glyphs: Sequence[Box]) -> list[Box]:
     """The horizontal bands ``(x, y0, w, h)`` of the cell (x, y, w, h) that the rows of no
     glyph box in ``glyphs`` (x0, y0, x1, y1) meets, each kept :data:`GAP` clear of them;
-    bands thinner than :data:`MIN_BAND` are left out."""
+    bands thinner than :data:`MIN_BAND` are left out. A cell with no room above or below its
+    text (a slide's queue slot, whose height is fixed) keeps its hatch in bands along its left
+    and right edges instead, where its texts leave room: a mark that survives the size."""
+    out = _rows(x, y, w, h, glyphs)
+    if out:
+        return out
+    inside = [b for b in glyphs if b[0] < x + w - EPS and b[2] > x + EPS
+              and b[1] < y + h - EPS and b[3] > y + EPS]
+    if not inside:
+        return out
+    left = min(b[0] for b in inside) - GAP - x
+    right = x + w - (max(b[2] for b in inside) + GAP)
+    if left >= MIN_BAND:
+        out.append((x, y, left, h))
+    if right >= MIN_BAND:
+        out.append((x + w - right, y, right, h))
+    return out
+
+
+def _rows(x: float, y: float, w: float, h: float, glyphs: Sequence[Box]) -> list[Box]:
     taken = sorted((max(y, b[1] - GAP), min(y + h, b[3] + GAP)) for b in glyphs
                    if b[0] < x + w - EPS and b[2] > x + EPS and b[1] < y + h - EPS
                    and b[3] > y + EPS)

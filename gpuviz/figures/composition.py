@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from gpuviz.figures.bands import clear_glyphs
 from gpuviz.figures.blocks import Block, BlockCanvas
 from gpuviz.figures.display import Figure
+from gpuviz.figures.legible import keep_legible
 from gpuviz.figures.metrics import fallback_room
 from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
 from gpuviz.figures.text_blocks import text_block, title_block, wrap
@@ -274,8 +275,10 @@ def _figure(arr: _Arrangement, page_w: float, page_h: float, scale: float, theme
     if description and target_parts is not None and parts:
         description = alt_text(description, parts)
     fig = c.figure(page_w, page_h, theme.background, title, description)
-    # no hatch under a glyph, whatever the blocks drew: laid out at its final size, once
-    return replace(fig, items=clear_glyphs(fig.items), promises=tuple(promises),
+    # no hatch under a glyph and no text that its ground swallows, whatever the blocks drew:
+    # laid out at its final size, once
+    items = keep_legible(clear_glyphs(fig.items), fig.background, theme)
+    return replace(fig, items=items, promises=tuple(promises),
                    shortened=tuple(shortened.values()), parts=tuple(parts))
 
 

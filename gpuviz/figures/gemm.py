@@ -67,7 +67,7 @@ from gpuviz.figures.plot import (
     series_legend,
     with_selection,
 )
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import Theme, gray_of_lightness
 from gpuviz.keys import key, of_kind
 from gpuviz.models.gemm import SIZE, STRATEGIES, GemmResult
 
@@ -115,10 +115,10 @@ def _matrix(c: BlockCanvas, x: float, y: float, cell: float, values, prefix: str
 def tile_style(theme: Theme) -> Style:
     """The focus output's 2 × 2 tile: a light tint of C, so that the other tiles, on the paper,
     are the dimmed ones (less contrast with the ground) in every theme; in a grayscale-safe theme
-    at gray 0.89, apart from A (0.78) and the paper."""
+    printed at L* 89, 13 apart from A (76) and from the paper."""
     style = theme.fill("c_output")
     if theme.hatches:
-        return replace(style, fill=theme.at_gray(theme.color("c_output"), 0.89))
+        return replace(style, fill=theme.at_gray(theme.color("c_output"), gray_of_lightness(89.0)))
     return replace(style, fill=theme.mix(style.fill, 0.18))
 
 

@@ -20,7 +20,7 @@ from gpuviz.figures.layout import (
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, descent, room_width, text_width
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import Theme, gray_of_lightness
 from gpuviz.keys import key, prefix
 from gpuviz.models.gemm import SIZE, STRATEGIES, GemmResult, StrategyResult
 
@@ -68,11 +68,12 @@ def block_style(theme: Theme, block: int) -> Style:
 def load_style(theme: Theme) -> Style:
     """An element the chosen thread loads from global memory: the load role, as in every panel
     (B is drawn in its own operand colour, apart from it); where the theme must survive
-    grayscale, its hue at gray 0.55, apart from A (0.78), B (0.66), C (0.44) and the dimmed
-    and block-tinted cells (0.8–0.9), as the load gray itself (0.82) is not."""
+    grayscale, its hue printed at L* 34, darker than C (47), B (66), A (80) and the dimmed and
+    block-tinted cells by 12 L* or more (the lint's ``lightness`` rule), as the load gray itself
+    (84) is not."""
     style = theme.fill("load")
     if theme.hatches:
-        return replace(style, fill=theme.at_gray(theme.color("load"), 0.55))
+        return replace(style, fill=theme.at_gray(theme.color("load"), gray_of_lightness(34.0)))
     return style
 
 

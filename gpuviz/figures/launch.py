@@ -192,10 +192,11 @@ def heads(r: LaunchResult) -> dict[str, tuple[str, str]]:
 
 
 def shown_style(theme: Theme) -> Style:
-    """The block and warp the parts below draw in detail: filled with the muted ink, numbers
-    in the ground's colour (a selection is the double outline in the ink, :meth:`Theme.select`:
-    the two never share a swatch)."""
-    return Style(fill=theme.muted, stroke=theme.muted, stroke_width=theme.thin_mm)
+    """The block and warp the parts below draw in detail: filled with the ``detail`` role (dark
+    on a light ground, light on the dark one), numbers in the ground's colour (a selection is
+    the double outline in the ink, :meth:`Theme.select`: the two never share a swatch)."""
+    detail = theme.color("detail")
+    return Style(fill=detail, stroke=detail, stroke_width=theme.thin_mm)
 
 
 def _bar(c: BlockCanvas, theme: Theme, x: float, y: float, w: float, share: float) -> None:

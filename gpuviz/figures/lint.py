@@ -33,10 +33,20 @@ Rules (each finding names the rule, the item and its key):
   differ only by hatch where the theme does not hatch (one magenta for three kinds of wait).
 - ``vermillion`` (given the theme): a legend entry drawn in a bad-state colour (vermillion and its
   tints, the theme's ``bad_colours``) whose label names no bad state (its role table ``terms``).
+- ``contrast``: a text with less contrast against its ground (its knockout, the cell under
+  it, or the page) than 4.5 : 1, or 3 : 1 for large text (WCAG 2.1, 1.4.3;
+  :mod:`gpuviz.figures.lint_contrast`); the composer keeps every text legible
+  (:func:`gpuviz.figures.legible.keep_legible`).
 - ``distinct`` (given the theme): two legend swatches of one figure of the same kind, dash and
   (in a theme that hatches) hatch whose colours a reader cannot tell apart: closer than
   :data:`~gpuviz.figures.lint_distinct.MIN_DELTA_E` (CIE 1976 ΔE) on a screen, or than
   ``MIN_GRAY_STEP`` in gray level in a theme that must survive a grayscale print.
+- ``dimmed`` (given the theme): a legend cell named dimmed (historic, faded …) with as much
+  contrast against the page as a live cell of the legend
+  (:func:`gpuviz.figures.lint_contrast.dimmed_findings`).
+- ``lightness`` (given a theme that hatches: print): two legend cells of one figure and hatch
+  whose grays print closer than :data:`~gpuviz.figures.lint_distinct.MIN_LIGHTNESS_STEP`
+  (CIE L*) apart.
 
 Across the figures of one theme, :func:`lint_across` checks ``meaning``: a legend label drawn
 with two swatches in two figures, or a state the role table names (valid, masked, load, compute,
@@ -71,7 +81,8 @@ from gpuviz.figures.display import (
     text_box,
 )
 from gpuviz.figures.geometry import EPS, segment_hits_box
-from gpuviz.figures.lint_distinct import close_pairs
+from gpuviz.figures.lint_contrast import contrast_findings, dimmed_findings
+from gpuviz.figures.lint_distinct import close_pairs, lightness_pairs
 from gpuviz.figures.lint_type import type_findings
 from gpuviz.figures.metrics import missing_glyphs
 from gpuviz.figures.targets import NATURAL, Target
@@ -202,6 +213,8 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
     out += _crossings(texts, bx, segs, outlined)
     out += _hatch_glyphs(texts, bx, hatched)
     out += _missing_values(figure, texts, bx, cells)
+    out += [Finding("contrast", describe_text(t), t.key, message)
+            for t, message in contrast_findings(figure)]
     legend = legend_marks(figure)
     out += _legend(legend)
     if theme is not None:
@@ -213,7 +226,8 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
 
 
 def lint_colours(figure: Figure, theme: Theme) -> list[Finding]:
-    """The colour rules alone (``legend``, ``swatch``, ``vermillion``, ``distinct``) for
+    """The colour rules alone (``legend``, ``swatch``, ``vermillion``, ``distinct``,
+    ``lightness``) for
     ``figure`` drawn in ``theme``: what its legend says against how it draws it."""
     legend = legend_marks(figure)
     return (_legend(legend) + _swatches(legend, theme) + _vermillion(legend, theme)
@@ -409,7 +423,8 @@ def _swatches(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
 
 def _distinct(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
     """``distinct``: legend swatches of one kind, dash and (where the theme hatches) hatch whose
-    colours are too close to tell apart (:func:`gpuviz.figures.lint_distinct.close_pairs`)."""
+    colours are too close to tell apart (:func:`gpuviz.figures.lint_distinct.close_pairs`);
+    in print also ``lightness``: cells whose grays print too close (``lightness_pairs``)."""
     swatches = []
     for label, found in entries.items():
         mark = next((m for m in found if m), None)
@@ -419,8 +434,15 @@ def _distinct(entries: dict[str, list[tuple]], theme: Theme) -> list[Finding]:
         if colour is not None:  # a line, a dot and a cell are told apart by their shape
             shape = {"Polyline": "line", "Segments": "line", "Circle": "dot"}.get(mark[0], "cell")
             swatches.append((label, colour, (shape, mark[4], mark[3] if theme.hatches else None)))
-    return [Finding("distinct", f"legend entry {b!r}", None, message)
-            for b, message in close_pairs(swatches, bool(theme.hatches))]
+    out = [Finding("distinct", f"legend entry {b!r}", None, message)
+           for b, message in close_pairs(swatches, bool(theme.hatches))]
+    cells = [(label, colour) for label, colour, kind in swatches if kind[0] == "cell"]
+    out += [Finding("dimmed", f"legend entry {label!r}", None, message)
+            for label, message in dimmed_findings(cells, theme.background, theme.bad_colours())]
+    if theme.hatches:
+        out += [Finding("lightness", f"legend entry {b!r}", None, message)
+                for b, message in lightness_pairs(swatches)]
+    return out
 
 
 _BAD_TERMS = tuple(sorted({t for r in ROLE_TABLE if r.bad for t in r.terms}))

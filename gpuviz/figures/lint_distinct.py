@@ -1,17 +1,21 @@
-"""The lint's ``distinct`` rule: two legend swatches of one figure must look like two colours.
-On a screen their CIE 1976 ΔE (CIELAB, D65) is at least :data:`MIN_DELTA_E`; in a theme that
-must survive a grayscale print (it hatches), their gray levels differ by at least
-:data:`MIN_GRAY_STEP` unless their hatching differs."""
+"""The lint's ``distinct`` and ``lightness`` rules: two legend swatches of one figure must look
+like two colours. On a screen their CIE 1976 ΔE (CIELAB, D65) is at least :data:`MIN_DELTA_E`;
+in a theme that must survive a grayscale print (it hatches), their gray levels differ by at
+least :data:`MIN_GRAY_STEP` unless their hatching differs, and two flat cells (of one hatch)
+print at least :data:`MIN_LIGHTNESS_STEP` apart in lightness (CIE L* of their grays): gray
+levels 0.105 apart print 9.6 to 11 L* apart, which the scheduler's timeline states, at that
+spacing, showed to read as one gray in thin slivers."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
 
-from gpuviz.figures.theme import gray_level
+from gpuviz.figures.theme import gray_level, printed_lightness
 
 MIN_DELTA_E = 10.0  # CIE 1976 ΔE: two small swatches side by side read as two colours
 MIN_GRAY_STEP = 0.1  # of the 0–1 gray scale: a step a laser printer keeps apart
+MIN_LIGHTNESS_STEP = 12.0  # CIE L* of the printed gray: two flat cells read as two grays
 
 
 def close_pairs(swatches: Sequence[tuple[str, str, Hashable]],
@@ -32,6 +36,23 @@ def close_pairs(swatches: Sequence[tuple[str, str, Hashable]],
             elif (d := delta_e(ca, cb)) < MIN_DELTA_E:
                 out.append((b, f"{cb} is ΔE {d:.1f} from {ca} of {a!r} (at least "
                                f"{MIN_DELTA_E:g} reads as another colour)"))
+    return out
+
+
+def lightness_pairs(swatches: Sequence[tuple[str, str, Hashable]]) -> list[tuple[str, str]]:
+    """``(label, sentence)`` for each later cell swatch (kind ``cell``, shape first in its
+    ``kind``) whose printed lightness is within :data:`MIN_LIGHTNESS_STEP` of an earlier one of
+    the same kind (the ``lightness`` rule of a print theme)."""
+    cells = [s for s in swatches if isinstance(s[2], tuple) and s[2][0] == "cell"]
+    out = []
+    for i, (a, ca, ka) in enumerate(cells):
+        for b, cb, kb in cells[i + 1:]:
+            if ka != kb or ca == cb:
+                continue
+            step = abs(printed_lightness(ca) - printed_lightness(cb))
+            if step < MIN_LIGHTNESS_STEP:
+                out.append((b, f"{cb} prints {step:.1f} L* from {ca} of {a!r} (at least "
+                               f"{MIN_LIGHTNESS_STEP:g} reads as another gray)"))
     return out
 
 

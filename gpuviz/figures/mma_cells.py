@@ -12,7 +12,7 @@ from gpuviz.figures.layout import (
     text_block,
 )
 from gpuviz.figures.metrics import cap_height, descent
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import Theme, gray_of_lightness
 
 PAD = 0.25  # mm between cells
 
@@ -49,10 +49,11 @@ def cell_text(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str,
 REGISTER_CATEGORIES = (0, 1, 2, 5)
 
 
-#: Gray levels of registers 0–3 where the theme must survive grayscale (0.11 apart, over the
-#: 0.1 that prints apart), in place of a hatch: a pattern under a cell's lane number reads as
+#: Gray levels of registers 0–3 where the theme must survive grayscale (12.5 L* apart as
+#: printed, the lint's ``lightness`` rule: at 0.11 gray apart registers 1 and 3 printed 9.6
+#: apart), in place of a hatch: a pattern under a cell's lane number reads as
 #: part of it (dots as decimal points, lines as minus signs).
-REGISTER_GRAYS = (0.60, 0.93, 0.71, 0.82)
+REGISTER_GRAYS = tuple(gray_of_lightness(v) for v in (58.0, 96.0, 71.0, 83.5))
 
 
 def register_style(theme: Theme, j: int) -> Style:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gpuviz.figures.display import Style
-from gpuviz.figures.theme import RoleName, Theme
+from gpuviz.figures.theme import RoleName, Theme, gray_of_lightness
 
 
 def cell_style(theme: Theme, role: RoleName) -> Style:
@@ -31,10 +31,13 @@ def cell_style(theme: Theme, role: RoleName) -> Style:
 
 
 #: Gray levels (0 black – 1 paper) of the tree's cells in a theme that must survive a grayscale
-#: print, 0.12 apart or more: the current partials darkest, the inputs lighter, historic values
-#: nearly paper, and shared entries no warp stores to the paper itself. Values sit on them in black
-#: (in muted gray on historic cells), so they are flat steps, not hatching.
-PRINT_GRAY = {"active": 0.62, "owned": 0.76, "faded": 0.88, "absent": 1.0}
+#: print, 13 L* apart as printed (the lint's ``lightness`` rule asks 12; at 0.12 gray apart
+#: the inputs, historic values and the paper printed 10.8 apart): the current partials darkest,
+#: the inputs lighter, historic values nearly paper, and shared entries no warp stores to the
+#: paper itself. Values sit on them in black (in muted gray on historic cells), so they are flat
+#: steps, not hatching.
+PRINT_GRAY = {"active": gray_of_lightness(60.0), "owned": gray_of_lightness(73.0),
+              "faded": gray_of_lightness(86.5), "absent": 1.0}
 
 
 #: How much of the theme's faded fill a historic value keeps over the ground (screen: contrast

@@ -51,7 +51,7 @@ from gpuviz.figures.layout import (
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.plot import mark_style, nice_ticks
 from gpuviz.figures.scheduler_plots import measured_curve, model_gap_note
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import Theme, gray_of_lightness
 from gpuviz.models.scheduler import (
     ISSUED,
     LOAD,
@@ -119,14 +119,19 @@ def timeline_rgb(r: SchedulerResult, theme: Theme, start: int = 0,
     return palette[index]
 
 
-#: Gray levels (0 black – 1 paper) of the timeline's states in a theme that must survive a
-#: grayscale print: 0.105 apart, so no two meanings meet in gray. The timeline is a pixel image,
-#: which cannot be hatched: gray steps alone tell its states apart. Issued instructions are the
-#: darkest (a load no darker than 0.25, where its hue still shows), waiting on memory the
-#: lightest, but not the paper (a white swatch on white paper reads as nothing). The plot's band
-#: of the timeline's cycles is hatched in print instead of taking a step of its own.
-PRINT_GRAY = {"memory": 0.88, "band": 0.94, "wait_math": 0.775, "ready": 0.67, "empty": 0.565,
-              "loop": 0.46, "math": 0.355, "load": 0.25}
+#: Printed lightness (CIE L* of the gray, 0 black – 100 paper) of the timeline's states in a
+#: theme that must survive a grayscale print: 12.3 apart (the lint's ``lightness`` rule asks 12
+#: of legend cells), so no two meanings meet in gray (at the
+#: gray levels' own 0.105 steps, math and loop, ready and empty, the two waits read as one
+#: gray in a copy). The timeline is a pixel image, which cannot be hatched: lightness alone
+#: tells its states apart. Issued instructions are the darkest (a load the darkest, where its
+#: hue still shows; the loop's own instructions between it and math), waiting on memory the
+#: lightest, but not the paper (a white swatch on white paper reads as nothing). The plot's
+#: band of the timeline's cycles is hatched in print instead of taking a step of its own.
+PRINT_LIGHTNESS = {"load": 24.0, "loop": 36.3, "math": 48.6, "empty": 60.9, "ready": 73.2,
+                   "wait_math": 85.5, "memory": 97.8}
+PRINT_GRAY = {**{name: gray_of_lightness(v) for name, v in PRINT_LIGHTNESS.items()},
+              "band": 0.94}
 
 
 def _grayscale_safe(theme: Theme) -> bool:
@@ -140,7 +145,7 @@ def state_colors(theme: Theme) -> dict[str, str]:
     colors = {
         "load": theme.color("load"),
         "math": theme.color("compute"),
-        "loop": theme.mix(theme.color("compute"), 0.45),
+        "loop": theme.color("overhead"),
         "ready": theme.color("ok"),
         "memory": theme.mix(theme.color("load"), 0.3),
         "wait_math": theme.color("faded"),

@@ -68,7 +68,7 @@ RoleName = Literal[
     "conflict", "hazard", "miss", "wait", "wait_slot", "wait_ready", "wait_prefetch", "empty",
     "limiter", "undefined", "warn",
     "absent", "unused", "free", "faded", "broadcast", "linear", "swizzled", "a_operand",
-    "b_operand", "c_output", "ok",
+    "b_operand", "c_output", "ok", "overhead", "detail",
     "active", "inactive", "used", "owned", "selected",
 ]
 #: The structural colours of a theme, beside its roles.
@@ -98,14 +98,16 @@ class Role:
 
 _V, _V_DARK, _V_PRINT = "#D55E00", "#F07F3C", "#E8A27A"  # vermillion: bad states only
 
-#: Every role a figure may fill with, once. Gray levels in print (paper 1.0): resident 0.93,
-#: faded 0.89, load 0.82, read 0.80, a_operand 0.78, hit 0.75, write 0.68, bad states 0.68 and
-#: cross-hatched (the slot wait 0.74 and hatched diagonally, the loaded-tile wait 0.36 and hatched
-#: horizontally), b_operand 0.66, valid 0.64, compute 0.64, c_output 0.44; masked is paper,
-#: hatched diagonally.
+#: Every role a figure may fill with, once. In print, lightness as printed (CIE L* of the gray,
+#: paper 100): resident 97, faded 90, load 84, read 82, a_operand 76, hit 77, bad states 71 and
+#: cross-hatched (the slot wait 77 and hatched diagonally, the loaded-tile wait 39 and hatched
+#: horizontally), write 68.5, compute 67, b_operand 63.5, valid 62, c_output 47; masked is
+#: paper, hatched diagonally. The flat ones a figure's legend shows together print at least
+#: 12 apart (the lint's ``lightness`` rule): valid, write, a_operand, b_operand and resident
+#: moved for it (from 67, 71, 80, 69 and 94).
 ROLE_TABLE: tuple[Role, ...] = (
     # states, one swatch each in every panel
-    Role("valid", "a valid (active) lane or thread", "#0072B2", "#56B4E9", "#7FA9CF",
+    Role("valid", "a valid (active) lane or thread", "#0072B2", "#56B4E9", "#759BBE",
          terms=("valid", "active lane", "active thread")),
     Role("masked", "a masked (inactive) lane or thread", "#D5D9DE", "#2C333B", "#FFFFFF",
          "diagonal", terms=("masked",)),
@@ -114,11 +116,11 @@ ROLE_TABLE: tuple[Role, ...] = (
          terms=("compute", "math")),
     Role("read", "a read of a word or a slot", "#CC79A7", "#E08FC0", "#E9C3D9",
          terms=("read",)),
-    Role("write", "a write of a word or a slot", "#F0E442", "#D8CC30", "#C9B800",
+    Role("write", "a write of a word or a slot", "#F0E442", "#D8CC30", "#C1B000",
          terms=("write",)),
     Role("hit", "a cache hit", "#009E73", "#2BBF8F", "#8CCFB9", terms=("hit",)),
     Role("resident", "resident or owned: a tile in a cache, a slot owned by a tile",
-         "#B9DAF2", "#24435A", "#E6EEF5", terms=("resident", "owned")),
+         "#B9DAF2", "#24435A", "#F3F7FA", terms=("resident", "owned")),
     # bad states: vermillion and nothing else is
     Role("conflict", "a bank conflict", _V, _V_DARK, _V_PRINT, "cross", True, ("conflict",)),
     Role("hazard", "a read that sees a wrong value, or the write that caused it", _V, _V_DARK,
@@ -147,12 +149,20 @@ ROLE_TABLE: tuple[Role, ...] = (
     Role("broadcast", "one word read by several lanes at once", "#009E73", "#2BBF8F",
          "#8CCFB9"),
     Role("linear", "the linear layout", "#E69F00", "#E69F00", "#F2CF80"),
-    Role("swizzled", "the swizzled layout", "#0072B2", "#56B4E9", "#7FA9CF"),
-    Role("a_operand", "matrix A", "#E69F00", "#E69F00", "#F0C564"),
+    Role("swizzled", "the swizzled layout", "#0072B2", "#56B4E9", "#759BBE"),
+    Role("a_operand", "matrix A", "#E69F00", "#E69F00", "#E2B95E"),
     Role("b_operand", "matrix B (apart from load, which shares its figures)", "#CC79A7",
-         "#E08FC0", "#D898BC"),
+         "#E08FC0", "#C58BAC"),
     Role("c_output", "matrix C", "#009E73", "#2BBF8F", "#00926A"),
     Role("ok", "a good state", "#009E73", "#2BBF8F", "#8CCFB9"),
+    # a loop's own instructions (address arithmetic, the counter, the branch) beside its math:
+    # another hue and another lightness than compute in every theme (two browns read as one)
+    Role("overhead", "an instruction of the loop itself, not its math", "#CC79A7", "#E08FC0",
+         "#B0609A"),
+    # what a figure draws in detail below (a block, a warp): the strong ink of a light ground,
+    # a light fill on the dark one (a mid gray there reads as disabled)
+    Role("detail", "the item the parts below draw in detail", "#5F6B7A", "#DDE4EC",
+         "#4D4D4D"),
 )
 
 #: Old role names kept as aliases of the role that now carries their meaning.
@@ -205,9 +215,12 @@ class Theme:
         raise KeyError(f"theme {self.name!r} has no colour {name!r}")
 
     def colours(self) -> set[str]:
-        """The theme's own colours: structural tokens, the categorical palette and the roles."""
+        """The theme's own colours: structural tokens, the categorical palette and the roles,
+        and black and white, the inks a text takes where neither of the theme's reads on its
+        ground (:func:`gpuviz.figures.legible.legible_colour`)."""
         return {self.background, self.surface, self.foreground, self.muted, self.grid,
-                self.outline, self.accent, *self.palette, *self.roles.values()}
+                self.outline, self.accent, *self.palette, *self.roles.values(),
+                "#000000", "#FFFFFF"}
 
     def ink_on(self, fill: str) -> str:
         """The text colour (foreground or background) that reads best on ``fill``, a colour or a
@@ -334,6 +347,30 @@ def _luminance(color: str) -> float:
         channels.append(c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
     r, g, b = channels
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def printed_lightness(color: str) -> float:
+    """CIE L* (0 black – 100 paper) of the gray ``color`` prints as (:func:`gray_level` read
+    as an sRGB gray): a grayscale copy's lightness, in steps a reader sees alike everywhere
+    on the scale, unlike the gray level's own steps."""
+    g = gray_level(color)
+    y = g / 12.92 if g <= 0.04045 else ((g + 0.055) / 1.055) ** 2.4
+    return 116 * y ** (1 / 3) - 16 if y > 216 / 24389 else 24389 / 27 * y
+
+
+def gray_of_lightness(lightness: float) -> float:
+    """The gray level whose printed lightness is ``lightness`` (the inverse of
+    :func:`printed_lightness` on grays)."""
+    f = (lightness + 16) / 116
+    y = f ** 3 if f ** 3 > 216 / 24389 else lightness * 27 / 24389
+    return 12.92 * y if y <= 0.0031308 else 1.055 * y ** (1 / 2.4) - 0.055
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """The WCAG 2 contrast ratio of two #rrggbb colours, (L1 + 0.05) / (L2 + 0.05) of their
+    relative luminances: 1 (alike) to 21 (black on white)."""
+    lo, hi = sorted((_luminance(a), _luminance(b)))
+    return (hi + 0.05) / (lo + 0.05)
 
 
 def _roles(column: str, foreground: str) -> Mapping[str, str]:

@@ -30,15 +30,18 @@ from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.mma_cells import heading, tagged
 from gpuviz.figures.pipeline import wait_style
 from gpuviz.figures.text_blocks import line_step, text_block, wrap
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import Theme, gray_of_lightness
 from gpuviz.keys import key
 from gpuviz.models.tma import TmaResult
 
 MAX_BANDS = 2  # bands of columns a part wraps into before it summarises
-#: Gray levels in a theme that must survive a grayscale print, 0.11 apart, so that the parts
+#: Gray levels in a theme that must survive a grayscale print, 12.5 L* apart as printed (the
+#: lint's ``lightness`` rule; at 0.11 gray apart a true wait and the load printed 10.1 apart),
+#: so that the parts
 #: drawn together tell their swatches apart: a true wait, the ring's load (the theme's own),
 #: the cluster's A slices, the ring's consumer (compute's hue), the cluster's B slices.
-TRUE_GRAY, LOAD_GRAY, A_GRAY, CONSUMER_GRAY, B_GRAY = 0.93, 0.82, 0.71, 0.60, 0.49
+TRUE_GRAY, LOAD_GRAY, A_GRAY, CONSUMER_GRAY, B_GRAY = (
+    gray_of_lightness(v) for v in (96.5, 83.8, 71.0, 58.5, 46.0))
 MAX_RING_COL = 8.0  # mm: an iteration's column where there is room
 BAND_GAP = 2.4  # mm between bands
 ROW_GAP = 0.3  # mm between rows

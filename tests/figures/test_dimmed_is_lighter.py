@@ -58,3 +58,52 @@ def test_gemm_other_output_tiles_are_dimmer_than_the_focus_tile(name):
     for dimmed in others:
         for live in lit:
             assert_dimmer(theme, dimmed, live, "other output tile")
+
+
+def _legend_figure(theme: Theme, *cells):
+    from gpuviz.figures.display import Figure, Group, Rect, Style
+    items = tuple(Group((Rect(2.0, 2.0 + 4 * i, 3.0, 3.0, Style(fill=c)),), name=f"legend:{n}")
+                  for i, (n, c) in enumerate(cells))
+    return Figure(40.0, 40.0, theme.background, items)
+
+
+def _dimmed(figure, theme):
+    from gpuviz.figures.lint import lint_colours
+    return [f for f in lint_colours(figure, theme) if f.rule == "dimmed"]
+
+
+def test_the_dimmed_rule_fires_on_the_presentation_historic_value_as_it_was():
+    """The presentation theme drew a historic value in the faded role's #B5BCC4 beside the
+    inputs' #B9DAF2: darker on white paper than the live value it dims."""
+    theme = THEMES["presentation"]
+    before = _legend_figure(theme, ("input", "#B9DAF2"), ("historic value", "#B5BCC4"))
+    found = _dimmed(before, theme)
+    assert contrast("#B5BCC4", "#FFFFFF") > contrast("#B9DAF2", "#FFFFFF")
+    assert len(found) == 1 and f"{contrast('#B5BCC4', '#FFFFFF'):.2f}" in found[0].message
+    dark = THEMES["dark"]  # on the dark ground, dimmed is darker
+    assert not _dimmed(_legend_figure(dark, ("input", "#24435A"), ("historic value",
+                                                                   "#202429")), dark)
+    assert _dimmed(_legend_figure(dark, ("input", "#24435A"), ("historic value",
+                                                               "#50555B")), dark)
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_every_bundled_dimmed_legend_cell_sits_nearer_the_ground(name):
+    from gpuviz.figures.scene import build_figure
+    from gpuviz.scenario import bundled_scenarios, compute_all, load_scenario
+
+    theme = THEMES[name]
+    seen = 0
+    for path in bundled_scenarios():
+        if not path.stem.startswith("reduction-"):
+            continue
+        scenario = load_scenario(path)
+        for k in range(-1, len(scenario.steps)):
+            state = scenario if k < 0 else scenario.at_step(k)
+            results = compute_all(state, state.panels)
+            for pid in state.panels:
+                figure = build_figure(pid, results[pid], frozenset(), theme)
+                seen += any(g.name == "legend:historic value" for g in walk(figure.items)
+                            if hasattr(g, "name"))
+                assert not _dimmed(figure, theme), (path.stem, k + 1, pid)
+    assert seen

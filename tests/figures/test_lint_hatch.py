@@ -5,7 +5,7 @@ pattern under a glyph, and a hatched cell that prints a value keeps a band of it
 
 from __future__ import annotations
 
-from gpuviz.figures.bands import MIN_BAND, bands, clear_glyphs
+from gpuviz.figures.bands import GAP, MIN_BAND, bands, clear_glyphs
 from gpuviz.figures.display import Figure, Rect, Rects, Style, Text, walk
 from gpuviz.figures.lint import lint
 from gpuviz.figures.scene import build_figure
@@ -47,7 +47,12 @@ def test_clearing_keeps_the_fill_under_the_digit_and_the_hatch_in_bands_above_an
 
 
 def test_a_cell_just_taller_than_its_text_keeps_no_band_thinner_than_a_pattern():
-    assert bands(0, 0, 4, 3.0, [(1, 0.2, 3, 2.8)]) == []
+    # no row above or below the text: the hatch keeps to the cell's left and right edges,
+    # each band a pattern wide, none under the text
+    side = bands(0, 0, 4, 3.0, [(1, 0.2, 3, 2.8)])
+    assert side and all(b[2] >= MIN_BAND and b[3] == 3.0 for b in side)
+    assert all(b[0] + b[2] <= 1 - GAP + 1e-9 or b[0] >= 3 + GAP - 1e-9 for b in side)
+    assert bands(0, 0, 1.6, 3.0, [(0.2, 0.2, 1.4, 2.8)]) == []  # no room beside it either
     assert bands(0, 0, 4, 10, []) == [(0, 0, 4, 10)]
 
 

@@ -1,0 +1,131 @@
+"""Text kept legible on whatever it is drawn on, in every theme.
+
+A text's ground is its knockout's colour where it has one, else the fill of the last opaque
+cell drawn before it that holds the text's centre, else the page. :func:`keep_legible` gives
+each text that lacks the contrast its size needs (WCAG 2.1 success criterion 1.4.3: 4.5 : 1,
+3 : 1 for large text) the least darker or lighter shade of its own hue that has it, so a
+vermillion label stays vermillion and a muted one stays quieter than the ink; the composer
+runs it once as it finishes a figure, so no figure has to remember it, and the lint's
+``contrast`` rule (:mod:`gpuviz.figures.lint_contrast`) checks the result."""
+
+from __future__ import annotations
+
+import colorsys
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from gpuviz.figures.display import Group, Item, Rect, Rects, Text, text_box
+from gpuviz.figures.theme import Theme, contrast_ratio
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+MIN_TEXT = 4.5  # WCAG 2.1, 1.4.3: body text against its ground
+MIN_LARGE = 3.0  # large text: 18 pt, or 14 pt in bold
+
+
+def is_large(text: Text) -> bool:
+    """Large text in WCAG's sense: 18 pt or more, or 14 pt or more in bold."""
+    return text.size >= 18.0 or (text.bold and text.size >= 14.0)
+
+
+def needed(text: Text) -> float:
+    """The contrast ``text`` needs against its ground."""
+    return MIN_LARGE if is_large(text) else MIN_TEXT
+
+
+def _drawn(items: tuple[Item, ...]) -> Iterator[Item]:
+    for item in items:
+        if isinstance(item, Group):
+            yield from _drawn(item.items)
+        else:
+            yield item
+
+
+def grounds(items: tuple[Item, ...], page: str) -> list[tuple[Text, str]]:
+    """Each non-blank text of ``items`` (in drawing order) with the colour it is read
+    against, ``page`` where nothing opaque lies under it."""
+    cells: list[tuple[float, float, float, float]] = []  # x0, y0, x1, y1 in drawing order
+    fills: list[str] = []
+    texts: list[tuple[Text, int]] = []  # a text and how many cells were drawn before it
+    for item in _drawn(items):
+        if isinstance(item, Text):
+            if item.text.strip():
+                texts.append((item, len(cells)))
+        elif isinstance(item, (Rect, Rects)) and item.style.fill and item.style.opacity >= 1.0:
+            rows = ([(item.x, item.y, item.w, item.h)] if isinstance(item, Rect)
+                    else np.asarray(item.xywh, dtype=float).reshape(-1, 4).tolist())
+            for x, y, w, h in rows:
+                cells.append((x, y, x + w, y + h))
+                fills.append(item.style.fill)
+    a = np.asarray(cells, dtype=float).reshape(-1, 4)
+    out = []
+    for text, before in texts:
+        if text.knockout:
+            out.append((text, text.knockout))
+            continue
+        x0, y0, x1, y1 = text_box(text)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        b = a[:before]
+        inside = np.flatnonzero((b[:, 0] <= cx) & (b[:, 2] >= cx) & (b[:, 1] <= cy)
+                                & (b[:, 3] >= cy))
+        out.append((text, fills[int(inside[-1])] if len(inside) else page))
+    return out
+
+
+def legible_colour(color: str, ground: str, need: float, theme: Theme) -> str:
+    """``color``, or the least darker or lighter shade of it, of the same hue and saturation,
+    that has contrast ``need`` with ``ground``: toward the ink that reads best there (the
+    theme's, else black or white). A text in one of the theme's inks takes the other ink whole
+    (a value is never set in a mid gray)."""
+    if contrast_ratio(color, ground) >= need:
+        return color
+    ink = theme.ink_on(ground)
+    if contrast_ratio(ink, ground) < need:
+        ink = max(("#000000", "#FFFFFF"), key=lambda c: contrast_ratio(c, ground))
+    if color in (theme.foreground, theme.background):
+        return ink
+    h, lightness, sat = colorsys.rgb_to_hls(*_channels(color))
+    end = colorsys.rgb_to_hls(*_channels(ink))[1]  # the ink's lightness: 0 or 1 at the far end
+    end = 0.0 if end < lightness else 1.0
+    lo, hi = 0.0, 1.0  # how far from the colour's lightness toward the end the shade lies
+    for _ in range(16):
+        mid = (lo + hi) / 2
+        if contrast_ratio(_hex(h, lightness + (end - lightness) * mid, sat), ground) >= need:
+            hi = mid
+        else:
+            lo = mid
+    return _hex(h, lightness + (end - lightness) * hi, sat)
+
+
+def _channels(color: str) -> tuple[float, float, float]:
+    r, g, b = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return r, g, b
+
+
+def _hex(h: float, lightness: float, sat: float) -> str:
+    return "#" + "".join(f"{round(v * 255):02X}" for v in colorsys.hls_to_rgb(h, lightness, sat))
+
+
+def keep_legible(items: tuple[Item, ...], page: str, theme: Theme) -> tuple[Item, ...]:
+    """``items`` with every text that lacks its contrast recoloured (:func:`legible_colour`);
+    the same objects where nothing changes."""
+    fixes = {id(t): c for t, g in grounds(items, page)
+             if (c := legible_colour(t.color, g, needed(t), theme)) != t.color}
+    return _recoloured(items, fixes) if fixes else items
+
+
+def _recoloured(items: tuple[Item, ...], fixes: dict[int, str]) -> tuple[Item, ...]:
+    out: list[Item] = []
+    for item in items:
+        if isinstance(item, Group):
+            inner = _recoloured(item.items, fixes)
+            out.append(item if all(a is b for a, b in zip(inner, item.items, strict=True))
+                       else Group(inner, item.key, item.name))
+        elif isinstance(item, Text) and id(item) in fixes:
+            out.append(replace(item, color=fixes[id(item)]))
+        else:
+            out.append(item)
+    return tuple(out)
