@@ -1,0 +1,83 @@
+"""The chrome rules of the lint (``figures/lint_chrome.py``): each shown firing on a figure as
+it was drawn before, then finding nothing over every bundled scenario's parts."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from gpuviz.figures.lint_chrome import (
+    MAX_HEADING_SHARE,
+    chrome_findings,
+    heading_lines,
+    heading_share,
+    part_heading_findings,
+)
+from gpuviz.figures.part_titles import part_title
+from gpuviz.figures.scene import build_figure
+from gpuviz.figures.targets import NATURAL, SINGLE
+from gpuviz.figures.theme import THEMES
+from gpuviz.registry import PANELS, panel
+from gpuviz.scenario.compute import compute_all
+from gpuviz.scenario.io import load_scenario
+
+SCENARIOS = sorted((Path(__file__).parents[2] / "scenarios").glob("*.json"))
+CASES = [("single", SINGLE, "print"), ("natural", NATURAL, "screen")]
+
+
+@cache
+def _results(path: Path):
+    scenario = load_scenario(path)
+    return scenario, compute_all(scenario, scenario.panels)
+
+
+def _parts(size):
+    """(label, panel id, result, whole figure) of every bundled scenario's panels."""
+    target, theme = size[1], THEMES[size[2]]
+    for path in SCENARIOS:
+        scenario, results = _results(path)
+        for pid in scenario.panels:
+            whole = build_figure(pid, results[pid], frozenset(), theme, target)
+            yield path.stem, pid, results[pid], whole
+
+
+def _title(figure) -> str:
+    return " ".join(t.text for t in heading_lines(figure))
+
+
+def test_part_heading_fires_on_the_whole_title_and_subtitle_again():
+    # a part built as before its heading was its name: the whole figure's title and subtitle
+    _, results = _results(SCENARIOS[[p.stem for p in SCENARIOS].index("barrier-missing-first")])
+    theme = THEMES["print"]
+    whole = build_figure("barrier", results["barrier"], frozenset(), theme, SINGLE)
+    before = panel("barrier").figure.build(results["barrier"], frozenset(), theme,
+                                           SINGLE.showing(["slots"]))
+    rules = {f.message.split(":")[0] for f in part_heading_findings(before, _title(whole))}
+    assert len(heading_lines(before)) > 1
+    assert any("lines" in m for m in rules) and any("repeats" in m for m in rules)
+    after = build_figure("barrier", results["barrier"], frozenset(), theme,
+                         SINGLE.showing(["slots"]))
+    assert _title(after) == "Barrier slots" == part_title("barrier", ["slots"])
+    assert part_heading_findings(after, _title(whole)) == []
+
+
+def test_every_part_has_a_name_that_is_not_the_whole_title():
+    for p in PANELS:
+        names = [part_title(p.id, [part]) for part in p.parts]
+        assert len(set(names)) == len(names), p.id
+        assert all(name and name != p.title for name in names), p.id
+
+
+@pytest.mark.parametrize("size", CASES, ids=lambda c: f"{c[0]}-{c[2]}")
+def test_every_bundled_part_alone_is_headed_with_its_name_in_one_line(size):
+    theme, shares = THEMES[size[2]], []
+    for label, pid, result, whole in _parts(size):
+        for part in whole.parts:
+            fig = build_figure(pid, result, frozenset(), theme, size[1].showing([part]))
+            found = chrome_findings(fig, "full", whole_title=_title(whole), parts=[part])
+            assert not found, (label, part, [str(f) for f in found])
+            shares.append(heading_share(fig))
+    # the heading is a small share of nearly every part (a part of a line or two aside)
+    assert sum(s >= MAX_HEADING_SHARE for s in shares) <= 2, sorted(shares)[-5:]
