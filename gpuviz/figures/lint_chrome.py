@@ -2,8 +2,8 @@
 alone, and a part drawn on a page of its own is headed with its own name.
 
 - ``end-label``: a plot of two or more series drawn without its legend (chrome "none") where a
-  series' line has no label of its name near its end: the legend was the only way to tell the
-  lines apart, and it is not drawn.
+  series' line has no label of its name near its end (or tied to it by a leader): the legend
+  was the only way to tell the lines apart, and it is not drawn.
 - ``prose``: a paragraph of more than :data:`MAX_WORDS` words in a figure drawn without chrome:
   a derivation or receipt written as sentences belongs in the chrome (notes) or in a table,
   where the caption set elsewhere cannot repeat it. Bold lines are headings, and a line with
@@ -69,15 +69,26 @@ def end_label_findings(figure: Figure) -> list[Finding]:
         if len(ends) < 2:
             continue
         texts = [t for t in walk(figure.items) if isinstance(t, Text)]
+        leaders = [i.points for i in walk(figure.items)
+                   if isinstance(i, Polyline) and len(i.points) == 2]
         for series, (ex, ey) in ends.items():
-            named = [t for t in texts if key("series", t.text) == series]
+            named = [t for t in texts if series in (t.key, key("series", t.text))]
             label = named[0].text if named else unquote(series[len(series_prefix):])
-            if not any(_distance(text_box(t), ex, ey) <= END_REACH for t in named):
+            if not any(_distance(text_box(t), ex, ey) <= END_REACH or _led(t, ex, ey, leaders)
+                       for t in named):
                 out.append(Finding("end-label", f"series {label!r}", series,
                                    f"the line ending at ({ex:.1f}, {ey:.1f}) mm has no label "
                                    f"of its name within {END_REACH:g} mm of its end, and no "
                                    "legend is drawn: label it at its end"))
     return out
+
+
+def _led(t: Text, x: float, y: float, leaders: list) -> bool:
+    """Whether a leader runs from (x, y), a line's end, to the label ``t``."""
+    box = text_box(t)
+    return any(min(_distance((a[0], a[1], a[0], a[1]), x, y), _distance((b[0], b[1], b[0], b[1]),
+                                                                        x, y)) <= 1.0
+               and min(_distance(box, *a), _distance(box, *b)) <= 1.5 for a, b in leaders)
 
 
 def _distance(box: tuple[float, float, float, float], x: float, y: float) -> float:

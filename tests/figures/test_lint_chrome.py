@@ -81,3 +81,46 @@ def test_every_bundled_part_alone_is_headed_with_its_name_in_one_line(size):
             shares.append(heading_share(fig))
     # the heading is a small share of nearly every part (a part of a line or two aside)
     assert sum(s >= MAX_HEADING_SHARE for s in shares) <= 2, sorted(shares)[-5:]
+
+
+def _two_series_plot(chrome: str):
+    from gpuviz.figures.display import Figure
+    from gpuviz.figures.plot import Series, plot_block
+
+    theme = THEMES["print"]
+    series = [Series("row-major", [0, 1, 2, 3], [0, 4, 8, 12], 0),
+              Series("grouped", [0, 1, 2, 3], [0, 2, 3, 4], 1),
+              Series("hilbert", [0, 1, 2, 3], [0, 2, 3, 4.2], 2)]
+    block = plot_block(series, theme, 80.0, 50.0, x_label="step", y_label="loads",
+                       target=SINGLE.showing(["loads"], chrome))  # type: ignore[arg-type]
+    return Figure(block.width, block.height, theme.background, block.items)
+
+
+def test_end_label_fires_on_a_plot_named_only_by_its_legend():
+    # as drawn before: the lines named only in the legend, which chrome "none" leaves out
+    found = chrome_findings(_two_series_plot("full"), "none")
+    assert {f.key for f in found if f.rule == "end-label"} == {
+        "series:row-major", "series:grouped", "series:hilbert"}
+    assert chrome_findings(_two_series_plot("none"), "none") == []
+
+
+def test_two_ends_close_together_get_labels_that_do_not_overlap():
+    from gpuviz.figures.display import Text, text_box, walk
+
+    fig = _two_series_plot("none")
+    labels = [text_box(t) for t in walk(fig.items) if isinstance(t, Text)
+              and t.key in ("series:grouped", "series:hilbert")]
+    assert len(labels) == 2
+    (a, b) = labels
+    assert a[3] <= b[1] + 1e-6 or b[3] <= a[1] + 1e-6  # one above the other
+
+
+@pytest.mark.parametrize("size", CASES, ids=lambda c: f"{c[0]}-{c[2]}")
+def test_every_bundled_plot_without_chrome_names_its_lines_at_their_ends(size):
+    theme = THEMES[size[2]]
+    for label, pid, result, whole in _parts(size):
+        for part in whole.parts:
+            fig = build_figure(pid, result, frozenset(), theme,
+                               size[1].showing([part], "none"))
+            found = [f for f in chrome_findings(fig, "none") if f.rule == "end-label"]
+            assert not found, (label, part, [str(f) for f in found])
