@@ -172,7 +172,8 @@ def table_block(header: Sequence[str], rows: Sequence[Sequence[str]], theme: The
                 width: float, *, size: float | None = None,
                 right: Sequence[bool] = (), keys: Sequence[str | None] = (),
                 colors: Sequence[str | None] = (), name: str = "table") -> Block:
-    """Values in columns under a header and a rule: what a receipt spelt as sentences says,
+    """Values in columns under a header and a rule (none where the header is all empty): what
+    a receipt spelt as sentences says,
     set so that each value stands in its column (``right``: the columns aligned right, for
     numbers; ``keys`` and ``colors``: each row's key and ink). A column wider than its share
     of ``width`` wraps its cells at words (the widest column first)."""
@@ -208,12 +209,13 @@ def table_block(header: Sequence[str], rows: Sequence[Sequence[str]], theme: The
         c.text(xs[j] + (col_w[j] if at_right else 0.0), yy, text, size, color,
                anchor="end" if at_right else "start", bold=bold, key=key)
 
-    for j, head in enumerate(header):
-        put(j, y, head, muted, True, None)
-    rule_y = y + descent(size) + 0.5
     used = xs[-1] + col_w[-1] if n else 0.0
-    c.line(0.0, rule_y, used, rule_y, Style(stroke=theme.grid, stroke_width=theme.thin_mm))
-    y = rule_y + 0.6 + cap_height(size)
+    if any(header):  # a header over a rule; none where every column's header is empty
+        for j, head in enumerate(header):
+            put(j, y, head, muted, True, None)
+        rule_y = y + descent(size) + 0.5
+        c.line(0.0, rule_y, used, rule_y, Style(stroke=theme.grid, stroke_width=theme.thin_mm))
+        y = rule_y + 0.6 + cap_height(size)
     for i, laid_row in enumerate(laid):
         key = keys[i] if i < len(keys) else None
         color = (colors[i] if i < len(colors) else None) or fg

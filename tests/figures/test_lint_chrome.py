@@ -124,3 +124,34 @@ def test_every_bundled_plot_without_chrome_names_its_lines_at_their_ends(size):
                                size[1].showing([part], "none"))
             found = [f for f in chrome_findings(fig, "none") if f.rule == "end-label"]
             assert not found, (label, part, [str(f) for f in found])
+
+
+# derivations and receipts the issue names: gemm intensity's derivation, the divergence
+# efficiency receipt, the barrier hazards; each a drawing without prose under chrome "none"
+NAMED = [("gemm-walkthrough", "gemm", "intensity"), ("gemm-requested-bytes", "gemm", "intensity"),
+         ("divergence-nested", "divergence", "efficiency"),
+         ("divergence-if-else", "divergence", "efficiency"),
+         ("barrier-missing-first", "barrier", "hazards")]
+
+
+@pytest.mark.parametrize("case", NAMED, ids=lambda c: f"{c[0]}-{c[2]}")
+@pytest.mark.parametrize("size", CASES, ids=lambda c: f"{c[0]}-{c[2]}")
+def test_named_derivations_are_not_prose_without_chrome(case, size):
+    stem, pid, part = case
+    _, results = _results(SCENARIOS[[p.stem for p in SCENARIOS].index(stem)])
+    fig = build_figure(pid, results[pid], frozenset(), THEMES[size[2]],
+                       size[1].showing([part], "none"))
+    found = [str(f) for f in chrome_findings(fig, "none") if f.rule == "prose"]
+    assert not found
+    assert fig.parts == (part,)  # the part is still drawn
+
+
+def test_prose_fires_on_a_derivation_written_as_sentences():
+    from gpuviz.figures.display import Figure
+    from gpuviz.figures.text_blocks import text_block
+
+    theme = THEMES["print"]
+    block = text_block("A panel T × K and a panel K × T are loaded once: 8TK bytes, and the "
+                       "tile's T² stores write 4T² bytes for 2T²K FLOPs.", theme, 80.0)
+    found = chrome_findings(Figure(80.0, 20.0, theme.background, block.items), "none")
+    assert [f.rule for f in found] == ["prose"]
