@@ -438,7 +438,7 @@ def hazard_table(result: BarrierResult, theme: Theme, width: float, size: float,
              else "never written" if h.seen is None else f"{h.seen:g}",
              "–" if h.expected is None else f"{h.expected:g}") for h in hazards]
     return table_block(("step", "hazard", "reader", "writer", "tile", "read", "wanted"), rows,
-                       theme, width, size=size,
+                       theme, width, size=size, floor=7.0,
                        right=(True, False, True, True, True, True, True),
                        keys=[key("hazard", j) for j in range(len(hazards))],
                        colors=[theme.color("muted") if h.event >= shown else None

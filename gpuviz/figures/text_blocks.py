@@ -169,36 +169,24 @@ def receipt_block(rows: Sequence[str | tuple[str, str]], theme: Theme, width: fl
 
 
 def table_block(header: Sequence[str], rows: Sequence[Sequence[str]], theme: Theme,
-                width: float, *, size: float | None = None,
+                width: float, *, size: float | None = None, floor: float | None = None,
                 right: Sequence[bool] = (), keys: Sequence[str | None] = (),
                 colors: Sequence[str | None] = (), name: str = "table") -> Block:
     """Values in columns under a header and a rule (none where the header is all empty): what
-    a receipt spelt as sentences says,
-    set so that each value stands in its column (``right``: the columns aligned right, for
-    numbers; ``keys`` and ``colors``: each row's key and ink). A column wider than its share
-    of ``width`` wraps its cells at words (the widest column first)."""
+    a receipt spelt as sentences says, set so that each value stands in its column
+    (``right``: the columns aligned right, for numbers; ``keys`` and ``colors``: each row's key
+    and ink). A column wider than its share of ``width`` wraps its cells at words (the widest
+    column first); where that is not enough, the type steps down to ``floor`` points."""
     size = size or theme.small_pt
+    floor = min(floor or size, size)
     fg, muted = theme.color("foreground"), theme.color("muted")
-    gap = size * PT_TO_MM * 0.8
     n = len(header)
     cells = [[str(v) for v in row] for row in rows]
-
-    def widest(j: int, lines: Sequence[Sequence[list[str]]]) -> float:
-        return max([room_width(header[j], size, bold=True)]
-                   + [room_width(ln, size) for row in lines for ln in row[j]])
-
-    laid = [[[v] for v in row] for row in cells]
-    col_w = [widest(j, laid) for j in range(n)]
-    room = width - gap * (n - 1)
-    for j in sorted(range(n), key=lambda j: -col_w[j]):  # wrap the widest columns first
-        over = sum(col_w) - room
-        if over <= 0:
+    while True:
+        gap, laid, col_w = _table_columns(header, cells, size, width)
+        if sum(col_w) + gap * (n - 1) <= width + 1e-6 or size <= floor:
             break
-        floor = room_width(header[j], size, bold=True)
-        target = max(floor, col_w[j] - over)
-        for i, row in enumerate(cells):
-            laid[i][j] = wrap(row[j], size, target)
-        col_w[j] = widest(j, laid)
+        size = max(floor, size - 0.5)
     c = BlockCanvas()
     xs = [sum(col_w[:j]) + gap * j for j in range(n)]
     step = line_step(size)
@@ -224,3 +212,29 @@ def table_block(header: Sequence[str], rows: Sequence[Sequence[str]], theme: The
                 put(j, y + k * step, line, color, False, key)
         y += max(len(cell) for cell in laid_row) * step
     return c.block(used, y - step + descent(size), name)
+
+
+def _table_columns(header: Sequence[str], cells: list[list[str]], size: float,
+                   width: float) -> tuple[float, list[list[list[str]]], list[float]]:
+    """A table's gap, its cells' lines and its columns' widths at ``size``: the widest
+    columns wrapped first, down to their header's width, while the table is wider than
+    ``width``."""
+    gap = size * PT_TO_MM * 0.8
+    n = len(header)
+
+    def widest(j: int, lines: Sequence[Sequence[list[str]]]) -> float:
+        return max([room_width(header[j], size, bold=True)]
+                   + [room_width(ln, size) for row in lines for ln in row[j]])
+
+    laid = [[[v] for v in row] for row in cells]
+    col_w = [widest(j, laid) for j in range(n)]
+    room = width - gap * (n - 1)
+    for j in sorted(range(n), key=lambda j: -col_w[j]):  # wrap the widest columns first
+        over = sum(col_w) - room
+        if over <= 0:
+            break
+        least = room_width(header[j], size, bold=True)
+        for i, row in enumerate(cells):
+            laid[i][j] = wrap(row[j], size, max(least, col_w[j] - over))
+        col_w[j] = widest(j, laid)
+    return gap, laid, col_w
