@@ -17,6 +17,7 @@ import math
 from dataclasses import replace
 from typing import Literal
 
+from gpuviz.figures.blocks import place
 from gpuviz.figures.display import Anchor, Figure, Style
 from gpuviz.figures.layout import (
     NATURAL,
@@ -37,6 +38,7 @@ from gpuviz.figures.layout import (
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
+from gpuviz.figures.text_blocks import table_block
 from gpuviz.figures.theme import RoleName, Theme
 from gpuviz.keys import frame_of, key
 from gpuviz.models.barrier import BarrierResult
@@ -406,12 +408,15 @@ def verdict_block(result: BarrierResult, selection: frozenset[str], theme: Theme
     rows: list[tuple[str, str, str | None]] = []
     if result.contract_broken:
         rows.append((result.contract_text, fg, None))
-    for j, h in enumerate(result.hazards[:MAX_HAZARD_LINES]):
-        rows.append((f"step {format_number(h.event + 1)}, {h.kind.replace('_', ' ')}: {h.text}",
-                     muted if h.event >= shown else fg, key("hazard", j)))
     if len(result.hazards) > MAX_HAZARD_LINES:
         rows.append((f"… and {len(result.hazards) - MAX_HAZARD_LINES} more", muted, None))
     indent = 3.0
+    if result.hazards:  # each hazard a row: its step, kind, thread, slot and values
+        table = hazard_table(result, theme, width, small, shown)
+        place(c, table, 0.0, bottom + 1.2)
+        y = bottom + 1.2 + table.height - descent(small)
+        used = max(used, table.width)
+        bottom = y + descent(small)
     for text, color, row_key in rows:
         for line in wrap(text, small, width - indent):
             y += line_step(small)
@@ -419,6 +424,25 @@ def verdict_block(result: BarrierResult, selection: frozenset[str], theme: Theme
             used = max(used, indent + text_width(line, small))
             bottom = y + descent(small)
     return c.block(min(width, used), bottom, "verdict")
+
+
+def hazard_table(result: BarrierResult, theme: Theme, width: float, size: float,
+                 shown: int) -> Block:
+    """The hazards as a table: the step that exposed each, its kind, the reading thread and
+    the writer (the thread whose own slot it read), the tile, what it read and what it should
+    have (a hazard after the step shown muted)."""
+    hazards = result.hazards[:MAX_HAZARD_LINES]
+    rows = [(format_number(h.event + 1), h.kind.replace("_", " "), str(h.threads[0]),
+             str(h.address), str(h.tile),
+             "returned early" if h.kind == "uninitialised_read"
+             else "never written" if h.seen is None else f"{h.seen:g}",
+             "–" if h.expected is None else f"{h.expected:g}") for h in hazards]
+    return table_block(("step", "hazard", "reader", "writer", "tile", "read", "wanted"), rows,
+                       theme, width, size=size, floor=7.0,
+                       right=(True, False, True, True, True, True, True),
+                       keys=[key("hazard", j) for j in range(len(hazards))],
+                       colors=[theme.color("muted") if h.event >= shown else None
+                               for h in hazards], name="hazards")
 
 
 def legend_entries(result: BarrierResult, theme: Theme) -> list[LegendEntry]:

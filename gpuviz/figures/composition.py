@@ -20,6 +20,7 @@ from gpuviz.figures.transform import transform
 
 MARGIN = 2.0  # mm around the content
 GAP = 3.5  # mm between blocks
+PART_GAP = 2.0  # mm under a part's name (``Target.part_title``): it heads its part closely
 
 
 @dataclass(frozen=True)
@@ -83,15 +84,21 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
         side = None if side is None else _shown(side, target)
         if target.chrome != "full":
             title = subtitle = ""
+        elif target.part_title:  # the parts' own name, not the whole figure's title again
+            title, subtitle, column_title = target.part_title, "", ""
     step = (target.heading, target.caption) if target.chrome == "full" else ("", "")
+    # a part's name heads it closely, as a section heading does
+    head_gap = PART_GAP if target.part_title and not target.whole else GAP
     if target.width is None:
-        arr = _stacked(theme, title, subtitle, body, side, natural_width * grow, step=step)
+        arr = _stacked(theme, title, subtitle, body, side, natural_width * grow, step=step,
+                       head_gap=head_gap)
         return _figure(arr, arr.width + 2 * MARGIN, arr.height + 2 * MARGIN, 1.0, theme,
                        figure_title, description, target_parts=target.parts)
     page_w = float(target.width)
     if target.aspect is None:
         title = _title_for(theme, title, column_title, page_w - 2 * MARGIN)
-        arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN, step=step)
+        arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN, step=step,
+                       head_gap=head_gap)
         return _figure(arr, page_w, arr.height + 2 * MARGIN, 1.0, theme, figure_title,
                        description, fixed_width=True, target_parts=target.parts)
     # a view in the app is painted in the shipped faces; a slide leaves room for a wider face
@@ -169,9 +176,10 @@ def _shown(blocks_for: BlocksFor, target: Target) -> BlocksFor:
 def _stacked(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: BlocksFor | None,
              width: float, balance: bool = False,
              step: tuple[str, str] = ("", ""),
-             bar: tuple[float, float, float] | None = None) -> _Arrangement:
+             bar: tuple[float, float, float] | None = None,
+             head_gap: float = GAP) -> _Arrangement:
     arr = _Arrangement(bar=bar)
-    y = _head(arr, theme, title, subtitle, width, balance, step[0])
+    y = _head(arr, theme, title, subtitle, width, balance, step[0], head_gap)
     y = _flow(arr, body(width), width, y)
     if side is not None:
         y = _flow(arr, side(width), width, y)
@@ -204,7 +212,7 @@ def _beside(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: Bloc
 
 
 def _head(arr: _Arrangement, theme: Theme, title: str, subtitle: str, width: float,
-          balance: bool = False, heading: str = "") -> float:
+          balance: bool = False, heading: str = "", head_gap: float = GAP) -> float:
     """A lecture step's heading, then the title block, at the top, where there are; the y
     where the content begins."""
     y = 0.0
@@ -217,7 +225,7 @@ def _head(arr: _Arrangement, theme: Theme, title: str, subtitle: str, width: flo
         return y
     head = title_block(title, subtitle, theme, width, balance)
     arr.placed(head, 0.0, y)
-    return y + head.height + GAP
+    return y + head.height + head_gap
 
 
 def _foot(arr: _Arrangement, theme: Theme, caption: str, width: float, y: float) -> float:

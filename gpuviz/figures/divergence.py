@@ -39,10 +39,11 @@ from gpuviz.figures.layout import (
     format_percent,
     legend_block,
     line_step,
-    receipt_block,
+    place,
     wrap,
 )
 from gpuviz.figures.metrics import FontKind, cap_height, descent, room_width, text_width
+from gpuviz.figures.text_blocks import table_block
 from gpuviz.figures.theme import Theme
 from gpuviz.models.divergence import DivergenceResult
 
@@ -89,7 +90,7 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
                     LegendEntry("masked lane", theme.fill("masked"), parts=stack)]
         if any(k.partition(":")[0] in ("node", "edge", "step", "lane") for k in selection):
             entries.append(LegendEntry("selected", theme.highlight(), "selection"))
-        rows: list[str | tuple[str, str]] = [
+        rows: list[tuple[str, str]] = [
             ("issued", f"{format_number(r.issued)} instructions"),
             ("lane-instructions", f"{format_number(r.lane_instructions)} of "
                                   f"{format_number(r.issued * r.warp_size)} lane slots"),
@@ -100,7 +101,7 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
                          f"{format_number(g.issued)} issued, {format_percent(g.lane_efficiency)} "
                          f"of the {g.mask.bit_count()} lanes active at the branch"))
         return [legend_block(entries, theme, width, target=target),
-                as_part("efficiency", receipt_block(rows, theme, width, title="Lane efficiency"))]
+                as_part("efficiency", _efficiency_table(rows, theme, width))]
 
     def composed() -> Figure:
         return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
@@ -302,3 +303,16 @@ def _orders(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         y += line_step(pt)
     return c.block(min(width, max(heading_w, label_w + cell * shown)), y - 2.0 + 0.3,
                    "issue order")
+
+
+def _efficiency_table(rows: list[tuple[str, str]], theme: Theme, width: float) -> Block:
+    """The lane efficiency's quantities as a table under its heading: a label and a value in
+    columns (a receipt of "label: value" lines wrapped in a narrow column read as prose)."""
+    c = BlockCanvas()
+    size = theme.small_pt
+    c.text(0.0, cap_height(size), "Lane efficiency", size, theme.foreground, bold=True)
+    table = table_block(("", ""), rows, theme, width, size=size, name="efficiency")
+    top = line_step(size) + 0.4
+    place(c, table, 0.0, top)
+    used = max(table.width, room_width("Lane efficiency", size, bold=True))
+    return c.block(min(width, used), top + table.height, "receipt")

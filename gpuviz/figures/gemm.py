@@ -413,9 +413,10 @@ def _build(result: GemmResult, selection: frozenset[str], theme: Theme, target: 
 
         if not target.whole:  # the parts' drawings; their legend is the side block
             groups = {"walkthrough": [walk, dot], "owners": strategies, "counts": [counts],
-                      "intensity": [plot, calc]}
+                      "intensity": [plot]}
+            # the intensity's derivation is a note: without chrome the plot stands alone
             return [stacked_rows(group, width) for name, group in groups.items()
-                    if target.shows(name)]
+                    if target.shows(name)] + [as_part("intensity", calc, "notes")]
         if wide:
             rows = [[walk, dot, counts], [*strategies, calc],
                     [plot, legend(width - plot.width - GAP)]]

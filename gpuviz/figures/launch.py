@@ -71,14 +71,21 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
     alone = target.parts[0] if target.parts and len(target.parts) == 1 \
         and target.chrome == "full" and (target.parts[0] != "quantization"
                                          or scenario_sets_matrix(r)) else None
+    # a part alone headed with its name (a page of its own): its heading is that name, and its
+    # note stays under it, as the figure's subtitle is not drawn
+    noted = "note" if alone is not None and target.part_title else False
+    if alone is not None and noted:
+        target = replace(target, part_title=_name(heads(r)[alone][0]))
 
     def first(width: float) -> Iterator[Block | _LanesPlan]:
-        yield as_part("grid", _grid(r, selection, theme, width, floor, alone != "grid"))
+        yield as_part("grid", _grid(r, selection, theme, width, floor,
+                                     alone != "grid" or noted))
         yield as_part("grid", _sms(r, theme, width, floor))
-        yield as_part("warps", _warps(r, selection, theme, width, floor, alone != "warps"))
+        yield as_part("warps", _warps(r, selection, theme, width, floor,
+                                       alone != "warps" or noted))
         # the lanes' size before their cells: a design beaten on it goes no further
-        yield _LanesPlan(r, theme, width, floor, alone != "lanes", target.name == "single",
-                         banded=target.aspect is None)
+        yield _LanesPlan(r, theme, width, floor, alone != "lanes" or noted,
+                         target.name == "single", banded=target.aspect is None)
 
     def second(width: float) -> Iterator[Block]:
         if r.block[1] > 1 or r.block[2] > 1:
@@ -191,6 +198,29 @@ def heads(r: LaunchResult) -> dict[str, tuple[str, str]]:
     }
 
 
+def _headed(c: BlockCanvas, theme: Theme, width: float, head: tuple[str, str],
+            headed: bool | str) -> tuple[float, float]:
+    """A section's heading and note (``headed`` True), nothing (False), or ("note", the part
+    headed with the heading's name) what follows that name and the note; the y below and the
+    width taken."""
+    if not headed:
+        return 0.0, 0.0
+    if headed is True:
+        return heading(c, theme, width, *head)
+    note = "; ".join(n for n in (_rest(head[0]), head[1]) if n)
+    return heading(c, theme, width, "", note) if note else (0.0, 0.0)
+
+
+def _name(title: str) -> str:
+    """A section heading's name, before its colon: "Block 0 (0, 0, 0)"."""
+    return title.partition(": ")[0]
+
+
+def _rest(title: str) -> str:
+    """What a section heading says after its name: "8 warps, 256 of 256 threads valid"."""
+    return title.partition(": ")[2]
+
+
 def shown_style(theme: Theme) -> Style:
     """The block and warp the parts below draw in detail: filled with the ``detail`` role (dark
     on a light ground, light on the dark one), numbers in the ground's colour (a selection is
@@ -226,12 +256,12 @@ def _grid_pixels(r: LaunchResult, theme: Theme) -> Any:
 
 
 def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
-          floor: float, headed: bool = True) -> Block:
+          floor: float, headed: bool | str = True) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
     _, partly, empty = r.block_counts()
     own_w = min(width, 100.0) if width >= 150 else width
-    top, head_w = heading(c, theme, own_w, *heads(r)["grid"]) if headed else (0.0, 0.0)
+    top, head_w = _headed(c, theme, own_w, heads(r)["grid"], headed)
     if r.blocks > DENSE_BLOCKS or r.waves > 16:
         rgb = _GRIDS.get((r, theme), "grid", lambda: _grid_pixels(r, theme))
         rows, cols = rgb.shape[:2]
@@ -340,12 +370,12 @@ def _sms(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
 
 
 def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
-           floor: float, headed: bool = True) -> Block:
+           floor: float, headed: bool | str = True) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
     b = r.selected_block
     n = r.warps_per_block
-    top, head_w = heading(c, theme, width, *heads(r)["warps"]) if headed else (0.0, 0.0)
+    top, head_w = _headed(c, theme, width, heads(r)["warps"], headed)
     # a selected warp's double outline reaches 0.3 mm beyond its cell and half its line
     # further: the cells keep that margin, so the outline stays inside the part (and the page)
     reach = 0.3 + theme.highlight().stroke_width / 2
@@ -385,7 +415,7 @@ def _warps(r: LaunchResult, selection: frozenset[str], theme: Theme, width: floa
 
 
 def _lanes(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
-           floor: float, headed: bool = True, compact: bool = False, *,
+           floor: float, headed: bool | str = True, compact: bool = False, *,
            banded: bool = True) -> Block:
     """The selected warp's lanes; ``banded``: a hatched lane leaves room for its hatch's
     bands (not on a slide, whose height is fixed: 64 lanes would shrink its type below 7 pt)."""
@@ -398,10 +428,11 @@ class _LanesPlan:
     cells are drawn: the layout search gives up most designs on the size alone."""
 
     def __init__(self, r: LaunchResult, theme: Theme, width: float, floor: float,
-                 headed: bool = True, compact: bool = False, *, banded: bool = True):
+                 headed: bool | str = True, compact: bool = False, *, banded: bool = True):
         self.r = r
         self.c = c = BlockCanvas()
-        top, head_w = heading(c, theme, width, *heads(r)["lanes"]) if headed else (0.0, 0.0)
+        top, head_w = heading(c, theme, width, *heads(r)["lanes"]) if headed is True \
+            else (0.0, 0.0)
         # in a journal column a wavefront of 64 lanes sets its cells at the floor's size (7 pt),
         # as value cells shrink to it, so its rows of cells stay inside the column with large type
         self.pt = pt = floor if compact and r.warp_size > 32 else theme.small_pt
@@ -421,10 +452,15 @@ class _LanesPlan:
 
         gutter = max(text_width(name, pt) for name in row_names) + 1.2
         per_row = lanes_per_row(width - gutter)
-        if per_row < lanes_per_row(width):
+        named = per_row < lanes_per_row(width)  # no gutter: the three lines named in a note
+        if named:
             gutter, row_names, per_row = 0.0, (), lanes_per_row(width)
-            if not headed:  # no heading's note either: the three lines named above the cells
-                top, head_w = heading(c, theme, width, "", heads(r)["lanes"][1])
+        if headed is not True:  # no heading: its note (and the rest of it, "note") above
+            title, names = heads(r)["lanes"]
+            note = "; ".join(n for n in (_rest(title) if headed else "", names if named else "")
+                             if n)
+            if note:
+                top, head_w = heading(c, theme, width, "", note)
         self.top, self.gutter, self.row_names, self.per_row = top, gutter, row_names, per_row
         self.cell = cell = min((width - gutter) / per_row, 14.0)
         self.line_h = line_h = ink_height(pt, "mono") + 0.5

@@ -72,7 +72,7 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
         title = title.replace(f" on {r.arch_title}", "")
         subtitle = (f"{r.arch_title}. Limited by "
                     f"{', '.join(LABELS[k] for k in r.limiters)}.")
-    if target.parts == ("cliffs",) and target.chrome == "full":
+    if target.parts == ("cliffs",) and target.chrome == "full" and not target.part_title:
         # the cliffs alone: their title says what the section heading would
         title = (f"Occupancy cliffs: {r.active_warps_per_sm} of {r.max_warps_per_sm} warps "
                  "per SM resident")
@@ -341,7 +341,7 @@ def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
             width: float) -> list[Block]:
     c = BlockCanvas()
     top = 0.0
-    if target.parts != ("cliffs",) or target.chrome != "full":
+    if target.parts != ("cliffs",) or target.chrome != "full" or target.part_title:
         top = _heading(c, "Resident warps as one input changes (the others held): the cliffs",
                        theme, width)
     shared_kib = np.asarray(r.shared_axis, dtype=float) / 1024.0

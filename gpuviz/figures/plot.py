@@ -10,6 +10,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from urllib.parse import unquote
 
 import numpy as np
 
@@ -359,7 +360,14 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
     span = max(xhi - xlo, 1e-12)
     spill = max(0.0, max((room_width(tick_x(v), size) / 2 - (xhi - v) / span * width * 0.8
                           for v in xt if v >= xlo), default=0.0))
-    line_plot(c, 0.0, top, width - spill, height, series, theme,
+    # without chrome the legend is not drawn: two or more series are named at their lines'
+    # ends, in a column right of the data (labels wrapped to a third of the block)
+    names = list(dict.fromkeys(s.label for s in series))
+    ends = [(name, wrap(name, size, width / 3)) for name in names] \
+        if target.chrome == "none" and len(names) > 1 else []
+    room = max((room_width(ln, size) for _, lines in ends for ln in lines), default=-1.0) + 1.0
+    spill = max(spill, room) if ends else spill
+    area = line_plot(c, 0.0, top, width - spill, height, series, theme,
               x_label=with_unit(x_label, x_unit),
               y_label=with_unit(y_label, "%" if percent else y_unit),
               x_range=x_range, y_range=y_range, marks=marks, key=key, legend=False,
@@ -368,7 +376,50 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
               mark_style=mark_style(theme), x_ticks=x_ticks,
               x_tick_format=tick_x, y_ticks=y_ticks, draw=draw,
               leaders=leaders, under=under)
+    if ends:
+        _end_labels(c, ends, size, theme, area[1], area[1] + area[3])
     return c.block(width, top + height, name)
+
+
+def _end_labels(c: BlockCanvas, ends: list[tuple[str, list[str]]], size: float,
+                theme: Theme, top_y: float, bottom_y: float) -> None:
+    """Each series named at its line's end (the rightmost point of its drawn lines, a line
+    that ``draw`` added under a series key too), just right of it on a knockout; a label that
+    would overlap one placed before it is nudged down, and one moved off its end is tied to
+    it by a leader."""
+    last: dict[str, tuple[float, float]] = {}
+    for item in walk(c.drawn()):
+        if isinstance(item, Polyline) and item.key and item.points \
+                and item.key.startswith(keys.prefix("series")):
+            end = max(item.points, key=lambda p: p[0])
+            if item.key not in last or end[0] > last[item.key][0]:
+                last[item.key] = end
+    wrapped = {keys.key("series", label): lines for label, lines in ends}
+    step, ch = line_step(size), cap_height(size)
+    # the plot's own texts (ticks, marks' labels) are kept clear of, as the labels placed
+    placed: list[tuple[float, float, float, float]] = [
+        text_box(t, 0.3) for t in walk(c.drawn()) if isinstance(t, Text)]
+    for k, (ex, ey) in sorted(last.items(), key=lambda kv: kv[1][1]):
+        lines = wrapped.get(k) or [unquote(k[len(keys.prefix("series")):])]
+        w = max(room_width(ln, size) for ln in lines)
+        x, h = ex + 1.2, len(lines) * step
+        at = ey - ch / 2 - 0.3
+
+        def clear(y: float, x: float = x, w: float = w, h: float = h) -> bool:
+            return top_y - 0.5 <= y and y + h <= bottom_y + 0.5 and not any(
+                x < bx1 and x + w > bx0 and y < by1 and y + h > by0
+                for bx0, by0, bx1, by1 in placed)
+
+        # nearest its end first, down then up, half a line at a time
+        tries = [at + d * step / 2 for n in range(40) for d in ((n // 2 + 1) * (-1) ** n,)]
+        top = next((y for y in [at, *tries] if clear(y)), at)
+        placed.append((x, top, x + w, top + h))
+        mid = top + 0.3 + ch / 2
+        if abs(mid - ey) > 0.8:  # moved off its end: a leader to it
+            c.line(ex + 0.3, ey, x - 0.4, mid, theme.stroke("muted", theme.thin_mm))
+        for n, line in enumerate(lines):
+            c.label(x, top + 0.3 + ch + n * step, line, size, theme.foreground,
+                    knockout=theme.background, key=k)
 
 
 def _log_x(series: Sequence[Series], marks: Sequence[Mark],

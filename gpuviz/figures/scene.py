@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gpuviz.figures.display import Figure, Group, Item, Rects, Segments
+from gpuviz.figures.part_titles import part_title
 from gpuviz.figures.targets import NATURAL, Target
 from gpuviz.figures.theme import Theme
 from gpuviz.registry import panel
@@ -26,6 +29,11 @@ def build_figure(panel_id: str, result: object, selection: frozenset[str], theme
                  target: Target = NATURAL) -> Figure:
     """``figures.<panel_id>.build`` for ``target``: every panel's figure is laid out for its
     target (``registry.FigureModule``)."""
+    # some parts on a page of their own (not a slide or a view, whose layout fills the frame
+    # with the figure's title): headed with the parts' name
+    if target.parts is not None and target.chrome == "full" and target.aspect is None \
+            and set(target.parts) != set(panel(panel_id).parts):
+        target = replace(target, part_title=part_title(panel_id, target.parts))
     figure: Figure = panel(panel_id).figure.build(result, selection, theme, target)
     _built[0] += drawn_items(figure.items)
     return figure

@@ -216,7 +216,7 @@ def build(result: SchedulerResult, selection: frozenset[str], theme: Theme,
     # a part alone with its title: the subtitle says what that part needs, and carries the
     # part's section heading, so a single column or a slide spends no line twice
     alone = target.parts[0] if target.parts and len(target.parts) == 1 \
-        and target.chrome == "full" else None
+        and target.chrome == "full" and not target.part_title else None
     if alone == "timeline":
         subtitle = (f"Each loop: {_loop_words(r)}P = {format_number(r.P)} cycles, I = {r.I} "
                     f"instructions → ⌈P/I⌉ = {r.warps_needed} warps needed{cap}.")

@@ -34,6 +34,10 @@ class Target:
     # above the figure's title and its caption under the figure, laid out with the figure
     heading: str = ""
     caption: str = ""
+    # what a figure of some of its parts inside full chrome is headed with instead of the whole
+    # figure's title and subtitle: the parts' own name ("Occupancy limits"), one line
+    # (:func:`gpuviz.figures.part_titles.part_title`, filled in by ``scene.build_figure``)
+    part_title: str = ""
 
     def searched(self) -> Target:
         """This target without a design: the full search."""
@@ -56,8 +60,10 @@ class Target:
         return not parts or self.parts is None or any(p in self.parts for p in parts)
 
     def showing(self, parts: Sequence[str] | None = None, chrome: Chrome = "full") -> Target:
-        """This target drawing only ``parts`` (None: all) inside ``chrome``."""
-        return replace(self, parts=None if parts is None else tuple(parts), chrome=chrome)
+        """This target drawing only ``parts`` (None: all) inside ``chrome`` (headed as the figure
+        module names them: :attr:`part_title` is for the parts it was given)."""
+        return replace(self, parts=None if parts is None else tuple(parts), chrome=chrome,
+                       part_title="")
 
     def titled(self, heading: str, caption: str) -> Target:
         """This target carrying a lecture step's heading and caption (drawn with full chrome

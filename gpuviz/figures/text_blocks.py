@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from gpuviz.figures.blocks import Block, BlockCanvas
-from gpuviz.figures.display import PT_TO_MM
+from gpuviz.figures.display import PT_TO_MM, Style
 from gpuviz.figures.metrics import FontKind, cap_height, descent, room_width, text_width
 from gpuviz.figures.theme import Theme
 
@@ -166,3 +166,75 @@ def receipt_block(rows: Sequence[str | tuple[str, str]], theme: Theme, width: fl
     height = y + cap_height(size, "mono") + (len(lines) - 1) * line_step(size) \
         + descent(size, "mono") if lines else y
     return c.block(min(width, used), height, "receipt")
+
+
+def table_block(header: Sequence[str], rows: Sequence[Sequence[str]], theme: Theme,
+                width: float, *, size: float | None = None, floor: float | None = None,
+                right: Sequence[bool] = (), keys: Sequence[str | None] = (),
+                colors: Sequence[str | None] = (), name: str = "table") -> Block:
+    """Values in columns under a header and a rule (none where the header is all empty): what
+    a receipt spelt as sentences says, set so that each value stands in its column
+    (``right``: the columns aligned right, for numbers; ``keys`` and ``colors``: each row's key
+    and ink). A column wider than its share of ``width`` wraps its cells at words (the widest
+    column first); where that is not enough, the type steps down to ``floor`` points."""
+    size = size or theme.small_pt
+    floor = min(floor or size, size)
+    fg, muted = theme.color("foreground"), theme.color("muted")
+    n = len(header)
+    cells = [[str(v) for v in row] for row in rows]
+    while True:
+        gap, laid, col_w = _table_columns(header, cells, size, width)
+        if sum(col_w) + gap * (n - 1) <= width + 1e-6 or size <= floor:
+            break
+        size = max(floor, size - 0.5)
+    c = BlockCanvas()
+    xs = [sum(col_w[:j]) + gap * j for j in range(n)]
+    step = line_step(size)
+    y = cap_height(size)
+
+    def put(j: int, yy: float, text: str, color: str, bold: bool, key: str | None) -> None:
+        at_right = j < len(right) and right[j]
+        c.text(xs[j] + (col_w[j] if at_right else 0.0), yy, text, size, color,
+               anchor="end" if at_right else "start", bold=bold, key=key)
+
+    used = xs[-1] + col_w[-1] if n else 0.0
+    if any(header):  # a header over a rule; none where every column's header is empty
+        for j, head in enumerate(header):
+            put(j, y, head, muted, True, None)
+        rule_y = y + descent(size) + 0.5
+        c.line(0.0, rule_y, used, rule_y, Style(stroke=theme.grid, stroke_width=theme.thin_mm))
+        y = rule_y + 0.6 + cap_height(size)
+    for i, laid_row in enumerate(laid):
+        key = keys[i] if i < len(keys) else None
+        color = (colors[i] if i < len(colors) else None) or fg
+        for j, cell in enumerate(laid_row):
+            for k, line in enumerate(cell):
+                put(j, y + k * step, line, color, False, key)
+        y += max(len(cell) for cell in laid_row) * step
+    return c.block(used, y - step + descent(size), name)
+
+
+def _table_columns(header: Sequence[str], cells: list[list[str]], size: float,
+                   width: float) -> tuple[float, list[list[list[str]]], list[float]]:
+    """A table's gap, its cells' lines and its columns' widths at ``size``: the widest
+    columns wrapped first, down to their header's width, while the table is wider than
+    ``width``."""
+    gap = size * PT_TO_MM * 0.8
+    n = len(header)
+
+    def widest(j: int, lines: Sequence[Sequence[list[str]]]) -> float:
+        return max([room_width(header[j], size, bold=True)]
+                   + [room_width(ln, size) for row in lines for ln in row[j]])
+
+    laid = [[[v] for v in row] for row in cells]
+    col_w = [widest(j, laid) for j in range(n)]
+    room = width - gap * (n - 1)
+    for j in sorted(range(n), key=lambda j: -col_w[j]):  # wrap the widest columns first
+        over = sum(col_w) - room
+        if over <= 0:
+            break
+        least = room_width(header[j], size, bold=True)
+        for i, row in enumerate(cells):
+            laid[i][j] = wrap(row[j], size, max(least, col_w[j] - over))
+        col_w[j] = widest(j, laid)
+    return gap, laid, col_w

@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from gpuviz.figures import barrier as fig
-from gpuviz.figures.display import Rect, walk
+from gpuviz.figures.display import Rect, Text, walk
 from gpuviz.figures.targets import DOUBLE, SINGLE
 from gpuviz.figures.theme import SCREEN, THEMES
 from gpuviz.models.barrier import BarrierParams, compute
@@ -25,8 +25,12 @@ def test_hazards_are_listed_with_threads_and_slot():
     figure = fig.build(MISSING_SECOND, frozenset(), SCREEN)
     texts = figure.texts()
     assert "Unsafe: 1 hazard" in texts
-    assert any("thread 3 overwrote slot 3" in t for t in texts)
-    assert "hazard:0" in set(figure.keys())
+    # a row of the hazards table: thread 3 overwrote its slot with tile 1's 8 before thread 2
+    # read tile 0's 4 from it, at step 19
+    (h,) = MISSING_SECOND.hazards
+    row = [t.text for t in walk(figure.items) if isinstance(t, Text) and t.key == "hazard:0"]
+    assert row == [str(h.event + 1), "write before read", "2", "3", "0", "8", "4"]
+    assert h.threads == (2, 3) and h.address == 3
 
 
 def test_safe_schedule_says_so():
