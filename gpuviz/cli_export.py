@@ -480,6 +480,7 @@ def _step_files(args: argparse.Namespace, scenario: Scenario, states, panels: tu
     instead of refusing the whole lecture (page None: one file). Parts asked for with
     ``--part`` are written as asked, or refused."""
     from gpuviz.export.files import budget_pages
+    from gpuviz.export.lecture import step_heading
 
     held = _PAGED[1] if _PAGED[0] is scenario else {}
     _PAGED[:] = [scenario, held]  # the check before writing and the writing page alike
@@ -494,7 +495,7 @@ def _step_files(args: argparse.Namespace, scenario: Scenario, states, panels: tu
             else:
                 pages = held[key] = budget_pages(state, pid, args.theme, args.size,
                                                  selection | set(args.select), args.chrome,
-                                                 named)
+                                                 named, step_heading(scenario, k, args.chrome))
             for page in pages or (None,):
                 yield k, state, selection, pid, page
 
