@@ -123,15 +123,20 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
     title line took the height a 16-round bank rack beside the swizzle grid needed in F5).
     A slide is laid out on its title-safe grid (:func:`_gridded`); a figure whose body type
     stays under the slide's least on it, and meets the budget centred on the page as a whole,
-    is laid out so (a few of the bundled parts: gemm's intensity plot, a 32-lane tree)."""
+    is laid out so (a few of the bundled parts: gemm's intensity plot, a 32-lane tree), as is
+    one that the body box would shrink under its size in points (a whole dashboard)."""
     assert target.width is not None and target.aspect is not None
     if target.gridded:
         fig = _gridded(target, theme, title, subtitle, body, side, base, figure_title,
                        description, step)
-        if not any(m.startswith("body type") for _, m in over_budget(fig, target)):
+        shrunk = _least_pt(fig) < target.min_pt - 1e-6  # scaled under its size to fit
+        if not shrunk and not any(m.startswith("body type")
+                                  for _, m in over_budget(fig, target)):
             return fig
         off = _paged(replace(target, name="slide-page"), theme, title, subtitle, body, side,
                      base, figure_title, description, column_title, step)
+        if shrunk:  # a whole figure too large for the body box: at its size on the page
+            return off if _least_pt(off) > _least_pt(fig) else fig
         return fig if over_budget(off, target) else off
     page_w = float(target.width)
     page_h = page_w / target.aspect
@@ -140,6 +145,10 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
     fig = _figure(arr, page_w, page_h, s, theme, figure_title, description, fixed_width=True,
                   target_parts=target.parts)
     return replace(fig, design=design)
+
+
+def _least_pt(figure: Figure) -> float:
+    return min((t.size for t in walk(figure.items) if isinstance(t, Text)), default=1e9)
 
 
 def _search(target: Target, box_w: float, box_h: float, theme: Theme, title: str,
