@@ -501,7 +501,8 @@ def _step_files(args: argparse.Namespace, scenario: Scenario, pages: Sequence[Pa
             else:
                 part_pages = held[key] = budget_pages(
                     page.state, pid, args.theme, args.size,
-                    page.selection_for(pid) | set(args.select), args.chrome, page.parts(pid))
+                    page.selection_for(pid) | set(args.select), args.chrome, page.parts(pid),
+                    page.heading(args.chrome))
             for part_page in part_pages or (None,):
                 yield page, pid, part_page
 
