@@ -228,8 +228,8 @@ HELP: dict[str, PanelHelp] = {
         "checked on the H200. Ampere's cp.async groups are visible to the issuing thread after "
         "its wait_group, to other threads after a barrier. The swizzle modes are the swizzle "
         "panel's Swizzle⟨1,4,3⟩, ⟨2,4,3⟩ and ⟨3,4,3⟩; a wgmma reading the box names the mode in "
-        "its matrix descriptor and, for a buffer off the pattern's boundary, a base offset: the "
-        "dock opens both panels with them set.",
+        "its matrix descriptor, with base offset 0 at any start since the TMA swizzles by the "
+        "absolute address (measured on an H100): the dock opens both panels with them set.",
         ("PTX ISA, “Parallel Synchronization and Communication Instructions: mbarrier” "
          "(phases, arrive, expect-tx, complete-tx, test_wait.parity)",
          "PTX ISA, “Data Movement and Conversion Instructions: cp.async.bulk.tensor” and "

@@ -12,11 +12,14 @@ Swizzle⟨B,M,S⟩ and the wgmma matrix descriptor that reads the box where it l
   inner dimension, read through the descriptor fields :mod:`gpuviz.models.mma_warpgroup`
   encodes: start address (the buffer), swizzle mode bits 62–63 (1 = 128B, 2 = 64B, 3 = 32B),
   LBO unused and SBO one 8-row atom (8 × the swizzle span), one instruction per 32 bytes of K
-  (k16 of 16-bit, k8 of tf32, k32 of 8-bit types). The matrix base offset (bits 49–51) is 0
-  where the repeating pattern starts on its boundary (1024, 512, 256 bytes) and otherwise
-  ``(pattern start address >> 7) & 7``; the pattern is taken to start at the buffer. That is
-  the ISA's formula: the measured wgmma kernels (resources/measurements/h200-mma.json) all
-  start on a boundary, with base offset 0, so a non-zero base offset is not measured here.
+  (k16 of 16-bit, k8 of tf32, k32 of 8-bit types). The matrix base offset (bits 49–51) is 0 at
+  any start: a TMA load swizzles by the absolute shared-memory address, and wgmma reads the
+  pattern by the same address bits, so nothing is left to offset. The PTX ISA's formula,
+  ``(pattern start address >> 7) & 7`` where the pattern does not start on its boundary, is for
+  a pattern laid out from the buffer's start; measured on an H100
+  (resources/measurements/tma/h100-wgmma-base-offset.json: B placed by the absolute-address
+  128B swizzle at starts 0, 128 and 384) base offset 0 reads every element right and the
+  formula's 1 and 3 read 4,013 and 4,009 of 4,096 wrong.
   Without a swizzle a 2-D box's rows are packed at the inner box's width, not the 8 × 16-byte
   core matrices wgmma's no-swizzle layout reads, so there is no descriptor to give.
 """
@@ -66,7 +69,14 @@ def swizzle_link(swizzle: str, smem_offset: int) -> SwizzleLink:
 
 
 def base_offset(swizzle: str, start: int) -> int:
-    """The descriptor's matrix base offset of a pattern that starts at ``start``."""
+    """The descriptor's matrix base offset of a box a TMA load placed at ``start``: 0, the
+    pattern being the absolute address's (measured; see the module's docstring)."""
+    return 0
+
+
+def formula_base_offset(swizzle: str, start: int) -> int:
+    """The PTX ISA's base offset of a pattern laid out from ``start``: 0 on the pattern's
+    boundary, else ``(start >> 7) & 7`` (what a placement by absolute address must not use)."""
     repeat = REPEAT_BYTES[swizzle]
     if not repeat or start % repeat == 0:
         return 0

@@ -56,7 +56,7 @@ def test_open_in_tensor_core_panel_reads_the_box_through_its_descriptor(qapp):
     from gpuviz.models import tma
 
     ours = tma.compute(doc.scenario.section("tma")).wgmma_descriptor
-    assert shown == int(ours.descriptor_hex, 16) & ~(7 << 49) and ours.base_offset == 3
+    assert shown == int(ours.descriptor_hex, 16) and ours.base_offset == 0
     doc.undo_stack.undo()
     assert doc.scenario.panels == ("tma",)
 
@@ -90,7 +90,8 @@ def test_summary_states_rule_barrier_bytes_swizzle_and_base_offset(qapp):
     assert "accepted" in text and "a 1,024-byte box" in text
     assert "expects 2,048 bytes from 4 copies" in text  # a 2 × 2 multicast of the box's halves
     assert "Swizzle⟨3,4,3⟩" in text and "line 3" in text
-    assert "base offset 3 by the PTX ISA's formula (384 is not a multiple of 1,024)" in text
+    assert "base offset 0 (the TMA swizzles by the absolute address, so none off the " \
+        "boundary either, as measured on an H100)" in text
     refused = e.summary_text(tma.compute(replace(TmaParams(), box_dims=(128, 8))))
     assert refused.startswith("Tensor map: refused, box_dims[0]: 256 inner bytes")
     assert "wgmma" not in refused

@@ -139,11 +139,11 @@ class TmaExtras(PanelExtras):
             lines.append("Swizzle: none, Swizzle⟨0,4,3⟩ (the identity)")
         d = r.wgmma_descriptor
         if d is not None:
-            where = ("on the pattern's boundary" if d.base_offset == 0 else
-                     f"{d.start_address:,} is not a multiple of {s.repeat_bytes:,}")
+            where = ("the pattern starts on its boundary" if not d.start_address
+                     % max(1, s.repeat_bytes) else "the TMA swizzles by the absolute address, "
+                     "so none off the boundary either, as measured on an H100")
             lines.append(f"wgmma descriptor: layout type {d.layout_type}, base offset "
-                         f"{d.base_offset} by the PTX ISA's formula ({where}), "
-                         f"{counted(d.k_steps, 'K step')}")
+                         f"{d.base_offset} ({where}), {counted(d.k_steps, 'K step')}")
         elif r.tensor_map_valid:
             lines.append("wgmma descriptor: none, without a swizzle the box's rows are packed, "
                          "not 8 × 16-byte core matrices")
