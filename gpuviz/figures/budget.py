@@ -18,8 +18,6 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-import numpy as np
-
 from gpuviz.figures.display import (
     PT_TO_MM,
     Circle,
@@ -166,6 +164,8 @@ def _title_texts(items: tuple[Item, ...]) -> list[Text]:
 
 def content_box(items: tuple[Item, ...]) -> tuple[float, float, float, float] | None:
     """The box around the texts and shapes drawn (the page's background is not drawn)."""
+    import numpy as np  # not on the start-up path
+
     xs0: list[float] = []
     ys0: list[float] = []
     xs1: list[float] = []

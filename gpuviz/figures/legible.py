@@ -11,10 +11,9 @@ runs it once as it finishes a figure, so no figure has to remember it, and the l
 from __future__ import annotations
 
 import colorsys
+import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from gpuviz.figures.display import Group, Item, Rect, Rects, Text, text_box
 from gpuviz.figures.theme import Theme, contrast_ratio
@@ -56,23 +55,53 @@ def grounds(items: tuple[Item, ...], page: str) -> list[tuple[Text, str]]:
                 texts.append((item, len(cells)))
         elif isinstance(item, (Rect, Rects)) and item.style.fill and item.style.opacity >= 1.0:
             rows = ([(item.x, item.y, item.w, item.h)] if isinstance(item, Rect)
-                    else np.asarray(item.xywh, dtype=float).reshape(-1, 4).tolist())
+                    else _rows(item.xywh))
             for x, y, w, h in rows:
                 cells.append((x, y, x + w, y + h))
                 fills.append(item.style.fill)
-    a = np.asarray(cells, dtype=float).reshape(-1, 4)
+    # numpy where it is loaded already; not on the first frame's path, which does not load it
+    under = _under_numpy(cells) if "numpy" in sys.modules else _last_under
     out = []
     for text, before in texts:
         if text.knockout:
             out.append((text, text.knockout))
             continue
         x0, y0, x1, y1 = text_box(text)
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        j = under(cells, before, (x0 + x1) / 2, (y0 + y1) / 2)
+        out.append((text, fills[j] if j >= 0 else page))
+    return out
+
+
+def _rows(xywh) -> list[tuple[float, float, float, float]]:
+    """A ``Rects``' cells as (x, y, w, h) tuples, from a flat or nested sequence or array."""
+    if hasattr(xywh, "reshape"):
+        return [tuple(r) for r in xywh.reshape(-1, 4).tolist()]
+    flat = [float(v) for row in xywh for v in (row if hasattr(row, "__len__") else (row,))]
+    return [(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)]
+
+
+def _last_under(cells, before: int, cx: float, cy: float) -> int:
+    """The last of the first ``before`` cells holding (cx, cy), or -1."""
+    for j in range(before - 1, -1, -1):
+        x0, y0, x1, y1 = cells[j]
+        if x0 <= cx <= x1 and y0 <= cy <= y1:
+            return j
+    return -1
+
+
+def _under_numpy(cells):
+    """``_last_under`` over the cells as one array."""
+    import numpy as np
+
+    a = np.asarray(cells, dtype=float).reshape(-1, 4)
+
+    def under(_cells, before: int, cx: float, cy: float) -> int:
         b = a[:before]
         inside = np.flatnonzero((b[:, 0] <= cx) & (b[:, 2] >= cx) & (b[:, 1] <= cy)
                                 & (b[:, 3] >= cy))
-        out.append((text, fills[int(inside[-1])] if len(inside) else page))
-    return out
+        return int(inside[-1]) if len(inside) else -1
+
+    return under
 
 
 def legible_colour(color: str, ground: str, need: float, theme: Theme) -> str:
