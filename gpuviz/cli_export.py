@@ -501,8 +501,7 @@ def _step_files(args: argparse.Namespace, scenario: Scenario, pages: Sequence[Pa
             else:
                 part_pages = held[key] = budget_pages(
                     page.state, pid, args.theme, args.size,
-                    page.selection_for(pid) | set(args.select), args.chrome, page.parts(pid),
-                    page.heading(args.chrome))
+                    page.selection_for(pid) | set(args.select), args.chrome, page.parts(pid))
             for part_page in part_pages or (None,):
                 yield page, pid, part_page
 
