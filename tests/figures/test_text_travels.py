@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import re
 from pathlib import Path
 
@@ -131,18 +132,20 @@ def test_gemm_owners_with_room_for_a_wider_face_keep_three_grids_in_a_column_row
 
 
 def test_where_the_room_would_miss_the_budget_the_svg_keeps_the_shipped_layout(tmp_path):
-    """gemm's owners at a single column in the presentation theme fit 120 mm in the shipped
-    faces and not with room for a wider face: written as the PDF would be, with a note,
-    rather than refused."""
+    """The launch grid of 98 blocks of 1,024 threads at a single column in the presentation
+    theme fits 120 mm in the shipped faces and not with room for a wider face: written as the
+    PDF would be, with a note, rather than refused."""
     from gpuviz.export.files import export_figure
+    from gpuviz.scenario import loads_scenario
 
-    scenario = load_scenario(scenario_dir() / "gemm-walkthrough.json")
-    note = export_figure(scenario, "gemm", tmp_path / "owners.svg", theme_name="presentation",
-                         size="single", parts=["owners"])
+    scenario = loads_scenario(json.dumps({"version": 1, "panels": ["launch"], "launch": {
+        "n": 100000, "block": [1024]}}), "tall.json")
+    note = export_figure(scenario, "launch", tmp_path / "grid.svg", theme_name="presentation",
+                         size="single", parts=["grid"])
     assert "shipped faces" in note
-    shipped = figure_for(scenario, "gemm", theme("presentation"),
-                         target=SINGLE.showing(["owners"]))
-    height = re.search(r'height="([0-9.]+)mm"', (tmp_path / "owners.svg").read_text("utf-8"))
+    shipped = figure_for(scenario, "launch", theme("presentation"),
+                         target=SINGLE.showing(["grid"]))
+    height = re.search(r'height="([0-9.]+)mm"', (tmp_path / "grid.svg").read_text("utf-8"))
     assert height and abs(float(height.group(1)) - shipped.height) < 0.01
 
 

@@ -84,9 +84,9 @@ def test_an_animation_over_the_pixel_budget_is_refused_before_painting(tmp_path,
     traversal = tmp_path / "t.json"
     traversal.write_text(json.dumps({"version": 1, "panels": ["traversal"], "traversal": {
         "rows": 256, "cols": 256, "k_tiles": 2, "order": "hilbert"}}))
-    for extra, says in ((["--format", "gif"], "use --max-frames 45"),
+    for extra, says in ((["--format", "gif"], "use --max-frames 38"),
                         (["--format", "apng", "--dpi", "1200", "--max-frames", "3"],
-                         "use at most 469 dpi")):
+                         "use at most 430 dpi")):
         err = refused(["export", traversal, "--out", tmp_path / "o", *extra], capsys)
         assert says in err
         assert not any((tmp_path / "o").iterdir())

@@ -43,14 +43,6 @@ CASES = {
                    "steps": _steps({}, {"reduction": {"values": [1.0] * 8,
                                                       "scope": "warp"}})}},
         ["--all-steps", "--part", "block"], "step 2 of 2 scope-reduction-block-step02.svg"),
-    # a part asked for with --part (a step's own parts, or a whole figure over the budget, are
-    # written a page of parts a file instead): the launch grid of 98 blocks of 1,024 threads
-    # is 122 mm tall in a presentation-theme column, 120 allowed
-    "all-steps-later-step-part-over-its-budget": (
-        {"tall": {"version": 1, "panels": ["launch"],
-                  "steps": _steps({}, {"launch": {"n": 100000, "block": [1024]}})}},
-        ["--all-steps", "--size", "single", "--theme", "presentation", "--part", "grid"],
-        "step 2 of 2 tall-launch-grid-step02.svg"),
     "later-animation-over-its-pixels": (
         {"anim": {"version": 1, "panels": ["launch", "mma"], "mma": EVERY_PART,
                   "steps": _steps({}, {})}},
