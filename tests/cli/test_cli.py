@@ -81,8 +81,9 @@ def test_compute_gives_the_tma_placements_swizzle_and_descriptor():
     assert shifted["swizzle_equivalent"] == {"mode": "128B", "bits": 3, "base": 4, "shift": 3,
                                              "repeat_bytes": 1024, "phase": 3}
     d = shifted["wgmma_descriptor"]
-    assert (d["layout_type"], d["start_address"], d["base_offset"]) == (1, 384, 384 >> 7 & 7)
-    assert int(d["descriptor_hex"], 16) >> 49 & 7 == 3
+    # base offset 0 off the pattern's boundary too: measured on an H100 (tma/h100-wgmma-...)
+    assert (d["layout_type"], d["start_address"], d["base_offset"]) == (1, 384, 0)
+    assert int(d["descriptor_hex"], 16) >> 49 & 7 == 0
 
 
 def test_compute_names_the_scheduler_limit_and_the_h200_value(capsys):
