@@ -89,11 +89,11 @@ def _height(blocks: list[Block], scale: float) -> float:
 def step_question(scenario: Scenario, k: int) -> str:
     """Step ``k``'s question (0-based; its live fields filled in), or "" for a step that asks
     none and for the overview."""
-    from gpuviz.lecture import Lecture, show
+    from gpuviz.lecture import Lecture, shown_question
 
     if not 0 <= k < len(scenario.steps):
         return ""
-    return show(Lecture(scenario), k, "export").question
+    return shown_question(Lecture(scenario), k)
 
 
 def question_steps(scenario: Scenario) -> list[int]:

@@ -15,7 +15,7 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from gpuviz.figures.display import Group, Item, Rect, Rects, Text, text_box
+from gpuviz.figures.display import Group, Item, Rect, Rects, Text, row_list, text_box
 from gpuviz.figures.theme import Theme, contrast_ratio
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def grounds(items: tuple[Item, ...], page: str) -> list[tuple[Text, str]]:
                 texts.append((item, len(cells)))
         elif isinstance(item, (Rect, Rects)) and item.style.fill and item.style.opacity >= 1.0:
             rows = ([(item.x, item.y, item.w, item.h)] if isinstance(item, Rect)
-                    else _rows(item.xywh))
+                    else row_list(item.xywh))
             for x, y, w, h in rows:
                 cells.append((x, y, x + w, y + h))
                 fills.append(item.style.fill)
@@ -70,14 +70,6 @@ def grounds(items: tuple[Item, ...], page: str) -> list[tuple[Text, str]]:
         j = under(cells, before, (x0 + x1) / 2, (y0 + y1) / 2)
         out.append((text, fills[j] if j >= 0 else page))
     return out
-
-
-def _rows(xywh) -> list[tuple[float, float, float, float]]:
-    """A ``Rects``' cells as (x, y, w, h) tuples, from a flat or nested sequence or array."""
-    if hasattr(xywh, "reshape"):
-        return [tuple(r) for r in xywh.reshape(-1, 4).tolist()]
-    flat = [float(v) for row in xywh for v in (row if hasattr(row, "__len__") else (row,))]
-    return [(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)]
 
 
 def _last_under(cells, before: int, cx: float, cy: float) -> int:

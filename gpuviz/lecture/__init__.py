@@ -14,9 +14,11 @@ from gpuviz.lecture.show import (
            names_panels,
            show,
            shown_parts,
+           shown_question,
+           shown_selection,
            step_panels,
 )
 from gpuviz.lecture.state import Lecture
 
 __all__ = ["VEIL_HIDES", "Lecture", "PanelShow", "StepShow", "Surface", "names_panels", "show",
-           "shown_parts", "step_panels"]
+           "shown_parts", "shown_question", "shown_selection", "step_panels"]

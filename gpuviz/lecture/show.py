@@ -149,7 +149,7 @@ def show(lecture: Lecture, step: int | None = None, surface: Surface = "window")
     if k >= 0:
         s = scenario.steps[k]
         title, caption = s.title, format_fields(s.caption, state)
-        question, notes = format_fields(s.predict, state) if s.predict else "", s.notes
+        question, notes = _question(s.predict, state), s.notes
         stale = _stale(lecture, k, state) if live else ""
     elif edited:
         s = scenario.steps[basis]
@@ -176,6 +176,32 @@ def shown_parts(lecture: Lecture, step: int | None, panel_id: str,
     if panel_id not in _panels(lecture.scenario, basis, surface):
         return None
     return lecture.scenario.step_parts(basis, panel_id)
+
+
+def shown_selection(lecture: Lecture, step: int | None, panel_id: str,
+                    surface: Surface = "export") -> frozenset[str]:
+    """``show(lecture, step, surface).selection_for(panel_id)`` of a step as written (an
+    export, or a step the lecture is not at), without the captions' live values that ``show``
+    works out: what a view is laid out for at every step asks it of each."""
+    k = _step(lecture, step)
+    if surface in LIVE and k == lecture.step:
+        return show(lecture, k, surface).selection_for(panel_id)
+    selection = lecture.scenario.step_selection(k)
+    frame = frame_of(selection)
+    return without_frame(selection) if frame is None else at_frame(selection, frame)
+
+
+def shown_question(lecture: Lecture, step: int | None) -> str:
+    """``show(lecture, step).question`` alone: step ``step``'s question, its live fields filled
+    in ("" for a step that asks none and for the overview)."""
+    k = _step(lecture, step)
+    if k < 0:
+        return ""
+    return _question(lecture.scenario.steps[k].predict, lecture.scenario.at_step(k))
+
+
+def _question(predict: str, state: Scenario) -> str:
+    return format_fields(predict, state) if predict else ""
 
 
 def _step(lecture: Lecture, step: int | None) -> int:

@@ -24,7 +24,7 @@ from gpuviz.figures.display import Figure
 from gpuviz.figures.scene import build_figure
 from gpuviz.figures.targets import NATURAL, Design, Target, view_target
 from gpuviz.figures.theme import Theme
-from gpuviz.lecture import Lecture, show, shown_parts
+from gpuviz.lecture import Lecture, shown_parts, shown_selection
 from gpuviz.registry import panel
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.ui.part_switcher import SWITCHER_PX
@@ -76,9 +76,7 @@ def lecture_states(scenario: Scenario, shown: Scenario, panel_id: str,
     ks = range(-1, len(scenario.steps)) if steps is None else steps
     lecture = Lecture(scenario)
     k_states: list[tuple[Scenario, frozenset[str] | None]] = [
-        (shown.state, shown.selection_for(panel_id) if panel_id in shown.panel_ids
-         else shown.selection)
-        for shown in (show(lecture, k, "export") for k in ks)]
+        (scenario.at_step(k), shown_selection(lecture, k, panel_id)) for k in ks]
     if steps is None or now in steps:
         k_states.append((shown, None))
     for s, selection in k_states:

@@ -378,8 +378,10 @@ def shown_state(document: Document | None, c: ExportChoice) -> tuple[Scenario, f
     assert document is not None
     if c.step is None or c.step == document.step:
         return document.shown, document.selection
-    page = step_page(document, c.step, c.panel_id)
-    return page.state, page.selection_for(c.panel_id)
+    from gpuviz.lecture import shown_selection
+
+    return (document.scenario.at_step(c.step),
+            shown_selection(document.lecture, c.step, c.panel_id, "export"))
 
 
 def step_page(document: Document, k: int, panel_id: str) -> Page:

@@ -116,3 +116,20 @@ def test_every_bundled_step_has_one_answer_for_the_exports():
 def test_an_unknown_surface_is_refused():
     with pytest.raises(ValueError, match="surface"):
         show(Lecture(_bundled("banks-stride1")), 0, "poster")  # type: ignore[arg-type]
+
+
+def test_shown_selection_and_question_are_shows_answer_for_every_bundled_step():
+    from gpuviz.lecture import shown_question, shown_selection
+    from gpuviz.scenario import bundled_scenarios, load_scenario
+
+    for path in bundled_scenarios():
+        lecture = Lecture(load_scenario(path))
+        for k in range(-1, lecture.steps):
+            shown = show(lecture, k, "export")
+            assert shown_question(lecture, k) == shown.question, (path.stem, k)
+            for pid in shown.panel_ids:
+                assert shown_selection(lecture, k, pid) == shown.selection_for(pid), \
+                    (path.stem, k, pid)
+        at = lecture.at(0).with_frame(0)  # live: the lecture's own frame at its step
+        pid = show(at, 0, "window").panel_ids[0]
+        assert shown_selection(at, 0, pid, "window") == show(at, 0, "window").selection_for(pid)
