@@ -250,13 +250,41 @@ def receipt(r: TmaResult, theme: Theme, width: float) -> Block:
                    "cluster-receipt")
 
 
+def _runs(groups: tuple[int, ...]) -> str:
+    """18, 18, 16 × 5, 8, 2 × 4: each group's SMs, equal neighbours counted."""
+    out: list[str] = []
+    i = 0
+    while i < len(groups):
+        j = i
+        while j < len(groups) and groups[j] == groups[i]:
+            j += 1
+        n = j - i
+        out += [f"{groups[i]} × {n}"] if n > 2 else [str(groups[i])] * n
+        i = j
+    return ", ".join(out)
+
+
+def groups_sentence(r: TmaResult) -> str:
+    """How resident clusters are counted, from the groups of SMs the model packs them into."""
+    rule = "n SMs hold ⌊n × blocks ÷ size⌋ clusters, none larger than n"
+    cite = "(CUDA C++ Programming Guide, Thread Block Clusters)"
+    if not r.cluster_groups:
+        return f"A cluster runs in one GPC {cite}; this preset has no clusters."
+    if r.cluster_groups_measured:
+        cap = (f"; at most {r.cluster_blocks_per_sm} CTAs an SM"
+               if r.cluster_blocks_per_sm < r.params.cluster.blocks_per_sm else "")
+        return (f"A cluster runs in one GPC {cite}. Measured on an H100: GPCs of "
+                f"{_runs(r.cluster_groups)} SMs; {rule}{cap}.")
+    return (f"A cluster runs in one GPC {cite}: {rule}, the SMs spread evenly over "
+            f"{len(r.cluster_groups)} GPCs (an estimate).")
+
+
 def cluster_blocks(r: TmaResult, theme: Theme, width: float) -> list[Block]:
     cl = r.params.cluster
     dims = " × ".join(map(str, cl.dims))
     title = f"Cluster {dims}: " + ("multicast" if cl.multicast else "no multicast")
-    note = text_block("A cluster runs on one GPC: GPCs × ⌊SMs per GPC × blocks per SM ÷ "
-                      "size⌋ (CUDA C++ Programming Guide, Thread Block Clusters).", theme, width,
-                      color=theme.color("muted"), name="cluster-note")
+    note = text_block(groups_sentence(r), theme, width, color=theme.color("muted"),
+                      name="cluster-note")
     return tagged("cluster", heading(title, theme, width, "cluster-title"),
                   grid_block(r, theme, width), receipt(r, theme, width),
                   legend_block(legend(r, theme, width), theme, width), note)

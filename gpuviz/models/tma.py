@@ -151,6 +151,9 @@ class TmaResult:
     cluster_size: int
     max_active_clusters: int
     max_active_clusters_naive: int  # SMs × blocks per SM ÷ cluster size: what the GPCs deny
+    cluster_groups: tuple[int, ...]  # SMs of each group (GPC) a cluster may span
+    cluster_groups_measured: bool  # measured on the preset's chip, else spread evenly
+    cluster_blocks_per_sm: int  # CTAs of a cluster launch on one SM (the measured cap applied)
     ring: tuple[tb.RingStep, ...]
     consequence: str
     cp_async: tuple[tuple[str, ...], ...]
@@ -185,8 +188,9 @@ def compute(p: TmaParams) -> TmaResult:
     expected, copies, issued = tb.expected_tx(c.dims, c.multicast, a, b)
     size = tb.cluster_size(c.dims)
     sms = int(preset_value(arch, "sm_count"))
-    gpcs = tb.GPCS.get(arch, 0)
-    clusters = tb.max_active_clusters(sms, gpcs, c.blocks_per_sm, size) if gpcs else 0
+    groups, measured_groups = tb.cluster_groups(arch, sms)
+    per_sm = tb.cluster_blocks_per_sm(arch, c.blocks_per_sm)
+    clusters = tb.max_active_clusters(groups, per_sm, size)
     pl = p.pipeline
     return TmaResult(
         params=p, tensor_map_valid=not problems_, tensor_map_problems=problems_,
@@ -196,7 +200,8 @@ def compute(p: TmaParams) -> TmaResult:
         zero_filled=tm.zero_filled(p) if not problems_ else (),
         barrier_trace=tb.trace(p.barrier.count, p.barrier.events, nbytes),
         expected_tx_per_cta=expected, copies_per_barrier=copies, issued_bytes_per_cta=issued,
-        cluster_size=size, max_active_clusters=clusters,
+        cluster_size=size, max_active_clusters=clusters, cluster_groups=groups,
+        cluster_groups_measured=measured_groups, cluster_blocks_per_sm=per_sm,
         max_active_clusters_naive=sms * c.blocks_per_sm // size,
         ring=tb.ring(pl.stages, pl.consumers, pl.iterations, pl.mistake),
         consequence=tb.CONSEQUENCE[pl.mistake],

@@ -13,10 +13,13 @@ text leaves room, the H200 probe decides).
 Clusters (CUDA C++ Programming Guide, "Thread Block Clusters"; "Tensor Memory Access"): a CTA
 that multicasts a slice of a tile signals the barrier of every destination CTA, so every
 destination's full barrier expects the bytes of all slices that reach it. Resident clusters
-(``cudaOccupancyMaxActiveClusters``): a cluster's CTAs are co-scheduled on one GPC, so the
-model's rule is ``GPCs × floor(SMs per GPC × blocks per SM ÷ cluster size)`` — a model, with
-SMs spread evenly over the GPCs, to be checked on the H200, not ``SMs × blocks per SM ÷
-cluster size``.
+(``cudaOccupancyMaxActiveClusters``): a cluster's CTAs are co-scheduled on one GPC, so a group
+of n SMs holds ``⌊n × blocks per SM ÷ size⌋`` clusters, and none larger than n CTAs. On the
+H100 SXM the groups are measured (tools/cluster_probe.cu, resources/measurements/tma/
+h100-clusters.json: the SMs that shared a cluster, joined): 18, 18, 16, 16, 16, 16, 16, 8 and
+four pairs; a cluster launch puts at most 8 CTAs on one SM there. That rule gives the API's
+answer, and the residency the hardware reached, in all 256 measured cases. Presets without a
+measurement spread their SMs evenly over their GPCs: an estimate.
 """
 
 from __future__ import annotations
@@ -29,6 +32,12 @@ from math import prod
 #: Volta: V100's 80 SMs in 6 GPCs). Clusters need compute capability 9.0.
 GPCS = {"h100-sxm": 8, "h200": 8, "a100": 7, "v100": 6}
 DEFAULT_GPCS = 8
+#: The groups of SMs a cluster may span, measured (see above): an H100 80GB HBM3, driver
+#: 580.159.04. The pairs are SMs that never shared a cluster with any other.
+CLUSTER_GROUPS = {"h100-sxm": (18, 18, 16, 16, 16, 16, 16, 8, 2, 2, 2, 2)}
+#: CTAs of a cluster launch on one SM at most, measured on the same card (the API's answer for
+#: clusters of 1 at 16 resident 128-thread blocks, and the most the probe saw on one SM).
+CLUSTER_BLOCKS_PER_SM = {"h100-sxm": 8}
 
 MISTAKES = ("none", "wrong_count", "expect_tx_small", "expect_tx_large", "expect_tx_twice",
             "stale_parity", "early_release", "unfenced_init")
@@ -138,10 +147,27 @@ def expected_tx(dims: tuple[int, ...], multicast: bool, a_bytes: int, b_bytes: i
     return a_bytes + b_bytes, 2, a_bytes + b_bytes
 
 
-def max_active_clusters(sm_count: int, gpcs: int, blocks_per_sm: int, size: int) -> int:
-    """The model of ``cudaOccupancyMaxActiveClusters``: clusters co-scheduled on one GPC."""
-    per_gpc = sm_count // gpcs
-    return gpcs * (per_gpc * blocks_per_sm // size) if size <= per_gpc * blocks_per_sm else 0
+def max_active_clusters(groups: tuple[int, ...], blocks_per_sm: int, size: int) -> int:
+    """The model of ``cudaOccupancyMaxActiveClusters``: clusters co-scheduled in one group of
+    SMs (a GPC), a group of n SMs holding none of more than n CTAs."""
+    return sum(n * blocks_per_sm // size for n in groups if n >= size)
+
+
+def cluster_groups(arch: str, sm_count: int) -> tuple[tuple[int, ...], bool]:
+    """The SMs of each group a cluster may span, and whether they are measured (else the
+    preset's SMs spread evenly over its GPCs); () where the preset has no GPC count."""
+    if arch in CLUSTER_GROUPS:
+        return CLUSTER_GROUPS[arch], True
+    gpcs = GPCS.get(arch, 0)
+    if not gpcs:
+        return (), False
+    per, extra = divmod(sm_count, gpcs)
+    return tuple(per + (i < extra) for i in range(gpcs)), False
+
+
+def cluster_blocks_per_sm(arch: str, blocks_per_sm: int) -> int:
+    """CTAs of a cluster launch on one SM: the occupancy limit, under the measured cap."""
+    return min(blocks_per_sm, CLUSTER_BLOCKS_PER_SM.get(arch, blocks_per_sm))
 
 
 def cp_async_visible(groups: int, wait_group: int, synced: bool) -> tuple[tuple[str, ...], ...]:

@@ -152,10 +152,22 @@ def test_multicast_2x2_expects_both_halves_from_four_copies():
 
 def test_resident_clusters_are_bound_by_gpcs():
     r = tma.compute(replace(BASE, cluster=TmaCluster(dims=(16, 1, 1))))
-    # 8 GPCs of 16 SMs each on the H100 SXM model: one 16-CTA cluster a GPC, not 132 // 16
-    assert r.max_active_clusters == 8 and r.max_active_clusters_naive == 8
+    # the H100 SXM's measured groups (18, 18, 16 × 5, 8, 2 × 4 SMs): one 16-CTA cluster in
+    # each of the seven of 16 or more SMs, none in the 8 or the pairs, not 132 // 16
+    assert r.max_active_clusters == 7 and r.max_active_clusters_naive == 8
     r = tma.compute(replace(BASE, cluster=TmaCluster(dims=(3, 1, 1))))
-    assert r.max_active_clusters == 8 * (16 // 3) < r.max_active_clusters_naive == 44
+    assert r.max_active_clusters == 2 * 6 + 5 * 5 + 2 == 39 < r.max_active_clusters_naive == 44
+
+
+def test_presets_without_measured_groups_spread_their_sms_evenly():
+    r = tma.compute(replace(BASE, arch="h200", cluster=TmaCluster(dims=(16, 1, 1))))
+    assert not r.cluster_groups_measured and r.cluster_groups == (17, 17, 17, 17, 16, 16, 16, 16)
+    assert r.max_active_clusters == 8
+
+
+def test_a_cluster_launch_holds_at_most_eight_ctas_an_sm_on_the_h100():
+    r = tma.compute(replace(BASE, cluster=TmaCluster(dims=(1, 1, 1), blocks_per_sm=16)))
+    assert r.cluster_blocks_per_sm == 8 and r.max_active_clusters == 1056
 
 
 def ring(mistake, consumers=1):
