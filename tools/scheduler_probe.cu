@@ -14,6 +14,8 @@
 //
 // Build:  nvcc -arch=sm_90a -O3 -o sched_probe tools/scheduler_probe.cu
 // Modes: ./sched_probe loops PART   one launch per loop case of PART (a, b), for ncu
+//        ./sched_probe tails        JSON on stdout: per loop case, the iterations per cycle while
+//                                   all of an SM's warps run against the whole run (chunk clocks)
 //        ./sched_probe info         JSON on stdout: loop times by events, residency, pointer-chase
 //                                   latencies, the dependent-FFMA latency, DRAM and L2 bandwidth.
 #include <cuda_runtime.h>
@@ -24,6 +26,7 @@
 #include <vector>
 #include <algorithm>
 #include <random>
+#include <climits>
 
 #define CHECK(call)                                                                         \
     do {                                                                                    \
@@ -54,30 +57,73 @@ __device__ __forceinline__ float ffma_next(float acc, float a, float b) {
     return acc;
 }
 
+// One loop iteration: the load, C dependent FFMAs, the next address from the last FFMA.
 template <int C, int FORM, int CACHE>
-__global__ void __launch_bounds__(1024, 2)
-sched_loop(const char* __restrict__ buf, float* __restrict__ out, int iters, unsigned step,
-           unsigned wrap, unsigned warp_span, unsigned zero, float a, float b) {
+__device__ __forceinline__ void iteration(const char* base, unsigned& off, float& acc,
+                                          unsigned step, unsigned wrap, unsigned zero, float a,
+                                          float b) {
+    float v;
+    const char* p = base + off;
+    if (CACHE == 0) asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    else asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    acc = ffma_first<FORM>(v, acc, a);
+#pragma unroll
+    for (int j = 1; j < C; ++j) acc = ffma_next<FORM>(acc, a, b);
+    off = ((off + step) & wrap) | (__float_as_uint(acc) & zero);
+}
+
+__device__ __forceinline__ void count_block() {
     if (threadIdx.x == 0) {
         unsigned smid;
         asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
         atomicAdd(&g_blocks_on_sm[smid % kMaxSms], 1u);
     }
+}
+
+template <int C, int FORM, int CACHE>
+__global__ void __launch_bounds__(1024, 2)
+sched_loop(const char* __restrict__ buf, float* __restrict__ out, int iters, unsigned step,
+           unsigned wrap, unsigned warp_span, unsigned zero, float a, float b) {
+    count_block();
     const unsigned warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
     const unsigned lane = threadIdx.x % 32;
     const char* base = buf + size_t(warp) * warp_span + lane * 4;
     unsigned off = 0;
     float acc = 1.0f;
 #pragma unroll 1
-    for (int i = 0; i < iters; ++i) {
-        float v;
-        const char* p = base + off;
-        if (CACHE == 0) asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(p));
-        else asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v) : "l"(p));
-        acc = ffma_first<FORM>(v, acc, a);
-#pragma unroll
-        for (int j = 1; j < C; ++j) acc = ffma_next<FORM>(acc, a, b);
-        off = ((off + step) & wrap) | (__float_as_uint(acc) & zero);
+    for (int i = 0; i < iters; ++i) iteration<C, FORM, CACHE>(base, off, acc, step, wrap, zero, a, b);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// The same loop in kChunks equal chunks, each warp's lane 0 reading clock64 before every chunk
+// and after the last (the loop itself unchanged): when each warp ran, on which SM.
+constexpr int kChunks = 32;
+
+template <int C, int FORM, int CACHE>
+__global__ void __launch_bounds__(1024, 2)
+sched_loop_clocked(const char* __restrict__ buf, float* __restrict__ out, int iters,
+                   unsigned step, unsigned wrap, unsigned warp_span, unsigned zero, float a,
+                   float b, long long* __restrict__ clocks) {
+    const unsigned warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const unsigned lane = threadIdx.x % 32;
+    const char* base = buf + size_t(warp) * warp_span + lane * 4;
+    long long* mine = clocks + size_t(warp) * (kChunks + 2);
+    unsigned off = 0;
+    float acc = 1.0f;
+#pragma unroll 1
+    for (int c = 0; c < kChunks; ++c) {
+        const long long t = clock64();
+        if (lane == 0) mine[c] = t;
+#pragma unroll 1
+        for (int i = 0; i < iters / kChunks; ++i)
+            iteration<C, FORM, CACHE>(base, off, acc, step, wrap, zero, a, b);
+    }
+    const long long t = clock64();
+    if (lane == 0) {
+        unsigned smid;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+        mine[kChunks] = t;
+        mine[kChunks + 1] = smid;
     }
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
@@ -105,6 +151,19 @@ static Kernel kernel_for(int c, int form, int cache) {
 #define K(C_)                                                                             \
     if (c == C_) return form == 0 ? (cache == 0 ? sched_loop<C_, 0, 0> : sched_loop<C_, 0, 1>) \
                                   : (cache == 0 ? sched_loop<C_, 1, 0> : sched_loop<C_, 1, 1>);
+    K(4) K(16) K(64)
+#undef K
+    std::fprintf(stderr, "no kernel for C=%d\n", c);
+    std::exit(1);
+}
+
+using ClockedKernel = void (*)(const char*, float*, int, unsigned, unsigned, unsigned, unsigned,
+                               float, float, long long*);
+
+static ClockedKernel clocked_for(int c, int form, int cache) {
+#define K(C_)                                                                                 \
+    if (c == C_) return form == 0 ? (cache == 0 ? sched_loop_clocked<C_, 0, 0> : sched_loop_clocked<C_, 0, 1>) \
+                                  : (cache == 0 ? sched_loop_clocked<C_, 1, 0> : sched_loop_clocked<C_, 1, 1>);
     K(4) K(16) K(64)
 #undef K
     std::fprintf(stderr, "no kernel for C=%d\n", c);
@@ -315,7 +374,7 @@ static float median_ms(F launch_once, int reps) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s loops a|b | info\n", argv[0]);
+        std::fprintf(stderr, "usage: %s loops a|b | tails | info\n", argv[0]);
         return 2;
     }
     cudaDeviceProp prop;
@@ -338,6 +397,86 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "residency off: C=%d form=%d %s W=%d: %d..%d blocks/SM\n",
                              k.c, k.form, kLevel[k.level], k.warps, lo, hi);
         }
+        return 0;
+    }
+    if (std::strcmp(argv[1], "tails") == 0) {
+        // Per case: on each SM, the window in which all its warps run (the latest start to the
+        // earliest finish) and the loop iterations done in it (each warp's count interpolated
+        // between its chunk clocks), against the whole run on that SM (earliest start to latest
+        // finish). ratio = iterations per cycle in the window / over the whole run.
+        std::printf("{\"device\": \"%s\", \"sms\": %d, \"chunks\": %d, \"cases\": [\n", prop.name,
+                    sms, kChunks);
+        long long* clocks;
+        CHECK(cudaMalloc(&clocks, sizeof(long long) * (kChunks + 2) * 64 * sms));
+        bool first = true;
+        for (const char* part : {"a", "b"})
+            for (const Case& k : cases(part)) {
+                const Launch l = launch_for(k, sms);
+                const int per = l.iters / kChunks, n = per * kChunks;
+                const int warps = sms * k.warps;
+                CHECK(cudaMemset(clocks, 0, sizeof(long long) * (kChunks + 2) * warps));
+                clocked_for(k.c, k.form, k.level == 2 ? 1 : 0)<<<l.grid, l.block>>>(
+                    buf, out, l.iters, l.step, l.wrap, l.span, 0u, 0.99990f, 0.5f, clocks);
+                CHECK(cudaGetLastError());
+                CHECK(cudaDeviceSynchronize());
+                std::vector<long long> h(size_t(kChunks + 2) * warps);
+                CHECK(cudaMemcpy(h.data(), clocks, h.size() * 8, cudaMemcpyDeviceToHost));
+                std::vector<std::vector<int>> on(sms);
+                for (int w = 0; w < warps; ++w) {
+                    const long long sm = h[size_t(w) * (kChunks + 2) + kChunks + 1];
+                    if (sm >= 0 && sm < sms) on[sm].push_back(w);
+                }
+                double rsum = 0, rmin = 1e30, rmax = 0, wshare = 0, spread = 0, whole_mean = 0, lo_sum = 0, hi_sum = 0;
+                int measured = 0, empty = 0;
+                for (int sm = 0; sm < sms; ++sm) {
+                    if (on[sm].empty()) continue;
+                    long long s0 = LLONG_MAX, s1 = LLONG_MIN, e0 = LLONG_MAX, e1 = LLONG_MIN;
+                    for (int w : on[sm]) {
+                        const long long* t = &h[size_t(w) * (kChunks + 2)];
+                        s0 = std::min(s0, t[0]); s1 = std::max(s1, t[0]);
+                        e0 = std::min(e0, t[kChunks]); e1 = std::max(e1, t[kChunks]);
+                    }
+                    const double whole = double(e1 - s0);
+                    if (e0 <= s1 || whole <= 0) { ++empty; continue; }
+                    auto done_at = [&](const long long* t, long long x) {
+                        if (x <= t[0]) return 0.0;
+                        for (int c = 0; c < kChunks; ++c)
+                            if (x <= t[c + 1])
+                                return per * (c + double(x - t[c]) / double(std::max(1ll, t[c + 1] - t[c])));
+                        return double(n);
+                    };
+                    double in_window = 0, lo_w = 0, hi_w = 0;
+                    for (int w : on[sm]) {
+                        const long long* t = &h[size_t(w) * (kChunks + 2)];
+                        in_window += done_at(t, e0) - done_at(t, s1);
+                        for (int c = 0; c < kChunks; ++c) {  // chunks wholly inside, or touching
+                            if (t[c] >= s1 && t[c + 1] <= e0) lo_w += per;
+                            if (t[c + 1] > s1 && t[c] < e0) hi_w += per;
+                        }
+                    }
+                    lo_sum += lo_w / double(e0 - s1) / (double(n) * on[sm].size() / whole);
+                    hi_sum += hi_w / double(e0 - s1) / (double(n) * on[sm].size() / whole);
+                    const double steady = in_window / double(e0 - s1);
+                    const double overall = double(n) * on[sm].size() / whole;
+                    const double r = steady / overall;
+                    rsum += r; rmin = std::min(rmin, r); rmax = std::max(rmax, r);
+                    wshare += double(e0 - s1) / whole;
+                    spread += double(e1 - e0) / whole;
+                    whole_mean += whole;
+                    ++measured;
+                }
+                const int m = std::max(1, measured);
+                std::printf("%s{\"c\": %d, \"form\": \"%s\", \"level\": \"%s\", \"warps_per_sm\": %d, "
+                            "\"iterations\": %d, \"sms_measured\": %d, \"sms_without_window\": %d, "
+                            "\"ratio_mean\": %.4f, \"ratio_min\": %.4f, \"ratio_max\": %.4f, "
+                            "\"ratio_low\": %.4f, \"ratio_high\": %.4f, "
+                            "\"window_share\": %.4f, \"finish_spread\": %.4f, \"cycles\": %.0f}",
+                            first ? "" : ",\n", k.c, k.form ? "register" : "immediate",
+                            kLevel[k.level], k.warps, n, measured, empty, rsum / m,
+                            measured ? rmin : 0.0, rmax, lo_sum / m, hi_sum / m, wshare / m, spread / m, whole_mean / m);
+                first = false;
+            }
+        std::printf("\n]}\n");
         return 0;
     }
     // info

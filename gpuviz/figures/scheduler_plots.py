@@ -212,8 +212,8 @@ def measured_curve(r: SchedulerResult) -> list[tuple[float, Measured]]:
 
 def model_gap_note(r: SchedulerResult) -> str | None:
     """Where the H200's curve and the model's differ by more than the measurement's tolerance:
-    at which counts, and what the model leaves out at the worst of them (the measurement file's
-    explanation); None where they agree everywhere."""
+    at which counts, and why at the worst of them (the measurement file's explanation, from the
+    chunk clocks); None where they agree everywhere."""
     model_at = dict(zip(r.sm_sweep_warps, r.sm_sweep_utilization, strict=True))
     off = [(w, m) for w, m in measured_curve(r)
            if int(w) in model_at and not m.agrees_with(model_at[int(w)])]
@@ -222,9 +222,9 @@ def model_gap_note(r: SchedulerResult) -> str | None:
     worst_w, worst = max(off, key=lambda v: abs(model_at[int(v[0])] - v[1].measured)
                          / v[1].measured)
     counts = ", ".join(f"{int(w)}" for w, _ in off)
-    return (f"Model and H200 differ by more than {worst.tolerance:.0%} at W = {counts}. Left out "
-            f"of the model (at W = {int(worst_w)}): "
-            + (worst.known or "not known.")).replace("%", " %")
+    why = worst.known or "why is not known."
+    return (f"Model and H200 differ by more than {worst.tolerance:.0%} at W = {counts}. At "
+            f"W = {int(worst_w)}, {why}").replace("%", " %")
 
 
 def _sweep_sm(r: SchedulerResult, selection: frozenset[str], theme: Theme, target: Target,

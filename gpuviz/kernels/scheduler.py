@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -102,8 +103,18 @@ def fit_queueing(data: Mapping[str, Any]) -> dict[str, float]:
     return {level: max(0.0, xy / xx) for level, (xy, xx) in sums.items()}
 
 
+def tails() -> dict[tuple[str, str, int, int], dict[str, Any]]:
+    """The chunk-clock run of the same loops (resources/measurements/scheduler/h100-tails.json)
+    by (form, level, C, warps per SM): how long all of an SM's warps ran together, and the
+    SM's rate in that window against its whole run."""
+    path = resources.files("gpuviz.resources") / "measurements" / "scheduler" / "h100-tails.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {(t["form"], t["level"], t["c"], t["warps_per_sm"]): t for t in data["cases"]}
+
+
 def _why(case: dict[str, Any], measured: float, model: float) -> str:
-    """Why a case's model and measurement differ by more than the tolerance, from the numbers."""
+    """Why a case's model and measurement differ by more than the tolerance, from the numbers:
+    the model's loop, and what the chunk clocks saw of the warps finishing apart."""
     from gpuviz.kernels.measure import case_params
     from gpuviz.models.scheduler import loop_shape, scheduler_warps
 
@@ -111,17 +122,25 @@ def _why(case: dict[str, Any], measured: float, model: float) -> str:
     n = scheduler_warps(p)[0]
     period, instructions = loop_shape(p, n)
     w = p.warps_per_sm or n
-    active = case["raw"]["sm__warps_active.avg.per_cycle_active"]
-    apart = (f"{active:.1f} of {w} warps per SM active on average (sm__warps_active): they "
-             "finish apart")
     if model > 0.95:
-        return (f"the model issues in {model:.1%} of the cycles ({n} warps, {instructions} "
-                f"instructions a {period:,}-cycle loop), the H200 in {measured:.1%}: {apart}; "
-                "other stalls the probe does not show.")
-    seen, modelled = n * instructions / measured, n * instructions / model
-    return (f"a loop took each warp {seen:,.0f} cycles on the H200 (N·I ÷ measured), "
-            f"{modelled:,.0f} in the model at its loaded {p.memory.upper()} latency; on "
-            f"the H200 {apart}.")
+        head = (f"the model issues in {model:.1%} of the cycles ({n} warps, {instructions} "
+                f"instructions a {period:,}-cycle loop), the H200 in {measured:.1%} over the run")
+    else:
+        seen, modelled = n * instructions / measured, n * instructions / model
+        head = (f"a loop took each warp {seen:,.0f} cycles on the H200 (N·I ÷ measured), "
+                f"{modelled:,.0f} in the model at its loaded {p.memory.upper()} latency")
+    t = tails().get((case["form"], p.memory, p.math_per_load, w))
+    if t is None:
+        return head + "."
+    steady = measured * t["ratio_mean"]
+    gap = model / steady - 1
+    tail = (f"; all {w} warps of an SM ran together for {t['window_share']:.0%} of the run "
+            f"(chunk clocks, H100), issuing {t['ratio_mean']:.2f}× the run's rate: "
+            f"{steady:.1%} in that steady state, the model {abs(gap):.1%} "
+            f"{'higher' if gap > 0 else 'lower'}")
+    if abs(gap) <= TOLERANCE:
+        return head + tail + ": the warps finishing apart is the difference."
+    return head + tail + ": the rest is a stall the model leaves out."
 
 
 def measurement(raw: Path) -> dict[str, Any]:

@@ -162,7 +162,7 @@ def test_the_warps_part_draws_the_h200_curve_and_labels_the_difference():
     assert "H200 measured (Nsight Compute, issue active)" in texts
     # it differs by more than the tolerance there, and the figure names what the model leaves out
     assert not here.agrees_with(r.sm_issue_utilization)
-    assert "Left out of the model (at W = 64)" in texts and "warps per SM active" in texts
+    assert "At W = 64, the model issues" in texts and "warps of an SM ran together for" in texts
 
 
 def test_agreeing_curves_carry_no_gap_note():

@@ -191,7 +191,7 @@ def test_scheduler_measurements_are_found_by_the_loop_and_labelled_in_percent():
     assert found.label(model) == f"H200 measured: {percent} (agrees within 10 %)"
     off = measurements.lookup("scheduler", SchedulerParams(
         memory="dram", math_per_load=64, loop_instructions=8, warps_per_sm=64))
-    assert off is not None and off.known and "53.3 of 64 warps per SM active" in off.known
+    assert off is not None and off.known and "all 64 warps of an SM ran together for 72% of the run" in off.known
     assert "higher)" in off.label(1.0)
     assert [w for w, _ in measurements.series("scheduler", p, "warps_per_sm")] == \
         [float(w) for w in probe.WARPS]
@@ -214,7 +214,7 @@ def test_the_loaded_latency_brings_133_of_144_scheduler_loops_within_10_percent(
         agree[case["section"]["memory"]] = agree.get(case["section"]["memory"], 0) + r.agrees
     assert agree == {"dram": 45, "l2": 41, "l1": 47}
     assert sorted(r.id for r in rows if not r.agrees) == sorted(m["known_disagreements"])
-    assert all("warps per SM active" in why for why in m["known_disagreements"].values())
+    assert all("warps of an SM ran together for" in why for why in m["known_disagreements"].values())
 
 
 def test_gpuviz_measure_reads_the_scheduler_file():
