@@ -269,7 +269,7 @@ def groups_sentence(r: TmaResult) -> str:
     rule = "n SMs hold ⌊n × blocks ÷ size⌋ clusters, none larger than n"
     cite = "(CUDA C++ Programming Guide, Thread Block Clusters)"
     if not r.cluster_groups:
-        return f"A cluster runs in one GPC {cite}; this preset has no clusters."
+        return f"Thread-block clusters need compute capability 9.0 {cite}: this chip has none."
     if r.cluster_groups_measured:
         cap = (f"; at most {r.cluster_blocks_per_sm} CTAs an SM"
                if r.cluster_blocks_per_sm < r.params.cluster.blocks_per_sm else "")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from gpuviz.models import tma_barrier as tb
 from gpuviz.models import tma_links as tl
 from gpuviz.models import tma_map as tm
-from gpuviz.models.arch import DEFAULT_ARCH, preset_names, preset_value
+from gpuviz.models.arch import DEFAULT_ARCH, load_preset, preset_names, preset_value
 from gpuviz.models.jsonable import not_in_json
 from gpuviz.models.params import param
 
@@ -188,7 +188,11 @@ def compute(p: TmaParams) -> TmaResult:
     expected, copies, issued = tb.expected_tx(c.dims, c.multicast, a, b)
     size = tb.cluster_size(c.dims)
     sms = int(preset_value(arch, "sm_count"))
-    groups, measured_groups = tb.cluster_groups(arch, sms)
+    # clusters need compute capability 9.0 (CUDA C++ Programming Guide): none elsewhere
+    preset = load_preset(arch)
+    cc = str(preset.get("compute_capability") or "")
+    hopper = preset.get("vendor") == "nvidia" and cc[:1].isdigit() and float(cc) >= 9.0
+    groups, measured_groups = tb.cluster_groups(arch, sms) if hopper else ((), False)
     per_sm = tb.cluster_blocks_per_sm(arch, c.blocks_per_sm)
     clusters = tb.max_active_clusters(groups, per_sm, size)
     pl = p.pipeline

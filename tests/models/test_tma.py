@@ -214,3 +214,10 @@ def test_a_stale_parity_breaks_every_iteration_and_names_the_parity_waited_on():
     assert [s.waited for s in r] == [(s.round + 1) % 2 for s in r]
     assert all(s.waited != s.full_parity for s in r)
     assert all(s.waited == s.full_parity for s in ring("none").ring)
+
+
+def test_chips_before_hopper_hold_no_clusters():
+    # clusters need compute capability 9.0: an A100's 108 SMs in 7 GPCs gave 24 before
+    for arch in ("a100", "v100", "mi300x"):
+        r = tma.compute(replace(BASE, arch=arch))
+        assert r.max_active_clusters == 0 and r.cluster_groups == (), arch
