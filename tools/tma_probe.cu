@@ -10,6 +10,8 @@
 //       runs cp.async.bulk.tensor.2d into a buffer smem_offset bytes past a 1024-byte-aligned base
 //       completing on an mbarrier (bounded wait), and prints each element-sized slot of the
 //       buffer: the value read (0 = zero fill, -1 = still 0xFF: not written)
+//   M id eb d0 d1 d2 s1 s2 offset b0 b1 b2 interleave swizzle c0 c1 c2 smem_offset
+//       the same for a rank-3 box (cp.async.bulk.tensor.3d; interleaved maps need rank 3)
 //   B id count n op v op v ...   (ops: 0 arrive n, 1 expect_tx n, 2 arrive_expect_tx n,
 //       3 copy n bytes (cp.async.bulk, complete-tx), 4 complete_tx n, 5 test_wait p)
 //       one thread scripts the events on one mbarrier; after each: test_wait.parity 0 and 1,
@@ -109,7 +111,90 @@ __global__ void load_kernel(const __grid_constant__ CUtensorMap tmap, const CUte
     for (int i = threadIdx.x; i < dump; i += blockDim.x) out[i] = buf[smem_off + i];
 }
 
-static void json_str(const char* key, const std::string& v, bool comma = true) {
+static void json_str(const char* key, const std::string& v, bool comma = true);
+
+// The same load of a rank-3 box (cp.async.bulk.tensor.3d), for interleaved maps.
+__global__ void load3_kernel(const __grid_constant__ CUtensorMap tmap, int c0, int c1, int c2,
+                             int smem_off, int box_bytes, int dump, unsigned char* out,
+                             int* status) {
+    extern __shared__ unsigned char smem_raw[];
+    __shared__ alignas(8) unsigned long long bar;
+    const unsigned raw = smem_addr(smem_raw);
+    unsigned char* buf = smem_raw + (((raw + 1023u) & ~1023u) - raw);
+    for (int i = threadIdx.x; i < smem_off + dump; i += blockDim.x) buf[i] = 0xFF;
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    const unsigned b = smem_addr(&bar);
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(b) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                     :: "r"(b), "r"(box_bytes) : "memory");
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3, %4}], [%5];"
+                     :: "r"(smem_addr(buf + smem_off)), "l"(&tmap), "r"(c0), "r"(c1), "r"(c2),
+                        "r"(b) : "memory");
+        *status = (int)bounded_wait(b, 0, 200000);
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < dump; i += blockDim.x) out[i] = buf[smem_off + i];
+}
+
+// M id eb d0 d1 d2 s1 s2 offset b0 b1 b2 interleave swizzle c0 c1 c2 smem_offset: a rank-3 box
+// load; element (x, y, z) holds (z * d1 + y) * d0 + x + 1 (eb >= 2); the expect-tx is the box's
+// bytes; every slot of 4 × the box's bytes + 256 is printed, and whether the phase completed.
+static void do_load3(const std::string& id, FILE* in) {
+    int eb, il, sw, c0, c1, c2, smem_off;
+    unsigned long long d0, d1, d2, s1, s2, off;
+    unsigned b0, b1, b2;
+    std::fscanf(in, "%d %llu %llu %llu %llu %llu %llu %u %u %u %d %d %d %d %d %d", &eb, &d0, &d1,
+                &d2, &s1, &s2, &off, &b0, &b1, &b2, &il, &sw, &c0, &c1, &c2, &smem_off);
+    cuuint64_t dims[3] = {d0, d1, d2}, strides[2] = {s1, s2};
+    cuuint32_t box[3] = {b0, b1, b2}, estr[3] = {1, 1, 1};
+    CUtensorMap m;
+    const int r = encode(&m, eb, 3, dims, strides, off, box, estr, il, sw);
+    std::printf("{\"kind\":\"load3\",");
+    json_str("id", id);
+    std::printf("\"encode\":%d", r);
+    if (r != 0) { std::printf("}\n"); return; }
+    const int box_bytes = (int)(b0 * b1 * b2 * eb);
+    const int dump = 4 * box_bytes + 256;
+    std::vector<unsigned char> host(off + s2 * d2, 0xEE), got(dump);
+    for (unsigned long long z = 0; z < d2; ++z)
+        for (unsigned long long y = 0; y < d1; ++y)
+            for (unsigned long long x = 0; x < d0; ++x) {
+                const unsigned long long v = (z * d1 + y) * d0 + x + 1;
+                std::memcpy(host.data() + off + z * s2 + y * s1 + x * eb, &v, eb);
+            }
+    CHECK(cudaMemcpy(g_base, host.data(), host.size(), cudaMemcpyHostToDevice));
+    unsigned char* dout;
+    int* dstat;
+    CHECK(cudaMalloc(&dout, dump));
+    CHECK(cudaMalloc(&dstat, sizeof(int)));
+    CHECK(cudaMemset(dstat, 0, sizeof(int)));
+    const int smem = 1024 + smem_off + dump;
+    CHECK(cudaFuncSetAttribute(load3_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    load3_kernel<<<1, 128, smem>>>(m, c0, c1, c2, smem_off, box_bytes, dump, dout, dstat);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    int status = 0;
+    CHECK(cudaMemcpy(got.data(), dout, dump, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(&status, dstat, sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(dout));
+    CHECK(cudaFree(dstat));
+    std::printf(",\"completed\":%d,\"box_bytes\":%d,\"slots\":[", status, box_bytes);
+    for (int k = 0; k < dump / eb; ++k) {
+        long long v = 0;
+        bool untouched = true;
+        const int w = eb < 4 ? eb : 4;
+        for (int j = 0; j < eb; ++j) untouched = untouched && got[k * eb + j] == 0xFF;
+        for (int j = 0; j < w; ++j) v |= (long long)got[k * eb + j] << (8 * j);
+        std::printf("%s%lld", k ? "," : "", untouched ? -1LL : v);
+    }
+    std::printf("]}\n");
+}
+
+static void json_str(const char* key, const std::string& v, bool comma) {
     std::printf("\"%s\":\"%s\"%s", key, v.c_str(), comma ? "," : "");
 }
 
@@ -360,6 +445,7 @@ int main(int argc, char** argv) {
         const std::string id(idbuf);
         if (kind[0] == 'E') do_encode(id, stdin);
         else if (kind[0] == 'L') do_load(id, stdin);
+        else if (kind[0] == 'M') do_load3(id, stdin);
         else if (kind[0] == 'B') do_barrier(id, stdin, g_base);
         std::fflush(stdout);
     }
