@@ -37,7 +37,14 @@ from gpuviz.figures.mma_cells import PAD, cell_text, heading, tagged
 from gpuviz.figures.swizzle import column_fill
 from gpuviz.figures.theme import Theme
 from gpuviz.models.tma import TmaResult
-from gpuviz.models.tma_map import SWIZZLE_MASK, box_rows, box_start, counts, element_strides
+from gpuviz.models.tma_map import (
+    SWIZZLE_MASK,
+    box_rows,
+    box_start,
+    counts,
+    element_strides,
+    not_placed,
+)
 
 CHUNK = 16  # bytes of a chunk
 LINE = 128  # bytes of a shared-memory line: eight chunk slots
@@ -104,8 +111,8 @@ def _selected(selection: frozenset[str]) -> list[tuple[int, int]]:
 def _refused(r: TmaResult, part: str, theme: Theme, width: float) -> Block:
     """What stands where a refused map's box or placement would be: the rules it breaks."""
     if r.tensor_map_valid:
-        return text_block(f"No {part}: the box has more elements than the model lists one by "
-                          f"one.", theme, width, name=f"{part}-none")
+        why = not_placed(r.params) or "the model lists none"
+        return text_block(f"No {part}: {why}.", theme, width, name=f"{part}-none")
     return receipt_block([f"No {part}: cuTensorMapEncodeTiled refuses the tensor map.",
                           *(f"refused: {m}" for m in r.tensor_map_problems)], theme, width)
 

@@ -1,0 +1,82 @@
+"""Rank-3 box loads on the hardware (resources/measurements/tma/h100-tma-interleave.json, made by
+tools/tma_interleave_sweep.py): the driver's answer as the model's, every slot of a box without
+interleave where the model places it, and no placement claimed for an interleaved box, which
+the hardware does not write as the box's rows."""
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from gpuviz.models.tma_map import INTERLEAVED as INTERLEAVED_WHY
+from gpuviz.models.tma_map import box_rows, box_start, not_placed
+
+PATH = resources.files("gpuviz.resources") / "measurements" / "tma" / "h100-tma-interleave.json"
+DATA = json.loads(PATH.read_text(encoding="utf-8"))
+LOADS = [c for c in DATA["cases"] if "slots" in c]
+PLAIN = [c for c in LOADS if c["section"]["interleave"] == "none"]
+INTERLEAVED = [c for c in LOADS if c["section"]["interleave"] != "none"]
+
+
+def model(case: dict[str, Any]):
+    from gpuviz.scenario import compute_all, loads_scenario
+
+    scenario = loads_scenario(json.dumps({"version": 1, "title": "case", "panels": ["tma"],
+                                          "tma": case["section"]}))
+    return compute_all(scenario)["tma"]
+
+
+def expected_slots(case: dict[str, Any], r: Any) -> list[int]:
+    s = case["section"]
+    eb = s["element_bytes"]
+    d0, d1, d2 = s["global_dims"]
+    x0, y0, z0 = s["box_start"]
+    out = [-1] * len(case["slots"])
+    rows = box_rows(r.params)
+    assert box_start(r.params) == (x0, y0, z0)
+    for (dy, dz), offsets, zeros in zip(rows, r.placement, r.zero_filled, strict=True):
+        for dx, (offset, zero) in enumerate(zip(offsets, zeros, strict=True)):
+            x, y, z = x0 + dx, y0 + dy, z0 + dz
+            inside = 0 <= x < d0 and 0 <= y < d1 and 0 <= z < d2
+            assert bool(zero) == (not inside), (case["id"], dx, dy, dz)
+            out[offset // eb] = (z * d1 + y) * d0 + x + 1 if inside else 0
+    return out
+
+
+@pytest.mark.parametrize("case", DATA["cases"], ids=lambda c: c["id"])
+def test_the_model_accepts_or_refuses_each_map_as_the_driver_did(case):
+    r = model(case)
+    assert bool(r.tensor_map_valid) == (case["cu_result"] == 0), (case["id"], r.tensor_map_problems)
+
+
+def test_the_cases_cover_both_kinds():
+    assert len(PLAIN) == 2 and len(INTERLEAVED) == 12
+    assert all(c["completed"] for c in PLAIN)
+
+
+@pytest.mark.parametrize("case", PLAIN, ids=lambda c: c["id"])
+def test_every_slot_of_a_rank_3_box_is_where_the_model_places_it(case):
+    r = model(case)
+    assert r.tensor_map_valid and case["completed"]
+    assert r.box_bytes == case["box_bytes"]
+    want, got = expected_slots(case, r), case["slots"]
+    wrong = [(k, want[k], got[k]) for k in range(len(got)) if want[k] != got[k]]
+    assert not wrong, (f"{case['id']}: {len(wrong)} of {len(got)} slots differ (slot, model, "
+                       f"hardware), first {wrong[:6]}")
+
+
+def _written(case) -> int:
+    return sum(v != -1 for v in case["slots"]) * case["section"]["element_bytes"]
+
+
+@pytest.mark.parametrize("case", INTERLEAVED, ids=lambda c: c["id"])
+def test_an_interleaved_box_is_not_placed_where_the_hardware_does_otherwise(case):
+    r = model(case)
+    assert r.tensor_map_valid and r.placement == () and r.zero_filled == ()
+    assert not_placed(r.params) == INTERLEAVED_WHY
+    # a box's dense rows would be box_bytes written: the hardware wrote more wherever the
+    # elements are 2 bytes (whole interleave rows, more of them), the box's bytes for 4
+    eb = case["section"]["element_bytes"]
+    assert (_written(case) > case["box_bytes"]) == (eb == 2), (case["id"], _written(case))
