@@ -471,8 +471,9 @@ def _single_files(args: argparse.Namespace, scenario: Scenario, page: Page | Non
     for pid in panels:
         parts = args.parts or (page.parts(pid) if page is not None else None)
         chosen = selection | (page.selection_for(pid) if page is not None else frozenset())
+        heading = page.heading(args.chrome) if page is not None else ("", "")
         pages = None if args.parts else budget_pages(scenario, pid, args.theme, args.size,
-                                                     chosen, args.chrome, parts)
+                                                     chosen, args.chrome, parts, heading)
         if not pages:
             yield pid, None, parts, None
             continue
@@ -501,7 +502,8 @@ def _step_files(args: argparse.Namespace, scenario: Scenario, pages: Sequence[Pa
             else:
                 part_pages = held[key] = budget_pages(
                     page.state, pid, args.theme, args.size,
-                    page.selection_for(pid) | set(args.select), args.chrome, page.parts(pid))
+                    page.selection_for(pid) | set(args.select), args.chrome, page.parts(pid),
+                    page.heading(args.chrome))
             for part_page in part_pages or (None,):
                 yield page, pid, part_page
 

@@ -1,14 +1,15 @@
 """A lecture as a slide deck: ``gpuviz export SCENARIO --format pptx`` (python-pptx).
 
-A 16:9 deck: a title slide from the scenario's title and description, then each step as the
-room sees it: the step's title in the slide's title placeholder, its figure laid out for the
-slide's body (the ``slide`` size target in the body's shape, the slide title standing for the
-figure's own) as a high-resolution picture filling the body, its caption as text the lecturer
-can edit, and its presenter notes as the slide's speaker notes. A figure too large for the
-slide's budget is shown a page of parts a slide, the pages ``gpuviz export --all-steps --size
-slide`` writes (``files.budget_pages``), a page split further where its body type would stay
-under the budget's 20 px at its placed size. A question step first gets the question alone (the
-room predicts), then the answer. Figures are painted by ``raster`` (Qt).
+A 16:9 deck on the slide's title-safe grid (``figures.slide_grid``, the grid of every
+``--size slide`` figure): a title slide from the scenario's title and description, then each
+step as the room sees it: the step's title in the slide's title placeholder on the title band,
+its figure laid out for the ``slide`` target (the slide title standing for the figure's own) and
+its body box placed as a high-resolution picture on the grid's body box, so a drawing keeps its
+place and scale from slide to slide, its caption on the caption band as text the lecturer can
+edit, and its presenter notes as the slide's speaker notes. A figure too large for the slide's
+budget is shown a page of parts a slide, the pages ``gpuviz export --all-steps --size slide``
+writes (``files.budget_pages``). A question step first gets the question alone (the room
+predicts), then the answer. Figures are painted by ``raster`` (Qt).
 """
 
 from __future__ import annotations
@@ -22,22 +23,20 @@ from gpuviz import __version__
 from gpuviz.export.files import budget_pages
 from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages
 from gpuviz.export.svg import xml_safe
-from gpuviz.figures.budget import over_budget
 from gpuviz.figures.display import Figure
-from gpuviz.figures.scene import drawn_parts, figure_for
-from gpuviz.figures.targets import TARGETS, Chrome, Target
+from gpuviz.figures.scene import figure_for
+from gpuviz.figures.slide_grid import CAPTION_GAP_PX, CAPTION_PX, SLIDE_W_PX, TITLE_PX, slide_grid
+from gpuviz.figures.targets import TARGETS, Chrome
 from gpuviz.figures.theme import theme
+from gpuviz.figures.transform import transform
 from gpuviz.scenario.document import Scenario
 
 SLIDE_W_IN, SLIDE_H_IN = 13.333, 7.5
 PICTURE_DPI = 220
 TITLE_LAYOUT, TITLE_ONLY_LAYOUT = 0, 5
-MARGIN_IN = 0.45
-TITLE_TOP_IN, TITLE_H_IN = 0.12, 0.72  # one 32 pt line; a longer title shrinks to its box
-BODY_TOP_IN = 0.88  # the figure fills the body: from under the title ...
-CAPTION_H_IN, CAPTION_FOOT_IN = 0.7, 0.1  # ... to over the caption (two 18 pt lines)
-BODY_W_IN = SLIDE_W_IN - 2 * MARGIN_IN
-BODY_H_IN = SLIDE_H_IN - BODY_TOP_IN - CAPTION_H_IN - CAPTION_FOOT_IN - 0.05
+# the slide's title-safe grid in inches: the same grid as a ``--size slide`` figure's
+GRID = slide_grid(SLIDE_W_IN, SLIDE_H_IN)
+PT_PER_PX = SLIDE_W_IN * 72.0 / SLIDE_W_PX  # a point of the deck's type, in pixels of 1280
 # the slide's title names the step, so the figure drops its own title and notes, keeping the
 # legend: the drawing takes their room (``Target.chrome``)
 CHROME: Chrome = "legend"
@@ -62,7 +61,7 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
                  panels: Sequence[str] | None = None, items: int | None = None) -> bytes:
     """The deck's .pptx bytes; ``items``: the work budget in drawn figure items."""
     from pptx import Presentation
-    from pptx.util import Emu, Inches, Pt
+    from pptx.util import Inches, Pt
 
     from gpuviz.export.raster import render_png_bytes
 
@@ -80,7 +79,7 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
     pages = lecture_pages(scenario, steps, panels, "deck")
     check_lecture_size(pages, 1, "A deck")
 
-    margin = Inches(MARGIN_IN)
+    margin = Inches(GRID.margin)
     first = prs.slides.add_slide(prs.slide_layouts[TITLE_LAYOUT])
     title, subtitle = first.shapes.title, first.placeholders[1]
     _frame(title, margin, Inches(1.6), slide_w - 2 * margin, Inches(1.9), Pt(40))
@@ -89,71 +88,73 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
     subtitle.text = _xml(pages[0].caption)
     _sized(title, Pt(40))
     _sized(subtitle, Pt(20))
-    top, box_w, box_h = Inches(BODY_TOP_IN), Inches(BODY_W_IN), Inches(BODY_H_IN)
-    caption_h = Inches(CAPTION_H_IN)
+    body, band = GRID.body, GRID.caption
     clock = Clock("A deck", items)
     for n, page in enumerate(pages[1:], 2):
         clock.check(n - 1, len(pages))
         if page.question:
             ask = _titled(prs, page.title)
-            _text(ask, f"Predict first: {page.question}", margin, top,
-                  slide_w - 2 * margin, Inches(2.5), Pt(28))
+            _text(ask, f"Predict first: {page.question}", Inches(body.x), Inches(body.y),
+                  Inches(body.w), Inches(body.h), Pt(28))
             _notes(ask, page.notes)
         for figure in step_figures(page, theme_name):
             slide = _titled(prs, page.title)
-            png = render_png_bytes(figure, None, PICTURE_DPI)
-            aspect = figure.width / figure.height
-            w = min(box_w, int(box_h * aspect))
-            h = min(box_h, int(w / aspect))
-            slide.shapes.add_picture(io.BytesIO(png), margin + (box_w - w) // 2,
-                                     top + (box_h - h) // 2, Emu(w), Emu(h))
-            if page.caption:
-                _text(slide, page.caption, margin,
-                      slide_h - caption_h - Inches(CAPTION_FOOT_IN), box_w, caption_h, Pt(18))
-            _notes(slide, page.notes)
+            # the figure's body box where the grid puts it: every slide's drawing at the
+            # place and scale its ``--size slide`` file has
+            x, y, w, h = picture_box(figure)
+            png = render_png_bytes(body_of(figure), None, PICTURE_DPI)
+            slide.shapes.add_picture(io.BytesIO(png), Inches(x), Inches(y), Inches(w),
+                                     Inches(h))
+            clear = y + h <= band.y - CAPTION_GAP_PX * GRID.unit + 1e-6
+            if page.caption and clear:  # in the caption band, its last line on its foot
+                gap = CAPTION_GAP_PX * GRID.unit
+                _text(slide, page.caption, Inches(band.x), Inches(band.y - gap),
+                      Inches(band.w), Inches(band.h + gap), Pt(CAPTION_PX * PT_PER_PX),
+                      bottom=True)
+            # a body that runs on over the caption band leaves the caption to the notes
+            _notes(slide, page.notes if clear or not page.caption
+                   else f"{page.caption}\n\n{page.notes}".strip())
     out = io.BytesIO()
     prs.save(out)
     return out.getvalue()
 
 
-def body_target() -> Target:
-    """The ``slide`` target in the shape of the slide's body, at the share of the slide's
-    width the body takes: a figure laid out for it and placed in the body has the type sizes
-    the same figure would have on a slide of its own."""
-    slide = TARGETS["slide"]
-    assert slide.width is not None
-    return replace(slide, width=slide.width * BODY_W_IN / SLIDE_W_IN,
-                   aspect=BODY_W_IN / BODY_H_IN)
+def picture_box(figure: Figure) -> tuple[float, float, float, float]:
+    """Where on the deck's slide, in inches, the picture of ``figure`` (:func:`body_of`) goes:
+    its body box where the grid puts it; a figure laid out off the grid (``Figure.body_box``
+    None) fitted into the grid's body, at its top."""
+    if figure.body_box is not None:
+        k = SLIDE_W_IN / figure.width
+        x0, y0, x1, y1 = (v * k for v in figure.body_box)
+        return x0, y0, x1 - x0, y1 - y0
+    box = GRID.body
+    s = min(box.w / figure.width, box.h / figure.height)
+    w, h = figure.width * s, figure.height * s
+    return box.x + (box.w - w) / 2, box.y, w, h
 
 
-def placed_over_budget(figure: Figure, share: float) -> list[str]:
-    """What the slide budget (``figures.budget``) finds wrong with the type of ``figure``
-    shown ``share`` of a slide's width: the budget's own measure, of the figure as wide as
-    a slide of which it takes that share (a figure shown 1280 × ``share`` pixels wide)."""
-    whole = replace(figure, width=figure.width / share)
-    return [s for rule, s in over_budget(whole, TARGETS["slide"])
-            if rule == "slide" and (s.startswith("body type") or s.startswith("title"))]
+def body_of(figure: Figure) -> Figure:
+    """The body box of a slide figure on its grid (``Figure.body_box``), as a figure of its
+    own: the picture the deck places in the slide's body, its title and caption set as
+    text (a figure off the grid: itself)."""
+    if figure.body_box is None:
+        return figure
+    x0, y0, x1, y1 = figure.body_box
+    items = tuple(transform(item, 1.0, -x0, -y0) for item in figure.items)
+    return replace(figure, width=x1 - x0, height=y1 - y0, items=items, body_box=None)
 
 
 def step_figures(page: Page, theme_name: str = "screen") -> list[Figure]:
     """The figures of a step's slides, one a slide, for each panel it shows: the parts the
-    step names (all, where it names none) laid out for the body (:func:`body_target`); where
-    they miss the slide's budget, the pages ``--all-steps --size slide`` writes; a page whose
-    type placed in the body would miss it still, a slide for each of its parts."""
-    t, body = theme(theme_name), body_target()
-    share = BODY_W_IN / SLIDE_W_IN
+    step names (all, where it names none) laid out for the slide's grid; where they miss the
+    slide's budget, the pages ``--all-steps --size slide`` writes."""
+    t, slide = theme(theme_name), TARGETS["slide"]
     out: list[Figure] = []
     for pid in page.panels:
         selection, named = page.selection_for(pid), page.target(pid, "slide").parts
         paged = budget_pages(page.state, pid, theme_name, "slide", selection, CHROME, named)
-        for parts in paged or (named,):
-            figure = figure_for(page.state, pid, t, selection, body.showing(parts, CHROME))
-            split = parts or drawn_parts(page.state, pid, selection)
-            if len(split) > 1 and placed_over_budget(figure, share):
-                out += [figure_for(page.state, pid, t, selection, body.showing((p,), CHROME))
-                        for p in split]
-            else:
-                out.append(figure)
+        out += [figure_for(page.state, pid, t, selection, slide.showing(parts, CHROME))
+                for parts in paged or (named,)]
     return out
 
 
@@ -162,11 +163,23 @@ def _titled(prs: Any, title: str) -> Any:
 
     slide = prs.slides.add_slide(prs.slide_layouts[TITLE_ONLY_LAYOUT])
     shape = slide.shapes.title
-    _frame(shape, Inches(MARGIN_IN), Inches(TITLE_TOP_IN), Inches(SLIDE_W_IN - 2 * MARGIN_IN),
-           Inches(TITLE_H_IN), Pt(32))
+    band = GRID.title  # its first line at the band's top, the gap under it for a long title
+    _frame(shape, Inches(band.x), Inches(band.y), Inches(band.w),
+           Inches(GRID.body.y - band.y), Pt(TITLE_PX * PT_PER_PX))
     shape.text = _xml(title)
-    _sized(shape, Pt(32))
+    _anchored(shape.text_frame, bottom=False)
+    _sized(shape, Pt(TITLE_PX * PT_PER_PX))
     return slide
+
+
+def _anchored(frame: Any, bottom: bool) -> None:
+    """Text set flush with its box (no insets), at its top or its bottom: on the grid."""
+    from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
+
+    frame.margin_left = frame.margin_right = frame.margin_top = frame.margin_bottom = 0
+    frame.vertical_anchor = MSO_ANCHOR.BOTTOM if bottom else MSO_ANCHOR.TOP
+    for paragraph in frame.paragraphs:
+        paragraph.alignment = PP_ALIGN.LEFT
 
 
 def _frame(shape: Any, x: int, y: int, w: int, h: int, size: Any) -> None:
@@ -190,11 +203,13 @@ def _sized(shape: Any, size: Any) -> None:
             run.font.size = size
 
 
-def _text(slide: Any, text: str, x: int, y: int, w: int, h: int, size: Any) -> None:
+def _text(slide: Any, text: str, x: int, y: int, w: int, h: int, size: Any,
+          bottom: bool = False) -> None:
     box = slide.shapes.add_textbox(x, y, w, h)
     frame = box.text_frame
     _fitted(frame)
     frame.text = _xml(text)
+    _anchored(frame, bottom)
     _sized(box, size)
 
 

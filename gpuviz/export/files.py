@@ -151,26 +151,33 @@ def smallest_text_pt(figure: Figure) -> float:
 
 def budget_pages(scenario: Scenario, panel_id: str, theme_name: str, size: str,
                  selection: frozenset[str] = frozenset(), chrome: Chrome = "full",
-                 parts: Sequence[str] | None = None) -> tuple[tuple[str, ...], ...] | None:
+                 parts: Sequence[str] | None = None,
+                 step: tuple[str, str] = ("", "")) -> tuple[tuple[str, ...], ...] | None:
     """The pages a figure (or the ``parts`` a step names) too large for ``size``'s budget is
     written as, one file each: the parts in order, each page as many as meet the budget
     together (a part that meets it alone in no page is a page of its own, and refused as
     before). None where the whole (or the parts named) meets the budget, or the size has none:
     it is written as one file. What presentation mode does for a view, ``gpuviz export
-    --all-steps`` does for a slide or a journal column."""
-    target = TARGETS[size]
+    --all-steps`` does for a slide or a journal column. ``step``: the heading and caption the
+    pages carry. On a slide a page meets the budget on the title-safe grid (a figure laid out
+    off it, centred on the page, is split into pages where they meet it on the grid)."""
+    target = TARGETS[size].titled(*step)
     if target.width is None:
         return None
     th = theme(theme_name)
-    shown = figure_for(scenario, panel_id, th, selection, target.showing(parts, chrome))
+
+    def fits(shown: Sequence[str] | None) -> bool:
+        figure = figure_for(scenario, panel_id, th, selection, target.showing(shown, chrome))
+        return not over_budget(figure, target) and (figure.body_box is not None
+                                                    or not target.gridded)
+
     candidates = tuple(parts) if parts else drawn_parts(scenario, panel_id, selection)
-    if not over_budget(shown, target) or len(candidates) < (2 if parts else 1):
+    if fits(parts) or len(candidates) < (2 if parts else 1):
         return None
     pages: list[tuple[str, ...]] = []
     for part in candidates:
         grown = (*pages[-1], part) if pages else ()
-        if grown and not over_budget(figure_for(scenario, panel_id, th, selection,
-                                                target.showing(grown, chrome)), target):
+        if grown and fits(grown):
             pages[-1] = grown
         else:
             pages.append((part,))

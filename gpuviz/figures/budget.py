@@ -3,8 +3,10 @@
 - Single column (85 mm): one part, at most 120 mm tall, type of at least 7 pt.
 - Double column (178 mm): at most 200 mm tall.
 - A 16:9 slide shown at 1280 × 720: body type of at least 20 px and titles of at least 28 px
-  (what the back of a room reads), the content filling the frame between balanced margins, and
-  no orphan word (a subtitle whose last line is one word).
+  (what the back of a room reads), laid out on the title-safe grid (``figures.slide_grid``):
+  everything within margins of 5 % of the width, the body's content filling its box between
+  balanced margins across (anchored at its top), and no orphan word (a subtitle whose last
+  line is one word). The title and caption bands' fixed type does not count as body type.
 
 A budget is met by laying the figure out (fewer parts, another arrangement), never by scaling
 it. A request that cannot meet its budget is refused, naming the parts that would
@@ -38,6 +40,9 @@ BODY_PX = 20.0
 TITLE_PX = 28.0
 FILL = 0.9  # the content spans at least this share of the slide's width or height
 BALANCE = 0.04  # opposite margins differ by at most this share of the page
+BODY_FILL = 0.85  # on the grid, of the body box: its blocks' ink, inside their own padding
+LARGE = 2.0  # body type of this many times the least fills a slide's body, whatever its shape
+MARGIN = 0.05  # on the slide's grid: content this share of the width (height) from each edge
 
 
 @dataclass(frozen=True)
@@ -79,8 +84,10 @@ def over_budget(figure: Figure, target: Target) -> list[tuple[str, str]]:
 
 def _slide(figure: Figure) -> list[str]:
     out = []
+    bands, body_items = _bands(figure)
     titles = [t for t in _title_texts(figure.items) if t.bold]
-    others = {id(t) for t in _title_texts(figure.items)}
+    others = {id(t) for t in _title_texts(figure.items)} | \
+        {id(t) for t in walk(bands) if isinstance(t, Text)}
     body = [t.size for t in walk(figure.items) if isinstance(t, Text) and id(t) not in others]
     if body:
         median = statistics.median(body)
@@ -90,32 +97,72 @@ def _slide(figure: Figure) -> list[str]:
     if titles and px(figure, titles[0].size) < TITLE_PX - 1e-6:
         out.append(f"title {px(figure, titles[0].size):.1f} px where a slide needs "
                    f"{TITLE_PX:g} px")
-    box = _content(figure.items)
+    out += _margins(figure) if figure.body_box is not None else []
+    frame = figure.body_box or (0.0, 0.0, figure.width, figure.height)
+    box = content_box(body_items)
     if box is not None:
         x0, y0, x1, y1 = box
-        w, h = figure.width, figure.height
-        if max((x1 - x0) / w, (y1 - y0) / h) < FILL:
-            out.append(f"content fills {100 * (x1 - x0) / w:.0f} % of the width and "
-                       f"{100 * (y1 - y0) / h:.0f} % of the height (a slide needs "
-                       f"{100 * FILL:.0f} % of one)")
-        if abs(x0 - (w - x1)) > BALANCE * w or abs(y0 - (h - y1)) > BALANCE * h:
-            out.append(f"margins {x0:.0f} | {w - x1:.0f} mm and {y0:.0f} / {h - y1:.0f} mm "
-                       "are not balanced")
+        fx0, fy0, fx1, fy1 = frame
+        w, h = fx1 - fx0, fy1 - fy0
+        what = "the body" if figure.body_box is not None else "the slide"
+        # a body set at twice the least type has grown enough: a strip stays a strip
+        large = body and px(figure, statistics.median(body)) >= LARGE * BODY_PX
+        fill = FILL if figure.body_box is None else BODY_FILL
+        if max((x1 - x0) / w, (y1 - y0) / h) < fill and not large:
+            out.append(f"content fills {100 * (x1 - x0) / w:.0f} % of {what}'s width and "
+                       f"{100 * (y1 - y0) / h:.0f} % of its height (a slide needs "
+                       f"{100 * fill:.0f} % of one)")
+        # on the grid the body is anchored at its top: its margins across are balanced
+        if abs((x0 - fx0) - (fx1 - x1)) > BALANCE * figure.width or \
+                (figure.body_box is None and abs((y0 - fy0) - (fy1 - y1)) > BALANCE * h):
+            out.append(f"margins {x0 - fx0:.0f} | {fx1 - x1:.0f} mm and {y0 - fy0:.0f} / "
+                       f"{fy1 - y1:.0f} mm in {what} are not balanced")
     subtitle = [t for t in _title_texts(figure.items) if not t.bold]
     if len(subtitle) >= 2 and " " not in subtitle[-1].text.strip():
         out.append(f"orphan word {subtitle[-1].text!r} ends the subtitle")
     return out
 
 
-def _title_texts(items: tuple[Item, ...]) -> list[Text]:
-    """The texts of the figure's title block, in order (the title, then its subtitle)."""
-    for item in items:
-        if isinstance(item, Group) and item.name == "title":
-            return [t for t in walk(item.items) if isinstance(t, Text)]
+def _bands(figure: Figure) -> tuple[tuple[Item, ...], tuple[Item, ...]]:
+    """The figure's items in the title and caption bands of its grid, and those in its body
+    (a slide off the grid: all in the body)."""
+    if figure.body_box is None:
+        return (), figure.items
+    _, top, _, bottom = figure.body_box
+    bands: list[Item] = []
+    body: list[Item] = []
+    for item in figure.items:  # by the middle of its ink: a plot's axis label may overhang
+        box = content_box((item,))
+        inside = box is None or top <= (box[1] + box[3]) / 2 <= bottom
+        (body if inside else bands).append(item)
+    return tuple(bands), tuple(body)
+
+
+def _margins(figure: Figure) -> list[str]:
+    """Content within the grid's margins: 5 % of the slide's width left and right, 5 % of its
+    height at the top and bottom."""
+    box = content_box(figure.items)
+    if box is None:
+        return []
+    mx, my = MARGIN * figure.width - 1e-6, MARGIN * figure.height - 1e-6
+    x0, y0, x1, y1 = box
+    if min(x0, figure.width - x1) < mx or min(y0, figure.height - y1) < my:
+        return [f"content {x0:.1f} | {figure.width - x1:.1f} mm from the slide's left and "
+                f"right edges and {y0:.1f} / {figure.height - y1:.1f} mm from its top and "
+                f"bottom, inside the margins of {100 * MARGIN:.0f} % of its width and height"]
     return []
 
 
-def _content(items: tuple[Item, ...]) -> tuple[float, float, float, float] | None:
+def _title_texts(items: tuple[Item, ...]) -> list[Text]:
+    """The texts of the figure's title block, in order (the title, then its subtitle)."""
+    out: list[Text] = []  # on a slide's grid: the band's title, then the body's subtitle
+    for item in items:
+        if isinstance(item, Group) and item.name == "title":
+            out += [t for t in walk(item.items) if isinstance(t, Text)]
+    return out
+
+
+def content_box(items: tuple[Item, ...]) -> tuple[float, float, float, float] | None:
     """The box around the texts and shapes drawn (the page's background is not drawn)."""
     import numpy as np  # not on the start-up path
 

@@ -4,15 +4,27 @@ scale; for a figure of some parts, only their blocks, in the order asked, inside
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from gpuviz.figures.bands import clear_glyphs
 from gpuviz.figures.blocks import Block, BlockCanvas
-from gpuviz.figures.display import Figure
+from gpuviz.figures.budget import BODY_PX, content_box, over_budget
+from gpuviz.figures.display import PT_TO_MM, Figure, Group, Rect, Text, walk
 from gpuviz.figures.legible import keep_legible
 from gpuviz.figures.metrics import fallback_room
+from gpuviz.figures.slide_grid import (
+    CAPTION_LINES,
+    CAPTION_MIN_PX,
+    CAPTION_PX,
+    TITLE_MIN_PX,
+    TITLE_PX,
+    SlideGrid,
+    slide_grid,
+)
 from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
 from gpuviz.figures.text_blocks import text_block, title_block, wrap
 from gpuviz.figures.theme import Theme
@@ -21,6 +33,9 @@ from gpuviz.figures.transform import transform
 MARGIN = 2.0  # mm around the content
 GAP = 3.5  # mm between blocks
 PART_GAP = 2.0  # mm under a part's name (``Target.part_title``): it heads its part closely
+# a slide's body box is wider than a page of 16:9 (about 2.1 : 1): its search tries finer widths
+SLIDE_FACTORS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.12, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4)
+SLIDE_MOST = 4.0  # the largest scale of a slide's body: a strip of a drawing takes the width
 
 
 @dataclass(frozen=True)
@@ -113,12 +128,46 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
            column_title: str = "", step: tuple[str, str] = ("", "")) -> Figure:
     """A slide or a view: the design that fills the page at the largest scale. As in a
     column, a design too narrow for ``title`` on one line sets ``column_title`` (a second
-    title line took the height a 16-round bank rack beside the swizzle grid needed in F5)."""
+    title line took the height a 16-round bank rack beside the swizzle grid needed in F5).
+    A slide is laid out on its title-safe grid (:func:`_gridded`); a figure whose body type
+    stays under the slide's least on it, and meets the budget centred on the page as a whole,
+    is laid out so (a few of the bundled parts: gemm's intensity plot, a 32-lane tree), as is
+    one that the body box would shrink under its size in points (a whole dashboard)."""
     assert target.width is not None and target.aspect is not None
+    if target.gridded:
+        fig = _gridded(target, theme, title, subtitle, body, side, base, figure_title,
+                       description, step)
+        shrunk = _least_pt(fig) < target.min_pt - 1e-6  # scaled under its size to fit
+        if not shrunk and not any(m.startswith("body type")
+                                  for _, m in over_budget(fig, target)):
+            return fig
+        off = _paged(replace(target, name="slide-page"), theme, title, subtitle, body, side,
+                     base, figure_title, description, column_title, step)
+        if shrunk:  # a whole figure too large for the body box: at its size on the page
+            return off if _least_pt(off) > _least_pt(fig) else fig
+        return fig if over_budget(off, target) else off
     page_w = float(target.width)
     page_h = page_w / target.aspect
+    s, arr, design = _search(target, page_w - 2 * MARGIN, page_h - 2 * MARGIN, theme, title,
+                             subtitle, body, side, base, column_title, step)
+    fig = _figure(arr, page_w, page_h, s, theme, figure_title, description, fixed_width=True,
+                  target_parts=target.parts)
+    return replace(fig, design=design)
+
+
+def _least_pt(figure: Figure) -> float:
+    return min((t.size for t in walk(figure.items) if isinstance(t, Text)), default=1e9)
+
+
+def _search(target: Target, box_w: float, box_h: float, theme: Theme, title: str,
+            subtitle: str, body: BlocksFor, side: BlocksFor | None, base: float,
+            column_title: str = "", step: tuple[str, str] = ("", ""), most: float = 3.0
+            ) -> tuple[float, _Arrangement, Design]:
+    """The scale, arrangement and design that fill a ``box_w`` × ``box_h`` box at the
+    largest scale (at most ``most``; under 1 × only where no design fits at its size)."""
     best: tuple[float, _Arrangement, Design] | None = None
-    designs: list[Design] = [(kind, factor) for factor in DESIGN_FACTORS
+    factors = SLIDE_FACTORS if target.gridded else DESIGN_FACTORS
+    designs: list[Design] = [(kind, factor) for factor in factors
                              for kind in ("stacked", "beside") if kind == "stacked" or side]
     if target.design is not None:  # kept: its width (a figure with no side column is stacked)
         designs = [target.design if side is not None else ("stacked", target.design[1])]
@@ -128,8 +177,7 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
         # a design is built only as far as it can still beat the best so far (its blocks
         # placed so far already bound its scale): the same design wins, in a fraction of the
         # builds (the launch figure's first frame: 12 builds of its body in 5)
-        bar = None if best is None or len(designs) == 1 else \
-            (page_w - 2 * MARGIN, page_h - 2 * MARGIN, best[0] + 1e-6)
+        bar = None if best is None or len(designs) == 1 else (box_w, box_h, best[0] + 1e-6)
         try:
             arr = (_stacked(theme, head, subtitle, body, side, width, True, step, bar)
                    if kind == "stacked"
@@ -137,15 +185,138 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
                                 True, step, bar))
         except _Beaten:
             continue
-        s = min((page_w - 2 * MARGIN) / arr.width, (page_h - 2 * MARGIN) / arr.height)
+        s = min(box_w / arr.width, box_h / arr.height)
         if best is None or s > best[0] + 1e-6:
             best = (s, arr, (kind, factor))
     assert best is not None
     s, arr, design = best
-    s = max(1.0, min(s, 3.0)) if s >= 1.0 else s
-    fig = _figure(arr, page_w, page_h, s, theme, figure_title, description, fixed_width=True,
-                  target_parts=target.parts)
-    return replace(fig, design=design)
+    return (max(1.0, min(s, most)) if s >= 1.0 else s), arr, design
+
+
+def _gridded(target: Target, theme: Theme, title: str, subtitle: str, body: BlocksFor,
+             side: BlocksFor | None, base: float, figure_title: str, description: str,
+             step: tuple[str, str]) -> Figure:
+    """A slide on its title-safe grid (``figures.slide_grid``): the step's heading (else the
+    figure's title) in the title band at a fixed top and size, the step's caption in the
+    caption band at a fixed bottom, and the rest (the figure's subtitle, drawing, legend,
+    notes) laid out for the body box, the design that fills it at the largest scale,
+    anchored at its top and centred across: the same drawing sits at one place and scale on
+    every step, whatever the heading and caption say. Every slide keeps the caption band,
+    drawn or not (the deck sets its caption as text of its own), so a figure has one body
+    box on every slide."""
+    assert target.width is not None and target.aspect is not None
+    page_w = float(target.width)
+    page_h = page_w / target.aspect
+    grid = slide_grid(page_w, page_h)
+    heading, caption = step
+    # one title a slide: the step's heading stands for the figure's own, as in the deck
+    band_title = heading or title
+    placed: list[tuple[Block, float, float, float]] = []
+    title_h = caption_h = 0.0
+    if band_title:
+        block = _band_text(band_title, theme, grid, TITLE_PX, TITLE_MIN_PX, 1, bold=True,
+                           name="step-title" if heading else "title")
+        placed.append((block, grid.title.x, grid.title.y, 1.0))
+        title_h = block.height
+    if caption:
+        block = _band_text(caption, theme, grid, CAPTION_PX, CAPTION_MIN_PX, CAPTION_LINES,
+                           name="step-caption")
+        caption_h = block.height
+    grid = slide_grid(page_w, page_h, title_h=title_h, caption_h=caption_h)
+    if caption:
+        placed.append((block, grid.caption.x, grid.caption.bottom - block.height, 1.0))
+    box = grid.body
+    s, arr, design = _fit(target, theme, box, subtitle, body, side, base, grid.unit)
+    bands = len(placed)
+    placed += [(b, box.x + MARGIN + x * s, box.y + y * s, s) for b, x, y in arr.blocks]
+    fig = _placed_figure(placed, page_w, page_h, theme, figure_title, description,
+                         target.parts)
+    # the body's ink centred across the body box (a block's measured width may exceed its
+    # ink), an outline aside (a selection's, drawn around a box: selecting moves nothing)
+    ink = content_box(tuple(i for i in walk(fig.items[bands:]) if not _outline(i)))
+    if ink is not None:
+        dx = (box.x + box.right) / 2 - (ink[0] + ink[2]) / 2
+        dx = min(max(dx, box.x - ink[0]), box.right - ink[2])
+        if abs(dx) > 1e-9:
+            fig = replace(fig, items=fig.items[:bands] + tuple(
+                transform(item, 1.0, dx, 0.0) for item in fig.items[bands:]))
+    return replace(fig, design=design, body_box=(box.x, box.y, box.right, box.bottom))
+
+
+def _outline(item: Any) -> bool:
+    """Whether ``item`` is a group or an outline alone (a rectangle stroked, not filled)."""
+    return isinstance(item, Group) or (isinstance(item, Rect) and item.style.fill is None)
+
+
+def _fit(target: Target, theme: Theme, box: Any, subtitle: str, body: BlocksFor,
+         side: BlocksFor | None, base: float, unit: float
+         ) -> tuple[float, _Arrangement, Design]:
+    """The design that fills a slide's body ``box`` at the largest scale (inside it by the
+    page's margin across, for ink past a block's edge: a selection's outline, a stroke's half
+    width). The drawing takes the space: where the body's type stays under the slide's least,
+    the subtitle yields (the slide's title and a step's caption say what it shows), then the
+    notes (as on a deck slide), each only where the body's type gains by it (at least a
+    pixel, or up to the budget): a note that frees no room stays on the slide."""
+    s, arr, design = _search(target, box.w - 2 * MARGIN, box.h, theme, "", subtitle, body,
+                             side, base, most=SLIDE_MOST)
+    if target.chrome != "full":
+        return s, arr, design
+    px = _body_px(arr, s, unit)
+    for body_for, side_for in ((body, side), (_without_notes(body),
+                                              None if side is None else _without_notes(side))):
+        if px >= BODY_PX:
+            break
+        fewer = _search(target, box.w - 2 * MARGIN, box.h, theme, "", "", body_for, side_for,
+                        base, most=SLIDE_MOST)
+        fewer_px = _body_px(fewer[1], fewer[0], unit)
+        if fewer_px >= min(BODY_PX, px + 1.0):  # words give way only for type it gains
+            (s, arr, design), px = fewer, fewer_px
+    return s, arr, design
+
+
+def _without_notes(blocks_for: BlocksFor) -> BlocksFor:
+    """``blocks_for`` without its notes (and the size told of each note): the blocks of the
+    notes role that are text alone. A block of that role that draws (a figure whose drawing
+    is not told as a part's, as a whole traversal figure's grids are) stays: notes give way
+    to the drawing, never the drawing to them."""
+
+    def kept(width: float) -> Iterable[Block | Reach]:
+        told: Reach | None = None
+        for b in blocks_for(width):
+            if isinstance(b, Reach):
+                told = b
+                continue
+            if not _text_note(b):
+                yield from (told, b) if told is not None else (b,)
+            told = None
+
+    return kept
+
+
+def _text_note(block: Block) -> bool:
+    """Whether ``block`` is a note of text alone (it draws nothing but words)."""
+    return block.role == "notes" and all(isinstance(i, (Text, Group)) for i in walk(block.items))
+
+
+def _body_px(arr: _Arrangement, scale: float, unit: float) -> float:
+    """The median type of an arrangement's blocks (its subtitle aside) at ``scale``, in
+    pixels of ``unit`` page units each (the slide budget's measure)."""
+    sizes = [t.size for b, _, _ in arr.blocks if b.name != "title"
+             for t in walk(b.items) if isinstance(t, Text)]
+    return statistics.median(sizes) * scale * PT_TO_MM / unit if sizes else float("inf")
+
+
+def _band_text(text: str, theme: Theme, grid: SlideGrid, px: float, least_px: float,
+               lines: int, *, bold: bool = False, name: str) -> Block:
+    """``text`` for a band of the grid: at ``px`` where it takes at most ``lines`` lines of the
+    band's width, else at the size down to ``least_px`` that does, else at ``least_px`` on as
+    many lines as it takes."""
+    size = grid.pt(least_px)
+    for k in range(int(px - least_px) + 1):
+        size = grid.pt(px - k)
+        if len(wrap(text, size, grid.title.w, bold=bold)) <= lines:
+            break
+    return text_block(text, theme, grid.title.w, size=size, bold=bold, name=name)
 
 
 def _title_for(theme: Theme, title: str, column_title: str, width: float) -> str:
@@ -268,14 +439,22 @@ def _figure(arr: _Arrangement, page_w: float, page_h: float, scale: float, theme
     oy = MARGIN if scale == 1.0 and not fixed_width else max(MARGIN, (page_h - content_h) / 2)
     if fixed_width and abs(page_h - (arr.height + 2 * MARGIN)) < 1e-9:
         oy = MARGIN
+    placed = [(b, ox + x * scale, oy + y * scale, scale) for b, x, y in arr.blocks]
+    return _placed_figure(placed, page_w, page_h, theme, title, description, target_parts)
+
+
+def _placed_figure(placed: Sequence[tuple[Block, float, float, float]], page_w: float,
+                   page_h: float, theme: Theme, title: str, description: str,
+                   target_parts: tuple[str, ...] | None = None) -> Figure:
+    """The figure of blocks each placed at ``(x, y)`` on the page at its ``scale``."""
     c = BlockCanvas()
     promises: list[str] = []
     shortened: dict[str, tuple[str, str]] = {}  # by place
     parts: list[str] = []
-    for block, x, y in arr.blocks:
+    for block, x, y, scale in placed:
         with c.group(name=block.name):
             for item in block.items:
-                c.add(transform(item, scale, ox + x * scale, oy + y * scale))
+                c.add(transform(item, scale, x, y))
         promises += block.promises
         shortened.update({p: (s, e) for p, s, e in block.shortened})
         if block.role == "drawing":

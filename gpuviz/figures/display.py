@@ -193,6 +193,8 @@ class Figure:
     design: tuple[str, float] | None = None
     # the panel parts drawn, in the order drawn (empty: a figure not made of parts)
     parts: tuple[str, ...] = ()
+    # a slide's body box (x0, y0, x1, y1) on its grid (``figures.slide_grid``); None elsewhere
+    body_box: tuple[float, float, float, float] | None = None
 
     def keys(self) -> list[str]:
         """Every key in the figure, in drawing order (duplicates kept)."""

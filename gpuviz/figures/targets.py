@@ -50,6 +50,11 @@ class Target:
         return self.name == "view"
 
     @property
+    def gridded(self) -> bool:
+        """Whether this is a slide, laid out on the title-safe grid (``figures.slide_grid``)."""
+        return self.name == "slide" and self.aspect is not None
+
+    @property
     def whole(self) -> bool:
         """Whether this is the panel's whole figure: every part, with full chrome."""
         return self.parts is None and self.chrome == "full"

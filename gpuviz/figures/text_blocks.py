@@ -112,15 +112,16 @@ def title_block(title: str, subtitle: str, theme: Theme, width: float,
     used = 0.0
     # a title never ends in a word alone (as many lines, rewrapped narrower)
     heads = without_orphan(wrap(title, theme.title_pt, width, bold=True), title,
-                           theme.title_pt, width, bold=True)
+                           theme.title_pt, width, bold=True) if title else []
     for i, line in enumerate(heads):
         if i:
             y += line_step(theme.title_pt)
         c.text(0.0, y, line, theme.title_pt, fg, bold=True)
         used = max(used, room_width(line, theme.title_pt, bold=True))
     bottom = y + descent(theme.title_pt)
-    if subtitle:
-        y += line_step(theme.small_pt, 1.2) + cap_height(theme.small_pt) * 0.6
+    if subtitle:  # under the title, or alone (a slide sets the title in its title band)
+        y = (y + line_step(theme.small_pt, 1.2) + cap_height(theme.small_pt) * 0.6 if heads
+             else cap_height(theme.small_pt))
         lines = wrap(subtitle, theme.small_pt, width)
         if balance:
             lines = without_orphan(lines, subtitle, theme.small_pt, width)

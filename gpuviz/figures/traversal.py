@@ -143,6 +143,7 @@ def run_depth(result: TraversalResult, cell: float, grid: bool, strips: bool) ->
 
 
 WINDOW_SHARE = 0.4  # of a page's grid depth, the most its path's window takes
+BAND_SHARE = 0.5  # ... or, to hold a whole GROUP_M band, this much
 
 
 def run_layout(result: TraversalResult, width: float, grid: bool, strips: bool,
@@ -160,11 +161,22 @@ def run_layout(result: TraversalResult, width: float, grid: bool, strips: bool,
     if not paged:
         return cell, run_window(result, width, cell, strips, window_h)
     depth = run_depth(result, cell, grid, strips)
-    window = run_window(result, width, cell, strips, WINDOW_SHARE * depth)
+    # a GROUP_M band cut short shows a grouped order wrong: the window holds the whole band
+    # at the path's least cells where that takes no more than BAND_SHARE of the depth
+    band_h = min(result.rows, _window_band(result), WINDOW_MAX_ROWS) * PATH_MIN_CELL
+    most = max(WINDOW_SHARE * depth, band_h if band_h <= BAND_SHARE * depth else 0.0)
+    window = run_window(result, width, cell, strips, most)
     if window is None:
         return cell, None
     cell = run_cell(result, width, grid, strips, depth - window.depth)
-    return cell, run_window(result, width, cell, strips, WINDOW_SHARE * depth)
+    return cell, run_window(result, width, cell, strips, most)
+
+
+def _window_band(result: TraversalResult) -> int:
+    """The rows a path's window shows: the GROUP_M band where an order shown is grouped."""
+    grouped = "grouped" in {result.main.order_name} | (
+        {result.compare.order_name} if result.compare is not None else set())
+    return result.group_m if grouped else WINDOW_ROWS
 
 
 def run_window(result: TraversalResult, width: float, cell: float, strips: bool,
@@ -176,10 +188,7 @@ def run_window(result: TraversalResult, width: float, cell: float, strips: bool,
         return None
     kb = -(-result.k_tiles // k_per_bin(result.rows, result.cols, result.k_tiles)) \
         if strips else 0
-    grouped = "grouped" in {result.main.order_name} | (
-        {result.compare.order_name} if result.compare is not None else set())
-    band = result.group_m if grouped else WINDOW_ROWS
-    return path_window(result.rows, result.cols, band,
+    return path_window(result.rows, result.cols, _window_band(result),
                        width - (kb * cell + 1.5 if strips else 0.0), max_h)
 
 

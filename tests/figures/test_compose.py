@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures.blocks import BlockCanvas
-from gpuviz.figures.composition import compose
+from gpuviz.figures.composition import SLIDE_FACTORS, compose
 from gpuviz.figures.scene import figure_for
 from gpuviz.figures.targets import DESIGN_FACTORS, SLIDE, view_target
 from gpuviz.figures.text_blocks import text_block
@@ -140,13 +140,14 @@ def test_a_search_gives_up_designs_on_a_told_size_and_chooses_as_the_whole_searc
     for target in (view_target(240, 1.5), view_target(160, 0.8), view_target(400, 3.0), SLIDE):
         built.clear()
         pruned = compose(target, SCREEN, title="Cells", body=body, side=side, natural_width=120)
-        assert len(built) < 2 * len(DESIGN_FACTORS), target
+        factors = SLIDE_FACTORS if target.gridded else DESIGN_FACTORS  # a slide's body box
+        assert len(built) < 2 * len(factors), target
         with monkeypatch.context() as m:
             _exhaustive(m)
             built.clear()
             whole = compose(target, SCREEN, title="Cells", body=body, side=side,
                             natural_width=120)
-            assert len(built) == 2 * len(DESIGN_FACTORS)
+            assert len(built) == 2 * len(factors)
         assert pruned.design == whole.design and pruned == whole, target
 
 

@@ -63,3 +63,18 @@ def test_print_shows_the_veil_and_reveal_shows_the_answer(page):
         b.call("Emulation.setEmulatedMedia", session=True, media="print")
         assert CAPTION in b.eval(shown)["text"], "a revealed step prints its answer"
         assert b.console_errors() == []
+
+
+def test_the_revealed_wide_figure_keeps_its_note_where_dropping_it_frees_no_room(page):
+    """The revealed step's wide (slide) figure still sets the note that answers the question:
+    on a slide notes give way only for type the drawing gains, and this one frees none."""
+    import base64
+    import re
+
+    text = page.read_text(encoding="utf-8")
+    section = text.split('id="p2"', 1)[1].split("</section>", 1)[0]
+    data = re.search(r'data-into="figures">([^<]+)<', section)
+    assert data, "step 2's figures are a payload"
+    figures = base64.b64decode(data.group(1)).decode("utf-8")
+    wide = figures.split('<div class="v light wide">', 1)[1].split("</div>", 1)[0]
+    assert FIGURE in html.unescape(wide)
