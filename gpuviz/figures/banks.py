@@ -28,6 +28,7 @@ from gpuviz.figures.banks_rack import (
     CELL_PAD,
     INSET,
     VALUE_PAD,
+    conflict_bold,
     deep,
     depths,
     lanes_per_bank,
@@ -480,7 +481,8 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[Shorte
         entries.append(LegendEntry("the only word of its bank (no conflict)", styles["used"],
                                    parts=rack))
     if "conflict" in roles:
-        entries.append(LegendEntry("several words in one bank (conflict)",
+        entries.append(LegendEntry("several words in one bank (conflict)"
+                                   + (", its word bold" if conflict_bold(theme) else ""),
                                    styles["conflict"], parts=rack))
     if "broadcast" in roles:
         entries.append(LegendEntry("one word, several lanes (broadcast)" if r.op != "store"

@@ -34,13 +34,21 @@ PHASE_GAP = 1.0  # mm between phases one under another, under one bank header
 
 
 def value(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str, size: float,
-          color: str, *, floor: float, key: str, knockout: str | None = None) -> None:
+          color: str, *, floor: float, key: str, knockout: str | None = None,
+          bold: bool = False) -> None:
     """A value cell whose ink (not its "middle" baseline) is centred in the cell, so a cell
     just taller than the ink holds it."""
     shift = (0.36 * size * PT_TO_MM) + (descent(size, "mono") - cap_height(size, "mono")) / 2
-    t = c.value(x, y - shift, w, h, text, size, color, floor=floor, key=key, pad=VALUE_PAD)
+    t = c.value(x, y - shift, w, h, text, size, color, floor=floor, key=key, pad=VALUE_PAD,
+                bold=bold)
     if knockout:
         knock_out(c, t, knockout)
+
+
+def conflict_bold(theme: Theme) -> bool:
+    """Whether a conflict's word is set bold: where the theme hatches the conflict (print),
+    so that the class survives a slot too narrow for its hatch's bands."""
+    return theme.fill("conflict").hatch is not None
 
 
 def slot_styles(theme: Theme) -> dict[str, Style]:
@@ -100,8 +108,11 @@ def queue_slots(c: BlockCanvas, r: BanksResult, selection: frozenset[str], theme
         name = role(s, depth)
         fill = fill_of(theme, name)
         knockout = fill if style[name].hatch else None  # print: the word on the hatch
+        # where the theme hatches (print), a conflict's word is bold too: a mark in the text
+        # itself, kept where the slot leaves its hatch no band (a slide's three-digit words)
         value(c, x, y, w, h, str(s.word), pt, theme.ink_on(fill), floor=floor,
-              key=key("word", s.word), knockout=knockout)
+              key=key("word", s.word), knockout=knockout,
+              bold=name == "conflict" and conflict_bold(theme))
     lanes, words = selected_numbers(selection, "lane"), selected_numbers(selection, "word")
     for s in slots:
         if lanes & set(s.lanes) or s.word in words:

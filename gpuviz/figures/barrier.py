@@ -406,8 +406,13 @@ def verdict_block(result: BarrierResult, selection: frozenset[str], theme: Theme
         used = max(used, text_width(line, theme.text_pt, bold=True))
     bottom = y + descent(theme.text_pt)
     rows: list[tuple[str, str, str | None]] = []
-    if result.contract_broken:
-        rows.append((result.contract_text, fg, None))
+    if result.contract_broken:  # a table's row: what broke it, its why left to the caption
+        why = table_block(["", ""], [["contract broken", result.contract_text.split("; ")[0]]],
+                          theme, width - 3.0, size=small, name="contract")
+        place(c, why, 3.0, bottom + 1.2)
+        y = bottom + 1.2 + why.height - descent(small)
+        used = max(used, 3.0 + why.width)
+        bottom = y + descent(small)
     if len(result.hazards) > MAX_HAZARD_LINES:
         rows.append((f"… and {len(result.hazards) - MAX_HAZARD_LINES} more", muted, None))
     indent = 3.0

@@ -52,9 +52,12 @@ def flops_plot(r: GemmResult, theme: Theme, width: float = PLOT_W,
                target: Target = NATURAL, height: float = PLOT_H) -> Block:
     """The calculator's plot, a dot at the chosen tile (its value is in the text beside)."""
     series, marks = calculator_series(r)
+    # the tile sides double: a log axis, ticked at the powers of two a kernel uses
+    sides = [t for t in r.tile_sizes if t & (t - 1) == 0]
     return plot_block(series, theme, width, height, x_label="tile side T",
-                      x_unit="elements", y_label=CALCULATOR_LABELS[2],
-                      x_range=(0.0, float(max(r.tile_sizes))),
+                      x_unit="elements, log scale", y_label=CALCULATOR_LABELS[2],
+                      x_range=(float(min(r.tile_sizes)), float(max(r.tile_sizes))),
+                      x_log=True, x_ticks=sides,
                       y_range=(0.0, max(r.flops_per_byte_by_tile)), marks=marks,
                       key="plot:flops_per_byte", title=CALCULATOR_LABELS[0], target=target,
                       name="calculator plot")

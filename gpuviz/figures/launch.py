@@ -48,6 +48,7 @@ from gpuviz.figures.layout import (
     legend_block,
     place,
     shortened_note,
+    table_block,
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, leaves_room, text_width
@@ -76,20 +77,23 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
     noted = "note" if alone is not None and target.part_title else False
     if alone is not None and noted:
         target = replace(target, part_title=_name(heads(r)[alone][0]))
+    # without chrome a part keeps its heading (its name) and leaves its note to the caption
+    plain: bool | str = "bare" if target.chrome == "none" else True
 
     def first(width: float) -> Iterator[Block | _LanesPlan]:
         yield as_part("grid", _grid(r, selection, theme, width, floor,
-                                     alone != "grid" or noted))
+                                     plain if alone != "grid" else noted))
         yield as_part("grid", _sms(r, theme, width, floor))
         yield as_part("warps", _warps(r, selection, theme, width, floor,
-                                       alone != "warps" or noted))
+                                       plain if alone != "warps" else noted))
         # the lanes' size before their cells: a design beaten on it goes no further
-        yield _LanesPlan(r, theme, width, floor, alone != "lanes" or noted,
+        yield _LanesPlan(r, theme, width, floor, plain if alone != "lanes" else noted,
                          target.name == "single", banded=target.aspect is None)
 
     def second(width: float) -> Iterator[Block]:
         if r.block[1] > 1 or r.block[2] > 1:
-            yield as_part("warps", block_shape(r, theme, width, selection))
+            yield as_part("warps", block_shape(r, theme, width, selection,
+                                               noted=plain is True))
         yield as_part("quantization", quantization(r, theme, width, floor,
                                                    alone != "quantization"))
 
@@ -194,17 +198,20 @@ def heads(r: LaunchResult) -> dict[str, tuple[str, str]]:
                   f"{count(active, 'lane')} valid, {format_number(r.warp_size - active)} masked",
                   "each lane: lane number, linear thread id (x fastest), global index "
                   "(– when masked)"),
-        "quantization": ("Tile quantization and wave quantization", ""),
+        "quantization": ("Tile and wave quantization", ""),
     }
 
 
 def _headed(c: BlockCanvas, theme: Theme, width: float, head: tuple[str, str],
             headed: bool | str) -> tuple[float, float]:
-    """A section's heading and note (``headed`` True), nothing (False), or ("note", the part
+    """A section's heading and note (``headed`` True), its heading alone ("bare": drawn
+    without chrome, the note left to the caption), nothing (False), or ("note", the part
     headed with the heading's name) what follows that name and the note; the y below and the
     width taken."""
     if not headed:
         return 0.0, 0.0
+    if headed == "bare":  # no chrome: the heading names the part, its note is the caption's
+        return heading(c, theme, width, head[0])
     if headed is True:
         return heading(c, theme, width, *head)
     note = "; ".join(n for n in (_rest(head[0]), head[1]) if n)
@@ -306,22 +313,21 @@ def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float
         y += lines * (cell_h + BAR_H + 1.0) + 0.6
     # a partly valid block's bar may be a sliver: its count in words (the first few, one line)
     partial = [b for b in range(r.blocks) if 0 < r.block_valid(b) < r.threads_per_block]
-    if partial:
-        if len(partial) == 1:
-            text = (f"block {partial[0]}: {format_number(r.block_valid(partial[0]))} of "
-                    f"{format_number(r.threads_per_block)} threads valid")
-        else:
-            text = (f"partly valid, of {format_number(r.threads_per_block)} threads: "
-                    # "… 1 more" takes the room the one block would: five are listed whole;
-                    # a block's number and count never split across lines
-                    + ", ".join(f"block\u00a0{b}\u00a0{format_number(r.block_valid(b))}"
-                                for b in partial[:4 if len(partial) > 5 else 5])
-                    + (f", … {format_number(len(partial) - 4)} more" if len(partial) > 5 else ""))
-        for line in wrap(text, pt, own_w):
-            y += cap_height(pt) + 0.4
-            c.text(0.0, y, line, pt, theme.foreground)
-            used_w = max(used_w, text_width(line, pt))
-            y += descent(pt)
+    if partial:  # a table of counts: block numbers over their valid threads
+        listed = partial[:4 if len(partial) > 5 else 5]
+        more = [f"+{format_number(len(partial) - len(listed))}"] if len(partial) > len(listed) \
+            else []
+        table = table_block(["", ""], [[f"block {partial[0]}", (
+            f"{format_number(r.block_valid(partial[0]))} of "
+            f"{format_number(r.threads_per_block)} threads valid")]], theme, own_w,
+            name="partly valid") if len(partial) == 1 else table_block(
+            ["partly valid block"] + [str(b) for b in listed] + ([""] if more else []),
+            [[f"valid of {format_number(r.threads_per_block)}"]
+             + [format_number(r.block_valid(b)) for b in listed] + more],
+            theme, own_w, right=[False] + [True] * (len(listed) + len(more)), name="partly valid")
+        place(c, table, 0.0, y + 0.6)
+        used_w = max(used_w, table.width)
+        y += 0.6 + table.height
     return c.block(max(used_w, head_w), y, "blocks")
 
 
@@ -432,6 +438,7 @@ class _LanesPlan:
         self.r = r
         self.c = c = BlockCanvas()
         top, head_w = heading(c, theme, width, *heads(r)["lanes"]) if headed is True \
+            else heading(c, theme, width, heads(r)["lanes"][0]) if headed == "bare" \
             else (0.0, 0.0)
         # in a journal column a wavefront of 64 lanes sets its cells at the floor's size (7 pt),
         # as value cells shrink to it, so its rows of cells stay inside the column with large type
@@ -452,10 +459,12 @@ class _LanesPlan:
 
         gutter = max(text_width(name, pt) for name in row_names) + 1.2
         per_row = lanes_per_row(width - gutter)
-        named = per_row < lanes_per_row(width)  # no gutter: the three lines named in a note
+        # no gutter: the three lines named in a note (never without chrome, whose notes are
+        # the caption's: there the gutter names them, at the cost of lanes per row)
+        named = per_row < lanes_per_row(width) and headed != "bare"
         if named:
             gutter, row_names, per_row = 0.0, (), lanes_per_row(width)
-        if headed is not True:  # no heading: its note (and the rest of it, "note") above
+        if headed not in (True, "bare"):  # no heading: its note (and the rest, "note") above
             title, names = heads(r)["lanes"]
             note = "; ".join(n for n in (_rest(title) if headed else "", names if named else "")
                              if n)

@@ -18,6 +18,7 @@ from gpuviz.figures.layout import (
     format_percent,
     legend_block,
     place,
+    table_block,
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
@@ -72,79 +73,77 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
                  headed: bool = True) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
-    fg = theme.foreground
     share = r.valid_threads / r.threads_launched
     last = r.blocks - (r.waves - 1) * r.slots_per_wave
-    lines = [
-        f"This launch: {times(r.extent)} outputs in blocks of {times(r.block)} threads: "
-        + (f"{times(r.grid)} = " if "×" in times(r.grid) else "")
-        + f"{count(r.blocks, 'block')}, "
-        f"{format_number(r.threads_launched)} thread slots, "
-        f"{format_number(r.valid_threads)} valid ({format_percent(share)})",
-        f"{count(r.blocks, 'block')} on {format_number(r.slots_per_wave)} slots → "
-        f"{count(r.waves, 'wave')}, last wave {format_percent(last / r.slots_per_wave)} full",
+    # this launch's own problem as a table: each quantity in its column, not a sentence
+    rows = [
+        ["blocks", (f"{times(r.grid)} = " if "×" in times(r.grid) else "")
+         + f"{format_number(r.blocks)} of {times(r.block)} threads for {times(r.extent)} "
+           "outputs"],
+        ["thread slots", f"{format_number(r.threads_launched)}, "
+                         f"{format_number(r.valid_threads)} valid ({format_percent(share)})"],
+        ["waves", f"{format_number(r.blocks)} blocks on {format_number(r.slots_per_wave)} "
+                  f"slots → {format_number(r.waves)}, last "
+                  f"{format_percent(last / r.slots_per_wave)} full"],
     ]
     show_matrix = scenario_sets_matrix(r)
-    top = heading(c, theme, width, "Tile quantization and wave quantization")[0] if headed \
+    top = heading(c, theme, width, "Tile and wave quantization")[0] if headed \
         else 0.0
-    y = top
-    for text in lines:
-        for line in wrap(text, pt, width):
-            y += cap_height(pt)
-            c.text(0.0, y, line, pt, fg)
-            y += pt * PT_TO_MM * 1.3 - cap_height(pt)
+    table = table_block(["", ""], rows, theme, width, name="this launch")
+    place(c, table, 0.0, top + (0.6 if headed else 0.0))
+    y = top + (0.6 if headed else 0.0) + table.height
     if not show_matrix:
         return c.block(width, y, "quantization")
     pct = r.tile_valid / r.tile_slots
-    y += 1.0
-    for text in (f"A {format_number(r.matrix[0])} × {format_number(r.matrix[1])} matrix output in "
-                 f"{format_number(r.tile[0])} × {format_number(r.tile[1])} tiles: "
-                 f"{format_number(r.tiles_m)} × {format_number(r.tiles_n)} = "
-                 f"{count(r.tiles, 'tile')}, {format_number(r.tile_slots)} output slots · "
-                 f"{format_number(r.tile_valid)} valid ({format_percent(pct)})",):
-        for line in wrap(text, pt, width):
-            y += cap_height(pt)
-            c.text(0.0, y, line, pt, fg)
-            y += pt * PT_TO_MM * 1.3 - cap_height(pt)
+    matrix = table_block(["", ""], [
+        ["matrix output", f"{format_number(r.matrix[0])} × {format_number(r.matrix[1])} in "
+                          f"{format_number(r.tile[0])} × {format_number(r.tile[1])} tiles"],
+        ["tiles", f"{format_number(r.tiles_m)} × {format_number(r.tiles_n)} = "
+                  f"{count(r.tiles, 'tile')}, {format_number(r.tile_slots)} output slots"],
+        ["valid", f"{format_number(r.tile_valid)} ({format_percent(pct)})"]],
+        theme, width, name="matrix output")
+    place(c, matrix, 0.0, y + 1.0)
+    y += 1.0 + matrix.height
     y += 1.5
     box = 30.0
     tm, tn = r.tiles_m, r.tiles_n
     grid_h = _tile_grid(c, r, theme, 0.0, y, box)
-    edge = (f"valid {format_number(r.matrix[0])} × {format_number(r.matrix[1])} of "
-            f"{format_number(tm * r.tile[0])} × {format_number(tn * r.tile[1])} slots")
+    # the edge of the grid as a table: the valid region, the spill, what is masked
+    # a shape never splits across lines (no-break spaces): the row wraps before "of" alone
+    edge = [["valid", f"{format_number(r.matrix[0])}\u00a0×\u00a0{format_number(r.matrix[1])} "
+                      f"of {format_number(tm * r.tile[0])}\u00a0×\u00a0"
+                      f"{format_number(tn * r.tile[1])}"]]
     # the spill, in numbers: the last row and column of tiles hold only what is left over
     spill_m = r.matrix[0] - (tm - 1) * r.tile[0]
     spill_n = r.matrix[1] - (tn - 1) * r.tile[1]
     if spill_m < r.tile[0] or spill_n < r.tile[1]:
-        edge += (f"; the last tiles hold {format_number(spill_m)} of {format_number(r.tile[0])}"
-                 f" rows and {format_number(spill_n)} of {format_number(r.tile[1])} columns, "
-                 f"{format_number(r.tile_slots - r.tile_valid)} slots masked")
+        edge += [["last tiles", f"{format_number(spill_m)} of {format_number(r.tile[0])} rows"],
+                 ["", f"{format_number(spill_n)} of {format_number(r.tile[1])} columns"],
+                 ["masked", f"{format_number(r.tile_slots - r.tile_valid)} slots"]]
     else:  # no ragged edge to zoom into: say so
-        edge += "; every tile full, no slot masked"
+        edge += [["masked", "none"]]
     if not _grid_size(r, box)[2]:
-        edge += " (the grid's short side drawn longer than to scale)"
-    y_edge = y + grid_h + 0.6
-    for line in wrap(edge, pt, box + GAP + (0.0 if width - box - GAP - 2.0 >= 45.0
-                                            else width - box - GAP)):
-        y_edge += cap_height(pt)
-        c.text(0.0, y_edge, line, pt, fg)
-        y_edge += pt * PT_TO_MM * 1.3 - cap_height(pt)
+        edge += [["drawn", "short side longer than to scale"]]
+    edge_table = table_block(["", ""], edge, theme,
+                             box + GAP + (0.0 if width - box - GAP - 2.0 >= 45.0
+                                          else width - box - GAP), name="edge")
+    place(c, edge_table, 0.0, y + grid_h + 0.6)
+    y_edge = y + grid_h + 0.6 + edge_table.height
     # the tiles in waves
     wx = box + GAP + 2.0
     bar_w = width - wx
-    wave_text = (f"{count(r.tiles, 'tile')} on {format_number(r.tile_slots_per_wave)} slots "
-                 f"({count(r.tile_sms, 'SM')} × {count(r.tiles_per_sm, 'tile')} at a time) → "
-                 f"{count(r.wave_count, 'wave')}, last wave {format_percent(r.last_wave_fill)} "
-                 "full")
+    waves = [["tiles", f"{count(r.tiles, 'tile')} on {format_number(r.tile_slots_per_wave)} "
+                       f"slots ({count(r.tile_sms, 'SM')} × {count(r.tiles_per_sm, 'tile')} at a "
+                       "time)"],
+             ["waves", f"{format_number(r.wave_count)}, last "
+                       f"{format_percent(r.last_wave_fill)} full"]]
     if bar_w < 45.0:  # too narrow beside the tiles: below them
         wx, wy, bar_w = 0.0, y_edge + 2.0, width
     else:
         wy = y
-    ty = wy
-    for line in wrap(wave_text, pt, bar_w):
-        ty += cap_height(pt)
-        c.text(wx, ty, line, pt, fg)
-        ty += pt * PT_TO_MM * 1.3 - cap_height(pt)
+    wave_table = table_block(["", ""], waves, theme, bar_w, name="tiles in waves")
+    place(c, wave_table, wx, wy)
+    ty = wy + wave_table.height
     by = ty + 1.5
     shown = min(r.wave_count, 12)
     label_pt = pt

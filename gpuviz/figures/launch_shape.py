@@ -24,13 +24,16 @@ from gpuviz.models.launch import LaunchResult
 
 
 def block_shape(r: LaunchResult, theme: Theme, width: float,
-                selection: frozenset[str] = frozenset()) -> Block:
+                selection: frozenset[str] = frozenset(), *, noted: bool = True) -> Block:
+    """The block in its shape, headed; ``noted``: with the heading's note (chrome drawn: without
+    it the caption says what the note does)."""
     c = BlockCanvas()
     bx, by, bz = r.block
     top, head_w = heading(c, theme, width, f"Block {dims(r.block)} drawn in 2-D, coloured "
                            "by warp",
                    "consecutive linear ids (x fastest) form a warp, whatever the drawing; "
-                   f"block {r.selected_block}'s threads outside the problem are masked")
+                   f"block {r.selected_block}'s threads outside the problem are masked"
+                   if noted else "")
     rows = by * bz
     warps = -(-bx * rows // r.warp_size)
     legend_w = min(width * 0.4, 40.0) if warps <= 14 else 0.0

@@ -24,7 +24,7 @@ Each name lives in the module that owns it, and the panel figures import them fr
 - :mod:`~gpuviz.figures.blocks`: ``Block``, ``Role``, ``as_part``, ``BlockCanvas``,
   ``fit_value``, ``place``, ``place_items``, ``knock_out``, ``shortened_place``;
 - :mod:`~gpuviz.figures.text_blocks`: the one word-wrapper (``wrap``, ``without_orphan``,
-  ``line_step``) and ``text_block``, ``title_block``, ``receipt_block``;
+  ``line_step``) and ``text_block``, ``title_block``, ``receipt_block``, ``table_block``;
 - :mod:`~gpuviz.figures.legend`: ``LegendEntry``, ``Note``, ``legend_for``, ``legend_block``;
 - :mod:`~gpuviz.figures.composition`: ``compose``, ``BlocksFor``, ``Reach``, ``MARGIN``, ``GAP``,
   ``alt_text``;
@@ -72,6 +72,7 @@ from gpuviz.figures.text_blocks import (
     formula_block,
     line_step,
     receipt_block,
+    table_block,
     text_block,
     title_block,
     without_orphan,
@@ -85,6 +86,6 @@ __all__ = [
     "Reach", "Role", "Shortened", "Target", "alt_text", "as_part", "compose", "counted", "fit_value",
     "format_bytes", "format_number", "format_percent", "formula_block", "knock_out",
     "legend_block", "legend_for", "line_step", "place", "place_items", "receipt_block",
-    "short_forms", "shortened_note", "shortened_place", "text_block", "title_block", "transform",
-    "view_target", "without_orphan", "wrap",
+    "short_forms", "shortened_note", "shortened_place", "table_block", "text_block",
+    "title_block", "transform", "view_target", "without_orphan", "wrap",
 ]

@@ -99,15 +99,16 @@ def _distance(box: tuple[float, float, float, float], x: float, y: float) -> flo
 
 
 def paragraphs(figure: Figure) -> list[list[Text]]:
-    """The figure's paragraphs: runs of plain (not bold, not rotated, start-anchored) lines of
-    one face, size and ink under one another at a line's step, each line alone on its
-    baseline (a line with another text beside it is a table's row, and so is a monospaced line
+    """The figure's paragraphs: runs of plain (not bold, not rotated, start-anchored, not keyed
+    to a shape) lines of one face, size and ink under one another at a line's step, each line
+    alone on its baseline (a line with another text beside it is a table's row, and so is a monospaced line
     whose columns are aligned with spaces)."""
     texts = [t for t in walk(figure.items) if isinstance(t, Text) and t.text.strip()]
     rows: dict[float, list[Text]] = defaultdict(list)
     for t in texts:
         rows[round(t.y, 1)].append(t)
     alone = [t for t in texts if not t.bold and not t.rotate and t.anchor == "start"
+             and not t.key  # a keyed text labels the shape it names (a legend's "warp 3")
              and not (t.font == "mono" and "  " in t.text.strip())  # an aligned row
              and not any(o is not t and round(o.y, 1) == round(t.y, 1)
                          and abs(o.x - t.x) > 0.5 and _same_band(o, t)
@@ -126,14 +127,30 @@ def paragraphs(figure: Figure) -> list[list[Text]]:
     return out
 
 
+ROW_REACH_EM = 24.0  # a table's row: its columns within this many ems of the type
+
+
 def _same_band(a: Text, b: Text) -> bool:
-    """Whether two texts on one baseline are near enough to read as one row (within a
-    column's width of 60 mm)."""
-    return abs(a.x - b.x) < 60.0
+    """Whether two texts on one baseline are near enough to read as one row: within a
+    column's width of 60 mm, or :data:`ROW_REACH_EM` ems of their type where it is larger
+    (a slide's table is laid out in its own larger type, its columns as many ems apart)."""
+    em = max(a.size, b.size) * PT_TO_MM
+    return abs(a.x - b.x) < max(60.0, ROW_REACH_EM * em)
 
 
 def words(paragraph: Sequence[Text]) -> int:
     return sum(len(t.text.split()) for t in paragraph)
+
+
+LABEL_WORDS = 2.0  # a run of lines of at most this many words each, on average, is a column of
+# labels (a table's row names: "lane", "1st word", "bank"), not sentences
+
+
+def prose(paragraph: Sequence[Text]) -> bool:
+    """Whether ``paragraph`` reads as prose: more than :data:`MAX_WORDS` words, in lines
+    longer than a column of labels' (:data:`LABEL_WORDS`)."""
+    n = words(paragraph)
+    return n > MAX_WORDS and n / len(paragraph) > LABEL_WORDS
 
 
 def prose_findings(figure: Figure) -> list[Finding]:
@@ -142,14 +159,14 @@ def prose_findings(figure: Figure) -> list[Finding]:
                     f"a paragraph of {words(p)} words in {len(p)} line"
                     f"{'s' * (len(p) != 1)} in a figure without chrome: a derivation or "
                     "receipt goes in the notes, values in a table")
-            for p in paragraphs(figure) if words(p) > MAX_WORDS]
+            for p in paragraphs(figure) if prose(p)]
 
 
 def prose_share(figure: Figure) -> float:
     """The share of the figure's area that its prose paragraphs' lines cover."""
     area = 0.0
     for p in paragraphs(figure):
-        if words(p) > MAX_WORDS:
+        if prose(p):
             for t in p:
                 x0, y0, x1, y1 = text_box(t)
                 area += (x1 - x0) * (y1 - y0)

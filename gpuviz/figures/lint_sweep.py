@@ -1,6 +1,8 @@
 """The figure lint over scenarios: every bundled-style case (scenario, step, panel, theme,
-target) linted (:func:`sweep`), and the ``same-step`` rule, a step whose figure draws exactly
-what the step before drew (a deck would repeat a slide)."""
+target) linted (:func:`sweep`), each of its parts alone under the chrome rules
+(:func:`part_findings`: without chrome, and headed with its name inside full chrome), and the
+``same-step`` rule, a step whose figure draws exactly what the step before drew (a deck would
+repeat a slide)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,33 @@ import numpy as np
 
 from gpuviz.figures.display import Figure, walk
 from gpuviz.figures.lint import Finding, lint
+from gpuviz.figures.lint_chrome import chrome_findings, heading_lines
 
 if TYPE_CHECKING:
+    from gpuviz.figures.targets import Target
+    from gpuviz.figures.theme import Theme
     from gpuviz.scenario.document import Scenario
+
+
+def part_findings(pid: str, result: object, selection: frozenset[str], theme: Theme,
+                  target: Target, whole: Figure) -> list[Finding]:
+    """The chrome rules over each part ``whole`` draws, alone: without chrome (``end-label``,
+    ``prose``) at every size, and inside full chrome (``part-heading``) at a size with no
+    aspect, where a part is headed with its own name (a slide's or a view's layout heads it
+    with the figure's title). Each finding names its part and chrome."""
+    from dataclasses import replace
+
+    from gpuviz.figures.scene import build_figure
+
+    title = " ".join(t.text for t in heading_lines(whole))
+    out: list[Finding] = []
+    for part in whole.parts:
+        chromes = ("none", "full") if target.aspect is None else ("none",)
+        for chrome in chromes:
+            fig = build_figure(pid, result, selection, theme, target.showing([part], chrome))
+            out += [replace(f, item=f"part {part} (chrome {chrome}): {f.item}")
+                    for f in chrome_findings(fig, chrome, whole_title=title, parts=[part])]
+    return out
 
 
 def same_steps(labels: list[str], figures: list[Figure]) -> list[Finding]:
@@ -44,7 +70,7 @@ def _fingerprint(figure: Figure) -> str:
 def sweep(scenarios, themes, targets):
     """``(label, findings)`` for every bundled-style case: each scenario, each of its steps
     (and the state before any step), each panel it shows, each theme and target (every figure is
-    laid out for its target). A step's
+    laid out for its target), its parts alone under the chrome rules too. A step's
     figure at the first target (with the parts the step names) that draws what the step before
     drew is a ``same-step`` finding (unless the step focuses another panel: then this one is
     context)."""
@@ -79,4 +105,6 @@ def sweep(scenarios, themes, targets):
                             drawn[(pid, theme_name)] = print_
                         label = (f"{scenario.title or pid} · {pid} · step {k + 1} · "
                                  f"{theme_name} · {target.name}")
-                        yield pid, label, lint(fig, target, 1.0, theme) + repeated
+                        yield pid, label, (lint(fig, target, 1.0, theme) + repeated
+                                           + part_findings(pid, results[pid], selection, theme,
+                                                           target, fig))

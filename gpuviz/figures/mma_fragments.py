@@ -207,7 +207,7 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
                                       "fragments-title"), "notes")]
     chosen = [f for f in (r.a, r.b, r.c) if f.operand in operands]
     names = {"a": f"A ({r.m} × {r.k}, row-major)", "b": f"B ({r.k} × {r.n}, column-major)",
-             "c": f"C and D ({r.m} × {r.n})"}
+             "c": f"C, D ({r.m} × {r.n})"}
     # one narrow operand in a column (B or C alone): its legend stands beside the grid, the
     # caption wrapped to the grid's width
     beside = 0.0
@@ -218,7 +218,7 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
             beside = width - grid.width - GAP
         elements = f"{f.elements_per_lane} element{'s' if f.elements_per_lane != 1 else ''}"
         registers = f"{f.registers_per_lane} register{'s' if f.registers_per_lane != 1 else ''}"
-        caption = f"{names[f.operand]} · {elements} per lane in {registers}"
+        caption = f"{names[f.operand]} · {elements}, {registers} a lane"
         cap_w = grid.width if beside else width
         short = f"{names[f.operand].replace(', ', ' ')}: {elements} a lane, {registers}"
         if len(wrap(short, theme.small_pt, cap_w)) < len(wrap(caption, theme.small_pt, cap_w)):

@@ -59,7 +59,8 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
             c.rect(w * box + PAD / 2, top, box - PAD, row_h, theme.highlight())
     y = top + row_h + 2.0
     # D: four bands of 16 rows, one per warp of the warpgroup, N columns
-    band_w = min(width, max(text_width("warp 31: rows 48–63", pt) + 2.0, g.n * 0.45))
+    rows_x = 1.0 + text_width(f"warp {max(g.warps)}", pt) + 1.5 * pt * PT_TO_MM
+    band_w = min(width, max(rows_x + text_width("rows 48–63", pt) + 1.0, g.n * 0.45))
     band_h = row_h
     c.text(0.0, y + cap_height(pt), f"D (64 × {g.n}): rows by warp", pt, theme.muted)
     y += cap_height(pt) + 1.2
@@ -67,10 +68,11 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
         yy = y + i * band_h
         style = register_style(theme, i)
         c.rect(0.0, yy + PAD / 2, band_w, band_h - PAD, style, key=keys.key("warp", w))
-        text = f"warp {w}: rows {16 * i}–{16 * i + 15}"
-        c.text(1.0, yy + band_h / 2, text, pt, theme.ink_on(style.fill or theme.surface),
-               baseline="middle", key=keys.key("warp", w),
-               knockout=style.fill if style.hatch else None)
+        # the warp and its rows in two columns, as a table's row
+        for x, text in ((1.0, f"warp {w}"), (rows_x, f"rows {16 * i}–{16 * i + 15}")):
+            c.text(x, yy + band_h / 2, text, pt, theme.ink_on(style.fill or theme.surface),
+                   baseline="middle", key=keys.key("warp", w),
+                   knockout=style.fill if style.hatch else None)
     y += 4 * band_h
     drawing = c.block(max(warps * box, band_w, text_width(f"D (64 × {g.n}): rows by warp", pt)),
                       y, "warpgroup-warps")
@@ -83,10 +85,7 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     ], theme, width)
     # why, as a sentence: set in the text face, which takes fewer lines than the receipt's
     why = text_block(g.reason[:1].upper() + g.reason[1:] + ".", theme, width, name="reason")
-    rc = BlockCanvas()
-    place(rc, rows, 0.0, 0.0)
-    place(rc, why, 0.0, rows.height + 1.2)
-    receipt = rc.block(max(rows.width, why.width), rows.height + 1.2 + why.height, "receipt")
+    receipt = rows
     legend = legend_block([
         LegendEntry("the four warps: an aligned warpgroup", ok) if g.valid else
         LegendEntry("the four warps: not a warpgroup (undefined)", bad),
@@ -97,7 +96,7 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     title = (f"Warpgroup: wgmma.mma_async m64n{g.n}k16 on warps {g.warps[0]}–{g.warps[-1]} — "
              + ("an aligned warpgroup" if g.valid else "not a warpgroup"))
     return tagged("warpgroup", heading(title, theme, width, "warpgroup-title"), drawing,
-                   receipt, legend)
+                   receipt, legend, why)
 
 
 # --------------------------------------------------------------------------------------------
@@ -213,9 +212,14 @@ def completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         c.text(event_w + 1.0, y + row_h / 2, state, pt, theme.foreground, baseline="middle")
         if i in sel:
             c.rect(0.0, y, event_w - 0.5, row_h - PAD, theme.highlight())
-        ny = y + (cap_height(pt) + 0.6 if beside else row_h + cap_height(pt) + 0.3)
-        for k, line in enumerate(lines):
-            c.text(note_x, ny + k * step, line, pt, theme.muted)
+        if beside:  # the note's first line on the row's baseline: a table's third column
+            for k, line in enumerate(lines):
+                c.text(note_x, y + row_h / 2 + k * step, line, pt, theme.muted,
+                       baseline="middle")
+        else:
+            ny = y + row_h + cap_height(pt) + 0.3
+            for k, line in enumerate(lines):
+                c.text(note_x, ny + k * step, line, pt, theme.muted)
         y += h if beside else row_h + len(lines) * step + 0.8
     drawing = c.block(min(width, note_x + note_w), y, "completion-steps")
     readable = steps[-1].d_readable

@@ -33,6 +33,7 @@ from gpuviz.figures.layout import (
     line_step,
     place,
     receipt_block,
+    table_block,
     text_block,
     wrap,
 )
@@ -337,6 +338,23 @@ def _corners(x: np.ndarray, y: np.ndarray) -> tuple[list[float], list[float]]:
     return [float(v) for v in x[idx]], [float(v) for v in y[idx]]
 
 
+#: x ticks at the values a kernel is written with, not at round tens
+HARDWARE_TICKS = {"registers": (32, 64, 128, 255), "threads": (256, 512, 768, 1024)}
+
+
+def hardware_ticks(name: str, right: float) -> list[float]:
+    """A cliff plot's x ticks up to ``right``: registers per thread 32, 64, 128, 255 (the
+    powers of two a launch bound asks for and the ISA's most), threads per block 256 … 1024 (a
+    warp's multiples a kernel is written with), dynamic shared memory from 0 KiB in steps of
+    32 KiB (64 KiB past 128)."""
+    if name in HARDWARE_TICKS:
+        ticks = [float(v) for v in HARDWARE_TICKS[name] if v <= right + 1e-9]
+        if len(ticks) >= 2:
+            return ticks
+    step = 64.0 if right > 128 else 32.0 if right > 32 else 8.0
+    return [k * step for k in range(int(right // step) + 1)]
+
+
 def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target: Target,
             width: float) -> list[Block]:
     c = BlockCanvas()
@@ -375,6 +393,7 @@ def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
             [Series("resident warps", sx, sy, 0, step=name != "shared_memory",
                     style=_curve_style(theme))], theme, pw, ph,
             x_label=label, y_label="warps per SM", x_range=(0.0, float(sx[-1])),
+            x_ticks=hardware_ticks(name, float(sx[-1])),
             y_range=(0.0, float(r.max_warps_per_sm)),
             y_ticks=[v for v in nice_ticks(0.0, float(r.max_warps_per_sm), 4)
                      if v <= r.max_warps_per_sm + 1e-9],
@@ -388,8 +407,8 @@ def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
     if reserved or r.static_shared_memory:
         # the chart's x is what the kernel asks for (dynamic shared memory); what a block is
         # allocated adds the static bytes and the architecture's reservation, as the text says
-        note = text_block(f"Shared memory allocated per block: {_shared_sum(r)}.", theme,
-                          width, color=theme.muted)
+        note = table_block(["", ""], [["allocated a block", _shared_sum(r)]],
+                           theme, width, colors=[theme.muted], name="shared allocated")
         place(c, note, 0.0, y + 1.0)
         y += 1.0 + note.height
     return [c.block(width, y, "cliffs")]

@@ -176,8 +176,12 @@ def line_plot(
         return bottom - (v - ylo) / (yhi - ylo) * ph
 
     fmt_x = x_tick_format or tick_format
-    while len(xt) > 2 and min(px(b) - px(a) for a, b in itertools.pairwise(xt)) \
-            < max(text_width(fmt_x(v), size) for v in xt) + 1.5:
+    need = max((text_width(fmt_x(v), size) for v in xt), default=0.0) + 1.5
+    if x_ticks is not None:  # given ticks (a hardware's values): the last kept, then those
+        xt = _spaced([v for v in xt if xlo - 1e-9 <= v <= xhi + 1e-9] or xt, px,
+                     lambda v: text_width(fmt_x(v), size))
+        need = 0.0  # kept apart pair by pair
+    while len(xt) > 2 and min(px(b) - px(a) for a, b in itertools.pairwise(xt)) < need:
         xt = xt[::2]  # fewer x ticks where their labels would touch
     with c.group(key, name="plot"):
         grid = Style(stroke=theme.grid, stroke_width=theme.thin_mm)
@@ -310,8 +314,9 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
 
     Both axes carry their unit (``x_unit``, ``y_unit``; with ``percent`` the y axis is a share in
     percent, fixed to 0–100 % and values are clamped into it). Ticks use the figures' one number
-    format. ``x_log`` spaces the x axis by decades (x values must be positive; ticks at 1, 10,
-    100 … and, over fewer than three decades, at 2 and 5 of each). No legend is drawn on the
+    format. ``x_log`` spaces the x axis by decades (x values must be positive; ticks at the
+    values given, else at the data's own where they double, else at 1, 10, 100 … and, over
+    fewer than three decades, at 2 and 5 of each). No legend is drawn on the
     data: put :func:`series_legend` in the figure's legend. ``x_ticks``/``y_ticks`` place the
     ticks (else round values), ``draw(c, frame)`` adds to the data area (:class:`PlotFrame`;
     ``under`` beneath the series),
@@ -320,7 +325,7 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
     c = BlockCanvas()
     tick_x: Callable[[float], str] = format_tick_number
     if x_log:
-        series, marks, x_range, x_ticks = _log_x(series, marks, x_range)
+        series, marks, x_range, x_ticks = _log_x(series, marks, x_range, x_ticks)
         tick_x = _log_tick
         # fewer ticks where the labels would crowd the axis: a tick's neighbours are at least
         # the widest label (and a gap) away, in a data area of about 3/4 of the block's width
@@ -422,22 +427,57 @@ def _end_labels(c: BlockCanvas, ends: list[tuple[str, list[str]]], size: float,
                     knockout=theme.background, key=k)
 
 
+TICK_GAP = 1.0  # mm between two x tick labels
+
+
+def _spaced(ticks: list[float], px: Callable[[float], float],
+            label_w: Callable[[float], float]) -> list[float]:
+    """``ticks`` (uneven: 32, 64, 128, 255) less those whose label would come within
+    :data:`TICK_GAP` of the one before, the first and the last always kept (the last in place
+    of a neighbour it would touch): the values stay where they are, not every other one."""
+    def apart(a: float, b: float) -> bool:
+        return px(b) - px(a) >= (label_w(a) + label_w(b)) / 2 + TICK_GAP
+
+    kept = [ticks[0]]
+    for v in ticks[1:]:
+        if apart(kept[-1], v):
+            kept.append(v)
+        elif v == ticks[-1] and len(kept) > 1 and apart(kept[-2], v):
+            kept[-1] = v
+    return kept
+
+
 def _log_x(series: Sequence[Series], marks: Sequence[Mark],
-           x_range: tuple[float, float] | None):
-    """Series, marks and range with x as log10(x), and the decade ticks inside the range."""
+           x_range: tuple[float, float] | None, given: Sequence[float] | None = None):
+    """Series, marks and range with x as log10(x), and the ticks inside the range: those
+    ``given``, else the data's own values where they double (tile sizes 16, 32, 64 …, read at
+    the values a kernel uses, not at 10, 20, 50), else the decades (1, 2, 5 where they span
+    under three)."""
     def lg(v: float) -> float:
         return math.log10(max(float(v), 1e-300))
 
+    xs0 = sorted({float(v) for s in series for v in s.x if v > 0})
     series = [replace(s, x=[lg(v) for v in s.x]) for s in series]
     marks = [replace(m, x=lg(m.x)) for m in marks]
     xs = [v for s in series for v in s.x]
     lo, hi = (lg(x_range[0]), lg(x_range[1])) if x_range else (
         (min(xs), max(xs)) if xs else (0.0, 1.0))
+    if given is not None:
+        return series, marks, (lo, hi), [lg(v) for v in given if v > 0]
+    if doubling(xs0):
+        return series, marks, (lo, hi), [lg(v) for v in xs0
+                                         if lo - 1e-9 <= lg(v) <= hi + 1e-9]
     decades = range(math.floor(lo + 1e-9), math.ceil(hi - 1e-9) + 1)
     steps = (1, 2, 5) if hi - lo < 3 else (1,)
     ticks = [d + math.log10(m) for d in decades for m in steps
              if lo - 1e-9 <= d + math.log10(m) <= hi + 1e-9]
     return series, marks, (lo, hi), ticks
+
+
+def doubling(values: Sequence[float]) -> bool:
+    """Whether sorted distinct ``values`` (three or more) each double the one before."""
+    return len(values) >= 3 and all(abs(b - 2 * a) < 1e-9 * b
+                                    for a, b in itertools.pairwise(values))
 
 
 def _log_tick(v: float) -> str:

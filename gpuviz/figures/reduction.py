@@ -40,7 +40,7 @@ from gpuviz.figures.layout import (
     line_step,
     receipt_block,
     shortened_note,
-    text_block,
+    table_block,
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, text_width
@@ -206,16 +206,19 @@ def _receipt(st: State, width: float) -> list[Block]:
         ("the two orders", order),
     ]
     out = [receipt_block(rows, theme, width, title="Result")]
-    for flag in r.flags:
-        out.append(text_block(_grouped(flag), theme, width, name="flag"))
+    for flag in r.flags:  # a table: each clause of the model's flag a row of its own
+        clauses = _grouped(flag).split("; ")
+        out.append(table_block(["", ""], [["flagged" if i == 0 else "", clause]
+                                          for i, clause in enumerate(clauses)],
+                               theme, width, name="flag"))
     for k, lane in of_kind(st.selection, "partial", 2):
         if 0 <= k < len(r.levels) and 0 <= lane < WARP:
             members = sorted(r.contributors[k][lane])
             unit = "warp partials" if st.block else "inputs"
-            out.append(text_block(
-                f"partial at level {k}, lane {lane} = {fmt(r.levels[k][lane])}: "
-                f"{len(members)} {unit} {_ranges(members)}", theme, width,
-                color=theme.foreground, name="detail"))
+            out.append(table_block(["", ""], [
+                [f"partial at level {k}, lane {lane}",
+                 f"{fmt(r.levels[k][lane])}: {len(members)} {unit} {_ranges(members)}"]],
+                theme, width, name="detail"))
     return out
 
 

@@ -411,9 +411,9 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
                    font="mono", key=keys.key("line", line))
         y += row * (2 if stagger else 1)
         if not labelled:
-            note = text_block("Sectors too narrow for their index here: sector = 4 × line + "
-                              "its place in the line (0–3, left to right).", theme, width - x0,
-                              color=muted)
+            # the sectors too narrow for their index: the rule that numbers them, as a label
+            note = text_block("sector = 4 × line + place (0–3 from the left)", theme,
+                              width - x0, color=muted)
             place(c, note, x0, y + 0.4)
             y += 0.4 + note.height
     else:

@@ -136,7 +136,10 @@ def receipt_block(rows: Sequence[str | tuple[str, str]], theme: Theme, width: fl
                   title: str | None = None, color: str | None = None) -> Block:
     """Monospaced lines that add up (a receipt): ``(label, value)`` rows align their values in
     one column; plain strings are wrapped to ``width``. Where an aligned row would not fit the
-    width, every row is written as ``label: value`` on its own instead (too narrow to align)."""
+    width, each row is its ``label:`` and its value beside it, the value wrapped under its own
+    start (a hanging indent), or, where a label takes more than
+    :data:`RECEIPT_LABEL_SHARE` of the width, the value under its label, indented: a receipt
+    stays label and value, never ``label: value`` lines run together as prose."""
     c = BlockCanvas()
     fg = color or theme.color("foreground")
     size = theme.small_pt
@@ -144,15 +147,25 @@ def receipt_block(rows: Sequence[str | tuple[str, str]], theme: Theme, width: fl
     pad = max((len(s) for s in labels), default=0)
     aligned = all(text_width(f"{r[0].ljust(pad)}  {r[1]}", size, "mono") <= width
                   for r in rows if isinstance(r, tuple))
-    lines: list[str] = []
+    indent = text_width("  ", size, "mono")
+    lines: list[list[tuple[float, str]]] = []  # each line's texts: (x, text)
     for r in rows:
         if isinstance(r, tuple):
             label, value = r
-            text = (f"{label.ljust(pad)}  {value}" if aligned else
-                    f"{label} {value}" if label.endswith(":") else f"{label}: {value}")
-            lines += wrap(text, size, width, "mono")
+            if aligned:
+                lines.append([(0.0, f"{label.ljust(pad)}  {value}")])
+                continue
+            head = label if label.endswith(":") else f"{label}:"
+            at = text_width(head + " ", size, "mono")
+            if at <= RECEIPT_LABEL_SHARE * width:
+                values = wrap(value, size, width - at, "mono")
+                lines.append([(0.0, head), (at, values[0])])
+                lines += [[(at, v)] for v in values[1:]]
+            else:
+                lines += [[(0.0, ln)] for ln in wrap(head, size, width, "mono")]
+                lines += [[(indent, v)] for v in wrap(value, size, width - indent, "mono")]
         else:
-            lines += wrap(r, size, width, "mono")
+            lines += [[(0.0, ln)] for ln in wrap(r, size, width, "mono")]
     y = 0.0
     used = 0.0
     if title:
@@ -161,12 +174,16 @@ def receipt_block(rows: Sequence[str | tuple[str, str]], theme: Theme, width: fl
         used = room_width(title, size, bold=True)
         y += line_step(size) - cap_height(size, "mono")
     for i, line in enumerate(lines):
-        c.text(0.0, y + cap_height(size, "mono") + i * line_step(size), line, size, fg,
-               font="mono")
-        used = max(used, text_width(line, size, "mono"))
+        for x, text in line:
+            c.text(x, y + cap_height(size, "mono") + i * line_step(size), text, size, fg,
+                   font="mono")
+            used = max(used, x + text_width(text, size, "mono"))
     height = y + cap_height(size, "mono") + (len(lines) - 1) * line_step(size) \
         + descent(size, "mono") if lines else y
     return c.block(min(width, used), height, "receipt")
+
+
+RECEIPT_LABEL_SHARE = 0.5  # of a receipt's width: the most a label beside its value takes
 
 
 def table_block(header: Sequence[str], rows: Sequence[Sequence[str]], theme: Theme,

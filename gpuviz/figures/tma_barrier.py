@@ -25,11 +25,18 @@ from dataclasses import dataclass, replace
 
 from gpuviz.figures.bands import unhatched
 from gpuviz.figures.display import Style
-from gpuviz.figures.layout import Block, BlockCanvas, LegendEntry, format_number, legend_block
+from gpuviz.figures.layout import (
+    Block,
+    BlockCanvas,
+    LegendEntry,
+    format_number,
+    legend_block,
+    place,
+)
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.mma_cells import heading, tagged
 from gpuviz.figures.pipeline import wait_style
-from gpuviz.figures.text_blocks import line_step, text_block, wrap
+from gpuviz.figures.text_blocks import line_step, table_block, text_block, wrap
 from gpuviz.figures.theme import Theme, gray_of_lightness
 from gpuviz.keys import key
 from gpuviz.models.tma import TmaResult
@@ -371,8 +378,10 @@ def ring_drawing(r: TmaResult, theme: Theme, width: float) -> Block:
     height = bands * band_h + (bands - 1) * BAND_GAP + descent(size) * 0.3
     used = cols.label_w + cols.per_band * cols.width
     if shown < pl.iterations and hang is None:
-        for ln in wrap(f"iterations {shown}–{pl.iterations - 1} go on alike: stage i mod "
-                       f"{pl.stages}, parity (i div {pl.stages}) mod 2", size, width):
+        rest = (f"iteration {shown}" if shown == pl.iterations - 1
+                else f"iterations {shown}–{pl.iterations - 1}")
+        for ln in wrap(f"{rest}: stage i mod {pl.stages}, parity (i div {pl.stages}) mod 2",
+                       size, width):
             height += line_step(size)
             c.text(0.0, height - descent(size), ln, size, muted)
             used = max(used, text_width(ln, size))
@@ -398,14 +407,22 @@ def _hang(c: BlockCanvas, r: TmaResult, theme: Theme, cols: Columns, band, hang,
 def ring_blocks(r: TmaResult, theme: Theme, width: float) -> list[Block]:
     pl = r.params.pipeline
     mistake = "no mistake" if pl.mistake == "none" else f"mistake: {pl.mistake.replace('_', ' ')}"
-    outcome = text_block(f"{'Outcome' if pl.mistake == 'none' else 'Consequence'}: "
-                         f"{r.consequence}.", theme, width, name="ring-consequence")
+    # what the run comes to, as a table's row: its name, then the outcome
+    outcome = table_block(["", ""], [["outcome" if pl.mistake == "none" else "consequence",
+                                      r.consequence]], theme, width, name="ring-consequence")
     note = text_block("Iteration i: stage i mod S, round i div S; the consumer waits on the "
                       "full barrier's parity round mod 2, the producer on the empty barrier's "
                       "(round + 1) mod 2, true at init (PTX ISA, mbarrier test_wait.parity).",
                       theme, width, color=theme.color("muted"), name="ring-note")
+    # the outcome and the rule under it are the caption's where no chrome is drawn: the
+    # drawing's marks show the outcome, and the outcome in words runs to sentences
+    c = BlockCanvas()
+    place(c, outcome, 0.0, 0.0)
+    place(c, note, 0.0, outcome.height + 1.2)
+    notes = c.block(max(outcome.width, note.width), outcome.height + 1.2 + note.height,
+                    "ring-notes")
     return tagged("ring", heading(f"Stage ring: {pl.stages} stages, {mistake}; the parity each "
                                   "side waits on", theme, width,
                                   "ring-title"),
-                  ring_drawing(r, theme, width), outcome,
-                  legend_block(ring_legend(r, theme), theme, width), note)
+                  ring_drawing(r, theme, width), None,
+                  legend_block(ring_legend(r, theme), theme, width), notes)

@@ -35,8 +35,9 @@ from gpuviz.figures.layout import (
     format_number,
     format_percent,
     line_step,
+    place,
+    table_block,
     title_block,
-    wrap,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.plot import mark_style, plot_legend_block, series_legend, with_selection
@@ -286,27 +287,32 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
     so_far = int(run.cumulative_loads[state.step - 1]) if state.step else 0
     requests = run.hits + run.misses
     rate = format_percent(run.hits / requests) if requests else format_percent(0.0)
-    lines: tuple[tuple[str, bool], ...] = (
-        # narrow: "step 12 of 32" (its hits and loads), so the line keeps to one line
-        (f"{'after step' if width >= NARROW_RUN else 'step'} {state.step} of {result.steps}: "
-         f"{count(state.hits, 'hit')}, "
-         f"{count(state.loads, 'load')}", True),
-        (f"{count(so_far, 'load')} so far" if state.step < result.steps else "", False),
-        (f"whole order: {format_number(run.misses)} loads (A {format_number(run.a_loads)}, "
-         f"B {format_number(run.b_loads)}), " + (
-             f"{count(run.hits, 'hit')} ({rate} of requests)" if width >= NARROW_RUN
-             else f"{rate} of requests hit"), False),
-    )
+    # a table: what each line counts, then its counts (the status lines as values in columns)
+    # short names in the first column, so the counts keep most of a narrow run's width
+    status_rows: list[list[str]] = [
+        ["after step" if width >= NARROW_RUN else "step",
+         f"{state.step} of {result.steps}: {count(state.hits, 'hit')}, "
+         f"{count(state.loads, 'load')}"]]
+    inks = [fg]
+    if state.step < result.steps:
+        status_rows.append(["so far", count(so_far, "load")])
+        inks.append(muted)
+    status_rows.append(["order", f"{format_number(run.misses)} loads (A "
+                 f"{format_number(run.a_loads)}, B {format_number(run.b_loads)}), " + (
+                     f"{count(run.hits, 'hit')} ({rate} of requests)" if width >= NARROW_RUN
+                     else f"{rate} of requests hit")])
+    inks.append(muted)
     y = (below + 1.5) if grid else (top + max(rows, kb) * cell + 1.5)
     used = (gx + max(cols * cell, window.cols * window.cell if window else 0.0)) if grid \
         else (kb + cols) * cell + 2 * gap
     if strips and per > 1:
-        lines = ((f"A, B: {per} K tiles a cell, paler if fewer resident", False), *lines)
-    for text, bold in lines:
-        for line in wrap(text, small, width, bold=bold) if text else ():
-            y += line_step(small)
-            c.text(0.0, y, line, small, fg if bold else muted, bold=bold)
-            used = max(used, text_width(line, small, bold=bold))
+        status_rows.insert(0, ["A, B", f"{per} K tiles a cell, paler if fewer resident"])
+        inks.insert(0, muted)
+    status = table_block(["", ""], status_rows, theme, width, size=small, colors=inks,
+                         name="status")
+    place(c, status, 0.0, y + line_step(small) - cap_height(small))
+    y += line_step(small) - cap_height(small) + status.height - descent(small)
+    used = max(used, status.width)
     return c.block(min(width, used), y + descent(small), f"run {name}")
 
 

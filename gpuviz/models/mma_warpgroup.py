@@ -157,8 +157,8 @@ class AsyncStep:
 def async_steps(stages: int, wait_pending: int) -> tuple[AsyncStep, ...]:
     """fence; ``stages`` × (mma_async, commit_group); wait_group ``wait_pending``; read D."""
     steps = [AsyncStep("wgmma.fence", (), (), False, (),
-                       "orders the warpgroup's earlier writes of the accumulator and A "
-                       "registers before the asynchronous operations")]
+                       "orders earlier accumulator and A register writes before the "
+                       "asynchronous operations")]
     pending: list[int] = []
     for s in range(stages):
         steps.append(AsyncStep(f"wgmma.mma_async (K step {s})", tuple(pending), (), False, (),

@@ -68,3 +68,47 @@ def test_conflict_slots_on_a_print_slide_keep_a_hatch_beside_a_short_word():
                         kept += room and bool(_overlaps(cell, h))
             assert not [f for f in lint(figure, TARGETS["slide"]) if f.rule == "hatch-glyph"]
     assert slots and kept == slots, (kept, slots)
+
+
+def test_every_conflict_slot_on_a_print_slide_keeps_a_mark_that_survives_grayscale():
+    """A conflict's word is bold where the theme hatches it (print), so a slot whose word
+    leaves its hatch no band (three digits at the slide's floor) is still told from a slot
+    without conflict in grayscale; the legend says so. Before, 414 of the bundled scenarios'
+    672 conflict slots on print slides were told by their tint alone."""
+    conflict = PRINT.color("conflict")
+    slots = marked = 0
+    for path in bundled_scenarios():
+        if not path.stem.startswith("banks-"):
+            continue
+        scenario = load_scenario(path)
+        for k in range(len(scenario.steps)):
+            state = scenario.at_step(k)
+            if "banks" not in state.panels:
+                continue
+            result = compute_all(state, ("banks",))["banks"]
+            figure = build_figure("banks", result, scenario.step_selection(k), PRINT,
+                                  TARGETS["slide"])
+            items = [i for i in walk(figure.items) if isinstance(i, (Rect, Rects))]
+            words = [t for t in walk(figure.items) if isinstance(t, Text) and t.text.strip()]
+            for item in items:
+                if item.style.fill != conflict or item.style.hatch:
+                    continue
+                for x, y, w, h in _rows(item):
+                    inside = [t for t in words if x <= (text_box(t)[0] + text_box(t)[2]) / 2
+                              <= x + w and y <= (text_box(t)[1] + text_box(t)[3]) / 2 <= y + h]
+                    slots += 1
+                    marked += bool(inside) and all(t.bold for t in inside)
+            if any(i.style.fill == conflict for i in items):
+                assert "(conflict), its word bold" in " ".join(t.text for t in words)
+            # a slot without conflict keeps its word regular: the bold is the class
+            assert not any(t.bold and t.font == "mono" and t.key and t.key.startswith("word:")
+                           and t.color == PRINT.ink_on(PRINT.color("owned"))
+                           and _in_fill(t, items, PRINT.color("owned")) for t in words)
+    assert slots and marked == slots, (marked, slots)
+
+
+def _in_fill(t, items, fill):
+    box = text_box(t)
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(x <= cx <= x + w and y <= cy <= y + h for i in items if i.style.fill == fill
+               for x, y, w, h in _rows(i))

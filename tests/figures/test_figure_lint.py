@@ -34,3 +34,28 @@ def test_every_bundled_figure_passes_the_lint(panel_id):
     total = sum(len(f) for _, f in failing)
     assert not failing, (f"{len(failing)} of {len(cases)} {panel_id} figures fail the lint "
                          f"({total} findings); first ones:\n" + "\n".join(report))
+
+
+def test_the_sweep_runs_the_chrome_rules_over_every_part(monkeypatch):
+    """Each case of the sweep lints each part alone without chrome at every size and, at a
+    size with no aspect, headed with its name inside full chrome. Before, the sweep linted the
+    whole figure only (the chrome rules ran over each scenario's overview alone)."""
+    from gpuviz.figures import lint_sweep
+    from gpuviz.figures.targets import SINGLE, SLIDE
+
+    seen, real = [], lint_sweep.chrome_findings
+
+    def recording(figure, chrome, **kw):  # the real rules, each call noted
+        seen.append((figure.width, chrome, tuple(kw.get("parts") or ())))
+        return real(figure, chrome, **kw)
+
+    monkeypatch.setattr(lint_sweep, "chrome_findings", recording)
+    [scenario] = [s for s in SCENARIOS if s.panels == ("pipeline",)][:1]
+    cases = list(sweep([scenario], ("print",), (SINGLE, SLIDE)))
+    steps = len(scenario.steps) + 1
+    assert len(cases) == 2 * steps
+    calls = {(w, c, p) for w, c, p in seen}
+    assert calls == {(width, chrome, (part,)) for part in ("timeline", "receipt")
+                     for width, chrome in ((SINGLE.width, "none"), (SINGLE.width, "full"),
+                                           (SLIDE.width, "none"))}
+    assert len(seen) == steps * (2 * 2 + 2)  # two parts: two chromes at one column, one on a slide

@@ -127,7 +127,7 @@ def test_a_column_and_a_slide_show_every_value_at_legible_sizes(target):
 def test_the_plot_has_units_and_its_legend_is_outside_it():
     figure = fig.build(FULL, frozenset(), SCREEN)
     texts = figure.texts()
-    assert "tile side T (elements)" in texts and "FLOPs/byte" in texts
+    assert "tile side T (elements, log scale)" in texts and "FLOPs/byte" in texts
     plot = next(i for i in walk_groups(figure.items) if i.name == "calculator plot")
     inside = [t.text for t in walk(plot.items) if isinstance(t, Text)]
     naive = "naive FP32, K = 4,096"

@@ -39,9 +39,10 @@ def test_the_figure_states_the_seed_numbers():
     texts = " ".join(build(selected_block=2).texts())
     assert "192 threads for 130 valid outputs" in texts
     assert "Warp 0 of block 2: 2 lanes valid, 30 masked" in texts
-    assert "4,096 output slots · 1,089 valid" not in texts  # a 33 × 33 matrix is not this launch
-    matrix = " ".join(build(n=1089, block=(1024,)).texts())
-    assert "4,096 output slots · 1,089 valid" in matrix
+    assert "4,096 output slots" not in texts  # a 33 × 33 matrix is not this launch
+    # the matrix output's table: its tiles' slots, then its valid outputs in their own row
+    matrix = list(build(n=1089, block=(1024,)).texts())
+    assert "2 × 2 = 4 tiles, 4,096 output slots" in matrix and "1,089 (26.6 %)" in matrix
     assert "not a CUDA scheduling guarantee" in texts
 
 
@@ -176,7 +177,7 @@ def test_a_partly_valid_block_shows_its_valid_share_not_masked():
 
 def test_a_partly_valid_blocks_sliver_comes_with_its_count():
     texts = build(selected_block=0).texts()  # block 2's 2 valid threads are a 0.2 mm bar
-    assert "block 2: 2 of 64 threads valid" in texts
+    assert "block 2" in texts and "2 of 64 threads valid" in texts  # a table's row
 
 
 def test_lane_cells_name_their_three_numbers():
@@ -198,7 +199,7 @@ def test_no_two_warps_of_a_block_share_a_colour():
 def test_tile_slots_are_explained_as_sms_times_tiles():
     texts = " ".join(build(n=1089, block=(1024,)).texts())  # the 33 × 33 output, 32 × 32 tiles
     assert "132 slots (132 SMs × 1 tile at a time)" in texts
-    assert "valid 33 × 33 of 64 × 64 slots" in texts
+    assert "valid 33\u00a0×\u00a033 of 64\u00a0×\u00a064" in texts  # a row of the edge's table
 
 
 def test_waves_are_named_rows_not_unexplained_colours():
@@ -209,7 +210,7 @@ def test_waves_are_named_rows_not_unexplained_colours():
 
 def test_quantization_shows_the_scenarios_own_problem_size():
     texts = " ".join(build(extent=(40, 40), n=None, block=(16, 16)).texts())
-    assert "40 × 40 outputs in blocks of 16 × 16 threads: 3 × 3 = 9 blocks" in texts
+    assert "blocks 3 × 3 = 9 of 16 × 16 threads for 40 × 40 outputs" in texts
     assert "33" not in texts
 
 
@@ -297,8 +298,11 @@ def test_five_partly_valid_blocks_are_listed_whole_not_four_and_one_more():
     partial = [b for b in range(r.blocks)
                if 0 < r.block_valid(b) < r.threads_per_block]
     assert partial == [2, 5, 6, 7, 8]
-    text = " ".join(launch_figure.build(r, frozenset(), theme("print"), SINGLE).texts())
-    assert "more" not in text and "block\u00a08\u00a064" in text
+    texts = launch_figure.build(r, frozenset(), theme("print"), SINGLE).texts()
+    at = texts.index("partly valid block")  # a table: the blocks over their valid threads
+    assert texts[at:at + 6] == ["partly valid block", "2", "5", "6", "7", "8"]
+    assert texts[at + 6:at + 12] == ["valid of 256", "128", "128", "128", "128", "64"]
+    assert not any(t.startswith("+") for t in texts)
 
 
 def _tiles(m, n, tile=128):
@@ -384,7 +388,8 @@ def test_a_matrix_that_fits_its_tiles_says_so_and_zooms_into_no_edge():
     which the edge note now says (it stated only the extents)."""
     fig = launch_figure.build(_tiles(1536, 2816), frozenset(), theme("print"))
     assert _corner_note(fig) is None
-    assert "every tile full, no slot masked" in " ".join(fig.texts())
+    texts = fig.texts()
+    assert texts[texts.index("masked") + 1] == "none"  # the edge's table: no slot masked
 
 
 def test_a_spill_of_four_rows_still_shows_a_masked_row():

@@ -14,10 +14,11 @@ from gpuviz.figures.lint_chrome import (
     heading_lines,
     heading_share,
     part_heading_findings,
+    prose_share,
 )
 from gpuviz.figures.part_titles import part_title
 from gpuviz.figures.scene import build_figure
-from gpuviz.figures.targets import NATURAL, SINGLE
+from gpuviz.figures.targets import NATURAL, SINGLE, SLIDE
 from gpuviz.figures.theme import THEMES
 from gpuviz.registry import PANELS, panel
 from gpuviz.scenario.compute import compute_all
@@ -155,3 +156,52 @@ def test_prose_fires_on_a_derivation_written_as_sentences():
                        "tile's T² stores write 4T² bytes for 2T²K FLOPs.", theme, 80.0)
     found = chrome_findings(Figure(80.0, 20.0, theme.background, block.items), "none")
     assert [f.rule for f in found] == ["prose"]
+
+
+PROSE_SIZES = [("single", SINGLE, "print"), ("slide", SLIDE, "print")]
+
+
+@pytest.mark.parametrize("size", PROSE_SIZES, ids=lambda c: c[0])
+def test_no_bundled_part_is_prose_without_chrome(size):
+    """Every part of every bundled scenario, drawn without chrome, stands alone: its notes go
+    to the caption, its receipts are tables. Before, 36 parts at one column (prose up to 30 %
+    of a part, the launch quantization's) and 41 on a slide were prose."""
+    theme, flagged = THEMES[size[2]], []
+    for label, pid, result, whole in _parts(size):
+        for part in whole.parts:
+            fig = build_figure(pid, result, frozenset(), theme, size[1].showing([part], "none"))
+            if [f for f in chrome_findings(fig, "none") if f.rule == "prose"]:
+                flagged.append((label, part, f"{prose_share(fig):.0%}"))
+            assert fig.parts == (part,)  # the part is still drawn
+    assert flagged == []
+
+
+def _texts_figure(*texts):
+    from gpuviz.figures.display import Canvas
+
+    c = Canvas()
+    for x, y, text, size in texts:
+        c.text(x, y, text, size, "#000000")
+    return c.figure(254.0, 140.0, "#FFFFFF")
+
+
+def test_a_slides_table_in_large_type_is_not_prose():
+    # a slide's table: its values 70 mm (under 24 ems of 20 pt type) right of their labels
+    rows = [("issued", "12 instructions"), ("lane-instructions", "96 of 384 lane slots"),
+            ("region outer → join", "12 issued, 25 % of the 32 lanes active at the branch"),
+            ("region x → x_join", "6 issued, 50 % of the 16 lanes active at the branch")]
+    fig = _texts_figure(*[t for i, (a, b) in enumerate(rows)
+                          for t in ((2.0, 20.0 + 9.0 * i, a, 20.0), (72.0, 20.0 + 9.0 * i, b,
+                                                                      20.0))])
+    assert chrome_findings(fig, "none") == []
+    # the same values in 7 pt type 70 mm apart: not one row, and the values read as prose
+    small = _texts_figure(*[t for i, (a, b) in enumerate(rows)
+                            for t in ((2.0, 20.0 + 3.2 * i, a, 7.0),
+                                      (72.0, 20.0 + 3.2 * i, b, 7.0))])
+    assert [f.rule for f in chrome_findings(small, "none")] == ["prose"]
+
+
+def test_a_column_of_row_names_is_not_prose():
+    names = ["issue slot"] + [f"warp {w}" for w in range(0, 16, 2)]
+    assert chrome_findings(_texts_figure(*[(2.0, 10.0 + 3.0 * i, n, 7.0)
+                                            for i, n in enumerate(names)]), "none") == []

@@ -179,3 +179,29 @@ def test_narrow_warp_slots_read_as_the_legends_tint_not_a_barcode():
              and g.key.startswith("block:") for i in g.items
              if isinstance(i, Rect) and i.style.fill is None]
     assert len(edges) == 32 and {e.style.stroke_width for e in edges} == {th.thin_mm}
+
+
+def _x_ticks(fig, plot_key):
+    """The x tick labels under the plot keyed ``plot_key`` (anchored middle, below its axis)."""
+    from gpuviz.figures.display import Text
+
+    [group] = [g for g in walk(fig.items) if isinstance(g, Group) and g.key == plot_key]
+    texts = [t for t in walk(group.items) if isinstance(t, Text) and t.anchor == "middle"
+             and t.text.replace(",", "").isdigit()]
+    bottom = max(t.y for t in texts)
+    return [t.text for t in sorted(texts, key=lambda t: t.x) if abs(t.y - bottom) < 1e-6]
+
+
+@pytest.mark.parametrize("size", ["natural", "single", "slide"])
+def test_cliff_axes_are_ticked_at_the_hardwares_values(size):
+    """Registers per thread at 32, 64, 128, 255 and threads per block at multiples of 256 (the
+    values a kernel is written with), never at round tens (50, 100, 150, 200, 250, which the
+    plots read before); the last (255, 1,024) always kept."""
+    from gpuviz.figures.targets import TARGETS
+
+    r = result_of("occupancy-register-cliff.json", 0)
+    fig = occupancy_figure.build(r, frozenset(), theme("print"), TARGETS[size])
+    registers, threads = _x_ticks(fig, "plot:registers"), _x_ticks(fig, "plot:threads")
+    assert set(registers) <= {"32", "64", "128", "255"} and registers[-1] == "255"
+    assert set(threads) <= {"256", "512", "768", "1,024"} and threads[-1] == "1,024"
+    assert len(registers) >= 3 and len(threads) >= 2

@@ -91,3 +91,19 @@ def test_sixteen_tiles_fit_a_journal_column_with_every_bar_numbered(theme_name, 
     numbers = [t.text for t in walk(figure.items) if isinstance(t, Text)
                and (t.key or "").startswith("tile:")]
     assert all(numbers.count(str(i)) >= 2 for i in range(16))  # its load and compute bars
+
+
+def test_the_lower_bound_is_derived_in_numbers_in_the_receipt_not_a_footnote():
+    """Loads of 2, 3, 2 and computes of 4, 1, 5: no wait at all takes max(7 + 5, 2 + 10) =
+    12, which the receipt writes as a row of numbers; without chrome no footnote is drawn (it
+    was a three-line sentence under the receipt, 16 % of the part at one column)."""
+    r = compute(PipelineParams(tiles=3, buffers=2, load_times=(2.0, 3.0, 2.0),
+                               compute_times=(4.0, 1.0, 5.0)))
+    assert r.lower_bound_time == 12
+    rows = dict(fig.receipt_rows(r))
+    assert rows["  no wait"] == "max(7 + 5, 2 + 10)"
+    bare = fig.build(r, frozenset(), THEMES["print"], SINGLE.showing(["receipt"], "none"))
+    text = " ".join(bare.texts())
+    assert "max(7 + 5, 2 + 10)" in text and "*" not in text and "no wait at all" not in text
+    full = fig.build(r, frozenset(), THEMES["print"], SINGLE.showing(["receipt"]))
+    assert "no wait at all" in " ".join(full.texts())  # the why, with the chrome

@@ -152,3 +152,30 @@ def test_a_long_label_over_saturated_curves_goes_to_the_clear_place_nearest_its_
     markers = [i for i in walk(b.items) if isinstance(i, Circle)]
     assert all(not (x0 < m.cx + m.r and m.cx - m.r < x1 and y0 < m.cy + m.r and m.cy - m.r < y1)
                for m in markers)
+
+
+def test_doubling_values_on_a_log_axis_are_ticked_at_themselves():
+    """Tile sides 1, 2, 4 … 64 on a log axis are read at those values, not at 1, 2, 5, 10, 20,
+    50 (which the decades gave before)."""
+    from gpuviz.figures.display import Text, walk
+    from gpuviz.figures.plot import Series, plot_block
+    from gpuviz.figures.theme import THEMES
+
+    xs = [1, 2, 4, 8, 16, 32, 64]
+    block = plot_block([Series("T", xs, [x / 4 for x in xs], 0)], THEMES["print"], 120.0, 50.0,
+                       x_label="tile side", y_label="FLOPs/byte", x_log=True)
+    ticks = {t.text for t in walk(block.items) if isinstance(t, Text) and t.anchor == "middle"}
+    assert {"1", "4", "16", "64"} <= ticks and not ticks & {"5", "10", "20", "50"}
+
+
+def test_uneven_given_ticks_keep_their_values_and_the_last():
+    from gpuviz.figures.plot import _spaced
+
+    def px(v):
+        return v * 0.1  # mm
+
+    def width(_v):
+        return 2.0
+
+    # 32 and 64 are 3.2 mm apart (room for them), 255 sits 2.3 mm past 232: it replaces it
+    assert _spaced([32.0, 64.0, 128.0, 232.0, 255.0], px, width) == [32.0, 64.0, 128.0, 255.0]

@@ -41,7 +41,8 @@ def test_a_frame_shows_the_tiles_resident_after_that_step():
         # both runs draw their own strips: the main run's resident tiles are among the lit ones
         assert {f"atile:{r},0" for r in np.flatnonzero(state.a_resident[:, 0])} <= lit_a
         assert {f"btile:0,{c}" for c in np.flatnonzero(state.b_resident[0])} <= lit_b
-        assert f"after step {frame} of {SMALL.steps}:" in " ".join(figure.texts())
+        texts = figure.texts()  # the status table: "after step", then the step's counts
+        assert texts[texts.index("after step") + 1].startswith(f"{frame} of {SMALL.steps}:")
 
 
 def test_the_current_steps_tiles_are_marked_and_the_rest_pending():
@@ -62,8 +63,9 @@ def test_selected_tile_outlines_its_a_and_b_tiles():
 
 def test_receipt_and_sweep_carry_the_numbers():
     texts = " ".join(fig.build(SMALL, frozenset(), SCREEN).texts())
-    assert f"whole order: {SMALL.misses} loads (A {SMALL.a_loads}, B {SMALL.b_loads})" in texts
-    assert f"whole order: {SMALL.compare.misses} loads" in texts
+    # the status table: the whole "order", then its loads and hits
+    assert f"order {SMALL.misses} loads (A {SMALL.a_loads}, B {SMALL.b_loads})" in texts
+    assert f"order {SMALL.compare.misses} loads" in texts
     assert "LRU cache of 4 tiles" in texts
     assert "K folded away" in texts
 
@@ -169,7 +171,7 @@ def test_every_theme_builds_within_its_width(name):
 
 def test_the_earliest_of_several_frames_is_shown():
     texts = " ".join(fig.build(SMALL, frozenset({"frame:12", "frame:7"}), SCREEN).texts())
-    assert f"after step 7 of {SMALL.steps}:" in texts
+    assert f"after step 7 of {SMALL.steps}: " in texts
 
 
 def test_presentation_type_is_laid_out_anew_with_its_own_sizes():
@@ -266,7 +268,8 @@ def test_a_real_k_depth_is_binned_so_the_grid_keeps_most_of_the_area():
     assert a.w <= grid.w / 4 + 1e-6 and b.h <= grid.h / 4 + 1e-6
     texts = figure.texts()
     assert {"A", "B"} <= set(texts)
-    assert "A, B: 16 K tiles a cell, paler if fewer resident" in texts
+    at = texts.index("A, B")  # the status table's first row
+    assert texts[at + 1] == "16 K tiles a cell, paler if fewer resident"
 
 
 def test_a_sweep_over_the_real_capacity_range_reads_on_a_log_axis():
