@@ -77,11 +77,11 @@ class ShownResult(QObject):
         except Exception:  # a section with problems: they are shown instead, nothing to link
             then(None)
             return
-        plan = getattr(self.dock, "plan", None)
+        plan = getattr(self.dock, "plan", None)  # a dock made without one: the pool alone
         shown = getattr(plan, "shown", None)
-        if shown is not None and shown.params == params \
-                and isinstance(plan.shown_result, TmaResult):
-            then(plan.shown_result)
+        result = getattr(plan, "shown_result", None)
+        if shown is not None and shown.params == params and isinstance(result, TmaResult):
+            then(result)
             return
         self._then[self.generation] = (params, then)
         job = Job(lambda: compute_cached(PANEL_ID, params), self.generation)
