@@ -359,7 +359,7 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
            check_only: bool = False) -> int:
     from gpuviz import cli_input
     from gpuviz.export.files import export_figure
-    from gpuviz.export.lecture import lecture_pages
+    from gpuviz.export.lecture import lecture_page, lecture_pages
 
     stem = source.stem
     every_step = args.all_steps or args.steps is not None
@@ -385,9 +385,10 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
     if every_step:
         # each step's file is its page as the lecture model shows it for an export: the
         # step's panels (of --panel, if given), parts, frame, selection, title and caption
-        pages = lecture_pages(scenario, steps, panels)
+        # (the overview only where there are no steps: it is written only then)
+        pages = lecture_pages(scenario, steps, panels, overview=not steps)
         digits = max(2, len(str(len(scenario.steps))))
-        for page, pid, part_page in _step_files(args, scenario, pages[1:] or pages[:1]):
+        for page, pid, part_page in _step_files(args, scenario, pages):
             k = page.step if page.step >= 0 else None
             suffix = f"-step{k + 1:0{digits}d}" if k is not None else ""
             paged = "-" + "-".join(part_page) if part_page else ""
@@ -415,8 +416,7 @@ def _write(args: argparse.Namespace, scenario: Scenario, panels, source: Path, o
     scenario, err = cli_input.at_step(scenario, args.step, str(source))
     if err:
         return cli_input.report(err)
-    page = None if args.step is None else \
-        lecture_pages(steps_of, [args.step - 1] if args.step else [], panels)[-1]
+    page = None if args.step is None else lecture_page(steps_of, args.step - 1, panels)
     selection = frozenset(args.select)
     if page is not None:
         panels = page.panels
@@ -535,8 +535,8 @@ def _animate(args, scenario, panels, stem: str, out: Path, steps: list[int] | No
         if steps is not None:
             chosen = steps[:cap] or [-1]
 
-            pages = lecture_pages(scenario, [k for k in chosen if k >= 0], (pid,))
-            shown = pages[1:] if chosen[0] >= 0 else pages
+            shown = lecture_pages(scenario, [k for k in chosen if k >= 0], (pid,),
+                                  overview=chosen[0] < 0)
 
             def step_figure(i, pid=pid, shown=shown):
                 page = shown[i]  # each step as the lecture model shows it

@@ -66,13 +66,22 @@ class Page:
 
 def lecture_pages(scenario: Scenario, steps: Sequence[int] | None = None,
                   panels: Sequence[str] | None = None,
-                  surface: Surface = "export") -> tuple[Page, ...]:
+                  surface: Surface = "export", overview: bool = True) -> tuple[Page, ...]:
     """The overview and the steps (all of them, or the 0-based ``steps``), in order, as the
     lecture model shows them on ``surface`` (of ``panels`` only, if given: a step whose
-    panels are all left out shows those)."""
+    panels are all left out shows those). ``overview`` False: the steps' pages alone, for a
+    writer that writes no overview (its caption's live values are not worked out)."""
     lecture = Lecture(scenario)
     wanted = range(len(scenario.steps)) if steps is None else steps
-    return tuple(_page(show(lecture, k, surface), scenario, panels) for k in (-1, *wanted))
+    first = (-1,) if overview else ()
+    return tuple(_page(show(lecture, k, surface), scenario, panels) for k in (*first, *wanted))
+
+
+def lecture_page(scenario: Scenario, k: int, panels: Sequence[str] | None = None,
+                 surface: Surface = "export") -> Page:
+    """Page ``k`` alone (0-based, -1 the overview): a single step's file needs no other
+    page."""
+    return _page(show(Lecture(scenario), k, surface), scenario, panels)
 
 
 def _page(shown: StepShow, scenario: Scenario, panels: Sequence[str] | None) -> Page:

@@ -387,9 +387,9 @@ def shown_state(document: Document | None, c: ExportChoice) -> tuple[Scenario, f
 def step_page(document: Document, k: int, panel_id: str) -> Page:
     """Step ``k`` (-1 the overview) of the panel as the lecture model shows it for an
     export: what its file is, wherever it is written from."""
-    from gpuviz.export.lecture import lecture_pages
+    from gpuviz.export.lecture import lecture_page
 
-    return lecture_pages(document.scenario, [k] if k >= 0 else [], (panel_id,))[-1]
+    return lecture_page(document.scenario, k, (panel_id,))
 
 
 def step_pages(document: Document, panel_id: str) -> tuple[Page, ...]:

@@ -96,6 +96,9 @@ class MainWindow(QMainWindow):
         # the status bar itself stays hidden, its height is the figures'
         self.statusBar().messageChanged.connect(self.step_bar_widget.show_message)
         self.statusBar().hide()
+        from gpuviz.ui.veil_tips import VeilTips
+
+        self.veil_tips = VeilTips(self)  # every tip and hover asks the lecture's veil first
         self._panels = document.scenario.panels  # the lecture's panels the docks show
         apply_palette(self.theme)
         document.section_changed.connect(self._on_section_changed)

@@ -45,16 +45,13 @@ class MeasuredLine(QLabel):
         measured = self.panel.measured
         if result is None or measured is None or not measured.by_section:
             return ""
-        from gpuviz.measurements import format_value, label
+        from gpuviz.lecture.answer import measured_phrase
+        from gpuviz.measurements import label
 
         try:
             params = effective_params(self.document.shown, self.panel.id)
             value = measured.of(result)
         except Exception:  # a result without the measured quantity (an error figure)
             return ""
-        unit = measured.unit
-        if value == 1 and "÷" not in unit:  # "1 resident block per SM", not "… blocks"
-            head, per, tail = unit.partition(" per ")
-            unit = head.removesuffix("s") + per + tail
-        return (f"Model: {format_value(self.panel.id, value)} {unit} · "
+        return (f"Model: {measured_phrase(self.panel.id, value)} · "
                 f"{label(self.panel.id, params, value)}")

@@ -365,7 +365,8 @@ class StepListDialog(QDialog):
             action.setShortcuts(QKeySequence.keyBindings(keys))
             self.addAction(action)
         for refilled in (self.document.scenario_changed, self.document.step_changed,
-                         self.document.path_changed, self.document.scenario_replaced):
+                         self.document.path_changed, self.document.scenario_replaced,
+                         self.document.revealed):
             refilled.connect(self.refill)
         self.refill()
         self.resize(560, 360)
@@ -373,10 +374,16 @@ class StepListDialog(QDialog):
     def refill(self) -> None:
         self._filling = True
         self.list.clear()
+        from gpuviz.lecture import shown_question
+
+        lecture = self.document.lecture
         for i, s in enumerate(self.document.scenario.steps):
             item = QListWidgetItem(f"{i + 1}. {s.title}"
                                    + ("  (asks a question first)" if s.predict else ""))
-            item.setToolTip("\n".join([s.caption, *describe_changes(s.changes)]))
+            # a question the room has not answered: its question, never its caption
+            item.setToolTip("\n".join([shown_question(lecture, i), "(answered when revealed)"])
+                            if lecture.is_veiled(i)
+                            else "\n".join([s.caption, *describe_changes(s.changes)]))
             self.list.addItem(item)
         self.list.setCurrentRow(self.document.step)
         self._filling = False

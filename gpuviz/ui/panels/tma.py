@@ -11,9 +11,11 @@ The buttons carry no numbers: the summary, which does, is veiled with the other 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from PySide6.QtCore import QObject, QThreadPool
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QPushButton, QVBoxLayout, QWidget
 
 from gpuviz import keys
@@ -24,6 +26,7 @@ from gpuviz.registry import panel
 from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.ui.panel_extras import PanelExtras
 from gpuviz.ui.section_control import SectionControl
+from gpuviz.ui.worker_report import Job
 
 PANEL_ID = "tma"
 SWIZZLE, MMA = "swizzle", "mma"
@@ -33,17 +36,8 @@ def _short_title(panel_id: str) -> str:
     return panel(panel_id).title.split(":")[0]
 
 
-def shown_result(document) -> TmaResult | None:
-    """The tma result of what the document shows (None for a section the model cannot use)."""
-    try:
-        return compute_cached(PANEL_ID, effective_params(document.shown, PANEL_ID))
-    except Exception:  # a section with problems: they are shown instead, nothing to link
-        return None
-
-
-def open_swizzle(document) -> bool:
+def open_swizzle(document, r: TmaResult | None) -> bool:
     """The swizzle panel in the map's mode (one undoable edit); False when nothing links."""
-    r = shown_result(document)
     if r is None:
         return False
     params = tma_links.swizzle_params(r.swizzle_equivalent, document.shown.section(SWIZZLE))
@@ -52,16 +46,60 @@ def open_swizzle(document) -> bool:
     return True
 
 
-def open_mma(document) -> bool:
+def open_mma(document, r: TmaResult | None) -> bool:
     """The mma panel reading the box through the descriptor (one undoable edit); False where the
     placement implies no descriptor (no swizzle, a refused map)."""
-    r = shown_result(document)
     if r is None or r.wgmma_descriptor is None:
         return False
     params = tma_links.mma_params(r.wgmma_descriptor, document.shown.section(MMA))
     document.open_panel(MMA, params, text=f"Open in {_short_title(MMA)} panel "
                                           "(wgmma descriptor)")
     return True
+
+
+class ShownResult(QObject):
+    """The tma result of what the document shows, for the links: the one the dock's figure
+    shows where it is of these parameters, else computed on the thread pool as a slow dock's
+    model is (``worker_report.Job``), never on the GUI thread. ``then(result)`` runs when it
+    is known (None: a section the model cannot use), unless the section changed meanwhile."""
+
+    def __init__(self, dock, parent: QObject | None = None):
+        super().__init__(parent)
+        self.dock = dock
+        self.generation = 0
+        self._then: dict[int, tuple[Any, Callable[[TmaResult | None], None]]] = {}
+        self.computed = 0  # results computed on the thread pool for the links (for the tests)
+
+    def ask(self, then: Callable[[TmaResult | None], None]) -> None:
+        self.generation += 1
+        try:
+            params = effective_params(self.dock.document.shown, PANEL_ID)
+        except Exception:  # a section with problems: they are shown instead, nothing to link
+            then(None)
+            return
+        plan = getattr(self.dock, "plan", None)  # a dock made without one: the pool alone
+        shown = getattr(plan, "shown", None)
+        result = getattr(plan, "shown_result", None)
+        if shown is not None and shown.params == params and isinstance(result, TmaResult):
+            then(result)
+            return
+        self._then[self.generation] = (params, then)
+        job = Job(lambda: compute_cached(PANEL_ID, params), self.generation)
+        job.signals.done.connect(self._on_done)  # queued: this object lives on the GUI thread
+        QThreadPool.globalInstance().start(job)
+
+    def _on_done(self, generation: int, result: object, error: str) -> None:
+        asked = self._then.pop(generation, None)
+        if asked is None:
+            return
+        self.computed += 1
+        params, then = asked
+        try:
+            now = effective_params(self.dock.document.shown, PANEL_ID)
+        except Exception:
+            now = None
+        if now == params:  # else a newer request, for the section as it is now, follows
+            then(result if not error and isinstance(result, TmaResult) else None)
 
 
 class NeighbourLinks(SectionControl):
@@ -82,10 +120,11 @@ class NeighbourLinks(SectionControl):
         lay.setContentsMargins(0, 6, 0, 0)
         lay.addWidget(self.swizzle_button)
         lay.addWidget(self.mma_button)
-        self.swizzle_button.clicked.connect(
-            lambda: self._raise(SWIZZLE) if open_swizzle(self.dock.document) else None)
-        self.mma_button.clicked.connect(
-            lambda: self._raise(MMA) if open_mma(self.dock.document) else None)
+        self.result = ShownResult(dock, self)
+        self.swizzle_button.clicked.connect(lambda: self.result.ask(
+            lambda r: self._raise(SWIZZLE) if open_swizzle(self.dock.document, r) else None))
+        self.mma_button.clicked.connect(lambda: self.result.ask(
+            lambda r: self._raise(MMA) if open_mma(self.dock.document, r) else None))
         self.start()
 
     def _raise(self, panel_id: str) -> None:
@@ -99,7 +138,9 @@ class NeighbourLinks(SectionControl):
             other.raise_()
 
     def show_params(self, params: Any) -> None:
-        r = shown_result(self.dock.document)
+        self.result.ask(self._enable)
+
+    def _enable(self, r: TmaResult | None) -> None:
         self.swizzle_button.setEnabled(r is not None)
         self.mma_button.setEnabled(r is not None and r.wgmma_descriptor is not None)
 
@@ -156,10 +197,15 @@ class TmaExtras(PanelExtras):
         if parsed is None or parsed[0] != "chunk" or len(parsed[1]) != 2:
             return
         document = self.document
-        r = shown_result(document)
-        if r is None or SWIZZLE not in document.scenario.panels:
+        if SWIZZLE not in document.scenario.panels:
             return
         col = parsed[1][1]
+        self.links.result.ask(lambda r: self._read_column(r, col))
+
+    def _read_column(self, r: TmaResult | None, col: int) -> None:
+        document = self.document
+        if r is None or SWIZZLE not in document.scenario.panels:
+            return
         current = document.shown.section(SWIZZLE)
         params = tma_links.swizzle_params(r.swizzle_equivalent, current)
         if 0 <= col < 8:

@@ -1,0 +1,82 @@
+"""What states a veiled step's answer, as texts: the step's title (beyond what the question
+says), the sentences of its caption that the question does not, and the model's value of each
+measured quantity the step's panels show, as the measured line gives it ("2 shared-memory
+wavefronts", "H200 measured: 2 (agrees)"). A surface that shows text while a question is
+open (a tooltip, a status tip, a hover) checks it against these; the tests check every such
+text the window can show. Qt-free."""
+
+from __future__ import annotations
+
+import re
+
+from gpuviz.lecture.show import shown_question, step_panels
+from gpuviz.lecture.state import Lecture
+from gpuviz.registry import panel
+from gpuviz.scenario.fields import format_fields
+
+_SENTENCE = re.compile(r"(?<=[.!?:;])\s+")
+MIN_WORDS = 3  # a shorter piece of a caption ("Two rounds:") is checked inside the model values
+
+
+def measured_phrase(panel_id: str, value: float) -> str:
+    """The model's value of the panel's measured quantity in words, as the measured line under
+    the dock's controls states it after "Model: " ("1 resident block per SM", "4 32-byte
+    sectors")."""
+    from gpuviz.measurements import format_value
+
+    measured = panel(panel_id).measured
+    assert measured is not None, panel_id
+    unit = measured.unit
+    if value == 1 and "÷" not in unit:  # "1 resident block per SM", not "… blocks"
+        head, per, tail = unit.partition(" per ")
+        unit = head.removesuffix("s") + per + tail
+    return f"{format_value(panel_id, value)} {unit}"
+
+
+def veiled_answer(lecture: Lecture, step: int | None = None) -> tuple[str, ...]:
+    """The texts that give step ``step``'s answer (None: the lecture's step) while it is
+    veiled; empty for a step that is not (no question, or revealed)."""
+    k = lecture.step if step is None else step
+    if not lecture.is_veiled(k):
+        return ()
+    scenario = lecture.scenario
+    s, state = scenario.steps[k], scenario.at_step(k)
+    question = " ".join(shown_question(lecture, k).split())
+    texts: list[str] = []
+    title = " ".join(s.title.split())
+    if title and title not in question:
+        texts.append(title)
+    for sentence in _SENTENCE.split(" ".join(format_fields(s.caption, state).split())):
+        sentence = sentence.strip()
+        if len(sentence.split()) >= MIN_WORDS and sentence not in question:
+            texts.append(sentence)
+    texts += _model_values(state, step_panels(scenario, k))
+    return tuple(dict.fromkeys(texts))
+
+
+def _model_values(state, panel_ids: tuple[str, ...]) -> list[str]:
+    from gpuviz.measurements import NOT_MEASURED, label
+    from gpuviz.scenario.compute import compute_cached, effective_params
+
+    values = []
+    for pid in panel_ids:
+        measured = panel(pid).measured
+        if measured is None:
+            continue
+        try:
+            params = effective_params(state, pid)
+            value = measured.of(compute_cached(pid, params))
+        except Exception:  # a section the model refuses: its problems are shown, no value
+            continue
+        values.append(measured_phrase(pid, value))
+        if measured.by_section:
+            said = label(pid, params, value)
+            if said != NOT_MEASURED:
+                values.append(said)
+    return values
+
+
+def carries_answer(text: str, answer: tuple[str, ...]) -> str:
+    """The first of ``answer`` that ``text`` states ("" when none), whitespace aside."""
+    flat = " ".join(text.split())
+    return next((a for a in answer if a in flat), "")
