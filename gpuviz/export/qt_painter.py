@@ -368,7 +368,9 @@ class _Painter:
         p.setWorldTransform(frame)
         if t.knockout:  # a halo of the knockout colour tight around the glyphs, so a label on
             # hatching keeps the hatch visible around it (a box erased it)
-            p.fillPath(_halo(t.text, key, font, 2 * self.pad / k), _brush(t.knockout))
+            brush = _brush(t.knockout)
+            for piece in _halo(t.text, key, font, 2 * self.pad / k):
+                p.fillPath(piece, brush)
         self._device = True  # the world transform is a label's: shapes set theirs again
         self._label_k = None
         if self._static and laid is not None and not t.rotate:
@@ -429,25 +431,58 @@ def _label(text: str, key: FontKey, device,
 
 # per label (text, font, halo width): the outline of its glyphs stroked that wide, round joins,
 # filled in the knockout colour under the label; stroking the glyphs' outline was most of a
-# redraw of a figure of many knocked-out labels (192 in traversal-sweep: 11 of 25 ms a redraw)
-_halos: dict[tuple[str, FontKey, float], QPainterPath] = {}
+# redraw of a figure of many knocked-out labels (192 in traversal-sweep: 11 of 25 ms a redraw).
+# Filling a stroke and simplifying it both grow faster than its length (a 485-character
+# predicate at a halo wider than its glyphs: 0.28 s to fill, 2.5 s to simplify), so a long
+# label's halo is stroked in pieces of a few words, filled one after another (24 ms). A label
+# painted again keeps its halo simplified, which fills 3-8 times faster but costs about 2 ms a
+# character once: an export paints each label once, and a halo over MAX_SIMPLIFIED elements is
+# never simplified.
+_halos: dict[tuple[str, FontKey, float], tuple[tuple[QPainterPath, ...], bool]] = {}
+MAX_SIMPLIFIED = 4096  # a halo's elements (about 36 characters at a halo wider than the glyphs)
+HALO_PIECE = 8  # characters at least in a piece of a long label's halo, cut at a space
 
 
-def _halo(text: str, key: FontKey, font: QFont, width: float) -> QPainterPath:
+def _halo(text: str, key: FontKey, font: QFont, width: float) -> tuple[QPainterPath, ...]:
     found = _halos.get((text, key, width))
     if found is None:
         from PySide6.QtGui import QPainterPathStroker
 
-        glyphs = QPainterPath()
-        glyphs.addText(QPointF(0.0, 0.0), font, text)
         stroker = QPainterPathStroker()
         stroker.setWidth(width)
         stroker.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
         stroker.setCapStyle(Qt.PenCapStyle.SquareCap)  # a QPen's, as strokePath drew it
+        metrics = _metrics(*key, None)
+        pieces = []
+        for start, piece in _halo_pieces(text):
+            glyphs = QPainterPath()
+            glyphs.addText(QPointF(metrics.horizontalAdvance(text[:start]) if start else 0.0,
+                                   0.0), font, piece)
+            pieces.append(stroker.createStroke(glyphs))
+        strokes = tuple(pieces)
         if len(_halos) >= MAX_LABELS:
             _halos.clear()
-        found = _halos[(text, key, width)] = stroker.createStroke(glyphs).simplified()
-    return found
+        _halos[(text, key, width)] = (
+            strokes, sum(s.elementCount() for s in strokes) > MAX_SIMPLIFIED)
+        return strokes
+    paths, final = found
+    if not final:
+        paths = tuple(path.simplified() for path in paths)
+        _halos[(text, key, width)] = (paths, True)
+    return paths
+
+
+def _halo_pieces(text: str) -> list[tuple[int, str]]:
+    """``text`` cut into pieces of at least HALO_PIECE characters, each with where it starts: at
+    a space (no kerning pair spans one), or inside a word of more than 4 · HALO_PIECE."""
+    pieces: list[tuple[int, str]] = []
+    start = 0
+    for at in range(HALO_PIECE, len(text) - HALO_PIECE // 2):
+        if (text[at] == " " and at - start >= HALO_PIECE) or at - start >= 4 * HALO_PIECE:
+            pieces.append((start, text[start:at]))
+            start = at
+    pieces.append((start, text[start:]))
+    return pieces
 
 
 def _font(kind: str, bold: bool, pixels: int) -> QFont:
