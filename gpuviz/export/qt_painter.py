@@ -432,13 +432,12 @@ def _label(text: str, key: FontKey, device,
 # per label (text, font, halo width): the outline of its glyphs stroked that wide, round joins,
 # filled in the knockout colour under the label; stroking the glyphs' outline was most of a
 # redraw of a figure of many knocked-out labels (192 in traversal-sweep: 11 of 25 ms a redraw).
-# Filling a stroke and simplifying it both grow faster than its length (a 485-character
-# predicate at a halo wider than its glyphs: 0.28 s to fill, 2.5 s to simplify), so a long
-# label's halo is stroked in pieces of a few words, filled one after another (24 ms). A label
-# painted again keeps its halo simplified, which fills 3-8 times faster but costs about 2 ms a
-# character once: an export paints each label once, and a halo over MAX_SIMPLIFIED elements is
-# never simplified.
-_halos: dict[tuple[str, FontKey, float], tuple[tuple[QPainterPath, ...], bool]] = {}
+# Simplified, the outline fills 3-8 times faster; but simplifying it grows faster than the label's
+# length (a 485-character predicate at a halo wider than its glyphs: 2.5 s), and so does filling
+# one stroke of it (0.28 s). A halo of more than MAX_SIMPLIFIED elements is stroked in pieces of
+# a few words instead, filled one after another as they come (24 ms); every paint of a label
+# fills the same outline, so a redraw gives the first paint's pixels.
+_halos: dict[tuple[str, FontKey, float], tuple[QPainterPath, ...]] = {}
 MAX_SIMPLIFIED = 4096  # a halo's elements (about 36 characters at a halo wider than the glyphs)
 HALO_PIECE = 8  # characters at least in a piece of a long label's halo, cut at a space
 
@@ -452,24 +451,24 @@ def _halo(text: str, key: FontKey, font: QFont, width: float) -> tuple[QPainterP
         stroker.setWidth(width)
         stroker.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
         stroker.setCapStyle(Qt.PenCapStyle.SquareCap)  # a QPen's, as strokePath drew it
-        metrics = _metrics(*key, None)
-        pieces = []
-        for start, piece in _halo_pieces(text):
-            glyphs = QPainterPath()
-            glyphs.addText(QPointF(metrics.horizontalAdvance(text[:start]) if start else 0.0,
-                                   0.0), font, piece)
-            pieces.append(stroker.createStroke(glyphs))
-        strokes = tuple(pieces)
+        glyphs = QPainterPath()
+        glyphs.addText(QPointF(0.0, 0.0), font, text)
+        whole = stroker.createStroke(glyphs)
+        if whole.elementCount() <= MAX_SIMPLIFIED:
+            found = (whole.simplified(),)
+        else:
+            metrics = _metrics(*key, None)
+            pieces = []
+            for start, piece in _halo_pieces(text):
+                glyphs = QPainterPath()
+                glyphs.addText(QPointF(metrics.horizontalAdvance(text[:start]), 0.0), font,
+                               piece)
+                pieces.append(stroker.createStroke(glyphs))
+            found = tuple(pieces)
         if len(_halos) >= MAX_LABELS:
             _halos.clear()
-        _halos[(text, key, width)] = (
-            strokes, sum(s.elementCount() for s in strokes) > MAX_SIMPLIFIED)
-        return strokes
-    paths, final = found
-    if not final:
-        paths = tuple(path.simplified() for path in paths)
-        _halos[(text, key, width)] = (paths, True)
-    return paths
+        _halos[(text, key, width)] = found
+    return found
 
 
 def _halo_pieces(text: str) -> list[tuple[int, str]]:
