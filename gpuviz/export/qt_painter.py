@@ -368,7 +368,9 @@ class _Painter:
         p.setWorldTransform(frame)
         if t.knockout:  # a halo of the knockout colour tight around the glyphs, so a label on
             # hatching keeps the hatch visible around it (a box erased it)
-            p.fillPath(_halo(t.text, key, font, 2 * self.pad / k), _brush(t.knockout))
+            brush = _brush(t.knockout)
+            for piece in _halo(t.text, key, font, 2 * self.pad / k):
+                p.fillPath(piece, brush)
         self._device = True  # the world transform is a label's: shapes set theirs again
         self._label_k = None
         if self._static and laid is not None and not t.rotate:
@@ -429,25 +431,57 @@ def _label(text: str, key: FontKey, device,
 
 # per label (text, font, halo width): the outline of its glyphs stroked that wide, round joins,
 # filled in the knockout colour under the label; stroking the glyphs' outline was most of a
-# redraw of a figure of many knocked-out labels (192 in traversal-sweep: 11 of 25 ms a redraw)
-_halos: dict[tuple[str, FontKey, float], QPainterPath] = {}
+# redraw of a figure of many knocked-out labels (192 in traversal-sweep: 11 of 25 ms a redraw).
+# Simplified, the outline fills 3-8 times faster; but simplifying it grows faster than the label's
+# length (a 485-character predicate at a halo wider than its glyphs: 2.5 s), and so does filling
+# one stroke of it (0.28 s). A halo of more than MAX_SIMPLIFIED elements is stroked in pieces of
+# a few words instead, filled one after another as they come (24 ms); every paint of a label
+# fills the same outline, so a redraw gives the first paint's pixels.
+_halos: dict[tuple[str, FontKey, float], tuple[QPainterPath, ...]] = {}
+MAX_SIMPLIFIED = 4096  # a halo's elements (about 36 characters at a halo wider than the glyphs)
+HALO_PIECE = 8  # characters at least in a piece of a long label's halo, cut at a space
 
 
-def _halo(text: str, key: FontKey, font: QFont, width: float) -> QPainterPath:
+def _halo(text: str, key: FontKey, font: QFont, width: float) -> tuple[QPainterPath, ...]:
     found = _halos.get((text, key, width))
     if found is None:
         from PySide6.QtGui import QPainterPathStroker
 
-        glyphs = QPainterPath()
-        glyphs.addText(QPointF(0.0, 0.0), font, text)
         stroker = QPainterPathStroker()
         stroker.setWidth(width)
         stroker.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
         stroker.setCapStyle(Qt.PenCapStyle.SquareCap)  # a QPen's, as strokePath drew it
+        glyphs = QPainterPath()
+        glyphs.addText(QPointF(0.0, 0.0), font, text)
+        whole = stroker.createStroke(glyphs)
+        if whole.elementCount() <= MAX_SIMPLIFIED:
+            found = (whole.simplified(),)
+        else:
+            metrics = _metrics(*key, None)
+            pieces = []
+            for start, piece in _halo_pieces(text):
+                glyphs = QPainterPath()
+                glyphs.addText(QPointF(metrics.horizontalAdvance(text[:start]), 0.0), font,
+                               piece)
+                pieces.append(stroker.createStroke(glyphs))
+            found = tuple(pieces)
         if len(_halos) >= MAX_LABELS:
             _halos.clear()
-        found = _halos[(text, key, width)] = stroker.createStroke(glyphs).simplified()
+        _halos[(text, key, width)] = found
     return found
+
+
+def _halo_pieces(text: str) -> list[tuple[int, str]]:
+    """``text`` cut into pieces of at least HALO_PIECE characters, each with where it starts: at
+    a space (no kerning pair spans one), or inside a word of more than 4 · HALO_PIECE."""
+    pieces: list[tuple[int, str]] = []
+    start = 0
+    for at in range(HALO_PIECE, len(text) - HALO_PIECE // 2):
+        if (text[at] == " " and at - start >= HALO_PIECE) or at - start >= 4 * HALO_PIECE:
+            pieces.append((start, text[start:at]))
+            start = at
+    pieces.append((start, text[start:]))
+    return pieces
 
 
 def _font(kind: str, bold: bool, pixels: int) -> QFont:

@@ -136,14 +136,20 @@ def placed(r: DivergenceResult, g: Graph, theme: Theme, stagger: bool,
     lo, hi = np.minimum(s[:, :2], s[:, 2:]), np.maximum(s[:, :2], s[:, 2:])
     lo0, lo1, hi0, hi1 = lo[:, 0].copy(), lo[:, 1].copy(), hi[:, 0].copy(), hi[:, 1].copy()
     blocks = {False: _kept_clear(g, g.reach), True: _kept_clear(g, drawn)}  # True: as drawn
-    kept: list[np.ndarray] = [np.zeros((4, 0))]  # the placed labels' boxes, as four arrays
+    # the placed labels' boxes as four arrays, a column written as each is placed (a note a
+    # block at most, a predicate an edge)
+    kept = [np.zeros((4, len(r.nodes) + len(r.edges) + 1))]
 
     def apart(gap: float) -> np.ndarray:
         """The placed labels' boxes widened by ``gap`` across and 0.6 mm up and down (the room
         kept around them), as four arrays."""
-        if kept[0].shape[1] != len(placed):
-            kept[0] = np.asarray(placed, dtype=float).T
-        return kept[0] + np.array([[-gap], [-0.6], [gap], [0.6]])
+        return kept[0][:, :len(placed)] + np.array([[-gap], [-0.6], [gap], [0.6]])
+
+    def keep(box: Box) -> None:
+        if len(placed) == kept[0].shape[1]:
+            kept[0] = np.concatenate([kept[0], np.zeros_like(kept[0])], axis=1)
+        kept[0][:, len(placed)] = box
+        placed.append(box)
 
     def inside(b: np.ndarray) -> np.ndarray:
         """Which boxes (rows of ``b``) lie inside the graph."""
@@ -202,7 +208,7 @@ def placed(r: DivergenceResult, g: Graph, theme: Theme, stagger: bool,
         if ok.any():
             i = int(ok.argmax())
             labels.append(Label(candidates[i], text, color, font, False, _group(edge)))
-            placed.append(cands[i])
+            keep(cands[i])
             return
         if not stagger:
             raise Crowded(text)
@@ -254,7 +260,7 @@ def placed(r: DivergenceResult, g: Graph, theme: Theme, stagger: bool,
             place, box = (x + shift, y, anchor), (box[0] + shift, box[1], box[2] + shift, box[3])
             halo = True
         labels.append(Label(place, text, color, font, halo, _group(edge)))
-        placed.append(box)
+        keep(box)
 
     # Each reconvergence point names the branches that reconverge there, beside it on the
     # outer side (where the branch layers' predicates do not go); a branch that reconverges

@@ -20,16 +20,12 @@ def segments_hit_boxes(s: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     x0, y0, x1, y1 = b[:, 0] + EPS, b[:, 1] + EPS, b[:, 2] - EPS, b[:, 3] - EPS
     px, py = s[:, 0], s[:, 1]
     dx, dy = s[:, 2] - px, s[:, 3] - py
-    t0 = np.zeros(len(b))
-    t1 = np.ones(len(b))
-    ok = (x1 > x0) & (y1 > y0)
-    for p, q in ((-dx, px - x0), (dx, x1 - px), (-dy, py - y0), (dy, y1 - py)):
-        parallel = np.abs(p) < 1e-12
-        ok &= ~(parallel & (q < 0))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(parallel, 0.0, q / np.where(parallel, 1.0, p))
-        enter = (~parallel) & (p < 0)
-        leave = (~parallel) & (p > 0)
-        t0 = np.where(enter, np.maximum(t0, r), t0)
-        t1 = np.where(leave, np.minimum(t1, r), t1)
-    return ok & (t0 <= t1)
+    # the four clipping conditions p·t <= q at once (left, right, bottom, top of the box)
+    p = np.stack((-dx, dx, -dy, dy))
+    q = np.stack((px - x0, x1 - px, py - y0, y1 - py))
+    parallel = np.abs(p) < 1e-12
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = q / np.where(parallel, 1.0, p)
+    t0 = np.where(p <= -1e-12, r, 0.0).max(axis=0, initial=0.0)  # where the segment enters
+    t1 = np.where(p >= 1e-12, r, 1.0).min(axis=0, initial=1.0)  # and leaves
+    return (x1 > x0) & (y1 > y0) & ~(parallel & (q < 0)).any(axis=0) & (t0 <= t1)

@@ -39,7 +39,7 @@ def _paint(fig, stroke_halos: bool = False) -> np.ndarray:
             stroker.setWidth(width)
             stroker.setJoinStyle(qt_painter.Qt.PenJoinStyle.RoundJoin)
             stroker.setCapStyle(qt_painter.Qt.PenCapStyle.SquareCap)
-            return stroker.createStroke(glyphs)
+            return (stroker.createStroke(glyphs),)
         qt_painter._halo = stroked
     try:
         img = QImage(1240, 140, QImage.Format.Format_RGB32)
@@ -61,6 +61,52 @@ def test_a_redraw_strokes_no_halo_again(qapp):
     _paint(fig)
     assert all(qt_painter._halos[k] is v for k, v in kept.items()), "the outlines were kept"
     assert len(qt_painter._halos) == len(kept)
+
+
+def _long_label_figure(text: str, size: float = 9.0):
+    c = Canvas()
+    c.rect(1.0, 1.0, 300.0, 5.0, HATCHED)
+    c.text(2.0, 3.5, text, size, "#000000", baseline="middle", font="mono", knockout="#FFFFFF")
+    return c.figure(310.0, 7.0, "#FFFFFF")
+
+
+_PREDICATE = " and ".join(f"(lane * 7 + warp + {i}) % 5 != 3" for i in range(9))
+
+
+def test_a_short_label_is_simplified_and_a_very_long_one_stroked_in_pieces(qapp):
+    """Simplifying a halo grows faster than its label (2.5 s for a 485-character predicate):
+    a long label's halo is stroked in pieces, never simplified; a short one's is simplified."""
+    from PySide6.QtCore import Qt
+
+    from gpuviz.export import qt_painter
+
+    qt_painter._halos.clear()
+    _paint(_long_label_figure("lane % 5 != 3"))
+    [paths] = qt_painter._halos.values()
+    assert len(paths) == 1 and paths[0].fillRule() == Qt.FillRule.OddEvenFill, "simplified"
+    qt_painter._halos.clear()
+    fig = _long_label_figure(_PREDICATE)
+    _paint(fig)
+    [paths] = qt_painter._halos.values()
+    assert len(paths) > 8 and all(p.fillRule() == Qt.FillRule.WindingFill for p in paths)
+    assert sum(p.elementCount() for p in paths) > qt_painter.MAX_SIMPLIFIED
+    _paint(fig)
+    assert next(iter(qt_painter._halos.values())) is paths, "kept as it was"
+
+
+def test_a_long_halo_in_pieces_paints_what_one_stroke_paints(qapp):
+    """A long label's halo is stroked a few words at a time (filling one stroke of the whole
+    label grows faster than its length); the pieces cover what the whole stroke covers."""
+    from gpuviz.export import qt_painter
+
+    fig = _long_label_figure(_PREDICATE, size=4.0)
+    qt_painter._halos.clear()
+    pieces = _paint(fig)
+    assert len(next(iter(qt_painter._halos.values()))) > 8, "stroked in pieces"
+    whole = _paint(fig, stroke_halos=True)
+    diff = np.abs(pieces - whole).max(axis=2)
+    assert (diff > 0).mean() < 0.002, "differences only on a few edge pixels"
+    assert (diff > 96).sum() <= 12
 
 
 def test_the_kept_halo_paints_what_stroking_the_glyphs_paints(qapp):
