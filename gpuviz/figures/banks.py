@@ -429,8 +429,9 @@ def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometr
                 theme.select(c, xcol(b) + CELL_PAD / 2, head, col - CELL_PAD,
                              rack_top - head + rack_h)
         if not r.slots:
+            # across the empty columns' edges: on a halo of their fill
             c.text(x0 + n * col / 2, rack_top + row_h / 2, "no active lane: nothing to serve",
-                   pt, muted, anchor="middle", baseline="middle")
+                   pt, muted, anchor="middle", baseline="middle", knockout=theme.surface)
         y = rack_top + rack_h + 2.5
     width = x0 + n * col
     return as_part(draw, c.block(width, y - 2.5, "rack"))

@@ -47,7 +47,9 @@ NATURAL_WIDTH = 170.0
 MAX_CELL = 5.0
 FUTURE_OPACITY = 0.25
 MAX_HAZARD_LINES = 6
-TILE_PALETTE = (2, 0, 4, 3)  # palette entries for tiles 0–3: apart from the W and R colours
+# palette entries for tiles 0–3: apart from the W and R colours, and from the arrivals' gray
+# (entry 4, a gray, read as an arrival beside it on a slide and in the dark theme)
+TILE_PALETTE = (2, 0, 5, 3)
 
 GLYPH = {"write": "W", "read": "R", "arrive": "B", "return": "×", "finish": "F"}
 STATE_TEXT = {"run": "running", "wait1": "waits at barrier 1", "wait2": "waits at barrier 2",

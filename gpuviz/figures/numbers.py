@@ -59,7 +59,10 @@ def short_forms(text: str) -> list[str]:
             return []
         if not math.isfinite(f):
             return []
-        return [s for s in (f"{f:.3g}", f"{f:.2g}", f"{f:.1g}") if s != text]
+        rounded = (f"{f:.3g}", f"{f:.2g}", f"{f:.1g}")
+        # each with its exponent written without "+" and leading zeros (1e+16 as 1e16)
+        spelt = [g for form in rounded for g in (form, _compact_exponent(form))]
+        return [s for s in dict.fromkeys(spelt) if s != text]
     forms: list[str] = []
     if raw != text:
         forms.append(raw)
@@ -89,6 +92,15 @@ def short_forms(text: str) -> list[str]:
 #: A value shortened to fit its cell: (its place: the value's key, or its position; the short
 #: form; the exact text). Keyed by place, so that four values shortened alike ("17M") are four.
 Shortened = tuple[str, str, str]
+
+
+def _compact_exponent(form: str) -> str:
+    """``-4e+16`` as ``-4e16``, ``1e-05`` as ``1e-5``: the same number, shorter."""
+    mantissa, e, exponent = form.partition("e")
+    if not e:
+        return form
+    sign = "-" if exponent.startswith("-") else ""
+    return f"{mantissa}e{sign}{exponent.lstrip('+-').lstrip('0') or '0'}"
 
 
 def shortened_note(shortened: Sequence[Shortened], limit: int = 6) -> str:

@@ -386,6 +386,10 @@ def _cliffs(r: OccupancyResult, selection: frozenset[str], theme: Theme, target:
             y += ph + gap
         if name == "shared_memory":
             sx, sy = _corners(np.asarray(xs, dtype=float), np.asarray(ws))
+            if current > sx[-1]:  # a request past the opt-in limit the axis ends at: the
+                # curve is carried on to it at what the SM holds there (no block fits)
+                held = float(r.active_warps_per_sm)
+                sx, sy = [*sx, sx[-1], current], [*sy, held, held]
         else:
             sx, sy = _steps(np.asarray(xs, dtype=float), np.asarray(ws))
         key = keys.key("plot", name)

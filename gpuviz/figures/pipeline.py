@@ -116,7 +116,7 @@ class Bands:
 def _bands(result: PipelineResult, plot_w: float, size: float) -> tuple[Bands, bool]:
     """The fewest bands at which every tile's number fits its load and compute bars (and
     whether it does at all); at most MAX_BANDS."""
-    total = max(result.total_time, 1e-9)
+    total = _axis_end(result)
     for count in range(1, MAX_BANDS + 1):
         spans = [total]
         if count > 1:  # band edges on round times: multiples of the tick step, a half or a fifth
@@ -132,6 +132,13 @@ def _bands(result: PipelineResult, plot_w: float, size: float) -> tuple[Bands, b
                    for a, b in ((t.load_start, t.load_end), (t.compute_start, t.compute_end))):
                 return bands, True
     return Bands(1, total, plot_w / total), False
+
+
+def _axis_end(result: PipelineResult) -> float:
+    """Where the time axis ends: the schedule's end, or one time unit for a schedule of
+    instant loads and computes (an axis of no length would draw nothing, its label off the
+    page)."""
+    return result.total_time if result.total_time > 0 else 1.0
 
 
 def plan(result: PipelineResult, theme: Theme, width: float,
@@ -228,8 +235,8 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
         return label_w + (t - k * bands.span) * bands.scale
 
     def band_w(k: int) -> float:
-        end = min(result.total_time, (k + 1) * bands.span) if k < bands.count - 1 \
-            else result.total_time
+        end = min(_axis_end(result), (k + 1) * bands.span) if k < bands.count - 1 \
+            else _axis_end(result)
         return (end - k * bands.span) * bands.scale
 
     for k in range(bands.count):

@@ -357,14 +357,15 @@ def plot_block(series: Sequence[Series], theme: Theme, width: float, height: flo
     # Room on the right for half of the last x tick's label (it is centred on its tick).
     xs = [float(v) for s in series for v in s.x]
     xlo, xhi = x_range or ((min(xs), max(xs)) if xs else (0.0, 1.0))
-    xt = x_ticks if x_ticks is not None else nice_ticks(xlo, xhi if xhi > xlo else xlo + 1.0,
-                                                          target=6)
+    if xhi <= xlo:  # one x value (a single step): the axis line_plot draws, one unit long
+        xhi = xlo + 1.0
+    xt = x_ticks if x_ticks is not None else nice_ticks(xlo, xhi, target=6)
     # a label centred on a tick near the right end reaches past it by half its width (with
     # room for a wider fallback face where the layout leaves it), less what lies between its
     # tick and the end (about, in a plot nearly as wide as the block)
-    span = max(xhi - xlo, 1e-12)
+    span = xhi - xlo
     spill = max(0.0, max((room_width(tick_x(v), size) / 2 - (xhi - v) / span * width * 0.8
-                          for v in xt if v >= xlo), default=0.0))
+                          for v in xt if xlo <= v <= xhi + 1e-9), default=0.0))
     # without chrome the legend is not drawn: two or more series are named at their lines'
     # ends, in a column right of the data (labels wrapped to a third of the block)
     names = list(dict.fromkeys(s.label for s in series))

@@ -1,0 +1,149 @@
+"""The figure lint over generated states: for every panel, parameters drawn from the model's own
+declaration (``param_strategies``), computed, built at natural size on screen, in a single
+column in print, on a slide in the presentation theme and at natural size in the dark theme,
+with and without a selection taken from the figure's own keys, and linted with the rules the
+bundled sweep runs (``lint_sweep``). The bundled lectures reach a few dozen states; these reach
+the rest.
+
+``GPUVIZ_GENERATED_EXAMPLES`` sets the examples per panel (a few by default, derandomized, so a
+run repeats the last; a few hundred to look for new defects)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from panel_shapes import caps, shapes
+from param_strategies import params_strategy
+
+from gpuviz.figures.display import Rects, walk
+from gpuviz.figures.lint import Finding, lint
+from gpuviz.figures.scene import build_figure
+from gpuviz.figures.targets import NATURAL, SINGLE, SLIDE
+from gpuviz.figures.theme import THEMES
+from gpuviz.registry import PANEL_IDS, panel
+
+EXAMPLES = int(os.environ.get("GPUVIZ_GENERATED_EXAMPLES", "4"))
+# (target, theme): what a student's screen, a journal column, a slide and the dark app draw
+CASES = ((NATURAL, "screen"), (SINGLE, "print"), (SLIDE, "presentation"), (NATURAL, "dark"))
+
+# Rules whose findings generated states still raise for a panel, left open (each a class the
+# figure's layout does not yet handle; a fixed one leaves this table, and its case joins
+# FOUND below). "type-size" on a slide: a whole figure too large for one slide is drawn
+# smaller; the export pages it instead (``export.files.budget_pages``).
+OPEN: dict[str, frozenset[str]] = {
+    # block labels wider than a block's cell on large grids; a slide's subtitle shrunk
+    "launch": frozenset({"type-size", "overlap", "crossing", "distinct", "legend", "swatch",
+                         "lightness"}),
+    # four-digit and negative C values wider than the walkthrough's cells
+    "gemm": frozenset({"type-size", "overlap", "crossing"}),
+    "banks": frozenset({"code-start", "off-page"}),
+    "traversal": frozenset({"overlap"}),
+    "barrier": frozenset({"type-size", "off-page"}),
+    # values with three-digit exponents (1e-242) have no shorter spelling for their cells
+    "reduction": frozenset({"crossing", "overlap"}),
+    # more blocks than the palette has distinct colours; long predicates beside the edges
+    "divergence": frozenset({"off-page", "overlap", "crossing", "distinct", "lightness",
+                             "type-size"}),
+    # fragment B's register tints and the feed's bank groups one gray in print, together
+    "mma": frozenset({"type-size", "legend", "crossing", "overlap", "distinct", "lightness"}),
+    "tma": frozenset({"type-size"}),
+}
+
+
+def _keys(figure) -> list[str]:
+    keys: set[str] = set()
+    for item in walk(figure.items):
+        if isinstance(item, Rects) and item.keys:
+            keys.update(k for k in item.keys if k)
+        elif getattr(item, "key", None):
+            keys.add(item.key)
+    return sorted(keys)
+
+
+def findings_for(panel_id: str, params, draw) -> list[tuple[str, Finding]]:
+    """Every lint finding for the panel's figures of ``params``, each with the case it is
+    from: first without a selection, then, for each case, with up to two of the first figure's
+    keys selected (``draw`` picks them)."""
+    result = panel(panel_id).compute(params)
+    plain = build_figure(panel_id, result, frozenset(), THEMES["screen"], NATURAL)
+    found = [("natural · screen · no selection", f)
+             for f in lint(plain, NATURAL, 1.0, THEMES["screen"])]
+    keys = _keys(plain)
+    selection = frozenset(draw(st.lists(st.sampled_from(keys), max_size=2))) if keys \
+        else frozenset()
+    for target, theme_name in CASES:
+        theme = THEMES[theme_name]
+        figure = build_figure(panel_id, result, selection, theme, target)
+        found += [(f"{target.name} · {theme_name} · {sorted(selection)}", f)
+                  for f in lint(figure, target, 1.0, theme)]
+    return found
+
+
+def valid_params(panel_id: str):
+    p = panel(panel_id)
+    return params_strategy(p.params_type, shapes(panel_id), caps(panel_id)).filter(
+        lambda params: not p.problems(params))
+
+
+def new_findings(panel_id: str, params, draw) -> list[str]:
+    """The findings of rules not yet open for the panel (:data:`OPEN`), as lines."""
+    return [f"{case}: {f}" for case, f in findings_for(panel_id, params, draw)
+            if f.rule not in OPEN.get(panel_id, ())]
+
+
+@pytest.mark.parametrize("panel_id", PANEL_IDS)
+def test_generated_states_pass_the_lint(panel_id):
+    # no shrinking: one example builds five figures, and shrinking a failure took minutes
+    # (the failing example is printed as drawn; shrink it locally with Phase.shrink)
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+              phases=(Phase.explicit, Phase.generate),
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(params=valid_params(panel_id), data=st.data())
+    def check(params, data):
+        found = new_findings(panel_id, params, data.draw)
+        assert not found, "\n".join(found[:12])
+
+    check()
+
+
+def _found():
+    """States generated parameters found a defect in, each fixed since: they pass the lint."""
+    from gpuviz.models.banks import BanksParams
+    from gpuviz.models.barrier import BarrierParams
+    from gpuviz.models.occupancy import OccupancyParams
+    from gpuviz.models.pipeline import PipelineParams
+    from gpuviz.models.reduction import ReductionParams
+    from gpuviz.models.traversal import TraversalParams
+
+    return [
+        # instant loads and computes: an axis of no length, its label off the page
+        ("pipeline", PipelineParams(tiles=1, buffers=1, load_time=0.0, compute_time=0.0)),
+        # no active lane: the rack's note straddled the empty columns' edges
+        ("banks", BanksParams(active_lanes=())),
+        # more dynamic shared memory than the opt-in limit: the cliff's dot off the page
+        ("occupancy", OccupancyParams(arch="h100-sxm", threads_per_block=211,
+                                      registers_per_thread=167, static_shared_memory=8834,
+                                      dynamic_shared_memory=783469, registers_per_sm=1341,
+                                      shared_memory_per_sm=2161190)),
+        # a third tile's tint on the arrivals' gray (a slide, the dark theme)
+        ("barrier", BarrierParams(threads=8, valid_threads=0, tiles=3, neighbour_offset=3,
+                                  second_barrier=False, early_return=True,
+                                  schedule="round_robin", picks=(6, 0))),
+        # one step: the loads plot's tick room divided by an axis of no length
+        ("traversal", TraversalParams(rows=1, cols=1, capacity=None, tile_bytes=1,
+                                      sweep=False)),
+        # -4e+16 did not fit its cell; -4e16 does
+        ("reduction", ReductionParams(values=(-3.750555482822857e+16,
+                                              -6.625199282760354e+16))),
+    ]
+
+
+@pytest.mark.parametrize(("panel_id", "params"), _found(),
+                         ids=lambda v: v if isinstance(v, str) else type(v).__name__)
+def test_states_found_by_generated_parameters_pass_the_lint(panel_id, params):
+    assert not panel(panel_id).problems(params)
+    found = [f"{case}: {f}" for case, f in findings_for(panel_id, params, lambda _s: [])]
+    assert not found, "\n".join(found[:12])
