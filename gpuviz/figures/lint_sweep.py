@@ -17,7 +17,7 @@ from gpuviz.figures.lint import Finding, lint
 from gpuviz.figures.lint_chrome import chrome_findings, heading_lines
 
 if TYPE_CHECKING:
-    from gpuviz.figures.targets import Target
+    from gpuviz.figures.targets import Chrome, Target
     from gpuviz.figures.theme import Theme
     from gpuviz.scenario.document import Scenario
 
@@ -35,7 +35,7 @@ def part_findings(pid: str, result: object, selection: frozenset[str], theme: Th
     title = " ".join(t.text for t in heading_lines(whole))
     out: list[Finding] = []
     for part in whole.parts:
-        chromes = ("none", "full") if target.aspect is None else ("none",)
+        chromes: tuple[Chrome, ...] = ("none", "full") if target.aspect is None else ("none",)
         for chrome in chromes:
             fig = build_figure(pid, result, selection, theme, target.showing([part], chrome))
             out += [replace(f, item=f"part {part} (chrome {chrome}): {f.item}")

@@ -96,9 +96,6 @@ class MainWindow(QMainWindow):
         # the status bar itself stays hidden, its height is the figures'
         self.statusBar().messageChanged.connect(self.step_bar_widget.show_message)
         self.statusBar().hide()
-        from gpuviz.ui.veil_tips import VeilTips
-
-        self.veil_tips = VeilTips(self)  # every tip and hover asks the lecture's veil first
         self._panels = document.scenario.panels  # the lecture's panels the docks show
         apply_palette(self.theme)
         document.section_changed.connect(self._on_section_changed)
@@ -155,7 +152,12 @@ class MainWindow(QMainWindow):
             self._awaited_view = None
         from gpuviz.ui import lecture_export, measurements_dock, warning_line
         from gpuviz.ui.lecture_keys import install as install_lecture_keys
+        from gpuviz.ui.veil_tips import VeilTips
 
+        # every tip and hover asks the lecture's veil first; installed here, not for the first
+        # frame: an application-wide filter has PySide wrap every child Qt makes (a combo box's
+        # list view among them), which names classes the first frame does not need
+        self.veil_tips = VeilTips(self)
         build_actions(self)
         build_menus(self)
         install_lecture_keys(self)

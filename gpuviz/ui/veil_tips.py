@@ -13,14 +13,7 @@ from weakref import WeakSet
 
 from PySide6.QtCore import QEvent, QObject, QPoint
 from PySide6.QtGui import QStatusTipEvent
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QApplication,
-    QGraphicsView,
-    QMainWindow,
-    QToolTip,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication, QMainWindow, QToolTip, QWidget
 
 _FILTERS: WeakSet[VeilTips] = WeakSet()
 _TIPS = (QEvent.Type.ToolTip, QEvent.Type.WhatsThis, QEvent.Type.StatusTip)
@@ -97,6 +90,9 @@ class VeilTips(QObject):
 
 def _is_data_view(widget: QWidget) -> bool:
     """The viewport of an item view or a graphics view: its tooltips are its items'."""
+    # named here, not at import: the first frame names no item view (test_startup_imports)
+    from PySide6.QtWidgets import QAbstractItemView, QGraphicsView
+
     parent = widget.parent()
     return isinstance(parent, (QAbstractItemView, QGraphicsView)) and \
         parent.viewport() is widget
