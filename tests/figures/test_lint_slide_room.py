@@ -25,7 +25,7 @@ def _slide(name: str, step: int, panel: str, parts: tuple[str, ...] | None,
 
 @pytest.mark.parametrize(("name", "step", "panel", "parts", "wrapped"), [
     ("scheduler-try-divergence", 0, "scheduler", ("utilisation",), "min(1, / N·I/P)"),
-    ("mma-hierarchy", 0, "mma", None, "128 / threads"),
+    ("mma-hierarchy", 0, "mma", None, "32 registers (one k16 / step)"),
 ])
 def test_a_slide_half_empty_beside_a_column_that_wraps_values_is_found(
         name, step, panel, parts, wrapped):
