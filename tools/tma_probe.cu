@@ -84,10 +84,10 @@ __device__ unsigned bounded_wait(unsigned bar, unsigned parity, int limit) {
 }
 
 // The map is read from the kernel's parameter (`tmap`) or, when `gmap` is not null, from a copy in
-// global memory.
-__global__ void load_kernel(const __grid_constant__ CUtensorMap tmap, const CUtensorMap* gmap, int c0,
-                            int c1, int smem_off, int box_bytes, int dump, unsigned char* out,
-                            int* status) {
+// global memory. A rank-3 box (interleaved maps need rank 3) copies with cp.async.bulk.tensor.3d.
+__global__ void load_kernel(const __grid_constant__ CUtensorMap tmap, const CUtensorMap* gmap, int rank,
+                            int c0, int c1, int c2, int smem_off, int box_bytes, int dump,
+                            unsigned char* out, int* status) {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long bar;
     const unsigned raw = smem_addr(smem_raw);
@@ -101,10 +101,17 @@ __global__ void load_kernel(const __grid_constant__ CUtensorMap tmap, const CUte
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
                      :: "r"(b), "r"(box_bytes) : "memory");
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                     " [%0], [%1, {%2, %3}], [%4];"
-                     :: "r"(smem_addr(buf + smem_off)), "l"(gmap ? gmap : &tmap), "r"(c0), "r"(c1),
-                        "r"(b) : "memory");
+        const CUtensorMap* m = gmap ? gmap : &tmap;
+        if (rank == 3)
+            asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                         " [%0], [%1, {%2, %3, %4}], [%5];"
+                         :: "r"(smem_addr(buf + smem_off)), "l"(m), "r"(c0), "r"(c1), "r"(c2),
+                            "r"(b) : "memory");
+        else
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                         " [%0], [%1, {%2, %3}], [%4];"
+                         :: "r"(smem_addr(buf + smem_off)), "l"(m), "r"(c0), "r"(c1), "r"(b)
+                         : "memory");
         *status = (int)bounded_wait(b, 0, 200000);
     }
     __syncthreads();
@@ -112,33 +119,6 @@ __global__ void load_kernel(const __grid_constant__ CUtensorMap tmap, const CUte
 }
 
 static void json_str(const char* key, const std::string& v, bool comma = true);
-
-// The same load of a rank-3 box (cp.async.bulk.tensor.3d), for interleaved maps.
-__global__ void load3_kernel(const __grid_constant__ CUtensorMap tmap, int c0, int c1, int c2,
-                             int smem_off, int box_bytes, int dump, unsigned char* out,
-                             int* status) {
-    extern __shared__ unsigned char smem_raw[];
-    __shared__ alignas(8) unsigned long long bar;
-    const unsigned raw = smem_addr(smem_raw);
-    unsigned char* buf = smem_raw + (((raw + 1023u) & ~1023u) - raw);
-    for (int i = threadIdx.x; i < smem_off + dump; i += blockDim.x) buf[i] = 0xFF;
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    __syncthreads();
-    const unsigned b = smem_addr(&bar);
-    if (threadIdx.x == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(b) : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
-                     :: "r"(b), "r"(box_bytes) : "memory");
-        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                     " [%0], [%1, {%2, %3, %4}], [%5];"
-                     :: "r"(smem_addr(buf + smem_off)), "l"(&tmap), "r"(c0), "r"(c1), "r"(c2),
-                        "r"(b) : "memory");
-        *status = (int)bounded_wait(b, 0, 200000);
-    }
-    __syncthreads();
-    for (int i = threadIdx.x; i < dump; i += blockDim.x) out[i] = buf[smem_off + i];
-}
 
 // M id eb d0 d1 d2 s1 s2 offset b0 b1 b2 interleave swizzle c0 c1 c2 smem_offset: a rank-3 box
 // load; element (x, y, z) holds (z * d1 + y) * d0 + x + 1 (eb >= 2); the expect-tx is the box's
@@ -173,8 +153,8 @@ static void do_load3(const std::string& id, FILE* in) {
     CHECK(cudaMalloc(&dstat, sizeof(int)));
     CHECK(cudaMemset(dstat, 0, sizeof(int)));
     const int smem = 1024 + smem_off + dump;
-    CHECK(cudaFuncSetAttribute(load3_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    load3_kernel<<<1, 128, smem>>>(m, c0, c1, c2, smem_off, box_bytes, dump, dout, dstat);
+    CHECK(cudaFuncSetAttribute(load_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    load_kernel<<<1, 128, smem>>>(m, nullptr, 3, c0, c1, c2, smem_off, box_bytes, dump, dout, dstat);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     int status = 0;
@@ -255,7 +235,7 @@ static void do_load(const std::string& id, FILE* in) {
             }
         CHECK(cudaMemcpy(g_base, host.data(), host.size(), cudaMemcpyHostToDevice));
         CHECK(cudaMemset(dstat, 0, sizeof(int)));
-        load_kernel<<<1, 128, smem>>>(m, g_map_mode ? g_map : nullptr, c0, c1, smem_off, box_bytes,
+        load_kernel<<<1, 128, smem>>>(m, g_map_mode ? g_map : nullptr, 2, c0, c1, 0, smem_off, box_bytes,
                                       dump, dout, dstat);
         CHECK(cudaGetLastError());
         CHECK(cudaDeviceSynchronize());
