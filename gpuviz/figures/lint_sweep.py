@@ -67,16 +67,40 @@ def _fingerprint(figure: Figure) -> str:
     return digest.hexdigest()
 
 
-def sweep(scenarios, themes, targets):
+def sweep(scenarios, themes, targets, panels=None):
     """``(label, findings)`` for every bundled-style case: each scenario, each of its steps
-    (and the state before any step), each panel it shows, each theme and target (every figure is
-    laid out for its target), its parts alone under the chrome rules too (in the first theme). A step's
-    figure at the first target (with the parts the step names) that draws what the step before
-    drew is a ``same-step`` finding (unless the step focuses another panel: then this one is
-    context)."""
+    (and the state before any step), each panel it shows (of ``panels``, if given), each theme
+    and target (every figure is laid out for its target), its parts alone under the chrome rules
+    too (in the first theme). A step's figure at the first target (with the parts the step
+    names) that draws what the step before drew is a ``same-step`` finding (unless the step
+    focuses another panel: then this one is context).
+
+    A case that draws what an earlier case drew (the same panel result, selection, theme and
+    target: the steps of a lecture often change another panel or the caption alone) is linted
+    once and its findings repeated under its own label."""
     from gpuviz.figures.scene import build_figure
     from gpuviz.figures.theme import THEMES
     from gpuviz.scenario.compute import compute_all
+
+    # (panel, result, selection, theme, target, parts) -> (figure, findings, result kept alive)
+    seen: dict[tuple, tuple[Figure, list[Finding], object]] = {}
+
+    def linted(pid, result, selection, theme_name, target, parts=None, chrome_parts=False):
+        key = (pid, id(result), selection, theme_name, id(target),
+               None if parts is None else tuple(parts), chrome_parts)
+        if key not in seen:
+            theme = THEMES[theme_name]
+            shown = target if parts is None else target.showing(parts)
+            fig = build_figure(pid, result, selection, theme, shown)
+            found: list[Finding] = []
+            if parts is None:
+                found = lint(fig, target, 1.0, theme)
+                if chrome_parts:
+                    # the chrome rules read a part's words and layout, which no theme changes:
+                    # each part once per state and target, in the first theme
+                    found += part_findings(pid, result, selection, theme, target, fig)
+            seen[key] = (fig, found, result)
+        return seen[key][0], seen[key][1]
 
     for scenario in scenarios:
         states: list[tuple[int, Scenario, frozenset[str]]] = [(-1, scenario, frozenset())]
@@ -84,17 +108,20 @@ def sweep(scenarios, themes, targets):
                    for k in range(len(scenario.steps))]
         drawn: dict[tuple[str, str], str] = {}  # the figure of the step before, per panel
         for k, state, selection in states:
+            shown_panels = [p for p in state.panels if panels is None or p in panels]
+            if not shown_panels:
+                continue
             results = compute_all(state, state.panels)
-            for pid in state.panels:
+            for pid in shown_panels:
                 for theme_name in themes:
-                    theme = THEMES[theme_name]
                     for target in targets:
-                        fig = build_figure(pid, results[pid], selection, theme, target)
+                        fig, found = linted(pid, results[pid], selection, theme_name, target,
+                                            chrome_parts=theme_name == themes[0])
                         repeated: list[Finding] = []
                         if target is targets[0] and k >= 0:  # what a deck shows for step k
                             parts = scenario.step_parts(k, pid)
-                            shown = fig if parts is None else build_figure(
-                                pid, results[pid], selection, theme, target.showing(parts))
+                            shown = fig if parts is None else linted(
+                                pid, results[pid], selection, theme_name, target, parts)[0]
                             print_ = _fingerprint(shown)
                             before = drawn.get((pid, theme_name))
                             if before == print_ and scenario.steps[k].focus in (None, pid):
@@ -105,8 +132,4 @@ def sweep(scenarios, themes, targets):
                             drawn[(pid, theme_name)] = print_
                         label = (f"{scenario.title or pid} · {pid} · step {k + 1} · "
                                  f"{theme_name} · {target.name}")
-                        # the chrome rules read a part's words and layout, which no theme
-                        # changes: each part once per state and target, in the first theme
-                        parted = (part_findings(pid, results[pid], selection, theme, target, fig)
-                                  if theme_name == themes[0] else [])
-                        yield pid, label, lint(fig, target, 1.0, theme) + repeated + parted
+                        yield pid, label, list(found) + repeated

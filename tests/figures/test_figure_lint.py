@@ -20,7 +20,7 @@ SCENARIOS = [load_scenario(p) for p in bundled_scenarios()]
 def _cases(panel_id):
     shown = [s for s in SCENARIOS if panel_id in s.panels]
     return [(label, findings) for pid, label, findings
-            in sweep(shown, tuple(THEMES), tuple(TARGETS.values())) if pid == panel_id]
+            in sweep(shown, tuple(THEMES), tuple(TARGETS.values()), panels=(panel_id,))]
 
 
 @pytest.mark.parametrize("panel_id", PANEL_IDS)
@@ -58,4 +58,31 @@ def test_the_sweep_runs_the_chrome_rules_over_every_part(monkeypatch):
     assert calls == {(width, chrome, (part,)) for part in ("timeline", "receipt")
                      for width, chrome in ((SINGLE.width, "none"), (SINGLE.width, "full"),
                                            (SLIDE.width, "none"))}
-    assert len(seen) == steps * (2 * 2 + 2)  # two parts: two chromes at one column, one on a slide
+    # each distinct drawing once: two parts, two chromes at one column, one on a slide
+    assert len(seen) == len(_distinct_states(scenario, "pipeline")) * (2 * 2 + 2)
+
+
+def _distinct_states(scenario, pid):
+    from gpuviz.scenario.compute import compute_all
+
+    states = [(scenario, frozenset())] + [(scenario.at_step(k), scenario.step_selection(k))
+                                          for k in range(len(scenario.steps))]
+    return {(repr(compute_all(s, (pid,))[pid]), sel) for s, sel in states}
+
+
+def test_a_case_that_draws_what_an_earlier_one_drew_is_reported_under_its_own_label():
+    """The sweep lints a repeated drawing once; its findings still reach every case that
+    draws it, each under its own label, exactly as if each had been linted."""
+    from dataclasses import replace
+
+    from gpuviz.figures.targets import SINGLE
+
+    [scenario] = [s for s in SCENARIOS if s.panels == ("pipeline",)][:1]
+    # the first step twice over: the second draws what the first drew
+    doubled = replace(scenario, steps=(scenario.steps[0], scenario.steps[0]))
+    cases = list(sweep([doubled], ("print",), (SINGLE,)))
+    assert [label.split(" · ")[-3] for _, label, _ in cases] == ["step 0", "step 1", "step 2"]
+    alone = list(sweep([replace(scenario, steps=(scenario.steps[0],))], ("print",), (SINGLE,)))
+    assert cases[2][2][:-1] == alone[1][2]  # the repeat: step 1's findings, and the repeat's
+    assert cases[2][2][-1].rule == "same-step"
+

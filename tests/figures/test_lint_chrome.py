@@ -1,5 +1,7 @@
 """The chrome rules of the lint (``figures/lint_chrome.py``): each shown firing on a figure as
-it was drawn before, then finding nothing over every bundled scenario's parts."""
+it was drawn before, then finding nothing over every bundled scenario's parts. The bundled
+sweep (``tests/figures/test_figure_lint.py``) runs ``prose`` and ``end-label`` over every part
+of every bundled step at every size; the headings are checked here, with their share."""
 
 from __future__ import annotations
 
@@ -14,11 +16,10 @@ from gpuviz.figures.lint_chrome import (
     heading_lines,
     heading_share,
     part_heading_findings,
-    prose_share,
 )
 from gpuviz.figures.part_titles import part_title
 from gpuviz.figures.scene import build_figure
-from gpuviz.figures.targets import NATURAL, SINGLE, SLIDE
+from gpuviz.figures.targets import NATURAL, SINGLE
 from gpuviz.figures.theme import THEMES
 from gpuviz.registry import PANELS, panel
 from gpuviz.scenario.compute import compute_all
@@ -116,17 +117,6 @@ def test_two_ends_close_together_get_labels_that_do_not_overlap():
     assert a[3] <= b[1] + 1e-6 or b[3] <= a[1] + 1e-6  # one above the other
 
 
-@pytest.mark.parametrize("size", CASES, ids=lambda c: f"{c[0]}-{c[2]}")
-def test_every_bundled_plot_without_chrome_names_its_lines_at_their_ends(size):
-    theme = THEMES[size[2]]
-    for label, pid, result, whole in _parts(size):
-        for part in whole.parts:
-            fig = build_figure(pid, result, frozenset(), theme,
-                               size[1].showing([part], "none"))
-            found = [f for f in chrome_findings(fig, "none") if f.rule == "end-label"]
-            assert not found, (label, part, [str(f) for f in found])
-
-
 # derivations and receipts the issue names: gemm intensity's derivation, the divergence
 # efficiency receipt, the barrier hazards; each a drawing without prose under chrome "none"
 NAMED = [("gemm-walkthrough", "gemm", "intensity"), ("gemm-requested-bytes", "gemm", "intensity"),
@@ -156,24 +146,6 @@ def test_prose_fires_on_a_derivation_written_as_sentences():
                        "tile's T² stores write 4T² bytes for 2T²K FLOPs.", theme, 80.0)
     found = chrome_findings(Figure(80.0, 20.0, theme.background, block.items), "none")
     assert [f.rule for f in found] == ["prose"]
-
-
-PROSE_SIZES = [("single", SINGLE, "print"), ("slide", SLIDE, "print")]
-
-
-@pytest.mark.parametrize("size", PROSE_SIZES, ids=lambda c: c[0])
-def test_no_bundled_part_is_prose_without_chrome(size):
-    """Every part of every bundled scenario, drawn without chrome, stands alone: its notes go
-    to the caption, its receipts are tables. Before, 36 parts at one column (prose up to 30 %
-    of a part, the launch quantization's) and 41 on a slide were prose."""
-    theme, flagged = THEMES[size[2]], []
-    for label, pid, result, whole in _parts(size):
-        for part in whole.parts:
-            fig = build_figure(pid, result, frozenset(), theme, size[1].showing([part], "none"))
-            if [f for f in chrome_findings(fig, "none") if f.rule == "prose"]:
-                flagged.append((label, part, f"{prose_share(fig):.0%}"))
-            assert fig.parts == (part,)  # the part is still drawn
-    assert flagged == []
 
 
 def _texts_figure(*texts):
