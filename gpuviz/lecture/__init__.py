@@ -8,9 +8,11 @@ deck, the handout and the Python API all read (``StepShow``)."""
 
 from gpuviz.lecture.show import (
            VEIL_HIDES,
+           VEILED_TITLE,
            PanelShow,
            StepShow,
            Surface,
+           listed_titles,
            names_panels,
            show,
            shown_parts,
@@ -20,5 +22,6 @@ from gpuviz.lecture.show import (
 )
 from gpuviz.lecture.state import Lecture
 
-__all__ = ["VEIL_HIDES", "Lecture", "PanelShow", "StepShow", "Surface", "names_panels", "show",
+__all__ = ["VEILED_TITLE", "VEIL_HIDES", "Lecture", "PanelShow", "StepShow", "Surface",
+           "listed_titles", "names_panels", "show",
            "shown_parts", "shown_question", "shown_selection", "step_panels"]

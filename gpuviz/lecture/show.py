@@ -191,6 +191,17 @@ def shown_selection(lecture: Lecture, step: int | None, panel_id: str,
     return without_frame(selection) if frame is None else at_frame(selection, frame)
 
 
+VEILED_TITLE = "(predict first)"  # a veiled step's title in every list of steps
+
+
+def listed_titles(lecture: Lecture) -> list[str]:
+    """Each step's title as a list of the lecture's steps shows it (the step bar, the Lecture
+    Steps window, the export dialog): a step whose question the room has not seen answered is
+    listed as :data:`VEILED_TITLE`, since its title often gives the answer."""
+    return [VEILED_TITLE if lecture.is_veiled(k) else s.title
+            for k, s in enumerate(lecture.scenario.steps)]
+
+
 def shown_question(lecture: Lecture, step: int | None) -> str:
     """``show(lecture, step).question`` alone: step ``step``'s question, its live fields filled
     in ("" for a step that asks none and for the overview)."""

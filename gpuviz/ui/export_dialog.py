@@ -194,13 +194,12 @@ class ExportDialog(QDialog):
         if doc is None:
             self.step_box.addItem("What is shown now", None)
             return
-        from gpuviz.lecture import show
+        from gpuviz.lecture import listed_titles, show
 
         edited = doc.step < 0 and bool(show(doc.lecture).stale)  # the caption's marker
         self.step_box.addItem("Overview (as edited)" if edited else "Overview", -1)
-        for k, step in enumerate(doc.scenario.steps):
-            # a question not yet revealed in the hall keeps its title (often the answer) hidden
-            title = "(predict first)" if doc.is_veiled(k) else step.title
+        # a question not yet revealed in the hall keeps its title (often the answer) hidden
+        for k, title in enumerate(listed_titles(doc.lecture)):
             self.step_box.addItem(f"{k + 1} · {title}", k)
         self.step_box.setCurrentIndex(doc.step + 1)
 

@@ -442,11 +442,13 @@ class MainWindow(QMainWindow):
         return show(lecture, None, "present" if presenting else "window")
 
     def update_step_bar(self) -> None:
+        from gpuviz.lecture import listed_titles
+
         doc = self.document
         steps = doc.scenario.steps
         k = doc.step
         # the title often gives the answer away: only the question until the reveal
-        self.step_bar_widget.set_steps([s.title for s in steps], k, doc.edited_from,
+        self.step_bar_widget.set_steps(listed_titles(doc.lecture), k, doc.edited_from,
                                        doc.veiled_steps())
         presenting = self.presentation.active
         shown = self.step_show()  # the caption, its title and its marker: the lecture model's

@@ -81,13 +81,12 @@ class StepBar(QWidget):
 
     def set_steps(self, titles: list[str], current: int, edited_from: int | None = None,
                   veiled: Collection[int] = ()) -> None:
-        """The step list (titles in order) and the current step (-1: the overview).
+        """The step list (titles in order, as the lecture model lists them: a veiled step's
+        kept back) and the current step (-1: the overview).
         ``edited_from``: the step whose state was edited by hand (the overview is shown, with
         that step's caption): the bar names that step, never "overview". ``veiled``: the
-        steps whose questions the room has not seen answered: their titles (which often give
-        the answer) are kept back until the reveal, in the list too."""
-        items = ["Overview"] + [f"{i + 1} · {'(predict first)' if i in veiled else t}"
-                                for i, t in enumerate(titles)]
+        steps whose questions the room has not seen answered (Next reveals them)."""
+        items = ["Overview"] + [f"{i + 1} · {t}" for i, t in enumerate(titles)]
         edited_at = -1 if edited_from is None else edited_from  # -1: none
         edited = current < 0 and 0 <= edited_at < len(titles)
         if edited:

@@ -374,11 +374,14 @@ class StepListDialog(QDialog):
     def refill(self) -> None:
         self._filling = True
         self.list.clear()
-        from gpuviz.lecture import shown_question
+        from gpuviz.lecture import listed_titles, shown_question
 
         lecture = self.document.lecture
+        # a question the room has not seen answered keeps its title back here too (the
+        # window may be on the projector); Edit… shows it to the author
+        titles = listed_titles(lecture)
         for i, s in enumerate(self.document.scenario.steps):
-            item = QListWidgetItem(f"{i + 1}. {s.title}"
+            item = QListWidgetItem(f"{i + 1}. {titles[i]}"
                                    + ("  (asks a question first)" if s.predict else ""))
             # a question the room has not answered: its question, never its caption
             item.setToolTip("\n".join([shown_question(lecture, i), "(answered when revealed)"])

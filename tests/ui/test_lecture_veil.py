@@ -55,3 +55,27 @@ def test_the_register_cliff_description_does_not_state_step_2s_answer(scenario_p
     assert overview == data["description"]
     for answer in ("only one block", "16 warps", "half the occupancy", "25%"):
         assert answer not in overview, answer
+
+
+def test_the_lecture_steps_window_keeps_a_veiled_title_back_until_the_reveal(
+        make_main_window, scenario_path, qtbot):
+    """The Lecture Steps window listed every step's title, a veiled question's too (in
+    banks-padded33 step 3 the title names the answer), while the step bar kept it back."""
+    from gpuviz.lecture import VEILED_TITLE
+    from gpuviz.ui.step_editor import StepListDialog
+
+    w = make_main_window(scenario_path("banks-padded33.json"))
+    doc = w.document
+    asked = next(k for k in range(len(doc.scenario.steps)) if doc.lecture.asks(k))
+    title = doc.scenario.steps[asked].title
+    lst = StepListDialog(w.step_authoring, w)
+    lst.list.setCurrentRow(asked)
+    assert doc.step == asked and doc.veiled
+    listed = lst.list.item(asked).text()
+    assert title not in listed and VEILED_TITLE in listed
+    assert title not in w.step_bar_widget.steps.itemText(asked + 1)
+    w.next_step()  # the reveal
+    assert not doc.veiled and title in lst.list.item(asked).text()
+    assert title in w.step_bar_widget.steps.itemText(asked + 1)
+    lst.close()
+    lst.deleteLater()
