@@ -182,7 +182,8 @@ def _legend(st: State, width: float, shortened: list[Shortened]) -> Block:
     if st.folded:
         notes.append((fold_note(st, tracks(st)), grid))
     if st.frame < frame_count(r) - 1:
-        notes.append("Faded tracks are still to come in this step.")
+        notes.append("Faded tracks are still to come: their values appear as the steps "
+                     "compute them.")
     note = shortened_note(shortened)
     if note:
         notes.append(note)
@@ -197,9 +198,12 @@ def _legend(st: State, width: float, shortened: list[Shortened]) -> Block:
 def _receipt(st: State, width: float) -> list[Block]:
     theme, r = st.theme, st.result
     head = (f"{fmt(r.result)}" if r.result is not None else "undefined")
+    if st.frame < frame_count(r) - 1:  # the sum is lane 0's only after the last level
+        head = "its sum, after the last level"
     order = "differ" if r.order_dependent else "agree"
     rows: list[str | tuple[str, str]] = [
-        ("lane 0 holds", head + ("" if r.correct or r.result is None else "  ≠ exact sum")),
+        ("lane 0 holds", head + ("" if r.correct or r.result is None
+                                 or st.frame < frame_count(r) - 1 else "  ≠ exact sum")),
         ("exact sum", fmt(r.exact_sum)),
         ("float32, tree order", fmt(r.float32_tree_sum)),
         ("float32, left to right", fmt(r.float32_sequential_sum)),

@@ -330,7 +330,9 @@ def _cells(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, in
     with c.group(name="cells"):
         for (role, future), (xywh, keys) in sorted(buckets.items()):
             style = cell_style(theme, role)
-            c.rects(xywh, theme.faded(style, FUTURE_OPACITY) if future else style, keys)
+            # a cell still to come holds no value yet: nothing to point at or hover
+            c.rects(xywh, theme.faded(style, FUTURE_OPACITY) if future else style,
+                    None if future else keys)
 
 
 def _adds(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], first_level: int,
@@ -399,15 +401,14 @@ def _values(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, i
     with c.group(name="values"):
         inks: dict[str, str] = {}  # the ink on each role's cells
         for (t, lane), (x, y, w, h) in sorted(cells.items()):
-            if not shown(st, t):
+            k = t - first_level
+            if not shown(st, t) or k > st.level_shown:
+                # a level still to come keeps its cell (the layout holds from frame to
+                # frame) and prints no value: the frame shows what has been computed so far
                 continue
             values = tr[t].values
             v = values[lane] if lane < len(values) else None
-            k = t - first_level
-            if k < 0:
-                historic = lane >= r.warps
-            else:
-                historic = lane >= r.active_prefix[k] or k > st.level_shown
+            historic = lane >= (r.warps if k < 0 else r.active_prefix[k])
             role, _ = _role(st, t, lane, v, first_level)
             if historic:
                 ink = muted

@@ -94,19 +94,32 @@ def test_selected_partial_outlines_its_contributors():
 
 
 def test_frames_reveal_one_level_at_a_time():
-    assert fig.frame_count(WARP) == 6
-    def fills(frame):
-        figure = fig.build(WARP, frozenset({f"frame:{frame}"}), SCREEN)
-        out = {}
-        for item in walk(figure.items):
-            if isinstance(item, Rects) and item.keys:
-                for key in item.keys:
-                    out[key] = item.style.fill
-        return out
+    """A frame prints the levels computed so far; a level still to come keeps its faded cell
+    (the layout holds from frame to frame) but no value, and the receipt names lane 0's sum
+    only at the last level. Before, frame 0 of a warp's shuffle printed every level down to
+    528 and the receipt said "lane 0 holds 528" beside "each lane owns one input value"."""
+    from gpuviz.figures.display import Text
 
-    first, last = fills(0), fills(5)
-    changed = {k for k in first if first[k] != last[k]}
-    assert changed == {f"partial:{k},{lane}" for k in range(1, 6) for lane in range(32)}
+    assert fig.frame_count(WARP) == 6
+
+    def drawn(frame):
+        figure = fig.build(WARP, frozenset({f"frame:{frame}"}), SCREEN)
+        keyed = {key for item in walk(figure.items) if isinstance(item, Rects) and item.keys
+                 for key in item.keys if key and key.startswith("partial:")}
+        printed = {item.key for item in walk(figure.items)
+                   if isinstance(item, Text) and item.key and item.key.startswith("partial:")}
+        cells = sum(len(item.xywh) for item in walk(figure.items) if isinstance(item, Rects))
+        return keyed, printed, cells, " ".join(figure.texts()), figure.width, figure.height
+
+    levels = {k: {f"partial:{k},{lane}" for lane in range(32)} for k in range(6)}
+    first, last = drawn(0), drawn(5)
+    assert first[0] == first[1] == levels[0]
+    two = drawn(2)
+    assert two[0] == two[1] == levels[0] | levels[1] | levels[2]
+    assert last[0] == last[1] == set().union(*levels.values())
+    assert first[2] == last[2] and first[4:] == last[4:]  # the same cells, the same layout
+    assert "528" not in first[3].split("exact sum")[0] and "after the last level" in first[3]
+    assert " ".join(last[3].split()).find("lane 0 holds 528") >= 0
 
 
 def test_block_figure_flags_uninitialised_entries():
