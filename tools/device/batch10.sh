@@ -15,8 +15,11 @@ timeout 60 ./probe32 mid32.txt schedmid32.txt > $R/times.txt 2>&1 || exit 1
 timeout 60 ./probe32 place32.txt schedplace32.txt >> $R/times.txt 2>&1
 tar czf $R/schedules.tgz schedmid32.txt schedplace32.txt
 M=dram__bytes_read.sum,gpu__time_duration.sum
+# SKIP_MID=1: the card's mid32 traffic is stored already (batch 9 on the H100), keep the time
+if [ -z "${SKIP_MID:-}" ]; then
 timeout 150 ncu --clock-control none --cache-control all --csv --page raw --metrics $M -k traverse \
     ./probe32 mid32.txt > $R/ncumid32.csv 2> $R/ncu.err
+fi
 timeout 100 ncu --clock-control none --cache-control all --csv --page raw --metrics $M -k traverse \
     ./probe32 place32.txt > $R/ncuplace32.csv 2>> $R/ncu.err
 timeout 60 ncu --clock-control none --cache-control all --csv --page raw \
@@ -30,4 +33,4 @@ timeout 90 ncu --clock-control none --cache-control all --csv --page raw -k trav
     lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum \
     ./probe32 mid4096.txt > $R/ncufabric.csv 2>> $R/ncu.err
 date -u +%FT%TZ >> $R/versions.txt
-cat $R/versions.txt; tail -4 $R/times.txt; tail -3 $R/ncu.err; grep -c traverse $R/ncumid32.csv $R/ncuplace32.csv; grep -c scan $R/ncuscan.csv
+cat $R/versions.txt; tail -4 $R/times.txt; tail -3 $R/ncu.err; grep -c traverse $R/ncu*32.csv $R/ncufabric.csv; grep -c scan $R/ncuscan.csv
