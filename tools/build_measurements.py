@@ -198,7 +198,107 @@ def mid_sizes(r9: Path) -> None:
     write("h100-traversal-mid.json", data)
 
 
+def batch10(r10: Path) -> None:
+    """Batch 10 (tools/device/batch10.sh) on the card it was lent: the 4096² orders with each
+    step's tiles dealt to other blocks (placed_cases), the probe at 2048², 4096² and 6144² if
+    it ran (not with SKIP_MID), the SM of every order position of every run (schedules), the
+    4096² orders' L2 sectors that crossed between the partitions (fabric) and the L2 scan."""
+    import tarfile
+
+    from traversal_real_cases import MID_SIZES, cases, order_tiles, placed_cases
+
+    from gpuviz.models.traversal import TraversalParams, effective_capacity
+
+    meta = versions(r10 / "versions.txt")
+    card = "h100" if "H100" in meta["device"] else "h200"
+    arch = "h100-sxm" if card == "h100" else "h200"
+    l2 = "50 MiB" if card == "h100" else "60 MiB"
+
+    def case(ident: str, n: int, order: str, g: int, row: dict, placement: str | None) -> dict:
+        section: dict = {"rows": n // 128, "cols": n // 128, "order": order, "group_m": g,
+                         "k_tiles": n // 32, "in_flight": 132, "sweep": False,
+                         "cache": "l2-partition", "arch": arch, "tile_bytes": 8192}
+        if placement is not None:
+            section = {**section, "order": "explicit",
+                       "explicit": order_tiles(n, order, g, placement)}
+        cap = effective_capacity(TraversalParams(**{**section, "explicit": ()}))
+        dram = number(row["dram__bytes_read.sum"])
+        name = order + (f" GROUP_M {g}" if order == "grouped" else "")
+        dealt = f", each step's tiles dealt to the blocks {placement}" if placement else ""
+        return {
+            "id": ident.replace("trav-", f"trav-{card}-"), "panel": "traversal",
+            "section": section,
+            "source": f"{n} × {n} × {n} bf16, 128 × 128 tiles, K step 32 (k_tiles {n // 32}), "
+                      f"132 blocks, {name}{dealt}; LRU of one L2 partition: {cap} tiles of "
+                      f"8 KiB (half the {l2} L2)",
+            "tile_bytes": 8192, "operand_bytes": 4 * n * n,
+            "metric": "dram__bytes_read.sum ÷ bytes of A and B", "measured": dram / (4 * n * n),
+            "raw": {"dram__bytes_read.sum": dram,
+                    "gpu__time_duration.sum": number(row["gpu__time_duration.sum"])}}
+
+    out = [case(i, n, o, g, row, pl) for (i, n, o, g, pl), row in
+           zip(placed_cases(), read_file(r10 / "ncuplace32.csv"), strict=True)]
+    mid = r10 / "ncumid32.csv"
+    if mid.exists() and mid.stat().st_size > 100:
+        out += [case(i, n, o, g, row, None) for (i, n, o, g), row in
+                zip(cases(32, MID_SIZES), read_file(mid), strict=True)]
+    schedules: dict[str, list[int]] = {}
+    with tarfile.open(r10 / "schedules.tgz") as tar:
+        for member in tar.getmembers():
+            f = tar.extractfile(member)
+            assert f is not None
+            sms: list[int] = []
+            for line in f.read().decode().splitlines():
+                if line.startswith("case "):
+                    sms = schedules.setdefault(line.split()[1].replace("trav-", f"trav-{card}-"),
+                                               [])
+                elif line.strip():
+                    sms.append(int(line.split()[2]))
+    fabric = []
+    if (r10 / "ncufabric.csv").exists():
+        four = [c for c in cases(32, MID_SIZES) if c[1] == 4096]
+        for (ident, _n, _o, _g), row in zip(four, read_file(r10 / "ncufabric.csv"), strict=True):
+            fabric.append({"id": ident.replace("trav-", f"trav-{card}-"), **{
+                k: number(v) for k, v in row.items() if k.startswith(("lts__", "dram__"))}})
+    scan = [{"mib": mib, "passes": 4,
+             "dram_read_over_w": number(row["dram__bytes_read.sum"]) / (mib << 20)}
+            for mib, row in zip((16, 20, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 34, 36, 40),
+                                read_file(r10 / "ncuscan.csv"), strict=True)]
+    data = {
+        "format": 1, **META, **meta, **({"clocks": H100_CLOCKS} if card == "h100" else {}),
+        "tool": "tools/traversal_probe.cu",
+        "build": "nvcc -arch=sm_90a -O3 -DBK=32 -o probe32 tools/traversal_probe.cu",
+        "command": "ncu --clock-control none --cache-control all --csv --page raw --metrics "
+                   "dram__bytes_read.sum,gpu__time_duration.sum -k traverse ./probe32 "
+                   "place32.txt (tools/device/batch10.sh)",
+        "tolerance": 0.1, "known_disagreements": {},
+        "what": "Batch 10: DRAM bytes read by the persistent tiled bf16 kernel with each 4096² "
+                "order's steps dealt to the blocks reversed or shuffled (the same tiles in "
+                "flight together, other SMs reading them), against the LRU of one L2 "
+                "partition; the SM that ran every order position (schedules), the L2 sectors "
+                "that crossed between the two partitions (fabric) and the cyclic L2 scan.",
+        "cases": out, "schedules": schedules, "fabric": fabric,
+        "l2_scan": {"what": "tools/l2_scan_probe.cu: every block reads one buffer of W MiB "
+                            "front to back 4 times; DRAM bytes read ÷ W", "cases": scan}}
+    from gpuviz.kernels.measure import compare
+
+    data = with_model(data)
+    for r in compare(data):
+        if not r.agrees:
+            data["known_disagreements"][r.id] = (
+                "at 4096² the reuse distances straddle one partition's capacity, where the LRU "
+                "is least like the real L2; dealing a step's tiles to other blocks changes "
+                "which SMs read which tiles, which a single LRU does not see "
+                "(docs/hardware-notes.md)")
+    (OUT / "traversal").mkdir(exist_ok=True)
+    write(f"traversal/{card}-traversal-batch10.json", data)
+
+
 def main(raw: Path) -> None:
+    if (raw / "r10").exists():
+        batch10(raw / "r10")
+        if not (raw / "r").exists():
+            return
     if (raw / "r9").exists():
         carveout_choice(raw / "r9")
         mid_sizes(raw / "r9")
