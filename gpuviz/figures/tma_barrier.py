@@ -168,8 +168,8 @@ def barrier_drawing(r: TmaResult, theme: Theme, width: float) -> Block:
     count = r.params.barrier.count
     events = r.params.barrier.events
     trace = r.barrier_trace
-    heads = [event_head("init", None, r.box_bytes, count)]
-    heads += [event_head(e.op, e, r.box_bytes, count) for e in events]
+    heads = [event_head("init", None, r.transaction_bytes, count)]
+    heads += [event_head(e.op, e, r.transaction_bytes, count) for e in events]
     # the state of column j: init's is the barrier as mbarrier.init leaves it
     states: list[tuple[int, int, int, bool, bool | None]] = [(0, count, 0, False, None)]
     for s in trace:
