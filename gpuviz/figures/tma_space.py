@@ -157,7 +157,7 @@ def box(r: TmaResult, theme: Theme, width: float,
     c = BlockCanvas()
     labels = [_outer_label(outer[i]) for i in range(shown_rows)]
     axis = ", ".join(AXES[1:len(p.box_dims)]) or "y"
-    index_w = max(text_width(t, pt) for t in ("row", str(shown_rows - 1))) + 2.5
+    index_w = max(text_width(t, pt) for t in ("row", "run", str(shown_rows - 1))) + 2.5
     label_w = index_w + max(text_width(t, pt, "mono") for t in [*labels, axis]) + 1.2
     room = width - label_w - 0.5
     chunk_w = min(MAX_CHUNK_W, room / shown_chunks)
@@ -165,7 +165,7 @@ def box(r: TmaResult, theme: Theme, width: float,
     row_h = max(3.4, ink_height(pt) + 1.2)
     # chunk numbers above the grid, the axis name above the row labels
     head_y = cap_height(pt)
-    c.text(index_w - 2.5, head_y, "row", pt, theme.muted, anchor="end")
+    c.text(index_w - 2.5, head_y, "run" if il else "row", pt, theme.muted, anchor="end")
     c.text(label_w - 1.0, head_y, axis, pt, theme.muted, anchor="end", font="mono")
     for k in range(shown_chunks):
         c.text(label_w + (k + 0.5) * chunk_w, head_y, str(k), pt, theme.muted,
@@ -248,9 +248,8 @@ def box(r: TmaResult, theme: Theme, width: float,
     facts: list[str | tuple[str, str]] = [
         ("box", f"{format_number(rows)} rows × {format_number(inner)} elements of {eb_text}")
         if not il else
-        ("runs", f"{format_number(rows)} × {p.box_dims[0]} chunks of {il} bytes "
-                 f"({format_number(run_bytes(p))} bytes, {format_number(inner)} elements "
-                 f"of {eb_text})"),
+        ("runs", f"{format_number(rows)} × {p.box_dims[0]} chunks of {il} bytes, "
+                 f"{format_number(run_bytes(p))} bytes each"),
         ("zero-filled", f"{format_number(zeros_n)} of {format_number(total)} elements"),
     ]
     cut = [f"the first {shown_rows} of {format_number(rows)} rows"] if shown_rows < rows else []
@@ -292,11 +291,11 @@ def phase(r: TmaResult, line: int) -> int:
     return (line_address(r, line) >> 7) & SWIZZLE_MASK[r.params.swizzle]
 
 
-def _rows_text(rows: list[int]) -> str:
+def _rows_text(rows: list[int], noun: str = "row") -> str:
     if not rows:
         return ""
     lo, hi = min(rows), max(rows)
-    return f"row {lo}" if lo == hi else f"rows {lo}–{hi}"
+    return f"{noun} {lo}" if lo == hi else f"{noun}s {lo}–{hi}"
 
 
 def placement(r: TmaResult, theme: Theme, width: float,
@@ -320,10 +319,12 @@ def placement(r: TmaResult, theme: Theme, width: float,
     pt = theme.small_pt
     floor = pt
     c = BlockCanvas()
-    row_texts = [_rows_text(sorted({where[(ln, s)][0] for s in range(SLOTS) if (ln, s) in where}))
+    noun = "run" if interleave_bytes(p) else "row"
+    row_texts = [_rows_text(sorted({where[(ln, s)][0] for s in range(SLOTS) if (ln, s) in where}),
+                            noun)
                  for ln in drawn]
     addresses = [str(line_address(r, ln)) for ln in drawn]
-    rows_w = max(text_width(t, pt) for t in [*row_texts, "box row"]) + 1.5
+    rows_w = max(text_width(t, pt) for t in [*row_texts, f"box {noun}"]) + 1.5
     addr_w = max(text_width(t, pt, "mono") for t in [*addresses, "A"]) + 1.5
     phase_w = text_width("phase", pt) + 2.5
     label_w = rows_w + addr_w + phase_w
@@ -332,7 +333,7 @@ def placement(r: TmaResult, theme: Theme, width: float,
     head_y = cap_height(pt)
     gx = label_w
     headers: tuple[tuple[str, float, Anchor], ...] = (
-        ("box row", 0.0, "start"), ("A", rows_w + addr_w - 1.5, "end"),
+        (f"box {noun}", 0.0, "start"), ("A", rows_w + addr_w - 1.5, "end"),
         ("phase", label_w - 1.5, "end"))
     for text, x, side in headers:
         c.text(x, head_y, text, pt, theme.muted, anchor=side)
