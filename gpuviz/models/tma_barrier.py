@@ -69,11 +69,18 @@ class BarrierStep:
     tx: int
     completed: bool
     wait: bool | None
+    # the copy's bytes passed the count its phase still expected, arrivals done: the copy
+    # signals them as parts land, so the phase may have completed with part of the copy landed,
+    # or not at all (an H100: 5 of 10 interleaved loads expecting fewer bytes than they wrote
+    # completed, resources/measurements/tma/h100-tma-interleave.json); the state shown, and
+    # every later one, is the copy counted whole
+    uncertain: bool = False
 
 
 def trace(count: int, events, copy_bytes: int) -> tuple[BarrierStep, ...]:
     """The mbarrier's state after each event."""
     phase, pending, tx = 0, count, 0
+    uncertain = False
     out = []
     for e in events:
         wait = None
@@ -85,6 +92,7 @@ def trace(count: int, events, copy_bytes: int) -> tuple[BarrierStep, ...]:
             tx += e.bytes
             pending -= 1
         elif e.op == "copy":
+            uncertain = uncertain or (pending == 0 and 0 < tx < copy_bytes)
             tx -= copy_bytes
         elif e.op == "complete_tx":
             tx -= e.bytes
@@ -93,7 +101,7 @@ def trace(count: int, events, copy_bytes: int) -> tuple[BarrierStep, ...]:
         done = e.op != "test_wait" and pending == 0 and tx == 0
         if done:
             phase, pending = phase + 1, count
-        out.append(BarrierStep(e.op, phase, pending, tx, done, wait))
+        out.append(BarrierStep(e.op, phase, pending, tx, done, wait, uncertain))
     return tuple(out)
 
 
