@@ -152,10 +152,8 @@ def false_style(theme: Theme) -> Style:
 
 #: Marks a state the copy's early completion may have changed.
 UNSURE_MARK = "?"
-UNSURE_NOTE = ("?, either: the copy signals more bytes than its phase still expected, as its "
-               "parts land, so the phase completes with part of the copy landed or never (an "
-               "H100 did either with interleaved loads expecting the box's bytes); expect the "
-               "bytes the copy writes.")
+UNSURE_NOTE = ("?, either: the copy's parts pass the count still expected, so the phase "
+               "completes early or never (an H100 did both).")
 
 
 def wait_legend(theme: Theme) -> list[LegendEntry]:
@@ -255,8 +253,9 @@ def barrier_blocks(r: TmaResult, theme: Theme, width: float) -> list[Block]:
             "complete-tx may come first, the count going negative; test_wait.parity "
             "p is true once the phase of parity p has completed, so parity 1 is true "
             "at once after init (PTX ISA, mbarrier).")
-    if any(s.uncertain for s in r.barrier_trace):
-        text += " " + UNSURE_NOTE
+    if any(s.uncertain for s in r.barrier_trace):  # the rule, then why a state is open
+        text = "A phase completes when pending arrivals and tx-count are both 0 (PTX ISA, " \
+               "mbarrier). " + UNSURE_NOTE
     note = text_block(text, theme, width, color=theme.color("muted"), name="barrier-note")
     return tagged("barrier", heading(f"mbarrier, {n} expected arrival{'s' * (n != 1)}, "
                                      "state after each event", theme, width, "barrier-title"),
