@@ -187,8 +187,8 @@ def compute(p: TmaParams) -> TmaResult:
     nbytes = tm.box_bytes(p)
     tx = tm.transaction_bytes(p) if not problems_ else nbytes
     c = p.cluster
-    a = c.a_bytes if c.a_bytes is not None else nbytes
-    b = c.b_bytes if c.b_bytes is not None else nbytes
+    a = c.a_bytes if c.a_bytes is not None else tx
+    b = c.b_bytes if c.b_bytes is not None else tx
     expected, copies, issued = tb.expected_tx(c.dims, c.multicast, a, b)
     size = tb.cluster_size(c.dims)
     sms = int(preset_value(arch, "sm_count"))

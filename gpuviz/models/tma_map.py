@@ -178,7 +178,8 @@ def runs(p) -> list[tuple[int, ...]]:
 
 def transaction_bytes(p) -> int:
     """The bytes the copy writes and signals to its mbarrier (complete-tx): the box's bytes, or
-    an interleaved box's runs."""
+    an interleaved box's runs (measured at rank 3; at rank 4–5, where the placement is refused,
+    the runs of every coordinate of dims 2… are assumed)."""
     if p.interleave == "none":
         return box_bytes(p)
     return run_bytes(p) * prod(p.box_dims[2:])
