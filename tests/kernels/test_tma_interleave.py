@@ -130,3 +130,29 @@ def test_loads_expecting_fewer_bytes_than_they_write_did_either():
     passed = [c["completed"] for c in INTERLEAVED
               if model(c).transaction_bytes > c["box_bytes"]]
     assert len(passed) == 10 and 0 < sum(passed) < len(passed)
+
+
+def _sweep_tool():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "tools" / "tma_interleave_sweep.py"
+    spec = importlib.util.spec_from_file_location("tma_interleave_sweep", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_settling_cases_are_maps_the_model_accepts_and_places(tmp_path):
+    tool = _sweep_tool()
+    settle = tool.settle_cases()
+    for name, section in settle:
+        r = model({"section": section})
+        assert r.tensor_map_valid and r.placement, (name, r.tensor_map_problems)
+    tool.write_cases_x(tmp_path)
+    lines = (tmp_path / "casesx.txt").read_text().splitlines()
+    assert len(lines) == len(tool.cases()) + len(settle)
+    # the probe reads M's 16 numbers after the kind and the name; padded strides travel
+    assert all(ln.startswith("X ") and len(ln.split()) == 18 for ln in lines)
+    assert "X x-il16-e2-pad 2 8 12 6 32 384 " in "\n".join(lines)
