@@ -8,7 +8,10 @@ completes only when the pending arrivals and the transaction count are both 0; t
 advances. ``test_wait.parity p`` is true iff the phase of parity p has completed: the current
 phase's parity is false, the other true (at init, parity 0 false, parity 1 true). The model
 completes a phase on whichever event brings both counts to 0, an expect-tx included (where the
-text leaves room, the H200 probe decides).
+text leaves room, the H200 probe decides). A copy signals its bytes as its parts land: where
+they pass the count a phase still expects, its arrivals done, the phase may complete with part
+of the copy landed or not at all (an H100 did both, interleaved boxes expecting fewer bytes than
+they write), and the trace marks that state, and every later one, ``uncertain``.
 
 Clusters (CUDA C++ Programming Guide, "Thread Block Clusters"; "Tensor Memory Access"): a CTA
 that multicasts a slice of a tile signals the barrier of every destination CTA, so every
