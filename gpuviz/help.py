@@ -217,8 +217,13 @@ HELP: dict[str, PanelHelp] = {
         "element strides up to 8); each refusal names the rule. Out-of-bounds elements, a box "
         "starting at a negative coordinate included, are written as zeros. In shared memory the "
         "swizzle is a function of the absolute address, P = A ^ (((A >> 7) & m) << 4), so a "
-        "buffer aligned to 128 bytes but not to the pattern's repeat is shifted in phase. The "
-        "copy completes bytes on an mbarrier: a phase completes only when the pending arrivals "
+        "buffer aligned to 128 bytes but not to the pattern's repeat is shifted in phase. An "
+        "interleaved map (16B or 32B: the channels grouped in slices, NC/8HWC8 or NC/16HWC16) "
+        "counts dimension 0 in whole 16- or 32-byte chunks: the copy reads box_dims[0] chunks "
+        "contiguously for each coordinate of dimension 2 and writes them densely, box "
+        "dimension 1 adding no rows, so it copies box_dims[0] × 16 (or 32) bytes a run, not "
+        "the box's elements × their size — the bytes its barrier must expect (measured on an "
+        "H100, rank 3). The copy completes bytes on an mbarrier: a phase completes only when the pending arrivals "
         "and the transaction count are both zero, and a parity wait is true for the phase just "
         "completed (parity 1 at once after init). A copy returning is not permission to read its "
         "destination; a ready notification is not permission to overwrite a buffer still being "
@@ -232,6 +237,7 @@ HELP: dict[str, PanelHelp] = {
         "absolute address (measured on an H100): the dock opens both panels with them set.",
         ("PTX ISA, “Parallel Synchronization and Communication Instructions: mbarrier” "
          "(phases, arrive, expect-tx, complete-tx, test_wait.parity)",
+         "PTX ISA, “Tensors”: “Interleave layout” and “Traversal-Stride”",
          "PTX ISA, “Data Movement and Conversion Instructions: cp.async.bulk.tensor” and "
          "“Tensor swizzling modes”; “cp.async”, “cp.async.commit_group”, "
          "“cp.async.wait_group”",

@@ -12,6 +12,9 @@
 //       buffer: the value read (0 = zero fill, -1 = still 0xFF: not written)
 //   M id eb d0 d1 d2 s1 s2 offset b0 b1 b2 interleave swizzle c0 c1 c2 smem_offset
 //       the same for a rank-3 box (cp.async.bulk.tensor.3d; interleaved maps need rank 3)
+//   X id (M's fields)
+//       the M load four times, the transaction bytes its copy signals, and the expect-tx
+//       values (multiples of 16) under which its phase completes
 //   B id count n op v op v ...   (ops: 0 arrive n, 1 expect_tx n, 2 arrive_expect_tx n,
 //       3 copy n bytes (cp.async.bulk, complete-tx), 4 complete_tx n, 5 test_wait p)
 //       one thread scripts the events on one mbarrier; after each: test_wait.parity 0 and 1,
@@ -87,7 +90,7 @@ __device__ unsigned bounded_wait(unsigned bar, unsigned parity, int limit) {
 // global memory. A rank-3 box (interleaved maps need rank 3) copies with cp.async.bulk.tensor.3d.
 __global__ void load_kernel(const __grid_constant__ CUtensorMap tmap, const CUtensorMap* gmap, int rank,
                             int c0, int c1, int c2, int smem_off, int box_bytes, int dump,
-                            unsigned char* out, int* status) {
+                            unsigned char* out, int* status, int limit = 200000) {
     extern __shared__ unsigned char smem_raw[];
     __shared__ alignas(8) unsigned long long bar;
     const unsigned raw = smem_addr(smem_raw);
@@ -112,13 +115,45 @@ __global__ void load_kernel(const __grid_constant__ CUtensorMap tmap, const CUte
                          " [%0], [%1, {%2, %3}], [%4];"
                          :: "r"(smem_addr(buf + smem_off)), "l"(m), "r"(c0), "r"(c1), "r"(b)
                          : "memory");
-        *status = (int)bounded_wait(b, 0, 200000);
+        *status = (int)bounded_wait(b, 0, limit);
     }
     __syncthreads();
     for (int i = threadIdx.x; i < dump; i += blockDim.x) out[i] = buf[smem_off + i];
 }
 
+// The transaction bytes a rank-3 copy signals: the barrier expects `big` bytes before the copy,
+// the copy's complete-tx lands, then one thread completes one byte at a time until the phase
+// completes: the copy counted big - steps. -1: the phase completed before the first step (the
+// copy counted big or more), -2: no completion within big steps.
+__global__ void tx_kernel(const __grid_constant__ CUtensorMap tmap, int c0, int c1, int c2,
+                          int big, int* tx) {
+    extern __shared__ unsigned char smem_raw[];
+    __shared__ alignas(8) unsigned long long bar;
+    const unsigned raw = smem_addr(smem_raw);
+    unsigned char* buf = smem_raw + (((raw + 1023u) & ~1023u) - raw);
+    const unsigned b = smem_addr(&bar);
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(b) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                     :: "r"(b), "r"(big) : "memory");
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3, %4}], [%5];"
+                     :: "r"(smem_addr(buf)), "l"(&tmap), "r"(c0), "r"(c1), "r"(c2), "r"(b)
+                     : "memory");
+        for (int i = 0; i < 4000; ++i) __nanosleep(1000);  // the copy lands (microseconds)
+        int r = test_wait(b, 0) ? -1 : -2;
+        for (int k = 1; r == -2 && k <= big; ++k) {
+            asm volatile("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], %1;"
+                         :: "r"(b), "r"(1) : "memory");
+            if (test_wait(b, 0)) r = big - k;
+        }
+        *tx = r;
+    }
+}
+
 static void json_str(const char* key, const std::string& v, bool comma = true);
+static void do_load3x(const std::string& id, FILE* in);
 
 // M id eb d0 d1 d2 s1 s2 offset b0 b1 b2 interleave swizzle c0 c1 c2 smem_offset: a rank-3 box
 // load; element (x, y, z) holds (z * d1 + y) * d0 + x + 1 (eb >= 2); the expect-tx is the box's
@@ -169,6 +204,93 @@ static void do_load3(const std::string& id, FILE* in) {
         const int w = eb < 4 ? eb : 4;
         for (int j = 0; j < eb; ++j) untouched = untouched && got[k * eb + j] == 0xFF;
         for (int j = 0; j < w; ++j) v |= (long long)got[k * eb + j] << (8 * j);
+        std::printf("%s%lld", k ? "," : "", untouched ? -1LL : v);
+    }
+    std::printf("]}\n");
+}
+
+// X id (the fields of M): the M load `repeats` times (whether each completed, whether every
+// run left the same slots), the transaction bytes the copy signals (tx_kernel), and every
+// expect-tx E = 16, 32, … up to the signalled bytes + 64 under which the phase completed
+// (expect E, then the copy, a short bounded wait): the partial sums the copy's complete-tx
+// passes through.
+static void do_load3x(const std::string& id, FILE* in) {
+    int eb, il, sw, c0, c1, c2, smem_off;
+    unsigned long long d0, d1, d2, s1, s2, off;
+    unsigned b0, b1, b2;
+    std::fscanf(in, "%d %llu %llu %llu %llu %llu %llu %u %u %u %d %d %d %d %d %d", &eb, &d0, &d1,
+                &d2, &s1, &s2, &off, &b0, &b1, &b2, &il, &sw, &c0, &c1, &c2, &smem_off);
+    cuuint64_t dims[3] = {d0, d1, d2}, strides[2] = {s1, s2};
+    cuuint32_t box[3] = {b0, b1, b2}, estr[3] = {1, 1, 1};
+    CUtensorMap m;
+    const int r = encode(&m, eb, 3, dims, strides, off, box, estr, il, sw);
+    std::printf("{\"kind\":\"load3x\",");
+    json_str("id", id);
+    std::printf("\"encode\":%d", r);
+    if (r != 0) { std::printf("}\n"); return; }
+    const int box_bytes = (int)(b0 * b1 * b2 * eb);
+    const int dump = 4 * box_bytes + 256;
+    std::vector<unsigned char> host(off + s2 * d2, 0xEE), got(dump), first(dump);
+    for (unsigned long long z = 0; z < d2; ++z)
+        for (unsigned long long y = 0; y < d1; ++y)
+            for (unsigned long long x = 0; x < d0; ++x) {
+                const unsigned long long v = (z * d1 + y) * d0 + x + 1;
+                std::memcpy(host.data() + off + z * s2 + y * s1 + x * eb, &v, eb);
+            }
+    CHECK(cudaMemcpy(g_base, host.data(), host.size(), cudaMemcpyHostToDevice));
+    unsigned char* dout;
+    int* dstat;
+    CHECK(cudaMalloc(&dout, dump));
+    CHECK(cudaMalloc(&dstat, sizeof(int)));
+    const int smem = 1024 + smem_off + dump;
+    CHECK(cudaFuncSetAttribute(load_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    const int repeats = 4;
+    int done[repeats];
+    bool same = true;
+    for (int k = 0; k < repeats; ++k) {
+        CHECK(cudaMemset(dstat, 0, sizeof(int)));
+        load_kernel<<<1, 128, smem>>>(m, nullptr, 3, c0, c1, c2, smem_off, box_bytes, dump, dout, dstat);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        CHECK(cudaMemcpy(got.data(), dout, dump, cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(&done[k], dstat, sizeof(int), cudaMemcpyDeviceToHost));
+        if (k == 0) first = got;
+        else same = same && got == first;
+    }
+    int* dtx;
+    CHECK(cudaMalloc(&dtx, sizeof(int)));
+    const int big = 1 << 16;
+    CHECK(cudaFuncSetAttribute(tx_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024 + 8192));
+    tx_kernel<<<1, 32, 1024 + 8192>>>(m, c0, c1, c2, big, dtx);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    int tx = 0;
+    CHECK(cudaMemcpy(&tx, dtx, sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(dtx));
+    const int top = (tx > 0 ? tx : 4 * box_bytes) + 64;
+    std::vector<int> at;
+    for (int e = 16; e <= top; e += 16) {
+        CHECK(cudaMemset(dstat, 0, sizeof(int)));
+        load_kernel<<<1, 128, smem>>>(m, nullptr, 3, c0, c1, c2, smem_off, e, dump, dout, dstat, 20000);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        int st = 0;
+        CHECK(cudaMemcpy(&st, dstat, sizeof(int), cudaMemcpyDeviceToHost));
+        if (st) at.push_back(e);
+    }
+    CHECK(cudaFree(dout));
+    CHECK(cudaFree(dstat));
+    std::printf(",\"box_bytes\":%d,\"completed\":[", box_bytes);
+    for (int k = 0; k < repeats; ++k) std::printf("%s%d", k ? "," : "", done[k]);
+    std::printf("],\"same_slots\":%d,\"tx_bytes\":%d,\"completes_at\":[", same ? 1 : 0, tx);
+    for (size_t k = 0; k < at.size(); ++k) std::printf("%s%d", k ? "," : "", at[k]);
+    std::printf("],\"slots\":[");
+    for (int k = 0; k < dump / eb; ++k) {
+        long long v = 0;
+        bool untouched = true;
+        const int w = eb < 4 ? eb : 4;
+        for (int j = 0; j < eb; ++j) untouched = untouched && first[k * eb + j] == 0xFF;
+        for (int j = 0; j < w; ++j) v |= (long long)first[k * eb + j] << (8 * j);
         std::printf("%s%lld", k ? "," : "", untouched ? -1LL : v);
     }
     std::printf("]}\n");
@@ -426,6 +548,7 @@ int main(int argc, char** argv) {
         if (kind[0] == 'E') do_encode(id, stdin);
         else if (kind[0] == 'L') do_load(id, stdin);
         else if (kind[0] == 'M') do_load3(id, stdin);
+        else if (kind[0] == 'X') do_load3x(id, stdin);
         else if (kind[0] == 'B') do_barrier(id, stdin, g_base);
         std::fflush(stdout);
     }

@@ -42,6 +42,10 @@ def _tensor_map(r: TmaResult, theme: Theme, width: float) -> list[Block]:
         ("swizzle / interleave", f"{p.swizzle} / {p.interleave}"),
         ("box bytes", f"{r.box_bytes:,}"),
     ]
+    if p.interleave != "none" and r.tensor_map_valid:
+        # the copy writes and signals whole chunks: what an expect-tx must count
+        rows.append(("bytes copied", f"{r.transaction_bytes:,} (runs of {p.box_dims[0]} × "
+                                     f"{p.interleave} chunks)"))
     rows += [f"refused: {m}" for m in r.tensor_map_problems] or ["accepted"]
     title = ("Tensor map: accepted" if r.tensor_map_valid else "Tensor map: refused")
     note = ("Rules of the CUDA Driver API's cuTensorMapEncodeTiled: rank 1–5, 16-byte "

@@ -150,6 +150,12 @@ def false_style(theme: Theme) -> Style:
     return style if theme.hatches else unhatched(style)  # a hatch in so small a cell is noise
 
 
+#: Marks a state the copy's early completion may have changed.
+UNSURE_MARK = "?"
+UNSURE_NOTE = ("?, either: the copy's parts pass the count still expected, so the phase "
+               "completes early or never (an H100 did both).")
+
+
 def wait_legend(theme: Theme) -> list[LegendEntry]:
     part = ("barrier",)
     return [LegendEntry("test_wait true: that parity's phase has completed", true_style(theme),
@@ -168,14 +174,16 @@ def barrier_drawing(r: TmaResult, theme: Theme, width: float) -> Block:
     count = r.params.barrier.count
     events = r.params.barrier.events
     trace = r.barrier_trace
-    heads = [event_head("init", None, r.box_bytes, count)]
-    heads += [event_head(e.op, e, r.box_bytes, count) for e in events]
+    heads = [event_head("init", None, r.transaction_bytes, count)]
+    heads += [event_head(e.op, e, r.transaction_bytes, count) for e in events]
     # the state of column j: init's is the barrier as mbarrier.init leaves it
     states: list[tuple[int, int, int, bool, bool | None]] = [(0, count, 0, False, None)]
+    unsure = [False]
     for s in trace:
         pending = 0 if s.completed else s.pending  # both reach 0; the next phase starts full
         states.append((s.phase - 1 if s.completed else s.phase, pending, s.tx, s.completed,
                        s.wait))
+        unsure.append(s.uncertain)
     labels = ["event", "", "", "phase", "pending", "tx-count", "wait returns"]
     label_w = max(text_width(t, size) for t in labels) + 1.5
     values = [t for h in heads for t in h] + [_signed(s[2]) for s in states] + ["false"]
@@ -210,13 +218,18 @@ def barrier_drawing(r: TmaResult, theme: Theme, width: float) -> Block:
                     c.text(x + w / 2, top + cap_height(size) + i * line, head, size,
                            fg if i < 2 else muted, anchor="middle", key=k)
             phase, pending, tx, done, wait = states[col]
-            cells = [(format_number(phase) if not done else f"{phase}→{phase + 1}", plain),
-                     (_signed(pending), plain), (_signed(tx), plain)]
+            mark = UNSURE_MARK if unsure[col] else ""  # the phase may have completed early
+            cells = [((format_number(phase) if not done else f"{phase}→{phase + 1}") + mark,
+                      plain), (_signed(pending) + mark, plain), (_signed(tx), plain)]
             for (text, style), y in zip(cells, rows, strict=False):
                 c.rect(x, y, w, cell_h, style, key=k)
                 c.value(x, y, w, cell_h, text, size, fg, floor=theme.small_pt, font="sans",
                         key=k)
-            if wait is not None:
+            if wait is not None and unsure[col]:
+                c.rect(x, rows[3], w, cell_h, plain, key=k)
+                c.value(x, rows[3], w, cell_h, "either", size, fg, floor=theme.small_pt,
+                        font="sans", key=k)
+            elif wait is not None:
                 style = ok if wait else bad
                 # hatched where the theme hatches: the composer keeps it off the word
                 # (bands.clear_glyphs)
@@ -236,11 +249,14 @@ def barrier_drawing(r: TmaResult, theme: Theme, width: float) -> Block:
 
 def barrier_blocks(r: TmaResult, theme: Theme, width: float) -> list[Block]:
     n = r.params.barrier.count
-    note = text_block("A phase completes when pending arrivals and tx-count are both 0; "
-                      "complete-tx may come first, the count going negative; test_wait.parity "
-                      "p is true once the phase of parity p has completed, so parity 1 is true "
-                      "at once after init (PTX ISA, mbarrier).", theme, width,
-                      color=theme.color("muted"), name="barrier-note")
+    text = ("A phase completes when pending arrivals and tx-count are both 0; "
+            "complete-tx may come first, the count going negative; test_wait.parity "
+            "p is true once the phase of parity p has completed, so parity 1 is true "
+            "at once after init (PTX ISA, mbarrier).")
+    if any(s.uncertain for s in r.barrier_trace):  # the rule, then why a state is open
+        text = "A phase completes when pending arrivals and tx-count are both 0 (PTX ISA, " \
+               "mbarrier). " + UNSURE_NOTE
+    note = text_block(text, theme, width, color=theme.color("muted"), name="barrier-note")
     return tagged("barrier", heading(f"mbarrier, {n} expected arrival{'s' * (n != 1)}, "
                                      "state after each event", theme, width, "barrier-title"),
                   barrier_drawing(r, theme, width), None,

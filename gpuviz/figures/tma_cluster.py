@@ -46,8 +46,8 @@ SLICE_TINT = 0.55  # of the operand's colour over the ground
 def expected_sentence(r: TmaResult) -> str:
     """The bytes each full barrier expects, with where they come from: the part's one number."""
     c = r.params.cluster
-    a = c.a_bytes if c.a_bytes is not None else r.box_bytes
-    b = c.b_bytes if c.b_bytes is not None else r.box_bytes
+    a = c.a_bytes if c.a_bytes is not None else r.transaction_bytes
+    b = c.b_bytes if c.b_bytes is not None else r.transaction_bytes
     return (f"Each full barrier expects {format_number(r.expected_tx_per_cta)} bytes: A "
             f"{format_number(a)} + B {format_number(b)}, from "
             f"{counted(r.copies_per_barrier, 'copy', 'copies')}")
@@ -56,8 +56,8 @@ def expected_sentence(r: TmaResult) -> str:
 def issued_sentence(r: TmaResult) -> str:
     c = r.params.cluster
     cx, cy = c.dims[0], c.dims[1]
-    a = c.a_bytes if c.a_bytes is not None else r.box_bytes
-    b = c.b_bytes if c.b_bytes is not None else r.box_bytes
+    a = c.a_bytes if c.a_bytes is not None else r.transaction_bytes
+    b = c.b_bytes if c.b_bytes is not None else r.transaction_bytes
     if not c.multicast:
         return (f"each CTA issues its own A and B, {format_number(r.issued_bytes_per_cta)} "
                 f"bytes: its barrier expects what it issued")

@@ -39,11 +39,12 @@ from gpuviz.figures.theme import Theme
 from gpuviz.models.tma import TmaResult
 from gpuviz.models.tma_map import (
     SWIZZLE_MASK,
-    box_rows,
     box_start,
-    counts,
-    element_strides,
+    inner_coordinates,
+    interleave_bytes,
     not_placed,
+    row_coordinates,
+    run_bytes,
 )
 
 CHUNK = 16  # bytes of a chunk
@@ -117,10 +118,8 @@ def _refused(r: TmaResult, part: str, theme: Theme, width: float) -> Block:
                           *(f"refused: {m}" for m in r.tensor_map_problems)], theme, width)
 
 
-def _outer_label(r: TmaResult, k: tuple[int, ...]) -> str:
-    p = r.params
-    start, es = box_start(p), element_strides(p)
-    return ", ".join(str(start[i + 1] + v * es[i + 1]) for i, v in enumerate(k))
+def _outer_label(coords: tuple[int, ...]) -> str:
+    return ", ".join(map(str, coords))
 
 
 AXES = ("x", "y", "z", "w", "v")
@@ -146,19 +145,19 @@ def box(r: TmaResult, theme: Theme, width: float,
     head = heading(title, theme, width, "box-title")
     if not r.zero_filled:
         return tagged("box", head, _refused(r, "box", theme, width), None, None)
-    n = counts(p)
-    es = element_strides(p)
-    rows, inner = len(r.zero_filled), n[0]
+    il = interleave_bytes(p)
+    xs = inner_coordinates(p)
+    rows, inner = len(r.zero_filled), len(r.zero_filled[0])
     epc = chunk_elements(r)
     chunks = -(-inner // epc)
     shown_rows, shown_chunks = min(rows, MAX_BOX_ROWS), min(chunks, MAX_BOX_CHUNKS)
     shown_inner = min(inner, shown_chunks * epc)
-    outer = box_rows(p)
+    outer = row_coordinates(p)
     pt = theme.small_pt
     c = BlockCanvas()
-    labels = [_outer_label(r, outer[i]) for i in range(shown_rows)]
-    axis = ", ".join(AXES[1:len(n)]) or "y"
-    index_w = max(text_width(t, pt) for t in ("row", str(shown_rows - 1))) + 2.5
+    labels = [_outer_label(outer[i]) for i in range(shown_rows)]
+    axis = ", ".join(AXES[1:len(p.box_dims)]) or "y"
+    index_w = max(text_width(t, pt) for t in ("row", "run", str(shown_rows - 1))) + 2.5
     label_w = index_w + max(text_width(t, pt, "mono") for t in [*labels, axis]) + 1.2
     room = width - label_w - 0.5
     chunk_w = min(MAX_CHUNK_W, room / shown_chunks)
@@ -166,7 +165,7 @@ def box(r: TmaResult, theme: Theme, width: float,
     row_h = max(3.4, ink_height(pt) + 1.2)
     # chunk numbers above the grid, the axis name above the row labels
     head_y = cap_height(pt)
-    c.text(index_w - 2.5, head_y, "row", pt, theme.muted, anchor="end")
+    c.text(index_w - 2.5, head_y, "run" if il else "row", pt, theme.muted, anchor="end")
     c.text(label_w - 1.0, head_y, axis, pt, theme.muted, anchor="end", font="mono")
     for k in range(shown_chunks):
         c.text(label_w + (k + 0.5) * chunk_w, head_y, str(k), pt, theme.muted,
@@ -209,9 +208,9 @@ def box(r: TmaResult, theme: Theme, width: float,
                 for k in range(shown_chunks + 1) if k * epc <= shown_inner], chunk_line)
     # the tensor's edge: where a coordinate crosses 0 or the dimension's end inside the box
     edge = Style(stroke=theme.foreground, stroke_width=theme.thick_mm)
-    x_in = [0 <= start[0] + j * es[0] < p.global_dims[0] for j in range(shown_inner)]
-    row_in = [all(0 <= start[i + 1] + v * es[i + 1] < p.global_dims[i + 1]
-                  for i, v in enumerate(outer[k])) for k in range(shown_rows)]
+    x_in = [0 <= xs[j] < p.global_dims[0] for j in range(shown_inner)]
+    row_in = [all(0 <= v < d for v, d in zip(outer[k], p.global_dims[1:], strict=False))
+              for k in range(shown_rows)]
     # each edge runs along the tensor's side only: a column edge beside the rows inside, a
     # row edge along the elements inside
     y0, y1 = _span(row_in, top, row_h)
@@ -224,11 +223,12 @@ def box(r: TmaResult, theme: Theme, width: float,
     # the start coordinate under the first element, then every chunk's first x
     y = top + grid_h + 1.0 + cap_height(pt)
     c.text(label_w - 1.0, y, AXES[0], pt, theme.muted, anchor="end", font="mono")
-    every = 1 if text_width(f"{start[0] + shown_inner * es[0]} ", pt, "mono") <= chunk_w else 2
+    every = 1 if text_width(f"{xs[shown_inner - 1] + 1} ", pt, "mono") <= chunk_w else 2
+    every = max(every, il // CHUNK)  # under 32B interleave a chunk coordinate spans two columns
     right = label_w
     for k in range(0, shown_chunks, every):
         x = label_w + k * chunk_w
-        text = str(start[0] + k * epc * es[0])
+        text = str(xs[k * epc])
         w = text_width(text, pt, "mono")
         if x - w / 2 < right + 0.8 and k:
             continue
@@ -244,9 +244,12 @@ def box(r: TmaResult, theme: Theme, width: float,
     drawing = c.block(min(width, max(label_w + grid_w, right)), height, "box-grid")
     total = sum(len(row) for row in r.zero_filled)
     zeros_n = sum(sum(row) for row in r.zero_filled)
+    eb_text = f"{p.element_bytes} byte{'s' if p.element_bytes > 1 else ''}"
     facts: list[str | tuple[str, str]] = [
-        ("box", f"{format_number(rows)} rows × {format_number(inner)} elements of "
-                f"{p.element_bytes} byte{'s' if p.element_bytes > 1 else ''}"),
+        ("box", f"{format_number(rows)} rows × {format_number(inner)} elements of {eb_text}")
+        if not il else
+        ("runs", f"{format_number(rows)} × {p.box_dims[0]} chunks of {il} bytes, "
+                 f"{format_number(run_bytes(p))} bytes each"),
         ("zero-filled", f"{format_number(zeros_n)} of {format_number(total)} elements"),
     ]
     cut = [f"the first {shown_rows} of {format_number(rows)} rows"] if shown_rows < rows else []
@@ -262,10 +265,16 @@ def box(r: TmaResult, theme: Theme, width: float,
         entries.append(LegendEntry("the tensor's edge", edge, "line"))
     if any(0 <= row < shown_rows and 0 <= col < shown_chunks for row, col in sel):
         entries.append(LegendEntry("selected chunk", theme.highlight(), "selection"))
-    legend = legend_block(entries, theme, width, notes=[
-        "Rows are labelled with their outer coordinates, chunks numbered across a row, and x "
-        "is each chunk's first coordinate. The copy writes zeros for elements outside the "
-        "tensor (CUDA C++ Programming Guide, Tensor Memory Access)."])
+    note = ("Rows are labelled with their outer coordinates, chunks numbered across a row, and x "
+            "is each chunk's first coordinate. The copy writes zeros for elements outside the "
+            "tensor (CUDA C++ Programming Guide, Tensor Memory Access).")
+    if il:
+        note = (f"Interleaved {p.interleave}: dimension 0 counts {il}-byte chunks (a slice of "
+                f"channels, PTX ISA, interleave layout), so each row is a run of box_dims[0] = "
+                f"{p.box_dims[0]} whole chunks read contiguously from x·{il} + y·stride[0] + "
+                f"z·stride[1], one run for each z; box_dims[1] adds no rows (measured on an "
+                f"H100). x is each chunk's coordinate. A run outside the tensor is zeros.")
+    legend = legend_block(entries, theme, width, notes=[note])
     return tagged("box", head, drawing, receipt_block(facts, theme, width), legend)
 
 
@@ -282,11 +291,11 @@ def phase(r: TmaResult, line: int) -> int:
     return (line_address(r, line) >> 7) & SWIZZLE_MASK[r.params.swizzle]
 
 
-def _rows_text(rows: list[int]) -> str:
+def _rows_text(rows: list[int], noun: str = "row") -> str:
     if not rows:
         return ""
     lo, hi = min(rows), max(rows)
-    return f"row {lo}" if lo == hi else f"rows {lo}–{hi}"
+    return f"{noun} {lo}" if lo == hi else f"{noun}s {lo}–{hi}"
 
 
 def placement(r: TmaResult, theme: Theme, width: float,
@@ -310,10 +319,12 @@ def placement(r: TmaResult, theme: Theme, width: float,
     pt = theme.small_pt
     floor = pt
     c = BlockCanvas()
-    row_texts = [_rows_text(sorted({where[(ln, s)][0] for s in range(SLOTS) if (ln, s) in where}))
+    noun = "run" if interleave_bytes(p) else "row"
+    row_texts = [_rows_text(sorted({where[(ln, s)][0] for s in range(SLOTS) if (ln, s) in where}),
+                            noun)
                  for ln in drawn]
     addresses = [str(line_address(r, ln)) for ln in drawn]
-    rows_w = max(text_width(t, pt) for t in [*row_texts, "box row"]) + 1.5
+    rows_w = max(text_width(t, pt) for t in [*row_texts, f"box {noun}"]) + 1.5
     addr_w = max(text_width(t, pt, "mono") for t in [*addresses, "A"]) + 1.5
     phase_w = text_width("phase", pt) + 2.5
     label_w = rows_w + addr_w + phase_w
@@ -322,7 +333,7 @@ def placement(r: TmaResult, theme: Theme, width: float,
     head_y = cap_height(pt)
     gx = label_w
     headers: tuple[tuple[str, float, Anchor], ...] = (
-        ("box row", 0.0, "start"), ("A", rows_w + addr_w - 1.5, "end"),
+        (f"box {noun}", 0.0, "start"), ("A", rows_w + addr_w - 1.5, "end"),
         ("phase", label_w - 1.5, "end"))
     for text, x, side in headers:
         c.text(x, head_y, text, pt, theme.muted, anchor=side)

@@ -142,6 +142,9 @@ class TmaResult:
     # a map the driver encodes whose copy faults on the GPU (measured), each naming its field
     copy_faults: tuple[str, ...]
     box_bytes: int
+    # the bytes the copy writes and its complete-tx signals: box_bytes, or an interleaved box's
+    # runs (box_dims[0] chunks of 16 or 32 bytes for each coordinate of dims 2…)
+    transaction_bytes: int
     placement: tuple[tuple[int, ...], ...]
     zero_filled: tuple[tuple[bool, ...], ...]
     barrier_trace: tuple[tb.BarrierStep, ...]
@@ -182,9 +185,10 @@ def compute(p: TmaParams) -> TmaResult:
     arch = p.arch or DEFAULT_ARCH
     problems_ = tuple(tm.tensor_map_problems(p))
     nbytes = tm.box_bytes(p)
+    tx = tm.transaction_bytes(p) if not problems_ else nbytes
     c = p.cluster
-    a = c.a_bytes if c.a_bytes is not None else nbytes
-    b = c.b_bytes if c.b_bytes is not None else nbytes
+    a = c.a_bytes if c.a_bytes is not None else tx
+    b = c.b_bytes if c.b_bytes is not None else tx
     expected, copies, issued = tb.expected_tx(c.dims, c.multicast, a, b)
     size = tb.cluster_size(c.dims)
     sms = int(preset_value(arch, "sm_count"))
@@ -199,10 +203,10 @@ def compute(p: TmaParams) -> TmaResult:
     return TmaResult(
         params=p, tensor_map_valid=not problems_, tensor_map_problems=problems_,
         copy_faults=tuple(tm.copy_faults(p)) if not problems_ else (),
-        box_bytes=nbytes,
+        box_bytes=nbytes, transaction_bytes=tx,
         placement=tm.placement(p) if not problems_ else (),
         zero_filled=tm.zero_filled(p) if not problems_ else (),
-        barrier_trace=tb.trace(p.barrier.count, p.barrier.events, nbytes),
+        barrier_trace=tb.trace(p.barrier.count, p.barrier.events, tx),
         expected_tx_per_cta=expected, copies_per_barrier=copies, issued_bytes_per_cta=issued,
         cluster_size=size, max_active_clusters=clusters, cluster_groups=groups,
         cluster_groups_measured=measured_groups, cluster_blocks_per_sm=per_sm,

@@ -8,7 +8,10 @@ completes only when the pending arrivals and the transaction count are both 0; t
 advances. ``test_wait.parity p`` is true iff the phase of parity p has completed: the current
 phase's parity is false, the other true (at init, parity 0 false, parity 1 true). The model
 completes a phase on whichever event brings both counts to 0, an expect-tx included (where the
-text leaves room, the H200 probe decides).
+text leaves room, the H200 probe decides). A copy signals its bytes as its parts land: where
+they pass the count a phase still expects, its arrivals done, the phase may complete with part
+of the copy landed or not at all (an H100 did both, interleaved boxes expecting fewer bytes than
+they write), and the trace marks that state, and every later one, ``uncertain``.
 
 Clusters (CUDA C++ Programming Guide, "Thread Block Clusters"; "Tensor Memory Access"): a CTA
 that multicasts a slice of a tile signals the barrier of every destination CTA, so every
@@ -69,11 +72,18 @@ class BarrierStep:
     tx: int
     completed: bool
     wait: bool | None
+    # the copy's bytes passed the count its phase still expected, arrivals done: the copy
+    # signals them as parts land, so the phase may have completed with part of the copy landed,
+    # or not at all (an H100: 5 of 10 interleaved loads expecting fewer bytes than they wrote
+    # completed, resources/measurements/tma/h100-tma-interleave.json); the state shown, and
+    # every later one, is the copy counted whole
+    uncertain: bool = False
 
 
 def trace(count: int, events, copy_bytes: int) -> tuple[BarrierStep, ...]:
     """The mbarrier's state after each event."""
     phase, pending, tx = 0, count, 0
+    uncertain = False
     out = []
     for e in events:
         wait = None
@@ -85,6 +95,7 @@ def trace(count: int, events, copy_bytes: int) -> tuple[BarrierStep, ...]:
             tx += e.bytes
             pending -= 1
         elif e.op == "copy":
+            uncertain = uncertain or (pending == 0 and 0 < tx < copy_bytes)
             tx -= copy_bytes
         elif e.op == "complete_tx":
             tx -= e.bytes
@@ -93,7 +104,7 @@ def trace(count: int, events, copy_bytes: int) -> tuple[BarrierStep, ...]:
         done = e.op != "test_wait" and pending == 0 and tx == 0
         if done:
             phase, pending = phase + 1, count
-        out.append(BarrierStep(e.op, phase, pending, tx, done, wait))
+        out.append(BarrierStep(e.op, phase, pending, tx, done, wait, uncertain))
     return tuple(out)
 
 

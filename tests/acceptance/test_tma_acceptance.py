@@ -37,3 +37,12 @@ def test_consumer_waits_on_parity_0_in_round_2():
     round2 = [s for s in ask.ring if s.round == 2]
     assert len(round2) == 3 and {s.full_parity for s in round2} == {0}
     assert stale.ring[0].outcome == "stale read"
+
+
+def test_an_interleaved_box_writes_and_must_expect_256_bytes():
+    sc, (_, ask, short, right) = states("tma-interleave.json")
+    assert sc.steps[0].predict
+    assert ask.box_bytes == 128 and ask.transaction_bytes == 2 * 8 * 16 == 256
+    assert short.barrier_trace[-1].uncertain
+    last = right.barrier_trace[-1]
+    assert last.wait and not last.uncertain

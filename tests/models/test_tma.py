@@ -221,3 +221,49 @@ def test_chips_before_hopper_hold_no_clusters():
     for arch in ("a100", "v100", "mi300x"):
         r = tma.compute(replace(BASE, arch=arch))
         assert r.max_active_clusters == 0 and r.cluster_groups == (), arch
+
+
+INTERLEAVED = replace(BASE, element_bytes=2, global_dims=(8, 12, 6), box_dims=(8, 4, 2),
+                      interleave="16B", swizzle="none", box_start=(0, 1, 1))
+
+
+def test_an_interleaved_box_copies_runs_of_whole_chunks():
+    # box dimension 0 counts 16-byte chunks: 8 of them a run, one run for each z; box
+    # dimension 1 adds none (the rule measured on an H100)
+    r = tma.compute(INTERLEAVED)
+    assert r.box_bytes == 8 * 4 * 2 * 2 and r.transaction_bytes == 8 * 16 * 2
+    assert [len(row) for row in r.placement] == [64, 64]
+    assert r.placement[1][0] == 128 and not any(any(row) for row in r.zero_filled)
+    # a run at a z outside the tensor is zeros, the other run not
+    r = tma.compute(replace(INTERLEAVED, box_start=(0, 1, 5)))
+    assert [all(row) for row in r.zero_filled] == [False, True]
+    r = tma.compute(replace(INTERLEAVED, swizzle="32B"))
+    assert r.placement[1][:8] == tuple(144 + 2 * j for j in range(8))  # chunk 0 of line 1 → 1
+
+
+def test_the_copy_of_an_interleaved_box_completes_the_bytes_it_writes():
+    def last(expect):
+        events = (TmaEvent("arrive_expect_tx", bytes=expect), TmaEvent("copy"),
+                  TmaEvent("test_wait", parity=0))
+        p = replace(INTERLEAVED, barrier=replace(BASE.barrier, count=1, events=events))
+        return tma.compute(p).barrier_trace[-1]
+
+    assert last(256).wait and not last(256).uncertain
+    # more than the copy writes: the count stays positive, the wait never ends
+    assert not last(272).wait and not last(272).uncertain
+    # the box's 128 bytes: the copy's parts pass the count, the phase may complete early or
+    # never — the model says so rather than pick one
+    assert last(128).uncertain and last(128).tx == 128 - 256
+    # arrivals not yet done when the copy lands: the count settles before they are
+    events = (TmaEvent("expect_tx", bytes=128), TmaEvent("copy"), TmaEvent("arrive"))
+    p = replace(INTERLEAVED, barrier=replace(BASE.barrier, count=1, events=events))
+    assert not any(s.uncertain for s in tma.compute(p).barrier_trace)
+
+
+def test_interleaved_boxes_not_measured_are_not_placed_and_say_why():
+    four = tma.compute(replace(INTERLEAVED, global_dims=(8, 12, 6, 2), box_dims=(8, 4, 2, 2),
+                               box_start=(0, 1, 1, 0)))
+    assert four.tensor_map_valid and four.placement == ()
+    assert "rank 4 or 5" in tma.tm.not_placed(four.params)
+    strided = tma.compute(replace(INTERLEAVED, element_strides=(1, 2, 1)))
+    assert strided.placement == () and "element strides" in tma.tm.not_placed(strided.params)

@@ -154,15 +154,18 @@ class TmaExtras(PanelExtras):
         return [self.links]
 
     def automatic(self, result: TmaResult) -> dict[str, Any]:
-        """A cluster tile left empty is the box's bytes (not the field's minimum)."""
+        """A cluster tile left empty is the bytes the box's copy writes (not the field's
+        minimum)."""
         c = result.params.cluster
-        return {f"cluster.{name}": result.box_bytes for name in ("a_bytes", "b_bytes")
+        return {f"cluster.{name}": result.transaction_bytes for name in ("a_bytes", "b_bytes")
                 if getattr(c, name) is None}
 
     def summary_text(self, result: TmaResult) -> str:
         r = result
         if r.tensor_map_valid:
-            lines = [f"Tensor map: accepted (cuTensorMapEncodeTiled), a {r.box_bytes:,}-byte box"]
+            lines = [f"Tensor map: accepted (cuTensorMapEncodeTiled), a {r.box_bytes:,}-byte box"
+                     + (f", copied as {r.transaction_bytes:,} bytes of interleaved runs"
+                        if r.transaction_bytes != r.box_bytes else "")]
         else:
             more = len(r.tensor_map_problems) - 1
             lines = [f"Tensor map: refused, {r.tensor_map_problems[0]}"
