@@ -37,8 +37,8 @@ OPEN: dict[str, frozenset[str]] = {
     # block labels wider than a block's cell on large grids; a slide's subtitle shrunk
     "launch": frozenset({"type-size", "overlap", "crossing", "distinct", "legend", "swatch",
                          "lightness"}),
-    # four-digit and negative C values wider than the walkthrough's cells
-    "gemm": frozenset({"type-size", "overlap", "crossing"}),
+    # a slide's whole figure drawn smaller than 7 pt (long intensity arithmetic of a large K)
+    "gemm": frozenset({"type-size"}),
     "banks": frozenset({"code-start", "off-page"}),
     "traversal": frozenset({"overlap"}),
     "barrier": frozenset({"type-size", "off-page"}),
@@ -116,6 +116,7 @@ def _found():
     """States generated parameters found a defect in, each fixed since: they pass the lint."""
     from gpuviz.models.banks import BanksParams
     from gpuviz.models.barrier import BarrierParams
+    from gpuviz.models.gemm import GemmParams
     from gpuviz.models.occupancy import OccupancyParams
     from gpuviz.models.pipeline import PipelineParams
     from gpuviz.models.reduction import ReductionParams
@@ -141,6 +142,10 @@ def _found():
         # -4e+16 did not fit its cell; -4e16 does
         ("reduction", ReductionParams(values=(-3.750555482822857e+16,
                                               -6.625199282760354e+16))),
+        # negative B: four-digit negative C values (-2,260) ran over their 6 mm cells and into
+        # their neighbours; C's columns now take the width its values need
+        ("gemm", GemmParams(k_revealed=4, b=(-78, -98, -87, -99, -89, 62, 99, 28, 18, -40, 92,
+                                             20, 50, 83, 58, 1))),
     ]
 
 

@@ -420,3 +420,21 @@ def test_the_quantization_part_meets_its_budgets_in_every_step(step):
         found = [f for f in lint(fig, t, theme=theme(theme_name), budget=True)
                  if f.rule in ("budget", "slide")]
         assert found == [], (theme_name, target.name, found)
+
+
+@pytest.mark.parametrize("name", ["screen", "print"])
+def test_the_launch_and_matrix_tables_share_their_value_column(name):
+    # two tables stacked one under the other: each value starts on one vertical line, not
+    # after its own table's longest label ("thread slots" against "matrix output")
+    fig = build(name=name, n=1089, block=(1024,))
+    texts = [i for i in walk(fig.items) if isinstance(i, Text)]
+    labels = ("blocks", "thread slots", "waves", "matrix output", "tiles", "valid")
+    rows: dict[str, float] = {}
+    for t in sorted(texts, key=lambda t: t.y):  # the first of each: the tables at the top
+        if t.text in labels and t.x < 5.0:
+            rows.setdefault(t.text, t.y)
+    assert set(rows) == set(labels)
+    starts = {round(t.x, 2) for t in texts
+              for label, y in rows.items() if abs(t.y - y) < 1e-6 and t.text != label
+              and t.x < 60.0}
+    assert len(starts) == 1, starts
