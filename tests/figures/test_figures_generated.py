@@ -117,6 +117,8 @@ def _found():
     from gpuviz.models.banks import BanksParams
     from gpuviz.models.barrier import BarrierParams
     from gpuviz.models.gemm import GemmParams
+    from gpuviz.models.launch import LaunchParams, QuantizationParams
+    from gpuviz.models.mma import MmaParams, MmaWarpgroup
     from gpuviz.models.occupancy import OccupancyParams
     from gpuviz.models.pipeline import PipelineParams
     from gpuviz.models.reduction import ReductionParams
@@ -146,6 +148,18 @@ def _found():
         # their neighbours; C's columns now take the width its values need
         ("gemm", GemmParams(k_revealed=4, b=(-78, -98, -87, -99, -89, 62, 99, 28, 18, -40, 92,
                                              20, 50, 83, 58, 1))),
+        # seven wavefronts of a 74 × 3 × 2 block in a colour legend: wavefront 0 in the busy
+        # slots' orange, the rest one gray in print; the warps' colours now keep off the
+        # legend's meanings and print names the warps by their order, their edges in the ink
+        ("launch", LaunchParams(n=None, extent=(74, 6), block=(74, 3, 2), warp_size=64,
+                                selected_block=0,
+                                quantization=QuantizationParams(matrix_m=1000, matrix_n=430,
+                                                                tile_m=128, tile_n=128))),
+        # 23 warps in a column: "warpgroup 1" over "warpgroup 0", "warpgroup 5" off the page;
+        # the warps now wrap in lines of whole warpgroups
+        ("mma", MmaParams(shape="m16n8k16", dtype="f16", accumulator="f32", lane=7,
+                          show=("warpgroup",),
+                          warpgroup=MmaWarpgroup(n=128, first_warp=8, block_warps=23))),
     ]
 
 

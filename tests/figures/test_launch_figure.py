@@ -438,3 +438,14 @@ def test_the_launch_and_matrix_tables_share_their_value_column(name):
               for label, y in rows.items() if abs(t.y - y) < 1e-6 and t.text != label
               and t.x < 60.0}
     assert len(starts) == 1, starts
+
+
+def test_sm_slots_too_many_for_a_column_wrap_and_keep_their_labels_inside():
+    # 21 block slots an SM in a journal column were 2.4 mm each: "B0" and "idle" ran over their
+    # slots into each other; the slots now wrap onto lines inside the SM's frame
+    from gpuviz.figures.scene import build_figure
+    figure = build_figure("launch", compute(LaunchParams(sm_count=11, slots_per_sm=21)),
+                          frozenset(), theme("print"), SINGLE)
+    found = [f for f in lint(figure, SINGLE, 1.0, theme("print"))
+             if f.rule in ("crossing", "overlap", "off-page")]
+    assert not found, "\n".join(map(str, found[:6]))
