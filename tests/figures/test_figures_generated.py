@@ -116,6 +116,7 @@ def _found():
     """States generated parameters found a defect in, each fixed since: they pass the lint."""
     from gpuviz.models.banks import BanksParams
     from gpuviz.models.barrier import BarrierParams
+    from gpuviz.models.divergence import DivergenceParams, NodeParams
     from gpuviz.models.gemm import GemmParams
     from gpuviz.models.launch import LaunchParams, QuantizationParams
     from gpuviz.models.mma import MmaParams, MmaWarpgroup
@@ -160,6 +161,9 @@ def _found():
         ("mma", MmaParams(shape="m16n8k16", dtype="f16", accumulator="f32", lane=7,
                           show=("warpgroup",),
                           warpgroup=MmaWarpgroup(n=128, first_warp=8, block_warps=23))),
+        # a block named "ltgtonpr" set in the sans face reads "Itgtonpr"; names are code
+        ("divergence", DivergenceParams(nodes=(NodeParams(name="ltgtonpr", instructions=0),),
+                                        edges=(), entry_mask="", warp_size=32, warp=0)),
     ]
 
 
