@@ -23,8 +23,10 @@ from gpuviz.figures.layout import (
 from gpuviz.figures.metrics import cap_height, text_width
 from gpuviz.figures.mma_cells import PAD, cell_text, heading, register_style, tagged
 from gpuviz.figures.swizzle import column_fill
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import Theme, gray_of_lightness
 from gpuviz.models.mma import MmaResult
+
+SAFE_READ_L = 40.0  # CIE L* of a safe read of D in print: 18 below the darkest register tint
 
 
 def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
@@ -213,6 +215,9 @@ def completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
     sel = selected_numbers(selection, "step")
     y = 0.0
     ok, bad = theme.fill("ok"), theme.fill("conflict")
+    if theme.hatches:  # print: a safe read's green at its own gray, darker than the register
+        # tints (L* 58–96) it shares the figure's legend with (it printed 6 L* from register 2)
+        ok = replace(ok, fill=theme.at_gray(theme.color("ok"), gray_of_lightness(SAFE_READ_L)))
     step = pt * PT_TO_MM * 1.3
     for i, s in enumerate(steps):
         hazard = s.event == "read D" and not s.d_readable
