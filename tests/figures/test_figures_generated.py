@@ -118,7 +118,7 @@ def _found():
     """States generated parameters found a defect in, each fixed since: they pass the lint."""
     from gpuviz.models.banks import BanksParams
     from gpuviz.models.barrier import BarrierParams
-    from gpuviz.models.divergence import DivergenceParams, NodeParams
+    from gpuviz.models.divergence import DivergenceParams, EdgeParams, NodeParams
     from gpuviz.models.gemm import GemmParams
     from gpuviz.models.launch import LaunchParams, QuantizationParams
     from gpuviz.models.mma import MmaParams, MmaWarpgroup
@@ -170,6 +170,18 @@ def _found():
         # a block named "ltgtonpr" set in the sans face reads "Itgtonpr"; names are code
         ("divergence", DivergenceParams(nodes=(NodeParams(name="ltgtonpr", instructions=0),),
                                         edges=(), entry_mask="", warp_size=32, warp=0)),
+        # nine issuing blocks on five patterns: blocks 0 and 5 (two yellows) and 3 and 8 one
+        # gray on one pattern in print; a block sharing a pattern now takes a colour apart
+        ("divergence", DivergenceParams(
+            nodes=tuple(NodeParams(name=f"b{i}", instructions=3) for i in range(9)),
+            edges=tuple(EdgeParams(source=f"b{i}", target=f"b{i + 1}", predicate="")
+                        for i in range(8)))),
+        # a wavefront of 64 lanes beside 8-letter block names in a column: the stack table's
+        # lane bars kept 0.6 mm a lane and its depth column ran off the page
+        ("divergence", DivergenceParams(
+            nodes=tuple(NodeParams(name=n, instructions=2) for n in ("ynydvcvt", "wtabcdef")),
+            edges=(EdgeParams(source="ynydvcvt", target="wtabcdef", predicate=""),),
+            warp_size=64)),
     ]
 
 
