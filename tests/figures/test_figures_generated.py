@@ -44,12 +44,12 @@ OPEN: dict[str, frozenset[str]] = {
     "barrier": frozenset({"type-size", "off-page"}),
     # values with three-digit exponents (1e-242) have no shorter spelling for their cells
     "reduction": frozenset({"crossing", "overlap"}),
-    # more blocks than the palette has distinct colours; long predicates beside the edges
-    "divergence": frozenset({"off-page", "overlap", "crossing", "distinct", "lightness",
-                             "type-size"}),
+    # an edge that skips a layer drawn straight through the blocks between; long predicates
+    # beside the edges; a slide's whole figure drawn smaller than 7 pt
+    "divergence": frozenset({"overlap", "crossing", "type-size"}),
     # a completion hazard and a feed's bank conflict, both vermillion (a bad state), in one
-    # legend; a slide's descriptor value beside its field's note; the feed's bank groups and
-    # fragment B's tints in one print legend
+    # legend; a slide's descriptor value beside its field's note; the feed's "read by one
+    # row" (L* 97 in print) and fragment B's register 1 (96) in one print legend
     "mma": frozenset({"type-size", "legend", "swatch", "overlap", "distinct", "lightness"}),
     "tma": frozenset({"type-size"}),
     # a slide's 'lane' and 'sector' axis labels overlapped in one drawn state, only after other
