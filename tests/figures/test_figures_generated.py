@@ -147,6 +147,13 @@ def _found():
         # -4e+16 did not fit its cell; -4e16 does
         ("reduction", ReductionParams(values=(-3.750555482822857e+16,
                                               -6.625199282760354e+16))),
+        # a block of one warp in a column, folded: the nine column headers' "shared" and
+        # "offset" overlapped; a first line columns share is now set once over them
+        ("reduction", ReductionParams(values=(5e-324, 3.333711994800677e+16,
+                                              -1.4539693846064318e-215, 0.04,
+                                              6.679845835845545e-21),
+                                      pattern="xor", scope="block", partial_warp="active_mask",
+                                      final_read="fixed_32", arithmetic="float32")),
         # negative B: four-digit negative C values (-2,260) ran over their 6 mm cells and into
         # their neighbours; C's columns now take the width its values need
         ("gemm", GemmParams(k_revealed=4, b=(-78, -98, -87, -99, -89, 62, 99, 28, 18, -40, 92,
