@@ -40,7 +40,7 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     # the warps in lines of whole warpgroups, as many a line as keep a warp's number inside
     # its box (32 warps in a column: 2.3 mm boxes, "10" ran over its edges and "warpgroup 5"
     # past the figure's)
-    least = text_width(str(warps - 1), floor) + PAD + 0.6
+    least = text_width(str(warps - 1), pt) + PAD + 0.6  # at the type size: never shrunk
     per_line = max(1, min(groups, int((width - 2.0) // (4 * least))))
     box = min(7.0, (width - 2.0) / (warps if per_line == groups else 4 * per_line))
     row_h = max(3.4, cap_height(pt) * 2.0)  # just taller than a warp's label
