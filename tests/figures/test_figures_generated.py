@@ -125,6 +125,7 @@ def _found():
     from gpuviz.models.occupancy import OccupancyParams
     from gpuviz.models.pipeline import PipelineParams
     from gpuviz.models.reduction import ReductionParams
+    from gpuviz.models.sectors import SectorPattern, SectorsParams
     from gpuviz.models.traversal import TraversalParams
 
     return [
@@ -154,6 +155,11 @@ def _found():
                                               6.679845835845545e-21),
                                       pattern="xor", scope="block", partial_warp="active_mask",
                                       final_read="fixed_32", arithmetic="float32")),
+        # 32 lines of three-digit indices in a column: two staggered rows ran them into each
+        # other and the last off the page; as many rows as give each its room
+        ("sectors", SectorsParams(element_bytes=1, base_offset=116,
+                                  pattern=SectorPattern(kind="stride", stride=1200),
+                                  block_idx=(310, 0, 0), block_dim=(338, 1, 1))),
         # negative B: four-digit negative C values (-2,260) ran over their 6 mm cells and into
         # their neighbours; C's columns now take the width its values need
         ("gemm", GemmParams(k_revealed=4, b=(-78, -98, -87, -99, -89, 62, 99, 28, 18, -40, 92,
