@@ -39,7 +39,8 @@ OPEN: dict[str, frozenset[str]] = {
     "launch": frozenset({"type-size", "overlap", "crossing"}),
     # a slide's whole figure drawn smaller than 7 pt (long intensity arithmetic of a large K)
     "gemm": frozenset({"type-size"}),
-    "banks": frozenset({"code-start", "off-page"}),
+    # an explicit index list's rack wider than a column
+    "banks": frozenset({"off-page"}),
     "traversal": frozenset({"overlap"}),
     "barrier": frozenset({"type-size", "off-page"}),
     # values with three-digit exponents (1e-242) have no shorter spelling for their cells
@@ -116,7 +117,7 @@ def test_generated_states_pass_the_lint(panel_id):
 
 def _found():
     """States generated parameters found a defect in, each fixed since: they pass the lint."""
-    from gpuviz.models.banks import BanksParams
+    from gpuviz.models.banks import BankLdmatrix, BanksParams
     from gpuviz.models.barrier import BarrierParams
     from gpuviz.models.divergence import DivergenceParams, EdgeParams, NodeParams
     from gpuviz.models.gemm import GemmParams
@@ -133,6 +134,8 @@ def _found():
         ("pipeline", PipelineParams(tiles=1, buffers=1, load_time=0.0, compute_time=0.0)),
         # no active lane: the rack's note straddled the empty columns' edges
         ("banks", BanksParams(active_lanes=())),
+        # ldmatrix: the title began "Banks: ldmatrix", which a sans face sets "Idmatrix"
+        ("banks", BanksParams(op="ldmatrix", ldmatrix=BankLdmatrix(matrices=1))),
         # more dynamic shared memory than the opt-in limit: the cliff's dot off the page
         ("occupancy", OccupancyParams(arch="h100-sxm", threads_per_block=211,
                                       registers_per_thread=167, static_shared_memory=8834,
