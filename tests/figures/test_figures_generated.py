@@ -41,9 +41,10 @@ OPEN: dict[str, frozenset[str]] = {
     "gemm": frozenset({"type-size"}),
     # an explicit index list's rack wider than a column
     "banks": frozenset({"off-page"}),
-    "traversal": frozenset({"overlap"}),
-    "barrier": frozenset({"type-size", "off-page"}),
-    # values with three-digit exponents (1e-242) have no shorter spelling for their cells
+    # a slide's whole figure drawn smaller than 7 pt
+    "barrier": frozenset({"type-size"}),
+    # values with three-digit exponents (1e-242) have no shorter spelling for their cells,
+    # and run over the "+" before them
     "reduction": frozenset({"crossing", "overlap"}),
     # an edge that skips a layer drawn straight through the blocks between; long predicates
     # beside the edges; a slide's whole figure drawn smaller than 7 pt
