@@ -161,8 +161,10 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     return compose(
         target, theme,
         title=_title(r, active, rounds_text),
-        column_title=f"Banks: {'ldmatrix, ' if r.op == 'ldmatrix' else ''}"
-                     f"{_count(active, 'lane')}, {rounds_text}",
+        # the instruction after the count, never first: a sans face sets "ldmatrix" after the
+        # colon as "Idmatrix"
+        column_title=f"Banks: {_count(active, 'lane')}"
+                     f"{' (ldmatrix)' if r.op == 'ldmatrix' else ''}, {rounds_text}",
         subtitle=subtitle, body=body, natural_width=natural / grow,
         figure_title="gpuviz bank queues",
         description=f"The shared-memory banks serving {counted(active, 'lane')} with "
@@ -193,7 +195,7 @@ def _count(n: int, noun: str) -> str:
 def _title(r: BanksResult, active: int, rounds_text: str) -> str:
     lanes = _count(active, "lane")
     if r.op == "ldmatrix":
-        return f"Banks: ldmatrix, {lanes} give 16-byte row addresses — {rounds_text}"
+        return f"Banks: {lanes} give ldmatrix 16-byte row addresses — {rounds_text}"
     verb = "write" if r.op == "store" else "read"
     return f"Banks: {lanes} {verb} {r.access_bytes}-byte elements — {rounds_text}"
 

@@ -42,9 +42,10 @@ from gpuviz.figures.layout import (
     place,
     wrap,
 )
+from gpuviz.figures.lint_distinct import MIN_DELTA_E, MIN_LIGHTNESS_STEP, delta_e
 from gpuviz.figures.metrics import FontKind, cap_height, descent, room_width, text_width
 from gpuviz.figures.text_blocks import table_block
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import Theme, gray_of_lightness, printed_lightness
 from gpuviz.models.divergence import DivergenceResult
 
 MAX_ROWS = 36
@@ -126,18 +127,38 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
 def _marks(r: DivergenceResult, theme: Theme) -> dict[str, Style]:
     """Each block that issues instructions: its own category colour, the same in every theme
     (the palette after its first, blue, which means an active lane), lighter tints once they
-    run out, and its own pattern, a second channel for colour-blind readers and print."""
-    out = {}
+    run out, and its own pattern, a second channel for colour-blind readers and print. Past
+    the patterns (five), a block shares its pattern with an earlier one: its colour is then
+    the first, from its own on, that stays apart from theirs and from the lanes' swatches
+    (:func:`_apart`; six blocks put two yellows of one gray on one pattern)."""
+    out: dict[str, Style] = {}
     issuing = [n for n in r.nodes if r.instructions.get(n, 0) > 0]
     palette = theme.palette[1:]
     k = len(palette)
+    lanes = [theme.fill("valid"), theme.fill("masked")]
     for i, name in enumerate(issuing):
-        colour = theme.mix(palette[i % k], 1.0 - 0.4 * (i // k % 3))
         hatch = PATTERNS[i % len(PATTERNS)]
+        own = theme.mix(palette[i % k], 1.0 - 0.4 * (i // k % 3))
+        taken = [st.fill for st in [*out.values(), *lanes] if st.hatch == hatch and st.fill]
+        candidates = [own] + [theme.mix(palette[(i + j) % k], t) for t in (1.0, 0.6, 0.2)
+                              for j in range(k)]
+        if theme.hatches:  # print: the hues at gray levels a step apart as well
+            candidates += [theme.at_gray(palette[i % k], gray_of_lightness(v))
+                           for v in (38.0, 50.0, 62.0, 74.0, 86.0)]
+        colour = next((col for col in candidates if _apart(col, taken, theme)), own)
         ink = theme.ink_on(colour)
         out[name] = Style(fill=colour, stroke=theme.outline, stroke_width=theme.thin_mm,
                           hatch=hatch, hatch_color=ink if hatch else None)
     return out
+
+
+def _apart(colour: str, taken: list[str], theme: Theme) -> bool:
+    """Whether ``colour`` reads apart from every one of ``taken`` (swatches of its pattern):
+    ΔE 10 on a screen, 12 L* as printed where the theme must survive grayscale."""
+    if theme.hatches:
+        return all(abs(printed_lightness(colour) - printed_lightness(t)) >= MIN_LIGHTNESS_STEP
+                   for t in taken)
+    return all(delta_e(colour, t) >= MIN_DELTA_E for t in taken)
 
 
 def _heading(c: BlockCanvas, text: str, theme: Theme, width: float) -> tuple[float, float]:
@@ -153,6 +174,9 @@ def _heading(c: BlockCanvas, text: str, theme: Theme, width: float) -> tuple[flo
 
 # --------------------------------------------------------------------------------------------
 # The pre-Volta stack trace
+
+
+LEAST_LANE = 0.3  # mm: a lane's bar in the stack table at its narrowest
 
 
 def _trace_columns(r: DivergenceResult, pt: float) -> dict[str, float]:
@@ -198,7 +222,9 @@ def _trace_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     c.text(0.0, head, "Pre-Volta SIMT stack", theme.text_pt, fg, bold=True)
     events = r.trace[:MAX_ROWS]
     w = _trace_columns(r, pt)
-    mask_w = max(width - sum(w.values()) - 2.0, r.warp_size * 0.6)
+    # the lanes take what the other columns leave, down to LEAST_LANE a lane (a wavefront of 64
+    # beside two 8-letter block names in a column: at 0.6 mm the depth ran off the page)
+    mask_w = max(width - sum(w.values()) - 2.0, r.warp_size * LEAST_LANE)
     lane_w = min(2.6, mask_w / r.warp_size)
     cols = {"step": 0.0}
     cols["op"] = cols["step"] + w["step"]

@@ -79,10 +79,10 @@ def _node_size(r: DivergenceResult, pt: float, one_line: bool = False) -> tuple[
     """A node's box: its name and instruction count on two lines (or one, where the graph is
     wide), and room around them where its hatch stays visible."""
     if one_line:
-        node_w = max(text_width(n, pt, bold=True) + text_width("  ", pt, bold=True)
+        node_w = max(text_width(n, pt, "mono", True) + text_width("  ", pt, bold=True)
                      + text_width(_count(r, n), pt) for n in r.nodes)
     else:
-        node_w = max(max(text_width(n, pt, bold=True), text_width(_count(r, n), pt))
+        node_w = max(max(text_width(n, pt, "mono", True), text_width(_count(r, n), pt))
                      for n in r.nodes)
     lines = 1 if one_line else 2
     return node_w + 2.4 + 2 * HATCH_FRAME, lines * line_step(pt) + 1.0 + HATCH_FRAME
@@ -319,15 +319,17 @@ def _node(c: BlockCanvas, r: DivergenceResult, g: Graph, name: str, theme: Theme
         lines = 1 if g.one_line else 2
         base = y + (node_h - cap_height(pt) - descent(pt) - (lines - 1) * line_step(pt)) / 2 \
             + cap_height(pt)
+        # the block's name is an identifier: in the code face, as the stack table sets it (a
+        # sans face sets "ltg" as "Itg")
         if g.one_line:  # name and count grow apart from the gap between them, so a wider
             # fallback face cannot run them together
-            name_w = text_width(name, pt, bold=True)
+            name_w = text_width(name, pt, "mono", True)
             gap = text_width("  ", pt, bold=True)
             split = x - (name_w + gap + text_width(_count(r, name), pt)) / 2 + name_w + gap / 2
-            c.text(split - gap / 2, base, name, pt, ink, anchor="end", bold=True)
+            c.text(split - gap / 2, base, name, pt, ink, anchor="end", bold=True, font="mono")
             c.text(split + gap / 2, base, _count(r, name), pt, ink)
         else:
-            c.text(x, base, name, pt, ink, anchor="middle", bold=True)
+            c.text(x, base, name, pt, ink, anchor="middle", bold=True, font="mono")
             c.text(x, base + line_step(pt), _count(r, name), pt, ink, anchor="middle")
     if reconverges:
         d = 0.0 if selected else RECONVERGENCE_RING

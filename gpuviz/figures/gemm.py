@@ -95,21 +95,53 @@ def chosen_style(theme: Theme) -> Style:
 
 
 def _matrix(c: BlockCanvas, x: float, y: float, cell: float, values, prefix: str, fills,
-            text_colors, size: float, floor: float) -> None:
-    """A 4 × 4 grid of cells, each printing its value; ``fills[i][j]`` is a Style."""
+            text_colors, size: float, floor: float, width: float | None = None) -> None:
+    """A 4 × 4 grid of cells ``width`` wide (default: square) and ``cell`` tall, each printing
+    its value; ``fills[i][j]`` is a Style."""
+    w = cell if width is None else width
     by_style: dict[Style, list[tuple[float, float, float, float]]] = {}
     keys: dict[Style, list[str]] = {}
     for i in range(SIZE):
         for j in range(SIZE):
             st = fills[i][j]
-            by_style.setdefault(st, []).append((x + j * cell, y + i * cell, cell, cell))
+            by_style.setdefault(st, []).append((x + j * w, y + i * cell, w, cell))
             keys.setdefault(st, []).append(key(prefix, i, j))
     for st, rects in by_style.items():
         c.rects(rects, st, keys[st])
     for i in range(SIZE):
         for j in range(SIZE):
-            c.value(x + j * cell, y + i * cell, cell, cell, format_number(int(values[i][j])),
+            c.value(x + j * w, y + i * cell, w, cell, format_number(int(values[i][j])),
                     size, text_colors[i][j], floor=floor, key=key(prefix, i, j))
+
+
+VALUE_ROOM = 0.25 + 0.1  # mm each side of a walkthrough value: the cell's pad and a margin
+LEAST_ROW = 4.0  # mm: rows shortened to this where C's values need the width
+
+
+def value_width(values, size: float, grouped: bool = True) -> float:
+    """The column width a matrix's widest value needs at ``size``: as drawn first (grouped:
+    ``-1,190``), else ungrouped (``-1190``, the spelling :meth:`BlockCanvas.value` falls back
+    to)."""
+    def need(v: int) -> float:
+        return text_width(format_number(int(v)) if grouped else str(int(v)), size, "mono")
+    return max(need(v) for row in values for v in row) + 2 * VALUE_ROOM
+
+
+def column_widths(mats, cell: float, size: float, floor: float, room: float) -> tuple[
+        float, tuple[float, ...]]:
+    """The rows' height and each matrix's column width: ``cell`` square where the values fit,
+    a column as wide as its widest value needs where not, and the rows shortened (not under
+    LEAST_ROW) until the three fit ``room``: a four-digit negative C stays whole beside the
+    two-digit A. The values' room is the first that fits: at the type's ``size``, at its
+    ``floor``, at the floor ungrouped."""
+    for pt, grouped in ((size, True), (floor, True), (floor, False)):
+        needs = [value_width(m, pt, grouped) for m in mats]
+        h = cell
+        while SIZE * sum(max(h, n) for n in needs) > room + 1e-9 and h > LEAST_ROW:
+            h = max(LEAST_ROW, h - 0.1)
+        if SIZE * sum(max(h, n) for n in needs) <= room + 1e-9:
+            break
+    return h, tuple(max(h, n) for n in needs)
 
 
 def tile_style(theme: Theme) -> Style:
@@ -142,19 +174,25 @@ def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width
         "k positions 0–1" if kr == 2 else "all four k positions")
     titles = ("A (entries 1–16)", "B (fixed)", f"C after {shown}")
     k_w = text_width("k3", small) + 1.0
-    sign_w = max(text_width("×", sign_pt), text_width("=", sign_pt)) + 3.0
-    fixed = 2 * sign_w + k_w
-    cell = max(4.5, min(CELL, (width - fixed) / (3 * SIZE)))
-    side = cell * SIZE
+    mats = (r.a.tolist(), r.b.tolist(), r.c_partial.tolist())
+    for room in (3.0, 1.2):  # the signs' room, closed up where C's values need the width
+        sign_w = max(text_width("×", sign_pt), text_width("=", sign_pt)) + room
+        fixed = 2 * sign_w + k_w
+        cell, (wa, wb, wc) = column_widths(
+            mats, max(4.5, min(CELL, (width - fixed) / (3 * SIZE))), size, target.min_pt,
+            width - fixed)
+        if SIZE * (wa + wb + wc) <= width - fixed + 1e-9:
+            break
+    side, side_a, side_b, side_c = cell * SIZE, wa * SIZE, wb * SIZE, wc * SIZE
     ax = 0.0
-    narrow = 3 * side + 2 * sign_w + k_w + 20.0 > width
+    narrow = side_a + side_b + side_c + 2 * sign_w + k_w + 20.0 > width
     if narrow:  # titles wrap into their columns
-        bx = ax + side + sign_w + k_w
-        cx = bx + side + sign_w
-        spans = (bx - ax - k_w, cx - bx, max(side, width - cx))
+        bx = ax + side_a + sign_w + k_w
+        cx = bx + side_b + sign_w
+        spans = (bx - ax - k_w, cx - bx, max(side_c, width - cx))
     else:
-        bx = ax + max(side + sign_w + k_w, text_width(titles[0], size, bold=True) + 2.0)
-        cx = bx + max(side + sign_w, text_width(titles[1], size, bold=True) + 2.0)
+        bx = ax + max(side_a + sign_w + k_w, text_width(titles[0], size, bold=True) + 2.0)
+        cx = bx + max(side_b + sign_w, text_width(titles[1], size, bold=True) + 2.0)
         spans = (1e9, 1e9, 1e9)
     wrapped = [wrap(t, size, span, bold=True) for t, span in zip(titles, spans, strict=True)]
     head = max(len(w) for w in wrapped)
@@ -167,19 +205,19 @@ def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width
         title_w = max(title_w, x + max(text_width(ln, size, bold=True) for ln in lines))
     for k in range(SIZE):  # k positions: columns of A, rows of B
         color = fg if k < kr else muted
-        c.text(ax + (k + 0.5) * cell, top - 1.0, f"k{k}", small, color, anchor="middle")
+        c.text(ax + (k + 0.5) * wa, top - 1.0, f"k{k}", small, color, anchor="middle")
         c.text(bx - 1.0, top + (k + 0.5) * cell, f"k{k}", small, color, anchor="end",
                baseline="middle")
     a_fill = [[(a_on if (i == fi and k < kr) else plain) for k in range(SIZE)]
               for i in range(SIZE)]
     a_text = [[a_ink if a_fill[i][k] is a_on else
                fg if i == fi else muted for k in range(SIZE)] for i in range(SIZE)]
-    _matrix(c, ax, top, cell, r.a.tolist(), "a", a_fill, a_text, size, target.min_pt)
+    _matrix(c, ax, top, cell, mats[0], "a", a_fill, a_text, size, target.min_pt, wa)
     b_fill = [[(b_on if (j == fj and k < kr) else plain) for j in range(SIZE)]
               for k in range(SIZE)]
     b_text = [[b_ink if b_fill[k][j] is b_on else
                fg if j == fj else muted for j in range(SIZE)] for k in range(SIZE)]
-    _matrix(c, bx, top, cell, r.b.tolist(), "b", b_fill, b_text, size, target.min_pt)
+    _matrix(c, bx, top, cell, mats[1], "b", b_fill, b_text, size, target.min_pt, wb)
     # The focus output's 2 × 2 tile is lit; every other output tile is dimmed to the paper.
     ti, tj = fi // 2, fj // 2
     c_fill = [[(c_on if (i, j) == (fi, fj) else lit if (i // 2, j // 2) == (ti, tj) else plain)
@@ -187,20 +225,20 @@ def walkthrough_block(r: GemmResult, focus: tuple[int, int], theme: Theme, width
     c_text = [[c_ink if (i, j) == (fi, fj) else
                fg if (i // 2, j // 2) == (ti, tj) else muted for j in range(SIZE)]
               for i in range(SIZE)]
-    _matrix(c, cx, top, cell, r.c_partial.tolist(), "c", c_fill, c_text, size, target.min_pt)
+    _matrix(c, cx, top, cell, mats[2], "c", c_fill, c_text, size, target.min_pt, wc)
     # The operands' row and column in their own colours; the focus output as selected.
-    c.rect(ax, top + fi * cell, side, cell, theme.stroke("a_operand", theme.line_mm * 1.5))
-    c.rect(bx + fj * cell, top, cell, side, theme.stroke("b_operand", theme.line_mm * 1.5))
-    theme.select(c, cx + fj * cell, top + fi * cell, cell, cell)
-    for name, x0 in (("a", ax), ("b", bx)):
+    c.rect(ax, top + fi * cell, side_a, cell, theme.stroke("a_operand", theme.line_mm * 1.5))
+    c.rect(bx + fj * wb, top, wb, side, theme.stroke("b_operand", theme.line_mm * 1.5))
+    theme.select(c, cx + fj * wc, top + fi * cell, wc, cell)
+    for name, x0, w in (("a", ax, wa), ("b", bx, wb)):
         for i, j in of_kind(selection, name, 2):
             if 0 <= i < SIZE and 0 <= j < SIZE:
-                theme.select(c, x0 + j * cell, top + i * cell, cell, cell)
-    c.text(ax + side + sign_w / 2, top + side / 2, "×", sign_pt, fg, anchor="middle",
+                theme.select(c, x0 + j * w, top + i * cell, w, cell)
+    c.text(ax + side_a + sign_w / 2, top + side / 2, "×", sign_pt, fg, anchor="middle",
            baseline="middle")
-    c.text(bx + side + sign_w / 2, top + side / 2, "=", sign_pt, fg, anchor="middle",
+    c.text(bx + side_b + sign_w / 2, top + side / 2, "=", sign_pt, fg, anchor="middle",
            baseline="middle")
-    used = max(cx + side, title_w)
+    used = max(cx + side_c, title_w)
     return c.block(min(width, used), top + side, "walkthrough")
 
 

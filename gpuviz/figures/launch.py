@@ -342,32 +342,40 @@ def _sms(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
     w = min(width, max(need, 40.0))
     top, head_w = heading(c, theme, w, f"Wave {r.selected_block_wave} on "
                            f"{count(n_sm, 'synthetic SM')}", "the selected block's wave")
-    slot_w = min(slot_w, (w - label_w - 1) / n_slots - 1)
+    # slots that cannot hold their label at the floor's size wrap onto more lines inside the
+    # SM's frame (21 slots in a column: 2.4 mm each, "B0" and "idle" ran into each other)
+    least = max(text_width(f"B{r.blocks - 1}", floor), text_width("idle", floor)) + 1.0
+    per_line = max(1, min(n_slots, int((w - label_w - 1) // (least + 1))))
+    lines = -(-n_slots // per_line)
+    slot_w = min(slot_w, (w - label_w - 1) / per_line - 1)
     slot_h = ink_height(pt) + 1.6
     first = r.selected_block_wave * r.slots_per_wave
     y = top
     for s in range(shown):
+        frame_h = lines * (slot_h + 1) + 1
         with c.group(keys.key("sm", s)):
-            c.rect(0.0, y, label_w + n_slots * (slot_w + 1) + 1, slot_h + 2, Style(
+            c.rect(0.0, y, label_w + per_line * (slot_w + 1) + 1, frame_h, Style(
                 fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm), radius=0.8)
             c.text(0.8, y + 1 + slot_h / 2 + 0.0, f"SM{s}", pt, theme.foreground,
                    baseline="middle")
             for k in range(n_slots):
                 b = first + k * n_sm + s
-                bx = label_w + k * (slot_w + 1)
+                line, col = divmod(k, per_line)
+                bx = label_w + col * (slot_w + 1)
+                by = y + 1 + line * (slot_h + 1)
                 if b < r.blocks:
                     detail = b == r.selected_block
-                    c.rect(bx, y + 1, slot_w, slot_h, shown_style(theme) if detail else Style(
+                    c.rect(bx, by, slot_w, slot_h, shown_style(theme) if detail else Style(
                         fill=theme.background, stroke=theme.outline,
                         stroke_width=theme.thin_mm), key=keys.key("block", b))
-                    c.value(bx, y + 1 - centre_shift(pt, "sans"), slot_w, slot_h, f"B{b}", pt,
+                    c.value(bx, by - centre_shift(pt, "sans"), slot_w, slot_h, f"B{b}", pt,
                             theme.background if detail else theme.foreground, floor=floor,
                             font="sans", key=keys.key("block", b))
                 else:
-                    c.rect(bx, y + 1, slot_w, slot_h, theme.fill("absent"))
-                    c.value(bx, y + 1 - centre_shift(pt, "sans"), slot_w, slot_h, "idle", pt,
+                    c.rect(bx, by, slot_w, slot_h, theme.fill("absent"))
+                    c.value(bx, by - centre_shift(pt, "sans"), slot_w, slot_h, "idle", pt,
                             theme.muted, floor=floor, font="sans")
-        y += slot_h + 3
+        y += frame_h + 1
     if n_sm > shown:
         y += cap_height(pt) + 0.5
         c.text(0.0, y, f"… {format_number(n_sm - shown)} more SMs", pt, theme.muted)

@@ -21,7 +21,7 @@ from gpuviz.figures.layout import (
     table_block,
     wrap,
 )
-from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
+from gpuviz.figures.metrics import cap_height, descent, ink_height, room_width, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.launch import LaunchResult, QuantizationParams
 
@@ -89,19 +89,16 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
     show_matrix = scenario_sets_matrix(r)
     top = heading(c, theme, width, "Tile and wave quantization")[0] if headed \
         else 0.0
-    table = table_block(["", ""], rows, theme, width, name="this launch")
+    matrix_rows = _matrix_rows(r) if show_matrix else []
+    # the two tables stacked share their first column: their values start on one line
+    labels = [room_width(row[0], pt) for row in rows + matrix_rows]
+    table = table_block(["", ""], rows, theme, width, name="this launch", least=[max(labels)])
     place(c, table, 0.0, top + (0.6 if headed else 0.0))
     y = top + (0.6 if headed else 0.0) + table.height
     if not show_matrix:
         return c.block(width, y, "quantization")
-    pct = r.tile_valid / r.tile_slots
-    matrix = table_block(["", ""], [
-        ["matrix output", f"{format_number(r.matrix[0])} × {format_number(r.matrix[1])} in "
-                          f"{format_number(r.tile[0])} × {format_number(r.tile[1])} tiles"],
-        ["tiles", f"{format_number(r.tiles_m)} × {format_number(r.tiles_n)} = "
-                  f"{count(r.tiles, 'tile')}, {format_number(r.tile_slots)} output slots"],
-        ["valid", f"{format_number(r.tile_valid)} ({format_percent(pct)})"]],
-        theme, width, name="matrix output")
+    matrix = table_block(["", ""], matrix_rows, theme, width, name="matrix output",
+                         least=[max(labels)])
     place(c, matrix, 0.0, y + 1.0)
     y += 1.0 + matrix.height
     y += 1.5
@@ -180,6 +177,17 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
         else:
             bottom = _corner(c, r, theme, 0.0, bottom + 2.0, width)
     return c.block(width, bottom, "quantization")
+
+
+def _matrix_rows(r: LaunchResult) -> list[list[str]]:
+    """The matrix output's quantization as table rows."""
+    pct = r.tile_valid / r.tile_slots
+    return [
+        ["matrix output", f"{format_number(r.matrix[0])} × {format_number(r.matrix[1])} in "
+                          f"{format_number(r.tile[0])} × {format_number(r.tile[1])} tiles"],
+        ["tiles", f"{format_number(r.tiles_m)} × {format_number(r.tiles_n)} = "
+                  f"{count(r.tiles, 'tile')}, {format_number(r.tile_slots)} output slots"],
+        ["valid", f"{format_number(r.tile_valid)} ({format_percent(pct)})"]]
 
 
 MIN_SIDE = 3.0  # mm: a grid's short side at least this, so that a row of tiles shows

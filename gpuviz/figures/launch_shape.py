@@ -18,6 +18,7 @@ from gpuviz.figures.layout import (
     place,
     text_block,
 )
+from gpuviz.figures.lint_distinct import MIN_DELTA_E, delta_e
 from gpuviz.figures.metrics import ink_height, text_width
 from gpuviz.figures.theme import Theme
 from gpuviz.models.launch import LaunchResult
@@ -49,10 +50,24 @@ def block_shape(r: LaunchResult, theme: Theme, width: float,
     masked = (gx >= r.extent[0]) | (gy >= r.extent[1]) | (gz >= r.extent[2])
     xywh = np.column_stack([(tids % bx) * cell, top + (tids // bx) * cell,
                             np.full(len(tids), cell * 0.9), np.full(len(tids), cell * 0.9)])
-    # the palette without the colour of "valid" (its first), in turn; past its end, the same
-    # hues lighter (then lighter again), so no two warps of a block share a swatch
-    base = [col for col in theme.palette if col != theme.color("valid")]
-    colours = [theme.mix(col, 1.0 - 0.4 * k) for k in range(3) for col in base]
+    # the palette without the colours the figure's legend gives a meaning ("valid", the busy
+    # slots' "compute", the "detail" of the block drawn in detail: a warp in one of them read
+    # as that meaning), in turn; past its end, the same hues lighter (then lighter again), so
+    # no two warps of a block share a swatch
+    roles = [theme.color(role) for role in ("valid", "compute", "detail")] \
+        + [theme.fill("masked").fill or theme.surface]
+
+    def apart(col: str) -> bool:
+        return all(col != role and delta_e(col, role) >= MIN_DELTA_E for role in roles)
+
+    base = [col for col in theme.palette if apart(col)]
+    levels = 3  # lighter steps from 1 to 0.2, as many as the warps need
+    while True:
+        colours = [m for k in range(levels) for col in base
+                   if apart(m := theme.mix(col, 1.0 - 0.8 * k / (levels - 1)))]
+        if len(colours) > warp.max() or levels >= 8:
+            break
+        levels += 1
     by_colour: dict[str, list[int]] = {}
     for w in range(int(warp.max()) + 1):
         colour = colours[w % len(colours)]
@@ -93,6 +108,15 @@ def block_shape(r: LaunchResult, theme: Theme, width: float,
         right += label_w
         legend_w = min(width - right - GAP, 40.0) if masked.any() else 0.0
         entries = []
+    if entries and theme.hatches:
+        # a grayscale print cannot keep a handful of hues apart: where one warp ends and the
+        # next begins is drawn in the ink instead (the cells' edges, never over a glyph) and
+        # the warps are named by their order, not by a swatch each
+        _warp_edges(c, theme, warp, bx, top, cell)
+        entries = [LegendEntry(f"warps 0–{warps - 1} in turn from the top left, x fastest; "
+                               "the ink line: where one warp ends", Style(
+                                   stroke=theme.foreground, stroke_width=theme.thick_mm),
+                               kind="line")]
     if legend_w > 0:
         leg = legend_block(entries, theme, legend_w,
                            notes=[f"{format_number(int(masked.sum()))} of "
@@ -108,3 +132,19 @@ def block_shape(r: LaunchResult, theme: Theme, width: float,
         place(c, note, 0.0, bottom + 1.0)
         bottom += 1.0 + note.height
     return c.block(min(width, max(right, head_w)), bottom, "block-shape")
+
+
+def _warp_edges(c: BlockCanvas, theme: Theme, warp, bx: int, top: float, cell: float) -> None:
+    """The edges between consecutive warps of a block drawn ``bx`` threads a row: a line in the
+    cells' gap where a thread's left or upper neighbour is of another warp."""
+    segs = []
+    for t in range(len(warp)):
+        row, col = divmod(t, bx)
+        x, y = col * cell, top + row * cell
+        if col and warp[t - 1] != warp[t]:
+            segs.append((x - 0.05 * cell, y - 0.05 * cell, x - 0.05 * cell, y + 0.95 * cell))
+        if row and warp[t - bx] != warp[t]:
+            segs.append((x - 0.05 * cell, y - 0.05 * cell, x + 0.95 * cell, y - 0.05 * cell))
+    if segs:
+        c.segments(segs, Style(stroke=theme.foreground,
+                               stroke_width=min(theme.thick_mm, 0.3 * cell)))

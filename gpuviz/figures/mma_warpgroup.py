@@ -23,8 +23,10 @@ from gpuviz.figures.layout import (
 from gpuviz.figures.metrics import cap_height, text_width
 from gpuviz.figures.mma_cells import PAD, cell_text, heading, register_style, tagged
 from gpuviz.figures.swizzle import column_fill
-from gpuviz.figures.theme import Theme
+from gpuviz.figures.theme import Theme, gray_of_lightness
 from gpuviz.models.mma import MmaResult
+
+SAFE_READ_L = 40.0  # CIE L* of a safe read of D in print: 18 below the darkest register tint
 
 
 def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
@@ -34,29 +36,46 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     floor = min(target.min_pt, pt)
     c = BlockCanvas()
     warps = max(g.block_warps, g.first_warp + 4)
-    box = min(7.0, (width - 2.0) / warps)
+    groups = (warps + 3) // 4
+    # the warps in lines of whole warpgroups, as many a line as keep a warp's number inside
+    # its box (32 warps in a column: 2.3 mm boxes, "10" ran over its edges and "warpgroup 5"
+    # past the figure's)
+    least = text_width(str(warps - 1), pt) + PAD + 0.6  # at the type size: never shrunk
+    per_line = max(1, min(groups, int((width - 2.0) // (4 * least))))
+    box = min(7.0, (width - 2.0) / (warps if per_line == groups else 4 * per_line))
     row_h = max(3.4, cap_height(pt) * 2.0)  # just taller than a warp's label
+    line_h = cap_height(pt) + 2.0 + row_h + 1.5
     chosen = set(g.warps)
     sel = selected_numbers(selection, "warp")
-    y = cap_height(pt)
-    for grp in range((warps + 3) // 4):
-        x0 = 4 * grp * box
-        c.text(x0 + 2 * box, y, f"warpgroup {grp}", pt, theme.muted, anchor="middle")
-        c.line(x0 + 0.5, y + 1.0, x0 + 4 * box - 0.5, y + 1.0, theme.stroke("muted", theme.line_mm))
-    top = y + 2.0
     ok, bad = theme.fill("valid"), theme.fill("undefined")
+    for grp in range(groups):
+        line, at = divmod(grp, per_line)
+        x0, y = 4 * at * box, cap_height(pt) + line * line_h
+        span = min(4, warps - 4 * grp) * box  # the group's warps drawn (the last may be short)
+        # one spelling for every group (the first that fits four boxes); a short last group's
+        # label runs on over the boxes it lacks, never past the figure's edge
+        for label in (f"warpgroup {grp}", f"group {grp}", str(grp)):
+            half = text_width(label, pt) / 2
+            centre = min(x0 + 2 * box, width - half - 0.2)
+            if half * 2 <= 4 * box - 0.5 and centre - half >= x0 + 0.1:
+                break
+        c.text(centre, y, label, pt, theme.muted, anchor="middle")
+        c.line(x0 + 0.5, y + 1.0, x0 + span - 0.5, y + 1.0, theme.stroke("muted", theme.line_mm))
     for w in range(warps):
+        line, at = divmod(w // 4, per_line)
+        x, top = (4 * at + w % 4) * box, cap_height(pt) + line * line_h + 2.0
         exists = w < g.block_warps
         style = (ok if g.valid else bad) if w in chosen else (
             theme.fill("absent") if not exists else Style(fill=theme.surface,
                                                           stroke=theme.outline,
                                                           stroke_width=theme.thin_mm))
-        c.rect(w * box + PAD / 2, top, box - PAD, row_h, style, key=keys.key("warp", w))
-        cell_text(c, w * box + PAD / 2, top, box - PAD, row_h, str(w), pt,
+        c.rect(x + PAD / 2, top, box - PAD, row_h, style, key=keys.key("warp", w))
+        cell_text(c, x + PAD / 2, top, box - PAD, row_h, str(w), pt,
                    theme.ink_on(style.fill or theme.surface), floor, keys.key("warp", w),
                    knockout=style.fill if style.hatch else None)
         if w in sel:
-            c.rect(w * box + PAD / 2, top, box - PAD, row_h, theme.highlight())
+            c.rect(x + PAD / 2, top, box - PAD, row_h, theme.highlight())
+    top = cap_height(pt) + ((groups - 1) // per_line) * line_h + 2.0
     y = top + row_h + 2.0
     # D: four bands of 16 rows, one per warp of the warpgroup, N columns
     rows_x = 1.0 + text_width(f"warp {max(g.warps)}", pt) + 1.5 * pt * PT_TO_MM
@@ -74,7 +93,8 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
                    baseline="middle", key=keys.key("warp", w),
                    knockout=style.fill if style.hatch else None)
     y += 4 * band_h
-    drawing = c.block(max(warps * box, band_w, text_width(f"D (64 × {g.n}): rows by warp", pt)),
+    drawing = c.block(max(min(warps, 4 * per_line) * box, band_w,
+                          text_width(f"D (64 × {g.n}): rows by warp", pt)),
                       y, "warpgroup-warps")
     rows = receipt_block([
         ("warps", f"{g.warps[0]}–{g.warps[-1]} of {g.block_warps}"),
@@ -195,6 +215,9 @@ def completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
     sel = selected_numbers(selection, "step")
     y = 0.0
     ok, bad = theme.fill("ok"), theme.fill("conflict")
+    if theme.hatches:  # print: a safe read's green at its own gray, darker than the register
+        # tints (L* 58–96) it shares the figure's legend with (it printed 6 L* from register 2)
+        ok = replace(ok, fill=theme.at_gray(theme.color("ok"), gray_of_lightness(SAFE_READ_L)))
     step = pt * PT_TO_MM * 1.3
     for i, s in enumerate(steps):
         hazard = s.event == "read D" and not s.d_readable

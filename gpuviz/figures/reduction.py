@@ -35,6 +35,7 @@ from gpuviz.figures.layout import (
     Target,
     as_part,
     compose,
+    counted,
     format_number,
     legend_block,
     line_step,
@@ -77,7 +78,7 @@ def build(result: ReductionResult, selection: frozenset[str], theme: Theme,
 
     pattern = ("__shfl_xor_sync butterfly" if result.active_prefix[-1] == WARP
                else "__shfl_down_sync")
-    scope = f"block of {result.warps} warps" if block else "one warp"
+    scope = f"block of {counted(result.warps, 'warp')}" if block else "one warp"
     caption = ("a lane below the offset adds lane + offset's value; the faded lanes keep "
                "theirs" if pattern == "__shfl_down_sync" else
                "lanes l and l xor offset exchange and add; every lane stays active")
@@ -109,7 +110,7 @@ def _title(pattern: str, scope: str, r: ReductionResult, theme: Theme, target: T
     title = f"Reduction: {pattern}, {scope}"
     if target.width is None or target.aspect is not None:
         return title
-    short = f"{r.warps} warps" if r.contributor_unit == "warp" else scope
+    short = counted(r.warps, "warp") if r.contributor_unit == "warp" else scope
     room = target.width - 2 * MARGIN
     return next((t for t in (title, f"Sum by {pattern}, {scope}", f"Sum by {pattern}, {short}",
                              f"{pattern}, {short}")

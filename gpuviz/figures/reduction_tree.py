@@ -145,6 +145,23 @@ def header(label: str) -> list[str]:
     return [" ".join(words[:-1]), words[-1]] if len(words) > 1 else words
 
 
+def _spans(head_lines: list[list[str]]) -> list[tuple[int, int, str]]:
+    """The runs of side-by-side columns whose headers share their first line, as (first,
+    last, line); that line is blanked in each header of the run (``head_lines`` changes)."""
+    spans, i = [], 0
+    while i < len(head_lines):
+        j = i
+        while (len(head_lines[i]) > 1 and j + 1 < len(head_lines)
+               and len(head_lines[j + 1]) > 1 and head_lines[j + 1][0] == head_lines[i][0]):
+            j += 1
+        if j > i:
+            spans.append((i, j, head_lines[i][0]))
+            for k in range(i, j + 1):
+                head_lines[k] = ["", *head_lines[k][1:]]
+        i = j + 1
+    return spans
+
+
 Box = tuple[float, float, float, float]
 
 
@@ -248,8 +265,12 @@ def tree(st: State, width: float) -> Block:
         if wants:
             wants[0] += gap * 0.3
         widened = [max(w, h) for w, h in zip(need, wants, strict=True)]
+        spans: list[tuple[int, int, str]] = []
         if sum(widened) <= avail:
             need = widened
+        else:  # no room to widen: a first line that columns side by side share ("offset" over
+            # 16, 8, 4, 2, 1) is set once over them all, as a table's spanning header
+            spans = _spans(head_lines)
         if sum(need) < avail and len(columns) > 1:  # room to spare: wider gaps for the lines
             gap = min(8.0, gap + (avail - sum(need)) / (len(columns) - 1))
         col_x = []
@@ -261,7 +282,10 @@ def tree(st: State, width: float) -> Block:
         hpt = pt
         for i, lines in enumerate(head_lines):
             for line in lines:
-                hpt = min(hpt, pt * (need[i] + gap * 0.6) / room_width(line, pt))
+                if line:
+                    hpt = min(hpt, pt * (need[i] + gap * 0.6) / room_width(line, pt))
+        for i, j, line in spans:
+            hpt = min(hpt, pt * (col_x[j] + need[j] - col_x[i] + gap * 0.6) / room_width(line, pt))
         hpt = max(floor, hpt)
         step = line_step(hpt, 1.2)
         head = cap_height(hpt) + step * (max(len(h) for h in head_lines) - 1) + 1.5
@@ -271,8 +295,12 @@ def tree(st: State, width: float) -> Block:
         height = head + rows * ch
         for i, lines in enumerate(head_lines):
             for j, line in enumerate(lines):
-                c.text(col_x[i] + need[i] / 2, cap_height(hpt) + j * step, line, hpt, fg,
-                       anchor="middle")
+                if line:
+                    c.text(col_x[i] + need[i] / 2, cap_height(hpt) + j * step, line, hpt, fg,
+                           anchor="middle")
+        for i, j, line in spans:
+            c.text((col_x[i] + col_x[j] + need[j]) / 2, cap_height(hpt), line, hpt, fg,
+                   anchor="middle")
         c.text(lane_label_w - 1.2, head - 1.5, "lane", hpt, muted, anchor="end")
         for lane in range(rows):
             c.text(lane_label_w - 1.2, head + lane * ch + ch / 2, str(lane), pt, muted,

@@ -277,6 +277,14 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
     # memory: each touched line whole, four sectors
     mem_top = top + lane_h + LINK_H
     layout, sw = line_layout(r, width - x0)
+    if r.lines:  # the last line's index, centred under a line narrower than it, stays on the
+        # page: the lines give up that overhang (twice: a narrower line overhangs more)
+        half = text_width(str(r.lines[-1]), theme.small_pt, "mono") / 2
+        for _ in range(2):
+            over = half - SECTORS_PER_LINE * sw / 2
+            if over <= 0:
+                break
+            layout, sw = line_layout(r, width - x0 - over - 0.1)
     per_sector = max(1, SECTOR_BYTES // r.element_bytes)
     cell_w = sw / per_sector
 
@@ -404,12 +412,15 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
                        anchor="middle", font="mono", key=keys.key("sector", s))
             y += row
         c.text(0.0, y + cap_height(pt), "line", pt, muted)
-        stagger = any(text_width(str(line), pt, "mono") + 0.6 > line_w for line in r.lines)
+        # the indices in as many staggered rows as give each its room (two rows of 32
+        # three-digit indices in a column ran into each other)
+        widest = max(text_width(str(line), pt, "mono") for line in r.lines) + 0.6
+        rows = next((k for k in range(1, 4) if widest <= k * line_w), 4)
         for i, line in enumerate(r.lines):
-            yy = y + (row if stagger and i % 2 else 0.0) + cap_height(pt)
+            yy = y + row * (i % rows) + cap_height(pt)
             c.text(x0 + layout[line] + line_w / 2, yy, str(line), pt, fg, anchor="middle",
                    font="mono", key=keys.key("line", line))
-        y += row * (2 if stagger else 1)
+        y += row * rows
         if not labelled:
             # the sectors too narrow for their index: the rule that numbers them, as a label
             note = text_block("sector = 4 × line + place (0–3 from the left)", theme,

@@ -189,19 +189,22 @@ RECEIPT_LABEL_SHARE = 0.5  # of a receipt's width: the most a label beside its v
 def table_block(header: Sequence[str], rows: Sequence[Sequence[str]], theme: Theme,
                 width: float, *, size: float | None = None, floor: float | None = None,
                 right: Sequence[bool] = (), keys: Sequence[str | None] = (),
-                colors: Sequence[str | None] = (), name: str = "table") -> Block:
+                colors: Sequence[str | None] = (), name: str = "table",
+                least: Sequence[float] = ()) -> Block:
     """Values in columns under a header and a rule (none where the header is all empty): what
     a receipt spelt as sentences says, set so that each value stands in its column
     (``right``: the columns aligned right, for numbers; ``keys`` and ``colors``: each row's key
-    and ink). A column wider than its share of ``width`` wraps its cells at words (the widest
-    column first); where that is not enough, the type steps down to ``floor`` points."""
+    and ink; ``least``: the columns' least widths in mm, so that tables stacked one under
+    another share their columns). A column wider than its share of ``width`` wraps its cells at
+    words (the widest column first); where that is not enough, the type steps down to
+    ``floor`` points."""
     size = size or theme.small_pt
     floor = min(floor or size, size)
     fg, muted = theme.color("foreground"), theme.color("muted")
     n = len(header)
     cells = [[str(v) for v in row] for row in rows]
     while True:
-        gap, laid, col_w = _table_columns(header, cells, size, width)
+        gap, laid, col_w = _table_columns(header, cells, size, width, least)
         if sum(col_w) + gap * (n - 1) <= width + 1e-6 or size <= floor:
             break
         size = max(floor, size - 0.5)
@@ -233,7 +236,8 @@ def table_block(header: Sequence[str], rows: Sequence[Sequence[str]], theme: The
 
 
 def _table_columns(header: Sequence[str], cells: list[list[str]], size: float,
-                   width: float) -> tuple[float, list[list[list[str]]], list[float]]:
+                   width: float, least: Sequence[float] = ()
+                   ) -> tuple[float, list[list[list[str]]], list[float]]:
     """A table's gap, its cells' lines and its columns' widths at ``size``: the widest
     columns wrapped first, down to their header's width, while the table is wider than
     ``width``."""
@@ -241,7 +245,7 @@ def _table_columns(header: Sequence[str], cells: list[list[str]], size: float,
     n = len(header)
 
     def widest(j: int, lines: Sequence[Sequence[list[str]]]) -> float:
-        return max([room_width(header[j], size, bold=True)]
+        return max([room_width(header[j], size, bold=True), least[j] if j < len(least) else 0.0]
                    + [room_width(ln, size) for row in lines for ln in row[j]])
 
     laid = [[[v] for v in row] for row in cells]
@@ -251,8 +255,8 @@ def _table_columns(header: Sequence[str], cells: list[list[str]], size: float,
         over = sum(col_w) - room
         if over <= 0:
             break
-        least = room_width(header[j], size, bold=True)
+        narrowest = room_width(header[j], size, bold=True)
         for i, row in enumerate(cells):
-            laid[i][j] = wrap(row[j], size, max(least, col_w[j] - over))
+            laid[i][j] = wrap(row[j], size, max(narrowest, col_w[j] - over))
         col_w[j] = widest(j, laid)
     return gap, laid, col_w

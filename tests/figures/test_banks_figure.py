@@ -164,7 +164,7 @@ def test_a_store_writes_and_ldmatrix_gives_rows():
     store = banks_figure.build(compute(BanksParams(op="store")), frozenset(), theme("screen"))
     assert store.texts()[0].startswith("Banks: 32 lanes write 4-byte elements")
     ldm = banks_figure.build(compute(BanksParams(op="ldmatrix")), frozenset(), theme("screen"))
-    assert ldm.texts()[0].startswith("Banks: ldmatrix, 32 lanes give 16-byte row addresses")
+    assert ldm.texts()[0].startswith("Banks: 32 lanes give ldmatrix 16-byte row addresses")
 
 
 @pytest.mark.parametrize("name", ["banks-column32.json", "banks-swizzled-columns.json"])

@@ -34,21 +34,25 @@ CASES = ((NATURAL, "screen"), (SINGLE, "print"), (SLIDE, "presentation"), (NATUR
 # FOUND below). "type-size" on a slide: a whole figure too large for one slide is drawn
 # smaller; the export pages it instead (``export.files.budget_pages``).
 OPEN: dict[str, frozenset[str]] = {
-    # block labels wider than a block's cell on large grids; a slide's subtitle shrunk
-    "launch": frozenset({"type-size", "overlap", "crossing", "distinct", "legend", "swatch",
-                         "lightness"}),
-    # four-digit and negative C values wider than the walkthrough's cells
-    "gemm": frozenset({"type-size", "overlap", "crossing"}),
-    "banks": frozenset({"code-start", "off-page"}),
-    "traversal": frozenset({"overlap"}),
-    "barrier": frozenset({"type-size", "off-page"}),
-    # values with three-digit exponents (1e-242) have no shorter spelling for their cells
+    # a slide's whole figure drawn smaller than 7 pt; on it, the quantization's edge table
+    # beside the waves runs into their legend's note
+    "launch": frozenset({"type-size", "overlap", "crossing"}),
+    # a slide's whole figure drawn smaller than 7 pt (long intensity arithmetic of a large K)
+    "gemm": frozenset({"type-size"}),
+    # an explicit index list's rack wider than a column
+    "banks": frozenset({"off-page"}),
+    # a slide's whole figure drawn smaller than 7 pt
+    "barrier": frozenset({"type-size"}),
+    # values with three-digit exponents (1e-242) have no shorter spelling for their cells,
+    # and run over the "+" before them
     "reduction": frozenset({"crossing", "overlap"}),
-    # more blocks than the palette has distinct colours; long predicates beside the edges
-    "divergence": frozenset({"off-page", "overlap", "crossing", "distinct", "lightness",
-                             "type-size"}),
-    # fragment B's register tints and the feed's bank groups one gray in print, together
-    "mma": frozenset({"type-size", "legend", "crossing", "overlap", "distinct", "lightness"}),
+    # an edge that skips a layer drawn straight through the blocks between; long predicates
+    # beside the edges; a slide's whole figure drawn smaller than 7 pt
+    "divergence": frozenset({"overlap", "crossing", "type-size"}),
+    # a completion hazard and a feed's bank conflict, both vermillion (a bad state), in one
+    # legend; a slide's descriptor value beside its field's note; the feed's "read by one
+    # row" (L* 97 in print) and fragment B's register 1 (96) in one print legend
+    "mma": frozenset({"type-size", "legend", "swatch", "overlap", "distinct", "lightness"}),
     "tma": frozenset({"type-size"}),
     # a slide's 'lane' and 'sector' axis labels overlapped in one drawn state, only after other
     # figures had been laid out in the same process (the layout's caches): not yet reproduced
@@ -114,11 +118,16 @@ def test_generated_states_pass_the_lint(panel_id):
 
 def _found():
     """States generated parameters found a defect in, each fixed since: they pass the lint."""
-    from gpuviz.models.banks import BanksParams
+    from gpuviz.models.banks import BankLdmatrix, BanksParams
     from gpuviz.models.barrier import BarrierParams
+    from gpuviz.models.divergence import DivergenceParams, EdgeParams, NodeParams
+    from gpuviz.models.gemm import GemmParams
+    from gpuviz.models.launch import LaunchParams, QuantizationParams
+    from gpuviz.models.mma import MmaParams, MmaWarpgroup
     from gpuviz.models.occupancy import OccupancyParams
     from gpuviz.models.pipeline import PipelineParams
     from gpuviz.models.reduction import ReductionParams
+    from gpuviz.models.sectors import SectorPattern, SectorsParams
     from gpuviz.models.traversal import TraversalParams
 
     return [
@@ -126,6 +135,8 @@ def _found():
         ("pipeline", PipelineParams(tiles=1, buffers=1, load_time=0.0, compute_time=0.0)),
         # no active lane: the rack's note straddled the empty columns' edges
         ("banks", BanksParams(active_lanes=())),
+        # ldmatrix: the title began "Banks: ldmatrix", which a sans face sets "Idmatrix"
+        ("banks", BanksParams(op="ldmatrix", ldmatrix=BankLdmatrix(matrices=1))),
         # more dynamic shared memory than the opt-in limit: the cliff's dot off the page
         ("occupancy", OccupancyParams(arch="h100-sxm", threads_per_block=211,
                                       registers_per_thread=167, static_shared_memory=8834,
@@ -141,6 +152,53 @@ def _found():
         # -4e+16 did not fit its cell; -4e16 does
         ("reduction", ReductionParams(values=(-3.750555482822857e+16,
                                               -6.625199282760354e+16))),
+        # a block of one warp in a column, folded: the nine column headers' "shared" and
+        # "offset" overlapped; a first line columns share is now set once over them
+        ("reduction", ReductionParams(values=(5e-324, 3.333711994800677e+16,
+                                              -1.4539693846064318e-215, 0.04,
+                                              6.679845835845545e-21),
+                                      pattern="xor", scope="block", partial_warp="active_mask",
+                                      final_read="fixed_32", arithmetic="float32")),
+        # 32 lines of three-digit indices in a column: two staggered rows ran them into each
+        # other and the last off the page; as many rows as give each its room
+        ("sectors", SectorsParams(element_bytes=1, base_offset=116,
+                                  pattern=SectorPattern(kind="stride", stride=1200),
+                                  block_idx=(310, 0, 0), block_dim=(338, 1, 1))),
+        # negative B: four-digit negative C values (-2,260) ran over their 6 mm cells and into
+        # their neighbours; C's columns now take the width its values need
+        ("gemm", GemmParams(k_revealed=4, b=(-78, -98, -87, -99, -89, 62, 99, 28, 18, -40, 92,
+                                             20, 50, 83, 58, 1))),
+        # seven wavefronts of a 74 × 3 × 2 block in a colour legend: wavefront 0 in the busy
+        # slots' orange, the rest one gray in print; the warps' colours now keep off the
+        # legend's meanings and print names the warps by their order, their edges in the ink
+        ("launch", LaunchParams(n=None, extent=(74, 6), block=(74, 3, 2), warp_size=64,
+                                selected_block=0,
+                                quantization=QuantizationParams(matrix_m=1000, matrix_n=430,
+                                                                tile_m=128, tile_n=128))),
+        # 23 warps in a column: "warpgroup 1" over "warpgroup 0", "warpgroup 5" off the page;
+        # the warps now wrap in lines of whole warpgroups
+        ("mma", MmaParams(shape="m16n8k16", dtype="f16", accumulator="f32", lane=7,
+                          show=("warpgroup",),
+                          warpgroup=MmaWarpgroup(n=128, first_warp=8, block_warps=23))),
+        # fragment B's register tints and a safe read of D in one print legend: the read's green
+        # printed 6 L* from register 2's tint; it now prints darker than every register
+        ("mma", MmaParams(shape="m16n8k16", dtype="bf16", accumulator="f32", lane=5,
+                          show=("fragment-b", "fragment-c", "completion"))),
+        # a block named "ltgtonpr" set in the sans face reads "Itgtonpr"; names are code
+        ("divergence", DivergenceParams(nodes=(NodeParams(name="ltgtonpr", instructions=0),),
+                                        edges=(), entry_mask="", warp_size=32, warp=0)),
+        # nine issuing blocks on five patterns: blocks 0 and 5 (two yellows) and 3 and 8 one
+        # gray on one pattern in print; a block sharing a pattern now takes a colour apart
+        ("divergence", DivergenceParams(
+            nodes=tuple(NodeParams(name=f"b{i}", instructions=3) for i in range(9)),
+            edges=tuple(EdgeParams(source=f"b{i}", target=f"b{i + 1}", predicate="")
+                        for i in range(8)))),
+        # a wavefront of 64 lanes beside 8-letter block names in a column: the stack table's
+        # lane bars kept 0.6 mm a lane and its depth column ran off the page
+        ("divergence", DivergenceParams(
+            nodes=tuple(NodeParams(name=n, instructions=2) for n in ("ynydvcvt", "wtabcdef")),
+            edges=(EdgeParams(source="ynydvcvt", target="wtabcdef", predicate=""),),
+            warp_size=64)),
     ]
 
 

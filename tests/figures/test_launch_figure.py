@@ -420,3 +420,32 @@ def test_the_quantization_part_meets_its_budgets_in_every_step(step):
         found = [f for f in lint(fig, t, theme=theme(theme_name), budget=True)
                  if f.rule in ("budget", "slide")]
         assert found == [], (theme_name, target.name, found)
+
+
+@pytest.mark.parametrize("name", ["screen", "print"])
+def test_the_launch_and_matrix_tables_share_their_value_column(name):
+    # two tables stacked one under the other: each value starts on one vertical line, not
+    # after its own table's longest label ("thread slots" against "matrix output")
+    fig = build(name=name, n=1089, block=(1024,))
+    texts = [i for i in walk(fig.items) if isinstance(i, Text)]
+    labels = ("blocks", "thread slots", "waves", "matrix output", "tiles", "valid")
+    rows: dict[str, float] = {}
+    for t in sorted(texts, key=lambda t: t.y):  # the first of each: the tables at the top
+        if t.text in labels and t.x < 5.0:
+            rows.setdefault(t.text, t.y)
+    assert set(rows) == set(labels)
+    starts = {round(t.x, 2) for t in texts
+              for label, y in rows.items() if abs(t.y - y) < 1e-6 and t.text != label
+              and t.x < 60.0}
+    assert len(starts) == 1, starts
+
+
+def test_sm_slots_too_many_for_a_column_wrap_and_keep_their_labels_inside():
+    # 21 block slots an SM in a journal column were 2.4 mm each: "B0" and "idle" ran over their
+    # slots into each other; the slots now wrap onto lines inside the SM's frame
+    from gpuviz.figures.scene import build_figure
+    figure = build_figure("launch", compute(LaunchParams(sm_count=11, slots_per_sm=21)),
+                          frozenset(), theme("print"), SINGLE)
+    found = [f for f in lint(figure, SINGLE, 1.0, theme("print"))
+             if f.rule in ("crossing", "overlap", "off-page")]
+    assert not found, "\n".join(map(str, found[:6]))

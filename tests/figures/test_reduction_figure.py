@@ -209,3 +209,12 @@ def test_the_receipt_alone_lists_no_cell_it_does_not_draw():
     assert alone.parts == ("receipt",) and not legend_marks(alone)
     block = figure_for(scenario, "reduction", SCREEN, frozenset(), SLIDE.showing(["block"]))
     assert list(legend_marks(block)) == ["current partial"]
+
+
+@pytest.mark.parametrize("target", [NATURAL, SINGLE])
+def test_a_block_of_one_warp_is_singular(target):
+    params = ReductionParams(values=(1.0, 2.0, 3.0), pattern="xor", scope="block")
+    figure = fig.build(compute(params), frozenset(), SCREEN, target)
+    texts = [i.text for i in walk(figure.items) if isinstance(i, Text)]
+    assert any("1 warp" in t for t in texts)
+    assert not any("1 warps" in t for t in texts)
