@@ -155,7 +155,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
     hazard_events = {h.event for h in result.hazards}
     causes = hazard_writes(result)
 
-    column = target.width is not None and target.aspect is None  # a journal column
+    column = target.kind == "column"  # a journal column
     label_pt = small if column else theme.text_pt
     label_w = max(text_width(f"thread {t}", label_pt) for t in range(result.threads)) + 2.0
     label_w = max(label_w, text_width("step", small) + 2.0)

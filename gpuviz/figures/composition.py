@@ -104,13 +104,13 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
     step = (target.heading, target.caption) if target.chrome == "full" else ("", "")
     # a part's name heads it closely, as a section heading does
     head_gap = PART_GAP if target.part_title and not target.whole else GAP
-    if target.width is None:
+    if target.kind == "natural":
         arr = _stacked(theme, title, subtitle, body, side, natural_width * grow, step=step,
                        head_gap=head_gap)
         return _figure(arr, arr.width + 2 * MARGIN, arr.height + 2 * MARGIN, 1.0, theme,
                        figure_title, description, target_parts=target.parts)
-    page_w = float(target.width)
-    if target.aspect is None:
+    if target.kind == "column":
+        page_w = target.width_mm
         title = _title_for(theme, title, column_title, page_w - 2 * MARGIN)
         arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN, step=step,
                        head_gap=head_gap)
@@ -133,7 +133,6 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
     stays under the slide's least on it, and meets the budget centred on the page as a whole,
     is laid out so (a few of the bundled parts: gemm's intensity plot, a 32-lane tree), as is
     one that the body box would shrink under its size in points (a whole dashboard)."""
-    assert target.width is not None and target.aspect is not None
     if target.gridded:
         fig = _gridded(target, theme, title, subtitle, body, side, base, figure_title,
                        description, step)
@@ -141,13 +140,12 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
         if not shrunk and not any(m.startswith("body type")
                                   for _, m in over_budget(fig, target)):
             return fig
-        off = _paged(replace(target, name="slide-page"), theme, title, subtitle, body, side,
+        off = _paged(replace(target, kind="page"), theme, title, subtitle, body, side,
                      base, figure_title, description, column_title, step)
         if shrunk:  # a whole figure too large for the body box: at its size on the page
             return off if _least_pt(off) > _least_pt(fig) else fig
         return fig if over_budget(off, target) else off
-    page_w = float(target.width)
-    page_h = page_w / target.aspect
+    page_w, page_h = target.page
     s, arr, design = _search(target, page_w - 2 * MARGIN, page_h - 2 * MARGIN, theme, title,
                              subtitle, body, side, base, column_title, step)
     fig = _figure(arr, page_w, page_h, s, theme, figure_title, description, fixed_width=True,
@@ -204,9 +202,7 @@ def _gridded(target: Target, theme: Theme, title: str, subtitle: str, body: Bloc
     every step, whatever the heading and caption say. Every slide keeps the caption band,
     drawn or not (the deck sets its caption as text of its own), so a figure has one body
     box on every slide."""
-    assert target.width is not None and target.aspect is not None
-    page_w = float(target.width)
-    page_h = page_w / target.aspect
+    page_w, page_h = target.page
     grid = slide_grid(page_w, page_h)
     heading, caption = step
     # one title a slide: the step's heading stands for the figure's own, as in the deck

@@ -213,7 +213,7 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     beside = 0.0
     for f in chosen:
         grid = _fragment_grid(f, selection, theme, lane, width, floor, made)
-        if len(chosen) == 1 and target.width is not None and target.aspect is None \
+        if len(chosen) == 1 and target.kind == "column" \
                 and target.parts is not None and width - grid.width - GAP >= BESIDE_MIN:
             beside = width - grid.width - GAP
         elements = f"{f.elements_per_lane} element{'s' if f.elements_per_lane != 1 else ''}"
