@@ -25,14 +25,17 @@ from gpuviz.figures.slide_grid import (
     SlideGrid,
     slide_grid,
 )
+from gpuviz.figures.spacing import ROOMY
 from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
 from gpuviz.figures.text_blocks import text_block, title_block, wrap
 from gpuviz.figures.theme import Theme
 from gpuviz.figures.transform import transform
 
-MARGIN = 2.0  # mm around the content
-GAP = 3.5  # mm between blocks
-PART_GAP = 2.0  # mm under a part's name (``Target.part_title``): it heads its part closely
+# mm around the content, between blocks and under a part's name (``Target.part_title``: it
+# heads its part closely), the same at every kind of target (``figures.spacing``)
+MARGIN = ROOMY.margin
+GAP = ROOMY.gap
+PART_GAP = ROOMY.heading_gap
 # a slide's body box is wider than a page of 16:9 (about 2.1 : 1): its search tries finer widths
 SLIDE_FACTORS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.12, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4)
 SLIDE_MOST = 4.0  # the largest scale of a slide's body: a strip of a drawing takes the width
