@@ -63,6 +63,7 @@ from gpuviz.figures.layout import (
     place,
     receipt_block,
     shortened_note,
+    side_column,
     text_block,
 )
 from gpuviz.figures.metrics import cap_height, ink_height, text_width
@@ -114,13 +115,13 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
                          counts=not fixed and not target.shows("rack"))
         if target.shows(*RACK):
             blocks.append(rack)
-        beside = width - rack.width - GAP
-        if queues is not None and target.paged and not target.shows("receipt") \
-                and beside >= LEGEND_BESIDE:
+        legend_w = side_column(target, width, rack.width, LEGEND_BESIDE)
+        beside = side_column(target, width, rack.width, geo.side_min)
+        if queues is not None and not target.shows("receipt") and legend_w is not None:
             # a page, the queues alone and narrow (phases one under another): their legend
             # beside them, not under them (flowed there by the layout)
-            blocks += _side(r, theme, beside, rack.shortened, False, target, selection)
-        elif target.whole and target.paged and beside >= geo.side_min:
+            blocks += _side(r, theme, legend_w, rack.shortened, False, target, selection)
+        elif target.whole and beside is not None:
             # slides and views: receipt and legend in a column beside the rack
             c = BlockCanvas()
             y = 0.0

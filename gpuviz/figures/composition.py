@@ -26,7 +26,7 @@ from gpuviz.figures.slide_grid import (
     slide_grid,
 )
 from gpuviz.figures.spacing import ROOMY
-from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
+from gpuviz.figures.targets import DESIGN_FACTORS, PAGED, Design, Kind, Target
 from gpuviz.figures.text_blocks import text_block, title_block, wrap
 from gpuviz.figures.theme import Theme
 from gpuviz.figures.transform import transform
@@ -124,6 +124,20 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
     with fallback_room(False) if target.on_screen else nullcontext():
         return _paged(target, theme, title, subtitle, body, side, natural_width * grow,
                       figure_title, description, column_title, step)
+
+
+def side_column(target: Target, width: float, drawing_w: float, least: float,
+                kinds: tuple[Kind, ...] = PAGED) -> float | None:
+    """The width of a column beside a drawing ``drawing_w`` wide, in a body ``width`` wide, for
+    the notes, legend or table that would otherwise go below it: what is left beside the
+    drawing after the gap between blocks, where that is at least ``least``; None where they go
+    below. A side column is set on the ``kinds`` of target that offer their width across: by
+    default a page (a slide or a view, whose height is the scarcer); a figure whose part alone
+    leaves room in a journal column names that kind."""
+    if target.kind not in kinds:
+        return None
+    room = width - drawing_w - GAP
+    return room if room >= least else None
 
 
 def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: BlocksFor,
