@@ -138,7 +138,7 @@ def export_figure_of(scenario: Scenario, panel_id: str, *, theme_name: str = "sc
         from gpuviz.registry import panel
 
         figure = veiled_figure(figure, question, theme(theme_name), panel(panel_id).title,
-                               fill_page=TARGETS[size].aspect is not None)
+                               fill_page=TARGETS[size].paged)
     return figure, note
 
 
@@ -162,7 +162,7 @@ def budget_pages(scenario: Scenario, panel_id: str, theme_name: str, size: str,
     pages carry. On a slide a page meets the budget on the title-safe grid (a figure laid out
     off it, centred on the page, is split into pages where they meet it on the grid)."""
     target = TARGETS[size].titled(*step)
-    if target.width is None:
+    if target.kind == "natural":
         return None
     th = theme(theme_name)
 

@@ -63,6 +63,7 @@ from gpuviz.figures.layout import (
     place,
     receipt_block,
     shortened_note,
+    side_column,
     text_block,
 )
 from gpuviz.figures.metrics import cap_height, ink_height, text_width
@@ -84,9 +85,9 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     r = result
     geo = _Geometry(r, theme, target)
     # the deep queues alone: blocks of rounds side by side
-    fixed = target.width is not None and target.aspect is None  # a journal column
+    fixed = target.kind == "column"  # a journal column
     alone = (target.shows("rack") and not target.shows("lanes")
-             and (deep(r) or (target.width is not None and r.phases > 1)))
+             and (deep(r) or (target.kind != "natural" and r.phases > 1)))
 
     def body(width: float) -> list[Block]:
         blocks: list[Block] = []
@@ -99,12 +100,12 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
                                                       name="swizzle")))
         n = geo.per_row(width)
         room = width - geo.gutter
-        if target.aspect is not None:  # leave room for the side column if the rack can
+        if target.paged:  # leave room for the side column if the rack can
             room = max(n * geo.column(geo.pt), room - geo.side_min - GAP)
         col = max(geo.column(geo.floor), min(room / n, geo.column(geo.pt) + 0.6))
         queues = rack_alone(r, selection, theme, width, geo.pt, geo.floor, geo.row_h,
-                            geo.column, target.width is not None,
-                            target.aspect is not None) if alone else None
+                            geo.column, target.kind != "natural",
+                            target.paged) if alone else None
         if queues is not None:  # the queues alone: blocks of rounds, or banks down
             rack = as_part("rack", queues)
             n = BANKS  # its blocks say what they show: no note on rows of banks
@@ -114,13 +115,13 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
                          counts=not fixed and not target.shows("rack"))
         if target.shows(*RACK):
             blocks.append(rack)
-        beside = width - rack.width - GAP
-        if queues is not None and target.aspect is not None and not target.shows("receipt") \
-                and beside >= LEGEND_BESIDE:
+        legend_w = side_column(target, width, rack.width, LEGEND_BESIDE)
+        beside = side_column(target, width, rack.width, geo.side_min)
+        if queues is not None and not target.shows("receipt") and legend_w is not None:
             # a page, the queues alone and narrow (phases one under another): their legend
             # beside them, not under them (flowed there by the layout)
-            blocks += _side(r, theme, beside, rack.shortened, False, target, selection)
-        elif target.whole and target.aspect is not None and beside >= geo.side_min:
+            blocks += _side(r, theme, legend_w, rack.shortened, False, target, selection)
+        elif target.whole and beside is not None:
             # slides and views: receipt and legend in a column beside the rack
             c = BlockCanvas()
             y = 0.0
@@ -149,15 +150,15 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
     grow = max(1.0, theme.text_pt / 8.0)
     # a slide or view offers its whole width; the rack and the side column share it
     natural = geo.natural
-    if target.aspect is not None and target.width is not None and target.whole:
-        natural = max(natural, target.width - 2 * MARGIN)
+    if target.paged and target.whole:
+        natural = max(natural, target.page[0] - 2 * MARGIN)
     elif alone:  # the queues alone: their blocks of rounds in one line, or banks down
-        fixed_width = target.width is not None
+        fixed_width = target.kind != "natural"
         line_w, line_h = _RACK_SIZES.get((r, theme), (fixed_width, target.min_pt),
                                          lambda: _rack_size(r, theme, geo, fixed_width))
         natural = line_w
-        if target.aspect is not None:  # a page: the width of the rack's area in its shape
-            natural = min(natural, (line_w * line_h * target.aspect) ** 0.5)
+        if target.paged:  # a page: the width of the rack's area in its shape
+            natural = min(natural, (line_w * line_h * target.shape) ** 0.5)
     return compose(
         target, theme,
         title=_title(r, active, rounds_text),
@@ -212,7 +213,7 @@ class _Geometry:
         # hatch in bands above and below its word (bands.clear_glyphs), but on a slide, whose
         # height is fixed, a 32-round queue would then shrink the type below 7 pt (the slot is
         # told by its tint there)
-        room = BAND_ROOM if theme.hatches and target.aspect is None else 0.0
+        room = BAND_ROOM if theme.hatches and not target.paged else 0.0
         self.row_h = ink_height(self.pt, "mono") + 2 * INSET + 0.25 + room
         self.round_digits = len(str(max(r.rounds, 1)))
         labels = ["lane", "word" if r.words_per_lane == 1 else "1st word", "bank"]

@@ -155,7 +155,7 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
     hazard_events = {h.event for h in result.hazards}
     causes = hazard_writes(result)
 
-    column = target.width is not None and target.aspect is None  # a journal column
+    column = target.kind == "column"  # a journal column
     label_pt = small if column else theme.text_pt
     label_w = max(text_width(f"thread {t}", label_pt) for t in range(result.threads)) + 2.0
     label_w = max(label_w, text_width("step", small) + 2.0)
@@ -175,7 +175,8 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
         (min_cell, bands), slots = banding(False), False
     per = max(1, math.ceil(n / bands))
     cell = min(max(MAX_CELL, min_cell), plot_w / per)
-    row_h = ink_height(small, "mono") + 1.6 if column else max(4.2, ink_height(small, "mono") + 2.2)
+    pad = theme.spacing(target).row_pad  # a journal column: rows just taller than the marks
+    row_h = ink_height(small, "mono") + pad if column else max(4.2, ink_height(small, "mono") + pad)
     row_gap = 0.4 if column else 0.8
     inset = 0.25 if column else 0.5  # a cell inside its row
     band_gap = 1.2 if column else 2.0

@@ -15,6 +15,7 @@ from gpuviz.figures.blocks import Block, BlockCanvas
 from gpuviz.figures.budget import BODY_PX, content_box, over_budget
 from gpuviz.figures.display import PT_TO_MM, Figure, Group, Rect, Text, walk
 from gpuviz.figures.legible import keep_legible
+from gpuviz.figures.lint_slide_room import BAND_NAMES, cramped_column
 from gpuviz.figures.metrics import fallback_room
 from gpuviz.figures.slide_grid import (
     CAPTION_LINES,
@@ -25,17 +26,27 @@ from gpuviz.figures.slide_grid import (
     SlideGrid,
     slide_grid,
 )
-from gpuviz.figures.targets import DESIGN_FACTORS, Design, Target
+from gpuviz.figures.spacing import ROOMY
+from gpuviz.figures.targets import DESIGN_FACTORS, PAGED, Design, Kind, Target
 from gpuviz.figures.text_blocks import text_block, title_block, wrap
 from gpuviz.figures.theme import Theme
 from gpuviz.figures.transform import transform
 
-MARGIN = 2.0  # mm around the content
-GAP = 3.5  # mm between blocks
-PART_GAP = 2.0  # mm under a part's name (``Target.part_title``): it heads its part closely
+# mm around the content, between blocks and under a part's name (``Target.part_title``: it
+# heads its part closely), the same at every kind of target (``figures.spacing``)
+MARGIN = ROOMY.margin
+GAP = ROOMY.gap
+PART_GAP = ROOMY.heading_gap
 # a slide's body box is wider than a page of 16:9 (about 2.1 : 1): its search tries finer widths
 SLIDE_FACTORS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.12, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4)
 SLIDE_MOST = 4.0  # the largest scale of a slide's body: a strip of a drawing takes the width
+# a side-by-side design by its arrangement: the body's share of the width (the side column
+# has the rest, less the gap); a slide whose side column wraps a value beside an empty body
+# (``figures.lint_slide_room``) is laid out again with a wider side column
+SHARES = {"beside": 0.68, "beside-60": 0.6, "beside-52": 0.52, "beside-44": 0.44}
+# the designs tried, in turn, for such a slide: wider side columns, then stacked alone (the
+# drawing takes the width, the words go under it)
+WIDER: tuple[tuple[str, ...], ...] = (("beside-60",), ("beside-52",), ("beside-44",), ())
 
 
 @dataclass(frozen=True)
@@ -104,13 +115,13 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
     step = (target.heading, target.caption) if target.chrome == "full" else ("", "")
     # a part's name heads it closely, as a section heading does
     head_gap = PART_GAP if target.part_title and not target.whole else GAP
-    if target.width is None:
+    if target.kind == "natural":
         arr = _stacked(theme, title, subtitle, body, side, natural_width * grow, step=step,
                        head_gap=head_gap)
         return _figure(arr, arr.width + 2 * MARGIN, arr.height + 2 * MARGIN, 1.0, theme,
                        figure_title, description, target_parts=target.parts)
-    page_w = float(target.width)
-    if target.aspect is None:
+    if target.kind == "column":
+        page_w = target.width_mm
         title = _title_for(theme, title, column_title, page_w - 2 * MARGIN)
         arr = _stacked(theme, title, subtitle, body, side, page_w - 2 * MARGIN, step=step,
                        head_gap=head_gap)
@@ -123,6 +134,20 @@ def compose(target: Target, theme: Theme, *, title: str, subtitle: str = "",
                       figure_title, description, column_title, step)
 
 
+def side_column(target: Target, width: float, drawing_w: float, least: float,
+                kinds: tuple[Kind, ...] = PAGED) -> float | None:
+    """The width of a column beside a drawing ``drawing_w`` wide, in a body ``width`` wide, for
+    the notes, legend or table that would otherwise go below it: what is left beside the
+    drawing after the gap between blocks, where that is at least ``least``; None where they go
+    below. A side column is set on the ``kinds`` of target that offer their width across: by
+    default a page (a slide or a view, whose height is the scarcer); a figure whose part alone
+    leaves room in a journal column names that kind."""
+    if target.kind not in kinds:
+        return None
+    room = width - drawing_w - GAP
+    return room if room >= least else None
+
+
 def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: BlocksFor,
            side: BlocksFor | None, base: float, figure_title: str, description: str,
            column_title: str = "", step: tuple[str, str] = ("", "")) -> Figure:
@@ -133,7 +158,6 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
     stays under the slide's least on it, and meets the budget centred on the page as a whole,
     is laid out so (a few of the bundled parts: gemm's intensity plot, a 32-lane tree), as is
     one that the body box would shrink under its size in points (a whole dashboard)."""
-    assert target.width is not None and target.aspect is not None
     if target.gridded:
         fig = _gridded(target, theme, title, subtitle, body, side, base, figure_title,
                        description, step)
@@ -141,13 +165,12 @@ def _paged(target: Target, theme: Theme, title: str, subtitle: str, body: Blocks
         if not shrunk and not any(m.startswith("body type")
                                   for _, m in over_budget(fig, target)):
             return fig
-        off = _paged(replace(target, name="slide-page"), theme, title, subtitle, body, side,
+        off = _paged(replace(target, kind="page"), theme, title, subtitle, body, side,
                      base, figure_title, description, column_title, step)
         if shrunk:  # a whole figure too large for the body box: at its size on the page
             return off if _least_pt(off) > _least_pt(fig) else fig
         return fig if over_budget(off, target) else off
-    page_w = float(target.width)
-    page_h = page_w / target.aspect
+    page_w, page_h = target.page
     s, arr, design = _search(target, page_w - 2 * MARGIN, page_h - 2 * MARGIN, theme, title,
                              subtitle, body, side, base, column_title, step)
     fig = _figure(arr, page_w, page_h, s, theme, figure_title, description, fixed_width=True,
@@ -161,14 +184,15 @@ def _least_pt(figure: Figure) -> float:
 
 def _search(target: Target, box_w: float, box_h: float, theme: Theme, title: str,
             subtitle: str, body: BlocksFor, side: BlocksFor | None, base: float,
-            column_title: str = "", step: tuple[str, str] = ("", ""), most: float = 3.0
-            ) -> tuple[float, _Arrangement, Design]:
+            column_title: str = "", step: tuple[str, str] = ("", ""), most: float = 3.0,
+            besides: tuple[str, ...] = ("beside",)) -> tuple[float, _Arrangement, Design]:
     """The scale, arrangement and design that fill a ``box_w`` × ``box_h`` box at the
-    largest scale (at most ``most``; under 1 × only where no design fits at its size)."""
+    largest scale (at most ``most``; under 1 × only where no design fits at its size), of
+    stacked designs and the side-by-side ``besides`` (:data:`SHARES`)."""
     best: tuple[float, _Arrangement, Design] | None = None
     factors = SLIDE_FACTORS if target.gridded else DESIGN_FACTORS
     designs: list[Design] = [(kind, factor) for factor in factors
-                             for kind in ("stacked", "beside") if kind == "stacked" or side]
+                             for kind in ("stacked", *besides) if kind == "stacked" or side]
     if target.design is not None:  # kept: its width (a figure with no side column is stacked)
         designs = [target.design if side is not None else ("stacked", target.design[1])]
     for kind, factor in designs:
@@ -182,7 +206,7 @@ def _search(target: Target, box_w: float, box_h: float, theme: Theme, title: str
             arr = (_stacked(theme, head, subtitle, body, side, width, True, step, bar)
                    if kind == "stacked"
                    else _beside(theme, head, subtitle, body, side, width,  # type: ignore[arg-type]
-                                True, step, bar))
+                                True, step, bar, SHARES.get(kind, SHARES["beside"])))
         except _Beaten:
             continue
         s = min(box_w / arr.width, box_h / arr.height)
@@ -196,6 +220,50 @@ def _search(target: Target, box_w: float, box_h: float, theme: Theme, title: str
 def _gridded(target: Target, theme: Theme, title: str, subtitle: str, body: BlocksFor,
              side: BlocksFor | None, base: float, figure_title: str, description: str,
              step: tuple[str, str]) -> Figure:
+    """A slide on its title-safe grid (:func:`_on_grid`) where its drawing takes the room:
+    where a column of words beside the drawing wraps a value while much of the body box stays
+    empty (``cramped-column``, ``figures.lint_slide_room``), the layout with a wider side
+    column (:data:`WIDER`) that does not, else (a column the body sets beside its drawing
+    itself) the design width that does not, and of those the one with the largest type; the
+    first layout where every one does."""
+    fig = _on_grid(target, theme, title, subtitle, body, side, base, figure_title,
+                   description, step)
+    if not cramped_column(fig):
+        return fig
+    tried = [] if side is None else [
+        _on_grid(target, theme, title, subtitle, body, side, base, figure_title, description,
+                 step, besides) for besides in WIDER]
+    roomier = [f for f in tried if _roomier(f, target)]
+    if not roomier and fig.design is not None:
+        # the column is the body's own (a rack's receipt and legend beside it): the other
+        # design widths of the same arrangement
+        tried = [_on_grid(replace(target, design=(fig.design[0], factor)), theme, title,
+                          subtitle, body, side, base, figure_title, description, step)
+                 for factor in SLIDE_FACTORS if factor != fig.design[1]]
+        roomier = [f for f in tried if _roomier(f, target)]
+    return max(roomier, key=_body_pt, default=fig)
+
+
+def _roomier(figure: Figure, target: Target) -> bool:
+    """Whether a slide laid out again for its column's room keeps it and draws as cleanly:
+    no column wrapping beside an empty body, and no text over another, across a line or off
+    the page (a drawing laid out at another width may crowd its own labels)."""
+    from gpuviz.figures.lint import lint
+
+    return not cramped_column(figure) and not any(
+        f.rule in ("overlap", "crossing", "off-page") for f in lint(figure, target))
+
+
+def _body_pt(figure: Figure) -> float:
+    """The median type of a slide's body (its bands aside), in points on the page."""
+    sizes = [t.size for g in figure.items if isinstance(g, Group) and g.name not in BAND_NAMES
+             for t in walk(g.items) if isinstance(t, Text)]
+    return statistics.median(sizes) if sizes else 0.0
+
+
+def _on_grid(target: Target, theme: Theme, title: str, subtitle: str, body: BlocksFor,
+             side: BlocksFor | None, base: float, figure_title: str, description: str,
+             step: tuple[str, str], besides: tuple[str, ...] = ("beside",)) -> Figure:
     """A slide on its title-safe grid (``figures.slide_grid``): the step's heading (else the
     figure's title) in the title band at a fixed top and size, the step's caption in the
     caption band at a fixed bottom, and the rest (the figure's subtitle, drawing, legend,
@@ -204,9 +272,7 @@ def _gridded(target: Target, theme: Theme, title: str, subtitle: str, body: Bloc
     every step, whatever the heading and caption say. Every slide keeps the caption band,
     drawn or not (the deck sets its caption as text of its own), so a figure has one body
     box on every slide."""
-    assert target.width is not None and target.aspect is not None
-    page_w = float(target.width)
-    page_h = page_w / target.aspect
+    page_w, page_h = target.page
     grid = slide_grid(page_w, page_h)
     heading, caption = step
     # one title a slide: the step's heading stands for the figure's own, as in the deck
@@ -226,7 +292,7 @@ def _gridded(target: Target, theme: Theme, title: str, subtitle: str, body: Bloc
     if caption:
         placed.append((block, grid.caption.x, grid.caption.bottom - block.height, 1.0))
     box = grid.body
-    s, arr, design = _fit(target, theme, box, subtitle, body, side, base, grid.unit)
+    s, arr, design = _fit(target, theme, box, subtitle, body, side, base, grid.unit, besides)
     bands = len(placed)
     placed += [(b, box.x + MARGIN + x * s, box.y + y * s, s) for b, x, y in arr.blocks]
     fig = _placed_figure(placed, page_w, page_h, theme, figure_title, description,
@@ -249,8 +315,8 @@ def _outline(item: Any) -> bool:
 
 
 def _fit(target: Target, theme: Theme, box: Any, subtitle: str, body: BlocksFor,
-         side: BlocksFor | None, base: float, unit: float
-         ) -> tuple[float, _Arrangement, Design]:
+         side: BlocksFor | None, base: float, unit: float,
+         besides: tuple[str, ...] = ("beside",)) -> tuple[float, _Arrangement, Design]:
     """The design that fills a slide's body ``box`` at the largest scale (inside it by the
     page's margin across, for ink past a block's edge: a selection's outline, a stroke's half
     width). The drawing takes the space: where the body's type stays under the slide's least,
@@ -258,7 +324,7 @@ def _fit(target: Target, theme: Theme, box: Any, subtitle: str, body: BlocksFor,
     notes (as on a deck slide), each only where the body's type gains by it (at least a
     pixel, or up to the budget): a note that frees no room stays on the slide."""
     s, arr, design = _search(target, box.w - 2 * MARGIN, box.h, theme, "", subtitle, body,
-                             side, base, most=SLIDE_MOST)
+                             side, base, most=SLIDE_MOST, besides=besides)
     if target.chrome != "full":
         return s, arr, design
     px = _body_px(arr, s, unit)
@@ -267,7 +333,7 @@ def _fit(target: Target, theme: Theme, box: Any, subtitle: str, body: BlocksFor,
         if px >= BODY_PX:
             break
         fewer = _search(target, box.w - 2 * MARGIN, box.h, theme, "", "", body_for, side_for,
-                        base, most=SLIDE_MOST)
+                        base, most=SLIDE_MOST, besides=besides)
         fewer_px = _body_px(fewer[1], fewer[0], unit)
         if fewer_px >= min(BODY_PX, px + 1.0):  # words give way only for type it gains
             (s, arr, design), px = fewer, fewer_px
@@ -363,11 +429,12 @@ def _stacked(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: Blo
 def _beside(theme: Theme, title: str, subtitle: str, body: BlocksFor, side: BlocksFor,
             width: float, balance: bool = False,
             step: tuple[str, str] = ("", ""),
-            bar: tuple[float, float, float] | None = None) -> _Arrangement:
+            bar: tuple[float, float, float] | None = None,
+            share: float = SHARES["beside"]) -> _Arrangement:
     arr = _Arrangement(bar=bar)
     top = _head(arr, theme, title, subtitle, width, balance, step[0])
     first = len(arr.blocks)
-    main_w = width * 0.68
+    main_w = width * share
     side_w = width - main_w - GAP
     yb = _flow(arr, body(main_w), main_w, top)
     used = max((b.width + x for b, x, _ in arr.blocks[first:]), default=main_w)

@@ -391,7 +391,7 @@ def build(result: GemmResult, selection: frozenset[str], theme: Theme,
           target: Target = NATURAL) -> Figure:
     figure = _build(result, selection, theme, target, PLOT_H)
     limit = BUDGETS[target.name].max_height if target.name in BUDGETS else None
-    if (limit is not None and figure.height > limit and target.aspect is None
+    if (limit is not None and figure.height > limit and not target.paged
             and not target.whole and target.shows("intensity")):
         # a journal column's plot gives up what the page would run over by
         # (never shorter than its y label, which runs along it)
@@ -438,7 +438,7 @@ def _build(result: GemmResult, selection: frozenset[str], theme: Theme, target: 
                                                        theme, each, target, compact,
                                                        heading, framed))
                       for n in STRATEGIES]
-        column = target.aspect is None and target.width is not None and target.width < 100
+        column = target.single_column
         calc = as_part("intensity", calculator_block(result, theme, min(width, 80.0), target,
                                                      1.12 if column else 1.25))
         wide = width >= 240.0

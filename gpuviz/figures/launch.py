@@ -88,7 +88,7 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
                                        plain if alone != "warps" else noted))
         # the lanes' size before their cells: a design beaten on it goes no further
         yield _LanesPlan(r, theme, width, floor, plain if alone != "lanes" else noted,
-                         target.name == "single", banded=target.aspect is None)
+                         target.single_column, banded=not target.paged)
 
     def second(width: float) -> Iterator[Block]:
         if r.block[1] > 1 or r.block[2] > 1:

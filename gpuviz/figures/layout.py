@@ -27,7 +27,7 @@ Each name lives in the module that owns it, and the panel figures import them fr
   ``line_step``) and ``text_block``, ``title_block``, ``receipt_block``, ``table_block``;
 - :mod:`~gpuviz.figures.legend`: ``LegendEntry``, ``Note``, ``legend_for``, ``legend_block``;
 - :mod:`~gpuviz.figures.composition`: ``compose``, ``BlocksFor``, ``Reach``, ``MARGIN``, ``GAP``,
-  ``alt_text``;
+  ``alt_text``, ``side_column`` (whether notes go beside a drawing or below it);
 - :mod:`~gpuviz.figures.transform`: ``transform``.
 """
 
@@ -44,7 +44,15 @@ from gpuviz.figures.blocks import (
     place_items,
     shortened_place,
 )
-from gpuviz.figures.composition import GAP, MARGIN, BlocksFor, Reach, alt_text, compose
+from gpuviz.figures.composition import (
+    GAP,
+    MARGIN,
+    BlocksFor,
+    Reach,
+    alt_text,
+    compose,
+    side_column,
+)
 from gpuviz.figures.legend import LegendEntry, Note, legend_block, legend_for
 from gpuviz.figures.numbers import (
     Shortened,
@@ -86,6 +94,6 @@ __all__ = [
     "Reach", "Role", "Shortened", "Target", "alt_text", "as_part", "compose", "counted", "fit_value",
     "format_bytes", "format_number", "format_percent", "formula_block", "knock_out",
     "legend_block", "legend_for", "line_step", "place", "place_items", "receipt_block",
-    "short_forms", "shortened_note", "shortened_place", "table_block", "text_block",
+    "short_forms", "shortened_note", "shortened_place", "side_column", "table_block", "text_block",
     "title_block", "transform", "view_target", "without_orphan", "wrap",
 ]

@@ -47,6 +47,9 @@ Rules (each finding names the rule, the item and its key):
 - ``lightness`` (given a theme that hatches: print): two legend cells of one figure and hatch
   whose grays print closer than :data:`~gpuviz.figures.lint_distinct.MIN_LIGHTNESS_STEP`
   (CIE L*) apart.
+- ``cramped-column``: a slide on its title-safe grid 35–60 % empty while a column of text beside
+  its drawing wraps a value (:mod:`gpuviz.figures.lint_slide_room`); the slide composer gives
+  such a column the room (``composition._gridded``).
 
 Across the figures of one theme, :func:`lint_across` checks ``meaning``: a legend label drawn
 with two swatches in two figures, or a state the role table names (valid, masked, load, compute,
@@ -83,6 +86,7 @@ from gpuviz.figures.display import (
 from gpuviz.figures.geometry import EPS, segment_hits_box
 from gpuviz.figures.lint_contrast import contrast_findings, dimmed_findings
 from gpuviz.figures.lint_distinct import close_pairs, lightness_pairs
+from gpuviz.figures.lint_slide_room import cramped_column
 from gpuviz.figures.lint_type import type_findings
 from gpuviz.figures.metrics import missing_glyphs
 from gpuviz.figures.targets import NATURAL, Target
@@ -222,6 +226,8 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
     if budget:
         out += [Finding(rule, f"{target.name} figure", None, message)
                 for rule, message in over_budget(figure, target)]
+    out += [Finding("cramped-column", "slide body", None, message)
+            for message in cramped_column(figure)]
     return out
 
 

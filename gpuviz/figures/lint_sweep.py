@@ -35,7 +35,7 @@ def part_findings(pid: str, result: object, selection: frozenset[str], theme: Th
     title = " ".join(t.text for t in heading_lines(whole))
     out: list[Finding] = []
     for part in whole.parts:
-        chromes: tuple[Chrome, ...] = ("none", "full") if target.aspect is None else ("none",)
+        chromes: tuple[Chrome, ...] = ("none", "full") if not target.paged else ("none",)
         for chrome in chromes:
             fig = build_figure(pid, result, selection, theme, target.showing([part], chrome))
             out += [replace(f, item=f"part {part} (chrome {chrome}): {f.item}")

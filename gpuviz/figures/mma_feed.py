@@ -75,7 +75,7 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
             # a count on a conflict's hatch keeps the hatch in bands above and below it
             # (bands.clear_glyphs): the row leaves them room where the theme hatches, but not
             # on a slide, whose height is fixed
-            ch = row_h + (BAND_ROOM if conflict.hatch and target.aspect is None else 0.0)
+            ch = row_h + (BAND_ROOM if conflict.hatch and not target.paged else 0.0)
             if not beside:  # under the matrix: how many of its rows each bank group g serves
                 c.text(0.0, ctop + ch / 2, "rows", pt, theme.muted, baseline="middle")
                 if j == fr.matrices - 1:

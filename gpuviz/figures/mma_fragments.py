@@ -10,7 +10,6 @@ from gpuviz import keys
 from gpuviz.figures.display import Style, selected_numbers
 from gpuviz.figures.kept import Kept
 from gpuviz.figures.layout import (
-    GAP,
     Block,
     BlockCanvas,
     LegendEntry,
@@ -19,6 +18,7 @@ from gpuviz.figures.layout import (
     legend_block,
     place,
     receipt_block,
+    side_column,
     text_block,
     wrap,
 )
@@ -213,9 +213,9 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     beside = 0.0
     for f in chosen:
         grid = _fragment_grid(f, selection, theme, lane, width, floor, made)
-        if len(chosen) == 1 and target.width is not None and target.aspect is None \
-                and target.parts is not None and width - grid.width - GAP >= BESIDE_MIN:
-            beside = width - grid.width - GAP
+        room = side_column(target, width, grid.width, BESIDE_MIN, kinds=("column",))
+        if len(chosen) == 1 and target.parts is not None and room is not None:
+            beside = room
         elements = f"{f.elements_per_lane} element{'s' if f.elements_per_lane != 1 else ''}"
         registers = f"{f.registers_per_lane} register{'s' if f.registers_per_lane != 1 else ''}"
         caption = f"{names[f.operand]} · {elements}, {registers} a lane"

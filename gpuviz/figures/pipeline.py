@@ -177,9 +177,10 @@ def timeline_block(result: PipelineResult, selection: frozenset[str], theme: The
     band_labels = numbered
 
     # a journal column is short of height: rows just taller than their labels, tighter gaps
-    column = target.width is not None and target.aspect is None
+    column = target.kind == "column"
     lane_h = ink_height(small) + 1.4 if column else max(6.5, ink_height(small) + 2.6)
-    slot_h = ink_height(small) + 1.6 if column else max(5.0, ink_height(small) + 2.2)
+    pad = theme.spacing(target).row_pad
+    slot_h = ink_height(small) + pad if column else max(5.0, ink_height(small) + pad)
     inset = 0.3 if column else 0.6  # an ownership band inside its slot's row
     lane_gap = 2.2 if column else 3.0  # room for the prefetch dots between load and compute
     row_gap = 0.3 if column else 1.0

@@ -108,10 +108,10 @@ def _title(pattern: str, scope: str, r: ReductionResult, theme: Theme, target: T
     """"Reduction: <pattern>, <scope>", or in a column where that wraps, the first shorter form
     that keeps to one line ("Sum by __shfl_down_sync, 4 warps"): a line less for the tree."""
     title = f"Reduction: {pattern}, {scope}"
-    if target.width is None or target.aspect is not None:
+    if target.kind != "column":
         return title
     short = counted(r.warps, "warp") if r.contributor_unit == "warp" else scope
-    room = target.width - 2 * MARGIN
+    room = target.width_mm - 2 * MARGIN
     return next((t for t in (title, f"Sum by {pattern}, {scope}", f"Sum by {pattern}, {short}",
                              f"{pattern}, {short}")
                  if len(wrap(t, theme.title_pt, room, bold=True)) == 1), title)

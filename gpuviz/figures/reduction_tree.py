@@ -182,7 +182,7 @@ def tree(st: State, width: float) -> Block:
     if label_w(st, pt) + sum(widths) > width + 1e-6:  # at the floor, in exact short forms
         widths = measure_lanes(st, floor, shortest=True)
     wide = label_w(st, pt) + sum(widths) <= width + 1e-6
-    plan = None if wide or target.width is None else fold_plan(st, tr)
+    plan = None if wide or target.kind == "natural" else fold_plan(st, tr)
     folded = plan is not None
     rows = HALF if folded else WARP
     if folded and st.block:
@@ -224,7 +224,7 @@ def tree(st: State, width: float) -> Block:
                    for base in ((0, HALF) if plan is not None and plan[t] else (0,))]
         lane_label_w = max(text_width("31", pt), text_width("lane", pt)) + 1.5
         # a journal column: rows just taller than the values
-        column = target.width is not None and target.aspect is None
+        column = target.kind == "column"
         ch = ink_height(pt, "mono") + 1.0 if column else max(3.6, ink_height(pt, "mono") + 1.2)
         gap = 3.5
         avail = width - lane_label_w - gap * (len(columns) - 1)

@@ -31,7 +31,7 @@ def build_figure(panel_id: str, result: object, selection: frozenset[str], theme
     target (``registry.FigureModule``)."""
     # some parts on a page of their own (not a slide or a view, whose layout fills the frame
     # with the figure's title): headed with the parts' name
-    if target.parts is not None and target.chrome == "full" and target.aspect is None \
+    if target.parts is not None and target.chrome == "full" and not target.paged \
             and set(target.parts) != set(panel(panel_id).parts):
         target = replace(target, part_title=part_title(panel_id, target.parts))
     figure: Figure = panel(panel_id).figure.build(result, selection, theme, target)

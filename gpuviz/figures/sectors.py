@@ -428,9 +428,15 @@ def _map(r: SectorsResult, selection: frozenset[str], theme: Theme, width: float
             place(c, note, x0, y + 0.4)
             y += 0.4 + note.height
     else:
-        c.text(x0 + (width - x0) / 2, mem_top + SECTOR_H / 2, "no active lane: nothing is "
-               "requested", theme.text_pt, muted, anchor="middle", baseline="middle")
-        y = mem_top + SECTOR_H
+        nothing = "no active lane: nothing is requested"
+        if text_width(nothing, theme.text_pt) <= width - x0:
+            c.text(x0 + (width - x0) / 2, mem_top + SECTOR_H / 2, nothing, theme.text_pt,
+                   muted, anchor="middle", baseline="middle")
+            y = mem_top + SECTOR_H
+        else:  # narrower than the sentence: wrapped beside the row's label, not over it
+            note = text_block(nothing, theme, width - x0, color=muted)
+            place(c, note, x0, mem_top)
+            y = mem_top + max(SECTOR_H, note.height)
     return c.block(width, y, "map")
 
 

@@ -35,6 +35,7 @@ from gpuviz.figures.layout import (
     legend_block,
     line_step,
     place,
+    side_column,
     text_block,
 )
 from gpuviz.figures.metrics import cap_height, descent, ink_height, room_width, text_width
@@ -86,8 +87,8 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
         shown = tuple(p for p in GRIDS if target.shows(p)) or GRIDS
         formula = as_part(shown, formula_block(r.formula, theme, width, size=theme.text_pt))
         grids = as_part(shown, _grids(r, selection, theme, width, shown))
-        right = width - grids.width - GAP
-        if right >= 80.0 and target.aspect is not None and target.whole:
+        right = side_column(target, width, grids.width, 80.0)
+        if right is not None and target.whole:
             # slides and views: the readers' banks in a column beside the grids
             return [_stack([formula, grids], "left"),
                     _stack([as_part("banks", _banks(r, selection, theme, right, floor)),
@@ -135,10 +136,10 @@ def build(result: SwizzleResult, selection: frozenset[str], theme: Theme,
 
     natural = NATURAL_WIDTH
     grow = max(1.0, theme.text_pt / 8.0)
-    if target.aspect is not None and target.width is not None and target.whole:
+    if target.paged and target.whole:
         # a slide or view offers its whole width: grids and banks side by side
-        natural = max(natural, target.width - 2 * MARGIN) / grow
-    elif target.aspect is not None and not target.shows(*GRIDS):
+        natural = max(natural, target.page[0] - 2 * MARGIN) / grow
+    elif target.paged and not target.shows(*GRIDS):
         # the banks alone on a page: designed from a strip of 16 banks, its label above (the
         # grids' width started the designs at 129 mm, wider than half a 720p screen's 124)
         natural = (BANKS // 2) * _bank_col(theme.small_pt) / grow

@@ -1,4 +1,4 @@
-"""Themes: every colour, type size and line width a figure uses comes from here.
+"""Themes: every colour, type size, line width and spacing a figure uses comes from here.
 
 Figures ask for *roles* (``theme.fill("masked")``, ``theme.color("accent")``), never literal
 colours. Categorical colours are the Okabe–Ito palette, which stays distinguishable with the
@@ -14,9 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from types import MappingProxyType
-from typing import Literal, get_args, overload
+from typing import TYPE_CHECKING, Literal, get_args, overload
 
 from gpuviz.figures.display import Canvas, Hatch, Style
+from gpuviz.figures.spacing import SPACINGS, Spacing
+
+if TYPE_CHECKING:
+    from gpuviz.figures.targets import Kind, Target
 
 OKABE_ITO = (
     "#0072B2",  # blue
@@ -203,6 +207,13 @@ class Theme:
     thin_mm: float = 0.15
     line_mm: float = 0.3
     thick_mm: float = 0.6
+    # the spacing of each kind of target (``figures.spacing``): :meth:`spacing`
+    spacings: Mapping[Kind, Spacing] = field(default_factory=lambda: SPACINGS)
+
+    def spacing(self, target: Target) -> Spacing:
+        """The margins, gaps and paddings a figure for ``target`` is laid out with: the record
+        of its kind."""
+        return self.spacings[target.kind]
 
     def color(self, name: ColourName) -> str:
         """A named colour: a structural token (``foreground``, ``accent`` …) or a role

@@ -36,6 +36,7 @@ from gpuviz.figures.layout import (
 from gpuviz.figures.metrics import cap_height, descent, ink_height, text_width
 from gpuviz.figures.mma_cells import heading, tagged
 from gpuviz.figures.pipeline import wait_style
+from gpuviz.figures.spacing import ROOMY
 from gpuviz.figures.text_blocks import line_step, table_block, text_block, wrap
 from gpuviz.figures.theme import Theme, gray_of_lightness
 from gpuviz.keys import key
@@ -190,7 +191,7 @@ def barrier_drawing(r: TmaResult, theme: Theme, width: float) -> Block:
     col_w = max(text_width(t, size) for t in values) + 2.6
     cols = columns(len(heads), col_w, label_w, width)
     line = line_step(size, 1.15)
-    cell_h = ink_height(size) + 1.6
+    cell_h = ink_height(size) + ROOMY.cell_pad
     head_h = 3 * line + 0.4
     band_h = head_h + 4 * (cell_h + ROW_GAP)
     ok, bad = true_style(theme), false_style(theme)

@@ -213,7 +213,7 @@ def run_block(result: TraversalResult, run: OrderRun, state: StepState, theme: T
     gap = 1.5
     per = k_per_bin(rows, cols, kt) if strips else 1
     kb = -(-kt // per) if strips else 0  # K bins the strips draw
-    cell, window = run_layout(result, width, grid, strips, max_h, target.aspect is not None,
+    cell, window = run_layout(result, width, grid, strips, max_h, target.paged,
                               window_h)
     corner = kb * cell
     labels_above = strips and (not grid or not _strip_labels_fit(corner, small))
@@ -413,9 +413,9 @@ PLOTS = ("loads", "sweep")
 def _grid_h(target: Target, width: float) -> float:
     """How deep a grid may be: a journal column's stays within its part's budget, a slide's or a
     view's within a share of the page at this width."""
-    if target.aspect:
-        return min(GRID_MAX_H, SLIDE_GRID_SHARE * width / target.aspect)
-    return GRID_MAX_H if target.width is None or target.width > 100 else COLUMN_GRID_H
+    if target.paged:
+        return min(GRID_MAX_H, SLIDE_GRID_SHARE * width / target.shape)
+    return COLUMN_GRID_H if target.single_column else GRID_MAX_H
 
 
 def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
@@ -438,7 +438,7 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
     def runs_for(width: float, each: float, grid: bool, strips: bool,
                  max_h: float, window_h: float = WINDOW_MAX_H) -> list[Block]:
         drawn = (PATH if grid else ()) + (RESIDENT if strips else ())
-        laid = run_layout(result, each, grid, strips, max_h, target.aspect is not None,
+        laid = run_layout(result, each, grid, strips, max_h, target.paged,
                           window_h)
         cell[:], window[:] = ([laid[0]], [laid[1]]) if grid else ([], [])
         return [as_part(drawn, run_block(result, run, state, theme, each, selection, target,
@@ -452,7 +452,7 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
             # Wide (a slide, a wide view): the orders and a column of both plots side by side.
             each = (width - GAP * (columns - 1)) / columns
             laid = run_layout(result, each, True, True, _grid_h(target, width),
-                              target.aspect is not None)
+                              target.paged)
             cell[:], window[:] = [laid[0]], [laid[1]]
             blocks = [run_block(result, run, state, theme, each, selection, target,
                                 max_h=_grid_h(target, width))
@@ -467,7 +467,7 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
         both = target.parts is None or all(p in target.parts for p in PLOTS)
         plot_blocks = plots(width, both)
         limit = BUDGETS[target.name].max_height if target.name in BUDGETS else None
-        if limit is None or target.whole or target.aspect is not None:
+        if limit is None or target.whole or target.paged:
             limit = None  # only a journal column's part has a height to keep to
         if not (grid or strips):
             over = _height(width, [], plot_blocks) - limit if limit is not None else 0.0

@@ -73,7 +73,7 @@ class DesignMemory:
     def recall(self, panel_id: str, theme: str, target: Target) -> Design | None:
         """The design last chosen for this panel, theme and view shape, if any (on a first
         start, the one the default lecture's layout chose: ``first_designs``)."""
-        if target.aspect is None or target.width is None:
+        if not target.paged:
             return None
         where = self._where(theme, target)
         found = next((d for w, d in self._read(panel_id) if w == where), None)
@@ -83,7 +83,7 @@ class DesignMemory:
 
     def keep(self, panel_id: str, theme: str, target: Target, design: Design) -> None:
         """Remember ``design`` as this panel's search result for ``theme`` and ``target``."""
-        if target.aspect is None or target.width is None:
+        if not target.paged:
             return
         where = self._where(theme, target)
         entries = self._read(panel_id)
@@ -107,16 +107,16 @@ FIRST_ASPECT_TOLERANCE = 0.08
 def _nearest(entries: list[tuple[str, Design]], theme: str, target: Target) -> Design | None:
     """The design of the entry for ``theme`` nearest ``target``'s shape, within the tolerances
     (the nearest in aspect, then in width); None where none is that near."""
-    assert target.width is not None and target.aspect is not None
+    page_w, page_aspect = target.page[0], target.shape
     best: tuple[float, float, Design] | None = None
     for where, design in entries:
         name, _, shape = where.partition(" ")
         width, _, aspect = shape.partition(" ")
         try:
-            dw, da = abs(float(width) - target.width), abs(float(aspect) - target.aspect)
+            dw, da = abs(float(width) - page_w), abs(float(aspect) - page_aspect)
         except ValueError:
             continue
-        if name == theme and dw <= FIRST_WIDTH_TOLERANCE * target.width \
+        if name == theme and dw <= FIRST_WIDTH_TOLERANCE * page_w \
                 and da <= FIRST_ASPECT_TOLERANCE and (best is None or (da, dw) < best[:2]):
             best = (da, dw, design)
     return best[2] if best else None

@@ -304,7 +304,7 @@ class DockLayouts(QObject):
     def known_design(self, target: Target, theme: str) -> Design | None:
         """The design this view's shape was last laid out with: worked out in this session, or
         remembered from the last one."""
-        if target.aspect is None:
+        if not target.paged:
             return None
         design = self.plan.designs.get(target)
         if design is None and self.memory is not None and target.whole:

@@ -484,7 +484,7 @@ def _animate(document: Document, c: ExportChoice) -> str:
                                 target.showing(c.parts or page.parts(c.panel_id),
                                                c.chrome))  # type: ignore[arg-type]
             return veiled_figure(figure, veil, th, panel(c.panel_id).title,
-                                 fill_page=target.aspect is not None) if veil else figure
+                                 fill_page=target.paged) if veil else figure
 
         plan = FramePlan(len(chosen), step_figure, c.fps or 0.5)
     else:

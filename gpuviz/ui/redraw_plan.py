@@ -61,7 +61,7 @@ class RedrawPlan:
         if key in (self.shown, self.computing, self.searching):
             return Redraw.NOTHING
         if (on_screen and self.shown is not None and self.shown.same_content(key)
-                and self.shown_result is not None and key.target.aspect is not None
+                and self.shown_result is not None and key.target.paged
                 and key.target not in self.designs):
             # only the view's shape changed (a resize, a dock moved or tabbed): the picture on
             # screen stays up, scaled to the view, while the layout for the new shape is

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from gpuviz.export.lecture import lecture_pages
+from gpuviz.figures.lint import lint
 from gpuviz.figures.lint_sweep import sweep
+from gpuviz.figures.scene import figure_for
 from gpuviz.figures.targets import TARGETS
 from gpuviz.figures.theme import THEMES
 from gpuviz.registry import PANEL_IDS
@@ -86,3 +89,21 @@ def test_a_case_that_draws_what_an_earlier_one_drew_is_reported_under_its_own_la
     assert cases[2][2][:-1] == alone[1][2]  # the repeat: step 1's findings, and the repeat's
     assert cases[2][2][-1].rule == "same-step"
 
+
+
+@pytest.mark.parametrize("theme_name", ("screen", "presentation"))  # type sizes differ
+def test_no_bundled_slide_wraps_a_column_beside_an_empty_body(theme_name):
+    """The ``cramped-column`` rule over the deck's slides: every lecture page of every bundled
+    scenario, each panel with the parts it shows and the step's heading and caption, as
+    ``--size slide`` lays it out. The slide composer gives a wrapping side column the room."""
+    theme = THEMES[theme_name]
+    found = []
+    for scenario in SCENARIOS:
+        for page in lecture_pages(scenario):
+            for pid in page.panels:
+                target = TARGETS["slide"].showing(page.parts(pid)).titled(*page.heading())
+                figure = figure_for(page.state, pid, theme, page.selection_for(pid), target)
+                found += [f"{scenario.title} · {page.label} · {pid}: {f}"
+                          for f in lint(figure, target, 1.0, theme)
+                          if f.rule == "cramped-column"]
+    assert not found, "\n".join(found[:8])

@@ -1,6 +1,7 @@
 """The ``cramped-column`` rule (``figures.lint_slide_room``): a slide 35-60 % empty while a
 column of text beside its drawing breaks a value over two lines ("min(1," / "N·I/P)"). Shown
-firing on bundled slides as they are laid out today, and quiet on a receipt of rows and off
+firing on bundled slides as the slide composer laid them out before it gave such a column the
+room (``composition._gridded``), quiet on them as it lays them out now, on a receipt of rows and off
 the grid."""
 
 from __future__ import annotations
@@ -28,10 +29,16 @@ def _slide(name: str, step: int, panel: str, parts: tuple[str, ...] | None,
     ("mma-hierarchy", 0, "mma", None, "32 registers (one k16 / step)"),
 ])
 def test_a_slide_half_empty_beside_a_column_that_wraps_values_is_found(
-        name, step, panel, parts, wrapped):
+        name, step, panel, parts, wrapped, monkeypatch):
+    from gpuviz.figures import composition
+
+    # the composer blind to the rule: the layout it chose before it gave the column the room
+    monkeypatch.setattr(composition, "cramped_column", lambda figure: [])
     found = cramped_column(_slide(name, step, panel, parts))
     assert len(found) == 1 and wrapped in found[0], found
     assert "% empty" in found[0]
+    monkeypatch.undo()
+    assert cramped_column(_slide(name, step, panel, parts)) == []  # the drawing takes the room
 
 
 def test_a_receipt_of_rows_beside_a_rack_is_no_wrap():

@@ -242,3 +242,24 @@ def test_the_ceiling_label_stands_clear_of_the_sweeps_points():
     assert len(points) == 32
     assert min(max(x0 - (p.cx + p.r), p.cx - p.r - x1, y0 - (p.cy + p.r), p.cy - p.r - y1)
                for p in points) >= 1.0
+
+
+
+def test_a_warp_with_no_active_lane_keeps_its_sentence_beside_the_memory_label():
+    """A map too narrow for "no active lane: nothing is requested" on one line wraps it beside
+    the row's "memory" label; centred, it ran left over the label (a slide's narrow design)."""
+    from gpuviz.figures.blocks import BlockCanvas, place
+    from gpuviz.figures.lint import lint
+
+    scenario = load_scenario(scenario_dir() / "linked-launch-sectors.json")
+    state = scenario.at_step(2)  # warp 1 of block 2: every lane masked
+    result = compute_all(state, ("sectors",))["sectors"]
+    th = theme("screen")
+    for width in (50.0, 60.0, 120.0):
+        block = sectors_figure._map(result, frozenset(), th, width, th.small_pt)
+        c = BlockCanvas()
+        place(c, block, 0.0, 0.0)
+        figure = c.figure(width, block.height, th.background, "map", "")
+        texts = [t.text for t in walk(figure.items) if isinstance(t, Text)]
+        assert "memory" in texts and any("nothing" in t for t in texts), texts
+        assert [f for f in lint(figure) if f.rule == "overlap"] == [], width
