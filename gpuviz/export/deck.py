@@ -21,7 +21,7 @@ from typing import Any
 
 from gpuviz import __version__
 from gpuviz.export.files import budget_pages
-from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages
+from gpuviz.export.lecture import Clock, Page, check_lecture_size, first_step, lecture_pages
 from gpuviz.export.svg import xml_safe
 from gpuviz.figures.display import Figure
 from gpuviz.figures.scene import figure_for
@@ -89,7 +89,7 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
     _sized(title, Pt(40))
     _sized(subtitle, Pt(20))
     body, band = GRID.body, GRID.caption
-    clock = Clock("A deck", items)
+    clock = Clock("A deck", items, first_step(pages))
     for n, page in enumerate(pages[1:], 2):
         clock.check(n - 1, len(pages))
         if page.question:

@@ -133,12 +133,17 @@ MAX_LECTURE_BYTES = 96 * 1024 * 1024
 
 class Clock:
     """The work budget of one lecture export (:data:`MAX_LECTURE_ITEMS` drawn items, or
-    ``items``), checked after each page is built."""
+    ``items``), checked after each page is built. A refusal suggests the steps that fit:
+    ``first`` is the first step (1-based) the export holds."""
 
-    def __init__(self, what: str, items: int | None = None) -> None:
+    def __init__(self, what: str, items: int | None = None, first: int = 1) -> None:
         self.what = what
         self.items = MAX_LECTURE_ITEMS if items is None else items
         self.start = built_items()
+        self.first = first
+        # items drawn by the first p pages (the overview or title page, then the steps): the
+        # work an export of the first p - 1 steps does, known exactly, not estimated
+        self.drawn_by: dict[int, int] = {}
 
     def check(self, done: int, total: int, size: int = 0,
               pages: tuple[int, int] | None = None) -> None:
@@ -153,18 +158,25 @@ class Clock:
         drawn = built_items() - self.start
         if done >= total or done <= 0:
             return
-        projected = drawn / done * total
-        if drawn > self.items:
-            said = f"drew over {self.items:,} figure items after {page} of {of} pages"
-        elif done >= 3 and projected > 2 * self.items:  # clearly too much: say so early
-            said = (f"would draw about {projected:,.0f} figure items ({page} of {of} pages "
-                    f"drew {drawn:,}; the limit is {self.items:,})")
-        else:
+        if done <= of:  # the building units, one a page (a handout's painting draws none)
+            self.drawn_by[page] = drawn
+        if drawn <= self.items:
             return
-        fit = max(1, int(self.items / (drawn / done) * of / total) - 1)
+        # refused once the work is over the budget, not on a projection from the first pages
+        # (whose steps may be lighter than the rest), so the steps suggested are those whose
+        # pages were built within it: an export of them is accepted
+        fit = min(self.steps_that_fit(), max(1, of - 2))
         raise LectureTooLarge(
-            f"{self.what} {said}, so it was stopped and nothing was written: export at most "
-            f"{min(fit, of - 1)} steps at a time (--steps 1-{min(fit, of - 1)})")
+            f"{self.what} drew over {self.items:,} figure items after {page} of {of} pages "
+            f"(about {drawn / page * of:,.0f} for all {of}), so it was stopped and nothing was "
+            f"written: export at most {plural(fit, 'step')} at a time "
+            f"(--steps {self.first}-{self.first + fit - 1})")
+
+    def steps_that_fit(self) -> int:
+        """How many steps from the first were built within the budget (at least 1): the pages
+        an export of them builds are those built here, so it draws what they drew."""
+        within = [p for p, d in self.drawn_by.items() if d <= self.items]
+        return max(1, max(within, default=1) - 1)
 
 
 def check_lecture_size(pages: Sequence[Page], layouts: int, what: str) -> None:
@@ -184,3 +196,8 @@ def check_lecture_size(pages: Sequence[Page], layouts: int, what: str) -> None:
 
 def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def first_step(pages: Sequence[Page]) -> int:
+    """The first step (1-based, as ``--steps`` counts) of a lecture's pages (1 for none)."""
+    return next((p.number for p in pages if p.number > 0), 1)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from gpuviz import __version__
-from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages, plural
+from gpuviz.export.lecture import Clock, Page, check_lecture_size, first_step, lecture_pages, plural
 from gpuviz.export.svg import figure_to_svg, xml_safe
 from gpuviz.export.svg_fonts import subset_bytes
 from gpuviz.figures.display import Figure, Text, walk
@@ -47,7 +47,7 @@ def lecture_html(scenario: Scenario, scenario_sha256: str,
     check_lecture_size(pages, len(VARIANTS), "A web lecture")
     sections = []
     text = [scenario.title]
-    clock = Clock("A web lecture", items)
+    clock = Clock("A web lecture", items, first_step(pages))
     for i, page in enumerate(pages):
         figures = [_figure_html(page, pid, f"p{i}-{j}") for j, pid in enumerate(page.panels)]
         clock.check(i + 1, len(pages))
