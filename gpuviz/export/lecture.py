@@ -8,6 +8,7 @@ where the medium has a place that the room does not see (a deck's speaker notes)
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -160,23 +161,36 @@ class Clock:
             return
         if done <= of:  # the building units, one a page (a handout's painting draws none)
             self.drawn_by[page] = drawn
-        if drawn <= self.items:
+        projected = drawn / page * of if done <= of else float(drawn)
+        if drawn > self.items:
+            said = f"drew over {self.items:,} figure items after {page} of {of} pages"
+        elif done >= 3 and done <= of and projected > self.items:  # say so early
+            said = (f"would draw about {projected:,.0f} figure items ({page} of {of} pages "
+                    f"drew {drawn:,}; the limit is {self.items:,})")
+        else:
             return
-        # refused once the work is over the budget, not on a projection from the first pages
-        # (whose steps may be lighter than the rest), so the steps suggested are those whose
-        # pages were built within it: an export of them is accepted
         fit = min(self.steps_that_fit(), max(1, of - 2))
         raise LectureTooLarge(
-            f"{self.what} drew over {self.items:,} figure items after {page} of {of} pages "
-            f"(about {drawn / page * of:,.0f} for all {of}), so it was stopped and nothing was "
-            f"written: export at most {plural(fit, 'step')} at a time "
-            f"(--steps {self.first}-{self.first + fit - 1})")
+            f"{self.what} {said}, so it was stopped and nothing was written: export at most "
+            f"{plural(fit, 'step')} at a time (--steps {self.first}-{self.first + fit - 1})")
 
     def steps_that_fit(self) -> int:
-        """How many steps from the first were built within the budget (at least 1): the pages
-        an export of them builds are those built here, so it draws what they drew."""
-        within = [p for p, d in self.drawn_by.items() if d <= self.items]
-        return max(1, max(within, default=1) - 1)
+        """How many steps from the first an export holds within the budget (at least 1). Those
+        whose pages were built within it are known to; past them, as many as the heaviest
+        page seen so far leaves room for, with a tenth to spare, and no more than keeps each
+        projection made on the way (the first pages' work, per page, times the pages) within
+        the budget, so that an export of the steps suggested is not refused early."""
+        known = sorted(self.drawn_by.items())
+        fitting = [p for p, d in known if d <= self.items]
+        pages = max(fitting, default=1)
+        if known and pages == known[-1][0]:  # all built within: how many more would fit
+            prev = [(0, 0), *known]
+            heaviest = max((d1 - d0) / (p1 - p0) for (p0, d0), (p1, d1)
+                           in itertools.pairwise(prev))
+            room = self.items - known[-1][1]
+            pages += int(room / (1.1 * heaviest)) if heaviest > 0 else 1 << 30
+            pages = min([pages, *(int(self.items * p / d) for p, d in known if p >= 3 and d)])
+        return max(1, pages - 1)
 
 
 def check_lecture_size(pages: Sequence[Page], layouts: int, what: str) -> None:
