@@ -60,16 +60,22 @@ def grounds(items: tuple[Item, ...], page: str) -> list[tuple[Text, str]]:
                 cells.append((x, y, x + w, y + h))
                 fills.append(item.style.fill)
     # numpy where it is loaded already; not on the first frame's path, which does not load it
-    under = _under_numpy(cells) if "numpy" in sys.modules else _last_under
+    centres = [(before, *_centre(text)) for text, before in texts if not text.knockout]
+    found = iter(_under_numpy(cells, centres) if "numpy" in sys.modules
+                 else [_last_under(cells, *c) for c in centres])
     out = []
-    for text, before in texts:
+    for text, _before in texts:
         if text.knockout:
             out.append((text, text.knockout))
             continue
-        x0, y0, x1, y1 = text_box(text)
-        j = under(cells, before, (x0 + x1) / 2, (y0 + y1) / 2)
+        j = next(found)
         out.append((text, fills[j] if j >= 0 else page))
     return out
+
+
+def _centre(text: Text) -> tuple[float, float]:
+    x0, y0, x1, y1 = text_box(text)
+    return (x0 + x1) / 2, (y0 + y1) / 2
 
 
 def _last_under(cells, before: int, cx: float, cy: float) -> int:
@@ -81,19 +87,26 @@ def _last_under(cells, before: int, cx: float, cy: float) -> int:
     return -1
 
 
-def _under_numpy(cells):
-    """``_last_under`` over the cells as one array."""
+def _under_numpy(cells, centres) -> list[int]:
+    """``_last_under`` of every (before, cx, cy) of ``centres``, as arrays: the texts a few
+    hundred at a time against the cells (a redraw asked one text at a time, a few ms)."""
     import numpy as np
 
     a = np.asarray(cells, dtype=float).reshape(-1, 4)
-
-    def under(_cells, before: int, cx: float, cy: float) -> int:
-        b = a[:before]
-        inside = np.flatnonzero((b[:, 0] <= cx) & (b[:, 2] >= cx) & (b[:, 1] <= cy)
-                                & (b[:, 3] >= cy))
-        return int(inside[-1]) if len(inside) else -1
-
-    return under
+    q = np.asarray(centres, dtype=float).reshape(-1, 3)
+    out = np.full(len(q), -1, dtype=np.int64)
+    n = len(a)
+    if n == 0 or len(q) == 0:
+        return out.tolist()
+    index = np.arange(n)
+    step = max(1, (1 << 20) // n)  # a million cell tests at a time
+    for s in range(0, len(q), step):
+        before, cx, cy = (q[s:s + step, k:k + 1] for k in range(3))
+        inside = ((a[:, 0] <= cx) & (a[:, 2] >= cx) & (a[:, 1] <= cy) & (a[:, 3] >= cy)
+                  & (index < before))
+        last = n - 1 - np.argmax(inside[:, ::-1], axis=1)
+        out[s:s + step] = np.where(inside.any(axis=1), last, -1)
+    return out.tolist()
 
 
 def legible_colour(color: str, ground: str, need: float, theme: Theme) -> str:
