@@ -15,7 +15,19 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from gpuviz.figures.display import Group, Item, Rect, Rects, Text, row_list, text_box
+from gpuviz.figures.display import (
+    BASELINE_SHIFT_EM,
+    PT_TO_MM,
+    Group,
+    Item,
+    Rect,
+    Rects,
+    Text,
+    row_list,
+    text_box,
+)
+from gpuviz.figures.metrics import cap_height, descent
+from gpuviz.figures.metrics import text_width as measured_width
 from gpuviz.figures.theme import Theme, contrast_ratio
 
 if TYPE_CHECKING:
@@ -73,9 +85,17 @@ def grounds(items: tuple[Item, ...], page: str) -> list[tuple[Text, str]]:
     return out
 
 
-def _centre(text: Text) -> tuple[float, float]:
-    x0, y0, x1, y1 = text_box(text)
-    return (x0 + x1) / 2, (y0 + y1) / 2
+def _centre(t: Text) -> tuple[float, float]:
+    """The centre of ``text_box(t)``: for a text not rotated, the same sums of the same terms
+    (exactly the same floats), without building its corners."""
+    if t.rotate:
+        x0, y0, x1, y1 = text_box(t)
+        return (x0 + x1) / 2, (y0 + y1) / 2
+    w = measured_width(t.text, t.size, t.font, t.bold)
+    base = BASELINE_SHIFT_EM[t.baseline] * t.size * PT_TO_MM
+    x0 = 0.0 if t.anchor == "start" else -w / 2 if t.anchor == "middle" else -w
+    top, bottom = base - cap_height(t.size, t.font), base + descent(t.size, t.font)
+    return ((t.x + x0) + (t.x + (x0 + w))) / 2, ((t.y + top) + (t.y + bottom)) / 2
 
 
 def _last_under(cells, before: int, cx: float, cy: float) -> int:

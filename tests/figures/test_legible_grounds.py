@@ -20,3 +20,17 @@ def test_the_grounds_of_all_texts_at_once_are_those_of_one_at_a_time():
         at_once = legible._under_numpy(cells, centres)
         assert at_once == [legible._last_under(cells, *c) for c in centres], n
         assert any(j >= 0 for j in at_once) or n < 300
+
+
+def test_a_texts_centre_is_its_boxs_centre_exactly():
+    from gpuviz.figures.display import Text, text_box
+
+    rng = random.Random(3)
+    for _ in range(2000):
+        t = Text(rng.uniform(-50, 300), rng.uniform(-50, 300), rng.choice(["a", "1,024", "Wg ×"]),
+                 rng.choice([5.0, 6.5, 7.25, 9.0]), "#000000", font=rng.choice(["sans", "mono"]),
+                 bold=rng.random() < 0.5, anchor=rng.choice(["start", "middle", "end"]),
+                 baseline=rng.choice(["alphabetic", "middle", "hanging"]),
+                 rotate=rng.choice([0.0, 0.0, 90.0, -30.0]))
+        x0, y0, x1, y1 = text_box(t)
+        assert legible._centre(t) == ((x0 + x1) / 2, (y0 + y1) / 2), t
