@@ -152,8 +152,13 @@ def step_figures(page: Page, theme_name: str = "screen") -> list[Figure]:
     out: list[Figure] = []
     for pid in page.panels:
         selection, named = page.selection_for(pid), page.target(pid, "slide").parts
-        paged = budget_pages(page.state, pid, theme_name, "slide", selection, CHROME, named)
-        out += [figure_for(page.state, pid, t, selection, slide.showing(parts, CHROME))
+        # the figures budget_pages built to try the pages are these slides' own: the same
+        # scenario, theme, selection and target (the slide's, with no heading or caption)
+        built: dict[tuple[str, ...] | None, Figure] = {}
+        paged = budget_pages(page.state, pid, theme_name, "slide", selection, CHROME, named,
+                             built=built)
+        out += [built.get(tuple(parts) if parts is not None else None)
+                or figure_for(page.state, pid, t, selection, slide.showing(parts, CHROME))
                 for parts in paged or (named,)]
     return out
 
