@@ -21,7 +21,7 @@ from typing import Any
 
 from gpuviz import __version__
 from gpuviz.export.files import budget_pages
-from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages
+from gpuviz.export.lecture import Clock, Page, check_lecture_size, first_step, lecture_pages
 from gpuviz.export.svg import xml_safe
 from gpuviz.figures.display import Figure
 from gpuviz.figures.scene import figure_for
@@ -89,7 +89,7 @@ def lecture_deck(scenario: Scenario, scenario_sha256: str, *, theme_name: str = 
     _sized(title, Pt(40))
     _sized(subtitle, Pt(20))
     body, band = GRID.body, GRID.caption
-    clock = Clock("A deck", items)
+    clock = Clock("A deck", items, first_step(pages))
     for n, page in enumerate(pages[1:], 2):
         clock.check(n - 1, len(pages))
         if page.question:
@@ -152,8 +152,13 @@ def step_figures(page: Page, theme_name: str = "screen") -> list[Figure]:
     out: list[Figure] = []
     for pid in page.panels:
         selection, named = page.selection_for(pid), page.target(pid, "slide").parts
-        paged = budget_pages(page.state, pid, theme_name, "slide", selection, CHROME, named)
-        out += [figure_for(page.state, pid, t, selection, slide.showing(parts, CHROME))
+        # the figures budget_pages built to try the pages are these slides' own: the same
+        # scenario, theme, selection and target (the slide's, with no heading or caption)
+        built: dict[tuple[str, ...] | None, Figure] = {}
+        paged = budget_pages(page.state, pid, theme_name, "slide", selection, CHROME, named,
+                             built=built)
+        out += [built.get(tuple(parts) if parts is not None else None)
+                or figure_for(page.state, pid, t, selection, slide.showing(parts, CHROME))
                 for parts in paged or (named,)]
     return out
 

@@ -152,7 +152,9 @@ def smallest_text_pt(figure: Figure) -> float:
 def budget_pages(scenario: Scenario, panel_id: str, theme_name: str, size: str,
                  selection: frozenset[str] = frozenset(), chrome: Chrome = "full",
                  parts: Sequence[str] | None = None,
-                 step: tuple[str, str] = ("", "")) -> tuple[tuple[str, ...], ...] | None:
+                 step: tuple[str, str] = ("", ""),
+                 built: dict[tuple[str, ...] | None, Figure] | None = None
+                 ) -> tuple[tuple[str, ...], ...] | None:
     """The pages a figure (or the ``parts`` a step names) too large for ``size``'s budget is
     written as, one file each: the parts in order, each page as many as meet the budget
     together (a part that meets it alone in no page is a page of its own, and refused as
@@ -160,7 +162,9 @@ def budget_pages(scenario: Scenario, panel_id: str, theme_name: str, size: str,
     it is written as one file. What presentation mode does for a view, ``gpuviz export
     --all-steps`` does for a slide or a journal column. ``step``: the heading and caption the
     pages carry. On a slide a page meets the budget on the title-safe grid (a figure laid out
-    off it, centred on the page, is split into pages where they meet it on the grid)."""
+    off it, centred on the page, is split into pages where they meet it on the grid).
+    ``built``, where given, keeps each figure built to try a page, by its parts (None: the
+    whole), for a writer that draws those pages to take instead of building them again."""
     target = TARGETS[size].titled(*step)
     if target.kind == "natural":
         return None
@@ -168,6 +172,8 @@ def budget_pages(scenario: Scenario, panel_id: str, theme_name: str, size: str,
 
     def fits(shown: Sequence[str] | None) -> bool:
         figure = figure_for(scenario, panel_id, th, selection, target.showing(shown, chrome))
+        if built is not None:
+            built[tuple(shown) if shown is not None else None] = figure
         return not over_budget(figure, target) and (figure.body_box is not None
                                                     or not target.gridded)
 

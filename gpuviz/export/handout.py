@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gpuviz import __version__
-from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages, plural
+from gpuviz.export.lecture import Clock, Page, check_lecture_size, first_step, lecture_pages, plural
 from gpuviz.figures.blocks import Block, BlockCanvas, place
 from gpuviz.figures.display import Figure
 from gpuviz.figures.metrics import cap_height
@@ -45,6 +45,7 @@ def handout_pages(scenario: Scenario, scenario_sha256: str, *, per_page: int = 1
     steps_only = pages[1:]
     total = len(scenario.steps)
     clock = clock or Clock("A handout")
+    clock.first = first_step(pages)
     for i in range(0, len(steps_only), per_page):
         group = steps_only[i:i + per_page]
         out.append(_step_page(group, total, scenario.title, len(out) + 1, t, per_page))

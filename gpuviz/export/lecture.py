@@ -8,6 +8,7 @@ where the medium has a place that the room does not see (a deck's speaker notes)
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -133,12 +134,17 @@ MAX_LECTURE_BYTES = 96 * 1024 * 1024
 
 class Clock:
     """The work budget of one lecture export (:data:`MAX_LECTURE_ITEMS` drawn items, or
-    ``items``), checked after each page is built."""
+    ``items``), checked after each page is built. A refusal suggests the steps that fit:
+    ``first`` is the first step (1-based) the export holds."""
 
-    def __init__(self, what: str, items: int | None = None) -> None:
+    def __init__(self, what: str, items: int | None = None, first: int = 1) -> None:
         self.what = what
         self.items = MAX_LECTURE_ITEMS if items is None else items
         self.start = built_items()
+        self.first = first
+        # items drawn by the first p pages (the overview or title page, then the steps): the
+        # work an export of the first p - 1 steps does, known exactly, not estimated
+        self.drawn_by: dict[int, int] = {}
 
     def check(self, done: int, total: int, size: int = 0,
               pages: tuple[int, int] | None = None) -> None:
@@ -153,18 +159,38 @@ class Clock:
         drawn = built_items() - self.start
         if done >= total or done <= 0:
             return
-        projected = drawn / done * total
+        if done <= of:  # the building units, one a page (a handout's painting draws none)
+            self.drawn_by[page] = drawn
+        projected = drawn / page * of if done <= of else float(drawn)
         if drawn > self.items:
             said = f"drew over {self.items:,} figure items after {page} of {of} pages"
-        elif done >= 3 and projected > 2 * self.items:  # clearly too much: say so early
+        elif done >= 3 and done <= of and projected > self.items:  # say so early
             said = (f"would draw about {projected:,.0f} figure items ({page} of {of} pages "
                     f"drew {drawn:,}; the limit is {self.items:,})")
         else:
             return
-        fit = max(1, int(self.items / (drawn / done) * of / total) - 1)
+        fit = min(self.steps_that_fit(), max(1, of - 2))
         raise LectureTooLarge(
             f"{self.what} {said}, so it was stopped and nothing was written: export at most "
-            f"{min(fit, of - 1)} steps at a time (--steps 1-{min(fit, of - 1)})")
+            f"{plural(fit, 'step')} at a time (--steps {self.first}-{self.first + fit - 1})")
+
+    def steps_that_fit(self) -> int:
+        """How many steps from the first an export holds within the budget (at least 1). Those
+        whose pages were built within it are known to; past them, as many as the heaviest
+        page seen so far leaves room for, with a tenth to spare, and no more than keeps each
+        projection made on the way (the first pages' work, per page, times the pages) within
+        the budget, so that an export of the steps suggested is not refused early."""
+        known = sorted(self.drawn_by.items())
+        fitting = [p for p, d in known if d <= self.items]
+        pages = max(fitting, default=1)
+        if known and pages == known[-1][0]:  # all built within: how many more would fit
+            prev = [(0, 0), *known]
+            heaviest = max((d1 - d0) / (p1 - p0) for (p0, d0), (p1, d1)
+                           in itertools.pairwise(prev))
+            room = self.items - known[-1][1]
+            pages += int(room / (1.1 * heaviest)) if heaviest > 0 else 1 << 30
+            pages = min([pages, *(int(self.items * p / d) for p, d in known if p >= 3 and d)])
+        return max(1, pages - 1)
 
 
 def check_lecture_size(pages: Sequence[Page], layouts: int, what: str) -> None:
@@ -184,3 +210,8 @@ def check_lecture_size(pages: Sequence[Page], layouts: int, what: str) -> None:
 
 def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def first_step(pages: Sequence[Page]) -> int:
+    """The first step (1-based, as ``--steps`` counts) of a lecture's pages (1 for none)."""
+    return next((p.number for p in pages if p.number > 0), 1)

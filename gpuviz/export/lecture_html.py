@@ -17,15 +17,17 @@ import base64
 import html
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from gpuviz import __version__
-from gpuviz.export.lecture import Clock, Page, check_lecture_size, lecture_pages, plural
+from gpuviz.export.lecture import Clock, Page, check_lecture_size, first_step, lecture_pages, plural
 from gpuviz.export.svg import figure_to_svg, xml_safe
 from gpuviz.export.svg_fonts import subset_bytes
 from gpuviz.figures.display import Figure, Text, walk
 from gpuviz.figures.metrics import typeface_file
-from gpuviz.figures.scene import figure_for
+from gpuviz.figures.scene import figure_for, uncount
+from gpuviz.figures.targets import Target
 from gpuviz.figures.theme import theme
 from gpuviz.scenario.document import Scenario
 
@@ -47,7 +49,7 @@ def lecture_html(scenario: Scenario, scenario_sha256: str,
     check_lecture_size(pages, len(VARIANTS), "A web lecture")
     sections = []
     text = [scenario.title]
-    clock = Clock("A web lecture", items)
+    clock = Clock("A web lecture", items, first_step(pages))
     for i, page in enumerate(pages):
         figures = [_figure_html(page, pid, f"p{i}-{j}") for j, pid in enumerate(page.panels)]
         clock.check(i + 1, len(pages))
@@ -97,15 +99,36 @@ def _payload(into: str, markup: str) -> str:
 def _figure_html(page: Page, panel_id: str, prefix: str) -> tuple[str, str]:
     """One panel's figure in every variant, and the text it sets (for the font subset)."""
     out, text, alt = [], [], ""
-    for n, (cls, theme_name, size) in enumerate(VARIANTS):
-        figure = figure_for(page.state, panel_id, theme(theme_name), page.selection_for(panel_id),
-                            page.target(panel_id, size))
+    for n, (figure, svg) in enumerate(_variants(page, panel_id)):
         alt = alt or figure.description or figure.title
         text.append(_texts(figure))
-        out.append(f'<div class="v {cls}">{inline_svg(figure_to_svg(figure), f"{prefix}v{n}-")}'
-                   "</div>")
+        out.append(f'<div class="v {VARIANTS[n][0]}">{inline_svg(svg, f"{prefix}v{n}-")}</div>')
     return (f'<figure class="fig" data-panel="{_e(panel_id)}">{"".join(out)}'
             f'<figcaption class="alt">{_e(alt)}</figcaption></figure>', "".join(text))
+
+
+def _variants(page: Page, panel_id: str) -> list[tuple[Figure, str]]:
+    """The panel's figure and its SVG in each of VARIANTS. A dark layout is the light one's in
+    other colours: where the light figure's design, kept, draws that figure again, the dark
+    one is built with it, not searched for anew (a search costs several times a build; the
+    same SVG: tests/lecture/test_lecture_html.py holds them to fresh searches)."""
+    made: dict[str, tuple[Target, Figure, str]] = {}  # size -> light target, figure, SVG
+    out = []
+    for _cls, theme_name, size in VARIANTS:
+        target = page.target(panel_id, size)
+        selection = page.selection_for(panel_id)
+        light = made.get(size)
+        if light is not None and light[1].design is not None:
+            kept = replace(light[0], design=light[1].design)
+            check = figure_for(page.state, panel_id, theme(VARIANTS[0][1]), selection, kept)
+            uncount(check)
+            if figure_to_svg(check) == light[2]:
+                target = kept
+        figure = figure_for(page.state, panel_id, theme(theme_name), selection, target)
+        svg = figure_to_svg(figure)
+        made.setdefault(size, (target, figure, svg))
+        out.append((figure, svg))
+    return out
 
 
 _ID = re.compile(r'\bid="([^"]+)"')

@@ -15,7 +15,19 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from gpuviz.figures.display import Group, Item, Rect, Rects, Text, row_list, text_box
+from gpuviz.figures.display import (
+    BASELINE_SHIFT_EM,
+    PT_TO_MM,
+    Group,
+    Item,
+    Rect,
+    Rects,
+    Text,
+    row_list,
+    text_box,
+)
+from gpuviz.figures.metrics import cap_height, descent
+from gpuviz.figures.metrics import text_width as measured_width
 from gpuviz.figures.theme import Theme, contrast_ratio
 
 if TYPE_CHECKING:
@@ -60,16 +72,30 @@ def grounds(items: tuple[Item, ...], page: str) -> list[tuple[Text, str]]:
                 cells.append((x, y, x + w, y + h))
                 fills.append(item.style.fill)
     # numpy where it is loaded already; not on the first frame's path, which does not load it
-    under = _under_numpy(cells) if "numpy" in sys.modules else _last_under
+    centres = [(before, *_centre(text)) for text, before in texts if not text.knockout]
+    found = iter(_under_numpy(cells, centres) if "numpy" in sys.modules
+                 else [_last_under(cells, *c) for c in centres])
     out = []
-    for text, before in texts:
+    for text, _before in texts:
         if text.knockout:
             out.append((text, text.knockout))
             continue
-        x0, y0, x1, y1 = text_box(text)
-        j = under(cells, before, (x0 + x1) / 2, (y0 + y1) / 2)
+        j = next(found)
         out.append((text, fills[j] if j >= 0 else page))
     return out
+
+
+def _centre(t: Text) -> tuple[float, float]:
+    """The centre of ``text_box(t)``: for a text not rotated, the same sums of the same terms
+    (exactly the same floats), without building its corners."""
+    if t.rotate:
+        x0, y0, x1, y1 = text_box(t)
+        return (x0 + x1) / 2, (y0 + y1) / 2
+    w = measured_width(t.text, t.size, t.font, t.bold)
+    base = BASELINE_SHIFT_EM[t.baseline] * t.size * PT_TO_MM
+    x0 = 0.0 if t.anchor == "start" else -w / 2 if t.anchor == "middle" else -w
+    top, bottom = base - cap_height(t.size, t.font), base + descent(t.size, t.font)
+    return ((t.x + x0) + (t.x + (x0 + w))) / 2, ((t.y + top) + (t.y + bottom)) / 2
 
 
 def _last_under(cells, before: int, cx: float, cy: float) -> int:
@@ -81,19 +107,32 @@ def _last_under(cells, before: int, cx: float, cy: float) -> int:
     return -1
 
 
-def _under_numpy(cells):
-    """``_last_under`` over the cells as one array."""
+def _under_numpy(cells, centres) -> list[int]:
+    """``_last_under`` of every (before, cx, cy) of ``centres``, as arrays: the texts taken in
+    order of their centre's x, 64 at a time, each batch against the cells that span its range
+    of x (a redraw asked one text at a time against every cell, a few ms)."""
     import numpy as np
 
     a = np.asarray(cells, dtype=float).reshape(-1, 4)
-
-    def under(_cells, before: int, cx: float, cy: float) -> int:
-        b = a[:before]
-        inside = np.flatnonzero((b[:, 0] <= cx) & (b[:, 2] >= cx) & (b[:, 1] <= cy)
-                                & (b[:, 3] >= cy))
-        return int(inside[-1]) if len(inside) else -1
-
-    return under
+    q = np.asarray(centres, dtype=float).reshape(-1, 3)
+    out = np.full(len(q), -1, dtype=np.int64)
+    if len(a) == 0 or len(q) == 0:
+        return out.tolist()
+    index = np.arange(len(a))
+    order = np.argsort(q[:, 1], kind="stable")
+    for s in range(0, len(order), 64):
+        batch = order[s:s + 64]
+        before, cx, cy = (q[batch, k:k + 1] for k in range(3))
+        near = np.flatnonzero((a[:, 0] <= cx[-1, 0]) & (a[:, 2] >= cx[0, 0])
+                              & (index < before.max()))
+        if len(near) == 0:
+            continue
+        b = a[near]
+        inside = ((b[:, 0] <= cx) & (b[:, 2] >= cx) & (b[:, 1] <= cy) & (b[:, 3] >= cy)
+                  & (near < before))
+        last = np.where(inside, near, -1).max(axis=1)
+        out[batch] = last
+    return out.tolist()
 
 
 def legible_colour(color: str, ground: str, need: float, theme: Theme) -> str:

@@ -49,6 +49,12 @@ def built_items() -> int:
     return _built[0]
 
 
+def uncount(figure: Figure) -> None:
+    """Take a figure built only to check another (a kept design's) out of :func:`built_items`:
+    the work it stands for is the figure it checked, counted already."""
+    _built[0] -= drawn_items(figure.items)
+
+
 def drawn_items(items: tuple[Item, ...]) -> int:
     """What painting ``items`` draws: one per shape or label, a batch's rows each."""
     n = 0

@@ -56,3 +56,39 @@ def test_drawn_items_count_a_batch_by_its_rows():
     rows = sum(len(i.xywh) if isinstance(i, Rects) else len(i.xyxy) if isinstance(i, Segments)
                else 1 for i in shapes)
     assert drawn_items(figure.items) == rows > len(figure.items)
+
+
+def _long_lecture(tmp_path) -> str:
+    """The bundled lecture's steps three times over: steps of unlike work, in a long file."""
+    import json
+    import re
+
+    raw = json.loads((scenario_dir() / SCENARIO).read_text(encoding="utf-8"))
+    raw["steps"] = raw["steps"] * 3
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    assert re.search(r"\d", path.read_text(encoding="utf-8"))
+    return str(path)
+
+
+@pytest.mark.parametrize("fmt", ["pptx", "html", "pdf"])
+def test_the_steps_a_refusal_suggests_are_accepted(tmp_path, capsys, monkeypatch, fmt):
+    import re
+
+    path = _long_lecture(tmp_path)
+    before = built_items()
+    assert main(["export", path, "--format", fmt, "--all-steps", "--out",
+                 str(tmp_path / "whole")]) == 0
+    drawn = built_items() - before
+    monkeypatch.setattr(lecture, "MAX_LECTURE_ITEMS", drawn // 3)
+    capsys.readouterr()
+    assert main(["export", path, "--format", fmt, "--all-steps", "--out",
+                 str(tmp_path / "refused")]) == 2
+    suggested = re.search(r"--steps (\d+-\d+)", capsys.readouterr().err)
+    assert suggested, "the refusal suggests a range of steps"
+    first, last = map(int, suggested.group(1).split("-"))
+    assert last - first + 1 >= 2, "the suggestion is more than one step"
+    out = tmp_path / "suggested"
+    assert main(["export", path, "--format", fmt, "--steps", suggested.group(1), "--out",
+                 str(out)]) == 0, capsys.readouterr().err
+    assert len(list(out.iterdir())) == 1
