@@ -118,15 +118,20 @@ def write_cases_x(d: Path) -> None:
     print(f"{len(lines)} case lines in {d / 'casesx.txt'}")
 
 
-def import_results_x(d: Path) -> None:
+def _probe_output(d: Path, name: str) -> tuple[dict[str, str], dict[str, dict], dict]:
+    """A batch folder's versions, the probe's case lines of ``name`` by id, and its device
+    line."""
     versions = dict(line.split("=", 1) for line in (d / "versions.txt").read_text().splitlines()
                     if "=" in line)
-    from tma_sweep import _row
+    from tma_sweep import _row  # a faulted copy's line: its start, then the error
 
-    rows = [_row(line) for line in (d / "probex.jsonl").read_text().splitlines()
-            if line.startswith("{")]
+    rows = [_row(line) for line in (d / name).read_text().splitlines() if line.startswith("{")]
     by_id = {r["id"]: r for r in rows if "id" in r}
-    device = next(r for r in rows if r.get("kind") == "device")
+    return versions, by_id, next(r for r in rows if r.get("kind") == "device")
+
+
+def import_results_x(d: Path) -> None:
+    versions, by_id, device = _probe_output(d, "probex.jsonl")
     out = []
     for name, s in cases() + settle_cases():
         r = by_id.get(name)
@@ -163,14 +168,7 @@ def import_results_x(d: Path) -> None:
 
 
 def import_results(d: Path) -> None:
-    versions = dict(line.split("=", 1) for line in (d / "versions.txt").read_text().splitlines()
-                    if "=" in line)
-    from tma_sweep import _row  # a faulted copy's line: its start, then the error
-
-    rows = [_row(line) for line in (d / "probe3.jsonl").read_text().splitlines()
-            if line.startswith("{")]
-    by_id = {r["id"]: r for r in rows if "id" in r}
-    device = next(r for r in rows if r.get("kind") == "device")
+    versions, by_id, device = _probe_output(d, "probe3.jsonl")
     out = []
     for name, s in cases():
         r = by_id.get(name)
