@@ -86,6 +86,9 @@ NATURAL_WIDTH = 176.0
 GRID_MAX_H = 78.0
 COLUMN_GRID_H = 56.0  # a journal column's grid (one order to a row): the part stays in budget
 SLIDE_GRID_SHARE = 0.6  # of a slide's height, at the design width, for the grids
+# ... for grids wider than deep: the run's width bounds them before the page's depth, so they
+# (and their path's window) take more of it at the page's scale (a 12 × 16 path fits whole)
+WIDE_GRID_SHARE = 0.8
 MAX_CELL = 7.0
 TWO_UP = 140.0  # narrower than this, the two orders and the two plots stack
 COLUMN_MIN = 66.0  # wide enough for every order and the plots in one row of such columns
@@ -152,8 +155,10 @@ def run_layout(result: TraversalResult, width: float, grid: bool, strips: bool,
                ) -> tuple[float, PathWindow | None]:
     """The cell size of a run block's grid and the window its path is drawn in (None where the
     grid's cells hold the path). On a page of fixed height (``paged``: a slide, a view) the
-    grid and its window share the depth the grid alone would take, the window
-    :data:`WINDOW_SHARE` of it at most, so the page keeps its scale; elsewhere the window is
+    grid and its window share the depth the page gives the grids (``max_h``), the window
+    :data:`WINDOW_SHARE` of it at most, so the page keeps its scale: where the run's width
+    bounds the grid, the grid takes the depth the window leaves, not the lesser depth its
+    width alone gives (a 12 × 16 path then fits its own grid on a slide); elsewhere the window is
     drawn under the grid, ``window_h`` mm deep at most (a journal column's part gives up
     depth in :func:`build`)."""
     cell = run_cell(result, width, grid, strips, max_h)
@@ -161,7 +166,7 @@ def run_layout(result: TraversalResult, width: float, grid: bool, strips: bool,
         return cell, None
     if not paged:
         return cell, run_window(result, width, cell, strips, window_h)
-    depth = run_depth(result, cell, grid, strips)
+    depth = max_h
     # a GROUP_M band cut short shows a grouped order wrong: the window holds the whole band
     # at the path's least cells where that takes no more than BAND_SHARE of the depth
     band_h = min(result.rows, _window_band(result), WINDOW_MAX_ROWS) * PATH_MIN_CELL
@@ -410,11 +415,12 @@ RUN = PATH + RESIDENT
 PLOTS = ("loads", "sweep")
 
 
-def _grid_h(target: Target, width: float) -> float:
+def _grid_h(target: Target, width: float, result: TraversalResult) -> float:
     """How deep a grid may be: a journal column's stays within its part's budget, a slide's or a
-    view's within a share of the page at this width."""
+    view's within a share of the page at this width (more for a grid wider than deep)."""
     if target.paged:
-        return min(GRID_MAX_H, SLIDE_GRID_SHARE * width / target.shape)
+        share = WIDE_GRID_SHARE if result.cols > result.rows else SLIDE_GRID_SHARE
+        return min(GRID_MAX_H, share * width / target.shape)
     return COLUMN_GRID_H if target.single_column else GRID_MAX_H
 
 
@@ -451,11 +457,11 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
         if target.whole and width >= COLUMN_MIN * columns + GAP * (columns - 1):
             # Wide (a slide, a wide view): the orders and a column of both plots side by side.
             each = (width - GAP * (columns - 1)) / columns
-            laid = run_layout(result, each, True, True, _grid_h(target, width),
+            laid = run_layout(result, each, True, True, _grid_h(target, width, result),
                               target.paged)
             cell[:], window[:] = [laid[0]], [laid[1]]
             blocks = [run_block(result, run, state, theme, each, selection, target,
-                                max_h=_grid_h(target, width))
+                                max_h=_grid_h(target, width, result))
                       for run, state in zip(runs, states, strict=True)]
             return [*blocks, plots_column(result, frame, theme, each, target, selection)]
         grid, strips = target.shows(*PATH), target.shows(*RESIDENT)
@@ -473,7 +479,7 @@ def build(result: TraversalResult, selection: frozenset[str], theme: Theme,
             over = _height(width, [], plot_blocks) - limit if limit is not None else 0.0
             # a plot alone in a journal column gives up what the page would run over by
             return plots(width, both, max(30.0, PLOT_H - over)) if over > 0 else plot_blocks
-        max_h = _grid_h(target, width)
+        max_h = _grid_h(target, width, result)
         blocks = runs_for(width, each, grid, strips, max_h)
         if limit is not None:
             # a journal column's part: the path's window (down to its band at the least cells),

@@ -425,3 +425,24 @@ def test_a_grid_too_small_for_its_path_draws_a_window_of_it_and_says_what_is_lef
     assert any(isinstance(i, Circle) and i.key == "path:grouped" for i in walk(figure.items))
     assert any(line.arrow_end for line in walk(figure.items) if isinstance(line, Polyline)
                and line.key == "path:grouped")
+
+
+def test_a_slide_of_the_path_and_its_tiles_draws_the_12_by_16_path_whole():
+    """The slide page ``gpuviz export --size slide`` writes for the bundled GROUP_M = 4 lecture's
+    path and resident tiles: its width bounds the grids, not its height, so a grid and its
+    path's window share the depth the page gives the grids rather than the depth the grid
+    alone took; the 12 × 16 path then fits the grid itself at readable cells (it was a
+    1.4 mm grid over a window of its first band, with a third of the slide empty)."""
+    from gpuviz.figures.traversal_path import PATH_MIN_CELL
+    from gpuviz.scenario import compute_all, load_scenario
+    from gpuviz.scenario.bundled import scenario_dir
+
+    scenario = load_scenario(scenario_dir() / "traversal-grouped.json")
+    r = compute_all(scenario, ("traversal",))["traversal"]
+    figure = fig.build(r, frozenset(), PRESENTATION, SLIDE.showing(["path", "resident"]))
+    assert "framed first" not in " ".join(figure.texts())  # no window: the whole path
+    cells = [i for i in walk(figure.items) if isinstance(i, Rects) and i.keys
+             and "tile:0,0" in i.keys]
+    assert cells
+    xywh = np.asarray(cells[0].xywh, dtype=float).reshape(-1, 4)
+    assert xywh[:, 2].min() >= PATH_MIN_CELL - 1e-9  # cells large enough for the path's lines
