@@ -32,7 +32,6 @@ from gpuviz.figures.layout import (
     legend_block,
     line_step,
     place,
-    receipt_block,
     table_block,
     text_block,
     wrap,
@@ -102,13 +101,8 @@ def build(result: OccupancyResult, selection: frozenset[str], theme: Theme,
         if any(k.startswith(tuple(keys.prefix(kind) for kind in ("limit", "block", "plot")))
                for k in selection):
             entries.append(LegendEntry("selected", theme.highlight(), "selection"))
-        notes = _limit_notes(r)
-        rows: list[str | tuple[str, str]] = [
-            (f"{LABELS[name]}:", f"{notes[name]} → {_limit_text(r.limits[name])}")
-            for name in RESOURCES]
         blocks = [legend_block(entries, theme, width, target=target),
-                  as_part("limits", receipt_block(rows, theme, width,
-                                                  title="How each limit is computed"), "notes")]
+                  as_part("limits", limits_table(r, theme, width), "notes")]
         if r.shared_memory_carveout is not None:
             blocks.append(as_part("limits", text_block(carveout_note(r), theme, width,
                                                        color=theme.muted), "notes"))
@@ -181,6 +175,19 @@ def _limit_notes(r: OccupancyResult) -> dict[str, str]:
         "shared_memory": f"{_shared_sum(r)} per block",
         "blocks": "the architecture's limit per SM",
     }
+
+
+def limits_table(r: OccupancyResult, theme: Theme, width: float) -> Block:
+    """How each resource's limit is computed, as a table: the resource, the arithmetic, and the
+    blocks it allows in a column of their own (aligned right), the limiters' rows in the
+    foreground and the others muted; a column too narrow wraps its arithmetic at words, never a
+    count from its unit (a receipt in the monospaced face wrapped "→ 2 blocks" under its row)."""
+    notes = _limit_notes(r)
+    rows = [[LABELS[name], notes[name], _limit_text(r.limits[name])] for name in RESOURCES]
+    inks = [theme.foreground if name in r.limiters else theme.muted for name in RESOURCES]
+    return table_block(["resource", "how its limit is computed", "allows"], rows, theme, width,
+                       right=[False, False, True], colors=inks, name="limits-table",
+                       keys=[keys.key("limit", name) for name in RESOURCES])
 
 
 def _heading(c: BlockCanvas, text: str, theme: Theme, width: float) -> float:

@@ -205,3 +205,25 @@ def test_cliff_axes_are_ticked_at_the_hardwares_values(size):
     assert set(registers) <= {"32", "64", "128", "255"} and registers[-1] == "255"
     assert set(threads) <= {"256", "512", "768", "1,024"} and threads[-1] == "1,024"
     assert len(registers) >= 3 and len(threads) >= 2
+
+
+def test_the_limits_are_computed_in_a_table_with_the_blocks_in_a_column_of_their_own():
+    """How each limit is computed: a table (the resource, its arithmetic, the blocks it
+    allows, aligned right in one column), not monospaced lines whose "→ 2 blocks" wrapped
+    under their row at one column; the limiter's row in the foreground."""
+    from gpuviz.figures.display import Text
+    from gpuviz.figures.targets import SINGLE
+
+    PRINT = theme("print")
+    r = result_of("occupancy-register-cliff.json", 0)
+    figure = occupancy_figure.build(r, frozenset(), PRINT, SINGLE.showing(["limits"]))
+    tables = [g for g in walk(figure.items) if isinstance(g, Group) and g.name == "limits-table"]
+    assert len(tables) == 1
+    texts = [t for t in walk(tables[0].items) if isinstance(t, Text)]
+    assert all(t.font == "sans" for t in texts)
+    counts = [t for t in texts if t.text.endswith(("block", "blocks", "no limit"))
+              and t.anchor == "end"]
+    assert len({round(t.x, 6) for t in counts}) == 1 and len(counts) == 4
+    registers = next(t for t in counts if t.key == "limit:registers")
+    assert registers.text == "2 blocks" and registers.color == PRINT.foreground
+    assert all(t.color == PRINT.muted for t in counts if t is not registers)
