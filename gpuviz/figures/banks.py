@@ -110,9 +110,9 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
             rack = as_part("rack", queues)
             n = BANKS  # its blocks say what they show: no note on rows of banks
         else:
-            rack = _rack(r, selection, theme, geo, n, col,
-                         tuple(p for p in RACK if target.shows(p)) or RACK,
-                         counts=not fixed and not target.shows("rack"))
+            rack = _kept_rack(r, selection, theme, geo, n, col,
+                              tuple(p for p in RACK if target.shows(p)) or RACK,
+                              not fixed and not target.shows("rack"))
         if target.shows(*RACK):
             blocks.append(rack)
         legend_w = side_column(target, width, rack.width, LEGEND_BESIDE)
@@ -237,6 +237,19 @@ class _Geometry:
             if self.gutter + n * self.column(self.floor) <= width + 1e-6:
                 return n
         return 8
+
+
+# the whole rack at a layout search's widths: one width's bank columns serve many (they stop
+# growing at their type's room), in several designs and builds
+_RACKS: Kept[Block] = Kept(64)
+
+
+def _kept_rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometry, n: int,
+               col: float, draw: tuple[str, ...], counts: bool) -> Block:
+    """:func:`_rack`, kept by everything it reads (of ``geo``: its type, rows and gutter)."""
+    return _RACKS.get((r, theme), (selection, n, col, draw, counts, geo.pt, geo.floor, geo.row_h,
+                                   geo.gutter, geo.round_x),
+                      lambda: _rack(r, selection, theme, geo, n, col, draw, counts))
 
 
 def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometry, n: int,
