@@ -132,6 +132,32 @@ def wide_need(st: State, pt: float) -> float:
     return label_w(st, pt) + sum(lane_widths(st, pt))
 
 
+def spellings(text: str) -> list[str]:
+    """The shorter spellings of a value, most exact first (:func:`short_forms`), and for a
+    whole number of more than six digits its powers of ten too (-18,688,608,066,884 as
+    -1.87e13 and -2e13, where k, M and G stop at -18689G)."""
+    forms = short_forms(text)
+    raw = text.replace(",", "").replace("−", "-")
+    if raw.lstrip("-").isdigit() and len(raw.lstrip("-")) > 6:
+        value = int(raw)
+        forms += [_exponent(f"{value:.{d}e}") for d in (2, 1, 0)]
+    # an exponent without its "+" and leading zeros (8e+15 as 8e15): one character less
+    return [f for f in dict.fromkeys(_exponent(f) if "e" in f else f for f in forms)
+            if f != text]
+
+
+def _exponent(form: str) -> str:
+    """``1.9e+13`` as ``1.9e13``."""
+    mantissa, _, exponent = form.partition("e")
+    sign = "-" if exponent.startswith("-") else ""
+    return f"{mantissa}e{sign}{exponent.lstrip('+-').lstrip('0') or '0'}"
+
+
+def shortest_w(text: str, pt: float) -> float:
+    """The width of the narrowest cell that holds ``text`` at ``pt`` in some spelling."""
+    return value_w(min([text, *spellings(text)], key=len), pt)
+
+
 def exact_forms(text: str) -> list[str]:
     """The shortened spellings of ``text`` that keep its exact value (no k, M, G rounding)."""
     if not text.replace(",", "").lstrip("-").isdigit():
@@ -228,16 +254,18 @@ def tree(st: State, width: float) -> Block:
         ch = ink_height(pt, "mono") + 1.0 if column else max(3.6, ink_height(pt, "mono") + 1.2)
         gap = 3.5
         avail = width - lane_label_w - gap * (len(columns) - 1)
-        full, least = [], []
+        full, least, short = [], [], []
         for t, base in columns:
-            f = m = value_w("000", floor)
+            f = m = q = value_w("000", floor)
             if shown(st, t):
                 for v in tr[t].values[base:base + rows]:
                     text = fmt(v)
                     f = max(f, value_w(text, pt))
                     m = max(m, min(value_w(s, floor) for s in [text, *exact_forms(text)]))
+                    q = max(q, shortest_w(text, floor))
             full.append(f)
             least.append(min(m, f))
+            short.append(min(q, m, f))
         if sum(least) > avail and len(columns) > 1:
             # narrower gaps, down to the room a "+" takes, before any value loses exactness
             narrow = max(plus_w + 0.6, gap - (sum(least) - avail) / (len(columns) - 1))
@@ -245,13 +273,15 @@ def tree(st: State, width: float) -> Block:
             gap = narrow
         if sum(full) <= avail:
             need = full
-        elif sum(least) <= avail:
-            # Every column shows its values exactly (grouping dropped, or 2ⁿ ± a remainder);
-            # the room left goes to the columns in proportion to what they lack.
-            spare = (avail - sum(least)) / (sum(full) - sum(least))
-            need = [m + (f - m) * spare for f, m in zip(full, least, strict=True)]
         else:
-            need = [f * avail / sum(full) for f in full]
+            # Every column shows its values exactly where it can (grouping dropped, or 2ⁿ ± a
+            # remainder), else in its shortest spelling (-4e16, 1e-242; each listed exactly):
+            # the room left goes to the columns in proportion to what they lack. Where even
+            # the shortest spellings do not fit, the columns keep their room for them (a
+            # value never runs over its cell and the "+" before it).
+            low = least if sum(least) <= avail else short
+            spare = max(0.0, min(1.0, (avail - sum(low)) / max(sum(full) - sum(low), 1e-9)))
+            need = [m + (f - m) * spare for f, m in zip(full, low, strict=True)]
         head_lines = []
         for t, base in columns:
             lines = header(tr[t].label)
@@ -448,9 +478,11 @@ def _values(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, i
             room = w - 0.3 - 2 * PAD
             if fit_value(text, room, h, pt, floor)[0] != text:
                 # an exact short form (2²⁴+30) before any rounded one (17M): the sums differ
-                # in their last digits
-                shown_text = next((f for f in exact_forms(text)
-                                   if text_width(f, floor, "mono") <= room + 1e-9), text)
+                # in their last digits; else the first spelling that fits (the columns hold
+                # the shortest: -2e13, 1e-242)
+                fits = [f for f in exact_forms(text) + spellings(text)
+                        if text_width(f, floor, "mono") <= room + 1e-9]
+                shown_text = fits[0] if fits else min([text, *spellings(text)], key=len)
             drawn = c.value(x + 0.15, y, w - 0.3, h, shown_text, pt, ink, floor=floor,
                             key=tr[t].key(lane), pad=PAD)
             if shown_text != text:
