@@ -44,13 +44,13 @@ OPEN: dict[str, frozenset[str]] = {
     # values with three-digit exponents (1e-242) have no shorter spelling for their cells,
     # and run over the "+" before them
     "reduction": frozenset({"crossing", "overlap"}),
-    # an edge that skips a layer drawn straight through the blocks between; long predicates
-    # beside the edges; a slide's whole figure drawn smaller than 7 pt
-    "divergence": frozenset({"overlap", "crossing", "type-size"}),
     # a completion hazard and a feed's bank conflict, both vermillion (a bad state), in one
     # legend; a slide's descriptor value beside its field's note; the feed's "read by one
     # row" (L* 97 in print) and fragment B's register 1 (96) in one print legend
     "mma": frozenset({"type-size", "legend", "swatch", "overlap", "distinct", "lightness"}),
+    # a slide of a 64-lane warp's stack beside a nine-layer graph: the stack's lane bars and
+    # the graph share the slide's width, drawn smaller than 7 pt (6.9)
+    "divergence": frozenset({"type-size"}),
     "tma": frozenset({"type-size"}),
     # a slide's 'lane' and 'sector' axis labels overlapped in one drawn state, only after other
     # figures had been laid out in the same process (the layout's caches): not yet reproduced
@@ -203,6 +203,33 @@ def _found():
             nodes=tuple(NodeParams(name=n, instructions=2) for n in ("ynydvcvt", "wtabcdef")),
             edges=(EdgeParams(source="ynydvcvt", target="wtabcdef", predicate=""),),
             warp_size=64)),
+        # edges that skip layers (t → zs past five blocks) ran straight through the blocks
+        # between; they now run down a gutter clear of them
+        ("divergence", DivergenceParams(
+            nodes=tuple(NodeParams(name=n, instructions=i) for n, i in (
+                ("zdbz", 5229), ("hp", 107), ("t", 2347), ("yafyzeln", 345), ("xscynp", 2461),
+                ("ustcskfz", 377), ("bmnosgpn", 4417), ("moqi", 124), ("zs", 1613))),
+            edges=tuple(EdgeParams(source=a, target=b, predicate=p) for a, b, p in (
+                ("zdbz", "hp", ""), ("hp", "t", ""), ("t", "zs", "12 < 56"),
+                ("t", "yafyzeln", ""), ("yafyzeln", "xscynp", ""), ("xscynp", "ustcskfz", ""),
+                ("ustcskfz", "zs", "(blockDim.x ^ blockIdx.x) & threadIdx.x > 4"),
+                ("ustcskfz", "bmnosgpn", ""), ("bmnosgpn", "moqi", ""), ("moqi", "zs", ""))),
+            warp=12)),
+        # a chain of five branches, nine layers, on a slide: drawn in 6 pt; the issue orders
+        # now go under the stack beside the graph, its blocks' hatch beside their labels
+        ("divergence", DivergenceParams(
+            nodes=tuple(NodeParams(name=n, instructions=i) for n, i in (
+                ("choices", 662), ("mjb", 5000), ("bbmduwki", 218), ("hsvbdgri", 651),
+                ("qvfyc", 240), ("xxg", 2033), ("smjv", 251), ("lsiltmy", 1410),
+                ("xhmbnlnh", 1525))),
+            edges=tuple(EdgeParams(source=a, target=b, predicate=p) for a, b, p in (
+                ("choices", "mjb", "blockDim.x | blockDim.y >= 26"), ("choices", "lsiltmy", ""),
+                ("mjb", "xxg", "62 != 49"), ("mjb", "bbmduwki", ""),
+                ("bbmduwki", "xxg", "30 // 17 != 20"), ("bbmduwki", "hsvbdgri", ""),
+                ("hsvbdgri", "lsiltmy", "blockDim.z <= 4"), ("hsvbdgri", "qvfyc", ""),
+                ("qvfyc", "xhmbnlnh", "blockIdx.y % 14 < 31"), ("qvfyc", "xxg", ""),
+                ("xxg", "smjv", ""), ("smjv", "lsiltmy", ""), ("lsiltmy", "xhmbnlnh", ""))),
+            entry_mask="9 + 41 >= 26", warp_size=64, warp=2)),
     ]
 
 
