@@ -41,9 +41,6 @@ OPEN: dict[str, frozenset[str]] = {
     "gemm": frozenset({"type-size"}),
     # a slide's whole figure drawn smaller than 7 pt
     "barrier": frozenset({"type-size"}),
-    # values with three-digit exponents (1e-242) have no shorter spelling for their cells,
-    # and run over the "+" before them
-    "reduction": frozenset({"crossing", "overlap"}),
     # a completion hazard and a feed's bank conflict, both vermillion (a bad state), in one
     # legend; a slide's descriptor value beside its field's note; the feed's "read by one
     # row" (L* 97 in print) and fragment B's register 1 (96) in one print legend
@@ -156,6 +153,24 @@ def _found():
         # -4e+16 did not fit its cell; -4e16 does
         ("reduction", ReductionParams(values=(-3.750555482822857e+16,
                                               -6.625199282760354e+16))),
+        # float32 sums of 1e16-1e30 in a folded column: the cells were scaled below their
+        # shortest spelling (-2e16 over a 7.1 mm cell and the "+" before it); whole numbers
+        # of more than six digits had no spelling shorter than -18689G
+        ("reduction", ReductionParams(values=(
+            8486040005999479.0, 4.434271576242247e+29, -18688608066884.105, -1e+30, 150.0,
+            3.126529850972404e-102, -1388129000327575.0, -3.917114367572749e+16,
+            -2.7681131133032772e+16, 2.476989993767555e-107, 2.8537363136610413e-101),
+            pattern="xor", partial_warp="neutral_zeros", final_read="fixed_32",
+            arithmetic="float32")),
+        # a three-digit exponent in seven columns: wider than a column at their shortest; the
+        # tracks now wrap into bands, each repeating the track its first adds read
+        ("reduction", ReductionParams(values=(-6.733658753371721e-253,), pattern="shfl_down",
+                                      partial_warp="neutral_zeros",
+                                      final_read="initialised_only", arithmetic="exact")),
+        # a slide at block scope: the shared entries' "entries" ran into the "lane" beside it
+        ("reduction", ReductionParams(values=(4.0,), pattern="shfl_down", scope="block",
+                                      partial_warp="active_mask", final_read="initialised_only",
+                                      arithmetic="float32")),
         # a block of one warp in a column, folded: the nine column headers' "shared" and
         # "offset" overlapped; a first line columns share is now set once over them
         ("reduction", ReductionParams(values=(5e-324, 3.333711994800677e+16,
