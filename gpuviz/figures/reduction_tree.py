@@ -259,7 +259,8 @@ def tree(st: State, width: float) -> Block:
         avail = width - lane_label_w - gap * (len(columns) - 1)
         full, least, short = [], [], []
         for t, base in columns:
-            f = m = q = value_w("000", floor)
+            f = m = value_w("000", floor)
+            q = value_w("0", floor)  # the least a column of "?" or single digits takes
             if shown(st, t):
                 for v in tr[t].values[base:base + rows]:
                     text = fmt(v)
@@ -354,6 +355,12 @@ def tree(st: State, width: float) -> Block:
             if len(lines) == lines_n and lines[-1]:
                 left = col_x[spots[0]] + (need[i] - room_width(lines[-1], hpt)) / 2
                 shift = lane_label_w - left  # 1.2 mm clear of "lane", as of its numbers
+                # as far as the band's right edge, its headers' included, stays on the page
+                reach = max(max(col_x[spot] + need[spot[1]], col_x[spot] + need[spot[1]] / 2
+                                + max(room_width(h, hpt) for h in
+                                      (again[spot[1]] if spot[2] else own_head[spot[1]]) or [""])
+                                / 2) for spot in spots)
+                shift = min(shift, width - reach)
                 if shift > 0:
                     for spot in spots:
                         col_x[spot] += shift
