@@ -78,6 +78,7 @@ FEW_LINKS = 4  # at most this many selected lane → bank lines are drawn in the
 
 
 RACK = ("lanes", "rack")  # the parts drawn by the rack
+ROWS_OF = (32, 16, 8, 4, 2, 1)  # lanes and banks a row: whole rows of the warp's 32
 
 
 def build(result: BanksResult, selection: frozenset[str], theme: Theme,
@@ -110,9 +111,9 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
             rack = as_part("rack", queues)
             n = BANKS  # its blocks say what they show: no note on rows of banks
         else:
-            rack = _rack(r, selection, theme, geo, n, col,
-                         tuple(p for p in RACK if target.shows(p)) or RACK,
-                         counts=not fixed and not target.shows("rack"))
+            rack = _kept_rack(r, selection, theme, geo, n, col,
+                              tuple(p for p in RACK if target.shows(p)) or RACK,
+                              not fixed and not target.shows("rack"))
         if target.shows(*RACK):
             blocks.append(rack)
         legend_w = side_column(target, width, rack.width, LEGEND_BESIDE)
@@ -125,12 +126,14 @@ def build(result: BanksResult, selection: frozenset[str], theme: Theme,
             # slides and views: receipt and legend in a column beside the rack
             c = BlockCanvas()
             y = 0.0
-            for b in _side(r, theme, beside, rack.shortened, n < BANKS, selection=selection):
+            for b in _side(r, theme, beside, rack.shortened, n < BANKS, selection=selection,
+                           per_row=n, digits=geo.digits):
                 place(c, b, 0.0, y)
                 y += b.height + GAP
             blocks.append(c.block(beside, y - GAP, "side"))
         else:
-            blocks += _side(r, theme, width, rack.shortened, n < BANKS, target, selection)
+            blocks += _side(r, theme, width, rack.shortened, n < BANKS, target, selection,
+                            n, geo.digits)
         return blocks
 
     rounds_text = f"{format_number(r.rounds)} round{'s' if r.rounds != 1 else ''}"
@@ -232,11 +235,25 @@ class _Geometry:
         return text_width("0" * self.digits, pt, "mono") + 2 * VALUE_PAD + CELL_PAD + 2 * INSET
 
     def per_row(self, width: float) -> int:
-        """Banks (and lanes) per row for ``width``: 32 if they fit at the floor, else 16 or 8."""
-        for n in (32, 16, 8):
+        """Banks (and lanes) per row for ``width``: 32 if they fit at the floor, else 16 or 8,
+        and, for long words (an explicit index list's seven or eight digits), as few as fit."""
+        for n in ROWS_OF:
             if self.gutter + n * self.column(self.floor) <= width + 1e-6:
                 return n
-        return 8
+        return ROWS_OF[-1]
+
+
+# the whole rack at a layout search's widths: one width's bank columns serve many (they stop
+# growing at their type's room), in several designs and builds
+_RACKS: Kept[Block] = Kept(64)
+
+
+def _kept_rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometry, n: int,
+               col: float, draw: tuple[str, ...], counts: bool) -> Block:
+    """:func:`_rack`, kept by everything it reads (of ``geo``: its type, rows and gutter)."""
+    return _RACKS.get((r, theme), (selection, n, col, draw, counts, geo.pt, geo.floor, geo.row_h,
+                                   geo.gutter, geo.round_x),
+                      lambda: _rack(r, selection, theme, geo, n, col, draw, counts))
 
 
 def _rack(r: BanksResult, selection: frozenset[str], theme: Theme, geo: _Geometry, n: int,
@@ -448,7 +465,8 @@ def _slot_box(s, xcol, col: float, rack_top: float,
 
 def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[Shortened],
           split: bool = False, target: Target | None = None,
-          selection: frozenset[str] = frozenset()) -> list[Block]:
+          selection: frozenset[str] = frozenset(), per_row: int = BANKS,
+          digits: int = 0) -> list[Block]:
     rows: list[tuple[str, str]] = [("rounds", format_number(r.rounds))]
     if r.slots and r.conflict_degree > 1:
         counts: dict[tuple[int, int], int] = {}
@@ -505,6 +523,9 @@ def _side(r: BanksResult, theme: Theme, width: float, shortened: Sequence[Shorte
     if split:
         notes.append(("The banks are drawn in rows; each row shows the rounds as far as its "
                       "deepest queue ('empty': none queued).", ("rack",)))
+    if split and per_row < 8:  # fewer than a quarter of the warp a row: long words
+        notes.append((f"Lanes and banks in rows of {per_row}, to fit words of up to "
+                      f"{digits} digits at this size.", RACK))
     if shortened:
         notes.append((shortened_note(shortened), RACK))
     legend = legend_block(entries, theme, width, notes=notes, target=target)

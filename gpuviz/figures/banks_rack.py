@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpuviz.figures.display import PT_TO_MM, Style, selected_numbers
+from gpuviz.figures.kept import Kept
 from gpuviz.figures.layout import GAP, Block, BlockCanvas, knock_out, line_step, place, wrap
 from gpuviz.figures.metrics import cap_height, descent, text_width
 from gpuviz.figures.theme import RoleName, Theme
@@ -169,6 +170,17 @@ def round_w(r: BanksResult, pt: float) -> float:
 def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: float,
                pt: float, floor: float, row_h: float, column: Callable[[float], float],
                fixed: bool = False, page: bool = False) -> Block | None:
+    """:func:`queues_alone`, kept by everything it reads (``column`` at ``floor`` and ``pt``):
+    a layout search asks for it at the same widths in several designs and builds."""
+    return _ALONE.get((r, theme), (selection, width, pt, floor, row_h, column(floor),
+                                   column(pt), fixed, page),
+                      lambda: queues_alone(r, selection, theme, width, pt, floor, row_h, column,
+                                           fixed, page))
+
+
+def queues_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: float,
+                 pt: float, floor: float, row_h: float, column: Callable[[float], float],
+                 fixed: bool = False, page: bool = False) -> Block | None:
     """The queues in blocks of rounds, flowed to ``width``; ``column(pt)`` is a bank column's
     width at a type size. For a fixed width (a journal column), banks down and rounds across
     instead, where that fits and is shorter. None where the queues are not deep (8 rounds or
@@ -187,43 +199,49 @@ def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: f
     col = max(col, column(floor))
     depth = depths(r)
     parts = stretches(r, banks, per_row)
-    chosen: tuple[list[Block], float, int] | None = None
+    chosen: tuple[bool, float, int] | None = None
     for beside in (True, False):  # phase names beside the rounds, or above where that fits more
-        blocks = [_stretch(r, selection, theme, [s], pt, floor, row_h, col, label_w, depth,
-                           beside) for s in parts]
-        wide = max(b.width for b in blocks)
+        wide = max(_frame(r, (s,), pt, row_h, col, beside).width for s in parts)
         fit = max(1, int((width + GAP + 1e-6) // (wide + GAP)))
         if chosen is None or fit > chosen[2]:  # above only where more blocks share a line
-            chosen = (blocks, wide, fit)
+            chosen = (beside, wide, fit)
         if fit > 1 or len(parts) == 1:
             break
     assert chosen is not None
-    blocks, wide, fit = chosen
+    beside, wide, fit = chosen
     if fit == 1 and len(parts) > 1 and groups == 1 and r.phases > 1:
         # one phase a line: the phases one under another under one bank header, not a header
         # each (a 16-round quarter-warp rack 80 → 65 mm tall)
-        blocks = [_stretch(r, selection, theme, parts, pt, floor, row_h, col, label_w, depth)]
+        blocks = [_kept_stretch(r, selection, theme, tuple(parts), pt, floor, row_h, col,
+                                depth, True)]
         parts, wide = parts[:1], blocks[0].width
+    else:
+        blocks = [_kept_stretch(r, selection, theme, (s,), pt, floor, row_h, col, depth, beside)
+                  for s in parts]
     per_line = -(-len(parts) // -(-len(parts) // fit))  # balanced lines: 2 + 2, not 3 + 1
-    out = BlockCanvas()
+    spots = []  # where each block goes: lines of per_line blocks
     x = y = line_h = 0.0
     for i, block in enumerate(blocks):
         if i and i % per_line == 0:
             x, y, line_h = 0.0, y + line_h + ROW_GAP, 0.0
-        place(out, block, x, y)
+        spots.append((block, x, y))
         x += wide + GAP
         line_h = max(line_h, block.height)
     height = y + line_h
     used = min(width, min(per_line, len(parts)) * (wide + GAP) - GAP)
+    out = BlockCanvas()
     if fixed:
-        across = transposed(r, selection, theme, banks, pt, floor, row_h,
-                            max(column(floor), column(pt)))
+        across = _TRANSPOSED.get(
+            (r, theme), (selection, banks, pt, floor, row_h, max(column(floor), column(pt))),
+            lambda: transposed(r, selection, theme, banks, pt, floor, row_h,
+                               max(column(floor), column(pt))))
         if across.width <= width + 1e-6 and across.height < height:
-            out = BlockCanvas()
-            place(out, across, 0.0, 0.0)
+            spots = [(across, 0.0, 0.0)]
             height, used = across.height, across.width
         elif not deep(r):
             return None
+    for block, x, y in spots:
+        place(out, block, x, y)
     notes = []
     if not r.slots:
         notes.append("no active lane: nothing to serve")
@@ -240,9 +258,54 @@ def rack_alone(r: BanksResult, selection: frozenset[str], theme: Theme, width: f
     return out.block(used, height, "rack")
 
 
+# a layout search asks for the same blocks of rounds at many widths (a bank column's width
+# stops growing at its type's room) and in many designs: each built once, for the last few
+_STRETCHES: Kept[Block] = Kept(512)
+_TRANSPOSED: Kept[Block] = Kept(32)
+_ALONE: Kept[Block | None] = Kept(128)
+
+
+def _kept_stretch(r: BanksResult, selection: frozenset[str], theme: Theme,
+                  spans: tuple[Stretch, ...], pt: float, floor: float, row_h: float, col: float,
+                  depth: dict[tuple[int, int], int], beside: bool) -> Block:
+    """:func:`_stretch`, kept by everything it reads (``depth`` is ``r``'s)."""
+    return _STRETCHES.get((r, theme), (selection, spans, pt, floor, row_h, col, beside),
+                          lambda: _stretch(r, selection, theme, spans, pt, floor, row_h, col,
+                                           depth, beside))
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where a block of rounds puts its phase names and round numbers, and its width."""
+
+    sides: tuple[bool, ...]  # per span: its phase's name runs up beside its rounds
+    top: float  # the height of a phase name set above a single span
+    label_w: float  # the round numbers' column, the phase names' beside them included
+    width: float
+
+
+def _frame(r: BanksResult, spans: Sequence[Stretch], pt: float, row_h: float, col: float,
+           beside: bool) -> _Frame:
+    """:func:`_stretch`'s frame: what a layout search needs to know of a block of rounds
+    without drawing it."""
+    # a phase's name runs up beside its rounds where they are tall enough, else above them
+    # (a single phase's blocks need none: their round numbers say which rounds they hold)
+    sides = tuple(beside and s.phase is not None
+                  and text_width(s.label, pt) + 1.0 <= (s.last - s.first + 1) * row_h
+                  for s in spans)
+    above_h = cap_height(pt) + descent(pt) + 0.8
+    left = above_h if any(sides) else 0.0
+    top = above_h if len(spans) == 1 and spans[0].phase is not None and not sides[0] else 0.0
+    # the header's "bank" may reach over the phase name's column, which starts below it
+    label_w = max(left + round_w(r, pt), text_width("bank", pt)) + 1.0
+    above = max((text_width(s.label, pt) + 1.0 for s, side in zip(spans, sides, strict=True)
+                 if s.phase is not None and not side), default=0.0)
+    return _Frame(sides, top, label_w, max(label_w + len(spans[0].banks) * col, above))
+
+
 def _stretch(r: BanksResult, selection: frozenset[str], theme: Theme,
              spans: Sequence[Stretch], pt: float, floor: float, row_h: float, col: float,
-             label_w: float, depth: dict[tuple[int, int], int], beside: bool = True) -> Block:
+             depth: dict[tuple[int, int], int], beside: bool = True) -> Block:
     """Rounds of some banks under one bank header: one block of rounds, or (``spans`` of
     several phases over the same banks) the phases one under another, apart by a gap."""
     c = BlockCanvas()
@@ -253,15 +316,9 @@ def _stretch(r: BanksResult, selection: frozenset[str], theme: Theme,
     def rows(s: Stretch) -> int:
         return s.last - s.first + 1
 
-    # a phase's name runs up beside its rounds where they are tall enough, else above them
-    # (a single phase's blocks need none: their round numbers say which rounds they hold)
-    sides = [beside and s.phase is not None and text_width(s.label, pt) + 1.0 <= rows(s) * row_h
-             for s in spans]
+    frame = _frame(r, spans, pt, row_h, col, beside)
+    sides, top, label_w = frame.sides, frame.top, frame.label_w
     above_h = cap_height(pt) + descent(pt) + 0.8
-    left = above_h if any(sides) else 0.0
-    top = above_h if one and spans[0].phase is not None and not sides[0] else 0.0
-    # the header's "bank" may reach over the phase name's column, which starts below it
-    label_w = max(left + round_w(r, pt), text_width("bank", pt)) + 1.0
     xcol = {b: label_w + i * col for i, b in enumerate(banks)}
     y = top + row_h + 0.6
     tops = []  # (span, the top of its rounds)
@@ -305,9 +362,7 @@ def _stretch(r: BanksResult, selection: frozenset[str], theme: Theme,
         queue_slots(c, r, selection, theme, mine, box, pt, floor, depth)
         for b in sorted(selected_numbers(selection, "bank") & set(banks)):
             theme.select(c, xcol[b] + CELL_PAD / 2, top, col - CELL_PAD, bottom - top)
-    above = max((text_width(s.label, pt) + 1.0 for s, side in zip(spans, sides, strict=True)
-                 if s.phase is not None and not side), default=0.0)
-    return c.block(max(label_w + len(banks) * col, above), bottom, "queues")
+    return c.block(frame.width, bottom, "queues")
 
 
 def links(r: BanksResult, selection: frozenset[str]) -> tuple[list[tuple[int, int, int]], str]:

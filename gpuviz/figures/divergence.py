@@ -18,7 +18,7 @@ from itertools import islice
 
 from gpuviz import keys
 from gpuviz.figures.budget import over_budget
-from gpuviz.figures.display import Figure, Hatch, Style
+from gpuviz.figures.display import Figure, Hatch, Style, Text, walk
 from gpuviz.figures.divergence_graph import (
     cfg_min_width,
     graph_block,
@@ -49,6 +49,7 @@ from gpuviz.figures.theme import Theme, gray_of_lightness, printed_lightness
 from gpuviz.models.divergence import DivergenceResult
 
 MAX_ROWS = 36
+PAGE_ROWS = 16  # the stack's events on a page that cannot hold MAX_ROWS in its type
 MAX_CELLS = 160
 PATTERNS: tuple[Hatch | None, ...] = (None, "diagonal", "dots", "cross", "horizontal")
 
@@ -68,6 +69,8 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
         if target.shows(*parts))
 
     grow = [True]  # the graph's layers grow for crowded labels, where the page allows
+    under = [False]  # on a page: the issue orders under the stack, beside the graph
+    rows = [MAX_ROWS]  # the stack's events drawn (on a page, fewer where they are the tallest)
 
     def body(width: float) -> list[Block]:
         trace_min = _trace_min_width(r, theme)
@@ -77,7 +80,19 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
         cfg_w = width - trace_min - 5.0 if beside else min(width, 140.0)
         cfg = graph_block(r, selection, theme, marks, cfg_w, grow[0])
         trace_w = width - cfg.width - 5.0 if beside else width
-        return [as_part("graph", cfg), as_part("stack", _trace(r, selection, theme, trace_w)),
+        stack = as_part("stack", _trace(r, selection, theme, trace_w, rows[0]))
+        if beside and under[0] and target.shows("issue"):
+            # a slide or a view, whose height is short: the issue orders under the stack,
+            # beside the graph, not under both (a deep graph drew the whole slide in 6 pt,
+            # the room under the stack empty)
+            issue = as_part("issue", _orders(r, selection, theme, marks, trace_w))
+            both = BlockCanvas()
+            place(both, stack, 0.0, 0.0)
+            place(both, issue, 0.0, stack.height + 5.0)
+            return [as_part("graph", cfg),
+                    both.block(max(stack.width, issue.width), stack.height + 5.0
+                                 + issue.height, "stack and issue")]
+        return [as_part("graph", cfg), stack,
                 as_part("issue", _orders(r, selection, theme, marks, width))]
 
     def side(width: float) -> list[Block]:
@@ -116,12 +131,28 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
     figure = composed()
     if target.shows("graph") and over_budget(figure, target):
         # a page with a budget (a journal column's height, a slide's type) keeps the graph's
-        # layers as short as its labels' halos allow: a label on its edge, not a refusal
+        # layers as short as its labels' halos allow: a label on its edge, not a refusal; on a
+        # page the issue orders may go under the stack too, and the stack draw its first
+        # events only. Where every way misses the budget, the one in the largest type (a
+        # slide of a deep graph at 7.3 pt, not 6.9)
         grow[0] = False
-        kept = composed()
-        if not over_budget(kept, target):
-            figure = kept
+        tried = [composed()]
+        if target.paged:  # and the issue orders beside the graph, under the stack; and the
+            # stack's first PAGE_ROWS events, the rest counted
+            for under[0], rows[0] in ((True, MAX_ROWS), (False, PAGE_ROWS), (True, PAGE_ROWS)):
+                if rows[0] < len(r.trace) or rows[0] == MAX_ROWS:
+                    tried.append(composed())
+        within = [f for f in tried if not over_budget(f, target)]
+        best = within[0] if within else max(tried, key=_least_type)
+        if within or _least_type(best) > _least_type(figure):
+            figure = best
     return figure
+
+
+def _least_type(figure: Figure) -> float:
+    """The smallest type size in ``figure``, in points."""
+    return min((item.size for item in walk(figure.items) if isinstance(item, Text)),
+               default=0.0)
 
 
 def _marks(r: DivergenceResult, theme: Theme) -> dict[str, Style]:
@@ -208,19 +239,21 @@ def _trace_min_width(r: DivergenceResult, theme: Theme) -> float:
 _TRACES: Kept[Block] = Kept(32)  # the stack's table: a layout search draws it at a few widths
 
 
-def _trace(r: DivergenceResult, selection: frozenset[str], theme: Theme, width: float) -> Block:
-    return _TRACES.get((r, theme), (selection, width),
-                       lambda: _trace_drawn(r, selection, theme, width))
+def _trace(r: DivergenceResult, selection: frozenset[str], theme: Theme, width: float,
+           rows: int = MAX_ROWS) -> Block:
+    return _TRACES.get((r, theme), (selection, width, rows),
+                       lambda: _trace_drawn(r, selection, theme, width, rows))
 
 
 def _trace_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
-                 width: float) -> Block:
+                 width: float, rows: int = MAX_ROWS) -> Block:
+    """The stack's events, the first ``rows`` of them (the rest counted)."""
     c = BlockCanvas()
     pt = theme.small_pt
     fg, muted = theme.foreground, theme.muted
     head = cap_height(theme.text_pt)
     c.text(0.0, head, "Pre-Volta SIMT stack", theme.text_pt, fg, bold=True)
-    events = r.trace[:MAX_ROWS]
+    events = r.trace[:rows]
     w = _trace_columns(r, pt)
     # the lanes take what the other columns leave, down to LEAST_LANE a lane (a wavefront of 64
     # beside two 8-letter block names in a column: at 0.6 mm the depth ran off the page)
@@ -272,8 +305,8 @@ def _trace_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
         if 0 <= lane < r.warp_size:
             theme.select(c, cols["mask"] + lane * lane_w - 0.2, first, lane_w * 0.85 + 0.4,
                          row * len(events))
-    if len(r.trace) > MAX_ROWS:
-        c.text(0.0, y + cap_height(pt) + 0.8, f"… {len(r.trace) - MAX_ROWS} more events", pt,
+    if len(r.trace) > rows:
+        c.text(0.0, y + cap_height(pt) + 0.8, f"… {len(r.trace) - rows} more events", pt,
                muted)
         y += row
     return c.block(right + 0.4, y + 0.4, "stack trace")

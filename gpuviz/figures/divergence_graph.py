@@ -45,6 +45,8 @@ TIP_GAP = 0.3  # mm between an arrow's tip and the outermost outline of the bloc
 # mend (a 64-block ladder at 117 mm: 61), and placing them all again costs as much as the first
 # time: it keeps its halos (a layout search tries it wider).
 GROW_AT_MOST = 16
+GUTTER_CLEAR = 1.2  # mm between an edge's gutter and a block's outline (as if selected)
+LINES_APART = 1.2  # mm between two edges' gutters past one layer
 
 
 def plain_style(theme: Theme) -> Style:
@@ -75,9 +77,11 @@ def reach(theme: Theme, reconverges: bool, selected: bool) -> float:
     return 0.0
 
 
-def _node_size(r: DivergenceResult, pt: float, one_line: bool = False) -> tuple[float, float]:
+def _node_size(r: DivergenceResult, pt: float, one_line: bool = False,
+               tight: bool = False) -> tuple[float, float]:
     """A node's box: its name and instruction count on two lines (or one, where the graph is
-    wide), and room around them where its hatch stays visible."""
+    wide), and room around them where its hatch stays visible (beside them only, where the
+    graph is ``tight``: a page's height to keep to, its hatch then in bands at its sides)."""
     if one_line:
         node_w = max(text_width(n, pt, "mono", True) + text_width("  ", pt, bold=True)
                      + text_width(_count(r, n), pt) for n in r.nodes)
@@ -85,7 +89,8 @@ def _node_size(r: DivergenceResult, pt: float, one_line: bool = False) -> tuple[
         node_w = max(max(text_width(n, pt, "mono", True), text_width(_count(r, n), pt))
                      for n in r.nodes)
     lines = 1 if one_line else 2
-    return node_w + 2.4 + 2 * HATCH_FRAME, lines * line_step(pt) + 1.0 + HATCH_FRAME
+    return (node_w + 2.4 + 2 * HATCH_FRAME,
+            lines * line_step(pt) + 1.0 + (0.0 if tight else HATCH_FRAME))
 
 
 def _count(r: DivergenceResult, name: str) -> str:
@@ -125,7 +130,7 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     label) or staggered, where (``grow``) the layers of branches whose predicates are crowded
     grow tall enough to give them a clear place, where one can (:func:`grown`; kept where
     that leaves fewer labels crowded)."""
-    g = _laid_out(r, theme, width, stagger, {})
+    g = _laid_out(r, theme, width, stagger, {}, not grow)
     reconvergence = _reconvergence(r)
     drawn = {n: reach(theme, n in reconvergence, keys.key("node", n) in selection)
              for n in r.nodes}
@@ -133,7 +138,7 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
     if grow and 0 < len(crowded) <= GROW_AT_MOST:
         more_room = grown(r, g, theme, crowded)
         if more_room:
-            taller = _laid_out(r, theme, width, stagger, more_room)
+            taller = _laid_out(r, theme, width, stagger, more_room, not grow)
             more, still = placed(r, taller, theme, stagger, drawn)
             if len(still) < len(crowded):
                 g, labels, crowded = taller, more, still
@@ -141,16 +146,16 @@ def _cfg_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
 
 
 def _laid_out(r: DivergenceResult, theme: Theme, width: float, stagger: bool,
-              grown: dict[int, float]) -> Graph:
+              grown: dict[int, float], tight: bool = False) -> Graph:
     """Blocks in layers spread over ``width``, the layers as far apart as :func:`_rooms` has
-    them (``grown`` mm more below the layers named)."""
+    them (``grown`` mm more below the layers named); ``tight``: a page's height to keep to."""
     pt = theme.small_pt
     layers: dict[int, list[str]] = {}
     for name in r.nodes:
         layers.setdefault(r.layer[name], []).append(name)
     widest = max(len(names) for names in layers.values())
     one_line = widest * (_node_size(r, pt, True)[0] + 4.0) <= width
-    node_w, node_h = _node_size(r, pt, one_line)
+    node_w, node_h = _node_size(r, pt, one_line, tight)
     reconvergence = _reconvergence(r)
     ring = {n: max(reach(theme, n in reconvergence, s) for s in (False, True)) for n in r.nodes}
     first = max(ring[n] for n in layers[min(layers)])
@@ -158,25 +163,72 @@ def _laid_out(r: DivergenceResult, theme: Theme, width: float, stagger: bool,
     x = {name: width / len(names) * (i + 0.5)
          for names in layers.values() for i, name in enumerate(names)}
     spread = _spread(r, x, node_w)
-    room = _rooms(r, theme, sorted(layers), spread, ring, stagger, grown)
+    gutter = _gutters(r, layers, x, spread, node_w, ring, width)
+    room = _rooms(r, theme, sorted(layers), spread, ring, stagger, grown, gutter)
     layer_y, y = {}, top
     for layer in sorted(layers):
         layer_y[layer] = y
         y += node_h + room[layer]
     pos = {name: (x[name], layer_y[r.layer[name]]) for name in r.nodes}
-    ends = {(s, t): ((spread[(s, t)][0], pos[s][1] + node_h), (spread[(s, t)][1], pos[t][1]))
-            for s, t, _ in r.edges}
+    legs: dict[Edge, tuple[tuple[float, float], ...]] = {}
+    ends = {}
+    for s, t, _ in r.edges:
+        a, b = (spread[(s, t)][0], pos[s][1] + node_h), (spread[(s, t)][1], pos[t][1])
+        if (s, t) in gutter:  # into its gutter at the next layer's top, down it past the
+            # blocks between, and out of it at the last one's bottom
+            xg = gutter[(s, t)]
+            into = (xg, layer_y[r.layer[s] + 1])
+            legs[(s, t)] = (a, into, (xg, layer_y[r.layer[t] - 1] + node_h), b)
+            ends[(s, t)] = (a, into)
+        else:
+            legs[(s, t)] = (a, b)
+            ends[(s, t)] = (a, b)
     out_of: dict[str, list[str]] = {}
     for s, t, _ in r.edges:
         out_of.setdefault(s, []).append(t)
     out_of = {s: sorted(ts, key=lambda n: x[n]) for s, ts in out_of.items()}
     return Graph(pos, node_w, node_h, one_line, top, width, room, ring, ends, out_of,
-                 {(s, t): p for s, t, p in r.edges})
+                 {(s, t): p for s, t, p in r.edges}, legs)
+
+
+def _gutters(r: DivergenceResult, layers: dict[int, list[str]], x: dict[str, float],
+             spread: dict[Edge, tuple[float, float]], node_w: float, ring: dict[str, float],
+             width: float) -> dict[Edge, float]:
+    """Where each edge that skips a layer runs down past the blocks between (a straight line
+    ran through them): the x nearest the middle of its ends that keeps ``GUTTER_CLEAR`` from
+    the outline each block between would have if selected, and ``LINES_APART`` from the
+    gutters taken before it; none where no such x is inside the graph (drawn straight)."""
+    out: dict[Edge, float] = {}
+    taken: dict[int, list[float]] = {}
+    for s, t, _ in r.edges:
+        between = range(r.layer[s] + 1, r.layer[t])
+        if not between:
+            continue
+        blocked = [(x[n] - node_w / 2 - ring[n] - GUTTER_CLEAR,
+                    x[n] + node_w / 2 + ring[n] + GUTTER_CLEAR)
+                   for layer in between for n in layers.get(layer, ())]
+        blocked += [(g - LINES_APART, g + LINES_APART)
+                    for layer in between for g in taken.get(layer, ())]
+        ideal = sum(spread[(s, t)]) / 2
+        free, at = [], GUTTER_CLEAR
+        for lo, hi in sorted(blocked):
+            if lo > at:
+                free.append((at, lo))
+            at = max(at, hi)
+        if width - GUTTER_CLEAR > at:
+            free.append((at, width - GUTTER_CLEAR))
+        if not free:
+            continue
+        xg = min((min(max(ideal, lo), hi) for lo, hi in free), key=lambda v: abs(v - ideal))
+        out[(s, t)] = xg
+        for layer in between:
+            taken.setdefault(layer, []).append(xg)
+    return out
 
 
 def _rooms(r: DivergenceResult, theme: Theme, layers: list[int],
            spread: dict[Edge, tuple[float, float]], ring: dict[str, float], stagger: bool,
-           grown: dict[int, float]) -> dict[int, float]:
+           grown: dict[int, float], gutter: dict[Edge, float]) -> dict[int, float]:
     """The room below each layer: for each arrow into the next layer its head and some line
     clear of the outline its block would have if selected (``ring``), and below a branch
     layer room for its predicates (``grown`` mm more below the layers named)."""
@@ -191,6 +243,9 @@ def _rooms(r: DivergenceResult, theme: Theme, layers: list[int],
         if r.layer[t] == r.layer[s] + 1:
             drop = _arrow_room(spread[(s, t)], head, ring[t] + TIP_GAP)
             room[r.layer[s]] = max(room[r.layer[s]], drop)
+        elif (s, t) in gutter:  # its last leg, out of its gutter into its target
+            drop = _arrow_room((gutter[(s, t)], spread[(s, t)][1]), head, ring[t] + TIP_GAP)
+            room[r.layer[t] - 1] = max(room[r.layer[t] - 1], drop)
     for layer in {r.layer[b] for b in r.branches}:
         room[layer] = max(room[layer], label_room + grown.get(layer, 0.0))
     return room
@@ -254,13 +309,18 @@ def _drawing(r: DivergenceResult, g: Graph, labels: list[Label], selection: froz
     head = arrow_head_width(theme.line_mm) * 1.4 + MIN_SHAFT
     for src, tgt, _ in r.edges:
         key = keys.key("edge", f"{src}->{tgt}")
-        a, b = _drawn(g.ends[(src, tgt)], head, *(
-            reach(theme, n in reconvergence, keys.key("node", n) in selection)
-            for n in (src, tgt)))
+        outline = [reach(theme, n in reconvergence, keys.key("node", n) in selection)
+                   for n in (src, tgt)]
+        points = g.legs[(src, tgt)]
+        if len(points) == 2:
+            line = list(_drawn((points[0], points[1]), head, *outline))
+        else:  # down a gutter: from its source's outline, to its target's
+            line = [_drawn((points[0], points[1]), 0.0, outline[0], -TIP_GAP)[0],
+                    *points[1:-1], _drawn((points[-2], points[-1]), head, 0.0, outline[1])[1]]
         with c.group(key):
-            c.polyline([a, b], edge_style, arrow_end=True)
+            c.polyline(line, edge_style, arrow_end=True)
         if key in selection:
-            c.polyline([a, b], theme.highlight())
+            c.polyline(line, theme.highlight())
     for label in labels:
         x, y, anchor = label.place
         with c.group(label.group):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -47,10 +48,25 @@ class Graph:
     width: float
     room: dict[int, float]  # the room below each layer, to the next
     reach: dict[str, float]  # how far each block's outline reaches, selected or not
-    # each edge from its source's bottom to its target's top, spread along both
+    # each edge from its source's bottom to its target's top, spread along both; an edge that
+    # skips a layer to where it reaches its gutter (its predicate goes beside that leg)
     ends: dict[Edge, tuple[tuple[float, float], tuple[float, float]]]
     out_of: dict[str, list[str]]  # each block's successors, left to right
     predicate: dict[Edge, str]
+    # each edge's line as drawn, source to target: two points, or (an edge that skips a
+    # layer) four, down a gutter clear of the blocks between
+    legs: dict[Edge, tuple[tuple[float, float], ...]]
+
+    def segments(self) -> tuple[list[tuple[float, float, float, float]], list[int]]:
+        """Every leg of every edge as (x0, y0, x1, y1), and the edge (its place in ``ends``)
+        each is a leg of."""
+        segs, owner = [], []
+        for i, edge in enumerate(self.ends):
+            points = self.legs[edge]
+            for a, b in pairwise(points):
+                segs.append((*a, *b))
+                owner.append(i)
+        return segs, owner
 
 
 class Crowded(Exception):
@@ -126,8 +142,9 @@ def placed(r: DivergenceResult, g: Graph, theme: Theme, stagger: bool,
     resorts of a crowded label keep clear of instead."""
     pt = theme.small_pt
     cfg_w, top = g.width, g.top
-    segs = [(*a, *b) for a, b in g.ends.values()]
+    segs, owners = g.segments()
     index = {edge: i for i, edge in enumerate(g.ends)}
+    owner = np.asarray(owners, dtype=int)
     s = np.asarray(segs, dtype=float).reshape(-1, 4)
     placed: list[Box] = []
     labels: list[Label] = []
@@ -186,7 +203,7 @@ def placed(r: DivergenceResult, g: Graph, theme: Theme, stagger: bool,
         """Which of the boxes asked about an edge (but the ``but``-th) crosses."""
         at, seg = crossing(b, ask) if len(s) else (np.zeros(0, int), np.zeros(0, int))
         out = np.zeros(len(b), bool)
-        out[at[seg != but]] = True
+        out[at[owner[seg] != but]] = True
         return out
 
     def clear(cands: list[Box]) -> np.ndarray:

@@ -186,6 +186,10 @@ def _legend(st: State, width: float, shortened: list[Shortened]) -> Block:
         notes.append("Faded tracks are still to come: their values appear as the steps "
                      "compute them.")
     note = shortened_note(shortened)
+    powers = [short for _, short, _ in shortened if "e" in short]
+    if note and powers and not note.startswith("Shortened to fit:"):
+        # the rule names 2ⁿ and k, M, G; a value shortened to a power of ten is rounded too
+        note += f" {powers[0]} = {_power_text(powers[0])}, rounded."
     if note:
         notes.append(note)
     target = st.target
@@ -194,6 +198,15 @@ def _legend(st: State, width: float, shortened: list[Shortened]) -> Block:
         notes = [" ".join(n if isinstance(n, str) else n[0] for n in notes
                           if isinstance(n, str) or target.shows(*n[1]))] if notes else []
     return legend_block(entries, theme, width, notes=notes, target=target)
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _power_text(short: str) -> str:
+    """``-4e29`` as ``-4 × 10²⁹``."""
+    mantissa, _, exponent = short.partition("e")
+    return f"{mantissa} × 10{exponent.translate(_SUPERSCRIPT)}"
 
 
 def _receipt(st: State, width: float) -> list[Block]:

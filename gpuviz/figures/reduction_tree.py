@@ -38,6 +38,7 @@ from gpuviz.models.reduction import WARP, ReductionResult
 FUTURE_OPACITY = 0.22
 PAD = 0.35  # mm between a value and its cell's edge
 LINE_GAP = 4.5  # mm between tracks, where the shuffle lines run
+BAND_GAP = 4.0  # mm between bands of tracks, one under another
 PLUS = "+"
 
 
@@ -132,6 +133,32 @@ def wide_need(st: State, pt: float) -> float:
     return label_w(st, pt) + sum(lane_widths(st, pt))
 
 
+def spellings(text: str) -> list[str]:
+    """The shorter spellings of a value, most exact first (:func:`short_forms`), and for a
+    whole number of more than six digits its powers of ten too (-18,688,608,066,884 as
+    -1.87e13 and -2e13, where k, M and G stop at -18689G)."""
+    forms = short_forms(text)
+    raw = text.replace(",", "").replace("−", "-")
+    if raw.lstrip("-").isdigit() and len(raw.lstrip("-")) > 6:
+        value = int(raw)
+        forms += [_exponent(f"{value:.{d}e}") for d in (2, 1, 0)]
+    # an exponent without its "+" and leading zeros (8e+15 as 8e15): one character less
+    return [f for f in dict.fromkeys(_exponent(f) if "e" in f else f for f in forms)
+            if f != text]
+
+
+def _exponent(form: str) -> str:
+    """``1.9e+13`` as ``1.9e13``."""
+    mantissa, _, exponent = form.partition("e")
+    sign = "-" if exponent.startswith("-") else ""
+    return f"{mantissa}e{sign}{exponent.lstrip('+-').lstrip('0') or '0'}"
+
+
+def shortest_w(text: str, pt: float) -> float:
+    """The width of the narrowest cell that holds ``text`` at ``pt`` in some spelling."""
+    return value_w(min([text, *spellings(text)], key=len), pt)
+
+
 def exact_forms(text: str) -> list[str]:
     """The shortened spellings of ``text`` that keep its exact value (no k, M, G rounding)."""
     if not text.replace(",", "").lstrip("-").isdigit():
@@ -194,6 +221,8 @@ def tree(st: State, width: float) -> Block:
                 rows = fewer
     st.folded[:] = [rows] if folded else []
     cells: dict[tuple[int, int], Box] = {}
+    ghost: dict[tuple[int, int], Box] = {}  # a band's repeat of the track its first adds read
+    ghost_band: dict[int, int] = {}  # the track whose adds read the repeat, and its band
     if wide:
         lw = label_w(st, pt)
         lane_x = [lw + sum(widths[:i]) for i in range(WARP)]
@@ -228,16 +257,19 @@ def tree(st: State, width: float) -> Block:
         ch = ink_height(pt, "mono") + 1.0 if column else max(3.6, ink_height(pt, "mono") + 1.2)
         gap = 3.5
         avail = width - lane_label_w - gap * (len(columns) - 1)
-        full, least = [], []
+        full, least, short = [], [], []
         for t, base in columns:
             f = m = value_w("000", floor)
+            q = value_w("0", floor)  # the least a column of "?" or single digits takes
             if shown(st, t):
                 for v in tr[t].values[base:base + rows]:
                     text = fmt(v)
                     f = max(f, value_w(text, pt))
                     m = max(m, min(value_w(s, floor) for s in [text, *exact_forms(text)]))
+                    q = max(q, shortest_w(text, floor))
             full.append(f)
             least.append(min(m, f))
+            short.append(min(q, m, f))
         if sum(least) > avail and len(columns) > 1:
             # narrower gaps, down to the room a "+" takes, before any value loses exactness
             narrow = max(plus_w + 0.6, gap - (sum(least) - avail) / (len(columns) - 1))
@@ -245,13 +277,15 @@ def tree(st: State, width: float) -> Block:
             gap = narrow
         if sum(full) <= avail:
             need = full
-        elif sum(least) <= avail:
-            # Every column shows its values exactly (grouping dropped, or 2ⁿ ± a remainder);
-            # the room left goes to the columns in proportion to what they lack.
-            spare = (avail - sum(least)) / (sum(full) - sum(least))
-            need = [m + (f - m) * spare for f, m in zip(full, least, strict=True)]
         else:
-            need = [f * avail / sum(full) for f in full]
+            # Every column shows its values exactly where it can (grouping dropped, or 2ⁿ ± a
+            # remainder), else in its shortest spelling (-4e16, 1e-242; each listed exactly):
+            # the room left goes to the columns in proportion to what they lack. Where even
+            # the shortest spellings do not fit, the columns keep their room for them (a
+            # value never runs over its cell and the "+" before it).
+            low = least if sum(least) <= avail else short
+            spare = max(0.0, min(1.0, (avail - sum(low)) / max(sum(full) - sum(low), 1e-9)))
+            need = [m + (f - m) * spare for f, m in zip(full, low, strict=True)]
         head_lines = []
         for t, base in columns:
             lines = header(tr[t].label)
@@ -273,44 +307,96 @@ def tree(st: State, width: float) -> Block:
             spans = _spans(head_lines)
         if sum(need) < avail and len(columns) > 1:  # room to spare: wider gaps for the lines
             gap = min(8.0, gap + (avail - sum(need)) / (len(columns) - 1))
-        col_x = []
-        x = lane_label_w
-        for i in range(len(columns)):
-            col_x.append(x)
-            x += need[i] + gap
+        # Bands of tracks, one under another, where the columns at their shortest spellings
+        # are wider than the page (values with three-digit exponents): each band after the
+        # first repeats, without keys, the track its first adds read ("again").
+        bands = _bands(columns, need, gap, lane_label_w, width, 2 if st.block else 1)
+        own_head = [list(h) for h in head_lines]
+        drawn: list[tuple[int, int, bool]] = []  # (band, column, a repeat)
+        for b, band in enumerate(bands):
+            if b:
+                before = columns[band[0]][0] - 1
+                drawn += [(b, i, True) for i, (t, _) in enumerate(columns) if t == before]
+            drawn += [(b, i, False) for i in band]
+        again = {i: [*header(tr[columns[i][0]].label)[:-1],
+                     header(tr[columns[i][0]].label)[-1] + " (again)"]
+                 + ([f"{columns[i][1]}–{columns[i][1] + rows - 1}"]
+                    if plan is not None and plan[columns[i][0]] else [])
+                 for _, i, repeat in drawn if repeat}
+        col_x: dict[tuple[int, int, bool], float] = {}
+        x, band_of = lane_label_w, -1
+        for spot in drawn:
+            if spot[0] != band_of:
+                x, band_of = lane_label_w, spot[0]
+            col_x[spot] = x
+            x += need[spot[1]] + gap
+        first = {i: col_x[(b, i, False)] for b, i, repeat in drawn if not repeat}
         # Headers at the largest size (down to the floor) whose words fit their column's pitch.
         hpt = pt
-        for i, lines in enumerate(head_lines):
+        for i, lines in [*enumerate(head_lines), *again.items()]:
             for line in lines:
                 if line:
                     hpt = min(hpt, pt * (need[i] + gap * 0.6) / room_width(line, pt))
-        for i, j, line in spans:
-            hpt = min(hpt, pt * (col_x[j] + need[j] - col_x[i] + gap * 0.6) / room_width(line, pt))
+        pieces = [(a, z, line) for i, j, line in spans for band in bands
+                  for a, z in [(max(i, band[0]), min(j, band[-1]))] if a <= z]
+        for i, j, line in pieces:
+            hpt = min(hpt, pt * (first[j] + need[j] - first[i] + gap * 0.6) / room_width(line, pt))
         hpt = max(floor, hpt)
         step = line_step(hpt, 1.2)
-        head = cap_height(hpt) + step * (max(len(h) for h in head_lines) - 1) + 1.5
-        for i, (t, base) in enumerate(columns):
+        lines_n = max(len(h) for h in [*head_lines, *again.values()])
+        head = cap_height(hpt) + step * (lines_n - 1) + 1.5
+        band_h = head + rows * ch + BAND_GAP
+        # "lane" stands on the headers' last line: a band's first column, whose header on that
+        # line is wider than it ("entries" of "shared entries"), moves right clear of it
+        for b in range(len(bands)):
+            spots = [spot for spot in col_x if spot[0] == b]
+            _, i, repeat = spots[0]
+            lines = again[i] if repeat else own_head[i]
+            if len(lines) == lines_n and lines[-1]:
+                left = col_x[spots[0]] + (need[i] - room_width(lines[-1], hpt)) / 2
+                shift = lane_label_w - left  # 1.2 mm clear of "lane", as of its numbers
+                # as far as the band's right edge, its headers' included, stays on the page
+                reach = max(max(col_x[spot] + need[spot[1]], col_x[spot] + need[spot[1]] / 2
+                                + max(room_width(h, hpt) for h in
+                                      (again[spot[1]] if spot[2] else own_head[spot[1]]) or [""])
+                                / 2) for spot in spots)
+                shift = min(shift, width - reach)
+                if shift > 0:
+                    for spot in spots:
+                        col_x[spot] += shift
+                    first.update({i: col_x[(b, i, False)] for (bb, i, rep) in spots
+                                  if bb == b and not rep})
+        for (b, i, repeat), cx in col_x.items():
+            t, base = columns[i]
             for lane in range(base, base + rows):
-                cells[(t, lane)] = (col_x[i], head + (lane - base) * ch, need[i], ch)
-        height = head + rows * ch
-        for i, lines in enumerate(head_lines):
-            for j, line in enumerate(lines):
+                box = (cx, b * band_h + head + (lane - base) * ch, need[i], ch)
+                (ghost if repeat else cells)[(t, lane)] = box
+            if repeat:
+                ghost_band[t + 1] = b
+        height = (len(bands) - 1) * band_h + head + rows * ch
+        for (b, i, repeat), cx in col_x.items():
+            for j, line in enumerate(again[i] if repeat else own_head[i]):
                 if line:
-                    c.text(col_x[i] + need[i] / 2, cap_height(hpt) + j * step, line, hpt, fg,
-                           anchor="middle")
-        for i, j, line in spans:
-            c.text((col_x[i] + col_x[j] + need[j]) / 2, cap_height(hpt), line, hpt, fg,
-                   anchor="middle")
-        c.text(lane_label_w - 1.2, head - 1.5, "lane", hpt, muted, anchor="end")
-        for lane in range(rows):
-            c.text(lane_label_w - 1.2, head + lane * ch + ch / 2, str(lane), pt, muted,
-                   anchor="end", baseline="middle", key=key("lane", lane))
-        full_w = col_x[-1] + need[-1]
+                    c.text(cx + need[i] / 2, b * band_h + cap_height(hpt) + j * step, line, hpt,
+                           muted if repeat else fg, anchor="middle")
+        for i, j, line in pieces:
+            b = next(k for k, band in enumerate(bands) if i in band)
+            c.text((first[i] + first[j] + need[j]) / 2, b * band_h + cap_height(hpt), line, hpt,
+                   fg, anchor="middle")
+        for b in range(len(bands)):
+            y0 = b * band_h
+            c.text(lane_label_w - 1.2, y0 + head - 1.5, "lane", hpt, muted, anchor="end")
+            for lane in range(rows):
+                c.text(lane_label_w - 1.2, y0 + head + lane * ch + ch / 2, str(lane), pt, muted,
+                       anchor="end", baseline="middle", key=key("lane", lane) if not b else None)
+        full_w = max(cx + need[i] for (_, i, _), cx in col_x.items())
 
     r = st.result
     _cells(c, st, tr, cells, first_level)
+    if ghost:
+        _cells(c, st, tr, ghost, first_level, keyed=False)
     with c.group(name="tree"):
-        _adds(c, st, cells, first_level, wide, folded, plus_w)
+        _adds(c, st, cells, first_level, wide, folded, plus_w, ghost, set(ghost_band))
         if st.block:
             style = theme.stroke("foreground", theme.line_mm, dash=(0.8, 0.5))
             if st.frame < 2:
@@ -327,8 +413,30 @@ def tree(st: State, width: float) -> Block:
                 bx = (right + x1) / 2
                 c.line(bx, y0, bx, y1 + h1, style)
     _values(c, st, tr, cells, first_level, floor)
+    if ghost:
+        _values(c, st, tr, ghost, first_level, floor, keyed=False)
     _selection(c, st, cells, first_level, r, wide)
     return c.block(full_w, height + 0.2, "tree")
+
+
+def _bands(columns: list[tuple[int, int]], need: list[float], gap: float, left: float,
+           width: float, first_break: int) -> list[list[int]]:
+    """The columns in bands that each fit ``width`` after the lane numbers (``left``), broken
+    only between tracks from track ``first_break`` on; each band after the first holds a
+    repeat of the track before it too. One band where the columns fit, or no break helps."""
+    if left + sum(need) + gap * (len(columns) - 1) <= width + 1e-6:
+        return [list(range(len(columns)))]
+    bands: list[list[int]] = [[]]
+    x = left
+    for i, (t, _) in enumerate(columns):
+        breaks = t >= first_break and bands[-1] and columns[i - 1][0] != t
+        if breaks and x + need[i] > width + 1e-6:
+            before = [j for j, (u, _) in enumerate(columns) if u == t - 1]
+            bands.append([])
+            x = left + sum(need[j] + gap for j in before)
+        bands[-1].append(i)
+        x += need[i] + gap
+    return bands
 
 
 def _role(st: State, t: int, lane: int, v: float | None, first_level: int) -> tuple[RoleName, bool]:
@@ -344,8 +452,9 @@ def _role(st: State, t: int, lane: int, v: float | None, first_level: int) -> tu
 
 
 def _cells(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, int], Box],
-           first_level: int) -> None:
-    """The cells, grouped by role and whether they are still to come."""
+           first_level: int, keyed: bool = True) -> None:
+    """The cells, grouped by role and whether they are still to come (a band's repeat of a
+    track: not ``keyed``, nothing to point at twice)."""
     theme = st.theme
     buckets: dict[tuple[RoleName, bool], tuple[list, list]] = {}
     for (t, lane), (x, y, w, h) in sorted(cells.items()):
@@ -354,17 +463,20 @@ def _cells(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, in
         bucket = buckets.setdefault(_role(st, t, lane, v, first_level), ([], []))
         bucket[0].append((x + 0.15, y, w - 0.3, h))
         bucket[1].append(tr[t].key(lane))
-    st.roles[:] = sorted({role for role, _ in buckets})
+    if keyed:
+        st.roles[:] = sorted({role for role, _ in buckets})
     with c.group(name="cells"):
         for (role, future), (xywh, keys) in sorted(buckets.items()):
             style = cell_style(theme, role)
             # a cell still to come holds no value yet: nothing to point at or hover
             c.rects(xywh, theme.faded(style, FUTURE_OPACITY) if future else style,
-                    None if future else keys)
+                    None if future or not keyed else keys)
 
 
 def _adds(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], first_level: int,
-          wide: bool, folded: bool, plus_w: float) -> None:
+          wide: bool, folded: bool, plus_w: float,
+          ghost: dict[tuple[int, int], Box] | None = None,
+          from_ghost: set[int] | None = None) -> None:
     """Each add of each level: the shuffled operand (a solid line from its source lane) and the
     lane's own value (dotted) meet at a "+" before the sum's cell. In the folded grid the first
     add reads both operands from one row: lane l's input "+" lane l + 16's, beside each other."""
@@ -381,6 +493,8 @@ def _adds(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], first_le
         off = r.offsets[k - 1]
         t = k + first_level
         future = k > st.level_shown
+        # the first track of a band reads the band's repeat of the track before it
+        source = {**cells, **(ghost or {})} if t in (from_ghost or ()) else cells
         shuffled, own, pluses = [], [], []
         for lane in range(r.active_prefix[k]):
             if (t, lane) not in cells:
@@ -389,16 +503,16 @@ def _adds(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], first_le
             dx, dy, dw, dh = cells[(t, lane)]
             # a source lane not drawn (the folded grid's lanes 16–31 holding 0): the own value
             # alone comes in
-            drawn = (t - 1, src) in cells
+            drawn = (t - 1, src) in source
             if folded and k == 1 and drawn:
                 # one row: own input, "+", the input of lane + 16, then the sum
-                ox, oy, ow, oh = cells[(t - 1, lane)]
-                sx, sy, sw, sh = cells[(t - 1, src)]
+                ox, oy, ow, oh = source[(t - 1, lane)]
+                sx, sy, sw, sh = source[(t - 1, src)]
                 pluses.append(((ox + ow + sx) / 2, oy + oh / 2 + lift))
                 shuffled.append((sx + sw + 0.2, sy + sh / 2, dx - 0.2, dy + dh / 2))
                 continue
-            sx, sy, sw, sh = cells[(t - 1, src)] if drawn else cells[(t - 1, lane)]
-            ox, oy, ow, oh = cells[(t - 1, lane)]
+            sx, sy, sw, sh = source[(t - 1, src)] if drawn else source[(t - 1, lane)]
+            ox, oy, ow, oh = source[(t - 1, lane)]
             if wide:
                 end = (dx + dw / 2, dy + plus_top)
                 if drawn:
@@ -422,7 +536,7 @@ def _adds(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], first_le
 
 
 def _values(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, int], Box],
-            first_level: int, floor: float) -> None:
+            first_level: int, floor: float, keyed: bool = True) -> None:
     theme, r = st.theme, st.result
     pt = theme.small_pt
     fg, muted = theme.color("foreground"), theme.color("muted")
@@ -448,13 +562,16 @@ def _values(c: BlockCanvas, st: State, tr: list[Track], cells: dict[tuple[int, i
             room = w - 0.3 - 2 * PAD
             if fit_value(text, room, h, pt, floor)[0] != text:
                 # an exact short form (2²⁴+30) before any rounded one (17M): the sums differ
-                # in their last digits
-                shown_text = next((f for f in exact_forms(text)
-                                   if text_width(f, floor, "mono") <= room + 1e-9), text)
+                # in their last digits; else the first spelling that fits (the columns hold
+                # the shortest: -2e13, 1e-242)
+                fits = [f for f in exact_forms(text) + spellings(text)
+                        if text_width(f, floor, "mono") <= room + 1e-9]
+                shown_text = fits[0] if fits else min([text, *spellings(text)], key=len)
+            cell_key = tr[t].key(lane) if keyed else None
             drawn = c.value(x + 0.15, y, w - 0.3, h, shown_text, pt, ink, floor=floor,
-                            key=tr[t].key(lane), pad=PAD)
+                            key=cell_key, pad=PAD)
             if shown_text != text:
-                c.shortened[shortened_place(tr[t].key(lane), x, y)] = (shown_text, text)
+                c.shortened[shortened_place(cell_key, x, y)] = (shown_text, text)
             if v is None and theme.hatches.get("warn"):
                 # The "?" of an undefined value sits on the hatching: a clear spot for it.
                 knock_out(c, drawn, theme.mix(theme.color("warn"), 0.7))
@@ -494,9 +611,15 @@ def _selection(c: BlockCanvas, st: State, cells: dict[tuple[int, int], Box], fir
         mine = sorted((t, box) for (t, m), box in cells.items() if m == lane and t >= first_level)
         if not mine:
             continue
-        x0, y0, _, _ = mine[0][1]
-        x1, y1, w1, h1 = mine[-1][1]
-        theme.select(c, *grown(x0, y0, x1 + w1 - x0, y1 + h1 - y0), key=key("lane", lane))
+        # one outline a band (lanes down, tracks in bands one under another): a lane's row
+        runs: dict[float, list[Box]] = {}
+        for _, box in mine:
+            runs.setdefault(0.0 if wide else round(box[1], 6), []).append(box)
+        for k, boxes in enumerate(runs.values()):
+            x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+            x1, y1 = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
+            theme.select(c, *grown(x0, y0, x1 - x0, y1 - y0),
+                         key=key("lane", lane) if k == 0 else None)
     for entry in sorted(numbers(st.selection, "shared")):
         if st.block and (0, entry) in cells:
             x, y, w, h = cells[(0, entry)]

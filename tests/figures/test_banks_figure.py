@@ -265,10 +265,8 @@ def test_phases_one_a_line_share_one_bank_header():
         _stretch,
         depths,
         rack_alone,
-        round_w,
         stretches,
     )
-    from gpuviz.figures.metrics import text_width
 
     r = result_of("banks-swizzled-columns.json", 4)
     assert (r.rounds, r.phases) == (16, 4)
@@ -287,9 +285,8 @@ def test_phases_one_a_line_share_one_bank_header():
     assert [t.y for t in rounds] == sorted(t.y for t in rounds)
     # three header rows and the gaps between blocks less than four blocks of a header each
     spans = stretches(r, tuple(range(8, 16)), 8)
-    label_w = max(text_width("bank", geo.pt), round_w(r, geo.pt)) + 1.0
-    apart = [_stretch(r, frozenset(), room, [s], geo.pt, geo.floor, geo.row_h, 7.0, label_w,
-                      depths(r)) for s in spans]
+    apart = [_stretch(r, frozenset(), room, [s], geo.pt, geo.floor, geo.row_h, 7.0, depths(r))
+             for s in spans]
     drawn = max(t.y for t in rounds) - min(t.y for t in texts if t.text == "bank")
     assert drawn + geo.row_h < sum(b.height for b in apart) + 3 * ROW_GAP - 3 * geo.row_h
     assert block.width < 90.0

@@ -396,3 +396,51 @@ def test_every_issue_cell_keeps_its_full_height_reference_in_grayscale(name, the
                  and abs(fy + fh - (y + h)) < 1e-9]
         assert frame, (x, y, w, h)
         assert abs(_gray(frame[0].stroke) - _gray(t.background)) >= 0.25
+
+
+def _skipping():
+    """A warp through a branch whose taken edge skips five blocks (t → zs) and another whose
+    taken edge skips two (ustcskfz → zs): found by generated parameters, where both edges ran
+    straight through the blocks between."""
+    from gpuviz.models.divergence import DivergenceParams, EdgeParams, NodeParams
+    from gpuviz.registry import panel
+
+    names = ("zdbz", "hp", "t", "yafyzeln", "xscynp", "ustcskfz", "bmnosgpn", "moqi", "zs")
+    edges = (("zdbz", "hp", ""), ("hp", "t", ""), ("t", "zs", "12 < 56"), ("t", "yafyzeln", ""),
+             ("yafyzeln", "xscynp", ""), ("xscynp", "ustcskfz", ""),
+             ("ustcskfz", "zs", "(blockDim.x ^ blockIdx.x) & threadIdx.x > 4"),
+             ("ustcskfz", "bmnosgpn", ""), ("bmnosgpn", "moqi", ""), ("moqi", "zs", ""))
+    params = DivergenceParams(nodes=tuple(NodeParams(name=n, instructions=100 + i)
+                                          for i, n in enumerate(names)),
+                              edges=tuple(EdgeParams(source=a, target=b, predicate=p)
+                                          for a, b, p in edges), warp=12)
+    return panel("divergence").compute(params)
+
+
+@pytest.mark.parametrize(("target", "theme_name"), [(None, "screen"), (SINGLE, "print"),
+                                                    (SLIDE, "presentation")])
+def test_an_edge_that_skips_layers_runs_down_a_gutter_clear_of_the_blocks_between(
+        target, theme_name):
+    r = _skipping()
+    fig = (divergence_figure.build(r, frozenset(), theme(theme_name)) if target is None
+           else divergence_figure.build(r, frozenset(), theme(theme_name), target))
+    boxes = {}
+    for g in walk(fig.items):
+        if isinstance(g, Group) and (g.key or "").startswith("node:"):
+            rect = next(i for i in g.items if isinstance(i, Rect))
+            boxes[g.key[5:]] = (rect.x, rect.y, rect.x + rect.w, rect.y + rect.h)
+    lines = {}
+    for g in walk(fig.items):
+        if isinstance(g, Group) and (g.key or "").startswith("edge:"):
+            line = next((i for i in g.items if isinstance(i, Polyline)), None)
+            if line is not None:
+                lines[g.key[5:]] = line.points
+    for edge in ("t->zs", "ustcskfz->zs"):
+        src, tgt = edge.split("->")
+        between = [n for n in r.nodes if r.layer[src] < r.layer[n] < r.layer[tgt]]
+        points = np.asarray(lines[edge], dtype=float)
+        assert len(points) == 4, f"{edge}: into its gutter, down it and out of it"
+        segs = np.hstack([points[:-1], points[1:]])
+        for n in between:
+            assert not segment_hits_box(segs, boxes[n]).any(), f"{edge} runs through {n}"
+        assert points[1, 0] == points[2, 0], f"{edge}: its gutter runs plumb"

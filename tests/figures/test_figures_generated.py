@@ -39,20 +39,15 @@ OPEN: dict[str, frozenset[str]] = {
     "launch": frozenset({"type-size", "overlap", "crossing"}),
     # a slide's whole figure drawn smaller than 7 pt (long intensity arithmetic of a large K)
     "gemm": frozenset({"type-size"}),
-    # an explicit index list's rack wider than a column
-    "banks": frozenset({"off-page"}),
     # a slide's whole figure drawn smaller than 7 pt
     "barrier": frozenset({"type-size"}),
-    # values with three-digit exponents (1e-242) have no shorter spelling for their cells,
-    # and run over the "+" before them
-    "reduction": frozenset({"crossing", "overlap"}),
-    # an edge that skips a layer drawn straight through the blocks between; long predicates
-    # beside the edges; a slide's whole figure drawn smaller than 7 pt
-    "divergence": frozenset({"overlap", "crossing", "type-size"}),
     # a completion hazard and a feed's bank conflict, both vermillion (a bad state), in one
     # legend; a slide's descriptor value beside its field's note; the feed's "read by one
     # row" (L* 97 in print) and fragment B's register 1 (96) in one print legend
     "mma": frozenset({"type-size", "legend", "swatch", "overlap", "distinct", "lightness"}),
+    # a slide of a 64-lane warp's stack beside a nine-layer graph: the stack's lane bars and
+    # the graph share the slide's width, drawn smaller than 7 pt (6.9)
+    "divergence": frozenset({"type-size"}),
     "tma": frozenset({"type-size"}),
     # a slide's 'lane' and 'sector' axis labels overlapped in one drawn state, only after other
     # figures had been laid out in the same process (the layout's caches): not yet reproduced
@@ -118,7 +113,7 @@ def test_generated_states_pass_the_lint(panel_id):
 
 def _found():
     """States generated parameters found a defect in, each fixed since: they pass the lint."""
-    from gpuviz.models.banks import BankLdmatrix, BanksParams
+    from gpuviz.models.banks import BankLdmatrix, BankPattern, BanksParams
     from gpuviz.models.barrier import BarrierParams
     from gpuviz.models.divergence import DivergenceParams, EdgeParams, NodeParams
     from gpuviz.models.gemm import GemmParams
@@ -137,6 +132,12 @@ def _found():
         ("banks", BanksParams(active_lanes=())),
         # ldmatrix: the title began "Banks: ldmatrix", which a sans face sets "Idmatrix"
         ("banks", BanksParams(op="ldmatrix", ldmatrix=BankLdmatrix(matrices=1))),
+        # an explicit list of seven- and eight-digit words in a column: eight lanes a row (the
+        # least) ran 3 mm off the page; lanes and banks now wrap in rows of four, and say so
+        ("banks", BanksParams(access_bytes=16, pattern=BankPattern(kind="explicit", indices=(
+            16507, 1, 339169, 1423, 17640, 21104, 3389889, 19135, 549511, 391683, 579267, 1353,
+            1988, 507914, 1484, 374373, 256, 9810, 16777216, 229, 3575164, 39046, 16777216,
+            61688, 747, 1964404, 2991, 1021, 10551686, 68, 598, 140)))),
         # more dynamic shared memory than the opt-in limit: the cliff's dot off the page
         ("occupancy", OccupancyParams(arch="h100-sxm", threads_per_block=211,
                                       registers_per_thread=167, static_shared_memory=8834,
@@ -152,6 +153,24 @@ def _found():
         # -4e+16 did not fit its cell; -4e16 does
         ("reduction", ReductionParams(values=(-3.750555482822857e+16,
                                               -6.625199282760354e+16))),
+        # float32 sums of 1e16-1e30 in a folded column: the cells were scaled below their
+        # shortest spelling (-2e16 over a 7.1 mm cell and the "+" before it); whole numbers
+        # of more than six digits had no spelling shorter than -18689G
+        ("reduction", ReductionParams(values=(
+            8486040005999479.0, 4.434271576242247e+29, -18688608066884.105, -1e+30, 150.0,
+            3.126529850972404e-102, -1388129000327575.0, -3.917114367572749e+16,
+            -2.7681131133032772e+16, 2.476989993767555e-107, 2.8537363136610413e-101),
+            pattern="xor", partial_warp="neutral_zeros", final_read="fixed_32",
+            arithmetic="float32")),
+        # a three-digit exponent in seven columns: wider than a column at their shortest; the
+        # tracks now wrap into bands, each repeating the track its first adds read
+        ("reduction", ReductionParams(values=(-6.733658753371721e-253,), pattern="shfl_down",
+                                      partial_warp="neutral_zeros",
+                                      final_read="initialised_only", arithmetic="exact")),
+        # a slide at block scope: the shared entries' "entries" ran into the "lane" beside it
+        ("reduction", ReductionParams(values=(4.0,), pattern="shfl_down", scope="block",
+                                      partial_warp="active_mask", final_read="initialised_only",
+                                      arithmetic="float32")),
         # a block of one warp in a column, folded: the nine column headers' "shared" and
         # "offset" overlapped; a first line columns share is now set once over them
         ("reduction", ReductionParams(values=(5e-324, 3.333711994800677e+16,
@@ -199,6 +218,33 @@ def _found():
             nodes=tuple(NodeParams(name=n, instructions=2) for n in ("ynydvcvt", "wtabcdef")),
             edges=(EdgeParams(source="ynydvcvt", target="wtabcdef", predicate=""),),
             warp_size=64)),
+        # edges that skip layers (t → zs past five blocks) ran straight through the blocks
+        # between; they now run down a gutter clear of them
+        ("divergence", DivergenceParams(
+            nodes=tuple(NodeParams(name=n, instructions=i) for n, i in (
+                ("zdbz", 5229), ("hp", 107), ("t", 2347), ("yafyzeln", 345), ("xscynp", 2461),
+                ("ustcskfz", 377), ("bmnosgpn", 4417), ("moqi", 124), ("zs", 1613))),
+            edges=tuple(EdgeParams(source=a, target=b, predicate=p) for a, b, p in (
+                ("zdbz", "hp", ""), ("hp", "t", ""), ("t", "zs", "12 < 56"),
+                ("t", "yafyzeln", ""), ("yafyzeln", "xscynp", ""), ("xscynp", "ustcskfz", ""),
+                ("ustcskfz", "zs", "(blockDim.x ^ blockIdx.x) & threadIdx.x > 4"),
+                ("ustcskfz", "bmnosgpn", ""), ("bmnosgpn", "moqi", ""), ("moqi", "zs", ""))),
+            warp=12)),
+        # a chain of five branches, nine layers, on a slide: drawn in 6 pt; the issue orders
+        # now go under the stack beside the graph, its blocks' hatch beside their labels
+        ("divergence", DivergenceParams(
+            nodes=tuple(NodeParams(name=n, instructions=i) for n, i in (
+                ("choices", 662), ("mjb", 5000), ("bbmduwki", 218), ("hsvbdgri", 651),
+                ("qvfyc", 240), ("xxg", 2033), ("smjv", 251), ("lsiltmy", 1410),
+                ("xhmbnlnh", 1525))),
+            edges=tuple(EdgeParams(source=a, target=b, predicate=p) for a, b, p in (
+                ("choices", "mjb", "blockDim.x | blockDim.y >= 26"), ("choices", "lsiltmy", ""),
+                ("mjb", "xxg", "62 != 49"), ("mjb", "bbmduwki", ""),
+                ("bbmduwki", "xxg", "30 // 17 != 20"), ("bbmduwki", "hsvbdgri", ""),
+                ("hsvbdgri", "lsiltmy", "blockDim.z <= 4"), ("hsvbdgri", "qvfyc", ""),
+                ("qvfyc", "xhmbnlnh", "blockIdx.y % 14 < 31"), ("qvfyc", "xxg", ""),
+                ("xxg", "smjv", ""), ("smjv", "lsiltmy", ""), ("lsiltmy", "xhmbnlnh", ""))),
+            entry_mask="9 + 41 >= 26", warp_size=64, warp=2)),
     ]
 
 

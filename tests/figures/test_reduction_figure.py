@@ -218,3 +218,25 @@ def test_a_block_of_one_warp_is_singular(target):
     texts = [i.text for i in walk(figure.items) if isinstance(i, Text)]
     assert any("1 warp" in t for t in texts)
     assert not any("1 warps" in t for t in texts)
+
+
+def test_tracks_too_wide_for_a_column_wrap_into_bands_and_a_lane_is_outlined_in_each():
+    """A float32 sum of values near 1e29 at block scope in a journal column: seven columns of
+    their shortest spelling (-5e29) are wider than 85 mm, so the tracks wrap into two bands,
+    the second repeating (without keys) the track its first adds read. Every value stays in its
+    cell, and a selected lane is outlined along its row in each band (one outline ran down the
+    read column from band to band)."""
+    r = compute(ReductionParams(values=(-4.806900534924139e+16, -5.0976135272457356e+29,
+                                        -8.548518913491224e-06, -6.175069359137574e+16),
+                                pattern="xor", scope="block", partial_warp="neutral_zeros",
+                                final_read="initialised_only", arithmetic="float32"))
+    figure = fig.build(r, frozenset({"lane:2"}), THEMES["print"], SINGLE)
+    assert figure.width <= SINGLE.width_mm + 1e-6
+    texts = [i for i in walk(figure.items) if isinstance(i, Text)]
+    assert any(t.text.endswith("(again)") for t in texts)
+    keyed = [t.key for t in texts if t.key and t.key.startswith("partial:")]
+    assert len(keyed) == len(set(keyed)), "a repeated track's values carry no keys"
+    outlines = [i for i in walk(figure.items) if isinstance(i, Rect)
+                and i.style == THEMES["print"].highlight() and i.w > 1.5 * i.h]  # not a swatch
+    assert len(outlines) == 2 and all(o.h < 6.0 for o in outlines), "one row in each band"
+    assert outlines[0].y < outlines[1].y
