@@ -481,7 +481,7 @@ class PanelDock(LectureLayout, QDockWidget):
             self._on_painted()  # nothing until the lecture's layout: it shows a page instead
             return
         self.summary.setText(self.extras.summary_text(result) if result is not None else "")
-        self.summary.setVisible(bool(self.summary.text()) and not self.document.veiled)
+        self.summary.setVisible(bool(self.summary.text()) and not self.document.hides("readouts"))
         if result is not None and result is not self._automatic_for:
             self._automatic_for = result
             self.form.show_automatic(self._automatic(result))
