@@ -16,6 +16,7 @@ from gpuviz.scenario.fields import format_fields
 
 _SENTENCE = re.compile(r"(?<=[.!?:;])\s+")
 MIN_WORDS = 3  # a shorter piece of a caption ("Two rounds:") is checked inside the model values
+_WORDS = re.compile(r"\w+")  # a caption's words: "lane < 4:" is two, the setup a table shows
 
 
 def measured_phrase(panel_id: str, value: float) -> str:
@@ -58,7 +59,7 @@ def veiled_answer(lecture: Lecture, step: int | None = None) -> tuple[str, ...]:
         texts.append(title)
     for sentence in _SENTENCE.split(" ".join(format_fields(s.caption, state).split())):
         sentence = sentence.strip()
-        if len(sentence.split()) >= MIN_WORDS and sentence not in question:
+        if len(_WORDS.findall(sentence)) >= MIN_WORDS and sentence not in question:
             texts.append(sentence)
     texts += _model_values(state, step_panels(scenario, k))
     return tuple(dict.fromkeys(texts))
