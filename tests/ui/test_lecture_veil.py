@@ -91,10 +91,12 @@ def test_the_overview_keeps_the_picture_a_later_question_asks_about(make_main_wi
     qtbot.waitUntil(lambda: dock.settled(), timeout=10000)
     assert w.document.step == -1 and not w.document.veiled
     assert dock.view.veil(), "the overview's figure is veiled"
+    assert "reveal it (Next" not in dock.view.veil(), "Next goes to the question, no reveal"
     assert not dock.measured.isVisible() and not dock.summary.isVisible()
     assert "sectors" not in w.caption_label.text() and "Step 1" in w.caption_label.text()
     w.next_step()  # to the question, not a reveal
     assert w.document.step == 0 and w.document.veiled
+    assert "reveal it (Next" in dock.view.veil()
     w.next_step()  # the reveal
     assert not w.document.veiled
     w.previous_step()
