@@ -61,8 +61,22 @@ def veiled_answer(lecture: Lecture, step: int | None = None) -> tuple[str, ...]:
         sentence = sentence.strip()
         if len(_WORDS.findall(sentence)) >= MIN_WORDS and sentence not in question:
             texts.append(sentence)
-    texts += _model_values(state, step_panels(scenario, k))
+    values = _model_values(state, step_panels(scenario, k))
+    texts += values
+    texts += _asked_counts(question, values)
     return tuple(dict.fromkeys(texts))
+
+
+_HOW_MANY = re.compile(r"\bhow many (?:[a-z-]+ ){0,2}?([a-z-]+s)\b", re.IGNORECASE)
+
+
+def _asked_counts(question: str, values: list[str]) -> list[str]:
+    """The model's count in the question's own noun: "How many rounds now?" is answered by
+    "1 round" where the model gives 1 shared-memory wavefront."""
+    nouns = [m.group(1).lower() for m in _HOW_MANY.finditer(question)]
+    counts = [v.partition(" ")[0] for v in values if v[:1].isdigit()]
+    return [f"{n} {noun.removesuffix('s') if n == '1' else noun}"
+            for noun in nouns for n in counts[:1]]
 
 
 def _model_values(state, panel_ids: tuple[str, ...]) -> list[str]:
@@ -108,4 +122,5 @@ def carries_answer(text: str, answer: tuple[str, ...]) -> str:
     """The first of ``answer`` that ``text`` states ("" when none), as :func:`said` reads
     both."""
     flat = said(text)
-    return next((a for a in answer if (piece := said(a)) and piece in flat), "")
+    return next((a for a in answer if (piece := said(a)) and re.search(
+        rf"(?<!\w){re.escape(piece)}(?!\w)", flat)), "")  # whole words: "f32" is no "32"
