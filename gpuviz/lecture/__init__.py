@@ -12,6 +12,7 @@ from gpuviz.lecture.show import (
            PanelShow,
            StepShow,
            Surface,
+           asked_ahead,
            listed_titles,
            names_panels,
            show,
@@ -23,5 +24,5 @@ from gpuviz.lecture.show import (
 from gpuviz.lecture.state import Lecture
 
 __all__ = ["VEILED_TITLE", "VEIL_HIDES", "Lecture", "PanelShow", "StepShow", "Surface",
-           "listed_titles", "names_panels", "show",
+           "asked_ahead", "listed_titles", "names_panels", "show",
            "shown_parts", "shown_question", "shown_selection", "step_panels"]

@@ -16,6 +16,7 @@ from gpuviz.scenario.fields import format_fields
 
 _SENTENCE = re.compile(r"(?<=[.!?:;])\s+")
 MIN_WORDS = 3  # a shorter piece of a caption ("Two rounds:") is checked inside the model values
+_WORDS = re.compile(r"\w+")  # a caption's words: "lane < 4:" is two, the setup a table shows
 
 
 def measured_phrase(panel_id: str, value: float) -> str:
@@ -33,6 +34,14 @@ def measured_phrase(panel_id: str, value: float) -> str:
     return f"{format_value(panel_id, value)} {unit}"
 
 
+def short_phrase(phrase: str) -> str:
+    """A measured phrase as a title or a sentence says it: the number and the unit's noun
+    ("5 32-byte sectors": "5 sectors"; "1 shared-memory wavefront": "1 wavefront")."""
+    number, _, unit = phrase.partition(" ")
+    noun = unit.split(" of ")[0].split(" per ")[0].split()
+    return f"{number} {noun[-1]}" if noun else phrase
+
+
 def veiled_answer(lecture: Lecture, step: int | None = None) -> tuple[str, ...]:
     """The texts that give step ``step``'s answer (None: the lecture's step) while it is
     veiled; empty for a step that is not (no question, or revealed)."""
@@ -44,14 +53,30 @@ def veiled_answer(lecture: Lecture, step: int | None = None) -> tuple[str, ...]:
     question = " ".join(shown_question(lecture, k).split())
     texts: list[str] = []
     title = " ".join(s.title.split())
-    if title and title not in question:
+    # a title the lecture's own title contains ("Reversed") says nothing that title, shown
+    # all along, does not (the lecture's title is checked against the rest of the answer)
+    if title and title not in question and said(title) not in said(scenario.title):
         texts.append(title)
     for sentence in _SENTENCE.split(" ".join(format_fields(s.caption, state).split())):
         sentence = sentence.strip()
-        if len(sentence.split()) >= MIN_WORDS and sentence not in question:
+        if len(_WORDS.findall(sentence)) >= MIN_WORDS and sentence not in question:
             texts.append(sentence)
-    texts += _model_values(state, step_panels(scenario, k))
+    values = _model_values(state, step_panels(scenario, k))
+    texts += values
+    texts += _asked_counts(question, values)
     return tuple(dict.fromkeys(texts))
+
+
+_HOW_MANY = re.compile(r"\bhow many (?:[a-z-]+ ){0,2}?([a-z-]+s)\b", re.IGNORECASE)
+
+
+def _asked_counts(question: str, values: list[str]) -> list[str]:
+    """The model's count in the question's own noun: "How many rounds now?" is answered by
+    "1 round" where the model gives 1 shared-memory wavefront."""
+    nouns = [m.group(1).lower() for m in _HOW_MANY.finditer(question)]
+    counts = [v.partition(" ")[0] for v in values if v[:1].isdigit()]
+    return [f"{n} {noun.removesuffix('s') if n == '1' else noun}"
+            for noun in nouns for n in counts[:1]]
 
 
 def _model_values(state, panel_ids: tuple[str, ...]) -> list[str]:
@@ -68,7 +93,8 @@ def _model_values(state, panel_ids: tuple[str, ...]) -> list[str]:
             value = measured.of(compute_cached(pid, params))
         except Exception:  # a section the model refuses: its problems are shown, no value
             continue
-        values.append(measured_phrase(pid, value))
+        phrase = measured_phrase(pid, value)
+        values += [phrase, short_phrase(phrase)]
         if measured.by_section:
             said = label(pid, params, value)
             if said != NOT_MEASURED:
@@ -76,7 +102,25 @@ def _model_values(state, panel_ids: tuple[str, ...]) -> list[str]:
     return values
 
 
+_NUMBER_WORDS = {w: str(n) for n, w in enumerate((
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty"))}
+_NUMBER_WORDS.update({"thirty-two": "32", "sixty-four": "64"})
+_WORD = re.compile(r"[a-z]+(?:-[a-z]+)?")
+
+
+def said(text: str) -> str:
+    """``text`` as it is compared with an answer: lower case, whitespace collapsed, number
+    words as digits ("Still four sectors." and "still 4 sectors" say the same), the end's
+    punctuation dropped."""
+    flat = " ".join(text.lower().split())
+    return _WORD.sub(lambda m: _NUMBER_WORDS.get(m.group(0), m.group(0)), flat).strip(" .!?:;,")
+
+
 def carries_answer(text: str, answer: tuple[str, ...]) -> str:
-    """The first of ``answer`` that ``text`` states ("" when none), whitespace aside."""
-    flat = " ".join(text.split())
-    return next((a for a in answer if a in flat), "")
+    """The first of ``answer`` that ``text`` states ("" when none), as :func:`said` reads
+    both."""
+    flat = said(text)
+    return next((a for a in answer if (piece := said(a)) and re.search(
+        rf"(?<!\w){re.escape(piece)}(?!\w)", flat)), "")  # whole words: "f32" is no "32"

@@ -21,6 +21,9 @@ SURFACES: tuple[str, ...] = get_args(Surface)
 # the surfaces of a lecture being given: they follow the lecture's own state (the clock's
 # frame, the hand selection, the questions revealed); an export shows each step as written
 LIVE: frozenset[str] = frozenset({"window", "present", "presenter", "api"})
+# the surfaces the room watches a lecture on, step after step: its overview keeps back the
+# picture a question after it asks about (``asked_ahead``)
+ROOM: frozenset[str] = frozenset({"window", "present", "presenter"})
 
 # What a veiled step keeps from the room, on every surface: the figure itself, the step's
 # title (it often states the answer), the measured line and the readouts of the controls
@@ -145,7 +148,8 @@ def show(lecture: Lecture, step: int | None = None, surface: Surface = "window")
                              lecture.pages.get(pid) if live else None)
                    for pid in _panels(scenario, basis, surface))
     selection = without_frame(selection) if frame is None else at_frame(selection, frame)
-    veiled = lecture.is_veiled(k)
+    ahead = asked_ahead(lecture) if k < 0 and surface in ROOM and not edited else ()
+    veiled = lecture.is_veiled(k) or bool(ahead)
     if k >= 0:
         s = scenario.steps[k]
         title, caption = s.title, format_fields(s.caption, state)
@@ -189,6 +193,30 @@ def shown_selection(lecture: Lecture, step: int | None, panel_id: str,
     selection = lecture.scenario.step_selection(k)
     frame = frame_of(selection)
     return without_frame(selection) if frame is None else at_frame(selection, frame)
+
+
+def asked_ahead(lecture: Lecture) -> tuple[int, ...]:
+    """The questions the room has not seen answered whose picture the overview already shows
+    (step k's panels in the state the overview shows them: the question asks about the
+    lecture's opening picture): the overview keeps its figures veiled until they are
+    answered, or the room would read the answer before it is asked."""
+    return tuple(k for k in _same_as_overview(lecture.scenario) if lecture.is_veiled(k))
+
+
+_SAME_AS_OVERVIEW: dict[int, tuple[Scenario, tuple[int, ...]]] = {}  # by the scenario's id
+
+
+def _same_as_overview(scenario: Scenario) -> tuple[int, ...]:
+    kept = _SAME_AS_OVERVIEW.get(id(scenario))
+    if kept is not None and kept[0] is scenario:  # a frozen scenario's steps never change
+        return kept[1]
+    same = tuple(k for k, step in enumerate(scenario.steps) if step.predict and all(
+        scenario.at_step(k).section(pid) == scenario.section(pid)
+        for pid in step_panels(scenario, k)))
+    if len(_SAME_AS_OVERVIEW) >= 16:
+        _SAME_AS_OVERVIEW.clear()
+    _SAME_AS_OVERVIEW[id(scenario)] = (scenario, same)
+    return same
 
 
 VEILED_TITLE = "(predict first)"  # a veiled step's title in every list of steps

@@ -143,6 +143,11 @@ class Document(QObject):
         """The current step asks the room to predict before its picture is shown."""
         return self._lecture.veiled
 
+    def hides(self, what: str) -> bool:
+        """Whether the veil keeps ``what`` (one of ``lecture.VEIL_HIDES``) from the room now:
+        a question's step, or the overview of a question about its picture."""
+        return show(self._lecture).hidden(what)
+
     def veiled_steps(self) -> frozenset[int]:
         """The steps whose questions the room has not seen answered (this rehearsal)."""
         lecture = self._lecture

@@ -453,8 +453,15 @@ class MainWindow(QMainWindow):
         presenting = self.presentation.active
         shown = self.step_show()  # the caption, its title and its marker: the lecture model's
         marker = shown.stale
-        if shown.veiled:
+        if shown.veiled and shown.question:
             self.caption_label.set_caption(shown.question + "  (Next reveals)", "Predict:")
+        elif shown.veiled:  # the overview of a question about its picture: the question first
+            from gpuviz.lecture import asked_ahead
+
+            first = asked_ahead(doc.lecture)[0] + 1
+            self.caption_label.set_caption(f"Step {first} asks about this picture: predict "
+                                           f"first (Next goes to it).",
+                                           shown.title if presenting else "")
         elif k < 0 and shown.edited_from is None:  # the overview: its title when presenting
             self.caption_label.set_caption(shown.caption, shown.title if presenting else "")
         else:

@@ -39,7 +39,7 @@ class MeasuredLine(QLabel):
     def _update(self) -> None:
         text = self.text_for(self._result)
         self.setText(text)
-        self.setVisible(bool(text) and not self.document.veiled)  # a question veils it
+        self.setVisible(bool(text) and not self.document.hides("measured"))  # a question veils it
 
     def text_for(self, result: object) -> str:
         measured = self.panel.measured

@@ -42,6 +42,8 @@ from gpuviz.ui.redraw_plan import DrawKey, Redraw, RedrawPlan
 from gpuviz.ui.worker_report import Job
 
 VEIL_TEXT = "Predict first.\n\nThe picture appears when you reveal it (Next step or PageDown)."
+# the overview of a question about its picture: PageDown goes on to the question
+AHEAD_VEIL_TEXT = "Predict first.\n\nThe picture appears once the next question is answered."
 VEIL_PRESENT_PX = 32.0  # the question on a veiled figure, in presentation mode, read from the back
 BODY_PX = 12.0  # the theme's body type on screen, in pixels (presentation mode asks for more)
 MIN_TYPE_PX = 12.0  # the least median type a view must reach before it shows its parts a page
@@ -217,7 +219,8 @@ class PanelDock(LectureLayout, QDockWidget):
 
         shown = show(self.document.lecture)  # what the lecture model's veil hides
         veiled = shown.veiled
-        self.view.set_veil(VEIL_TEXT if veiled else "")
+        self.view.set_veil("" if not veiled else VEIL_TEXT if shown.question
+                           else AHEAD_VEIL_TEXT)
         self.summary.setVisible(not shown.hidden("readouts") and bool(self.summary.text()))
         # the answer is nowhere else either: the measured line, the values left automatic,
         # the strip under the figure (its place kept, so the figure does not move)
@@ -481,7 +484,7 @@ class PanelDock(LectureLayout, QDockWidget):
             self._on_painted()  # nothing until the lecture's layout: it shows a page instead
             return
         self.summary.setText(self.extras.summary_text(result) if result is not None else "")
-        self.summary.setVisible(bool(self.summary.text()) and not self.document.veiled)
+        self.summary.setVisible(bool(self.summary.text()) and not self.document.hides("readouts"))
         if result is not None and result is not self._automatic_for:
             self._automatic_for = result
             self.form.show_automatic(self._automatic(result))

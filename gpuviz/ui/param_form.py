@@ -160,10 +160,11 @@ class _TextEditor(_Editor):
         return out
 
     def set(self, value: Any) -> None:
-        if self.kind == "str":
-            self.widget.setText(str(value))
-        else:
-            self.widget.setText(", ".join(str(v) for v in value))
+        text = str(value) if self.kind == "str" else ", ".join(str(v) for v in value)
+        if text != self.widget.text():
+            self.widget.setText(text)
+            if not self.widget.hasFocus():  # a long list shows its start, not its tail
+                self.widget.setCursorPosition(0)
 
 
 class _OptionalEditor(_Editor):

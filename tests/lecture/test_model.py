@@ -133,3 +133,24 @@ def test_shown_selection_and_question_are_shows_answer_for_every_bundled_step():
         at = lecture.at(0).with_frame(0)  # live: the lecture's own frame at its step
         pid = show(at, 0, "window").panel_ids[0]
         assert shown_selection(at, 0, pid, "window") == show(at, 0, "window").selection_for(pid)
+
+
+def test_the_overview_of_a_question_about_its_picture_is_veiled_until_answered(scenario_path):
+    """sectors-shifted asks at step 1 how many sectors the overview's own picture fetches:
+    the overview showed the five sectors before the question was asked."""
+    from gpuviz.lecture import asked_ahead
+
+    lecture = Lecture(load_scenario(scenario_path("sectors-shifted.json")))
+    assert asked_ahead(lecture) == (0,)
+    overview = show(lecture, -1)
+    assert overview.veiled and overview.question == ""
+    assert overview.hidden("figure") and overview.hidden("measured")
+    assert overview.hidden("description")
+    assert show(lecture, -1, "present").veiled
+    assert not show(lecture, -1, "export").veiled, "a file shows the lecture as written"
+    answered = lecture.at(0).reveal().at(-1)
+    assert not show(answered, -1).veiled
+    assert show(answered.veil_all(), -1).veiled
+    # a question about a picture of its own (another state) leaves the overview alone
+    other = Lecture(load_scenario(scenario_path("occupancy-register-cliff.json")))
+    assert other.asks(1) and asked_ahead(other) == () and not show(other, -1).veiled

@@ -17,6 +17,9 @@ def _measured(w, pid):
 
 def test_a_measured_section_shows_the_h200_value_beside_the_model(make_main_window, scenario_path):
     w = make_main_window(scenario_path("banks-padded33.json"))
+    w.document.go_to_step(1)  # step 2 asks about the overview's picture: answered first
+    w.next_step()
+    w.document.go_to_step(-1)
     label = _measured(w, "banks")
     m = lookup("banks", effective_params(w.document.shown, "banks"))
     assert m is not None, "banks-padded33 is among the shipped measurements"

@@ -79,3 +79,27 @@ def test_the_lecture_steps_window_keeps_a_veiled_title_back_until_the_reveal(
     assert title in w.step_bar_widget.steps.itemText(asked + 1)
     lst.close()
     lst.deleteLater()
+
+
+def test_the_overview_keeps_the_picture_a_later_question_asks_about(make_main_window,
+                                                                    scenario_path, qtbot):
+    """sectors-shifted's overview showed the figure step 1 asks about ("how many sectors?"),
+    five sectors and "Model: 5 32-byte sectors · H200 measured: 5", before the question."""
+    w = make_main_window(scenario_path("sectors-shifted.json"))
+    w.complete()
+    dock = w.docks["sectors"]
+    qtbot.waitUntil(lambda: dock.settled(), timeout=10000)
+    assert w.document.step == -1 and not w.document.veiled
+    assert dock.view.veil(), "the overview's figure is veiled"
+    assert "reveal it (Next" not in dock.view.veil(), "Next goes to the question, no reveal"
+    assert not dock.measured.isVisible() and not dock.summary.isVisible()
+    assert "sectors" not in w.caption_label.text() and "Step 1" in w.caption_label.text()
+    w.next_step()  # to the question, not a reveal
+    assert w.document.step == 0 and w.document.veiled
+    assert "reveal it (Next" in dock.view.veil()
+    w.next_step()  # the reveal
+    assert not w.document.veiled
+    w.previous_step()
+    assert w.document.step == -1 and not dock.view.veil()
+    qtbot.waitUntil(lambda: dock.measured.isVisible(), timeout=5000)
+    assert "5 32-byte sectors" in dock.measured.text()

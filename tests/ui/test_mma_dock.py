@@ -12,6 +12,10 @@ from gpuviz.scenario.bundled import scenario_dir
 def test_clicking_c_9_3_selects_lane_5_everywhere(make_main_window, qtbot):
     w = make_main_window(scenario_dir() / "mma-fragments.json")
     w.resize(1800, 1300)  # room for A, B and C at the dock's least type: the whole figure
+    # step 1 asks who holds C[9][3] of the overview's picture: answered, the overview shows it
+    w.document.go_to_step(0)
+    w.next_step()
+    w.document.go_to_step(-1)
     dock = w.docks["mma"]
     qtbot.waitUntil(lambda: dock.settled() and dock.view_layout() is not None
                     and dock.current_figure() is not None, timeout=15000)

@@ -96,3 +96,17 @@ def test_a_nested_field_left_automatic_shows_the_value_in_use_and_is_veiled(qtbo
     assert not a_bytes.inner.widget.isVisible()
     form.veil_automatic(False)
     assert a_bytes.inner.widget.isVisible()
+
+
+def test_a_long_list_shows_its_start_in_a_narrow_field(qtbot):
+    """banks-padded33's active lanes, 0 … 31, showed "24, 25, …, 31" in the controls column:
+    the text was set with the cursor at its end, and the field scrolled to the tail."""
+    from gpuviz.models.banks import BanksParams
+
+    form = ParamForm("banks", BanksParams)
+    qtbot.addWidget(form)
+    lanes = tuple(range(32))
+    form.set_params(replace(BanksParams(), active_lanes=lanes))
+    field = form.editor("active_lanes")
+    assert field.text().startswith("0, 1, 2")
+    assert field.cursorPosition() == 0
