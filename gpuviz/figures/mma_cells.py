@@ -12,7 +12,7 @@ from gpuviz.figures.layout import (
     text_block,
 )
 from gpuviz.figures.metrics import cap_height, descent
-from gpuviz.figures.theme import Theme, gray_of_lightness
+from gpuviz.figures.theme import Theme
 
 PAD = 0.25  # mm between cells
 
@@ -32,6 +32,32 @@ def tagged(part: str, heading: Block, drawing: Block, receipt: Block | None,
 
 
 
+#: What each part that can draw a bad state calls it in its legend.
+BAD_STATES = {
+    "feed": "bank group read by several rows (conflict)",
+    "warpgroup": "the four warps: not a warpgroup (undefined)",
+    "completion": "D read while a group may still write it (hazard)",
+}
+
+
+def bad_entry_label(part: str, merged: str | None) -> str:
+    """The legend label of ``part``'s bad state: its own, or, where the figure draws several
+    parts' bad states (all one vermillion), the one entry they share (:func:`merged_bad`)."""
+    return merged or BAD_STATES[part]
+
+
+def merged_bad(parts: list[str]) -> str | None:
+    """One legend entry for the bad states of ``parts`` (the parts of one figure that draw
+    one): a conflict, a hazard and an invalid warpgroup are each "a bad state", one vermillion
+    in every theme, so one figure names them in one entry rather than one mark for three
+    meanings. None for fewer than two."""
+    if len(parts) < 2:
+        return None
+    short = {"feed": "a bank conflict", "warpgroup": "warps that are not a warpgroup",
+             "completion": "a hazard read of D"}
+    return "a bad state: " + ", ".join(short[p] for p in parts)
+
+
 def heading(text: str, theme: Theme, width: float, name: str) -> Block:
     return text_block(text, theme, width, size=theme.text_pt, bold=True, name=name)
 
@@ -49,19 +75,13 @@ def cell_text(c: BlockCanvas, x: float, y: float, w: float, h: float, text: str,
 REGISTER_CATEGORIES = (0, 1, 2, 5)
 
 
-#: Gray levels of registers 0–3 where the theme must survive grayscale (12.5 L* apart as
-#: printed, the lint's ``lightness`` rule: at 0.11 gray apart registers 1 and 3 printed 9.6
-#: apart), in place of a hatch: a pattern under a cell's lane number reads as
-#: part of it (dots as decimal points, lines as minus signs).
-REGISTER_GRAYS = tuple(gray_of_lightness(v) for v in (58.0, 96.0, 71.0, 83.5))
-
-
 def register_style(theme: Theme, j: int) -> Style:
-    """A light tint of register j's category; where the theme must survive grayscale (it
-    hatches), the tint's hue at its own gray level instead of a hatch."""
+    """A light tint of register j's category; where the theme must survive grayscale (print),
+    no tint: four grays under the lane numbers left registers 1 and 3 one gray and another
+    legend's near-white one (a pattern instead reads as part of the number), so there the
+    cell names its register in its text ("5:r1", as the PTX ISA's fragment figures do)."""
+    if theme.hatches:
+        return Style(fill=theme.surface, stroke=theme.outline, stroke_width=theme.thin_mm)
     k = j % len(REGISTER_CATEGORIES)
     fill = theme.mix(theme.category(REGISTER_CATEGORIES[k]), 0.5)
-    if theme.hatches:
-        fill = theme.at_gray(theme.category(REGISTER_CATEGORIES[k]), REGISTER_GRAYS[k])
     return Style(fill=fill, stroke=theme.outline, stroke_width=theme.thin_mm)
-

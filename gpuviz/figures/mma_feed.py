@@ -17,13 +17,19 @@ from gpuviz.figures.layout import (
     receipt_block,
 )
 from gpuviz.figures.metrics import cap_height, text_width
-from gpuviz.figures.mma_cells import PAD, cell_text, heading, tagged
+from gpuviz.figures.mma_cells import PAD, bad_entry_label, cell_text, heading, tagged
 from gpuviz.figures.theme import Theme
-from gpuviz.models.mma import MmaResult
+from gpuviz.models.mma import FeedResult, MmaResult
+
+
+def feed_conflicts(fr: FeedResult) -> bool:
+    """Whether some bank group serves several rows of one matrix (the feed draws a conflict)."""
+    return any(sum(1 for row in fr.rows if row.matrix == j and (row.address // 16) % 8 == g) > 1
+               for j in range(fr.matrices) for g in range(8))
 
 
 def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-          target: Target) -> list[Block]:
+         target: Target, merged: str | None = None) -> list[Block]:
     fr = r.feed
     floor = min(target.min_pt, theme.small_pt)
     pt = theme.small_pt
@@ -114,7 +120,7 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
               for j in range(fr.matrices) for g in range(8)]
     entries = [e for e, drawn in (
         (LegendEntry("bank group read by one row", used), 1 in served),
-        (LegendEntry("bank group read by several rows (conflict)", conflict),
+        (LegendEntry(bad_entry_label("feed", merged), conflict),
          any(n > 1 for n in served))) if drawn]
     legend = legend_block(entries, theme, width, notes=[
         "Bank group g: banks 4g … 4g + 3, bytes 16g … 16g + 15 of every 128. A wavefront "

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gpuviz import keys
-from gpuviz.figures.display import PT_TO_MM, Style, selected_numbers
+from gpuviz.figures.display import PT_TO_MM, Style, Text, selected_numbers, text_box, walk
 from gpuviz.figures.layout import (
     GAP,
     Block,
@@ -21,7 +21,14 @@ from gpuviz.figures.layout import (
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, text_width
-from gpuviz.figures.mma_cells import PAD, cell_text, heading, register_style, tagged
+from gpuviz.figures.mma_cells import (
+    PAD,
+    bad_entry_label,
+    cell_text,
+    heading,
+    register_style,
+    tagged,
+)
 from gpuviz.figures.swizzle import column_fill
 from gpuviz.figures.theme import Theme, gray_of_lightness
 from gpuviz.models.mma import MmaResult
@@ -30,7 +37,7 @@ SAFE_READ_L = 40.0  # CIE L* of a safe read of D in print: 18 below the darkest 
 
 
 def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-               target: Target) -> list[Block]:
+               target: Target, merged: str | None = None) -> list[Block]:
     g = r.warpgroup
     pt = theme.small_pt
     floor = min(target.min_pt, pt)
@@ -47,7 +54,9 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     line_h = cap_height(pt) + 2.0 + row_h + 1.5
     chosen = set(g.warps)
     sel = selected_numbers(selection, "warp")
-    ok, bad = theme.fill("valid"), theme.fill("undefined")
+    # wgmma on warps that are not a warpgroup is undefined: a broken contract, the one
+    # vermillion of the figure's other bad states
+    ok, bad = theme.fill("valid"), theme.fill("warn")
     for grp in range(groups):
         line, at = divmod(grp, per_line)
         x0, y = 4 * at * box, cap_height(pt) + line * line_h
@@ -108,7 +117,7 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     receipt = rows
     legend = legend_block([
         LegendEntry("the four warps: an aligned warpgroup", ok) if g.valid else
-        LegendEntry("the four warps: not a warpgroup (undefined)", bad),
+        LegendEntry(bad_entry_label("warpgroup", merged), bad),
     ], theme, width, notes=[
         "Lane l of each warp holds d_i at row l / 4 (+ 8 when i mod 4 ≥ 2), column "
         "8·(i / 4) + 2·(l mod 4) + (i mod 2) of its 16 rows (the m16n8 C fragment, N / 8 "
@@ -124,7 +133,7 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
 
 
 def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-                target: Target) -> list[Block]:
+                target: Target, merged: str | None = None) -> list[Block]:
     g = r.warpgroup
     pt = theme.small_pt
     floor = min(target.min_pt, pt)
@@ -173,8 +182,10 @@ def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
     ]
     room = width - cores_w - GAP
     receipt: Block | None
-    if room >= 40.0:  # the fields beside the core matrices, wrapped to the room there
-        fields = receipt_block(rows, theme, room)
+    fields = receipt_block(rows, theme, room) if room >= 40.0 else None
+    # the fields beside the core matrices, wrapped to the room there, where their longest
+    # unbreakable value (the descriptor in hexadecimal) fits it: past it, it ran into the note
+    if fields is not None and _reach(fields) <= room + 1e-6:
         place(c, fields, cores_w + GAP, top)
         drawing = c.block(cores_w + GAP + fields.width, max(height, top + fields.height),
                           "descriptor-cores")
@@ -197,12 +208,18 @@ def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
                    receipt, legend)
 
 
+def _reach(block: Block) -> float:
+    """How far right ``block``'s texts reach (a receipt's block is no wider than its width,
+    though a value that cannot wrap runs past it)."""
+    return max((text_box(t)[2] for t in walk(block.items) if isinstance(t, Text)), default=0.0)
+
+
 # --------------------------------------------------------------------------------------------
 # completion
 
 
 def completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-                target: Target) -> list[Block]:
+                target: Target, merged: str | None = None) -> list[Block]:
     steps = r.warpgroup.async_steps
     pt = theme.small_pt
     c = BlockCanvas()
@@ -247,8 +264,8 @@ def completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
     drawing = c.block(min(width, note_x + note_w), y, "completion-steps")
     readable = steps[-1].d_readable
     legend = legend_block([LegendEntry("D read after its groups completed", ok) if readable
-                           else LegendEntry("D read while a group may still write it (hazard)",
-                                            bad)], theme, width)
+                           else LegendEntry(bad_entry_label("completion", merged), bad)],
+                          theme, width)
     wait = steps[-2].event
     title = f"Completion: fence, commit, {wait}, then read D"
     return tagged("completion", heading(title, theme, width, "completion-title"), drawing,

@@ -49,10 +49,8 @@ OPEN: dict[str, frozenset[str]] = {
     # an edge that skips a layer drawn straight through the blocks between; long predicates
     # beside the edges; a slide's whole figure drawn smaller than 7 pt
     "divergence": frozenset({"overlap", "crossing", "type-size"}),
-    # a completion hazard and a feed's bank conflict, both vermillion (a bad state), in one
-    # legend; a slide's descriptor value beside its field's note; the feed's "read by one
-    # row" (L* 97 in print) and fragment B's register 1 (96) in one print legend
-    "mma": frozenset({"type-size", "legend", "swatch", "overlap", "distinct", "lightness"}),
+    # a slide's whole figure drawn smaller than 7 pt
+    "mma": frozenset({"type-size"}),
     "tma": frozenset({"type-size"}),
     # a slide's 'lane' and 'sector' axis labels overlapped in one drawn state, only after other
     # figures had been laid out in the same process (the layout's caches): not yet reproduced
