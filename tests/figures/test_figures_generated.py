@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from panel_shapes import caps, shapes
 from param_strategies import params_strategy
 
+from gpuviz.figures.budget import over_budget
 from gpuviz.figures.display import Rects, walk
 from gpuviz.figures.lint import Finding, lint
 from gpuviz.figures.scene import build_figure
@@ -31,8 +32,8 @@ CASES = ((NATURAL, "screen"), (SINGLE, "print"), (SLIDE, "presentation"), (NATUR
 
 # Rules whose findings generated states still raise for a panel, left open (each a class the
 # figure's layout does not yet handle; a fixed one leaves this table, and its case joins
-# FOUND below). "type-size" on a slide: a whole figure too large for one slide is drawn
-# smaller; the export pages it instead (``export.files.budget_pages``).
+# FOUND below). On a slide a whole figure over the slide's budget (drawn smaller) is linted as
+# the pages the export writes instead (``written``, as ``export.files.budget_pages``).
 OPEN: dict[str, frozenset[str]] = {
     # a slide's whole figure drawn smaller than 7 pt; on it, the quantization's edge table
     # beside the waves runs into their legend's note
@@ -49,8 +50,6 @@ OPEN: dict[str, frozenset[str]] = {
     # an edge that skips a layer drawn straight through the blocks between; long predicates
     # beside the edges; a slide's whole figure drawn smaller than 7 pt
     "divergence": frozenset({"overlap", "crossing", "type-size"}),
-    # a slide's whole figure drawn smaller than 7 pt
-    "mma": frozenset({"type-size"}),
     "tma": frozenset({"type-size"}),
     # a slide's 'lane' and 'sector' axis labels overlapped in one drawn state, only after other
     # figures had been laid out in the same process (the layout's caches): not yet reproduced
@@ -87,10 +86,38 @@ def findings_for(panel_id: str, params, draw) -> list[tuple[str, Finding]]:
         else frozenset()
     for target, theme_name in CASES:
         theme = THEMES[theme_name]
-        figure = build_figure(panel_id, result, selection, theme, target)
-        found += [(f"{target.name} · {theme_name} · {sorted(selection)}", f)
-                  for f in lint(figure, target, 1.0, theme)]
+        for page, figure in written(panel_id, result, selection, theme, target):
+            found += [(f"{target.name}{page} · {theme_name} · {sorted(selection)}", f)
+                      for f in lint(figure, target.showing(figure.parts) if page else target,
+                                    1.0, theme)]
     return found
+
+
+def written(panel_id: str, result, selection: frozenset[str], theme, target):
+    """The figures an export writes for ``target``: the whole, or, where the whole is over a
+    slide's budget (it would be drawn smaller), its pages, as ``export.files.budget_pages``
+    groups the parts (each page as many parts, in order, as meet the budget together); each
+    with its page's name ("" for the whole)."""
+    whole = build_figure(panel_id, result, selection, theme, target)
+    if target.kind != "slide" or fits(whole, target) or len(whole.parts) < 2:
+        return [("", whole)]
+    pages: list[tuple[tuple[str, ...], object]] = []
+    for part in whole.parts:
+        if pages:
+            grown = (*pages[-1][0], part)
+            figure = build_figure(panel_id, result, selection, theme, target.showing(grown))
+            if fits(figure, target):
+                pages[-1] = (grown, figure)
+                continue
+        pages.append(((part,), build_figure(panel_id, result, selection, theme,
+                                            target.showing((part,)))))
+    return [(f" page {', '.join(parts)}", figure) for parts, figure in pages]
+
+
+def fits(figure, target) -> bool:
+    """Whether ``figure`` meets ``target``'s budget, as the export asks of a slide."""
+    return not over_budget(figure, target) and (figure.body_box is not None
+                                                or not target.gridded)
 
 
 def valid_params(panel_id: str):
