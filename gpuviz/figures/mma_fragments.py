@@ -99,9 +99,11 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
     if made is not None and key in made:
         return made[key]
     names = cell_names(f, run, down) if named else None
-    block = _GRIDS.get((f, theme), (selection, lane, floor, label_w, cell_w, chunk, side, run),
+    down = down if named else 1
+    block = _GRIDS.get((f, theme), (selection, lane, floor, label_w, cell_w, chunk, side, run,
+                                    down),
                        lambda: _grid(f, selection, theme, lane, floor, label_w, cell_w, chunk,
-                                     side, run, names))
+                                     side, run, names, down))
     if made is not None:
         made[key] = block
     return block
@@ -155,7 +157,7 @@ _GRIDS: Kept[Block] = Kept(32)  # a fragment's grid: a layout search draws it in
 
 def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None, floor: float,
           label_w: float, cell_w: float, chunk: int, side: bool, run: int = 1,
-          names: dict[tuple[int, int], str] | None = None) -> Block:
+          names: dict[tuple[int, int], str] | None = None, down: int = 1) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
     cell_h = max(3.0, cap_height(pt, "mono") * 1.45)
@@ -199,18 +201,24 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
                     # a run's elements touch; the gap between cells falls between runs
                     left = PAD / 2 if col % run == 0 else 0.0
                     right = PAD / 2 if col % run == run - 1 else 0.0
+                    above = PAD / 2 if row % down == 0 else 0.0
+                    below = PAD / 2 if row % down == down - 1 else 0.0
                     boxes[reg][0].append((x0 + label_w + i * cell_w + left,
-                                          top + k * cell_h + PAD / 2, cell_w - left - right,
-                                          cell_h - PAD))
+                                          top + k * cell_h + above, cell_w - left - right,
+                                          cell_h - above - below))
                     boxes[reg][1].append(keys.key(f.operand, row, col))
                     if run > 1 and col % run == 0:
                         runs.append((x0 + label_w + i * cell_w + PAD / 2,
                                      top + k * cell_h + PAD / 2, cell_w * run - PAD,
                                      cell_h - PAD))
+                    elif down > 1 and row % down == 0:  # a register's run down the column
+                        runs.append((x0 + label_w + i * cell_w + PAD / 2,
+                                     top + k * cell_h + PAD / 2, cell_w - PAD,
+                                     cell_h * down - PAD))
             with c.group(name=f"fragment-{f.operand}"):
                 for reg, (xywh, cell_keys) in sorted(boxes.items()):
                     style = styles[reg]
-                    if run > 1:  # outlined once around the run, below
+                    if run > 1 or down > 1:  # outlined once around the run, below
                         style = style.with_stroke(None, 0.0)
                     c.rects(xywh, style, cell_keys)
                 if runs:
@@ -287,7 +295,8 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
         LegendEntry(f"register {j}", register_style(theme, j), parts=parts)
         for j in sorted(used)]
     each = ("Each cell: the lane holding it and its register (5:r1: lane 5, register 1), "
-            "once for a run of cells one register holds" if theme.hatches
+            "once for a run of cells one register holds (down a column: the lane over its "
+            "register)" if theme.hatches
             else "Each cell: the lane holding it, tinted by register")
     notes = [each + "; lane l is groupID l / 4, threadID_in_group l mod 4. "
              + "; ".join(_holds(f) for f in chosen) + "."]

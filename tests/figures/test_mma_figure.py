@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from gpuviz.figures import mma as figure
-from gpuviz.figures.display import Rect, Text, text_box, walk
+from gpuviz.figures.display import Rect, Rects, Text, text_box, walk
 from gpuviz.figures.lint import legend_marks, lint
 from gpuviz.figures.targets import NATURAL, SINGLE, SLIDE
 from gpuviz.figures.theme import theme
@@ -119,6 +119,12 @@ def test_a_print_fragment_names_each_cells_register_in_the_cell():
     assert texts["a:8,0"] == ["0:r1"] and texts["a:0,8"] == ["0:r2"]
     assert "a:8,1" not in texts  # the run's second element: the run's one name
     assert texts["b:0,0"] == ["0"] and texts["b:1,0"] == ["r0"] and texts["b:9,0"] == ["r1"]
+    # B's two cells of one register outlined as one, as A's run of two columns is
+    b_cells = [r for i in walk(fig.items) if isinstance(i, Rects) and i.keys
+               and i.keys[0].startswith("b:") for r in i.xywh]
+    outlines = [r for i in walk(fig.items) if isinstance(i, Rects) and not i.keys
+                and i.style.fill is None and i.style.stroke for r in i.xywh]
+    assert any(h > 1.9 * max(r[3] for r in b_cells) for *_, h in outlines)
     assert not [label for label in legend_marks(fig) if label.startswith("register")]
     assert not lint(fig, SINGLE, 1.0, theme("print"))
     # on a screen the tint tells the register: the lane alone
