@@ -81,7 +81,8 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
                         out += fragments(r, selection, theme, width, target, grids, operands)
                         fragments_done = True
                 else:
-                    out += BUILDERS[part](r, selection, theme, width, target, merged)
+                    extra = {"merged": merged} if part in BAD_STATES else {}
+                    out += BUILDERS[part](r, selection, theme, width, target, **extra)
             # the first part's heading is the figure's title
             made[width] = [b for b in out if b.name != f"{_first(shown)}-title"]
         return made[width]

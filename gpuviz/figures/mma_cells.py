@@ -1,12 +1,16 @@
 """The pieces every part of the tensor-core figure shares: a part's blocks tagged as its
-own, its heading, a value centred in a cell, and the register tints."""
+own, its heading, a value centred in a cell, the register tints and the bad states' legend
+entry."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from gpuviz.figures.display import PT_TO_MM, Style
 from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
+    LegendEntry,
     as_part,
     knock_out,
     text_block,
@@ -40,22 +44,34 @@ BAD_STATES = {
 }
 
 
-def bad_entry_label(part: str, merged: str | None) -> str:
-    """The legend label of ``part``'s bad state: its own, or, where the figure draws several
-    parts' bad states (all one vermillion), the one entry they share (:func:`merged_bad`)."""
-    return merged or BAD_STATES[part]
+@dataclass(frozen=True)
+class MergedBad:
+    """The one legend entry of a figure whose parts draw several bad states: its label, and
+    the part whose legend carries it (the first of them; the others' legends leave it out)."""
+
+    label: str
+    owner: str
 
 
-def merged_bad(parts: list[str]) -> str | None:
+def bad_entries(part: str, style: Style, merged: MergedBad | None) -> list[LegendEntry]:
+    """``part``'s legend entry for its bad state: its own, or, where the figure draws several
+    parts' bad states (all one vermillion), the one they share, in the first such part's
+    legend alone (:func:`merged_bad`)."""
+    if merged is None:
+        return [LegendEntry(BAD_STATES[part], style)]
+    return [LegendEntry(merged.label, style)] if merged.owner == part else []
+
+
+def merged_bad(parts: list[str]) -> MergedBad | None:
     """One legend entry for the bad states of ``parts`` (the parts of one figure that draw
-    one): a conflict, a hazard and an invalid warpgroup are each "a bad state", one vermillion
-    in every theme, so one figure names them in one entry rather than one mark for three
-    meanings. None for fewer than two."""
+    one, in order): a conflict, a hazard and an invalid warpgroup are each "a bad state", one
+    vermillion in every theme, so one figure names them in one entry rather than one mark for
+    three meanings. None for fewer than two."""
     if len(parts) < 2:
         return None
     short = {"feed": "a bank conflict", "warpgroup": "warps that are not a warpgroup",
              "completion": "a hazard read of D"}
-    return "a bad state: " + ", ".join(short[p] for p in parts)
+    return MergedBad("a bad state: " + ", ".join(short[p] for p in parts), parts[0])
 
 
 def heading(text: str, theme: Theme, width: float, name: str) -> Block:

@@ -17,7 +17,7 @@ from gpuviz.figures.layout import (
     receipt_block,
 )
 from gpuviz.figures.metrics import cap_height, text_width
-from gpuviz.figures.mma_cells import PAD, bad_entry_label, cell_text, heading, tagged
+from gpuviz.figures.mma_cells import PAD, MergedBad, bad_entries, cell_text, heading, tagged
 from gpuviz.figures.theme import Theme
 from gpuviz.models.mma import FeedResult, MmaResult
 
@@ -29,7 +29,7 @@ def feed_conflicts(fr: FeedResult) -> bool:
 
 
 def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-         target: Target, merged: str | None = None) -> list[Block]:
+         target: Target, merged: MergedBad | None = None) -> list[Block]:
     fr = r.feed
     floor = min(target.min_pt, theme.small_pt)
     pt = theme.small_pt
@@ -118,10 +118,9 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
     ], theme, width)
     served = [sum(1 for row in fr.rows if row.matrix == j and (row.address // 16) % 8 == g)
               for j in range(fr.matrices) for g in range(8)]
-    entries = [e for e, drawn in (
-        (LegendEntry("bank group read by one row", used), 1 in served),
-        (LegendEntry(bad_entry_label("feed", merged), conflict),
-         any(n > 1 for n in served))) if drawn]
+    entries = [LegendEntry("bank group read by one row", used)] if 1 in served else []
+    if any(n > 1 for n in served):
+        entries += bad_entries("feed", conflict, merged)
     legend = legend_block(entries, theme, width, notes=[
         "Bank group g: banks 4g … 4g + 3, bytes 16g … 16g + 15 of every 128. A wavefront "
         "serves one 8 × 8 matrix whose eight 16-byte rows fall in eight distinct groups; rows "

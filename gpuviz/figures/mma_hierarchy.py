@@ -23,7 +23,7 @@ from gpuviz.models.mma import MmaResult
 
 
 def hierarchy(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-               target: Target, merged: str | None = None) -> list[Block]:
+               target: Target) -> list[Block]:
     h = r.hierarchy
     pt = theme.small_pt
     c = BlockCanvas()

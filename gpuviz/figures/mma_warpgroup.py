@@ -23,7 +23,8 @@ from gpuviz.figures.layout import (
 from gpuviz.figures.metrics import cap_height, text_width
 from gpuviz.figures.mma_cells import (
     PAD,
-    bad_entry_label,
+    MergedBad,
+    bad_entries,
     cell_text,
     heading,
     register_style,
@@ -37,7 +38,7 @@ SAFE_READ_L = 40.0  # CIE L* of a safe read of D in print: 18 below the darkest 
 
 
 def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-               target: Target, merged: str | None = None) -> list[Block]:
+               target: Target, merged: MergedBad | None = None) -> list[Block]:
     g = r.warpgroup
     pt = theme.small_pt
     floor = min(target.min_pt, pt)
@@ -116,9 +117,8 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     why = text_block(g.reason[:1].upper() + g.reason[1:] + ".", theme, width, name="reason")
     receipt = rows
     legend = legend_block([
-        LegendEntry("the four warps: an aligned warpgroup", ok) if g.valid else
-        LegendEntry(bad_entry_label("warpgroup", merged), bad),
-    ], theme, width, notes=[
+        LegendEntry("the four warps: an aligned warpgroup", ok)] if g.valid else
+        bad_entries("warpgroup", bad, merged), theme, width, notes=[
         "Lane l of each warp holds d_i at row l / 4 (+ 8 when i mod 4 ≥ 2), column "
         "8·(i / 4) + 2·(l mod 4) + (i mod 2) of its 16 rows (the m16n8 C fragment, N / 8 "
         "times)."])
@@ -133,7 +133,7 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
 
 
 def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-                target: Target, merged: str | None = None) -> list[Block]:
+                target: Target) -> list[Block]:
     g = r.warpgroup
     pt = theme.small_pt
     floor = min(target.min_pt, pt)
@@ -219,7 +219,7 @@ def _reach(block: Block) -> float:
 
 
 def completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-                target: Target, merged: str | None = None) -> list[Block]:
+                target: Target, merged: MergedBad | None = None) -> list[Block]:
     steps = r.warpgroup.async_steps
     pt = theme.small_pt
     c = BlockCanvas()
@@ -263,9 +263,9 @@ def completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         y += h if beside else row_h + len(lines) * step + 0.8
     drawing = c.block(min(width, note_x + note_w), y, "completion-steps")
     readable = steps[-1].d_readable
-    legend = legend_block([LegendEntry("D read after its groups completed", ok) if readable
-                           else LegendEntry(bad_entry_label("completion", merged), bad)],
-                          theme, width)
+    entries = ([LegendEntry("D read after its groups completed", ok)] if readable
+               else bad_entries("completion", bad, merged))
+    legend = legend_block(entries, theme, width) if entries else None
     wait = steps[-2].event
     title = f"Completion: fence, commit, {wait}, then read D"
     return tagged("completion", heading(title, theme, width, "completion-title"), drawing,

@@ -147,13 +147,16 @@ THREE_BAD = mma.MmaParams(
 @pytest.mark.parametrize("theme_name", ["screen", "print", "dark"])
 def test_bad_states_of_several_parts_share_one_legend_entry(theme_name):
     """A conflict, a hazard and an invalid warpgroup are each a bad state, one vermillion:
-    three legend entries drew three meanings with one mark."""
+    three legend entries drew three meanings with one mark; one entry names them once."""
     r = mma.compute(THREE_BAD)
     th = theme(theme_name)
     fig = figure.build(r, frozenset(), th, NATURAL)
-    bad = [label for label in legend_marks(fig) if label.startswith("a bad state")]
+    marks = legend_marks(fig)
+    bad = [label for label in marks if label.startswith("a bad state")]
     assert bad == ["a bad state: a bank conflict, warps that are not a warpgroup, a hazard "
                    "read of D"]
+    assert len(marks[bad[0]]) == 1  # in the first such part's legend, not in each
+    assert not [label for label in marks if "(hazard)" in label or "(conflict)" in label]
     assert not [f for f in lint(fig, NATURAL, 1.0, th) if f.rule in ("legend", "swatch")]
     # a part alone keeps its own words
     alone = figure.build(r, frozenset(), th, NATURAL.showing(["completion"]))
