@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpuviz.figures.display import PT_TO_MM, Style
+from gpuviz.figures.bands import unhatched
+from gpuviz.figures.display import HATCH_PITCH, PT_TO_MM, Style
 from gpuviz.figures.layout import (
     Block,
     BlockCanvas,
@@ -19,6 +20,30 @@ from gpuviz.figures.metrics import cap_height, descent
 from gpuviz.figures.theme import Theme
 
 PAD = 0.25  # mm between cells
+#: A hatched cell's pattern in print: a band along its bottom edge a pitch tall (so it shows
+#: the pattern wherever the pattern's grid falls), its text above, clear of it by EDGE_CLEAR:
+#: a pattern beside a number reads as part of it ("X3X", "-3-").
+EDGE_BAND = HATCH_PITCH + 0.05
+EDGE_CLEAR = 0.6
+
+
+def edge_room(style: Style) -> float:
+    """What a cell of ``style`` adds to its height for its pattern's edge band (0: no hatch)."""
+    return EDGE_BAND + EDGE_CLEAR if style.hatch else 0.0
+
+
+def edge_banded(c: BlockCanvas, x: float, y: float, w: float, h: float, style: Style,
+                key: str | None = None) -> float:
+    """The cell (x, y, w, h) in ``style``: a hatched style as its flat fill with its pattern
+    in a band along the bottom edge (:func:`edge_room` of the height is the band's). Returns
+    the height above the band, where the cell's text goes."""
+    if not style.hatch:
+        c.rect(x, y, w, h, style, key=key)
+        return h
+    c.rect(x, y, w, h, unhatched(style), key=key)
+    c.rect(x, y + h - EDGE_BAND, w, EDGE_BAND,
+           Style(hatch=style.hatch, hatch_color=style.hatch_color))
+    return h - edge_room(style)
 
 
 def tagged(part: str, heading: Block, drawing: Block, receipt: Block | None,

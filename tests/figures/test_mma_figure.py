@@ -173,3 +173,18 @@ def test_a_descriptor_too_long_for_the_room_beside_the_core_matrices_goes_under_
     th = theme("presentation")
     fig = figure.build(r, frozenset(), th, SLIDE)
     assert not [f for f in lint(fig, SLIDE, 1.0, th) if f.rule in ("overlap", "crossing")]
+
+
+def test_print_bad_cells_keep_their_pattern_to_a_band_clear_of_the_number():
+    """A bad warp's, a conflict's and a hazard's cross-hatch beside or just over its number
+    read as "X3X": in print the pattern keeps to a band along the cell's bottom edge, every
+    text at least 0.5 mm from it."""
+    th = theme("print")
+    fig = figure.build(mma.compute(THREE_BAD), frozenset(), th, SINGLE)
+    hatched = [r for i in walk(fig.items) if isinstance(i, (Rect, Rects)) and i.style.hatch
+               for r in ([(i.x, i.y, i.w, i.h)] if isinstance(i, Rect) else i.xywh)]
+    assert hatched
+    texts = [text_box(t) for t in walk(fig.items) if isinstance(t, Text) and t.text.strip()]
+    near = [(b, (x, y, w, h)) for x, y, w, h in hatched for b in texts
+            if b[0] < x + w + 0.5 and b[2] > x - 0.5 and b[1] < y + h + 0.5 and b[3] > y - 0.5]
+    assert not near, near[:3]
