@@ -76,17 +76,18 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
                              (width - label_w) / max(f.cols, 1)))
     named = bool(theme.hatches)
     span, down = _run(f), _run_down(f)
-    need = 0.0
+    need, split = 0.0, False
     if named:  # the least cell that holds its name: "31:r3" over a run, or split down one
-        need = text_width("31:r3" if down == 1 else "31", pt, "mono") + 0.8 + PAD
-        cell_w = max(cell_w, need / (span if span > 1 else 1))
+        split = down > 1 or span == 2  # lane and register in cells of their own
+        need = text_width("31" if split else "31:r3", pt, "mono") + 0.8 + PAD
+        cell_w = max(cell_w, need / (1 if split else span))
     chunk = f.cols
     while chunk > 8 and label_w + chunk * cell_w > width + 1e-6:
         chunk //= 2
     run = 1
     if named and span > 1:  # one name a run, every column in one panel
         run, chunk = span, f.cols
-        cell_w = max(need / span, min(cell_w, (width - label_w) / f.cols))
+        cell_w = max(need / (1 if split else span), min(cell_w, (width - label_w) / f.cols))
     elif chunk < f.cols and span > 1:
         # too wide for a lane number per cell: one number per register's run of columns (the
         # PTX ISA's "T0: {a0, a1, a2, a3}"), so every column keeps to one panel
@@ -109,22 +110,24 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
     return block
 
 
-def cell_names(f: Fragment, run: int, down: int) -> dict[tuple[int, int], str]:
-    """What each cell of ``f`` prints where the register is named: ``5:r1`` (lane 5, register
-    1, as the legend numbers registers) in a cell, or in the first cell of a run of ``run``
-    columns one register fills (the run's others print nothing); where one register runs
-    ``down`` rows instead (B), the lane in the run's first cell and the register in the rest."""
+def cell_names(f: Fragment, run: int, down: int) -> dict[tuple[int, int], tuple[str, int]]:
+    """What each cell of ``f`` prints where the register is named, and over how many cells:
+    ``5:r1`` (lane 5, register 1, as the legend numbers registers) in a cell, or over a run of
+    ``run`` columns one register fills; a run of two, or one register's run ``down`` a column
+    (B), has the lane in its first cell and the register in the rest, so every cell prints."""
     lanes = f.owner[:, :, 0]
     per = f.elements_per_register
     regs = (2 * f.owner[:, :, 1]) if f.dtype == "f64" else f.owner[:, :, 1] // per
-    out: dict[tuple[int, int], str] = {}
+    out: dict[tuple[int, int], tuple[str, int]] = {}
     for row in range(f.rows):
         for col in range(f.cols):
             lane, reg = int(lanes[row, col]), int(regs[row, col])
             if down > 1:  # the lane over the register's cells
-                out[row, col] = str(lane) if row % down == 0 else f"r{reg}"
+                out[row, col] = (str(lane) if row % down == 0 else f"r{reg}", 1)
+            elif run == 2:  # the lane beside the register
+                out[row, col] = (str(lane) if col % 2 == 0 else f"r{reg}", 1)
             elif col % run == 0:
-                out[row, col] = f"{lane}:r{reg}"
+                out[row, col] = (f"{lane}:r{reg}", run)
     return out
 
 
@@ -157,7 +160,8 @@ _GRIDS: Kept[Block] = Kept(32)  # a fragment's grid: a layout search draws it in
 
 def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None, floor: float,
           label_w: float, cell_w: float, chunk: int, side: bool, run: int = 1,
-          names: dict[tuple[int, int], str] | None = None, down: int = 1) -> Block:
+          names: dict[tuple[int, int], tuple[str, int]] | None = None,
+          down: int = 1) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
     cell_h = max(3.0, cap_height(pt, "mono") * 1.45)
@@ -230,10 +234,11 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
                         style = styles[reg]
                         x, yy = x0 + label_w + i * cell_w + PAD / 2, top + k * cell_h + PAD / 2
                         lane_here = int(lanes[row, col])
-                        text = (str(lane_here) if col % run == 0 else None) \
+                        name = ((str(lane_here), run) if col % run == 0 else None) \
                             if names is None else names.get((row, col))
-                        if text is not None:  # one per run of the register's columns
-                            cell_text(c, x, yy, cell_w * run - PAD, cell_h - PAD, text, pt,
+                        if name is not None:  # one per run of the register's columns
+                            text, over = name
+                            cell_text(c, x, yy, cell_w * over - PAD, cell_h - PAD, text, pt,
                                       inks[reg], floor, keys.key(f.operand, row, col),
                                       knockout=style.fill if style.hatch else None)
                         if lane_here in sel_lanes and col % run == 0:
@@ -294,9 +299,9 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     entries = [] if theme.hatches else [
         LegendEntry(f"register {j}", register_style(theme, j), parts=parts)
         for j in sorted(used)]
-    each = ("Each cell: the lane holding it and its register (5:r1: lane 5, register 1), "
-            "once for a run of cells one register holds (down a column: the lane over its "
-            "register)" if theme.hatches
+    each = ("Each cell: the lane holding it and its register (5:r1: lane 5, register 1); "
+            "a run of cells one register holds (outlined) names them once, or the lane and "
+            "the register side by side or one over the other" if theme.hatches
             else "Each cell: the lane holding it, tinted by register")
     notes = [each + "; lane l is groupID l / 4, threadID_in_group l mod 4. "
              + "; ".join(_holds(f) for f in chosen) + "."]

@@ -110,14 +110,15 @@ def _texts_by_key(fig) -> dict[str, list[str]]:
 
 def test_a_print_fragment_names_each_cells_register_in_the_cell():
     """In print four register grays under the lane numbers read as one or two grays (and a
-    pattern would read as part of a number): the cell names lane and register, "0:r1" (A's
-    row 8, column 0 is lane 0's register 1, the PTX ISA's a2), once for a register's run;
-    B's registers run down its columns: the lane over them."""
+    pattern would read as part of a number): the cells name lane and register (A's row 8,
+    columns 0 and 1 are lane 0's register 1, the PTX ISA's a2 and a3: "0" beside "r1"); B's
+    registers run down its columns: the lane over them. Every cell prints (on a slide, one
+    name a run of two left half the cells without a value)."""
     r = mma.compute(mma.MmaParams(show=("fragment-a", "fragment-b")))
     fig = figure.build(r, frozenset(), theme("print"), SINGLE)
     texts = _texts_by_key(fig)
-    assert texts["a:8,0"] == ["0:r1"] and texts["a:0,8"] == ["0:r2"]
-    assert "a:8,1" not in texts  # the run's second element: the run's one name
+    assert texts["a:8,0"] == ["0"] and texts["a:8,1"] == ["r1"]  # a run of two: side by side
+    assert texts["a:0,8"] == ["0"] and texts["a:0,9"] == ["r2"]
     assert texts["b:0,0"] == ["0"] and texts["b:1,0"] == ["r0"] and texts["b:9,0"] == ["r1"]
     # B's two cells of one register outlined as one, as A's run of two columns is
     b_cells = [r for i in walk(fig.items) if isinstance(i, Rects) and i.keys
@@ -127,6 +128,8 @@ def test_a_print_fragment_names_each_cells_register_in_the_cell():
     assert any(h > 1.9 * max(r[3] for r in b_cells) for *_, h in outlines)
     assert not [label for label in legend_marks(fig) if label.startswith("register")]
     assert not lint(fig, SINGLE, 1.0, theme("print"))
+    slide = figure.build(r, frozenset(), theme("print"), SLIDE)
+    assert not [f for f in lint(slide, SLIDE, 1.0, theme("print")) if f.rule == "missing-value"]
     # on a screen the tint tells the register: the lane alone
     screen = _texts_by_key(figure.build(r, frozenset(), theme("screen"), SINGLE))
     assert screen["a:8,0"] == ["0"]
