@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from gpuviz.figures.display import Style
+from gpuviz.figures.bands import unhatched
+from gpuviz.figures.display import HATCH_PITCH, Style, Text, text_box
 from gpuviz.figures.layout import (
     NATURAL,
     Block,
@@ -19,6 +20,7 @@ from gpuviz.figures.layout import (
     line_step,
     wrap,
 )
+from gpuviz.figures.lint import RULE_CLEAR
 from gpuviz.figures.metrics import cap_height, descent, room_width, text_width
 from gpuviz.figures.theme import Theme, gray_of_lightness
 from gpuviz.keys import key, prefix
@@ -98,9 +100,11 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
     size = max(theme.text_pt, target.min_pt)
     small = max(theme.small_pt, target.min_pt)
     fg, muted = theme.foreground, theme.muted
-    cell = max(CELL, text_width(f"t{s.threads - 1}", small, "mono") + 1.2)
+    cell = max(CELL, text_width(f"t{s.threads - 1}", small, "mono") + 1.2,
+               _least_banded(theme, small))
     if compact:  # down to what the thread labels need at the smallest type
-        cell = min(cell, max(_floor_cell(s.threads, target), width / SIZE))
+        cell = min(cell, max(_floor_cell(s.threads, target), _least_banded(theme, small),
+                             width / SIZE))
     side = cell * SIZE
     title, subtitle = STRATEGY_TITLES[s.name]
     chosen = _selected_thread(selection, s.name, s, focus)
@@ -127,19 +131,26 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
         else:
             room = 2.0 + theme.thick_mm * 1.5 if framed else 0.6
         top = y + descent(small) + room
-        # Owner grid: colour = block, label = thread.
+        # Owner grid: colour = block, label = thread; in print the block's pattern keeps to a
+        # band along the cell's bottom edge, the label above it (:func:`edge_band`)
+        band = edge_band(theme, small)
+        # the label's room: the whole cell, or above the band, centred there: its box
+        # RULE_CLEAR clear of its own band and of the band of the cell above
+        label_h = cell - band
+        shift = sum(_label_box(small)) / 2 if band else 0.0  # its box, not its middle, centred
         for t in range(s.threads):
             ij = [(i, j) for i in range(SIZE) for j in range(SIZE) if s.owner[i, j] == t]
             blk = int(s.block_of_output[ij[0]])
+            style = block_style(theme, blk if s.blocks > 1 else 0)
             c.rects([(j * cell, top + i * cell, cell, cell) for i, j in ij],
-                    block_style(theme, blk if s.blocks > 1 else 0),
-                    [key("thread", s.name, t)] * len(ij))
+                    unhatched(style) if band else style, [key("thread", s.name, t)] * len(ij))
+            if band and style.hatch:
+                c.rects([(j * cell, top + (i + 1) * cell - band, cell, band) for i, j in ij],
+                        Style(hatch=style.hatch, hatch_color=style.hatch_color))
         for i in range(SIZE):
             for j in range(SIZE):
-                # in print the block's hatch keeps to bands along the cell's edges, clear of
-                # the label (bands.clear_glyphs, as the figure is composed)
-                c.value(j * cell, top + i * cell, cell, cell, f"t{s.owner[i, j]}", small,
-                        fg, floor=target.min_pt, key=key("thread", s.name, s.owner[i, j]))
+                c.value(j * cell, top + i * cell - shift, cell, label_h, f"t{s.owner[i, j]}",
+                        small, fg, floor=target.min_pt, key=key("thread", s.name, s.owner[i, j]))
         # thick lines around each thread's region
         region = 2 if s.outputs_per_thread == 4 else 1
         segs = []
@@ -155,7 +166,9 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
         # What the chosen thread loads from global memory and reads as operands.
         mx, mtop = side + 3.5, top
         if compact:
-            mx, mtop = 0.0, top + side + (2.4 if framed else 1.0) + cap_height(small)
+            # (the "A" and "B" under the grid clear of its last row's pattern band)
+            mx, mtop = 0.0, top + side + (2.4 if framed else 1.0) + cap_height(small) \
+                + (RULE_CLEAR if band else 0.0)
         for mat, ox, letter in (("a", mx, "A"), ("b", mx + SIZE * mini + 2.5, "B")):
             c.text(ox, mtop - 0.8, letter, small, muted)
             c.rects([(ox + j * mini, mtop + i * mini, mini, mini)
@@ -189,6 +202,33 @@ def strategy_block(s: StrategyResult, focus: tuple[int, int], selection: frozens
         elif key("strategy", s.name) in selection:  # the strategy itself selected
             theme.select(c, -0.8, top - 0.8, side + 1.6, side + 1.6, key=key("strategy", s.name))
     return c.block(min(width, used), bottom, f"strategy {s.name}")
+
+
+def edge_band(theme: Theme, pt: float) -> float:
+    """The height of the band along an owner cell's bottom edge that keeps the block's pattern
+    where the theme hatches (print), else 0: a pitch and a little, so every band shows a row
+    of the pattern, wherever the pattern's grid falls. A pattern under or just beside "t0"
+    read as a strike-through ("-t0-"): the label stands above the band, clear of it."""
+    return HATCH_PITCH + 0.05 if theme.hatches else 0.0
+
+
+def _label_box(pt: float) -> tuple[float, float]:
+    """Where an owner label's box starts and ends, above and below the middle it is set on."""
+    b = text_box(Text(0.0, 0.0, "t0", pt, "#000000", baseline="middle", font="mono"))
+    return b[1], b[3]
+
+
+def _label_h(pt: float) -> float:
+    """The height of an owner label's box."""
+    top, bottom = _label_box(pt)
+    return bottom - top
+
+
+def _least_banded(theme: Theme, pt: float) -> float:
+    """The least owner cell that holds a label and its edge band apart (print), else 0: the
+    label clear of its own band below and of the band of the cell above."""
+    band = edge_band(theme, pt)
+    return band + 2 * RULE_CLEAR + _label_h(pt) + 0.1 if band else 0.0
 
 
 def _floor_cell(threads: int, target: Target) -> float:

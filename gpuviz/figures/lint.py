@@ -11,6 +11,9 @@ Rules (each finding names the rule, the item and its key):
   "X"). The composer keeps a figure's hatch in bands clear of its texts
   (:func:`gpuviz.figures.bands.clear_glyphs`); a class is told by lightness, an edge band or
   the text, never by a pattern under a glyph.
+- ``hatch-line``: a text with a horizontal line hatch within :data:`RULE_CLEAR` above or below
+  it (the hatch kept in thin bands hugging a label): its lines run along the glyphs as a
+  strike-through or an over- or underline ("-t0-"); keep it to a band along the cell's edge.
 - ``off-page``: something lies outside the page.
 - ``missing-value``: a value the figure promises (a value cell's key) is not printed, or a grid
   of cells that print their values leaves some out.
@@ -63,13 +66,14 @@ from __future__ import annotations
 import colorsys
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from gpuviz.figures.budget import over_budget
 from gpuviz.figures.display import (
+    HATCH_PITCH,
     Circle,
     Figure,
     Group,
@@ -147,6 +151,7 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
     boxes: list[tuple[float, float, float, float]] = []
     segs: list[np.ndarray] = []
     hatched: list[np.ndarray] = []
+    ruled: list[np.ndarray] = []  # of them, the horizontal line hatches
     outlined: list[np.ndarray] = []
     cells: dict[str, list[tuple[float, float, float, float]]] = defaultdict(list)
     out: list[Finding] = []
@@ -177,7 +182,8 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
         elif isinstance(item, (Rect, Image)):
             page(item.x, item.y, item.x + item.w, item.y + item.h, type(item).__name__, item.key)
             if isinstance(item, Rect):
-                _cell(item.style, np.array([[item.x, item.y, item.w, item.h]]), hatched, outlined)
+                _cell(item.style, np.array([[item.x, item.y, item.w, item.h]]), hatched, outlined,
+                      ruled)
                 if item.key:
                     cells[item.key].append((item.x, item.y, item.w, item.h))
         elif isinstance(item, Rects):
@@ -185,7 +191,7 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
             if len(a):
                 page(a[:, 0].min(), a[:, 1].min(), (a[:, 0] + a[:, 2]).max(),
                      (a[:, 1] + a[:, 3]).max(), "Rects", None)
-                _cell(item.style, a, hatched, outlined)
+                _cell(item.style, a, hatched, outlined, ruled)
                 if item.keys:
                     for k, row in zip(item.keys, a, strict=True):
                         if k:
@@ -207,7 +213,9 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
                     segs.append(np.hstack([ring[:-1], ring[1:]]))
                 if item.closed and item.style.hatch:
                     lo, hi = pts.min(axis=0), pts.max(axis=0)
-                    hatched.append(np.array([[lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]]]))
+                    _cell(replace(item.style, stroke=None),
+                          np.array([[lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]]]), hatched,
+                          outlined, ruled)
         elif isinstance(item, Circle):
             page(item.cx - item.r, item.cy - item.r, item.cx + item.r, item.cy + item.r,
                  "Circle", item.key)
@@ -215,7 +223,7 @@ def lint(figure: Figure, target: Target = NATURAL, scale: float = 1.0,
     bx = np.array(boxes, dtype=float).reshape(-1, 4)
     out += text_overlaps(texts, bx)
     out += _crossings(texts, bx, segs, outlined)
-    out += _hatch_glyphs(texts, bx, hatched)
+    out += _hatch_glyphs(texts, bx, hatched, ruled)
     out += _missing_values(figure, texts, bx, cells)
     out += [Finding("contrast", describe_text(t), t.key, message)
             for t, message in contrast_findings(figure)]
@@ -240,9 +248,12 @@ def lint_colours(figure: Figure, theme: Theme) -> list[Finding]:
             + _distinct(legend, theme))
 
 
-def _cell(style: Style, xywh: np.ndarray, hatched: list, outlined: list) -> None:
+def _cell(style: Style, xywh: np.ndarray, hatched: list, outlined: list,
+          ruled: list | None = None) -> None:
     if style.hatch:
         hatched.append(xywh)
+        if style.hatch == "horizontal" and ruled is not None:
+            ruled.append(xywh)
     if style.stroke and style.stroke_width > 0:
         outlined.append(xywh)
 
@@ -288,24 +299,45 @@ def _crossings(texts: list[Text], bx: np.ndarray, segs: list[np.ndarray],
     return [found[i] for i in sorted(found)]
 
 
-def _hatch_glyphs(texts: list[Text], bx: np.ndarray, hatched: list[np.ndarray]) -> list[Finding]:
+#: How far above and below a text's box a horizontal line hatch reads as part of it (mm): a
+#: line along the glyphs' rows within half a hatch pitch reads as a strike-through or an over-
+#: or underline ("-t0-" in print, the hatch kept in thin bands just above and below a label).
+RULE_CLEAR = HATCH_PITCH / 2
+
+
+def _hatch_glyphs(texts: list[Text], bx: np.ndarray, hatched: list[np.ndarray],
+                  ruled: list[np.ndarray] | None = None) -> list[Finding]:
     """``hatch-glyph`` findings: each text (with a knockout or not, blank ones aside) whose box
-    meets a hatch fill (a closed polyline by its bounds)."""
+    meets a hatch fill (a closed polyline by its bounds); ``hatch-line``: one whose box grown by
+    :data:`RULE_CLEAR` above and below meets a horizontal line hatch (its lines run along the
+    text)."""
     h = np.vstack(hatched) if hatched else np.zeros((0, 4))
+    rl = np.vstack(ruled) if ruled else np.zeros((0, 4))
     out: list[Finding] = []
     if not len(h):
         return out
     for lo, hi in _blocks(len(texts), len(h)):
         b = bx[lo:hi]
         x0, y0, x1, y1 = (b[:, i, None] for i in range(4))
-        on = ((h[:, 0] < x1 - EPS) & (h[:, 0] + h[:, 2] > x0 + EPS)
-              & (h[:, 1] < y1 - EPS) & (h[:, 1] + h[:, 3] > y0 + EPS)).any(axis=1)
-        for r in map(int, np.flatnonzero(on)):
+        on = np.asarray(((h[:, 0] < x1 - EPS) & (h[:, 0] + h[:, 2] > x0 + EPS)
+                         & (h[:, 1] < y1 - EPS) & (h[:, 1] + h[:, 3] > y0 + EPS)).any(axis=1))
+        along = np.asarray(((rl[:, 0] < x1 - EPS) & (rl[:, 0] + rl[:, 2] > x0 + EPS)
+                            & (rl[:, 1] < y1 + RULE_CLEAR - EPS)
+                            & (rl[:, 1] + rl[:, 3] > y0 - RULE_CLEAR + EPS)).any(axis=1))
+        for r in map(int, np.flatnonzero(on | along)):
             t = texts[lo + r]
-            if t.text.strip():
+            if not t.text.strip():
+                continue
+            if on[r]:
                 out.append(Finding("hatch-glyph", describe_text(t), t.key,
                                    "lies on a hatch fill: its fragments read as characters; "
                                    "encode the class by lightness, an edge band or the text"))
+            else:
+                out.append(Finding("hatch-line", describe_text(t), t.key,
+                                   f"a line hatch runs along it within {RULE_CLEAR:g} mm: it "
+                                   "reads as a strike-through or an over- or underline; keep "
+                                   "the pattern to a band along the cell's edge, clear of the "
+                                   "text"))
     return out
 
 

@@ -35,7 +35,8 @@ from gpuviz.figures.layout import (
     counted,
     format_number,
 )
-from gpuviz.figures.mma_feed import feed
+from gpuviz.figures.mma_cells import BAD_STATES, merged_bad
+from gpuviz.figures.mma_feed import feed, feed_conflicts
 from gpuviz.figures.mma_fragments import fragments
 from gpuviz.figures.mma_hierarchy import hierarchy
 from gpuviz.figures.mma_warpgroup import completion, descriptor, warpgroup
@@ -65,6 +66,7 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
     asked = tuple(p for p in (target.parts or ()) if p in PARTS)
     shown = asked or r.show or FRAGMENT_PARTS
 
+    merged = merged_bad([p for p in shown if p in BAD_STATES and draws_bad(r, p)])
     made: dict[float, list[Block]] = {}  # body and side of one width: one build
     grids: dict = {}  # fragment grids by layout, across the widths tried
     operands = tuple(p[-1] for p in shown if p in FRAGMENT_PARTS)
@@ -79,7 +81,8 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
                         out += fragments(r, selection, theme, width, target, grids, operands)
                         fragments_done = True
                 else:
-                    out += BUILDERS[part](r, selection, theme, width, target)
+                    extra = {"merged": merged} if part in BAD_STATES else {}
+                    out += BUILDERS[part](r, selection, theme, width, target, **extra)
             # the first part's heading is the figure's title
             made[width] = [b for b in out if b.name != f"{_first(shown)}-title"]
         return made[width]
@@ -104,6 +107,15 @@ def build(result: MmaResult, selection: frozenset[str], theme: Theme,
                     f"fed by ldmatrix in {counted(r.feed.wavefronts, 'wavefront')}, with a "
                     f"{'valid' if r.warpgroup_valid else 'invalid'} warpgroup.")
 
+
+
+def draws_bad(r: MmaResult, part: str) -> bool:
+    """Whether ``part`` of ``r`` draws its bad state (:data:`~mma_cells.BAD_STATES`)."""
+    if part == "feed":
+        return feed_conflicts(r.feed)
+    if part == "warpgroup":
+        return not r.warpgroup.valid
+    return part == "completion" and not r.warpgroup.async_steps[-1].d_readable
 
 
 def _first(shown: tuple[str, ...]) -> str:

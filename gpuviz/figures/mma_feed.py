@@ -4,7 +4,6 @@ giving row addresses and the 16-byte bank groups those rows hit: the wavefronts.
 from __future__ import annotations
 
 from gpuviz import keys
-from gpuviz.figures.bands import BAND_ROOM
 from gpuviz.figures.display import Style, selected_numbers
 from gpuviz.figures.layout import (
     Block,
@@ -17,13 +16,28 @@ from gpuviz.figures.layout import (
     receipt_block,
 )
 from gpuviz.figures.metrics import cap_height, text_width
-from gpuviz.figures.mma_cells import PAD, cell_text, heading, tagged
+from gpuviz.figures.mma_cells import (
+    PAD,
+    MergedBad,
+    bad_entries,
+    cell_text,
+    edge_banded,
+    edge_room,
+    heading,
+    tagged,
+)
 from gpuviz.figures.theme import Theme
-from gpuviz.models.mma import MmaResult
+from gpuviz.models.mma import FeedResult, MmaResult
+
+
+def feed_conflicts(fr: FeedResult) -> bool:
+    """Whether some bank group serves several rows of one matrix (the feed draws a conflict)."""
+    return any(sum(1 for row in fr.rows if row.matrix == j and (row.address // 16) % 8 == g) > 1
+               for j in range(fr.matrices) for g in range(8))
 
 
 def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-          target: Target) -> list[Block]:
+         target: Target, merged: MergedBad | None = None) -> list[Block]:
     fr = r.feed
     floor = min(target.min_pt, theme.small_pt)
     pt = theme.small_pt
@@ -72,10 +86,12 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
             for row in rows:
                 counts[(row.address // 16) % 8] += 1
             ctop = top if beside else top + 2 * row_h + 1.0
-            # a count on a conflict's hatch keeps the hatch in bands above and below it
-            # (bands.clear_glyphs): the row leaves them room where the theme hatches, but not
-            # on a slide, whose height is fixed
-            ch = row_h + (BAND_ROOM if conflict.hatch and not target.paged else 0.0)
+            # a conflict's hatch keeps to a band along its cell's bottom edge, the count above
+            # it (mma_cells.edge_banded): the row leaves it room where the theme hatches, but
+            # not on a slide, whose height is fixed (there bands.clear_glyphs keeps the hatch
+            # beside the count)
+            room = edge_room(conflict) if not target.paged else 0.0
+            ch = row_h + room
             if not beside:  # under the matrix: how many of its rows each bank group g serves
                 c.text(0.0, ctop + ch / 2, "rows", pt, theme.muted, baseline="middle")
                 if j == fr.matrices - 1:
@@ -85,10 +101,15 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
                 style = conflict if counts[g] > 1 else used if counts[g] else Style(
                     fill=theme.surface, stroke=theme.grid, stroke_width=theme.thin_mm)
                 x = chunk_x + g * chunk_w
-                c.rect(x + PAD / 2, ctop, chunk_w - PAD, ch, style, key=keys.key("chunk", j, g))
-                cell_text(c, x + PAD / 2, ctop, chunk_w - PAD, ch, str(counts[g]), pt,
+                if room:
+                    edge_banded(c, x + PAD / 2, ctop, chunk_w - PAD, ch, style,
+                                key=keys.key("chunk", j, g))
+                else:
+                    c.rect(x + PAD / 2, ctop, chunk_w - PAD, ch, style,
+                           key=keys.key("chunk", j, g))
+                cell_text(c, x + PAD / 2, ctop, chunk_w - PAD, ch - room, str(counts[g]), pt,
                            theme.ink_on(style.fill or theme.surface), floor, keys.key("chunk", j, g),
-                           knockout=style.fill if style.hatch else None)
+                           knockout=style.fill if style.hatch and not room else None)
                 if (j, g) in sel_chunks:
                     theme.select(c, x + PAD / 2, ctop, chunk_w - PAD, ch)
                 if j == fr.matrices - 1 or beside:
@@ -112,10 +133,9 @@ def feed(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
     ], theme, width)
     served = [sum(1 for row in fr.rows if row.matrix == j and (row.address // 16) % 8 == g)
               for j in range(fr.matrices) for g in range(8)]
-    entries = [e for e, drawn in (
-        (LegendEntry("bank group read by one row", used), 1 in served),
-        (LegendEntry("bank group read by several rows (conflict)", conflict),
-         any(n > 1 for n in served))) if drawn]
+    entries = [LegendEntry("bank group read by one row", used)] if 1 in served else []
+    if any(n > 1 for n in served):
+        entries += bad_entries("feed", conflict, merged)
     legend = legend_block(entries, theme, width, notes=[
         "Bank group g: banks 4g … 4g + 3, bytes 16g … 16g + 15 of every 128. A wavefront "
         "serves one 8 × 8 matrix whose eight 16-byte rows fall in eight distinct groups; rows "

@@ -60,7 +60,10 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
     """The operand's cells in panels: more than 16 columns split into stacked panels where the
     width asks; more than 16 rows (B of m16n8k32) split into two panels side by side. The
     grid depends on the width only through its cell width and panels: ``made`` keeps one grid
-    per such layout for the widths a slide's design search tries."""
+    per such layout for the widths a slide's design search tries. Where the theme must survive
+    grayscale (print), a tint cannot tell four registers apart under a number, so each cell
+    (or each run of one register's cells) names its lane and register in the PTX ISA's style,
+    "5:r1" (:func:`cell_names`)."""
     pt = theme.small_pt
     label_w = text_width("31", pt, "mono") + 1.2
     cell_w = max(text_width("00", min(pt, max(floor, 6.0)), "mono") + 0.6, 2.9)
@@ -71,12 +74,21 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
     panel = (width - 2.0) / 2 if f.rows > 16 else width
     cell_w = max(cell_w, min(roomy, max(3.9, (panel - label_w) / max(f.cols, 1)),
                              (width - label_w) / max(f.cols, 1)))
+    named = bool(theme.hatches)
+    span, down = _run(f), _run_down(f)
+    need, split = 0.0, False
+    if named:  # the least cell that holds its name: "31:r3" over a run, or split down one
+        split = down > 1 or span == 2  # lane and register in cells of their own
+        need = text_width("31" if split else "31:r3", pt, "mono") + 0.8 + PAD
+        cell_w = max(cell_w, need / (1 if split else span))
     chunk = f.cols
     while chunk > 8 and label_w + chunk * cell_w > width + 1e-6:
         chunk //= 2
     run = 1
-    span = _run(f)
-    if chunk < f.cols and span > 1:
+    if named and span > 1:  # one name a run, every column in one panel
+        run, chunk = span, f.cols
+        cell_w = max(need / (1 if split else span), min(cell_w, (width - label_w) / f.cols))
+    elif chunk < f.cols and span > 1:
         # too wide for a lane number per cell: one number per register's run of columns (the
         # PTX ISA's "T0: {a0, a1, a2, a3}"), so every column keeps to one panel
         narrow = (width - label_w) / f.cols
@@ -84,15 +96,39 @@ def _fragment_grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: i
             run, chunk, cell_w = span, f.cols, min(3.9, narrow)
     panel_w = label_w + min(chunk, f.cols) * cell_w
     side = f.rows > 16 and 2 * panel_w + 2.0 <= width + 1e-6
-    key = (f.operand, round(cell_w, 6), chunk, side, run)
+    key = (f.operand, round(cell_w, 6), chunk, side, run, named)
     if made is not None and key in made:
         return made[key]
-    block = _GRIDS.get((f, theme), (selection, lane, floor, label_w, cell_w, chunk, side, run),
+    names = cell_names(f, run, down) if named else None
+    down = down if named else 1
+    block = _GRIDS.get((f, theme), (selection, lane, floor, label_w, cell_w, chunk, side, run,
+                                    down),
                        lambda: _grid(f, selection, theme, lane, floor, label_w, cell_w, chunk,
-                                     side, run))
+                                     side, run, names, down))
     if made is not None:
         made[key] = block
     return block
+
+
+def cell_names(f: Fragment, run: int, down: int) -> dict[tuple[int, int], tuple[str, int]]:
+    """What each cell of ``f`` prints where the register is named, and over how many cells:
+    ``5:r1`` (lane 5, register 1, as the legend numbers registers) in a cell, or over a run of
+    ``run`` columns one register fills; a run of two, or one register's run ``down`` a column
+    (B), has the lane in its first cell and the register in the rest, so every cell prints."""
+    lanes = f.owner[:, :, 0]
+    per = f.elements_per_register
+    regs = (2 * f.owner[:, :, 1]) if f.dtype == "f64" else f.owner[:, :, 1] // per
+    out: dict[tuple[int, int], tuple[str, int]] = {}
+    for row in range(f.rows):
+        for col in range(f.cols):
+            lane, reg = int(lanes[row, col]), int(regs[row, col])
+            if down > 1:  # the lane over the register's cells
+                out[row, col] = (str(lane) if row % down == 0 else f"r{reg}", 1)
+            elif run == 2:  # the lane beside the register
+                out[row, col] = (str(lane) if col % 2 == 0 else f"r{reg}", 1)
+            elif col % run == 0:
+                out[row, col] = (f"{lane}:r{reg}", run)
+    return out
 
 
 def _run(f: Fragment) -> int:
@@ -107,11 +143,25 @@ def _run(f: Fragment) -> int:
     return per if same else 1
 
 
+def _run_down(f: Fragment) -> int:
+    """How many rows in a column one register of ``f`` covers, lane and register alike, in
+    aligned runs (2 for 16-bit B: b(2j), b(2j+1) at k 2t, 2t + 1); 1 where they do not."""
+    per = f.elements_per_register
+    if per == 1 or f.rows % per:
+        return 1
+    lanes = f.owner[:, :, 0].reshape(f.rows // per, per, f.cols)
+    regs = (f.owner[:, :, 1] // per).reshape(f.rows // per, per, f.cols)
+    same = (lanes == lanes[:, :1, :]).all() and (regs == regs[:, :1, :]).all()
+    return per if same else 1
+
+
 _GRIDS: Kept[Block] = Kept(32)  # a fragment's grid: a layout search draws it in most designs
 
 
 def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None, floor: float,
-          label_w: float, cell_w: float, chunk: int, side: bool, run: int = 1) -> Block:
+          label_w: float, cell_w: float, chunk: int, side: bool, run: int = 1,
+          names: dict[tuple[int, int], tuple[str, int]] | None = None,
+          down: int = 1) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
     cell_h = max(3.0, cap_height(pt, "mono") * 1.45)
@@ -155,18 +205,24 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
                     # a run's elements touch; the gap between cells falls between runs
                     left = PAD / 2 if col % run == 0 else 0.0
                     right = PAD / 2 if col % run == run - 1 else 0.0
+                    above = PAD / 2 if row % down == 0 else 0.0
+                    below = PAD / 2 if row % down == down - 1 else 0.0
                     boxes[reg][0].append((x0 + label_w + i * cell_w + left,
-                                          top + k * cell_h + PAD / 2, cell_w - left - right,
-                                          cell_h - PAD))
+                                          top + k * cell_h + above, cell_w - left - right,
+                                          cell_h - above - below))
                     boxes[reg][1].append(keys.key(f.operand, row, col))
                     if run > 1 and col % run == 0:
                         runs.append((x0 + label_w + i * cell_w + PAD / 2,
                                      top + k * cell_h + PAD / 2, cell_w * run - PAD,
                                      cell_h - PAD))
+                    elif down > 1 and row % down == 0:  # a register's run down the column
+                        runs.append((x0 + label_w + i * cell_w + PAD / 2,
+                                     top + k * cell_h + PAD / 2, cell_w - PAD,
+                                     cell_h * down - PAD))
             with c.group(name=f"fragment-{f.operand}"):
                 for reg, (xywh, cell_keys) in sorted(boxes.items()):
                     style = styles[reg]
-                    if run > 1:  # outlined once around the run, below
+                    if run > 1 or down > 1:  # outlined once around the run, below
                         style = style.with_stroke(None, 0.0)
                     c.rects(xywh, style, cell_keys)
                 if runs:
@@ -178,15 +234,20 @@ def _grid(f: Fragment, selection: frozenset[str], theme: Theme, lane: int | None
                         style = styles[reg]
                         x, yy = x0 + label_w + i * cell_w + PAD / 2, top + k * cell_h + PAD / 2
                         lane_here = int(lanes[row, col])
-                        if col % run == 0:  # one number per run of the register's columns
-                            cell_text(c, x, yy, cell_w * run - PAD, cell_h - PAD,
-                                      str(lane_here), pt, inks[reg], floor,
-                                      keys.key(f.operand, row, col),
+                        name = ((str(lane_here), run) if col % run == 0 else None) \
+                            if names is None else names.get((row, col))
+                        if name is not None:  # one per run of the register's columns
+                            text, over = name
+                            cell_text(c, x, yy, cell_w * over - PAD, cell_h - PAD, text, pt,
+                                      inks[reg], floor, keys.key(f.operand, row, col),
                                       knockout=style.fill if style.hatch else None)
                         if lane_here in sel_lanes and col % run == 0:
                             c.rect(x, yy, cell_w * run - PAD, cell_h - PAD, theme.highlight())
-                        elif (row, col) in picked:
-                            c.rect(x, yy, cell_w - PAD, cell_h - PAD, theme.highlight())
+                        elif col % run == 0 and any((row, col + i) in picked
+                                                    for i in range(run)):
+                            # an element of a run: the run its register fills, whose one
+                            # number an element's outline would cut (the receipt names it)
+                            c.rect(x, yy, cell_w * run - PAD, cell_h - PAD, theme.highlight())
             y = top + len(rows) * cell_h + 2.0
         bottom = max(bottom, y)
         right = max(right, x0 + panel_w)
@@ -234,10 +295,16 @@ def fragments(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     used: set[int] = set()
     for f in chosen:
         used.update(f.register_of(row, col) for row in range(f.rows) for col in range(f.cols))
-    entries = [LegendEntry(f"register {j}", register_style(theme, j), parts=parts)
-               for j in sorted(used)]
-    notes = ["Each cell: the lane holding it, tinted by register; lane l is groupID l / 4, "
-             "threadID_in_group l mod 4. " + "; ".join(_holds(f) for f in chosen) + "."]
+    # where the cell names its register (print), a swatch per register would explain nothing
+    entries = [] if theme.hatches else [
+        LegendEntry(f"register {j}", register_style(theme, j), parts=parts)
+        for j in sorted(used)]
+    each = ("Each cell: the lane holding it and its register (5:r1: lane 5, register 1); "
+            "a run of cells one register holds (outlined) names them once, or the lane and "
+            "the register side by side or one over the other" if theme.hatches
+            else "Each cell: the lane holding it, tinted by register")
+    notes = [each + "; lane l is groupID l / 4, threadID_in_group l mod 4. "
+             + "; ".join(_holds(f) for f in chosen) + "."]
     rows = _selection_rows(r, selection, operands)
     legend = legend_block(entries, theme, beside or width, notes=notes)
     if beside:  # named apart from the side's legend, it flows in the body beside the grid

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gpuviz import keys
-from gpuviz.figures.display import PT_TO_MM, Style, selected_numbers
+from gpuviz.figures.display import PT_TO_MM, Style, Text, selected_numbers, text_box, walk
 from gpuviz.figures.layout import (
     GAP,
     Block,
@@ -21,7 +21,17 @@ from gpuviz.figures.layout import (
     wrap,
 )
 from gpuviz.figures.metrics import cap_height, text_width
-from gpuviz.figures.mma_cells import PAD, cell_text, heading, register_style, tagged
+from gpuviz.figures.mma_cells import (
+    PAD,
+    MergedBad,
+    bad_entries,
+    cell_text,
+    edge_banded,
+    edge_room,
+    heading,
+    register_style,
+    tagged,
+)
 from gpuviz.figures.swizzle import column_fill
 from gpuviz.figures.theme import Theme, gray_of_lightness
 from gpuviz.models.mma import MmaResult
@@ -30,7 +40,7 @@ SAFE_READ_L = 40.0  # CIE L* of a safe read of D in print: 18 below the darkest 
 
 
 def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-               target: Target) -> list[Block]:
+               target: Target, merged: MergedBad | None = None) -> list[Block]:
     g = r.warpgroup
     pt = theme.small_pt
     floor = min(target.min_pt, pt)
@@ -44,10 +54,13 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     per_line = max(1, min(groups, int((width - 2.0) // (4 * least))))
     box = min(7.0, (width - 2.0) / (warps if per_line == groups else 4 * per_line))
     row_h = max(3.4, cap_height(pt) * 2.0)  # just taller than a warp's label
-    line_h = cap_height(pt) + 2.0 + row_h + 1.5
     chosen = set(g.warps)
     sel = selected_numbers(selection, "warp")
-    ok, bad = theme.fill("valid"), theme.fill("undefined")
+    # wgmma on warps that are not a warpgroup is undefined: a broken contract, the one
+    # vermillion of the figure's other bad states
+    ok, bad = theme.fill("valid"), theme.fill("warn")
+    box_h = row_h + (0.0 if g.valid else edge_room(bad))  # a bad warp's pattern in a band
+    line_h = cap_height(pt) + 2.0 + box_h + 1.5
     for grp in range(groups):
         line, at = divmod(grp, per_line)
         x0, y = 4 * at * box, cap_height(pt) + line * line_h
@@ -69,14 +82,14 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
             theme.fill("absent") if not exists else Style(fill=theme.surface,
                                                           stroke=theme.outline,
                                                           stroke_width=theme.thin_mm))
-        c.rect(x + PAD / 2, top, box - PAD, row_h, style, key=keys.key("warp", w))
-        cell_text(c, x + PAD / 2, top, box - PAD, row_h, str(w), pt,
-                   theme.ink_on(style.fill or theme.surface), floor, keys.key("warp", w),
-                   knockout=style.fill if style.hatch else None)
+        text_h = edge_banded(c, x + PAD / 2, top, box - PAD, box_h, style,
+                             key=keys.key("warp", w))
+        cell_text(c, x + PAD / 2, top, box - PAD, text_h, str(w), pt,
+                   theme.ink_on(style.fill or theme.surface), floor, keys.key("warp", w))
         if w in sel:
-            c.rect(x + PAD / 2, top, box - PAD, row_h, theme.highlight())
+            c.rect(x + PAD / 2, top, box - PAD, box_h, theme.highlight())
     top = cap_height(pt) + ((groups - 1) // per_line) * line_h + 2.0
-    y = top + row_h + 2.0
+    y = top + box_h + 2.0
     # D: four bands of 16 rows, one per warp of the warpgroup, N columns
     rows_x = 1.0 + text_width(f"warp {max(g.warps)}", pt) + 1.5 * pt * PT_TO_MM
     band_w = min(width, max(rows_x + text_width("rows 48–63", pt) + 1.0, g.n * 0.45))
@@ -107,9 +120,8 @@ def warpgroup(r: MmaResult, selection: frozenset[str], theme: Theme, width: floa
     why = text_block(g.reason[:1].upper() + g.reason[1:] + ".", theme, width, name="reason")
     receipt = rows
     legend = legend_block([
-        LegendEntry("the four warps: an aligned warpgroup", ok) if g.valid else
-        LegendEntry("the four warps: not a warpgroup (undefined)", bad),
-    ], theme, width, notes=[
+        LegendEntry("the four warps: an aligned warpgroup", ok)] if g.valid else
+        bad_entries("warpgroup", bad, merged), theme, width, notes=[
         "Lane l of each warp holds d_i at row l / 4 (+ 8 when i mod 4 ≥ 2), column "
         "8·(i / 4) + 2·(l mod 4) + (i mod 2) of its 16 rows (the m16n8 C fragment, N / 8 "
         "times)."])
@@ -173,8 +185,10 @@ def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
     ]
     room = width - cores_w - GAP
     receipt: Block | None
-    if room >= 40.0:  # the fields beside the core matrices, wrapped to the room there
-        fields = receipt_block(rows, theme, room)
+    fields = receipt_block(rows, theme, room) if room >= 40.0 else None
+    # the fields beside the core matrices, wrapped to the room there, where their longest
+    # unbreakable value (the descriptor in hexadecimal) fits it: past it, it ran into the note
+    if fields is not None and _reach(fields) <= room + 1e-6:
         place(c, fields, cores_w + GAP, top)
         drawing = c.block(cores_w + GAP + fields.width, max(height, top + fields.height),
                           "descriptor-cores")
@@ -197,12 +211,18 @@ def descriptor(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
                    receipt, legend)
 
 
+def _reach(block: Block) -> float:
+    """How far right ``block``'s texts reach (a receipt's block is no wider than its width,
+    though a value that cannot wrap runs past it)."""
+    return max((text_box(t)[2] for t in walk(block.items) if isinstance(t, Text)), default=0.0)
+
+
 # --------------------------------------------------------------------------------------------
 # completion
 
 
 def completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: float,
-                target: Target) -> list[Block]:
+                target: Target, merged: MergedBad | None = None) -> list[Block]:
     steps = r.warpgroup.async_steps
     pt = theme.small_pt
     c = BlockCanvas()
@@ -226,29 +246,29 @@ def completion(r: MmaResult, selection: frozenset[str], theme: Theme, width: flo
         style = bad if hazard else ok if safe else Style(fill=theme.surface,
                                                          stroke=theme.outline,
                                                          stroke_width=theme.thin_mm)
-        h = max(row_h, len(lines) * step + 1.0) if beside else row_h
-        c.rect(0.0, y, event_w - 0.5, row_h - PAD, style, key=keys.key("step", i))
+        rh = row_h + edge_room(style)  # a hazard's pattern in a band under its event
+        h = max(rh, len(lines) * step + 1.0) if beside else rh
+        edge_banded(c, 0.0, y, event_w - 0.5, rh - PAD, style, key=keys.key("step", i))
         c.text(1.0, y + row_h / 2, s.event, pt, theme.ink_on(style.fill or theme.surface),
-               baseline="middle", font="mono", key=keys.key("step", i),
-               knockout=style.fill if style.hatch else None)
+               baseline="middle", font="mono", key=keys.key("step", i))
         state = (f"pending {', '.join(map(str, s.pending))}" if s.pending else "none pending")
         c.text(event_w + 1.0, y + row_h / 2, state, pt, theme.foreground, baseline="middle")
         if i in sel:
-            c.rect(0.0, y, event_w - 0.5, row_h - PAD, theme.highlight())
+            c.rect(0.0, y, event_w - 0.5, rh - PAD, theme.highlight())
         if beside:  # the note's first line on the row's baseline: a table's third column
             for k, line in enumerate(lines):
                 c.text(note_x, y + row_h / 2 + k * step, line, pt, theme.muted,
                        baseline="middle")
         else:
-            ny = y + row_h + cap_height(pt) + 0.3
+            ny = y + rh + cap_height(pt) + 0.3
             for k, line in enumerate(lines):
                 c.text(note_x, ny + k * step, line, pt, theme.muted)
-        y += h if beside else row_h + len(lines) * step + 0.8
+        y += h if beside else rh + len(lines) * step + 0.8
     drawing = c.block(min(width, note_x + note_w), y, "completion-steps")
     readable = steps[-1].d_readable
-    legend = legend_block([LegendEntry("D read after its groups completed", ok) if readable
-                           else LegendEntry("D read while a group may still write it (hazard)",
-                                            bad)], theme, width)
+    entries = ([LegendEntry("D read after its groups completed", ok)] if readable
+               else bad_entries("completion", bad, merged))
+    legend = legend_block(entries, theme, width) if entries else None
     wait = steps[-2].event
     title = f"Completion: fence, commit, {wait}, then read D"
     return tagged("completion", heading(title, theme, width, "completion-title"), drawing,

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from panel_shapes import caps, shapes
 from param_strategies import params_strategy
 
+from gpuviz.figures.budget import over_budget
 from gpuviz.figures.display import Rects, walk
 from gpuviz.figures.lint import Finding, lint
 from gpuviz.figures.scene import build_figure
@@ -31,8 +32,8 @@ CASES = ((NATURAL, "screen"), (SINGLE, "print"), (SLIDE, "presentation"), (NATUR
 
 # Rules whose findings generated states still raise for a panel, left open (each a class the
 # figure's layout does not yet handle; a fixed one leaves this table, and its case joins
-# FOUND below). "type-size" on a slide: a whole figure too large for one slide is drawn
-# smaller; the export pages it instead (``export.files.budget_pages``).
+# FOUND below). On a slide a whole figure over the slide's budget (drawn smaller) is linted as
+# the pages the export writes instead (``written``, as ``export.files.budget_pages``).
 OPEN: dict[str, frozenset[str]] = {
     # a slide's whole figure drawn smaller than 7 pt; on it, the quantization's edge table
     # beside the waves runs into their legend's note
@@ -41,10 +42,6 @@ OPEN: dict[str, frozenset[str]] = {
     "gemm": frozenset({"type-size"}),
     # a slide's whole figure drawn smaller than 7 pt
     "barrier": frozenset({"type-size"}),
-    # a completion hazard and a feed's bank conflict, both vermillion (a bad state), in one
-    # legend; a slide's descriptor value beside its field's note; the feed's "read by one
-    # row" (L* 97 in print) and fragment B's register 1 (96) in one print legend
-    "mma": frozenset({"type-size", "legend", "swatch", "overlap", "distinct", "lightness"}),
     # a slide of a 64-lane warp's stack beside a nine-layer graph: the stack's lane bars and
     # the graph share the slide's width, drawn smaller than 7 pt (6.9)
     "divergence": frozenset({"type-size"}),
@@ -53,6 +50,12 @@ OPEN: dict[str, frozenset[str]] = {
     # figures had been laid out in the same process (the layout's caches): not yet reproduced
     "sectors": frozenset({"overlap"}),
 }
+#: The lint's ``hatch-line`` rule (a horizontal line hatch in thin bands hugging a label reads
+#: as a strike-through: "-t0-" in gemm's owners, fixed there) finds these panels' generated
+#: states drawing one too (a divergence block "b4", a launch "wave 0", a barrier slot's
+#: number): open for them until their figures keep such a hatch to a band along the edge.
+LINE_HATCH_OPEN = ("launch", "barrier", "divergence")
+OPEN.update({p: OPEN.get(p, frozenset()) | {"hatch-line"} for p in LINE_HATCH_OPEN})
 
 
 def _keys(figure) -> list[str]:
@@ -78,10 +81,38 @@ def findings_for(panel_id: str, params, draw) -> list[tuple[str, Finding]]:
         else frozenset()
     for target, theme_name in CASES:
         theme = THEMES[theme_name]
-        figure = build_figure(panel_id, result, selection, theme, target)
-        found += [(f"{target.name} · {theme_name} · {sorted(selection)}", f)
-                  for f in lint(figure, target, 1.0, theme)]
+        for page, figure in written(panel_id, result, selection, theme, target):
+            found += [(f"{target.name}{page} · {theme_name} · {sorted(selection)}", f)
+                      for f in lint(figure, target.showing(figure.parts) if page else target,
+                                    1.0, theme)]
     return found
+
+
+def written(panel_id: str, result, selection: frozenset[str], theme, target):
+    """The figures an export writes for ``target``: the whole, or, where the whole is over a
+    slide's budget (it would be drawn smaller), its pages, as ``export.files.budget_pages``
+    groups the parts (each page as many parts, in order, as meet the budget together); each
+    with its page's name ("" for the whole)."""
+    whole = build_figure(panel_id, result, selection, theme, target)
+    if target.kind != "slide" or fits(whole, target) or len(whole.parts) < 2:
+        return [("", whole)]
+    pages: list[tuple[tuple[str, ...], object]] = []
+    for part in whole.parts:
+        if pages:
+            grown = (*pages[-1][0], part)
+            figure = build_figure(panel_id, result, selection, theme, target.showing(grown))
+            if fits(figure, target):
+                pages[-1] = (grown, figure)
+                continue
+        pages.append(((part,), build_figure(panel_id, result, selection, theme,
+                                            target.showing((part,)))))
+    return [(f" page {', '.join(parts)}", figure) for parts, figure in pages]
+
+
+def fits(figure, target) -> bool:
+    """Whether ``figure`` meets ``target``'s budget, as the export asks of a slide."""
+    return not over_budget(figure, target) and (figure.body_box is not None
+                                                or not target.gridded)
 
 
 def valid_params(panel_id: str):
@@ -252,5 +283,6 @@ def _found():
                          ids=lambda v: v if isinstance(v, str) else type(v).__name__)
 def test_states_found_by_generated_parameters_pass_the_lint(panel_id, params):
     assert not panel(panel_id).problems(params)
-    found = [f"{case}: {f}" for case, f in findings_for(panel_id, params, lambda _s: [])]
+    found = [f"{case}: {f}" for case, f in findings_for(panel_id, params, lambda _s: [])
+             if not (f.rule == "hatch-line" and panel_id in LINE_HATCH_OPEN)]
     assert not found, "\n".join(found[:12])

@@ -4,11 +4,14 @@ import pytest
 
 from gpuviz.export.svg import figure_to_svg
 from gpuviz.figures import gemm as fig
-from gpuviz.figures.display import Rect, Text, text_width, walk
+from gpuviz.figures.display import Rect, Rects, Text, text_width, walk
+from gpuviz.figures.lint import lint
+from gpuviz.figures.scene import figure_for
 from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import PRESENTATION, SCREEN, THEMES
 from gpuviz.keys import key
 from gpuviz.models.gemm import STRATEGIES, GemmParams, compute
+from gpuviz.scenario import bundled_scenarios, load_scenario
 
 FULL = compute(GemmParams())
 HALF = compute(GemmParams(k_revealed=2))
@@ -228,3 +231,25 @@ def test_the_intensity_subtitle_says_about_t_over_4_only_where_k_dwarfs_t():
     assert "T / (4 + 2T/K)" in text
     long = fig.subtitle(compute(GemmParams(tile=16, k_dim=4096)), SLIDE.showing(["intensity"]))
     assert "about T/4 FLOPs per byte at K = 4,096" in long
+
+
+def test_print_owner_cells_keep_their_block_pattern_in_a_band_along_the_bottom_edge():
+    """In print the block's hatch under and beside "t0" read as "-t0-": the label stands on
+    the cell's flat tint, the pattern in a band along the cell's bottom edge, a line hatch
+    kept clear of it (the lint's hatch-glyph and hatch-line rules)."""
+    from gpuviz.figures.gemm_owners import edge_band
+
+    th = THEMES["print"]
+    target = SINGLE.showing(["owners"])
+    path = next(p for p in bundled_scenarios() if p.stem == "gemm-walkthrough")
+    fig = figure_for(load_scenario(path), "gemm", th, frozenset(), target)
+    assert not [f for f in lint(fig, target, 1.0, th) if f.rule in ("hatch-glyph", "hatch-line")]
+    cells = [i for i in walk(fig.items) if isinstance(i, Rects) and i.keys
+             and all(k.startswith("thread:") for k in i.keys)]
+    assert cells and all(c.style.hatch is None for c in cells)
+    band = edge_band(th, th.small_pt)
+    bands = [r for i in walk(fig.items) if isinstance(i, Rects) and i.style.hatch
+             for r in i.xywh]
+    bottoms = {round(y + h, 6) for c in cells for _x, y, _w, h in c.xywh}
+    assert bands and all(abs(h - band) < 1e-6 and round(y + h, 6) in bottoms
+                         for _x, y, _w, h in bands)

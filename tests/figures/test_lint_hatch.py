@@ -26,7 +26,7 @@ def _figure(x: float, knockout: bool) -> Figure:
 
 
 def _glyph_findings(fig: Figure) -> list[str]:
-    return [f.rule for f in lint(fig) if f.rule == "hatch-glyph"]
+    return [f.rule for f in lint(fig) if f.rule in ("hatch-glyph", "hatch-line")]
 
 
 def test_a_digit_on_a_hatched_cell_is_found_with_or_without_a_knockout():
@@ -86,3 +86,21 @@ def test_banks_conflict_slots_keep_their_cross_hatch_in_bands_in_print():
     crossed = [r for i in walk(fig.items) if isinstance(i, Rects) and i.style.hatch == "cross"
                for r in i.xywh]
     assert len(crossed) >= 2 * 32  # a band above and below each of the 32 queued words
+
+
+def test_a_line_hatch_kept_in_thin_bands_just_above_and_below_a_label_is_found():
+    """Gemm's owner cells in print: "t0" on a horizontally hatched 6 mm cell, the hatch kept
+    in bands 0.15 mm above and below it, read as "-t0-" (a strike-through); a band along the
+    cell's edge a hatch pitch away is clear, and so is a diagonal hatch's band."""
+    def owner_cell(hatch: str, y: float) -> Figure:
+        cell = Rect(0, 0, 6, 6, Style(fill="#ffffff", hatch=hatch, hatch_color="#000000"))
+        label = Text(3, y, "t0", 7, "#000000", anchor="middle", baseline="middle", font="mono")
+        return Figure(10, 10, "#ffffff", clear_glyphs((cell, label)))
+
+    assert _glyph_findings(owner_cell("horizontal", 3.0)) == ["hatch-line"]
+    assert _glyph_findings(owner_cell("diagonal", 3.0)) == []
+    edge = Figure(10, 10, "#ffffff", (
+        Rect(0, 0, 6, 6, Style(fill="#ffffff")),
+        Rect(0, 3.95, 6, 2.05, Style(hatch="horizontal", hatch_color="#000000")),
+        Text(3, 1.5, "t0", 7, "#000000", anchor="middle", baseline="middle", font="mono")))
+    assert _glyph_findings(edge) == []

@@ -8,9 +8,9 @@ import itertools
 import pytest
 
 from gpuviz.figures import mma as figure
-from gpuviz.figures.display import Rect, Text, text_box, walk
-from gpuviz.figures.lint import lint
-from gpuviz.figures.targets import SINGLE, SLIDE
+from gpuviz.figures.display import Rect, Rects, Text, text_box, walk
+from gpuviz.figures.lint import legend_marks, lint
+from gpuviz.figures.targets import NATURAL, SINGLE, SLIDE
 from gpuviz.figures.theme import theme
 from gpuviz.models import mma
 
@@ -98,3 +98,96 @@ def test_column_indices_of_a_fragment_never_run_together():
                    and i.color == t.muted and abs(i.y - first_row) < 1e-6)
     assert len(heads) >= 8
     assert all(b[0] - a[2] >= 0.5 for a, b in itertools.pairwise(heads))
+
+
+def _texts_by_key(fig) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for item in walk(fig.items):
+        if isinstance(item, Text) and item.key:
+            out.setdefault(item.key, []).append(item.text)
+    return out
+
+
+def test_a_print_fragment_names_each_cells_register_in_the_cell():
+    """In print four register grays under the lane numbers read as one or two grays (and a
+    pattern would read as part of a number): the cells name lane and register (A's row 8,
+    columns 0 and 1 are lane 0's register 1, the PTX ISA's a2 and a3: "0" beside "r1"); B's
+    registers run down its columns: the lane over them. Every cell prints (on a slide, one
+    name a run of two left half the cells without a value)."""
+    r = mma.compute(mma.MmaParams(show=("fragment-a", "fragment-b")))
+    fig = figure.build(r, frozenset(), theme("print"), SINGLE)
+    texts = _texts_by_key(fig)
+    assert texts["a:8,0"] == ["0"] and texts["a:8,1"] == ["r1"]  # a run of two: side by side
+    assert texts["a:0,8"] == ["0"] and texts["a:0,9"] == ["r2"]
+    assert texts["b:0,0"] == ["0"] and texts["b:1,0"] == ["r0"] and texts["b:9,0"] == ["r1"]
+    # B's two cells of one register outlined as one, as A's run of two columns is
+    b_cells = [r for i in walk(fig.items) if isinstance(i, Rects) and i.keys
+               and i.keys[0].startswith("b:") for r in i.xywh]
+    outlines = [r for i in walk(fig.items) if isinstance(i, Rects) and not i.keys
+                and i.style.fill is None and i.style.stroke for r in i.xywh]
+    assert any(h > 1.9 * max(r[3] for r in b_cells) for *_, h in outlines)
+    assert not [label for label in legend_marks(fig) if label.startswith("register")]
+    assert not lint(fig, SINGLE, 1.0, theme("print"))
+    slide = figure.build(r, frozenset(), theme("print"), SLIDE)
+    assert not [f for f in lint(slide, SLIDE, 1.0, theme("print")) if f.rule == "missing-value"]
+    # on a screen the tint tells the register: the lane alone
+    screen = _texts_by_key(figure.build(r, frozenset(), theme("screen"), SINGLE))
+    assert screen["a:8,0"] == ["0"]
+
+
+#: A feed's bank conflict, an invalid warpgroup and a hazard read of D in one figure
+THREE_BAD = mma.MmaParams(
+    shape="m16n8k32", dtype="s8", accumulator="s32", lane=30,
+    show=("fragment-b", "feed", "warpgroup", "completion"),
+    feed=mma.MmaFeed(op="stmatrix", operand="a", matrices=2, trans=True, layout="swizzled",
+                     row_elements=280, padding=24, swizzle="64B"),
+    warpgroup=mma.MmaWarpgroup(n=8, first_warp=3, block_warps=19, a_source="registers",
+                               swizzle="128B", k_steps=4, start_address=2864,
+                               leading_byte_offset=6960, stride_byte_offset=3344, stages=4,
+                               wait_pending=1))
+
+
+@pytest.mark.parametrize("theme_name", ["screen", "print", "dark"])
+def test_bad_states_of_several_parts_share_one_legend_entry(theme_name):
+    """A conflict, a hazard and an invalid warpgroup are each a bad state, one vermillion:
+    three legend entries drew three meanings with one mark; one entry names them once."""
+    r = mma.compute(THREE_BAD)
+    th = theme(theme_name)
+    fig = figure.build(r, frozenset(), th, NATURAL)
+    marks = legend_marks(fig)
+    bad = [label for label in marks if label.startswith("a bad state")]
+    assert bad == ["a bad state: a bank conflict, warps that are not a warpgroup, a hazard "
+                   "read of D"]
+    assert len(marks[bad[0]]) == 1  # in the first such part's legend, not in each
+    assert not [label for label in marks if "(hazard)" in label or "(conflict)" in label]
+    assert not [f for f in lint(fig, NATURAL, 1.0, th) if f.rule in ("legend", "swatch")]
+    # a part alone keeps its own words
+    alone = figure.build(r, frozenset(), th, NATURAL.showing(["completion"]))
+    assert "D read while a group may still write it (hazard)" in legend_marks(alone)
+
+
+def test_a_descriptor_too_long_for_the_room_beside_the_core_matrices_goes_under_them():
+    """On a slide the hexadecimal descriptor beside the core matrices ran into the note."""
+    r = mma.compute(mma.MmaParams(
+        shape="m16n8k8", dtype="tf32", accumulator="f32", lane=8, show=("descriptor",),
+        warpgroup=mma.MmaWarpgroup(n=256, first_warp=14, block_warps=31, a_source="registers",
+                                   swizzle="128B", k_steps=2, start_address=4864, stages=2,
+                                   wait_pending=0)))
+    th = theme("presentation")
+    fig = figure.build(r, frozenset(), th, SLIDE)
+    assert not [f for f in lint(fig, SLIDE, 1.0, th) if f.rule in ("overlap", "crossing")]
+
+
+def test_print_bad_cells_keep_their_pattern_to_a_band_clear_of_the_number():
+    """A bad warp's, a conflict's and a hazard's cross-hatch beside or just over its number
+    read as "X3X": in print the pattern keeps to a band along the cell's bottom edge, every
+    text at least 0.5 mm from it."""
+    th = theme("print")
+    fig = figure.build(mma.compute(THREE_BAD), frozenset(), th, SINGLE)
+    hatched = [r for i in walk(fig.items) if isinstance(i, (Rect, Rects)) and i.style.hatch
+               for r in ([(i.x, i.y, i.w, i.h)] if isinstance(i, Rect) else i.xywh)]
+    assert hatched
+    texts = [text_box(t) for t in walk(fig.items) if isinstance(t, Text) and t.text.strip()]
+    near = [(b, (x, y, w, h)) for x, y, w, h in hatched for b in texts
+            if b[0] < x + w + 0.5 and b[2] > x - 0.5 and b[1] < y + h + 0.5 and b[3] > y - 0.5]
+    assert not near, near[:3]
