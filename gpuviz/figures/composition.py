@@ -5,7 +5,7 @@ scale; for a figure of some parts, only their blocks, in the order asked, inside
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -391,6 +391,37 @@ def _title_for(theme: Theme, title: str, column_title: str, width: float) -> str
     if column_title and title and len(wrap(title, theme.title_pt, width, bold=True)) > 1:
         return column_title
     return title
+
+
+def by_width(blocks_for: BlocksFor) -> BlocksFor:
+    """``blocks_for`` asked once per width, for a figure whose ``body``/``side`` are pure
+    functions of the width (nothing one leaves for the other: reduction's body tells its side
+    what it shortened): the design search asks each width again and again (a slide's designs,
+    its wider side columns, its other design widths, the page off the grid). Made afresh for
+    each :func:`compose` call. A width's blocks are kept as far as they were taken, so a
+    design given up early (``Reach``) still builds no block it does not place; a
+    ``blocks_for`` that raises is asked again next time."""
+    seen: dict[float, tuple[list[Block | Reach], Iterator[Block | Reach]]] = {}
+
+    def again(width: float) -> Iterator[Block | Reach]:
+        entry = seen.get(width)
+        if entry is None:
+            entry = seen[width] = ([], iter(blocks_for(width)))
+        done, rest = entry
+        i = 0
+        while True:
+            if i == len(done):
+                try:
+                    done.append(next(rest))
+                except StopIteration:
+                    return
+                except BaseException:
+                    seen.pop(width, None)
+                    raise
+            yield done[i]
+            i += 1
+
+    return again
 
 
 def _shown(blocks_for: BlocksFor, target: Target) -> BlocksFor:
