@@ -18,7 +18,7 @@ from gpuviz.figures.metrics import leaves_room
 from gpuviz.scenario import load_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hostile"))
-from hostile_corpus import steps  # noqa: E402
+from hostile_corpus import steps
 
 
 def _lecture(tmp_path: Path, count: int = 2):
