@@ -4,7 +4,6 @@ scale; for a figure of some parts, only their blocks, in the order asked, inside
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -12,7 +11,7 @@ from typing import Any
 
 from gpuviz.figures.bands import clear_glyphs
 from gpuviz.figures.blocks import Block, BlockCanvas
-from gpuviz.figures.budget import BODY_PX, content_box, over_budget
+from gpuviz.figures.budget import BODY_PX, content_box, median_of, over_budget
 from gpuviz.figures.display import PT_TO_MM, Figure, Group, Rect, Text, walk
 from gpuviz.figures.legible import keep_legible
 from gpuviz.figures.lint_slide_room import BAND_NAMES, cramped_column
@@ -258,7 +257,7 @@ def _body_pt(figure: Figure) -> float:
     """The median type of a slide's body (its bands aside), in points on the page."""
     sizes = [t.size for g in figure.items if isinstance(g, Group) and g.name not in BAND_NAMES
              for t in walk(g.items) if isinstance(t, Text)]
-    return statistics.median(sizes) if sizes else 0.0
+    return median_of(sizes) if sizes else 0.0
 
 
 def _on_grid(target: Target, theme: Theme, title: str, subtitle: str, body: BlocksFor,
@@ -369,7 +368,7 @@ def _body_px(arr: _Arrangement, scale: float, unit: float) -> float:
     pixels of ``unit`` page units each (the slide budget's measure)."""
     sizes = [t.size for b, _, _ in arr.blocks if b.name != "title"
              for t in walk(b.items) if isinstance(t, Text)]
-    return statistics.median(sizes) * scale * PT_TO_MM / unit if sizes else float("inf")
+    return median_of(sizes) * scale * PT_TO_MM / unit if sizes else float("inf")
 
 
 def _band_text(text: str, theme: Theme, grid: SlideGrid, px: float, least_px: float,
