@@ -30,6 +30,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 bench: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]'
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/run_all.py
 
 schema: $(STAMP)

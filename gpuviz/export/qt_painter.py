@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -55,6 +55,9 @@ from gpuviz.figures.display import (
     row_list,
 )
 from gpuviz.figures.metrics import FALLBACK_FAMILY, cap_height, descent, typeface_file
+
+if TYPE_CHECKING:  # named where an image is drawn (its enums cost the first frame nothing)
+    from PySide6.QtGui import QImage
 
 SANS_FAMILY = "Inter"
 MONO_FAMILY = "Noto Sans Mono"
@@ -380,15 +383,26 @@ class _Painter:
 
     def image(self, item: Image) -> None:
         import numpy as np  # only a dense figure draws an image
-        from PySide6.QtGui import QImage
 
-        rgb = np.ascontiguousarray(item.rgb, dtype=np.uint8)
-        h, w, _ = rgb.shape
-        img = QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888)
+        rgb = np.ascontiguousarray(item.rgb, dtype=np.uint8)  # alive while drawn
+        img = device_image(rgb, isinstance(self.p.device(), QPagedPaintDevice))
         self.p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         self.p.setOpacity(1.0)
         self._opacity = 1.0
         self.p.drawImage(QRectF(item.x, item.y, item.w, item.h), img)
+
+
+def device_image(rgb: Any, paged: bool) -> QImage:
+    """An image item's pixels (an H × W × 3 uint8 array, kept alive by the caller while drawn)
+    as the device draws them fastest: a raster device (a view, a PNG) blends 24-bit pixels
+    through a conversion of the whole image on every draw, so it gets them as 32-bit (a copy,
+    0.05 ms for 512²; a 512² image then draws 4-6× faster, 0.9 -> 0.15 ms); PDF keeps them
+    24-bit, as written into the file."""
+    from PySide6.QtGui import QImage
+
+    h, w, _ = rgb.shape
+    img = QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888)
+    return img if paged else img.convertToFormat(QImage.Format.Format_RGB32)
 
 
 _metrics_by_device: dict[tuple[str, bool, int, int], QFontMetricsF] = {}

@@ -4,15 +4,14 @@ scale; for a figure of some parts, only their blocks, in the order asked, inside
 
 from __future__ import annotations
 
-import statistics
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gpuviz.figures.bands import clear_glyphs
 from gpuviz.figures.blocks import Block, BlockCanvas
-from gpuviz.figures.budget import BODY_PX, content_box, over_budget
+from gpuviz.figures.budget import BODY_PX, content_box, median_of, over_budget
 from gpuviz.figures.display import PT_TO_MM, Figure, Group, Rect, Text, walk
 from gpuviz.figures.legible import keep_legible
 from gpuviz.figures.lint_slide_room import BAND_NAMES, cramped_column
@@ -258,7 +257,7 @@ def _body_pt(figure: Figure) -> float:
     """The median type of a slide's body (its bands aside), in points on the page."""
     sizes = [t.size for g in figure.items if isinstance(g, Group) and g.name not in BAND_NAMES
              for t in walk(g.items) if isinstance(t, Text)]
-    return statistics.median(sizes) if sizes else 0.0
+    return median_of(sizes) if sizes else 0.0
 
 
 def _on_grid(target: Target, theme: Theme, title: str, subtitle: str, body: BlocksFor,
@@ -369,7 +368,7 @@ def _body_px(arr: _Arrangement, scale: float, unit: float) -> float:
     pixels of ``unit`` page units each (the slide budget's measure)."""
     sizes = [t.size for b, _, _ in arr.blocks if b.name != "title"
              for t in walk(b.items) if isinstance(t, Text)]
-    return statistics.median(sizes) * scale * PT_TO_MM / unit if sizes else float("inf")
+    return median_of(sizes) * scale * PT_TO_MM / unit if sizes else float("inf")
 
 
 def _band_text(text: str, theme: Theme, grid: SlideGrid, px: float, least_px: float,
@@ -391,6 +390,37 @@ def _title_for(theme: Theme, title: str, column_title: str, width: float) -> str
     if column_title and title and len(wrap(title, theme.title_pt, width, bold=True)) > 1:
         return column_title
     return title
+
+
+def by_width(blocks_for: BlocksFor) -> BlocksFor:
+    """``blocks_for`` asked once per width, for a figure whose ``body``/``side`` are pure
+    functions of the width (nothing one leaves for the other: reduction's body tells its side
+    what it shortened): the design search asks each width again and again (a slide's designs,
+    its wider side columns, its other design widths, the page off the grid). Made afresh for
+    each :func:`compose` call. A width's blocks are kept as far as they were taken, so a
+    design given up early (``Reach``) still builds no block it does not place; a
+    ``blocks_for`` that raises is asked again next time."""
+    seen: dict[float, tuple[list[Block | Reach], Iterator[Block | Reach]]] = {}
+
+    def again(width: float) -> Iterator[Block | Reach]:
+        entry = seen.get(width)
+        if entry is None:
+            entry = seen[width] = ([], iter(blocks_for(width)))
+        done, rest = entry
+        i = 0
+        while True:
+            if i == len(done):
+                try:
+                    done.append(next(rest))
+                except StopIteration:
+                    return
+                except BaseException:
+                    seen.pop(width, None)
+                    raise
+            yield done[i]
+            i += 1
+
+    return again
 
 
 def _shown(blocks_for: BlocksFor, target: Target) -> BlocksFor:

@@ -33,6 +33,7 @@ from gpuviz.figures.layout import (
     LegendEntry,
     Target,
     as_part,
+    by_width,
     compose,
     counted,
     format_number,
@@ -120,7 +121,10 @@ def build(result: DivergenceResult, selection: frozenset[str], theme: Theme,
                 as_part("efficiency", _efficiency_table(rows, theme, width))]
 
     def composed() -> Figure:
-        return compose(target, theme, title=title, subtitle=subtitle, body=body, side=side,
+        # body and side read only the width (and ``grow``, fixed for one composition): each
+        # width built once per composition (a slide's search asks a dozen widths 30 times)
+        return compose(target, theme, title=title, subtitle=subtitle, body=by_width(body),
+                       side=by_width(side),
                        natural_width=195.0, figure_title="gpuviz divergence",
                        description=f"A {r.warp_size}-lane warp through a control-flow graph "
                                    f"of {counted(len(r.nodes), 'block')}: "
@@ -322,8 +326,19 @@ def _full_height_style(theme: Theme) -> Style:
     return Style(fill=None, stroke=theme.outline, stroke_width=theme.thin_mm)
 
 
+# the issue orders: a layout search draws them at every width it tries, a slide's page search
+# at the same widths again (``marks`` are the result's in the theme, so not in the key)
+_ORDERS: Kept[Block] = Kept(128)
+
+
 def _orders(r: DivergenceResult, selection: frozenset[str], theme: Theme,
             marks: dict[str, Style], width: float) -> Block:
+    return _ORDERS.get((r, theme), (selection, width),
+                       lambda: _orders_drawn(r, selection, theme, marks, width))
+
+
+def _orders_drawn(r: DivergenceResult, selection: frozenset[str], theme: Theme,
+                  marks: dict[str, Style], width: float) -> Block:
     c = BlockCanvas()
     pt = theme.small_pt
     fg = theme.foreground

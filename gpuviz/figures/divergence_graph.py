@@ -102,7 +102,11 @@ def cfg_min_width(r: DivergenceResult, theme: Theme) -> float:
     return max(62.0, widest * (_node_size(r, theme.small_pt)[0] + 4.0))
 
 
-_DRAWN: Kept[Block] = Kept(32)  # graphs: a view's layout search draws one at a few widths
+# graphs: a view's layout search draws one at a few widths; a slide's, at some 23 widths with
+# the layers grown and again kept short (46 keys), visited in turn by each design it tries and
+# again by each page of parts tried: 32 kept none of them to its next visit (a deck's step
+# drew 266 graphs where 69 differ)
+_DRAWN: Kept[Block] = Kept(128)
 
 
 def graph_block(r: DivergenceResult, selection: frozenset[str], theme: Theme,

@@ -50,6 +50,7 @@ from gpuviz.figures.composition import (
     BlocksFor,
     Reach,
     alt_text,
+    by_width,
     compose,
     side_column,
 )
@@ -91,8 +92,8 @@ from gpuviz.figures.transform import transform
 __all__ = [
     "CHROMES", "DESIGN_FACTORS", "DOUBLE", "GAP", "MARGIN", "NATURAL", "SINGLE", "SLIDE",
     "TARGETS", "Block", "BlockCanvas", "BlocksFor", "Chrome", "Design", "LegendEntry", "Note",
-    "Reach", "Role", "Shortened", "Target", "alt_text", "as_part", "compose", "counted", "fit_value",
-    "format_bytes", "format_number", "format_percent", "formula_block", "knock_out",
+    "Reach", "Role", "Shortened", "Target", "alt_text", "as_part", "by_width", "compose",
+    "counted", "fit_value", "format_bytes", "format_number", "format_percent", "formula_block", "knock_out",
     "legend_block", "legend_for", "line_step", "place", "place_items", "receipt_block",
     "short_forms", "shortened_note", "shortened_place", "side_column", "table_block", "text_block",
     "title_block", "transform", "view_target", "without_orphan", "wrap",

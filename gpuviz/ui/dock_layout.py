@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, QThreadPool
 
 from gpuviz import keys
 from gpuviz.figures.display import Figure
+from gpuviz.figures.metrics import leaves_room, on_typeface_change
 from gpuviz.figures.scene import build_figure
 from gpuviz.figures.targets import NATURAL, Design, Target, view_target
 from gpuviz.figures.theme import Theme
@@ -92,33 +93,52 @@ def lecture_states(scenario: Scenario, shown: Scenario, panel_id: str,
     return tuple(out)
 
 
-_BUILT: OrderedDict[tuple[str, int, frozenset[str], str, Target], tuple[Any, Figure]] = \
-    OrderedDict()
+# figures built, by (panel, result, theme, selection, target, fallback room): the layouts of
+# one view for another page, for the steps' parts and for a new window build many of the same
+# figures, and a dock's redraw of a state it showed before (a step gone back to, a playback
+# loop's frame, the state a layout just built in its design) is then a paint alone. Each entry
+# holds its result and theme, so their ids name them while it lives; new parameters are a new
+# result (compute_cached), so a changed state is built anew.
+_BUILT: OrderedDict[tuple[Any, ...], tuple[Any, Theme, Figure]] = OrderedDict()
 _BUILT_LOCK = threading.Lock()
 BUILT_KEPT = 256  # figures kept across the layouts of a session (another page, a new window;
 # 64 thrashed once a view's pages are grouped by every state's type: twice the builds, about
 # 20 MB less at the peak of tests/ui/test_dock_layouts.py's child)
 
 
-def _built(panel_id: str, state: tuple[Any, frozenset[str]], theme: Theme,
-           target: Target) -> Figure:
-    """``build_figure`` of a (result, a step's selection) state, remembered: the layouts of one
-    view for another page, for the steps' parts and for a new window build many of the same
-    figures. The result is kept with its figure, so its id names it while remembered."""
-    result, selection = state
-    key = (panel_id, id(result), selection, theme.name, target)
+def built_figure(panel_id: str, result: Any, selection: frozenset[str], theme: Theme,
+                 target: Target) -> Figure:
+    """``build_figure(panel_id, result, selection, theme, target)``, remembered (the last
+    ``BUILT_KEPT``): the same figure object for the same arguments; a change of typeface
+    forgets them all (``metrics.on_typeface_change``)."""
+    key = (panel_id, id(result), id(theme), selection, target, leaves_room())
     with _BUILT_LOCK:
         hit = _BUILT.get(key)
-        if hit is not None and hit[0] is result:
+        if hit is not None and hit[0] is result and hit[1] is theme:
             _BUILT.move_to_end(key)
-            return hit[1]
-    figure = build_figure(panel_id, result, selection | _playing(panel_id, result), theme,
-                          target)
+            return hit[2]
+    figure = build_figure(panel_id, result, selection, theme, target)
     with _BUILT_LOCK:
-        _BUILT[key] = (result, figure)
+        _BUILT[key] = (result, theme, figure)
         while len(_BUILT) > BUILT_KEPT:
             _BUILT.popitem(last=False)
     return figure
+
+
+def _forget_built() -> None:
+    with _BUILT_LOCK:
+        _BUILT.clear()
+
+
+on_typeface_change(_forget_built)
+
+
+def _built(panel_id: str, state: tuple[Any, frozenset[str]], theme: Theme,
+           target: Target) -> Figure:
+    """The figure of a (result, a step's selection) state for a layout: at playback's first
+    frame where the panel animates (:func:`_playing`)."""
+    result, selection = state
+    return built_figure(panel_id, result, selection | _playing(panel_id, result), theme, target)
 
 
 def _playing(panel_id: str, result: Any) -> frozenset[str]:

@@ -31,7 +31,7 @@ from gpuviz.scenario.compute import compute_cached, effective_params
 from gpuviz.scenario.decode import encode
 from gpuviz.ui.companion_split import CompanionSplit
 from gpuviz.ui.controls_strip import STRIP_PX, ControlsScroll, ControlsStrip, follow_text
-from gpuviz.ui.dock_layout import DockLayouts, LectureLayout
+from gpuviz.ui.dock_layout import DockLayouts, LectureLayout, built_figure
 from gpuviz.ui.document import Document
 from gpuviz.ui.figure_view import FigureView
 from gpuviz.ui.measured_line import MeasuredLine
@@ -417,7 +417,8 @@ class PanelDock(LectureLayout, QDockWidget):
             if figure.design is not None:
                 self.layouts.keep_design(target, self.theme.name, figure.design)
             return figure
-        return build_figure(self.panel.id, result, key.selection, self.theme,
+        # remembered: a state shown before, or just built by the view's layout in its design
+        return built_figure(self.panel.id, result, key.selection, self.theme,
                             replace(target, design=design))
 
     def _on_resized(self) -> None:

@@ -59,13 +59,15 @@ def test_only_the_default_lecture_as_written_recalls_them(settings, tmp_path):
 FIRST_START = """
 import gc, json, os, sys
 gc.disable()
+import gpuviz.ui.dock_layout as dl
 import gpuviz.ui.panel_dock as pd
 built = []
 build = pd.build_figure
 def counted(pid, result, selection, theme, target):
     built.append(target.design)
     return build(pid, result, selection, theme, target)
-pd.build_figure = counted
+pd.build_figure = counted  # a search where no design is known
+dl.build_figure = counted  # a build in a known design (remembered: dl.built_figure)
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from gpuviz.ui.app import start

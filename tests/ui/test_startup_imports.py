@@ -1,6 +1,7 @@
 """What the first frame imports: the window on the default scenario, painted once, in a fresh
 interpreter. Its modules leave out numpy (a launch figure's display batches are tuples) and
-fontTools (text is measured from the bundled metrics), as docs/architecture.md's Start-up says."""
+fontTools (text is measured from the bundled metrics) and statistics (with fractions and decimal,
+3 ms: a slide's median type is taken without it), as docs/architecture.md's Start-up says."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ gc.disable()
 from gpuviz.ui.app import start
 w = start(None, show=False)
 def painted():
-    heavy = sorted(m for m in ("numpy", "fontTools", "networkx", "pyqtgraph") if m in sys.modules)
+    heavy = sorted(m for m in ("numpy", "fontTools", "networkx", "pyqtgraph", "statistics")
+                   if m in sys.modules)
     print("imported:", ",".join(heavy), flush=True)
     os._exit(0)
 w.complete = painted  # called on the turn after the paint pass that painted the first figure
