@@ -121,20 +121,18 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
         edge += [["masked", "none"]]
     if not _grid_size(r, box)[2]:
         edge += [["drawn", "short side longer than to scale"]]
-    edge_table = table_block(["", ""], edge, theme,
-                             box + GAP + (0.0 if width - box - GAP - 2.0 >= 45.0
-                                          else width - box - GAP), name="edge")
+    edge_table = _edge_table(edge, theme, width, box + GAP)
     place(c, edge_table, 0.0, y + grid_h + 0.6)
     y_edge = y + grid_h + 0.6 + edge_table.height
-    # the tiles in waves
-    wx = box + GAP + 2.0
+    # the tiles in waves, beside the grid and its edge table (clear of the widest of them)
+    wx = max(box + GAP, edge_table.width + GAP) + 2.0
     bar_w = width - wx
     waves = [["tiles", f"{count(r.tiles, 'tile')} on {format_number(r.tile_slots_per_wave)} "
                        f"slots ({count(r.tile_sms, 'SM')} × {count(r.tiles_per_sm, 'tile')} at a "
                        "time)"],
              ["waves", f"{format_number(r.wave_count)}, last "
                        f"{format_percent(r.last_wave_fill)} full"]]
-    if bar_w < 45.0:  # too narrow beside the tiles: below them
+    if bar_w < WAVES_LEAST:  # too narrow beside the tiles: below them
         wx, wy, bar_w = 0.0, y_edge + 2.0, width
     else:
         wy = y
@@ -177,6 +175,24 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
         else:
             bottom = _corner(c, r, theme, 0.0, bottom + 2.0, width)
     return c.block(width, bottom, "quantization")
+
+
+WAVES_LEAST = 45.0  # mm: the tiles in waves beside the grid take at least this much
+
+
+def _edge_table(edge: list[list[str]], theme: Theme, width: float, beside: float) -> Block:
+    """The grid's edge table: ``beside`` wide under the grid, where it fits that (the waves
+    go beside it); else as wide as its values need, where that leaves the waves their least
+    beside it (a shape never splits across lines: a 30 mm column ran "6,369 × 12,219" into
+    the waves' note); else the whole width (the waves go under it)."""
+    narrow = table_block(["", ""], edge, theme, beside, name="edge")
+    room = width - GAP - 2.0 - WAVES_LEAST
+    if narrow.width <= beside + 1e-6 and room >= beside - GAP:
+        return narrow
+    wide = table_block(["", ""], edge, theme, max(room, beside), name="edge")
+    if wide.width <= room + 1e-6:
+        return wide
+    return table_block(["", ""], edge, theme, width, name="edge")
 
 
 def _matrix_rows(r: LaunchResult) -> list[list[str]]:
