@@ -125,7 +125,8 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
     place(c, edge_table, 0.0, y + grid_h + 0.6)
     y_edge = y + grid_h + 0.6 + edge_table.height
     # the tiles in waves, beside the grid and its edge table (clear of the widest of them)
-    wx = max(box + GAP, edge_table.width + GAP) + 2.0
+    wx = box + GAP + 2.0 if edge_table.width <= box + GAP + SLACK \
+        else edge_table.width + GAP + 2.0
     bar_w = width - wx
     waves = [["tiles", f"{count(r.tiles, 'tile')} on {format_number(r.tile_slots_per_wave)} "
                        f"slots ({count(r.tile_sms, 'SM')} × {count(r.tiles_per_sm, 'tile')} at a "
@@ -178,6 +179,7 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
 
 
 WAVES_LEAST = 45.0  # mm: the tiles in waves beside the grid take at least this much
+SLACK = 0.5  # mm an edge table under the grid may pass its column by (1.5 mm from the waves)
 
 
 def _edge_table(edge: list[list[str]], theme: Theme, width: float, beside: float) -> Block:
@@ -187,7 +189,7 @@ def _edge_table(edge: list[list[str]], theme: Theme, width: float, beside: float
     the waves' note); else the whole width (the waves go under it)."""
     narrow = table_block(["", ""], edge, theme, beside, name="edge")
     room = width - GAP - 2.0 - WAVES_LEAST
-    if narrow.width <= beside + 1e-6 and room >= beside - GAP:
+    if narrow.width <= beside + SLACK and room >= beside - GAP:
         return narrow
     wide = table_block(["", ""], edge, theme, max(room, beside), name="edge")
     if wide.width <= room + 1e-6:
