@@ -51,8 +51,8 @@ MAX_HAZARD_LINES = 6
 # of steps SLIDE_PLOT mm wide: a long interleaving of many threads draws a window of its bands
 # (as many steps at any design width: a narrower one wraps them into more bands) and says which
 # steps it shows
-SLIDE_ROWS = 18
-SLIDE_PLOT = 150.0
+SLIDE_ROWS = 14
+SLIDE_PLOT = 110.0
 # palette entries for tiles 0–3: apart from the W and R colours, and from the arrivals' gray
 # (entry 4, a gray, read as an arrival beside it on a slide and in the dark theme)
 TILE_PALETTE = (2, 0, 5, 3)
