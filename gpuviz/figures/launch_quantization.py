@@ -125,8 +125,7 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
     place(c, edge_table, 0.0, y + grid_h + 0.6)
     y_edge = y + grid_h + 0.6 + edge_table.height
     # the tiles in waves, beside the grid and its edge table (clear of the widest of them)
-    wx = box + GAP + 2.0 if edge_table.width <= box + GAP + SLACK \
-        else edge_table.width + GAP + 2.0
+    wx = waves_x(box, edge_table)
     bar_w = width - wx
     waves = [["tiles", f"{count(r.tiles, 'tile')} on {format_number(r.tile_slots_per_wave)} "
                        f"slots ({count(r.tile_sms, 'SM')} × {count(r.tiles_per_sm, 'tile')} at a "
@@ -178,23 +177,34 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
     return c.block(width, bottom, "quantization")
 
 
-WAVES_LEAST = 45.0  # mm: the tiles in waves beside the grid take at least this much
+WAVES_LEAST = 40.0  # mm: the tiles in waves beside the grid take at least this much
 SLACK = 0.5  # mm an edge table under the grid may pass its column by (1.5 mm from the waves)
 
 
 def _edge_table(edge: list[list[str]], theme: Theme, width: float, beside: float) -> Block:
-    """The grid's edge table: ``beside`` wide under the grid, where it fits that (the waves
-    go beside it); else as wide as its values need, where that leaves the waves their least
-    beside it (a shape never splits across lines: a 30 mm column ran "6,369 × 12,219" into
-    the waves' note); else the whole width (the waves go under it)."""
+    """The grid's edge table, the waves beside it (2 mm clear of it, :func:`waves_x`) where
+    they keep :data:`WAVES_LEAST`: ``beside`` wide under the grid where it fits that; else as
+    wide as its values need, where the waves keep their room (a shape never splits across
+    lines: a 30 mm column ran "6,369 × 12,219" into the waves' note); else ``beside`` wide,
+    its longest shape past it; else the whole width (the waves go under it)."""
     narrow = table_block(["", ""], edge, theme, beside, name="edge")
-    room = width - GAP - 2.0 - WAVES_LEAST
+    room = width - 2.0 - WAVES_LEAST
     if narrow.width <= beside + SLACK and room >= beside - GAP:
         return narrow
     wide = table_block(["", ""], edge, theme, max(room, beside), name="edge")
     if wide.width <= room + 1e-6:
         return wide
+    if narrow.width <= room + 1e-6:
+        return narrow
     return table_block(["", ""], edge, theme, width, name="edge")
+
+
+def waves_x(box: float, edge_table: Block) -> float:
+    """Where the tiles in waves start beside the grid (``box`` wide) and its edge table: the
+    gap between blocks past the grid, or 2 mm past a table wider than the grid's column."""
+    if edge_table.width <= box + GAP + SLACK:
+        return box + GAP + 2.0
+    return edge_table.width + 2.0
 
 
 def _matrix_rows(r: LaunchResult) -> list[list[str]]:
