@@ -1,7 +1,8 @@
 """The figure lint over generated states: for every panel, parameters drawn from the model's own
 declaration (``param_strategies``), computed, built at natural size on screen, in a single
-column in print, on a slide in the presentation theme and at natural size in the dark theme,
-with and without a selection taken from the figure's own keys, and linted with the rules the
+column in print, on a slide in the presentation theme (the slide pages the export writes, a
+page of parts each where the whole figure misses the slide's budget) and at natural size in the
+dark theme, with and without a selection taken from the figure's own keys, and linted with the rules the
 bundled sweep runs (``lint_sweep``). The bundled lectures reach a few dozen states; these reach
 the rest.
 
