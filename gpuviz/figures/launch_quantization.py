@@ -140,9 +140,14 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
     place(c, wave_table, wx, wy)
     ty = wy + wave_table.height
     by = ty + 1.5
-    shown = min(r.wave_count, 12)
     label_pt = pt
+    # at most 12 waves, the first and the last, and no more than their numbers fit beside one
+    # another (1,440 waves in a 46 mm bar: "1439" ran into "10")
+    fits = int(bar_w // (text_width(str(r.wave_count - 1), label_pt) + 1.6))
+    shown = min(r.wave_count, 12, max(2, fits))
     seg = bar_w / shown
+    # "wave k" where the last one fits its segment, else the numbers alone
+    named = seg >= 10 and text_width(f"wave {r.wave_count - 1}", label_pt) + 1.6 <= seg
     # busy slots: a second channel where the theme hatches categories (print: compute and valid
     # are one gray)
     hatch = theme.category_hatch(0)
@@ -157,7 +162,7 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
             c.rect(wx + k * seg, by, seg - 1, 5, Style(stroke=theme.outline,
                                                         stroke_width=theme.thin_mm))
             c.value(wx + k * seg, by + 5.4, seg - 1, ink_height(label_pt) + 0.4,
-                    str(wave_no) if seg < 10 else f"wave {wave_no}", label_pt, theme.muted,
+                    f"wave {wave_no}" if named else str(wave_no), label_pt, theme.muted,
                     floor=floor, font="sans", key=keys.key("wave", wave_no))
     ny = by + 5.4 + ink_height(label_pt) + 1.2
     leg = legend_block([LegendEntry("slots busy in a wave", busy)], theme, bar_w,

@@ -206,6 +206,13 @@ def _found():
                                 quantization=QuantizationParams(matrix_m=18989, matrix_n=1766,
                                                                 tile_m=293, tile_n=46,
                                                                 sm_count=354, blocks_per_sm=33))),
+        # 1,440 waves of one slot in a column: twelve waves in a 46 mm bar, "1439" over "10";
+        # the bar now draws as many waves as their numbers fit
+        ("launch", LaunchParams(n=None, grid=(3596,), block=(720, 1), warp_size=64, sm_count=1,
+                                slots_per_sm=1, selected_block=33, selected_warp=1,
+                                quantization=QuantizationParams(matrix_m=2, matrix_n=720,
+                                                                tile_m=1, tile_n=1, sm_count=1,
+                                                                blocks_per_sm=1))),
         # 199 operations of 15 threads: three bands of 15 rows drew the interleaving's slide
         # at 4.2 pt; a slide draws a window of the steps and says which
         ("barrier", BarrierParams(threads=15, valid_threads=15, tiles=4, neighbour_offset=4,
