@@ -82,7 +82,8 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
 
     def first(width: float) -> Iterator[Block | _LanesPlan]:
         yield as_part("grid", _grid(r, selection, theme, width, floor,
-                                     plain if alone != "grid" else noted))
+                                     plain if alone != "grid" else noted,
+                                     slide=target.gridded))
         yield as_part("grid", _sms(r, theme, width, floor, slide=target.gridded))
         yield as_part("warps", _warps(r, selection, theme, width, floor,
                                        plain if alone != "warps" else noted))
@@ -263,11 +264,14 @@ def _grid_pixels(r: LaunchResult, theme: Theme) -> Any:
 
 
 def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
-          floor: float, headed: bool | str = True) -> Block:
+          floor: float, headed: bool | str = True, slide: bool = False) -> Block:
+    """The grid's blocks, one row per dispatch wave: at most 100 mm wide in a wide figure (the
+    wave's SMs beside it), the whole width on a slide (its height is the scarcer: 255 blocks
+    in rows of 16 drew the grid's slide at 6.6 pt)."""
     c = BlockCanvas()
     pt = theme.small_pt
     _, partly, empty = r.block_counts()
-    own_w = min(width, 100.0) if width >= 150 else width
+    own_w = min(width, 100.0) if width >= 150 and not slide else width
     top, head_w = _headed(c, theme, own_w, heads(r)["grid"], headed)
     if r.blocks > DENSE_BLOCKS or r.waves > 16:
         rgb = _GRIDS.get((r, theme), "grid", lambda: _grid_pixels(r, theme))

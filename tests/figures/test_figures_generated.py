@@ -213,6 +213,10 @@ def _found():
                                 quantization=QuantizationParams(matrix_m=2, matrix_n=720,
                                                                 tile_m=1, tile_n=1, sm_count=1,
                                                                 blocks_per_sm=1))),
+        # 255 blocks in 3 waves of 92 slots: the grid kept 100 mm on a slide, 16 blocks a row,
+        # and drew its slide page at 6.6 pt; a slide gives it the width
+        ("launch", LaunchParams(n=None, grid=(255,), block=(120,), sm_count=4,
+                                slots_per_sm=23)),
         # 199 operations of 15 threads: three bands of 15 rows drew the interleaving's slide
         # at 4.2 pt; a slide draws a window of the steps and says which
         ("barrier", BarrierParams(threads=15, valid_threads=15, tiles=4, neighbour_offset=4,
