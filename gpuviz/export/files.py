@@ -11,7 +11,7 @@ from gpuviz import __version__
 from gpuviz.atomic import write_atomic
 from gpuviz.export.formats import check_format
 from gpuviz.export.svg import figure_to_svg
-from gpuviz.figures.budget import over_budget
+from gpuviz.figures.budget import budget_pages_of, over_budget
 from gpuviz.figures.display import Figure, Text, walk
 from gpuviz.figures.metrics import fallback_room, use_typeface
 from gpuviz.figures.scene import drawn_parts, figure_for
@@ -170,24 +170,14 @@ def budget_pages(scenario: Scenario, panel_id: str, theme_name: str, size: str,
         return None
     th = theme(theme_name)
 
-    def fits(shown: Sequence[str] | None) -> bool:
+    def figure_of(shown: tuple[str, ...] | None) -> Figure:
         figure = figure_for(scenario, panel_id, th, selection, target.showing(shown, chrome))
         if built is not None:
-            built[tuple(shown) if shown is not None else None] = figure
-        return not over_budget(figure, target) and (figure.body_box is not None
-                                                    or not target.gridded)
+            built[shown] = figure
+        return figure
 
     candidates = tuple(parts) if parts else drawn_parts(scenario, panel_id, selection)
-    if fits(parts) or len(candidates) < (2 if parts else 1):
-        return None
-    pages: list[tuple[str, ...]] = []
-    for part in candidates:
-        grown = (*pages[-1], part) if pages else ()
-        if grown and fits(grown):
-            pages[-1] = grown
-        else:
-            pages.append((part,))
-    return tuple(pages)
+    return budget_pages_of(figure_of, target, candidates, parts)
 
 
 def fitting_parts(scenario: Scenario, panel_id: str, th: Theme, selection: frozenset[str],

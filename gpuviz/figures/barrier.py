@@ -47,6 +47,12 @@ NATURAL_WIDTH = 170.0
 MAX_CELL = 5.0
 FUTURE_OPACITY = 0.25
 MAX_HAZARD_LINES = 6
+# on a slide, the timeline's bands take at most this many rows (a band's step numbers are one)
+# of steps SLIDE_PLOT mm wide: a long interleaving of many threads draws a window of its bands
+# (as many steps at any design width: a narrower one wraps them into more bands) and says which
+# steps it shows
+SLIDE_ROWS = 14
+SLIDE_PLOT = 110.0
 # palette entries for tiles 0–3: apart from the W and R colours, and from the arrivals' gray
 # (entry 4, a gray, read as an arrival beside it on a slide and in the dark theme)
 TILE_PALETTE = (2, 0, 5, 3)
@@ -184,15 +190,16 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
     cursor_h = line_step(small, 1.3) + 1.0
 
     cursor_band = -1 if frame is None else min(shown // per, bands - 1)
+    window = _window(result, bands, per, cursor_band, min_cell if target.gridded else None)
 
     def cell_xy(i: int, t: int, top: float) -> tuple[float, float]:
         return label_w + (i % per) * cell, top + head_h + t * (row_h + row_gap)
 
     y = 0.0
-    band_tops: list[float] = []
-    for b in range(bands):
+    band_tops: dict[int, float] = {}
+    for b in window:
         top = y
-        band_tops.append(top)
+        band_tops[b] = top
         lo, hi = b * per, min(n, (b + 1) * per)
         rows_top = top + head_h
         rows_bottom = rows_top + result.threads * (row_h + row_gap) - row_gap
@@ -283,6 +290,11 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                        anchor=anchor)
             y = rows_bottom + cursor_h
         y += band_gap
+    if len(window) < bands:  # a slide's window: which steps it draws, and of how many
+        lo, hi = window.start * per + 1, min(n, window.stop * per)
+        c.text(0.0, y + cap_height(small), f"steps {format_number(lo)}–{format_number(hi)} of "
+               f"{format_number(n)} drawn", small, muted)
+        y += line_step(small, 1.3) + band_gap
 
     # Selection outlines.
     for picked in sorted(selection):
@@ -291,12 +303,13 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
             continue
         i = int(value)
         if kind == "thread" and i < result.threads:
-            for b, top in enumerate(band_tops):
+            for b, top in band_tops.items():
                 lo, hi = b * per, min(n, (b + 1) * per)
                 theme.select(c, label_w, top + head_h + i * (row_h + row_gap),
                              (hi - lo) * cell, row_h, key=picked)
         elif kind == "slot" and i < result.threads:
-            touching = [e for e in events if e.address == i and e.op in ("write", "read")]
+            touching = [e for e in events if e.address == i and e.op in ("write", "read")
+                        and e.index // per in band_tops]
             rects = []
             for e in touching:
                 x, ry = cell_xy(e.index, e.thread, band_tops[e.index // per])
@@ -309,7 +322,8 @@ def timeline_block(result: BarrierResult, selection: frozenset[str], theme: Them
                 if i >= len(result.hazards):
                     continue
                 i = result.hazards[i].event
-            if i < n and events[i].thread >= 0 and events[i].op != "release":
+            if i < n and events[i].thread >= 0 and events[i].op != "release" \
+                    and i // per in band_tops:
                 e = events[i]
                 x, ry = cell_xy(e.index, e.thread, band_tops[e.index // per])
                 # a ring just outside the cell: it shows on a hazard's own (accent-like) colour
@@ -451,6 +465,28 @@ def hazard_table(result: BarrierResult, theme: Theme, width: float, size: float,
                        keys=[key("hazard", j) for j in range(len(hazards))],
                        colors=[theme.color("muted") if h.event >= shown else None
                                for h in hazards], name="hazards")
+
+
+def _window(result: BarrierResult, bands: int, per: int, cursor_band: int,
+            slide_cell: float | None) -> range:
+    """The timeline's bands drawn: all, but on a slide (``slide_cell``: its cells' least
+    width) the bands that hold the steps :data:`SLIDE_ROWS` rows of :data:`SLIDE_PLOT` mm
+    bands hold (one band at least): those up to the cursor's band where there is one, else
+    from the first hazard's band, else from the first."""
+    if slide_cell is None:
+        return range(bands)
+    steps = max(1, SLIDE_ROWS // (result.threads + 1)) * max(1, int(SLIDE_PLOT // slide_cell))
+    most = max(1, math.ceil(steps / per))
+    if bands <= most:
+        return range(bands)
+    if cursor_band >= 0:
+        first = cursor_band - most + 1
+    elif result.hazards:
+        first = result.hazards[0].event // per
+    else:
+        first = 0
+    first = max(0, min(first, bands - most))
+    return range(first, first + most)
 
 
 def legend_entries(result: BarrierResult, theme: Theme) -> list[LegendEntry]:

@@ -15,7 +15,7 @@ it. A request that cannot meet its budget is refused, naming the parts that woul
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpuviz.figures.display import (
@@ -91,6 +91,38 @@ def over_budget(figure: Figure, target: Target) -> list[tuple[str, str]]:
     if budget.slide:
         out += [("slide", s) for s in _slide(figure)]
     return out
+
+
+def meets_budget(figure: Figure, target: Target) -> bool:
+    """Whether ``figure`` meets ``target``'s budget as a file of its own: within it and, on a
+    slide, laid out on the title-safe grid (a figure laid out off it, centred on the page as a
+    whole, is written in pages where they meet it on the grid)."""
+    return not over_budget(figure, target) and (figure.body_box is not None
+                                                or not target.gridded)
+
+
+def budget_pages_of(figure_of: Callable[[tuple[str, ...] | None], Figure], target: Target,
+                    candidates: Sequence[str], parts: Sequence[str] | None = None
+                    ) -> tuple[tuple[str, ...], ...] | None:
+    """The pages of parts a figure too large for ``target``'s budget is written as, one file
+    each: of ``candidates`` (the parts drawn) in order, each page as many as meet the budget
+    together (:func:`meets_budget`); a part that meets it alone in no page is a page of its
+    own (refused by the export). ``figure_of(parts)`` builds the figure of those parts (None:
+    the whole, or the ``parts`` asked for). None where the whole (or the parts asked for)
+    meets the budget, or the target has none: it is written as one file."""
+    if target.kind == "natural":
+        return None
+    if meets_budget(figure_of(tuple(parts) if parts else None), target) \
+            or len(candidates) < (2 if parts else 1):
+        return None
+    pages: list[tuple[str, ...]] = []
+    for part in candidates:
+        grown = (*pages[-1], part) if pages else ()
+        if grown and meets_budget(figure_of(grown), target):
+            pages[-1] = grown
+        else:
+            pages.append((part,))
+    return tuple(pages)
 
 
 def _slide(figure: Figure) -> list[str]:

@@ -82,8 +82,9 @@ def build(result: LaunchResult, selection: frozenset[str], theme: Theme,
 
     def first(width: float) -> Iterator[Block | _LanesPlan]:
         yield as_part("grid", _grid(r, selection, theme, width, floor,
-                                     plain if alone != "grid" else noted))
-        yield as_part("grid", _sms(r, theme, width, floor))
+                                     plain if alone != "grid" else noted,
+                                     slide=target.gridded))
+        yield as_part("grid", _sms(r, theme, width, floor, slide=target.gridded))
         yield as_part("warps", _warps(r, selection, theme, width, floor,
                                        plain if alone != "warps" else noted))
         # the lanes' size before their cells: a design beaten on it goes no further
@@ -263,11 +264,14 @@ def _grid_pixels(r: LaunchResult, theme: Theme) -> Any:
 
 
 def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float,
-          floor: float, headed: bool | str = True) -> Block:
+          floor: float, headed: bool | str = True, slide: bool = False) -> Block:
+    """The grid's blocks, one row per dispatch wave: at most 100 mm wide in a wide figure (the
+    wave's SMs beside it), the whole width on a slide (its height is the scarcer: 255 blocks
+    in rows of 16 drew the grid's slide at 6.6 pt)."""
     c = BlockCanvas()
     pt = theme.small_pt
     _, partly, empty = r.block_counts()
-    own_w = min(width, 100.0) if width >= 150 else width
+    own_w = min(width, 100.0) if width >= 150 and not slide else width
     top, head_w = _headed(c, theme, own_w, heads(r)["grid"], headed)
     if r.blocks > DENSE_BLOCKS or r.waves > 16:
         rgb = _GRIDS.get((r, theme), "grid", lambda: _grid_pixels(r, theme))
@@ -331,7 +335,14 @@ def _grid(r: LaunchResult, selection: frozenset[str], theme: Theme, width: float
     return c.block(max(used_w, head_w), y, "blocks")
 
 
-def _sms(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
+SLIDE_SLOT_LINES = 8  # on a slide, the SMs drawn take at most this many lines of slots
+
+
+def _sms(r: LaunchResult, theme: Theme, width: float, floor: float,
+         slide: bool = False) -> Block:
+    """The selected block's wave on the SMs: the first 8 (on a slide, as many as take
+    :data:`SLIDE_SLOT_LINES` lines of slots, at least one: its height is the scarcer), the
+    rest counted."""
     c = BlockCanvas()
     pt = theme.small_pt
     n_sm, n_slots = r.sm_count, r.slots_per_sm
@@ -347,6 +358,8 @@ def _sms(r: LaunchResult, theme: Theme, width: float, floor: float) -> Block:
     least = max(text_width(f"B{r.blocks - 1}", floor), text_width("idle", floor)) + 1.0
     per_line = max(1, min(n_slots, int((w - label_w - 1) // (least + 1))))
     lines = -(-n_slots // per_line)
+    if slide:
+        shown = max(1, min(shown, SLIDE_SLOT_LINES // lines))
     slot_w = min(slot_w, (w - label_w - 1) / per_line - 1)
     slot_h = ink_height(pt) + 1.6
     first = r.selected_block_wave * r.slots_per_wave

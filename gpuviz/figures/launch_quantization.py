@@ -121,20 +121,18 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
         edge += [["masked", "none"]]
     if not _grid_size(r, box)[2]:
         edge += [["drawn", "short side longer than to scale"]]
-    edge_table = table_block(["", ""], edge, theme,
-                             box + GAP + (0.0 if width - box - GAP - 2.0 >= 45.0
-                                          else width - box - GAP), name="edge")
+    edge_table = _edge_table(edge, theme, width, box + GAP)
     place(c, edge_table, 0.0, y + grid_h + 0.6)
     y_edge = y + grid_h + 0.6 + edge_table.height
-    # the tiles in waves
-    wx = box + GAP + 2.0
+    # the tiles in waves, beside the grid and its edge table (clear of the widest of them)
+    wx = waves_x(box, edge_table)
     bar_w = width - wx
     waves = [["tiles", f"{count(r.tiles, 'tile')} on {format_number(r.tile_slots_per_wave)} "
                        f"slots ({count(r.tile_sms, 'SM')} × {count(r.tiles_per_sm, 'tile')} at a "
                        "time)"],
              ["waves", f"{format_number(r.wave_count)}, last "
                        f"{format_percent(r.last_wave_fill)} full"]]
-    if bar_w < 45.0:  # too narrow beside the tiles: below them
+    if bar_w < WAVES_LEAST:  # too narrow beside the tiles: below them
         wx, wy, bar_w = 0.0, y_edge + 2.0, width
     else:
         wy = y
@@ -142,9 +140,14 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
     place(c, wave_table, wx, wy)
     ty = wy + wave_table.height
     by = ty + 1.5
-    shown = min(r.wave_count, 12)
     label_pt = pt
+    # at most 12 waves, the first and the last, and no more than their numbers fit beside one
+    # another (1,440 waves in a 46 mm bar: "1439" ran into "10")
+    fits = int(bar_w // (text_width(str(r.wave_count - 1), label_pt) + 1.6))
+    shown = min(r.wave_count, 12, max(2, fits))
     seg = bar_w / shown
+    # "wave k" where the last one fits its segment, else the numbers alone
+    named = seg >= 10 and text_width(f"wave {r.wave_count - 1}", label_pt) + 1.6 <= seg
     # busy slots: a second channel where the theme hatches categories (print: compute and valid
     # are one gray)
     hatch = theme.category_hatch(0)
@@ -159,7 +162,7 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
             c.rect(wx + k * seg, by, seg - 1, 5, Style(stroke=theme.outline,
                                                         stroke_width=theme.thin_mm))
             c.value(wx + k * seg, by + 5.4, seg - 1, ink_height(label_pt) + 0.4,
-                    str(wave_no) if seg < 10 else f"wave {wave_no}", label_pt, theme.muted,
+                    f"wave {wave_no}" if named else str(wave_no), label_pt, theme.muted,
                     floor=floor, font="sans", key=keys.key("wave", wave_no))
     ny = by + 5.4 + ink_height(label_pt) + 1.2
     leg = legend_block([LegendEntry("slots busy in a wave", busy)], theme, bar_w,
@@ -177,6 +180,36 @@ def quantization(r: LaunchResult, theme: Theme, width: float, floor: float,
         else:
             bottom = _corner(c, r, theme, 0.0, bottom + 2.0, width)
     return c.block(width, bottom, "quantization")
+
+
+WAVES_LEAST = 40.0  # mm: the tiles in waves beside the grid take at least this much
+SLACK = 0.5  # mm an edge table under the grid may pass its column by (1.5 mm from the waves)
+
+
+def _edge_table(edge: list[list[str]], theme: Theme, width: float, beside: float) -> Block:
+    """The grid's edge table, the waves beside it (2 mm clear of it, :func:`waves_x`) where
+    they keep :data:`WAVES_LEAST`: ``beside`` wide under the grid where it fits that; else as
+    wide as its values need, where the waves keep their room (a shape never splits across
+    lines: a 30 mm column ran "6,369 × 12,219" into the waves' note); else ``beside`` wide,
+    its longest shape past it; else the whole width (the waves go under it)."""
+    narrow = table_block(["", ""], edge, theme, beside, name="edge")
+    room = width - 2.0 - WAVES_LEAST
+    if narrow.width <= beside + SLACK and room >= beside - GAP:
+        return narrow
+    wide = table_block(["", ""], edge, theme, max(room, beside), name="edge")
+    if wide.width <= room + 1e-6:
+        return wide
+    if narrow.width <= room + 1e-6:
+        return narrow
+    return table_block(["", ""], edge, theme, width, name="edge")
+
+
+def waves_x(box: float, edge_table: Block) -> float:
+    """Where the tiles in waves start beside the grid (``box`` wide) and its edge table: the
+    gap between blocks past the grid, or 2 mm past a table wider than the grid's column."""
+    if edge_table.width <= box + GAP + SLACK:
+        return box + GAP + 2.0
+    return edge_table.width + 2.0
 
 
 def _matrix_rows(r: LaunchResult) -> list[list[str]]:

@@ -29,10 +29,13 @@ from gpuviz.figures.layout import (
     LegendEntry,
     format_number,
     legend_block,
+    line_step,
+    place,
     receipt_block,
     text_block,
+    wrap,
 )
-from gpuviz.figures.metrics import cap_height, ink_height, text_width
+from gpuviz.figures.metrics import cap_height, descent, ink_height, room_width, text_width
 from gpuviz.figures.mma_cells import PAD, cell_text, heading, tagged
 from gpuviz.figures.swizzle import column_fill
 from gpuviz.figures.theme import Theme
@@ -55,8 +58,9 @@ MAX_BOX_CHUNKS = 8  # chunks of a box row drawn (one 128-byte span); the rest ar
 MAX_LINES = 8  # 128-byte lines drawn (a 128B pattern's repeat); the rest are counted
 MAX_CELL = 8.0  # mm: the widest chunk slot
 MAX_CHUNK_W = 16.0  # mm: the widest chunk of the box
-#: One meaning, one mark in both parts: a chunk's tint is its logical chunk column.
-CHUNK_LABEL = "a 16-byte chunk, tinted by its logical chunk column"
+#: One meaning, one mark in both parts: a chunk's tint is its logical chunk column, each tint
+#: drawn numbered in the legend (:func:`column_key`)
+CHUNK_LABEL = "logical chunk column of a 16-byte chunk"
 
 
 
@@ -220,21 +224,21 @@ def box(r: TmaResult, theme: Theme, width: float,
     edges += [(x0, top + i * row_h, x1, top + i * row_h)
               for i in range(1, shown_rows) if row_in[i] != row_in[i - 1] and x1 > x0]
     c.segments(edges, edge)
-    # the start coordinate under the first element, then every chunk's first x
+    # each chunk's first x under it, centred as its number is above it (under 32B interleave
+    # a chunk coordinate spans two columns: centred under both)
     y = top + grid_h + 1.0 + cap_height(pt)
     c.text(label_w - 1.0, y, AXES[0], pt, theme.muted, anchor="end", font="mono")
-    every = 1 if text_width(f"{xs[shown_inner - 1] + 1} ", pt, "mono") <= chunk_w else 2
-    every = max(every, il // CHUNK)  # under 32B interleave a chunk coordinate spans two columns
+    span = max(1, il // CHUNK)
     right = label_w
-    for k in range(0, shown_chunks, every):
-        x = label_w + k * chunk_w
-        text = str(xs[k * epc])
+    for k in range(0, shown_chunks, span):
+        first = k * epc
+        x = label_w + (first + min(shown_inner - first, span * epc) / 2) * ew
+        text = str(xs[first])
         w = text_width(text, pt, "mono")
-        if x - w / 2 < right + 0.8 and k:
+        if x - w / 2 < right + 0.8:
             continue
-        anchor: Anchor = "start" if k == 0 else "middle"
-        c.text(x, y, text, pt, theme.muted, anchor=anchor, font="mono")
-        right = x + (w if k == 0 else w / 2)
+        c.text(x, y, text, pt, theme.muted, anchor="middle", font="mono")
+        right = x + w / 2
     sel = _selected(selection)
     for row, col in sel:
         if 0 <= row < shown_rows and 0 <= col < shown_chunks:
@@ -258,7 +262,7 @@ def box(r: TmaResult, theme: Theme, width: float,
     if cut:
         facts.append(f"Drawn: {' and '.join(cut)} "
                      f"({format_number(total - shown_rows * shown_inner)} elements not drawn).")
-    entries = [LegendEntry(CHUNK_LABEL, _chunk_style(theme, 0))]
+    entries = []
     if zeros:
         entries.append(LegendEntry("zero-filled: outside the tensor", zero))
     if edges:
@@ -274,7 +278,7 @@ def box(r: TmaResult, theme: Theme, width: float,
                 f"{p.box_dims[0]} whole chunks read contiguously from x·{il} + y·stride[0] + "
                 f"z·stride[1], one run for each z; box_dims[1] adds no rows (measured on an "
                 f"H100). x is each chunk's coordinate. A run outside the tensor is zeros.")
-    legend = legend_block(entries, theme, width, notes=[note])
+    legend = chunk_legend(theme, width, entries, note)
     return tagged("box", head, drawing, receipt_block(facts, theme, width), legend)
 
 
@@ -410,7 +414,7 @@ def placement(r: TmaResult, theme: Theme, width: float,
                      + "".join(f", line {ln}" for ln in beyond)
                      + (f" (the pattern repeats every {mask + 1})." if mask else "."))
     receipt = receipt_block(facts, theme, width) if facts else None
-    entries = [LegendEntry(CHUNK_LABEL, _chunk_style(theme, 0))]
+    entries = []
     if ZEROS in by_col:
         entries.append(LegendEntry("a chunk of zeros: its elements lie outside the tensor",
                                    zeros))
@@ -435,5 +439,49 @@ def placement(r: TmaResult, theme: Theme, width: float,
     if shift:
         note += (f" Offset {p.smem_offset} is not a multiple of {repeat}: line 0 starts in "
                  f"phase {shift}, not 0.")
-    legend = legend_block(entries, theme, width, notes=[note])
+    legend = chunk_legend(theme, width, entries, note, chunks=bool(set(by_col) - {ZEROS}))
     return tagged("placement", head, drawing, receipt, legend)
+
+
+# --------------------------------------------------------------------------------------------
+# the legend
+
+
+def column_key(theme: Theme, width: float) -> Block:
+    """The chunk columns' tints as the legend's one mark of :data:`CHUNK_LABEL`: the eight
+    columns' swatches, each numbered (one swatch stood for eight colours; the same key in both
+    parts, whichever columns each draws), then the label."""
+    c = BlockCanvas()
+    size = theme.small_pt
+    cap, desc = cap_height(size, "mono"), descent(size, "mono")
+    sw = max(2.6, cap_height(size) * 1.25, cap + desc + 1.0)  # a digit's ink inside its swatch
+    cw = max(sw, text_width("0", size, "mono") + 1.6)
+    x = SLOTS * cw + 1.0
+    lines = wrap(CHUNK_LABEL, size, max(width - x, 10.0))
+    with c.group(name=f"legend:{CHUNK_LABEL}"):
+        for col in range(SLOTS):
+            c.rect(col * cw, 0.0, cw, sw, _chunk_style(theme, col))
+        for col in range(SLOTS):  # each digit's ink centred in its swatch
+            c.text(col * cw + cw / 2, (sw + cap - desc) / 2, str(col), size,
+                   theme.ink_on(column_fill(theme, col)), anchor="middle", font="mono")
+        for i, line in enumerate(lines):
+            c.text(x, sw / 2 + i * line_step(size), line, size, theme.foreground,
+                   baseline="middle")
+    used = x + max(room_width(line, size) for line in lines)
+    return c.block(min(width, used), sw + (len(lines) - 1) * line_step(size), "chunk key")
+
+
+def chunk_legend(theme: Theme, width: float, entries: list[LegendEntry], note: str,
+                 chunks: bool = True) -> Block:
+    """A part's legend: the chunk columns' key (:func:`column_key`, where a chunk of data is
+    drawn), then its other ``entries`` and its ``note``."""
+    rest = legend_block(entries, theme, width, notes=[note])
+    if not chunks:
+        return rest
+    c = BlockCanvas()
+    key = column_key(theme, width)
+    place(c, key, 0.0, 0.0)
+    gap = 1.4
+    place(c, rest, 0.0, key.height + gap)
+    return c.block(max(key.width, rest.width), key.height + gap + rest.height, "legend",
+                   role="legend")

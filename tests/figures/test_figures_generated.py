@@ -1,7 +1,8 @@
 """The figure lint over generated states: for every panel, parameters drawn from the model's own
 declaration (``param_strategies``), computed, built at natural size on screen, in a single
-column in print, on a slide in the presentation theme and at natural size in the dark theme,
-with and without a selection taken from the figure's own keys, and linted with the rules the
+column in print, on a slide in the presentation theme (the slide pages the export writes, a
+page of parts each where the whole figure misses the slide's budget) and at natural size in the
+dark theme, with and without a selection taken from the figure's own keys, and linted with the rules the
 bundled sweep runs (``lint_sweep``). The bundled lectures reach a few dozen states; these reach
 the rest.
 
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from panel_shapes import caps, shapes
 from param_strategies import params_strategy
 
-from gpuviz.figures.budget import over_budget
+from gpuviz.figures.budget import budget_pages_of
 from gpuviz.figures.display import Rects, walk
 from gpuviz.figures.lint import Finding, lint
 from gpuviz.figures.scene import build_figure
@@ -32,20 +33,16 @@ CASES = ((NATURAL, "screen"), (SINGLE, "print"), (SLIDE, "presentation"), (NATUR
 
 # Rules whose findings generated states still raise for a panel, left open (each a class the
 # figure's layout does not yet handle; a fixed one leaves this table, and its case joins
-# FOUND below). On a slide a whole figure over the slide's budget (drawn smaller) is linted as
-# the pages the export writes instead (``written``, as ``export.files.budget_pages``).
+# FOUND below). On a slide the figures linted are those ``gpuviz export --size slide`` writes:
+# a whole figure that misses the slide's budget is written as pages of its parts, each linted
+# (``figures.budget.budget_pages_of``).
 OPEN: dict[str, frozenset[str]] = {
-    # a slide's whole figure drawn smaller than 7 pt; on it, the quantization's edge table
-    # beside the waves runs into their legend's note
-    "launch": frozenset({"type-size", "overlap", "crossing"}),
-    # a slide's whole figure drawn smaller than 7 pt (long intensity arithmetic of a large K)
-    "gemm": frozenset({"type-size"}),
-    # a slide's whole figure drawn smaller than 7 pt
-    "barrier": frozenset({"type-size"}),
+    # a slide page of the rack alone for 16-byte accesses of long explicit words (rows of
+    # four lanes): its 32 banks across and the phases down drawn at 6.9 pt
+    "banks": frozenset({"type-size"}),
     # a slide of a 64-lane warp's stack beside a nine-layer graph: the stack's lane bars and
     # the graph share the slide's width, drawn smaller than 7 pt (6.9)
     "divergence": frozenset({"type-size"}),
-    "tma": frozenset({"type-size"}),
     # a slide's 'lane' and 'sector' axis labels overlapped in one drawn state, only after other
     # figures had been laid out in the same process (the layout's caches): not yet reproduced
     "sectors": frozenset({"overlap"}),
@@ -81,38 +78,32 @@ def findings_for(panel_id: str, params, draw) -> list[tuple[str, Finding]]:
         else frozenset()
     for target, theme_name in CASES:
         theme = THEMES[theme_name]
-        for page, figure in written(panel_id, result, selection, theme, target):
-            found += [(f"{target.name}{page} · {theme_name} · {sorted(selection)}", f)
-                      for f in lint(figure, target.showing(figure.parts) if page else target,
+        for shown, figure in written(panel_id, result, selection, theme, target):
+            page = f" · page {', '.join(shown)}" if shown else ""
+            found += [(f"{target.name} · {theme_name} · {sorted(selection)}{page}", f)
+                      for f in lint(figure, target.showing(shown) if shown else target,
                                     1.0, theme)]
     return found
 
 
 def written(panel_id: str, result, selection: frozenset[str], theme, target):
-    """The figures an export writes for ``target``: the whole, or, where the whole is over a
-    slide's budget (it would be drawn smaller), its pages, as ``export.files.budget_pages``
-    groups the parts (each page as many parts, in order, as meet the budget together); each
-    with its page's name ("" for the whole)."""
-    whole = build_figure(panel_id, result, selection, theme, target)
-    if target.kind != "slide" or fits(whole, target) or len(whole.parts) < 2:
-        return [("", whole)]
-    pages: list[tuple[tuple[str, ...], object]] = []
-    for part in whole.parts:
-        if pages:
-            grown = (*pages[-1][0], part)
-            figure = build_figure(panel_id, result, selection, theme, target.showing(grown))
-            if fits(figure, target):
-                pages[-1] = (grown, figure)
-                continue
-        pages.append(((part,), build_figure(panel_id, result, selection, theme,
-                                            target.showing((part,)))))
-    return [(f" page {', '.join(parts)}", figure) for parts, figure in pages]
+    """What the export writes for ``target``, as (parts, figure): the whole figure, or on a
+    slide, where it misses the slide's budget, one figure a page of parts (``budget_pages_of``,
+    as ``gpuviz export --size slide`` writes them). A column draws the whole figure as laid out
+    for it (its one-part budget is the export's to page)."""
+    built: dict[tuple[str, ...] | None, object] = {}
 
+    def figure_of(shown: tuple[str, ...] | None):
+        if shown not in built:
+            built[shown] = build_figure(panel_id, result, selection, theme,
+                                        target.showing(shown))
+        return built[shown]
 
-def fits(figure, target) -> bool:
-    """Whether ``figure`` meets ``target``'s budget, as the export asks of a slide."""
-    return not over_budget(figure, target) and (figure.body_box is not None
-                                                or not target.gridded)
+    whole = figure_of(None)
+    pages = budget_pages_of(figure_of, target, whole.parts) if target.gridded else None
+    if pages is None:
+        return [((), whole)]
+    return [(page, figure_of(page)) for page in pages]
 
 
 def valid_params(panel_id: str):
@@ -225,6 +216,37 @@ def _found():
                                 selected_block=0,
                                 quantization=QuantizationParams(matrix_m=1000, matrix_n=430,
                                                                 tile_m=128, tile_n=128))),
+        # a matrix of five-digit sides on a slide: the grid's edge table, 30 mm wide under the
+        # tiles, ran "6,369 × 12,219" into the waves' note beside it; it now takes the width
+        # its values need and the waves stand clear of it
+        ("launch", LaunchParams(n=16585, block=(157, 5, 1), warp_size=64, sm_count=53,
+                                slots_per_sm=20, selected_block=9, selected_warp=10,
+                                quantization=QuantizationParams(matrix_m=6369, matrix_n=12219,
+                                                                tile_m=476, tile_n=103,
+                                                                sm_count=130, blocks_per_sm=32))),
+        # 29 slots on each of 21 SMs: the wave's eight SMs of two lines each, under the grid,
+        # drew the grid's slide page at 6.7 pt; a slide draws the SMs of 8 lines of slots
+        ("launch", LaunchParams(n=None, grid=(473017,), block=(658, 1, 1), warp_size=64,
+                                sm_count=21, slots_per_sm=29, selected_warp=4,
+                                quantization=QuantizationParams(matrix_m=18989, matrix_n=1766,
+                                                                tile_m=293, tile_n=46,
+                                                                sm_count=354, blocks_per_sm=33))),
+        # 1,440 waves of one slot in a column: twelve waves in a 46 mm bar, "1439" over "10";
+        # the bar now draws as many waves as their numbers fit
+        ("launch", LaunchParams(n=None, grid=(3596,), block=(720, 1), warp_size=64, sm_count=1,
+                                slots_per_sm=1, selected_block=33, selected_warp=1,
+                                quantization=QuantizationParams(matrix_m=2, matrix_n=720,
+                                                                tile_m=1, tile_n=1, sm_count=1,
+                                                                blocks_per_sm=1))),
+        # 255 blocks in 3 waves of 92 slots: the grid kept 100 mm on a slide, 16 blocks a row,
+        # and drew its slide page at 6.6 pt; a slide gives it the width
+        ("launch", LaunchParams(n=None, grid=(255,), block=(120,), sm_count=4,
+                                slots_per_sm=23)),
+        # 199 operations of 15 threads: three bands of 15 rows drew the interleaving's slide
+        # at 4.2 pt; a slide draws a window of the steps and says which
+        ("barrier", BarrierParams(threads=15, valid_threads=15, tiles=4, neighbour_offset=4,
+                                  first_barrier=False, second_barrier=True, early_return=True,
+                                  schedule="explicit", picks=(10,))),
         # 23 warps in a column: "warpgroup 1" over "warpgroup 0", "warpgroup 5" off the page;
         # the warps now wrap in lines of whole warpgroups
         ("mma", MmaParams(shape="m16n8k16", dtype="f16", accumulator="f32", lane=7,
@@ -283,6 +305,7 @@ def _found():
                          ids=lambda v: v if isinstance(v, str) else type(v).__name__)
 def test_states_found_by_generated_parameters_pass_the_lint(panel_id, params):
     assert not panel(panel_id).problems(params)
-    found = [f"{case}: {f}" for case, f in findings_for(panel_id, params, lambda _s: [])
-             if not (f.rule == "hatch-line" and panel_id in LINE_HATCH_OPEN)]
+    # the rules still open for the panel aside (a state found for one rule may reach another
+    # class still open: the banks rack of long words alone on a slide page at 6.9 pt)
+    found = new_findings(panel_id, params, lambda _s: [])
     assert not found, "\n".join(found[:12])

@@ -9,7 +9,7 @@ import pytest
 
 from gpuviz.figures import tma as figure
 from gpuviz.figures import tma_space
-from gpuviz.figures.display import Group, Rect, Rects, Text, key_at, walk
+from gpuviz.figures.display import Group, Rect, Rects, Text, key_at, text_box, walk
 from gpuviz.figures.lint import lint
 from gpuviz.figures.targets import SINGLE, SLIDE
 from gpuviz.figures.theme import theme
@@ -201,3 +201,52 @@ def test_placement_marks_the_slots_that_receive_a_chunk_of_zeros():
             for c in range(len(filled) // 8) if all(filled[8 * c:8 * c + 8])}
     assert drawn == want and len(want) == 8 + 8 + 6 * 2  # rows -1 and 6, x 104–119 of the rest
     assert "a chunk of zeros: its elements lie outside the tensor" in fig.texts()
+
+
+# the bundled interleave lecture's state: a 16B-interleaved box of 2 × 8 chunks
+INTERLEAVED = replace(tma.TmaParams(), element_bytes=2, global_dims=(8, 12, 6),
+                      box_dims=(8, 4, 2), interleave="16B", swizzle="32B", box_start=(0, 1, 1))
+
+
+def _box_labels(fig):
+    """The chunk numbers above the box grid and the x coordinates under it: (centre x, text)
+    of each mono digit string, by row (top first)."""
+    grid = next(g for g in walk(fig.items) if isinstance(g, Group) and g.name == "box-grid")
+    cells = [row for i in walk(grid.items) if isinstance(i, Rects) for row in i.xywh]
+    top = min(float(r[1]) for r in cells)
+    bottom = max(float(r[1] + r[3]) for r in cells)
+    above, below = [], []
+    for t in walk(grid.items):
+        if isinstance(t, Text) and t.text.isdigit() and t.font == "mono":
+            x0, _, x1, _ = text_box(t)
+            (above if t.y < top else below if t.y > bottom else []).append(
+                (round((x0 + x1) / 2, 3), t.text))
+    return above, below
+
+
+@pytest.mark.parametrize("name", ["print", "screen", "presentation", "dark"])
+def test_box_labels_its_chunks_alike_above_and_below(name):
+    """Each chunk's number above the grid and its x coordinate under it stand at one place:
+    centred on the chunk (the x labels stood at the chunks' edges, half a chunk left of the
+    numbers they repeat under 16B interleave)."""
+    for target in (SINGLE, SLIDE, figure.NATURAL):
+        above, below = _box_labels(build(INTERLEAVED, "box", target=target, t=theme(name)))
+        assert len(above) == 8 and [t for _, t in below] == [str(k) for k in range(8)]
+        assert [x for x, _ in above] == pytest.approx([x for x, _ in below], abs=1e-6)
+
+
+@pytest.mark.parametrize("name", ["print", "screen", "presentation", "dark"])
+def test_box_legend_shows_every_chunk_tint_it_draws(name):
+    """The legend names what the eight tints mean: a numbered swatch for each chunk column,
+    the tints the box draws among them (one swatch stood for eight colours)."""
+    t = theme(name)
+    fig = build(INTERLEAVED, "box", t=t)
+    grid = next(g for g in walk(fig.items) if isinstance(g, Group) and g.name == "box-grid")
+    drawn = {i.style.fill for i in walk(grid.items) if isinstance(i, Rects)}
+    key = next(g for g in walk(fig.items) if isinstance(g, Group)
+               and g.name == f"legend:{tma_space.CHUNK_LABEL}")
+    swatches = [i for i in walk(key.items) if isinstance(i, Rect)]
+    numbers = [i.text for i in walk(key.items) if isinstance(i, Text) and i.text.isdigit()]
+    assert len(drawn) == 8
+    assert drawn <= {s.style.fill for s in swatches}
+    assert numbers == [str(k) for k in range(8)]
