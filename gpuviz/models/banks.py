@@ -1,7 +1,7 @@
 """Shared-memory bank queues: which bank serves each lane's word, and in how many rounds.
 
-Rule for 4-byte accesses (seed "GPU Architecture and CUDA Programming", *Shared memory is a banked
-service*; seed "SIMT and GPUs", *Details that bite*; CUDA C++ Programming Guide, *Shared Memory*
+Rule for 4-byte accesses (source text "GPU Architecture and CUDA Programming", *Shared memory is a banked
+service*; source text "SIMT and GPUs", *Details that bite*; CUDA C++ Programming Guide, *Shared Memory*
 for compute capability 5.x and later): shared memory has 32 banks of 4 bytes and successive 4-byte
 words map to successive banks, ``bank = word mod 32``. Different words in one bank are served
 one after another; any number of lanes reading the *same* word are served together (broadcast).

@@ -1,6 +1,6 @@
 """The two block barriers of a tiled kernel, replayed under one explicit interleaving.
 
-The rule (seed "GPU Architecture and CUDA Programming", section "A barrier protects a
+The rule (source text "GPU Architecture and CUDA Programming", section "A barrier protects a
 producer–consumer boundary"): "The first barrier protects consumers from incomplete loads. The
 second protects prior readers from an early overwrite by threads loading the next tile." And:
 "out-of-range threads can write zeros into their assigned shared slots and still participate.

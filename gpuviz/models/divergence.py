@@ -1,6 +1,6 @@
 """Branch divergence: immediate post-dominators, the pre-Volta SIMT stack, and lane efficiency.
 
-Rules (seed "SIMT and GPUs", *Divergence mechanics* and section 3; Fung et al., "Dynamic Warp
+Rules (source text "SIMT and GPUs", *Divergence mechanics* and section 3; Fung et al., "Dynamic Warp
 Formation", MICRO 2007, for the stack):
 
 - The kernel is a control-flow graph: nodes with instruction counts, edges with lane predicates

@@ -3,7 +3,7 @@
 The walkthrough multiplies C = A·B for 4 × 4 matrices. A holds the entries 1–16 row-major,
 so row 0 of A is (1, 2, 3, 4). B is a fixed small integer matrix (a parameter, default below)
 whose column 0 is (1, 0, 2, 1), chosen so that C[0,0] = 1·1 + 2·0 = 1 after k positions 0–1 and
-1 + 3·2 + 4·1 = 11 after all four, as the seed's walkthrough shows. The default B is::
+1 + 3·2 + 4·1 = 11 after all four, as the source text's walkthrough shows. The default B is::
 
     1 0 0 1
     0 1 0 0
@@ -13,7 +13,7 @@ whose column 0 is (1, 0, 2, 1), chosen so that C[0,0] = 1·1 + 2·0 = 1 after k 
 k is revealed two positions at a time (``k_revealed`` 0, 2 or 4): the partial C then holds the
 sum over the revealed k positions only.
 
-Three ownership strategies (seed: "Matrix multiplication is a reuse problem" and "Give a thread
+Three ownership strategies (source text: "Matrix multiplication is a reuse problem" and "Give a thread
 more outputs to reuse its operands") are simulated thread by thread, each accumulating its own
 outputs, so the final values and the counts below come from actually running the strategy:
 
@@ -39,9 +39,9 @@ What each count counts (per strategy, over the whole product):
   memory for ``naive``, from shared memory otherwise).
 * ``flops_per_byte`` — 2·MACs floating-point operations divided by the requested bytes
   4·(global_loads + outputs), i.e. operand loads plus one 4-byte store per output, with no
-  caching (the seed's requested-byte rule).
+  caching (the source text's requested-byte rule).
 
-The requested-bytes calculator (seed: "For a full FP32 product, a naive requested-byte count
+The requested-bytes calculator (source text: "For a full FP32 product, a naive requested-byte count
 includes two float loads per multiply-accumulate and one final float store per output"):
 
 * naive FP32 for an M × N × K product: 2·M·N·K loads + M·N stores of 4 bytes against 2·M·N·K
@@ -49,7 +49,7 @@ includes two float loads per multiply-accumulate and one final float store per o
 * a square T × T output tile with cooperative loading (no redundant loads within the block)
   requests the T × K A panel and the K × T B panel once, 8·T·K bytes, and stores T² outputs,
   4·T² bytes, for 2·T²·K FLOPs: T / (4 + 2T/K) FLOPs per byte, approaching T/4 for large K
-  (16 × 16 → 4). Equivalently (seed 2, section 5) T²/(2T) = T/2 MACs per loaded element.
+  (16 × 16 → 4). Equivalently (source text 2, section 5) T²/(2T) = T/2 MACs per loaded element.
 """
 
 from dataclasses import dataclass

@@ -1,6 +1,6 @@
 """Launch explorer: which thread owns which index, which warps exist, which lanes are masked.
 
-Rules (seed "GPU Architecture and CUDA Programming", *Follow one thread from launch to output*;
+Rules (source text "GPU Architecture and CUDA Programming", *Follow one thread from launch to output*;
 CUDA C++ Programming Guide, *Thread Hierarchy*):
 
 - A block's linear thread id is ``x + y·Bx + z·Bx·By`` (x varies fastest). Consecutive linear ids

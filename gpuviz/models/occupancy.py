@@ -1,6 +1,6 @@
 """Occupancy: how many blocks of a kernel are resident on one SM, and which resource stops more.
 
-Rules (seed "SIMT and GPUs", *Occupancy limits* and *Computing occupancy*; CUDA C++ Programming
+Rules (source text "SIMT and GPUs", *Occupancy limits* and *Computing occupancy*; CUDA C++ Programming
 Guide, *Technical Specifications per Compute Capability*; the allocation rules of the CUDA
 Occupancy Calculator, ``cuda_occupancy.h``). Resident blocks per SM are the minimum of four
 limits, each computed for a block of T threads:

@@ -1,6 +1,6 @@
 """Buffer ownership over time: the exact schedule of a tiled load/compute pipeline.
 
-The rule (seed "GPU Architecture and CUDA Programming", section "Overlap only work with
+The rule (source text "GPU Architecture and CUDA Programming", section "Overlap only work with
 independent storage"): a pipeline can load the next tile while computing the current one, but
 "the next load needs storage that no current consumer still owns". Each buffer-ownership band
 "extends from the load's start to the end of the corresponding compute read". This model computes

@@ -1,6 +1,6 @@
 """Warp shuffle reduction: who owns which partial sum at each level, exactly.
 
-The rule (seed "GPU Architecture and CUDA Programming", section "A reduction changes the
+The rule (source text "GPU Architecture and CUDA Programming", section "A reduction changes the
 ownership of partial results"): with all 32 lanes executing every shuffle, ::
 
     for (int offset = 16; offset > 0; offset /= 2) {
@@ -12,7 +12,7 @@ leaves the warp's sum in lane 0. At each level the lanes below ``offset`` (the a
 each combine two disjoint contributor sets; the lanes above keep historic values. The butterfly
 variant (``sum += __shfl_xor_sync(mask, sum, offset)``) leaves the sum in every lane.
 
-Variants the seed warns about, each computed rather than asserted:
+Variants the source text warns about, each computed rather than asserted:
 
 - partial warp: fewer than 32 lanes hold data. With ``neutral_zeros`` every lane executes the
   shuffles and the missing lanes hold 0 (correct). With ``active_mask`` only the data lanes
@@ -22,7 +22,7 @@ Variants the seed warns about, each computed rather than asserted:
 - block scope: each warp reduces its 32 values, warp leaders store partials to shared memory,
   a barrier, then warp 0 reduces them. ``initialised_only`` reads a partial only for lanes below
   the warp count and a neutral zero otherwise; ``fixed_32`` reads 32 entries whatever the warp
-  count, and the entries no warp wrote are uninitialised (seed: "A fixed 32-entry reduction is
+  count, and the entries no warp wrote are uninitialised (source text: "A fixed 32-entry reduction is
   invalid when fewer than 32 warp partials have been initialized").
 - float32 order: the same values summed in float32 by the tree and left to right can differ; both
   sums are computed with numpy float32 next to the exact sum.

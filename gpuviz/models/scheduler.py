@@ -1,11 +1,11 @@
 """One warp scheduler, cycle by cycle: how many warps it takes to hide a latency.
 
-The model of the seed "SIMT and GPUs" (sections 1, 3 and 4, and the Expert view), simulated
+The model of the source text "SIMT and GPUs" (sections 1, 3 and 4, and the Expert view), simulated
 exactly and deterministically:
 
 - One scheduler issues at most one instruction per cycle.
 - Each resident warp loops over ``k`` independent loads of latency ``L`` followed by ``k·C``
-  dependent math instructions of latency ``A`` (``k = 1`` is the seed's basic model). The next
+  dependent math instructions of latency ``A`` (``k = 1`` is the source text's basic model). The next
   loop's first load depends on the last math instruction. A warp that is never kept waiting
   completes a loop in ``P = L + A·k·C`` cycles (for ``L ≥ k`` and ``C ≥ 1``) and issues ``I = k·(1 + C)`` instructions, so
   ``⌈P / I⌉`` warps keep the scheduler busy and Little's law predicts the issue-slot utilisation
@@ -15,12 +15,12 @@ exactly and deterministically:
 - Divergence on: the math block is issued twice, each pass with half of the lanes active, so a
   loop issues ``k·(1 + 2C)`` instructions in ``L + 2·A·k·C`` cycles while the useful lane work
   stays that of ``k·(1 + C)`` full instructions.
-- Policies (seed section 4, after Rogers et al.): loose round-robin (LRR) takes turns starting
+- Policies (source text, section 4, after Rogers et al.): loose round-robin (LRR) takes turns starting
   after the warp that issued last, skipping warps that are not ready; greedy-then-oldest (GTO)
   keeps issuing from the warp that issued last while it is ready, and otherwise picks the oldest
   ready warp, the lowest warp id (all warps arrive together at cycle 0).
 
-What the seed leaves open, and how it is decided here: a load becomes usable exactly ``L`` cycles
+What the source text leaves open, and how it is decided here: a load becomes usable exactly ``L`` cycles
 after it issues and a math result exactly ``A`` cycles after; independent loads of one warp may
 issue on consecutive cycles; group ``g``'s math waits for load ``g`` only; the second divergent
 pass continues the same dependent chain; utilisation is counted over every simulated cycle from
@@ -29,7 +29,7 @@ a warp always stalls after it issues, so GTO then picks the oldest ready warp ev
 
 Lane utilisation is the active lanes of the issued instructions over 32 lanes × cycles.
 
-Beyond the seed, for comparison with a real SM (each a parameter whose default keeps the seed's
+Beyond the source text, for comparison with a real SM (each a parameter whose default keeps the source text's
 model; measured on an H200, ``resources/measurements/h200-scheduler.json``):
 
 - ``loop_instructions`` X: the loop's own instructions (address arithmetic, the counter, the
@@ -53,7 +53,7 @@ model; measured on an H200, ``resources/measurements/h200-scheduler.json``):
   prediction becomes ``min(1, N·I/P, I·bandwidth per scheduler / (k·bytes_per_load))``, and
   ``limit`` names the bound that binds: ``latency``, ``issue`` or ``bandwidth``.
 
-What the literal rules give for the seed's "about" values (16 warps, L = 200, A = 4, C = 16,
+What the literal rules give for the source text's "about" values (16 warps, L = 200, A = 4, C = 16,
 20,000 cycles): GTO issues in 89.5% of the cycles ("about 90% busy"); LRR in 59.5%, leaving 40.5%
 of the slots empty ("roughly 40%"); with divergence on, GTO's issue utilisation rises to 97.6%
 while the useful lane work falls to 50.3%. In steady state 16 warps reach about 90%, not the
@@ -152,7 +152,7 @@ class SchedulerResult:
     resident_warps: int
     register_cap: int
     P: int
-    I: int  # noqa: E741 (the seed's name)
+    I: int  # noqa: E741 (the source text's name)
     warps_needed: int
     predicted_utilization: float
     issue_utilization: float

@@ -1,7 +1,7 @@
 """Global-memory sector map: which 32-byte sectors and 128-byte lines one warp's load touches.
 
-Rule (seed "GPU Architecture and CUDA Programming", *Follow addresses into memory sectors*;
-CUDA C++ Best Practices Guide, *Coalesced Access to Global Memory*; seed "SIMT and GPUs",
+Rule (source text "GPU Architecture and CUDA Programming", *Follow addresses into memory sectors*;
+CUDA C++ Best Practices Guide, *Coalesced Access to Global Memory*; source text "SIMT and GPUs",
 *Details that bite*: "Global accesses are served in 32-byte transactions"):
 
 - Each active lane reads one naturally aligned element of ``element_bytes`` bytes at
@@ -15,7 +15,7 @@ CUDA C++ Best Practices Guide, *Coalesced Access to Global Memory*; seed "SIMT a
 
 The count is of sector requests for this simplified access, not a measurement of DRAM bytes or
 time: caches, repeated accesses, instruction width and the architecture change lower-level traffic
-(as the seed says). Inactive (masked) lanes request nothing.
+(as the source text says). Inactive (masked) lanes request nothing.
 
 A warp has ``warp_size`` lanes: 32 on NVIDIA, 64 for an AMD wavefront. Every pattern is over
 that many lanes (reversed reads element warp_size − 1 − lane; a permutation or an explicit list has

@@ -1,6 +1,6 @@
 """XOR swizzle of a 1024-byte shared-memory region: where each 16-byte chunk is stored.
 
-Rule (seed "GPU Architecture and CUDA Programming", *XOR changes storage addresses without
+Rule (source text "GPU Architecture and CUDA Programming", *XOR changes storage addresses without
 changing the matrix*): within one 1024-byte-aligned region, 8 rows × 128 bytes of eight 16-byte
 chunks each, the physical byte offset is
 
@@ -22,7 +22,7 @@ Swizzle⟨3,4,3⟩ (pattern repeats every 1024 bytes), 64B = Swizzle⟨2,4,3⟩ 
 Banks: shared memory has 32 banks of 4 bytes; the bank of a byte address is (address // 4) mod 32
 (CUDA C++ Programming Guide, *Shared Memory*, compute capability 5.x and later). The figure
 follows one reader per row that reads the first word of a chosen logical chunk column (or another
-word of it), as the seed's illustration does: linear, column 3's first word is bank 12 in every
+word of it), as the source text's illustration does: linear, column 3's first word is bank 12 in every
 row; swizzled, the eight readers hit eight distinct banks. It illustrates address mapping, not
 every lane or transaction of a Tensor Core instruction.
 """

@@ -1,6 +1,6 @@
 """Output-tile traversal order and operand reuse through an LRU cache.
 
-Seed: "Reuse also depends on the route through output tiles". Output tile (i, j) of C needs the
+Source text: "Reuse also depends on the route through output tiles". Output tile (i, j) of C needs the
 A row panel i and the B column panel j, each ``k_tiles`` tiles deep along K: A tiles (i, kk) and
 B tiles (kk, j) for kk = 0 … k_tiles − 1 (with the default ``k_tiles = 1`` K folds away and each
 panel is one tile). Two C tiles in one row share their A tiles; two in one column share their B

@@ -1,6 +1,6 @@
 """SPEC.md ✔ values of the scheduler panel, computed from the bundled scenarios that show them.
 
-The seed gives "about" values for the simulation (about 90% busy, roughly 40% empty); the model
+The source text gives "about" values for the simulation (about 90% busy, roughly 40% empty); the model
 counts every simulated cycle from cycle 0, and the tests hold it to those words with a tolerance
 of five percentage points."""
 

@@ -64,14 +64,14 @@ def test_timeline_is_one_pixel_per_cycle_and_warp():
     assert np.array_equal(painted_empty, r.issued_kind[:win] == 0)
 
 
-def test_texts_carry_the_seed_numbers():
+def test_texts_carry_the_source_texts_numbers():
     texts = " ".join(build().texts())
     assert "P = 264 cycles, I = 17 instructions" in texts
     assert "⌈P/I⌉ = 16 warps needed" in texts
     lrr = " ".join(build(step=1).texts())
     assert "loose round-robin" in lrr
     r = result_of("scheduler-try-round-robin.json", 1)
-    # the seed's 59.5 % is the model's share from cycle 0 (tests/acceptance); the figure
+    # the source text's 59.5 % is the model's share from cycle 0 (tests/acceptance); the figure
     # quotes every part's one window, the steady state, and names it
     start, end = r.steady_cycles
     assert (f"{format_percent(r.sm_issue_utilization)} of issue slots used in steady state "

@@ -1,4 +1,4 @@
-"""Occupancy: the seed's register cliff, the real allocation rules, and the device's answers."""
+"""Occupancy: the source text's register cliff, the real allocation rules, and the device's answers."""
 
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Warp shuffle reduction: levels, contributor sets, and the variants the seed warns about."""
+"""Warp shuffle reduction: levels, contributor sets, and the variants the source text warns about."""
 
 from dataclasses import replace
 

@@ -1,4 +1,4 @@
-"""One warp scheduler: the seed's loop arithmetic, the register cap, and the simulation's laws."""
+"""One warp scheduler: the source text's loop arithmetic, the register cap, and the simulation's laws."""
 
 import dataclasses
 
@@ -153,7 +153,7 @@ def test_warp_sweep_starts_at_one_warps_rate_and_respects_littles_law(p):
         assert u <= min(1.0, n * r.I * (loops + 1) / (loops * r.P)) + 1e-12
 
 
-def test_warp_sweep_shows_the_knee_of_the_seed_example():
+def test_warp_sweep_shows_the_knee_of_the_source_texts_example():
     r = compute(SchedulerParams(cycles=50))
     u = dict(zip(r.sweep_warps, r.sweep_utilization, strict=True))
     assert u[8] == pytest.approx(8 * 17 / 264, abs=0.01)  # latency-bound: on Little's line
@@ -166,7 +166,7 @@ def test_a_loop_too_long_for_the_sweep_budget_gives_an_empty_sweep():
     assert r.sweep_warps == () and r.sweep_utilization == ()
 
 
-# --- beyond the seed: the loop's own instructions, an SM's four schedulers, memory levels ------
+# --- beyond the source text: the loop's own instructions, an SM's four schedulers, memory levels ------
 
 def test_loop_instructions_follow_the_math_and_lengthen_the_loop():
     p = SchedulerParams(warps=1, load_latency=50, math_latency=4, math_per_load=4,
@@ -226,7 +226,7 @@ def test_the_loaded_latency_grows_with_the_levels_load_and_custom_keeps_its_own(
     assert rising == sorted(rising) and rising[0] < rising[-1]
     c64 = dataclasses.replace(p, math_per_load=64)
     assert loaded_latency(c64, 14) == loaded_latency(c64, 16)  # 14 warps reach I = 73 a loop
-    # the seed's custom latency is the same in every cycle, whatever the load
+    # the source text's custom latency is the same in every cycle, whatever the load
     custom = SchedulerParams(warps=16, load_latency=200, bandwidth_per_sm=8.0)
     assert all(loaded_latency(custom, n) == 200 for n in (1, 8, 16))
     assert compute(custom).load_latency == compute(custom).unloaded_latency == 200

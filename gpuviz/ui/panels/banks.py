@@ -1,6 +1,6 @@
 """Banks dock: a padding slider that turns any pattern into the column read of a padded array.
 
-Padding is the seed's fix for the 32-way column conflict; dragging the slider from 0 to 1 shows
+Padding is the source text's fix for the 32-way column conflict; dragging the slider from 0 to 1 shows
 32 rounds collapse to 1. The drag is one undoable edit. A clicked lane, bank or word is a shared
 selection, highlighted in every dock (``bank:<b>`` also in the swizzle panel's bank strips).
 """
