@@ -46,13 +46,13 @@ def part_findings(pid: str, result: object, selection: frozenset[str], theme: Th
 def same_steps(labels: list[str], figures: list[Figure]) -> list[Finding]:
     """A ``same-step`` finding for each figure identical to the one before it (``labels``
     name them: the steps of one scenario's panel, in order)."""
-    drawn = [_fingerprint(f) for f in figures]
+    drawn = [fingerprint(f) for f in figures]
     return [Finding("same-step", labels[i], None, f"draws exactly what {labels[i - 1]} draws; "
                                                   "change the drawing or mark the step's subject")
             for i in range(1, len(drawn)) if drawn[i] == drawn[i - 1]]
 
 
-def _fingerprint(figure: Figure) -> str:
+def fingerprint(figure: Figure) -> str:
     """A digest of everything ``figure`` draws (arrays by their bytes)."""
     digest = hashlib.sha256(f"{figure.width:.4f} {figure.height:.4f}".encode())
     for item in walk(figure.items):
@@ -122,7 +122,7 @@ def sweep(scenarios, themes, targets, panels=None):
                             parts = scenario.step_parts(k, pid)
                             shown = fig if parts is None else linted(
                                 pid, results[pid], selection, theme_name, target, parts)[0]
-                            print_ = _fingerprint(shown)
+                            print_ = fingerprint(shown)
                             before = drawn.get((pid, theme_name))
                             if before == print_ and scenario.steps[k].focus in (None, pid):
                                 repeated = [Finding("same-step", f"step {k + 1}", None,

@@ -9,16 +9,15 @@ reviewing the pictures of the states whose digest changed."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from gpuviz.figures.display import Figure, walk
+from gpuviz.figures.display import Figure
+from gpuviz.figures.lint_sweep import fingerprint
 from gpuviz.figures.targets import DOUBLE, NATURAL, SINGLE, SLIDE, view_target
 from gpuviz.figures.theme import THEMES
 from gpuviz.scenario import bundled_scenarios, load_scenario
@@ -38,15 +37,9 @@ CASES = (
 
 
 def digest(figure: Figure) -> str:
-    """Everything ``figure`` draws, and its size, as one digest (arrays by their bytes)."""
-    h = hashlib.sha256(f"{figure.width:.4f} {figure.height:.4f}".encode())
-    for item in walk(figure.items):
-        for f in fields(item):
-            if f.name == "items":
-                continue
-            value = getattr(item, f.name)
-            h.update(value.tobytes() if isinstance(value, np.ndarray) else repr(value).encode())
-    return h.hexdigest()[:20]
+    """Everything ``figure`` draws, and its size, as one digest (``lint_sweep.fingerprint``,
+    the same-step rule's)."""
+    return fingerprint(figure)[:20]
 
 
 def states():
