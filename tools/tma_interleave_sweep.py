@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -130,22 +131,30 @@ def _probe_output(d: Path, name: str) -> tuple[dict[str, str], dict[str, dict], 
     return versions, by_id, next(r for r in rows if r.get("kind") == "device")
 
 
+def _stored_case(name: str, section: dict[str, Any], check: str, r: dict[str, Any] | None,
+                 measured: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+    """One stored case from the probe's line ``r`` for it: what the driver said when it
+    encoded the map, the fault or nothing printed, and (``measured``) what a load it accepted
+    left."""
+    case: dict[str, Any] = {"id": name, "check": check, "section": section}
+    if r is None:
+        case["fault"] = "the probe printed nothing for this case"
+    elif "fault" in r:
+        case.update(cu_result=r["encode"], fault=r["fault"])
+    else:
+        case["cu_result"] = r["encode"]
+        if r["encode"] == 0:
+            case.update(measured(r))
+    return case
+
+
 def import_results_x(d: Path) -> None:
     versions, by_id, device = _probe_output(d, "probex.jsonl")
     out = []
     for name, s in cases() + settle_cases():
-        r = by_id.get(name)
-        case: dict[str, Any] = {"id": name, "check": "load3x", "section": s}
-        if r is None:
-            case["fault"] = "the probe printed nothing for this case"
-        elif "fault" in r:
-            case.update(cu_result=r["encode"], fault=r["fault"])
-        else:
-            case["cu_result"] = r["encode"]
-            if r["encode"] == 0:
-                case.update({k: r[k] for k in ("box_bytes", "completed", "same_slots",
-                                                "tx_bytes", "completes_at", "slots")})
-        out.append(case)
+        out.append(_stored_case(name, s, "load3x", by_id.get(name), lambda r: {
+            k: r[k] for k in ("box_bytes", "completed", "same_slots", "tx_bytes",
+                              "completes_at", "slots")}))
     doc = {
         "format": 1, "device": device["name"], "compute_capability": device["cc"],
         "driver": versions.get("driver", ""), "toolkit": versions.get("toolkit", ""),
@@ -171,18 +180,9 @@ def import_results(d: Path) -> None:
     versions, by_id, device = _probe_output(d, "probe3.jsonl")
     out = []
     for name, s in cases():
-        r = by_id.get(name)
-        case: dict[str, Any] = {"id": name, "check": "load3", "section": s}
-        if r is None:
-            case["fault"] = "the probe printed nothing for this case"
-        elif "fault" in r:
-            case.update(cu_result=r["encode"], fault=r["fault"])
-        else:
-            case["cu_result"] = r["encode"]
-            if r["encode"] == 0:
-                case.update(completed=bool(r["completed"]), box_bytes=r["box_bytes"],
-                            slots=r["slots"])
-        out.append(case)
+        out.append(_stored_case(name, s, "load3", by_id.get(name), lambda r: {
+            "completed": bool(r["completed"]), "box_bytes": r["box_bytes"],
+            "slots": r["slots"]}))
     doc = {
         "format": 1, "device": device["name"], "compute_capability": device["cc"],
         "driver": versions.get("driver", ""), "toolkit": versions.get("toolkit", ""),
