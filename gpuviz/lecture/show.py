@@ -60,6 +60,8 @@ class StepShow:
     notes: str
     state: Scenario  # the sections this step shows
     edited_from: int | None = None  # the step an edit left for the overview (its caption shown)
+    # the overview veiled for the questions after it that ask about its picture (asked_ahead)
+    asked_ahead: tuple[int, ...] = ()
 
     @property
     def number(self) -> int:
@@ -167,7 +169,7 @@ def show(lecture: Lecture, step: int | None = None, surface: Surface = "window")
             and not same_state(saved.at_step(-1), state) else ""
     return StepShow(k, surface, panels, selection, veiled, VEIL_HIDES if veiled else (),
                     title, question, caption, stale, notes, state,
-                    basis if edited else None)
+                    basis if edited else None, ahead)
 
 
 def shown_parts(lecture: Lecture, step: int | None, panel_id: str,

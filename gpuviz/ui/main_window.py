@@ -456,9 +456,7 @@ class MainWindow(QMainWindow):
         if shown.veiled and shown.question:
             self.caption_label.set_caption(shown.question + "  (Next reveals)", "Predict:")
         elif shown.veiled:  # the overview of a question about its picture: the question first
-            from gpuviz.lecture import asked_ahead
-
-            first = asked_ahead(doc.lecture)[0] + 1
+            first = shown.asked_ahead[0] + 1
             self.caption_label.set_caption(f"Step {first} asks about this picture: predict "
                                            f"first (Next goes to it).",
                                            shown.title if presenting else "")

@@ -143,13 +143,13 @@ def test_the_overview_of_a_question_about_its_picture_is_veiled_until_answered(s
     lecture = Lecture(load_scenario(scenario_path("sectors-shifted.json")))
     assert asked_ahead(lecture) == (0,)
     overview = show(lecture, -1)
-    assert overview.veiled and overview.question == ""
+    assert overview.veiled and overview.question == "" and overview.asked_ahead == (0,)
     assert overview.hidden("figure") and overview.hidden("measured")
     assert overview.hidden("description")
     assert show(lecture, -1, "present").veiled
     assert not show(lecture, -1, "export").veiled, "a file shows the lecture as written"
     answered = lecture.at(0).reveal().at(-1)
-    assert not show(answered, -1).veiled
+    assert not show(answered, -1).veiled and show(answered, -1).asked_ahead == ()
     assert show(answered.veil_all(), -1).veiled
     # a question about a picture of its own (another state) leaves the overview alone
     other = Lecture(load_scenario(scenario_path("occupancy-register-cliff.json")))
